@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Lua is linked only into executables and tests: the C module and the Swift
+// runtime must not carry their own copy of Lua (see README, "Linking").
+let linkLua: [LinkerSetting] = [.linkedLibrary("lua5.4")]
+
+let package = Package(
+    name: "Lunette",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "lunette", targets: ["LunetteCLI"]),
+        .library(name: "Lunette", targets: ["Lunette", "LunetteBridge"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // 1. Lua 5.4's headers (Debian's liblua5.4-dev), no link.
+        .systemLibrary(name: "CLua", path: "Sources/CLua"),
+        // 2. The C module: luaopen_lunette, every Lua-facing metatable.
+        .target(name: "CLunette", dependencies: ["CLua"]),
+        // 3. The Swift runtime: graph, units, scheduler, trees, embedding API.
+        .target(name: "Lunette", dependencies: ["CLunette", "CLua"]),
+        // 4. Swift @Observable classes exposed to Lua by key paths.
+        .target(name: "LunetteBridge", dependencies: ["Lunette"]),
+        // The seeds' models: Library, Book, Author.
+        .target(name: "BookModels", dependencies: ["LunetteBridge"]),
+        // 5. The command line: run, test.
+        .executableTarget(
+            name: "LunetteCLI",
+            dependencies: ["Lunette", "LunetteBridge", "BookModels",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            resources: [.embedInCode("Lua/spec_runner.lua")],
+            linkerSettings: linkLua),
+        .testTarget(
+            name: "LunetteTests",
+            dependencies: ["Lunette", "LunetteBridge", "BookModels"],
+            linkerSettings: linkLua),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,170 @@
+/*
+ * clunette.h — the contract between the C module and the Swift runtime.
+ *
+ * The C module is the only code that touches Lua values and the only code
+ * that raises Lua errors. The Swift runtime owns the dependency graph, the
+ * view units, the environment and the render tree.
+ *
+ *   Swift -> C : the lun_* entry points below. Each one that runs Lua does so
+ *                under lua_pcall and returns a status; none of them raises.
+ *   C -> Swift : the lunh_* ("host") functions at the end. They are leaves:
+ *                they never call back into Lua and never raise.
+ */
+#ifndef CLUNETTE_H
+#define CLUNETTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <lua5.4/lua.h>
+
+/* Per-state data, reachable from any coroutine through lua_getextraspace. */
+typedef struct lun_State {
+  void *rt;               /* the Swift runtime (unretained) */
+  void *graph;            /* its dependency graph (unretained), for the hot paths */
+  int32_t active;         /* graph node of the running tracking scope, 0 if none */
+  int32_t computeDepth;   /* computed evaluations nested on the C stack */
+  int32_t suspendNode;    /* trampoline: the computed to evaluate first */
+  int32_t suspending;     /* trampoline: unwinding to the outermost read */
+  int32_t inBody;         /* > 0 while a body, row or computed runs */
+  int32_t *work;          /* trampoline work list */
+  int32_t workCount, workCap;
+  int32_t listWindow;     /* rows a List realises */
+} lun_State;
+
+/* Status codes returned by the lun_* entry points. */
+#define LUN_OK 0
+#define LUN_ERROR 1
+#define LUN_SYNTAX 2
+
+/* Graph node kinds. */
+enum { LUN_NODE_SIGNAL = 1, LUN_NODE_COMPUTED = 2, LUN_NODE_EFFECT = 3 };
+
+/* Unit kinds: what a view unit runs when it renders. */
+enum {
+  LUN_UNIT_ROOT = 1,      /* a mounted view value */
+  LUN_UNIT_COMPONENT = 2, /* a ui.View: runs its body */
+  LUN_UNIT_LIST = 3,      /* List/ForEach content: iterates the data */
+  LUN_UNIT_ROW = 4,       /* one row: runs the row function */
+  LUN_UNIT_EFFECT = 5     /* ui.effect: runs a function, renders nothing */
+};
+
+/* Render node kinds (built-in views). */
+enum {
+  LUN_VIEW_TEXT = 1, LUN_VIEW_BUTTON, LUN_VIEW_TOGGLE, LUN_VIEW_TEXTFIELD,
+  LUN_VIEW_VSTACK, LUN_VIEW_HSTACK, LUN_VIEW_GROUP, LUN_VIEW_LIST,
+  LUN_VIEW_FOREACH, LUN_VIEW_NAVIGATIONSTACK, LUN_VIEW_SPACER, LUN_VIEW_IMAGE,
+  LUN_VIEW_EMPTY, LUN_VIEW_COMPONENT, LUN_VIEW_ROW, LUN_VIEW_ERROR,
+  LUN_VIEW_KIND_COUNT
+};
+
+/* What a stored Lua value on a render node is for. */
+enum { LUN_ROLE_ACTION = 1, LUN_ROLE_BINDING = 2, LUN_ROLE_SUBMIT = 3 };
+
+/* Answers of the graph's refresh walk. */
+enum { LUN_REFRESH_DONE = 0, LUN_REFRESH_RECOMPUTE = 1 };
+
+/* A value crossing from a Swift host object to Lua. */
+enum {
+  LUN_HV_NIL = 0, LUN_HV_BOOL, LUN_HV_INT, LUN_HV_DOUBLE, LUN_HV_STRING,
+  LUN_HV_OBJECT, LUN_HV_ARRAY
+};
+typedef struct lun_HostValue {
+  int32_t tag;
+  int32_t handle;      /* LUN_HV_OBJECT: the object's handle */
+  int64_t integer;     /* LUN_HV_INT, LUN_HV_BOOL, LUN_HV_ARRAY (count) */
+  double number;       /* LUN_HV_DOUBLE */
+  const char *string;  /* LUN_HV_STRING (valid until the next host call) */
+  size_t length;
+} lun_HostValue;
+
+/* ---- Swift -> C -------------------------------------------------------- */
+
+lun_State *lun_state(lua_State *L);
+/* Opens the module in L for the runtime rt; makes require("lunette") work. */
+int lun_install(lua_State *L, void *rt, void *graph);
+/* Loads and runs a chunk; a non-nil first result is kept in *resultRef. */
+int lun_run_chunk(lua_State *L, const char *source, size_t len, const char *chunkname, int *resultRef);
+/* Renders one unit: runs its function in its tracking scope and reports the output. */
+int lun_render_unit(lua_State *L, int recordRef, int kind, int32_t node);
+/* Decides whether an effect node really is stale (refreshing the computeds it read). */
+int lun_check_node(lua_State *L, int32_t node, int *stale);
+/* Calls a function kept on a render node (an action), with an optional string. */
+int lun_call_slot(lua_State *L, int recordRef, int slot, const char *text, size_t len, int hasText);
+/* Releases a registry reference (never raises). */
+int lun_release_ref(lua_State *L, int ref);
+/* Makes a Swift type visible as ui.types.<name>; props are newline-separated. */
+int lun_host_define(lua_State *L, int32_t type, const char *name, const char *props);
+/* Sets the global `name` to a Swift object. */
+int lun_host_global(lua_State *L, int32_t handle, int32_t type, const char *name);
+/* Mounts the view value held at ref, if it is one; *app is its app id or 0. */
+int lun_mount_ref(lua_State *L, int ref, int32_t *app);
+/* Describes property slot of the object with this serial ("Book#3.title"); see lun_result. */
+int lun_object_label(lua_State *L, int32_t serial, int32_t slot);
+/* The string produced by the last entry point that makes one. */
+const char *lun_result(lua_State *L, size_t *len);
+/* The message of the last failed entry point (valid until the next call). */
+const char *lun_last_error(lua_State *L, size_t *len);
+
+/* ---- C -> Swift (implemented in Sources/Lunette/Host) ------------------ */
+/* Leaves: none of these calls back into Lua or raises. `rt` is the runtime,
+ * `graph` its dependency graph (the hot paths take it directly). */
+
+/* graph */
+int32_t lunh_node_new(void *rt, int32_t kind, int32_t owner, int32_t slot);
+void lunh_node_release(void *rt, int32_t node);
+void lunh_track(void *graph, int32_t sub, int32_t dep);
+void lunh_changed(void *rt, int32_t node);
+void lunh_run_begin(void *graph, int32_t node);
+void lunh_run_end(void *graph, int32_t node, int ok);
+int lunh_computed_fresh(void *graph, int32_t node);
+int lunh_refresh_begin(void *graph, int32_t node, int32_t *recompute);
+int lunh_refresh_resume(void *graph, int32_t *recompute);
+void lunh_refresh_abort(void *graph, int32_t frame);
+int32_t lunh_refresh_frame(void *graph);
+void lunh_computed_done(void *graph, int32_t node, int changed);
+void lunh_node_owner(void *graph, int32_t node, int32_t *owner, int32_t *slot);
+int lunh_node_computing(void *graph, int32_t node);
+int32_t lunh_object_serial(void *rt);
+
+/* building a unit's output */
+int32_t lunh_view_type(void *rt, const char *name, size_t len);
+void lunh_out_begin(void *rt, int32_t kind, const char *text, size_t len);
+void lunh_out_modifier(void *rt, const char *name, size_t nlen, const char *value, size_t vlen);
+void lunh_out_slot(void *rt, int32_t role, int32_t slot);
+void lunh_out_attr(void *rt, const char *name, size_t nlen, const char *value, size_t vlen);
+void lunh_out_end(void *rt);
+void lunh_out_error(void *rt, const char *message, size_t len);
+/* Attaches a child unit to the open node; returns its record ref, 0 if it is new. */
+int lunh_out_unit(void *rt, int32_t kind, int32_t typeId, const char *key, size_t klen, int32_t *unit);
+void lunh_out_unit_record(void *rt, int32_t unit, int recordRef);
+void lunh_out_unit_changed(void *rt, int32_t unit);
+/* An environment value on the open node: returns the slot it had last render, or 0. */
+int32_t lunh_out_env(void *rt, const char *key, size_t klen, int32_t slot);
+void lunh_out_env_changed(void *rt);
+int lunh_env_find(void *rt, int32_t unit, const char *key, size_t klen, int *recordRef, int32_t *slot, int32_t *node);
+const char *lunh_unit_name(void *rt, int32_t unit, size_t *len);
+
+/* scheduler, apps, inspection */
+int32_t lunh_mount(void *rt, int recordRef);
+void lunh_flush(void *rt);
+int lunh_flushing(void *rt);
+void lunh_unmount(void *rt, int32_t app);
+int32_t lunh_effect_new(void *rt, int recordRef);
+void lunh_effect_dispose(void *rt, int32_t unit);
+const char *lunh_app_text(void *rt, int32_t app, int32_t what, const char *arg, size_t alen, size_t *len);
+int32_t lunh_app_find(void *rt, int32_t app, const char *text, size_t tlen, const char *type, size_t ylen, int32_t index);
+int lunh_node_info(void *rt, int32_t handle, int32_t role, int *recordRef, int32_t *slot);
+const char *lunh_node_text(void *rt, int32_t handle, int32_t what, size_t *len);
+void lunh_node_release_handle(void *rt, int32_t handle);
+
+/* Swift host objects: 0 = done, non-zero = failed (see lunh_error_message) */
+int lunh_host_get(void *rt, int32_t handle, int32_t prop, int32_t tracker, lun_HostValue *out);
+int lunh_host_set(void *rt, int32_t handle, int32_t prop, const lun_HostValue *value);
+int lunh_host_element(void *rt, int32_t handle, int32_t prop, int64_t index, int32_t tracker, lun_HostValue *out);
+int lunh_host_set_element(void *rt, int32_t handle, int32_t prop, int64_t index, const lun_HostValue *value);
+int32_t lunh_host_new(void *rt, int32_t type);
+void lunh_host_release(void *rt, int32_t handle);
+const char *lunh_host_describe(void *rt, int32_t handle, size_t *len);
+const char *lunh_error_message(void *rt, size_t *len);
+
+#endif

@@ -1,0 +1,357 @@
+/*
+ * lun_app.c — mounting, flushing, effects, and inspecting what rendered.
+ *
+ * ui.mount(view) -> app; app:tree(), app:json(), app:find(q), app:findAll(q),
+ * app:renders(name), app:warnings(), app:unmount(). Found nodes are handles
+ * (node:tap(), node:toggle(), node:setText(s), node:submit()); interacting
+ * runs the Lua action and then flushes, as an event loop would.
+ */
+#include "lun_internal.h"
+#include <stdlib.h>
+
+typedef struct lun_Handle {
+  int32_t id;
+} lun_Handle;
+
+enum { LUN_TEXT_TREE = 1, LUN_TEXT_JSON, LUN_TEXT_WARNINGS, LUN_TEXT_RENDERS };
+enum { LUN_NODE_TYPE = 1, LUN_NODE_TEXT, LUN_NODE_VALUE, LUN_NODE_TREE };
+
+/* Raises unless the runtime may start a flush now. */
+static void lun_app_check_idle(lua_State *L, const char *what) {
+  lun_State *S = lun_state(L);
+  if (S->inBody || lunh_flushing(S->rt))
+    lun_error_here(L, "%s cannot be called while views are rendering", what);
+}
+
+/* Pushes a new handle userdata with metatable mt. [-0, +1] */
+static void lun_handle_push(lua_State *L, int32_t id, const char *mt) {
+  lun_Handle *h = (lun_Handle *)lua_newuserdatauv(L, sizeof(lun_Handle), 0);
+  h->id = id;
+  luaL_setmetatable(L, mt);
+}
+
+/* Pushes the view value at idx, instantiating a bare view type. [-0, +1] */
+static void lun_app_view_arg(lua_State *L, int idx) {
+  if (lun_viewtype_test(L, idx)) {
+    lua_pushvalue(L, idx);
+    lua_call(L, 0, 1);
+    return;
+  }
+  if (!lun_view_test(L, idx))
+    luaL_argerror(L, idx, lua_pushfstring(L, "view expected, got %s", luaL_typename(L, idx)));
+  lua_pushvalue(L, idx);
+}
+
+/* ui.mount(view) -> app: renders the view as a root. */
+static int lun_ui_mount(lua_State *L) {
+  int32_t app;
+  lun_app_view_arg(L, 1);
+  lun_app_check_idle(L, "ui.mount");
+  lua_createtable(L, 0, 2);
+  lua_insert(L, -2);
+  lua_setfield(L, -2, "value");
+  lua_newtable(L);
+  lua_setfield(L, -2, "out");
+  app = lunh_mount(lun_state(L)->rt, luaL_ref(L, LUA_REGISTRYINDEX));
+  lun_handle_push(L, app, LUN_MT_APP);
+  return 1;
+}
+
+/* ui.flush() -> (): runs pending updates now. */
+static int lun_ui_flush(lua_State *L) {
+  lun_app_check_idle(L, "ui.flush");
+  lunh_flush(lun_state(L)->rt);
+  return 0;
+}
+
+/* ui.effect(fn) -> effect: runs fn now and after each flush where what it read changed. */
+static int lun_ui_effect(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lun_app_check_idle(L, "ui.effect");
+  lua_createtable(L, 0, 2);
+  lua_pushvalue(L, 1);
+  lua_setfield(L, -2, "fn");
+  lua_newtable(L);
+  lua_setfield(L, -2, "out");
+  lun_handle_push(L, lunh_effect_new(lun_state(L)->rt, luaL_ref(L, LUA_REGISTRYINDEX)), LUN_MT_EFFECT);
+  return 1;
+}
+
+/* effect:cancel() -> (). */
+static int lun_effect_cancel(lua_State *L) {
+  lun_Handle *h = (lun_Handle *)luaL_checkudata(L, 1, LUN_MT_EFFECT);
+  if (h->id) lunh_effect_dispose(lun_state(L)->rt, h->id);
+  h->id = 0;
+  return 0;
+}
+
+/* ui.configure{ listWindow = n } -> (). */
+static int lun_ui_configure(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  if (lua_getfield(L, 1, "listWindow") != LUA_TNIL) {
+    lua_Integer n = luaL_checkinteger(L, -1);
+    luaL_argcheck(L, n > 0, 1, "listWindow must be positive");
+    lun_state(L)->listWindow = (int32_t)n;
+  }
+  return 0;
+}
+
+/* The app id of argument 1, checked. */
+static int32_t lun_app_check(lua_State *L) {
+  lun_Handle *h = (lun_Handle *)luaL_checkudata(L, 1, LUN_MT_APP);
+  if (!h->id) luaL_error(L, "the app is unmounted");
+  return h->id;
+}
+
+/* Pushes one of the app's texts (tree, json, warnings). [-0, +1] */
+static int lun_app_text(lua_State *L, int what) {
+  size_t len;
+  const char *s = lunh_app_text(lun_state(L)->rt, lun_app_check(L), what, NULL, 0, &len);
+  lua_pushlstring(L, s, len);
+  return 1;
+}
+
+/* app:tree() -> string. */
+static int lun_app_tree(lua_State *L) { return lun_app_text(L, LUN_TEXT_TREE); }
+/* app:json() -> string. */
+static int lun_app_json(lua_State *L) { return lun_app_text(L, LUN_TEXT_JSON); }
+
+/* app:warnings() -> { message, ... }. */
+static int lun_app_warnings(lua_State *L) {
+  const char *s, *nl;
+  int n = 0;
+  lun_app_text(L, LUN_TEXT_WARNINGS);
+  s = lua_tostring(L, -1);
+  lua_newtable(L);
+  while (*s) {
+    nl = strchr(s, '\n');
+    lua_pushlstring(L, s, nl ? (size_t)(nl - s) : strlen(s));
+    lua_rawseti(L, -2, ++n);
+    if (!nl) break;
+    s = nl + 1;
+  }
+  return 1;
+}
+
+/* app:renders(name) -> how many times bodies of that view type ran. */
+static int lun_app_renders(lua_State *L) {
+  int32_t app = lun_app_check(L);
+  size_t len, n;
+  const char *name = luaL_checklstring(L, 2, &len);
+  const char *s = lunh_app_text(lun_state(L)->rt, app, LUN_TEXT_RENDERS, name, len, &n);
+  lua_pushinteger(L, (lua_Integer)strtoll(s, NULL, 10));
+  return 1;
+}
+
+/* Finds the index-th node matching the query at 2 (a string, or { type, text }). */
+static int32_t lun_app_find_nth(lua_State *L, int32_t app, int32_t index) {
+  size_t tlen = 0, ylen = 0;
+  const char *text = NULL, *type = NULL;
+  if (lua_type(L, 2) == LUA_TTABLE) {
+    lua_getfield(L, 2, "text");
+    if (lua_isnil(L, -1)) { lua_pop(L, 1); lua_getfield(L, 2, "label"); }
+    if (!lua_isnil(L, -1)) text = luaL_checklstring(L, -1, &tlen);
+    lua_getfield(L, 2, "type");
+    if (!lua_isnil(L, -1)) type = luaL_checklstring(L, -1, &ylen);
+    lua_pop(L, 2);
+  } else {
+    text = luaL_checklstring(L, 2, &tlen);
+  }
+  return lunh_app_find(lun_state(L)->rt, app, text, tlen, type, ylen, index);
+}
+
+/* app:find(query) -> node or nil. */
+static int lun_app_find(lua_State *L) {
+  int32_t id = lun_app_find_nth(L, lun_app_check(L), 0);
+  if (!id) return 0;
+  lun_handle_push(L, id, LUN_MT_NODE);
+  return 1;
+}
+
+/* app:findAll(query) -> { node, ... } in tree order. */
+static int lun_app_findall(lua_State *L) {
+  int32_t app = lun_app_check(L), id, i = 0;
+  lua_newtable(L);
+  while ((id = lun_app_find_nth(L, app, i)) != 0) {
+    lun_handle_push(L, id, LUN_MT_NODE);
+    lua_rawseti(L, -2, ++i);
+  }
+  return 1;
+}
+
+/* app:unmount() -> (). */
+static int lun_app_unmount(lua_State *L) {
+  lun_Handle *h = (lun_Handle *)luaL_checkudata(L, 1, LUN_MT_APP);
+  lun_app_check_idle(L, "app:unmount");
+  if (h->id) lunh_unmount(lun_state(L)->rt, h->id);
+  h->id = 0;
+  return 0;
+}
+
+/* The node id of argument 1, checked. */
+static int32_t lun_node_check(lua_State *L) {
+  return ((lun_Handle *)luaL_checkudata(L, 1, LUN_MT_NODE))->id;
+}
+
+/* Pushes the Lua value a node keeps for role, or raises naming the node. [-0, +1] */
+static void lun_node_slot(lua_State *L, int role, const char *verb) {
+  lun_State *S = lun_state(L);
+  int ref = 0;
+  int32_t slot = 0;
+  int found = lunh_node_info(S->rt, lun_node_check(L), role, &ref, &slot);
+  if (found <= 0) {
+    size_t len;
+    const char *what = lunh_node_text(S->rt, lun_node_check(L), LUN_NODE_TREE, &len);
+    lua_pushlstring(L, what, len);
+    if (found < 0) lun_error_here(L, "%s: %s was replaced by a later render; find it again", verb, lua_tostring(L, -1));
+    lun_error_here(L, "%s: %s cannot be %s", verb, lua_tostring(L, -1),
+                   role == LUN_ROLE_ACTION ? "tapped" : role == LUN_ROLE_SUBMIT ? "submitted" : "edited");
+  }
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+  lua_getfield(L, -1, "out");
+  lua_rawgeti(L, -1, slot);
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+}
+
+/* Runs the function on top of the stack with nargs arguments as an event, then flushes. */
+static void lun_node_event(lua_State *L, int nargs) {
+  lun_State *S = lun_state(L);
+  int32_t saved = S->active;
+  S->active = 0;
+  lua_call(L, nargs, 0);
+  S->active = saved;
+  lunh_flush(S->rt);
+}
+
+/* node:tap() -> (): runs a Button's action. */
+static int lun_node_tap(lua_State *L) {
+  lun_app_check_idle(L, "tap");
+  lun_node_slot(L, LUN_ROLE_ACTION, "tap");
+  lun_node_event(L, 0);
+  return 0;
+}
+
+/* node:submit() -> (): runs the node's onSubmit action. */
+static int lun_node_submit(lua_State *L) {
+  lun_app_check_idle(L, "submit");
+  lun_node_slot(L, LUN_ROLE_SUBMIT, "submit");
+  lun_node_event(L, 0);
+  return 0;
+}
+
+/* node:toggle() -> (): flips a Toggle's binding. */
+static int lun_node_toggle(lua_State *L) {
+  lun_app_check_idle(L, "toggle");
+  lun_node_slot(L, LUN_ROLE_BINDING, "toggle");
+  lun_binding_get(L, -1);
+  lua_pushboolean(L, !lua_toboolean(L, -1));
+  lun_binding_set(L, -3, -1);
+  lunh_flush(lun_state(L)->rt);
+  return 0;
+}
+
+/* node:setText(s) -> (): writes a TextField's binding. */
+static int lun_node_settext(lua_State *L) {
+  luaL_checkstring(L, 2);
+  lun_app_check_idle(L, "setText");
+  lun_node_slot(L, LUN_ROLE_BINDING, "setText");
+  lun_binding_set(L, -1, 2);
+  lunh_flush(lun_state(L)->rt);
+  return 0;
+}
+
+/* node:tree() -> the node's subtree as text. */
+static int lun_node_tree(lua_State *L) {
+  size_t len;
+  const char *s = lunh_node_text(lun_state(L)->rt, lun_node_check(L), LUN_NODE_TREE, &len);
+  lua_pushlstring(L, s, len);
+  return 1;
+}
+
+/* __index of nodes: a method, or the fields type, text (label), value. */
+static int lun_node_index(lua_State *L) {
+  static const char *const fields[] = {"type", "text", "value", NULL};
+  int what;
+  size_t len;
+  const char *s;
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+  if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "label") == 0) what = LUN_NODE_TEXT;
+  else what = luaL_checkoption(L, 2, NULL, fields) + 1;
+  s = lunh_node_text(lun_state(L)->rt, lun_node_check(L), what, &len);
+  if (!s) return 0;
+  lua_pushlstring(L, s, len);
+  return 1;
+}
+
+/* __gc of nodes: lets the host forget the handle. */
+static int lun_node_gc(lua_State *L) {
+  lunh_node_release_handle(lun_state(L)->rt, lun_node_check(L));
+  return 0;
+}
+
+/* __tostring of nodes: their line in the tree. */
+static int lun_node_tostring(lua_State *L) {
+  size_t len;
+  const char *s = lunh_node_text(lun_state(L)->rt, lun_node_check(L), LUN_NODE_TREE, &len);
+  const char *nl = memchr(s, '\n', len);
+  lua_pushlstring(L, s, nl ? (size_t)(nl - s) : len);
+  return 1;
+}
+
+/* Protected part of lun_mount_ref: (value) -> app id or 0. */
+static int lun_mount_ref_k(lua_State *L) {
+  if (!lun_view_test(L, 1) && !lun_viewtype_test(L, 1)) { lua_pushinteger(L, 0); return 1; }
+  lua_pushcfunction(L, lun_ui_mount);
+  lua_pushvalue(L, 1);
+  lua_call(L, 1, 1);
+  lua_pushinteger(L, ((lun_Handle *)lua_touserdata(L, -1))->id);
+  return 1;
+}
+
+int lun_mount_ref(lua_State *L, int ref, int32_t *app) {
+  *app = 0;
+  if (!lua_checkstack(L, 4)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_mount_ref_k);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+  if (lun_protect(L, 1, 1) != LUN_OK) return LUN_ERROR;
+  *app = (int32_t)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  return LUN_OK;
+}
+
+void lun_open_app(lua_State *L) {
+  static const luaL_Reg fns[] = {
+    {"mount", lun_ui_mount}, {"flush", lun_ui_flush}, {"effect", lun_ui_effect},
+    {"configure", lun_ui_configure}, {NULL, NULL}};
+  static const luaL_Reg app[] = {
+    {"tree", lun_app_tree}, {"json", lun_app_json}, {"find", lun_app_find},
+    {"findAll", lun_app_findall}, {"renders", lun_app_renders},
+    {"warnings", lun_app_warnings}, {"unmount", lun_app_unmount}, {NULL, NULL}};
+  static const luaL_Reg node[] = {
+    {"tap", lun_node_tap}, {"submit", lun_node_submit}, {"toggle", lun_node_toggle},
+    {"setText", lun_node_settext}, {"tree", lun_node_tree}, {NULL, NULL}};
+  luaL_newmetatable(L, LUN_MT_APP);
+  lua_newtable(L);
+  luaL_setfuncs(L, app, 0);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+  luaL_newmetatable(L, LUN_MT_NODE);
+  lua_newtable(L);
+  luaL_setfuncs(L, node, 0);
+  lua_pushcclosure(L, lun_node_index, 1);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, lun_node_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, lun_node_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+  luaL_newmetatable(L, LUN_MT_EFFECT);
+  lua_newtable(L);
+  lua_pushcfunction(L, lun_effect_cancel);
+  lua_setfield(L, -2, "cancel");
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+  luaL_setfuncs(L, fns, 0);
+}

@@ -1,0 +1,200 @@
+/*
+ * lun_computed.c — computed properties: memoised, pulled when read.
+ *
+ * The Swift graph walks a pending computed's dependencies without recursion
+ * and names the nodes to recompute; this file runs their Lua functions.
+ *
+ * Lua allows ~200 nested C calls, and a computed that reads a never-evaluated
+ * computed nests (its __index runs the other's function). Past
+ * LUN_MAX_COMPUTE_DEPTH nested evaluations the read raises a private
+ * "suspend" value instead; the outermost read catches it, evaluates the
+ * deepest node first from the top, then retries. Chains of any length need
+ * bounded C stack (the trampoline).
+ */
+#include "lun_internal.h"
+#include <stdlib.h>
+
+/* Raises the suspend value (never seen by scripts: the outermost read catches it). */
+static int lun_suspend(lua_State *L) {
+  lua_pushlightuserdata(L, (void *)&lun_key_suspend);
+  return lua_error(L);
+}
+
+/* Pushes the Lua function of computed property slot of the object at objidx. [-0, +1] */
+static void lun_computed_function(lua_State *L, int objidx, int32_t slot) {
+  lua_getmetatable(L, objidx);
+  lua_getfield(L, -1, "__info");
+  lua_getfield(L, -1, "computeds");
+  lua_rawgeti(L, -1, slot);
+  lua_replace(L, -4);
+  lua_pop(L, 2);
+}
+
+/* Replaces the object at objidx (the top) by the message "computed property
+ * 'x' of Book#1 depends on itself". [-1, +1] */
+static void lun_computed_cycle(lua_State *L, int objidx, int32_t slot) {
+  lua_getmetatable(L, objidx);
+  lua_getfield(L, -1, "__info");
+  lua_getfield(L, -1, "names");
+  lua_rawgeti(L, -1, slot);
+  lun_object_push_id(L, objidx);
+  luaL_where(L, 1);
+  lua_pushfstring(L, "%scomputed property '%s' of %s depends on itself", lua_tostring(L, -1),
+                  lua_tostring(L, -3), lua_tostring(L, -2));
+  lua_replace(L, objidx);
+  lua_settop(L, objidx);
+}
+
+/* Runs computed node's function and stores its value. On failure leaves the
+ * error value on the stack and returns 0. [-0, +0 | +1 on failure] */
+static int lun_recompute(lua_State *L, lun_State *S, int32_t node) {
+  int32_t serial = 0, slot = 0, saved;
+  int objidx, status, changed;
+  lunh_node_owner(S->graph, node, &serial, &slot);
+  if (!lun_object_push_serial(L, serial)) {      /* its object is gone */
+    lunh_computed_done(S->graph, node, 0);
+    return 1;
+  }
+  objidx = lua_gettop(L);
+  if (lunh_node_computing(S->graph, node)) {
+    lun_computed_cycle(L, objidx, slot);
+    return 0;
+  }
+  lun_computed_function(L, objidx, slot);
+  lua_pushvalue(L, objidx);
+  saved = S->active;
+  S->active = node;
+  S->computeDepth++;
+  S->inBody++;
+  lunh_run_begin(S->graph, node);
+  status = lua_pcall(L, 1, 1, 0);
+  lunh_run_end(S->graph, node, status == LUA_OK && !S->suspending);
+  S->inBody--;
+  S->computeDepth--;
+  S->active = saved;
+  if (status != LUA_OK || S->suspending) {
+    if (status == LUA_OK) { lua_pop(L, 1); lua_pushlightuserdata(L, (void *)&lun_key_suspend); }
+    lua_remove(L, objidx);
+    return 0;
+  }
+  lua_getiuservalue(L, objidx, 1);
+  lua_rawgeti(L, -1, slot);
+  changed = !lua_rawequal(L, -1, -3);
+  lua_pop(L, 1);
+  lua_insert(L, -2);
+  lua_rawseti(L, -2, slot);
+  lua_pop(L, 2);
+  lunh_computed_done(S->graph, node, changed);
+  return 1;
+}
+
+/* Brings node up to date by recomputing what the graph names. For an effect
+ * node, returns 1 as soon as the effect itself is found stale. May raise. */
+static int lun_walk(lua_State *L, lun_State *S, int32_t node, int isEffect) {
+  int32_t frame = lunh_refresh_frame(S->graph), r = 0;
+  int step = lunh_refresh_begin(S->graph, node, &r);
+  while (step == LUN_REFRESH_RECOMPUTE) {
+    if (isEffect && r == node) {
+      lunh_refresh_abort(S->graph, frame);
+      return 1;
+    }
+    if (S->computeDepth >= LUN_MAX_COMPUTE_DEPTH) {
+      lunh_refresh_abort(S->graph, frame);
+      S->suspendNode = r;
+      S->suspending = 1;
+      return lun_suspend(L);
+    }
+    if (!lun_recompute(L, S, r)) {
+      lunh_refresh_abort(S->graph, frame);
+      return lua_error(L);
+    }
+    step = lunh_refresh_resume(S->graph, &r);
+  }
+  return 0;
+}
+
+/* Protected walk for the trampoline: (node, isEffect) -> stale. */
+static int lun_walk_k(lua_State *L) {
+  lua_pushboolean(L, lun_walk(L, lun_state(L), (int32_t)lua_tointeger(L, 1), lua_toboolean(L, 2)));
+  return 1;
+}
+
+/* Appends a node to the trampoline's work list, refusing repeats (a cycle). */
+static void lun_work_push(lua_State *L, lun_State *S, int32_t node, int base) {
+  int i;
+  for (i = base; i < S->workCount; i++)
+    if (S->work[i] == node) { S->workCount = base; luaL_error(L, "computed properties depend on each other in a cycle"); }
+  if (S->workCount == S->workCap) {
+    int cap = S->workCap ? S->workCap * 2 : 64;
+    int32_t *w = (int32_t *)realloc(S->work, sizeof(int32_t) * (size_t)cap);
+    if (!w) { S->workCount = base; luaL_error(L, "not enough memory"); }
+    S->work = w;
+    S->workCap = cap;
+  }
+  S->work[S->workCount++] = node;
+}
+
+/* The outermost refresh: retries after each suspension, deepest node first. */
+static int lun_trampoline(lua_State *L, lun_State *S, int32_t node, int isEffect) {
+  int base = S->workCount, stale = 0;
+  lun_work_push(L, S, node, base);
+  while (S->workCount > base) {
+    int isRoot = S->workCount - 1 == base;
+    lua_pushcfunction(L, lun_walk_k);
+    lua_pushinteger(L, S->work[S->workCount - 1]);
+    lua_pushboolean(L, isRoot && isEffect);
+    if (lua_pcall(L, 2, 1, 0) == LUA_OK) {
+      if (isRoot) stale = lua_toboolean(L, -1);
+      lua_pop(L, 1);
+      S->workCount--;
+    } else if (S->suspending && lua_touserdata(L, -1) == &lun_key_suspend) {
+      lua_pop(L, 1);
+      S->suspending = 0;
+      lun_work_push(L, S, S->suspendNode, base);
+    } else {
+      S->workCount = base;
+      S->suspending = 0;
+      return lua_error(L);
+    }
+  }
+  return stale;
+}
+
+/* Brings a computed node up to date (may raise). */
+int lun_refresh(lua_State *L, lun_State *S, int32_t node) {
+  if (S->suspending) return lun_suspend(L);
+  if (S->computeDepth == 0) return lun_trampoline(L, S, node, 0);
+  return lun_walk(L, S, node, 0);
+}
+
+/* Reads computed property prop of the object at idx. [-0, +1] */
+int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int prop) {
+  int32_t n = o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_NODE_COMPUTED);
+  if (S->suspending) return lun_suspend(L);
+  if (!lunh_computed_fresh(S->graph, n)) lun_refresh(L, S, n);
+  if (S->active) lunh_track(S->graph, S->active, n);
+  lua_getiuservalue(L, idx, 1);
+  lua_rawgeti(L, -1, prop);
+  lua_remove(L, -2);
+  return 1;
+}
+
+/* Protected staleness check of an effect node: (node) -> stale. */
+int lun_check_k(lua_State *L) {
+  lun_State *S = lun_state(L);
+  int32_t node = (int32_t)lua_tointeger(L, 1);
+  int stale = S->computeDepth == 0 ? lun_trampoline(L, S, node, 1) : lun_walk(L, S, node, 1);
+  lua_pushboolean(L, stale);
+  return 1;
+}
+
+int lun_check_node(lua_State *L, int32_t node, int *stale) {
+  *stale = 1;
+  if (!lua_checkstack(L, 4)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_check_k);
+  lua_pushinteger(L, node);
+  if (lun_protect(L, 1, 1) != LUN_OK) return LUN_ERROR;
+  *stale = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return LUN_OK;
+}

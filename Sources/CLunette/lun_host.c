@@ -1,0 +1,303 @@
+/*
+ * lun_host.c — Swift objects in Lua.
+ *
+ * The host registers a type with the names of the properties Lua may see;
+ * it appears as ui.types.<Name>. An object is a userdata (lun_Host) holding
+ * the handle the host gave it; reads and writes go to the host, which
+ * records the dependency in the graph. Array properties come back as array
+ * userdata (#, [], ipairs, table.insert/remove) over the same property.
+ */
+#include "lun_internal.h"
+
+typedef struct lun_Host {
+  int32_t handle;
+  int32_t type;
+} lun_Host;
+
+typedef struct lun_HostArray {
+  int32_t handle;
+  int32_t prop;
+} lun_HostArray;
+
+/* 1 if the value at idx is a host object; its handle goes to *handle. */
+int lun_host_test(lua_State *L, int idx, int32_t *handle) {
+  int is;
+  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return 0;
+  is = lua_getfield(L, -1, LUN_HOST_MARK) != LUA_TNIL;
+  lua_pop(L, 2);
+  if (is) *handle = ((lun_Host *)lua_touserdata(L, idx))->handle;
+  return is;
+}
+
+/* The registered type name of the host object at idx. */
+const char *lun_host_typename(lua_State *L, int idx) {
+  const char *name;
+  lua_getmetatable(L, idx);
+  lua_getfield(L, -1, "__name");
+  name = lua_tostring(L, -1);
+  lua_pop(L, 2);
+  return name ? name : "?";
+}
+
+/* Raises the host's last error message. */
+static int lun_host_error(lua_State *L) {
+  size_t len;
+  const char *msg = lunh_error_message(lun_state(L)->rt, &len);
+  lua_pushlstring(L, msg, len);
+  return lun_error_here(L, "%s", lua_tostring(L, -1));
+}
+
+/* Pushes the userdata of host object handle (of host type `type`), reusing it. [-0, +1] */
+static void lun_host_push(lua_State *L, int32_t handle, int32_t type) {
+  lun_Host *h;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_hosts);
+  if (lua_rawgeti(L, -1, handle) == LUA_TUSERDATA) { lua_remove(L, -2); return; }
+  lua_pop(L, 1);
+  h = (lun_Host *)lua_newuserdatauv(L, sizeof(lun_Host), 1);
+  h->handle = handle;
+  h->type = type;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_hosttypes);
+  lua_rawgeti(L, -1, type);
+  lua_setmetatable(L, -3);
+  lua_pop(L, 1);
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, -3, handle);
+  lua_remove(L, -2);
+}
+
+/* Pushes the array userdata for property prop of the host object at owner. [-0, +1] */
+static void lun_host_push_array(lua_State *L, int owner, int32_t prop) {
+  lun_HostArray *a;
+  owner = lua_absindex(L, owner);
+  if (lua_getiuservalue(L, owner, 1) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, owner, 1);
+  }
+  if (lua_rawgeti(L, -1, prop) == LUA_TUSERDATA) { lua_remove(L, -2); return; }
+  lua_pop(L, 1);
+  a = (lun_HostArray *)lua_newuserdatauv(L, sizeof(lun_HostArray), 1);
+  a->handle = ((lun_Host *)lua_touserdata(L, owner))->handle;
+  a->prop = prop;
+  lua_pushvalue(L, owner);
+  lua_setiuservalue(L, -2, 1);
+  luaL_setmetatable(L, LUN_MT_HOSTARRAY);
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, -3, prop);
+  lua_remove(L, -2);
+}
+
+/* Pushes a value received from the host; owner is the object it was read from. [-0, +1] */
+static void lun_host_push_received(lua_State *L, const lun_HostValue *v, int owner, int32_t prop) {
+  switch (v->tag) {
+    case LUN_HV_BOOL: lua_pushboolean(L, (int)v->integer); break;
+    case LUN_HV_INT: lua_pushinteger(L, (lua_Integer)v->integer); break;
+    case LUN_HV_DOUBLE: lua_pushnumber(L, v->number); break;
+    case LUN_HV_STRING: lua_pushlstring(L, v->string, v->length); break;
+    case LUN_HV_OBJECT: lun_host_push(L, v->handle, (int32_t)v->integer); break;
+    case LUN_HV_ARRAY: lun_host_push_array(L, owner, prop); break;
+    default: lua_pushnil(L); break;
+  }
+}
+
+/* Converts the Lua value at idx for the host; raises for values it cannot take. */
+int lun_host_to_value(lua_State *L, int idx, lun_HostValue *v) {
+  int32_t handle;
+  memset(v, 0, sizeof(*v));
+  switch (lua_type(L, idx)) {
+    case LUA_TNIL: v->tag = LUN_HV_NIL; return 1;
+    case LUA_TBOOLEAN: v->tag = LUN_HV_BOOL; v->integer = lua_toboolean(L, idx); return 1;
+    case LUA_TNUMBER:
+      if (lua_isinteger(L, idx)) { v->tag = LUN_HV_INT; v->integer = (int64_t)lua_tointeger(L, idx); }
+      else { v->tag = LUN_HV_DOUBLE; v->number = (double)lua_tonumber(L, idx); }
+      return 1;
+    case LUA_TSTRING: v->tag = LUN_HV_STRING; v->string = lua_tolstring(L, idx, &v->length); return 1;
+    default:
+      if (lun_host_test(L, idx, &handle)) { v->tag = LUN_HV_OBJECT; v->handle = handle; return 1; }
+      return lun_error_here(L, "a Swift property cannot hold a %s", luaL_typename(L, idx));
+  }
+}
+
+/* __index of host objects: (obj, key) -> value. Upvalues: props, class table. */
+static int lun_host_index(lua_State *L) {
+  lun_Host *h = (lun_Host *)lua_touserdata(L, 1);
+  lun_State *S = lun_state(L);
+  lun_HostValue v;
+  int32_t prop;
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER) {
+    lua_pushvalue(L, 2);
+    lua_rawget(L, lua_upvalueindex(2));
+    return 1;
+  }
+  prop = (int32_t)lua_tointeger(L, -1);
+  if (lunh_host_get(S->rt, h->handle, prop, S->active, &v) != 0) return lun_host_error(L);
+  lun_host_push_received(L, &v, 1, prop);
+  return 1;
+}
+
+/* __newindex of host objects: (obj, key, value) -> (). Upvalue: props. */
+static int lun_host_newindex(lua_State *L) {
+  lun_Host *h = (lun_Host *)lua_touserdata(L, 1);
+  lun_HostValue v;
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER)
+    return lun_error_here(L, "%s has no property '%s' visible to Lua", lun_host_typename(L, 1), luaL_tolstring(L, 2, NULL));
+  lun_host_to_value(L, 3, &v);
+  if (lunh_host_set(lun_state(L)->rt, h->handle, (int32_t)lua_tointeger(L, -1), &v) != 0) return lun_host_error(L);
+  return 0;
+}
+
+/* __tostring of host objects: (obj) -> "Book#2". */
+static int lun_host_tostring(lua_State *L) {
+  size_t len;
+  const char *s = lunh_host_describe(lun_state(L)->rt, ((lun_Host *)lua_touserdata(L, 1))->handle, &len);
+  lua_pushlstring(L, s, len);
+  return 1;
+}
+
+/* __gc of host objects: the host may let go of the Swift object. */
+static int lun_host_gc(lua_State *L) {
+  lunh_host_release(lun_state(L)->rt, ((lun_Host *)lua_touserdata(L, 1))->handle);
+  return 0;
+}
+
+/* __index of host arrays: (array, i) -> element. */
+static int lun_hostarray_index(lua_State *L) {
+  lun_HostArray *a = (lun_HostArray *)lua_touserdata(L, 1);
+  lun_State *S = lun_state(L);
+  lun_HostValue v;
+  lua_Integer i;
+  if (!lua_isinteger(L, 2)) return 0;
+  i = lua_tointeger(L, 2);
+  if (lunh_host_element(S->rt, a->handle, a->prop, (int64_t)i, S->active, &v) != 0) return lun_host_error(L);
+  lun_host_push_received(L, &v, 1, 0);
+  return 1;
+}
+
+/* __newindex of host arrays: (array, i, v) -> (); i = #a + 1 appends, nil at #a removes. */
+static int lun_hostarray_newindex(lua_State *L) {
+  lun_HostArray *a = (lun_HostArray *)lua_touserdata(L, 1);
+  lun_HostValue v;
+  lua_Integer i = luaL_checkinteger(L, 2);
+  lun_host_to_value(L, 3, &v);
+  if (lunh_host_set_element(lun_state(L)->rt, a->handle, a->prop, (int64_t)i, &v) != 0) return lun_host_error(L);
+  return 0;
+}
+
+/* __len of host arrays: (array) -> count, tracked. */
+static int lun_hostarray_len(lua_State *L) {
+  lun_HostArray *a = (lun_HostArray *)lua_touserdata(L, 1);
+  lun_State *S = lun_state(L);
+  lun_HostValue v;
+  if (lunh_host_get(S->rt, a->handle, a->prop, S->active, &v) != 0) return lun_host_error(L);
+  lua_pushinteger(L, (lua_Integer)v.integer);
+  return 1;
+}
+
+/* Pushes a host value (used by the host's own entry points). [-0, +1] */
+void lun_host_push_value(lua_State *L, const lun_HostValue *v, int32_t handle, int32_t prop) {
+  (void)handle;
+  (void)prop;
+  lun_host_push_received(L, v, 0, 0);
+}
+
+/* __call of a host class: (class) -> a new Swift object. Upvalue: type index. */
+static int lun_host_construct(lua_State *L) {
+  int32_t type = (int32_t)lua_tointeger(L, lua_upvalueindex(1));
+  int32_t handle = lunh_host_new(lun_state(L)->rt, type);
+  if (handle <= 0) return lun_host_error(L);
+  lun_host_push(L, handle, type);
+  return 1;
+}
+
+/* Protected part of lun_host_define: (type, name, "a\nb\nc") -> (). */
+static int lun_host_define_k(lua_State *L) {
+  static const luaL_Reg closures[] = {{"__index", lun_host_index}, {"__newindex", lun_host_newindex}, {NULL, NULL}};
+  const luaL_Reg *r;
+  const char *names = lua_tostring(L, 3), *nl;
+  int32_t type = (int32_t)lua_tointeger(L, 1), prop = 0;
+  lua_newtable(L);                                 /* 4: props */
+  while (*names) {
+    nl = strchr(names, '\n');
+    lua_pushlstring(L, names, nl ? (size_t)(nl - names) : strlen(names));
+    lua_pushinteger(L, ++prop);
+    lua_rawset(L, 4);
+    if (!nl) break;
+    names = nl + 1;
+  }
+  lua_newtable(L);                                 /* 5: the class table (methods) */
+  lua_newtable(L);                                 /* 6: the instance metatable */
+  for (r = closures; r->name; r++) {
+    lua_pushvalue(L, 4);
+    lua_pushvalue(L, 5);
+    lua_pushcclosure(L, r->func, 2);
+    lua_setfield(L, 6, r->name);
+  }
+  lua_pushcfunction(L, lun_host_tostring);
+  lua_setfield(L, 6, "__tostring");
+  lua_pushcfunction(L, lun_host_gc);
+  lua_setfield(L, 6, "__gc");
+  lua_pushvalue(L, 2);
+  lua_setfield(L, 6, "__name");
+  lua_pushvalue(L, 1);
+  lua_setfield(L, 6, LUN_HOST_MARK);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_hosttypes);
+  lua_pushvalue(L, 6);
+  lua_rawseti(L, -2, type);
+  lua_pop(L, 1);
+  lua_newtable(L);                                 /* 7: the class table's metatable */
+  lua_pushvalue(L, 1);
+  lua_pushcclosure(L, lun_host_construct, 1);
+  lua_setfield(L, 7, "__call");
+  lua_pushvalue(L, 6);
+  lua_setfield(L, 7, "__instances");
+  lua_pushvalue(L, 2);
+  lua_setfield(L, 7, "__name");
+  lua_setmetatable(L, 5);
+  /* ui.types[name] = class */
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_module);
+  lua_getfield(L, -1, "types");
+  lua_pushvalue(L, 5);
+  lua_setfield(L, -2, lua_tostring(L, 2));
+  return 0;
+}
+
+int lun_host_define(lua_State *L, int32_t type, const char *name, const char *props) {
+  if (!lua_checkstack(L, 8)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_host_define_k);
+  lua_pushinteger(L, type);
+  lua_pushstring(L, name);
+  lua_pushstring(L, props);
+  return lun_protect(L, 3, 0);
+}
+
+/* Protected part of lun_host_global: (handle, type, name) -> (): _G[name] = object. */
+static int lun_host_global_k(lua_State *L) {
+  lun_host_push(L, (int32_t)lua_tointeger(L, 1), (int32_t)lua_tointeger(L, 2));
+  lua_setglobal(L, lua_tostring(L, 3));
+  return 0;
+}
+
+int lun_host_global(lua_State *L, int32_t handle, int32_t type, const char *name) {
+  if (!lua_checkstack(L, 6)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_host_global_k);
+  lua_pushinteger(L, handle);
+  lua_pushinteger(L, type);
+  lua_pushstring(L, name);
+  return lun_protect(L, 3, 0);
+}
+
+void lun_open_host(lua_State *L) {
+  static const luaL_Reg arraymeta[] = {
+    {"__index", lun_hostarray_index}, {"__newindex", lun_hostarray_newindex},
+    {"__len", lun_hostarray_len}, {NULL, NULL}};
+  luaL_newmetatable(L, LUN_MT_HOSTARRAY);
+  luaL_setfuncs(L, arraymeta, 0);
+  lua_pop(L, 1);
+  lun_registry_table(L, &lun_key_hosttypes);
+  lua_pop(L, 1);
+  lua_newtable(L);
+  lua_setfield(L, -2, "types");
+}

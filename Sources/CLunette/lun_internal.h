@@ -1,0 +1,159 @@
+/*
+ * lun_internal.h — what the C module's files share.
+ *
+ * Naming: every function is lun_<area>_<what>. Functions registered with Lua
+ * carry a one-line comment "[-in, +out]" style summary of their stack effect.
+ */
+#ifndef LUN_INTERNAL_H
+#define LUN_INTERNAL_H
+
+#include "clunette.h"
+#include <lua5.4/lauxlib.h>
+#include <lua5.4/lualib.h>
+#include <string.h>
+
+/* How many computed evaluations may nest on the C stack before the
+ * trampoline unwinds (Lua allows ~200 nested C calls; each level uses ~3). */
+#define LUN_MAX_COMPUTE_DEPTH 32
+
+/* Metatable names (luaL_newmetatable). Model instances get one metatable per
+ * class instead, marked with the field LUN_OBJECT_MARK. */
+#define LUN_MT_VIEW      "lunette.View"
+#define LUN_MT_VIEWTYPE  "lunette.ViewType"
+#define LUN_MT_PROXY     "lunette.Tracked"
+#define LUN_MT_SELF      "lunette.Self"
+#define LUN_MT_APP       "lunette.App"
+#define LUN_MT_NODE      "lunette.Node"
+#define LUN_MT_BINDING   "lunette.Binding"
+#define LUN_MT_HOSTARRAY "lunette.HostArray"
+#define LUN_MT_MARKER    "lunette.Marker"
+#define LUN_MT_CLASS     "lunette.Class"
+#define LUN_MT_EFFECT    "lunette.Effect"
+#define LUN_OBJECT_MARK  "__lunette_object"
+#define LUN_HOST_MARK    "__lunette_host"
+
+/* Registry keys (their addresses are the keys). */
+extern const char lun_key_objects;   /* serial -> object (weak values) */
+extern const char lun_key_proxies;   /* raw table -> proxy (weak keys) */
+extern const char lun_key_hosts;     /* handle -> host userdata (weak values) */
+extern const char lun_key_hosttypes; /* type index -> class table */
+extern const char lun_key_envkeys;   /* key -> { default = f, value = v } */
+extern const char lun_key_module;    /* the ui table */
+extern const char lun_key_suspend;   /* the trampoline's error value */
+
+/* Property kinds of a model class. */
+enum { LUN_PROP_PLAIN = 1, LUN_PROP_COMPUTED, LUN_PROP_IGNORED };
+
+/* Section kinds of a view type's properties. */
+enum { LUN_SECTION_STATE = 1, LUN_SECTION_ENV, LUN_SECTION_BINDING, LUN_SECTION_BINDABLE };
+
+/* Environment read modes. */
+enum { LUN_ENV_REQUIRED = 1, LUN_ENV_OPTIONAL, LUN_ENV_KEYED };
+
+/* Marker kinds (ui.computed, ui.ignored, ui.optional). */
+enum { LUN_MARK_COMPUTED = 1, LUN_MARK_IGNORED, LUN_MARK_OPTIONAL };
+
+typedef struct lun_Class {
+  int32_t nprops;
+  int32_t count;            /* instances made so far, for Book#3 */
+  uint8_t kinds[1];         /* kinds[1..nprops] (flexible) */
+} lun_Class;
+
+typedef struct lun_Object {
+  lun_Class *cls;
+  int32_t serial;           /* runtime-wide id: how the graph names it */
+  int32_t ordinal;          /* per-class number: Book#3 */
+  int32_t nodes[1];         /* nodes[1..nprops]: graph node per property, 0 until tracked */
+} lun_Object;
+
+typedef struct lun_Proxy {
+  lun_Object *owner;        /* whose property this table is */
+  int32_t prop;
+} lun_Proxy;
+
+/* Pushes t[k] without metamethods (view values have an __index). Returns its type. */
+static inline int lun_rawfield(lua_State *L, int idx, const char *k) {
+  idx = lua_absindex(L, idx);
+  lua_pushstring(L, k);
+  return lua_rawget(L, idx);
+}
+
+/* lun_state.c */
+int lun_protect(lua_State *L, int nargs, int nresults);
+void lun_keep_result(lua_State *L);
+void lun_registry_table(lua_State *L, const void *key);
+void lun_new_weak_table(lua_State *L, const char *mode);
+int luaopen_lunette(lua_State *L);
+
+/* lun_object.c */
+void lun_open_object(lua_State *L);
+lun_Object *lun_object_test(lua_State *L, int idx);
+int lun_object_read(lua_State *L, int idx, int prop);
+void lun_object_write(lua_State *L, int idx, int prop, int vidx);
+int lun_object_prop(lua_State *L, int idx, int keyidx);
+int32_t lun_object_node(lua_State *L, lun_Object *o, int prop, int kind);
+const char *lun_object_classname(lua_State *L, int idx);
+int lun_object_push_serial(lua_State *L, int32_t serial);
+void lun_object_push_id(lua_State *L, int idx);
+int lun_object_new_of(lua_State *L, int clsidx, int initidx);
+int lun_class_define(lua_State *L, const char *name, int specidx);
+
+/* lun_computed.c */
+int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int prop);
+int lun_refresh(lua_State *L, lun_State *S, int32_t node);
+int lun_check_k(lua_State *L);
+
+/* lun_proxy.c */
+void lun_open_proxy(lua_State *L);
+void lun_proxy_push(lua_State *L, int owneridx, int prop, int rawidx);
+void lun_proxy_unwrap(lua_State *L, int idx);
+int lun_proxy_test(lua_State *L, int idx);
+void lun_copy_table(lua_State *L, int idx, int depth);
+
+/* lun_host.c */
+void lun_open_host(lua_State *L);
+int lun_host_test(lua_State *L, int idx, int32_t *handle);
+void lun_host_push_value(lua_State *L, const lun_HostValue *v, int32_t handle, int32_t prop);
+int lun_host_to_value(lua_State *L, int idx, lun_HostValue *v);
+const char *lun_host_typename(lua_State *L, int idx);
+
+/* lun_view.c */
+void lun_open_view(lua_State *L);
+int lun_view_test(lua_State *L, int idx);
+const char *lun_view_kind_name(int kind);
+void lun_view_name(lua_State *L, int idx);
+int lun_viewtype_test(lua_State *L, int idx);
+
+/* lun_modifier.c */
+void lun_open_modifier(lua_State *L);
+
+/* lun_self.c */
+void lun_open_self(lua_State *L);
+void lun_self_create(lua_State *L, int recidx, int32_t unit);
+void lun_self_init_state(lua_State *L, int recidx);
+
+/* lun_render.c */
+void lun_render_value(lua_State *L, int validx, int outidx, int32_t unit);
+
+/* lun_env.c */
+void lun_open_env(lua_State *L);
+int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx);
+void lun_env_type_key(lua_State *L, int idx);
+
+/* lun_app.c */
+void lun_open_app(lua_State *L);
+
+/* lun_binding.c */
+void lun_open_binding(lua_State *L);
+int lun_binding_test(lua_State *L, int idx);
+void lun_binding_get(lua_State *L, int idx);
+void lun_binding_set(lua_State *L, int idx, int vidx);
+void lun_binding_push_prop(lua_State *L, int objidx, int keyidx);
+void lun_bindable_push(lua_State *L, int objidx);
+
+/* lun_util.c */
+void lun_describe(lua_State *L, int idx, int depth);
+void lun_identity_key(lua_State *L, int idx);
+int lun_error_here(lua_State *L, const char *fmt, ...);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * lun_modifier.c — modifiers: methods on every view value.
+ *
+ * Each modifier appends a record { name, value } to the view's `mods`
+ * (display modifiers, shown in the tree) or sets a dedicated field
+ * (`id`, `env`). A modifier returns the view itself, so calls chain.
+ * Unknown names raise an error listing the position and the view.
+ */
+#include "lun_internal.h"
+
+/* Argument kinds of a display modifier. */
+typedef struct lun_ModSpec {
+  const char *name;
+  const char *arg;   /* "s" string, "n" number, "n?" optional number, "f" function, "v" any */
+} lun_ModSpec;
+
+static const lun_ModSpec lun_display_mods[] = {
+  {"navigationTitle", "s"}, {"font", "s"}, {"padding", "n?"},
+  {"foregroundStyle", "s"}, {"textFieldStyle", "s"}, {"buttonStyle", "s"},
+  {"scaleEffect", "n"}, {"background", "s"}, {"onSubmit", "f"},
+  {"opacity", "n"}, {"frame", "v"}, {"bold", ""}, {"italic", ""},
+  {"disabled", "v"}, {"tag", "v"}, {NULL, NULL}};
+
+/* Checks argument 2 of a modifier call against its spec. */
+static void lun_modifier_check(lua_State *L, const char *arg) {
+  switch (arg[0]) {
+    case 's':
+      if (lua_type(L, 2) != LUA_TSTRING && lua_type(L, 2) != LUA_TNUMBER) luaL_typeerror(L, 2, "string");
+      break;
+    case 'n':
+      if (arg[1] == '?' && lua_isnoneornil(L, 2)) break;
+      luaL_checknumber(L, 2);
+      break;
+    case 'f':
+      luaL_checktype(L, 2, LUA_TFUNCTION);
+      break;
+    case 'v':
+      luaL_checkany(L, 2);
+      break;
+    default:
+      break;
+  }
+}
+
+/* Pushes view.field, creating an empty table there if missing. [-0, +1] */
+static void lun_modifier_list(lua_State *L, const char *field) {
+  if (lun_rawfield(L, 1, field) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, 1, field);
+  }
+}
+
+/* A display modifier: (view, arg?) -> view. Upvalues: name, arg spec. */
+static int lun_modifier_display(lua_State *L) {
+  if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
+  lun_modifier_check(L, lua_tostring(L, lua_upvalueindex(2)));
+  lua_settop(L, 2);
+  lun_modifier_list(L, "mods");
+  lua_createtable(L, 2, 0);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_rawseti(L, -2, 1);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, 2);
+  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* view:environment(obj) or view:environment("key", value) -> view. */
+static int lun_modifier_environment(lua_State *L) {
+  if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
+  luaL_checkany(L, 2);
+  lua_createtable(L, 2, 0);
+  if (lua_gettop(L) == 3) {                       /* environment(obj): keyed by its type */
+    lun_env_type_key(L, 2);
+    lua_rawseti(L, -2, 1);
+    lua_pushvalue(L, 2);
+  } else {
+    luaL_checkstring(L, 2);
+    lua_pushvalue(L, 2);
+    lua_rawseti(L, -2, 1);
+    lua_pushvalue(L, 3);
+  }
+  lua_rawseti(L, -2, 2);
+  lun_modifier_list(L, "env");
+  lua_insert(L, -2);
+  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* view:id(v) -> view: explicit identity. */
+static int lun_modifier_id(lua_State *L) {
+  if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
+  luaL_checkany(L, 2);
+  lua_settop(L, 2);
+  lua_setfield(L, 1, "id");
+  return 1;
+}
+
+/* __index of view values: the modifier named by the key, or an error. */
+static int lun_view_index(lua_State *L) {
+  const char *key;
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+  key = luaL_tolstring(L, 2, NULL);
+  lun_view_name(L, 1);
+  return lun_error_here(L, "unknown modifier '%s' on %s", key, lua_tostring(L, -1));
+}
+
+/* __tostring of view values: (view) -> "Text \"Dune\"" or "BookView". */
+static int lun_view_tostring(lua_State *L) {
+  lun_view_name(L, 1);
+  if (lun_rawfield(L, 1, "text") == LUA_TSTRING) lua_pushfstring(L, "%s \"%s\"", lua_tostring(L, -2), lua_tostring(L, -1));
+  else lua_pop(L, 1);
+  return 1;
+}
+
+void lun_open_modifier(lua_State *L) {
+  const lun_ModSpec *m;
+  luaL_newmetatable(L, LUN_MT_VIEW);
+  lua_newtable(L);                                /* the modifiers */
+  for (m = lun_display_mods; m->name; m++) {
+    lua_pushstring(L, m->name);
+    lua_pushstring(L, m->arg);
+    lua_pushcclosure(L, lun_modifier_display, 2);
+    lua_setfield(L, -2, m->name);
+  }
+  lua_pushcfunction(L, lun_modifier_environment);
+  lua_setfield(L, -2, "environment");
+  lua_pushcfunction(L, lun_modifier_id);
+  lua_setfield(L, -2, "id");
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -3, "__modifiers");
+  lua_pushcclosure(L, lun_view_index, 1);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, lun_view_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+}

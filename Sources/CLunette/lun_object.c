@@ -1,0 +1,518 @@
+/*
+ * lun_object.c — ui.Observable: model classes and their instances.
+ *
+ * An instance is a userdata (lun_Object) whose one user value is its storage
+ * table, storage[i] holding property i. Each class has its own instance
+ * metatable; __index/__newindex are closures over the class data:
+ *   upvalue 1: the lun_Class userdata   upvalue 2: props (name -> index)
+ *   upvalue 3: the class table (methods) upvalue 4: info { name, names,
+ *              defaults, computeds }
+ */
+#include "lun_internal.h"
+#include <stdlib.h>
+
+#define LUN_UV_CLASS 1
+#define LUN_UV_PROPS 2
+#define LUN_UV_METHODS 3
+#define LUN_UV_INFO 4
+
+/* The lun_Object at idx, or NULL if the value is not a model instance. */
+lun_Object *lun_object_test(lua_State *L, int idx) {
+  lun_Object *o;
+  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
+  lua_getfield(L, -1, LUN_OBJECT_MARK);
+  o = lua_toboolean(L, -1) ? (lun_Object *)lua_touserdata(L, idx) : NULL;
+  lua_pop(L, 2);
+  return o;
+}
+
+/* The graph node of property prop, made on first use. */
+int32_t lun_object_node(lua_State *L, lun_Object *o, int prop, int kind) {
+  if (o->nodes[prop] == 0)
+    o->nodes[prop] = lunh_node_new(lun_state(L)->rt, kind, o->serial, prop);
+  return o->nodes[prop];
+}
+
+/* Pushes metatable field `field` of the value at idx. [-0, +1] */
+static void lun_object_meta(lua_State *L, int idx, const char *field) {
+  lua_getmetatable(L, idx);
+  lua_getfield(L, -1, field);
+  lua_remove(L, -2);
+}
+
+/* The index of the property named by the key at keyidx, or 0. [-0, +0] */
+int lun_object_prop(lua_State *L, int idx, int keyidx) {
+  int prop;
+  keyidx = lua_absindex(L, keyidx);
+  lun_object_meta(L, idx, "__props");
+  lua_pushvalue(L, keyidx);
+  prop = lua_rawget(L, -2) == LUA_TNUMBER ? (int)lua_tointeger(L, -1) : 0;
+  lua_pop(L, 2);
+  return prop;
+}
+
+/* The class name of the instance at idx (valid while the class lives). */
+const char *lun_object_classname(lua_State *L, int idx) {
+  const char *name;
+  lun_object_meta(L, idx, "__name");
+  name = lua_tostring(L, -1);
+  lua_pop(L, 1);
+  return name ? name : "?";
+}
+
+/* Pushes the identity of the instance at idx: "Book#3". [-0, +1] */
+void lun_object_push_id(lua_State *L, int idx) {
+  lun_Object *o = (lun_Object *)lua_touserdata(L, idx);
+  lua_pushfstring(L, "%s#%d", lun_object_classname(L, idx), (int)o->ordinal);
+}
+
+/* Reads property prop of the instance at idx, tracking it. [-0, +1] */
+int lun_object_read(lua_State *L, int idx, int prop) {
+  lun_Object *o = (lun_Object *)lua_touserdata(L, idx);
+  lun_State *S = lun_state(L);
+  int kind = o->cls->kinds[prop];
+  idx = lua_absindex(L, idx);
+  if (kind == LUN_PROP_COMPUTED) return lun_computed_read(L, S, o, idx, prop);
+  if (kind == LUN_PROP_PLAIN && S->active)
+    lunh_track(S->graph, S->active, o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_NODE_SIGNAL));
+  lua_getiuservalue(L, idx, 1);
+  lua_rawgeti(L, -1, prop);
+  lua_remove(L, -2);
+  if (kind == LUN_PROP_PLAIN && lua_type(L, -1) == LUA_TTABLE) {
+    if (lua_getmetatable(L, -1)) lua_pop(L, 1);
+    else {
+      lun_proxy_push(L, idx, prop, -1);
+      lua_remove(L, -2);
+    }
+  }
+  return 1;
+}
+
+/* Writes the value at vidx to property prop; notifies readers if it differs. [-0, +0] */
+void lun_object_write(lua_State *L, int idx, int prop, int vidx) {
+  lun_Object *o = (lun_Object *)lua_touserdata(L, idx);
+  int kind = o->cls->kinds[prop];
+  int same;
+  idx = lua_absindex(L, idx);
+  vidx = lua_absindex(L, vidx);
+  lua_getiuservalue(L, idx, 1);
+  lua_pushvalue(L, vidx);
+  lun_proxy_unwrap(L, -1);
+  lua_rawgeti(L, -2, prop);
+  same = lua_compare(L, -1, -2, LUA_OPEQ);
+  lua_pop(L, 1);
+  if (same) { lua_pop(L, 2); return; }
+  lua_rawseti(L, -2, prop);
+  lua_pop(L, 1);
+  if (kind == LUN_PROP_PLAIN && o->nodes[prop]) lunh_changed(lun_state(L)->rt, o->nodes[prop]);
+}
+
+/* Raises "Book has no property 'x'". */
+static int lun_object_unknown(lua_State *L, int idx, int keyidx, const char *verb) {
+  return luaL_error(L, "%s has no property '%s' to %s", lun_object_classname(L, idx),
+                    luaL_tolstring(L, keyidx, NULL), verb);
+}
+
+/* __index of instances: (obj, key) -> value. */
+static int lun_object_index(lua_State *L) {
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(LUN_UV_PROPS)) == LUA_TNUMBER) {
+    int prop = (int)lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    return lun_object_read(L, 1, prop);
+  }
+  lua_pushvalue(L, 2);
+  lua_rawget(L, lua_upvalueindex(LUN_UV_METHODS));
+  return 1;
+}
+
+/* __newindex of instances: (obj, key, value) -> (). */
+static int lun_object_newindex(lua_State *L) {
+  lun_Object *o = (lun_Object *)lua_touserdata(L, 1);
+  int prop;
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(LUN_UV_PROPS)) != LUA_TNUMBER)
+    return lun_object_unknown(L, 1, 2, "assign");
+  prop = (int)lua_tointeger(L, -1);
+  if (o->cls->kinds[prop] == LUN_PROP_COMPUTED)
+    return luaL_error(L, "cannot assign to computed property '%s' of %s", lua_tostring(L, 2),
+                      lun_object_classname(L, 1));
+  lun_object_write(L, 1, prop, 3);
+  return 0;
+}
+
+/* __tostring of instances: (obj) -> "Book#3 {title=\"Dune\", ...}". */
+static int lun_object_tostring(lua_State *L) {
+  lun_Object *o = (lun_Object *)lua_touserdata(L, 1);
+  luaL_Buffer b;
+  int i, first = 1;
+  lua_getiuservalue(L, 1, 1);                    /* 2: storage */
+  lua_getfield(L, lua_upvalueindex(LUN_UV_INFO), "names"); /* 3 */
+  luaL_buffinit(L, &b);
+  lun_object_push_id(L, 1);
+  luaL_addvalue(&b);
+  luaL_addstring(&b, " {");
+  for (i = 1; i <= o->cls->nprops; i++) {
+    if (o->cls->kinds[i] == LUN_PROP_COMPUTED) continue;
+    if (!first) luaL_addstring(&b, ", ");
+    first = 0;
+    lua_rawgeti(L, 3, i);
+    luaL_addvalue(&b);
+    luaL_addchar(&b, '=');
+    lua_rawgeti(L, 2, i);
+    lun_describe(L, -1, 1);
+    lua_remove(L, -2);
+    luaL_addvalue(&b);
+  }
+  luaL_addchar(&b, '}');
+  luaL_pushresult(&b);
+  return 1;
+}
+
+/* __gc of instances: hands the nodes back to the graph. */
+static int lun_object_gc(lua_State *L) {
+  lun_Object *o = (lun_Object *)lua_touserdata(L, 1);
+  lun_State *S = lun_state(L);
+  int i;
+  for (i = 1; i <= o->cls->nprops; i++)
+    if (o->nodes[i]) { lunh_node_release(S->rt, o->nodes[i]); o->nodes[i] = 0; }
+  return 0;
+}
+
+/* Iterator of __pairs: (obj, key) -> nextkey, value (tracked reads, declaration order). */
+static int lun_object_next(lua_State *L) {
+  lun_Object *o = (lun_Object *)lua_touserdata(L, 1);
+  int prop = 0;
+  if (!lua_isnil(L, 2)) prop = lun_object_prop(L, 1, 2);
+  if (++prop > o->cls->nprops) return 0;
+  lun_object_meta(L, 1, "__info");
+  lua_getfield(L, -1, "names");
+  lua_rawgeti(L, -1, prop);
+  lun_object_read(L, 1, prop);
+  return 2;
+}
+
+/* __pairs of instances: (obj) -> iterator, obj, nil. */
+static int lun_object_pairs(lua_State *L) {
+  lua_pushcfunction(L, lun_object_next);
+  lua_pushvalue(L, 1);
+  lua_pushnil(L);
+  return 3;
+}
+
+/* Stores the initial value of property prop into storage (at -1). [-0, +0] */
+static void lun_object_init_prop(lua_State *L, int objidx, int prop, int initidx, int infoidx) {
+  lua_getfield(L, infoidx, "names");
+  lua_rawgeti(L, -1, prop);                       /* name */
+  if (initidx) lua_getfield(L, initidx, lua_tostring(L, -1));
+  else lua_pushnil(L);
+  if (!lua_isnil(L, -1)) {
+    lun_proxy_unwrap(L, -1);
+  } else {
+    lua_pop(L, 1);
+    lua_getfield(L, infoidx, "defaults");
+    lua_rawgeti(L, -1, prop);
+    lua_remove(L, -2);
+    if (lua_type(L, -1) == LUA_TFUNCTION) {
+      lua_pushvalue(L, objidx);
+      lua_call(L, 1, 1);
+    } else if (lua_type(L, -1) == LUA_TTABLE) {
+      lun_copy_table(L, -1, 0);
+      lua_remove(L, -2);
+    }
+  }
+  lua_getiuservalue(L, objidx, 1);
+  lua_insert(L, -2);
+  lua_rawseti(L, -2, prop);
+  lua_pop(L, 3);
+}
+
+/* Checks that every key of the init table names a property. */
+static void lun_object_check_init(lua_State *L, int objidx, int initidx) {
+  lua_pushnil(L);
+  while (lua_next(L, initidx)) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING || !lun_object_prop(L, objidx, -1))
+      lun_object_unknown(L, objidx, -1, "initialise");
+  }
+}
+
+/* Makes an instance of the class whose instance metatable is at mtidx,
+ * with initial values from the table at initidx (0 for none). [-0, +1] */
+int lun_object_new_of(lua_State *L, int mtidx, int initidx) {
+  lun_Class *cls;
+  lun_Object *o;
+  int objidx, i, pass;
+  mtidx = lua_absindex(L, mtidx);
+  if (initidx) initidx = lua_absindex(L, initidx);
+  lua_getfield(L, mtidx, "__classdata");
+  cls = (lun_Class *)lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  o = (lun_Object *)lua_newuserdatauv(L, sizeof(lun_Object) + sizeof(int32_t) * (size_t)cls->nprops, 1);
+  memset(o, 0, sizeof(lun_Object) + sizeof(int32_t) * (size_t)cls->nprops);
+  objidx = lua_gettop(L);
+  o->cls = cls;
+  o->serial = lunh_object_serial(lun_state(L)->rt);
+  o->ordinal = ++cls->count;
+  lua_createtable(L, cls->nprops, 0);
+  lua_setiuservalue(L, objidx, 1);
+  lua_pushvalue(L, mtidx);
+  lua_setmetatable(L, objidx);
+  if (initidx) lun_object_check_init(L, objidx, initidx);
+  lua_getfield(L, mtidx, "__info");
+  /* plain values first, then factories, so a factory may read the others */
+  for (pass = 0; pass < 2; pass++) {
+    for (i = 1; i <= cls->nprops; i++) {
+      int isfactory;
+      if (cls->kinds[i] == LUN_PROP_COMPUTED) continue;
+      lua_getfield(L, -1, "defaults");
+      lua_rawgeti(L, -1, i);
+      isfactory = lua_type(L, -1) == LUA_TFUNCTION;
+      lua_pop(L, 2);
+      if (isfactory == pass) lun_object_init_prop(L, objidx, i, initidx, lua_gettop(L));
+    }
+  }
+  lua_pop(L, 1);
+  lun_registry_table(L, &lun_key_objects);
+  lua_pushvalue(L, objidx);
+  lua_rawseti(L, -2, o->serial);
+  lua_pop(L, 1);
+  return 1;
+}
+
+/* Pushes the live instance with this serial, or nothing. Returns 1 if pushed. */
+int lun_object_push_serial(lua_State *L, int32_t serial) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_objects);
+  if (lua_rawgeti(L, -1, serial) == LUA_TNIL) { lua_pop(L, 2); return 0; }
+  lua_remove(L, -2);
+  return 1;
+}
+
+/* __call of a class: (class, init?) -> new instance. */
+static int lun_class_call(lua_State *L) {
+  if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TTABLE);
+  return lun_object_new_of(L, lua_upvalueindex(1), lua_isnoneornil(L, 2) ? 0 : 2);
+}
+
+/* __tostring of a class: (class) -> "Observable class Book". */
+static int lun_class_tostring(lua_State *L) {
+  lua_getfield(L, lua_upvalueindex(1), "__name");
+  lua_pushfstring(L, "Observable class %s", lua_tostring(L, -1));
+  return 1;
+}
+
+/* Sorts the property names found in spec into an array. [-0, +1] */
+static int lun_class_names(lua_State *L, int specidx) {
+  int n = 0;
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, specidx)) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING)
+      luaL_error(L, "ui.Observable: property names must be strings, got %s", luaL_typename(L, -1));
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, ++n);
+  }
+  lua_getglobal(L, "table");
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, "sort");
+    lua_pushvalue(L, -3);
+    lua_call(L, 1, 0);
+  }
+  lua_pop(L, 1);
+  return n;
+}
+
+/* Fills props, info and kinds from the spec table. */
+static void lun_class_fill(lua_State *L, lun_Class *cls, int specidx, int namesidx, int propsidx, int infoidx) {
+  int i;
+  lua_getfield(L, infoidx, "defaults");
+  lua_getfield(L, infoidx, "computeds");
+  for (i = 1; i <= cls->nprops; i++) {
+    lua_rawgeti(L, namesidx, i);
+    lua_pushvalue(L, -1);
+    lua_pushinteger(L, i);
+    lua_rawset(L, propsidx);
+    lua_rawget(L, specidx);                      /* the declared value */
+    cls->kinds[i] = LUN_PROP_PLAIN;
+    if (luaL_testudata(L, -1, LUN_MT_MARKER)) {
+      int mark;
+      lua_getiuservalue(L, -1, 1);
+      mark = (int)lua_tointeger(L, -1);
+      lua_getiuservalue(L, -2, 2);
+      lua_remove(L, -3);
+      lua_remove(L, -2);
+      if (mark == LUN_MARK_COMPUTED) {
+        cls->kinds[i] = LUN_PROP_COMPUTED;
+        lua_rawseti(L, -2, i);
+        continue;
+      }
+      if (mark == LUN_MARK_IGNORED) cls->kinds[i] = LUN_PROP_IGNORED;
+    }
+    lua_rawseti(L, -3, i);
+  }
+  lua_pop(L, 2);
+}
+
+/* Builds the instance metatable for a class. [-0, +1] */
+static void lun_class_metatable(lua_State *L, int clsidx, int propsidx, int methodsidx, int infoidx, const char *name) {
+  static const luaL_Reg closures[] = {
+    {"__index", lun_object_index}, {"__newindex", lun_object_newindex},
+    {"__tostring", lun_object_tostring}, {NULL, NULL}};
+  const luaL_Reg *r;
+  lua_newtable(L);
+  for (r = closures; r->name; r++) {
+    lua_pushvalue(L, clsidx);
+    lua_pushvalue(L, propsidx);
+    lua_pushvalue(L, methodsidx);
+    lua_pushvalue(L, infoidx);
+    lua_pushcclosure(L, r->func, 4);
+    lua_setfield(L, -2, r->name);
+  }
+  lua_pushcfunction(L, lun_object_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, lun_object_pairs);
+  lua_setfield(L, -2, "__pairs");
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__name");
+  lua_pushboolean(L, 1);
+  lua_setfield(L, -2, LUN_OBJECT_MARK);
+  lua_pushvalue(L, clsidx);
+  lua_setfield(L, -2, "__classdata");
+  lua_pushvalue(L, propsidx);
+  lua_setfield(L, -2, "__props");
+  lua_pushvalue(L, methodsidx);
+  lua_setfield(L, -2, "__class");
+  lua_pushvalue(L, infoidx);
+  lua_setfield(L, -2, "__info");
+}
+
+/* Defines a class from the spec table at specidx. [-0, +1] (the class table) */
+int lun_class_define(lua_State *L, const char *name, int specidx) {
+  int n, namesidx, clsidx, propsidx, methodsidx, infoidx;
+  lun_Class *cls;
+  specidx = lua_absindex(L, specidx);
+  n = lun_class_names(L, specidx);
+  namesidx = lua_gettop(L);
+  cls = (lun_Class *)lua_newuserdatauv(L, sizeof(lun_Class) + (size_t)n, 0);
+  memset(cls, 0, sizeof(lun_Class) + (size_t)n);
+  cls->nprops = n;
+  clsidx = lua_gettop(L);
+  lua_newtable(L);
+  propsidx = lua_gettop(L);
+  lua_newtable(L);
+  methodsidx = lua_gettop(L);
+  lua_createtable(L, 0, 4);
+  infoidx = lua_gettop(L);
+  lua_pushstring(L, name);
+  lua_setfield(L, infoidx, "name");
+  lua_pushvalue(L, namesidx);
+  lua_setfield(L, infoidx, "names");
+  lua_newtable(L);
+  lua_setfield(L, infoidx, "defaults");
+  lua_newtable(L);
+  lua_setfield(L, infoidx, "computeds");
+  lun_class_fill(L, cls, specidx, namesidx, propsidx, infoidx);
+  lun_class_metatable(L, clsidx, propsidx, methodsidx, infoidx, name);
+  /* the class table's own metatable: calling it constructs */
+  lua_newtable(L);
+  lua_pushvalue(L, -2);
+  lua_pushcclosure(L, lun_class_call, 1);
+  lua_setfield(L, -2, "__call");
+  lua_pushvalue(L, -2);
+  lua_pushcclosure(L, lun_class_tostring, 1);
+  lua_setfield(L, -2, "__tostring");
+  lua_pushvalue(L, -2);
+  lua_setfield(L, -2, "__instances");
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__name");
+  lua_setmetatable(L, methodsidx);
+  lua_pop(L, 1);
+  lua_pushvalue(L, methodsidx);
+  lua_replace(L, namesidx);
+  lua_settop(L, namesidx);
+  return 1;
+}
+
+/* ui.Observable(name, spec) -> class. */
+static int lun_ui_observable(lua_State *L) {
+  const char *name = luaL_checkstring(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  return lun_class_define(L, name, 2);
+}
+
+/* Pushes a marker userdata of kind mark wrapping the value at vidx. [-0, +1] */
+static int lun_marker_new(lua_State *L, int mark, int vidx) {
+  vidx = lua_absindex(L, vidx);
+  lua_newuserdatauv(L, 1, 2);
+  lua_pushinteger(L, mark);
+  lua_setiuservalue(L, -2, 1);
+  lua_pushvalue(L, vidx);
+  lua_setiuservalue(L, -2, 2);
+  luaL_setmetatable(L, LUN_MT_MARKER);
+  return 1;
+}
+
+/* ui.computed(fn) -> marker. */
+static int lun_ui_computed(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  return lun_marker_new(L, LUN_MARK_COMPUTED, 1);
+}
+
+/* ui.ignored(default) -> marker. */
+static int lun_ui_ignored(lua_State *L) {
+  lua_settop(L, 1);
+  return lun_marker_new(L, LUN_MARK_IGNORED, 1);
+}
+
+/* ui.optional(Type) -> marker (for environment sections). */
+static int lun_ui_optional(lua_State *L) {
+  luaL_checkany(L, 1);
+  return lun_marker_new(L, LUN_MARK_OPTIONAL, 1);
+}
+
+/* ui.id(obj) -> "Book#3". */
+static int lun_ui_id(lua_State *L) {
+  int32_t handle;
+  if (lun_object_test(L, 1)) { lun_object_push_id(L, 1); return 1; }
+  if (lun_host_test(L, 1, &handle)) {
+    size_t len;
+    const char *s = lunh_host_describe(lun_state(L)->rt, handle, &len);
+    lua_pushlstring(L, s, len);
+    return 1;
+  }
+  return luaL_argerror(L, 1, lua_pushfstring(L, "observable object expected, got %s", luaL_typename(L, 1)));
+}
+
+/* Protected part of lun_object_label: (serial, slot) -> (); keeps "Book#3.title". */
+static int lun_object_label_k(lua_State *L) {
+  if (!lun_object_push_serial(L, (int32_t)lua_tointeger(L, 1))) {
+    lua_pushliteral(L, "a collected object");
+  } else {
+    lun_object_push_id(L, -1);
+    lun_object_meta(L, -2, "__info");
+    lua_getfield(L, -1, "names");
+    lua_rawgeti(L, -1, lua_tointeger(L, 2));
+    lua_pushfstring(L, "%s.%s", lua_tostring(L, -4), lua_tostring(L, -1));
+  }
+  lun_keep_result(L);
+  return 0;
+}
+
+int lun_object_label(lua_State *L, int32_t serial, int32_t slot) {
+  if (!lua_checkstack(L, 4)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_object_label_k);
+  lua_pushinteger(L, serial);
+  lua_pushinteger(L, slot);
+  return lun_protect(L, 2, 0);
+}
+
+void lun_open_object(lua_State *L) {
+  static const luaL_Reg fns[] = {
+    {"Observable", lun_ui_observable}, {"computed", lun_ui_computed},
+    {"ignored", lun_ui_ignored}, {"optional", lun_ui_optional}, {"id", lun_ui_id},
+    {NULL, NULL}};
+  luaL_newmetatable(L, LUN_MT_MARKER);
+  lua_pop(L, 1);
+  luaL_setfuncs(L, fns, 0);
+}

@@ -1,0 +1,161 @@
+/*
+ * lun_proxy.c — plain tables held in a property behave as tracked values.
+ *
+ * Reading a property whose value is a plain table returns a proxy userdata
+ * (user values: 1 = the raw table, 2 = the owning object). Every read through
+ * the proxy (#, [], ipairs, pairs, table.*) tracks the owning property, every
+ * write notifies it, and nested plain tables come back as proxies with the
+ * same owner. Proxies are cached per raw table, so they keep their identity.
+ */
+#include "lun_internal.h"
+
+/* Tracks the owning property of proxy p if a scope is running. */
+static void lun_proxy_track(lua_State *L, lun_Proxy *p) {
+  lun_State *S = lun_state(L);
+  if (S->active) lunh_track(S->graph, S->active, lun_object_node(L, p->owner, p->prop, LUN_NODE_SIGNAL));
+}
+
+/* Notifies the readers of the owning property of proxy p. */
+static void lun_proxy_notify(lua_State *L, lun_Proxy *p) {
+  if (p->owner->nodes[p->prop]) lunh_changed(lun_state(L)->rt, p->owner->nodes[p->prop]);
+}
+
+/* 1 if the value at idx is a tracked-table proxy. */
+int lun_proxy_test(lua_State *L, int idx) {
+  return luaL_testudata(L, idx, LUN_MT_PROXY) != NULL;
+}
+
+/* Pushes the proxy of the raw table at rawidx owned by (owneridx, prop). [-0, +1] */
+void lun_proxy_push(lua_State *L, int owneridx, int prop, int rawidx) {
+  lun_Proxy *p;
+  owneridx = lua_absindex(L, owneridx);
+  rawidx = lua_absindex(L, rawidx);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_proxies);
+  lua_pushvalue(L, rawidx);
+  if (lua_rawget(L, -2) == LUA_TUSERDATA) {
+    p = (lun_Proxy *)lua_touserdata(L, -1);
+    if (p->owner == lua_touserdata(L, owneridx) && p->prop == prop) { lua_remove(L, -2); return; }
+  }
+  lua_pop(L, 1);
+  p = (lun_Proxy *)lua_newuserdatauv(L, sizeof(lun_Proxy), 2);
+  p->owner = (lun_Object *)lua_touserdata(L, owneridx);
+  p->prop = prop;
+  lua_pushvalue(L, rawidx);
+  lua_setiuservalue(L, -2, 1);
+  lua_pushvalue(L, owneridx);
+  lua_setiuservalue(L, -2, 2);
+  luaL_setmetatable(L, LUN_MT_PROXY);
+  lua_pushvalue(L, rawidx);
+  lua_pushvalue(L, -2);
+  lua_rawset(L, -4);
+  lua_remove(L, -2);
+}
+
+/* Replaces a proxy at idx by its raw table (other values are left alone). [-0, +0] */
+void lun_proxy_unwrap(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  if (!lun_proxy_test(L, idx)) return;
+  lua_getiuservalue(L, idx, 1);
+  lua_replace(L, idx);
+}
+
+/* Pushes raw[k] of proxy at 1 for the key at kidx, wrapping plain tables. [-0, +1] */
+static void lun_proxy_get(lua_State *L, int kidx) {
+  lun_Proxy *p = (lun_Proxy *)lua_touserdata(L, 1);
+  lua_getiuservalue(L, 1, 1);
+  lua_pushvalue(L, kidx);
+  lua_rawget(L, -2);
+  lua_remove(L, -2);
+  if (lua_type(L, -1) == LUA_TTABLE) {
+    if (lua_getmetatable(L, -1)) { lua_pop(L, 1); return; }
+    lua_getiuservalue(L, 1, 2);
+    lun_proxy_push(L, -1, p->prop, -2);
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+  }
+}
+
+/* __index: (proxy, key) -> value, tracking the owner. */
+static int lun_proxy_index(lua_State *L) {
+  lun_proxy_track(L, (lun_Proxy *)lua_touserdata(L, 1));
+  lun_proxy_get(L, 2);
+  return 1;
+}
+
+/* __newindex: (proxy, key, value) -> (), notifying the owner if it changed. */
+static int lun_proxy_newindex(lua_State *L) {
+  lun_Proxy *p = (lun_Proxy *)luaL_checkudata(L, 1, LUN_MT_PROXY);
+  lun_proxy_unwrap(L, 3);
+  lua_getiuservalue(L, 1, 1);                    /* 4: raw */
+  lua_pushvalue(L, 2);
+  lua_rawget(L, 4);
+  if (lua_rawequal(L, -1, 3)) return 0;
+  lua_pop(L, 1);
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, 3);
+  lua_rawset(L, 4);
+  lun_proxy_notify(L, p);
+  return 0;
+}
+
+/* __len: (proxy) -> #raw, tracking the owner. */
+static int lun_proxy_len(lua_State *L) {
+  lun_proxy_track(L, (lun_Proxy *)lua_touserdata(L, 1));
+  lua_getiuservalue(L, 1, 1);
+  lua_pushinteger(L, (lua_Integer)lua_rawlen(L, -1));
+  return 1;
+}
+
+/* Iterator of __pairs: (proxy, key) -> nextkey, value. */
+static int lun_proxy_next(lua_State *L) {
+  lua_settop(L, 2);
+  lua_getiuservalue(L, 1, 1);                    /* 3: raw */
+  lua_pushvalue(L, 2);
+  if (!lua_next(L, 3)) return 0;                 /* 4: key, 5: value */
+  lua_pop(L, 1);
+  lun_proxy_get(L, 4);
+  return 2;
+}
+
+/* __pairs: (proxy) -> iterator, proxy, nil. */
+static int lun_proxy_pairs(lua_State *L) {
+  lun_proxy_track(L, (lun_Proxy *)lua_touserdata(L, 1));
+  lua_pushcfunction(L, lun_proxy_next);
+  lua_pushvalue(L, 1);
+  lua_pushnil(L);
+  return 3;
+}
+
+/* __tostring: (proxy) -> "{1, 2, 3}". */
+static int lun_proxy_tostring(lua_State *L) {
+  lua_getiuservalue(L, 1, 1);
+  lun_describe(L, -1, 2);
+  return 1;
+}
+
+/* Pushes a deep copy of the plain table at idx (objects are shared). [-0, +1] */
+void lun_copy_table(lua_State *L, int idx, int depth) {
+  idx = lua_absindex(L, idx);
+  if (depth > 100) luaL_error(L, "table nested more than 100 levels deep");
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      if (lua_getmetatable(L, -1)) lua_pop(L, 1);
+      else { lun_copy_table(L, -1, depth + 1); lua_replace(L, -2); }
+    }
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, -4);
+  }
+}
+
+void lun_open_proxy(lua_State *L) {
+  static const luaL_Reg meta[] = {
+    {"__index", lun_proxy_index}, {"__newindex", lun_proxy_newindex},
+    {"__len", lun_proxy_len}, {"__pairs", lun_proxy_pairs},
+    {"__tostring", lun_proxy_tostring}, {NULL, NULL}};
+  luaL_newmetatable(L, LUN_MT_PROXY);
+  luaL_setfuncs(L, meta, 0);
+  lua_pop(L, 1);
+}

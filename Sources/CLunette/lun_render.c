@@ -1,0 +1,447 @@
+/*
+ * lun_render.c — running a unit and reporting its output to the host.
+ *
+ * A unit (root, component, list, row, effect) renders by running its Lua
+ * function inside its tracking scope and walking the view value it returns.
+ * The walk calls the lunh_out_* builders; Lua values the output needs later
+ * (actions, bindings, environment values) go into the unit's new `out`
+ * table, and nodes refer to them by slot. Child units (components, list
+ * content, rows) are matched by the host; new ones get a record here.
+ */
+#include "lun_internal.h"
+
+typedef struct lun_Walk {
+  int record;       /* stack index of the unit's record */
+  int out;          /* stack index of the new out table */
+  int32_t slots;    /* slots used in it */
+  void *rt;
+} lun_Walk;
+
+static void lun_walk_value(lua_State *L, lun_Walk *W, int v);
+
+/* Stores the value at idx in the out table; returns its slot. */
+static int32_t lun_walk_store(lua_State *L, lun_Walk *W, int idx) {
+  lua_pushvalue(L, idx);
+  lua_rawseti(L, W->out, ++W->slots);
+  return W->slots;
+}
+
+/* Reports a string field of the view at v as an attribute, if present. */
+static void lun_walk_describe_attr(lua_State *L, lun_Walk *W, const char *name, int vidx) {
+  size_t len;
+  const char *s;
+  lun_describe(L, vidx, 1);
+  s = lua_tolstring(L, -1, &len);
+  lunh_out_attr(W->rt, name, strlen(name), s, len);
+  lua_pop(L, 1);
+}
+
+/* Reports the environment overrides of the view at v. */
+static void lun_walk_env(lua_State *L, lun_Walk *W, int v) {
+  lua_Integer i, n;
+  if (lun_rawfield(L, v, "env") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  n = (lua_Integer)lua_rawlen(L, -1);
+  for (i = 1; i <= n; i++) {
+    size_t klen;
+    const char *key;
+    int32_t slot, old;
+    lua_rawgeti(L, -1, i);
+    lua_rawgeti(L, -1, 1);
+    key = lua_tolstring(L, -1, &klen);
+    lua_rawgeti(L, -2, 2);
+    slot = lun_walk_store(L, W, -1);
+    old = lunh_out_env(W->rt, key, klen, slot);
+    if (old) {                                    /* the same entry as last render: did it change? */
+      lua_getfield(L, W->record, "out");
+      lua_rawgeti(L, -1, old);
+      if (!lua_rawequal(L, -1, -3)) lunh_out_env_changed(W->rt);
+      lua_pop(L, 2);
+    }
+    lua_pop(L, 3);
+  }
+  lua_pop(L, 1);
+}
+
+/* Reports the modifiers of the view at v. */
+static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
+  lua_Integer i, n;
+  if (lun_rawfield(L, v, "mods") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  n = (lua_Integer)lua_rawlen(L, -1);
+  for (i = 1; i <= n; i++) {
+    size_t nlen, vlen = 0;
+    const char *name, *value = "";
+    lua_rawgeti(L, -1, i);
+    lua_rawgeti(L, -1, 1);
+    name = lua_tolstring(L, -1, &nlen);
+    if (lua_rawgeti(L, -2, 2) == LUA_TFUNCTION) {
+      int32_t slot = lun_walk_store(L, W, -1);
+      if (strcmp(name, "onSubmit") == 0) lunh_out_slot(W->rt, LUN_ROLE_SUBMIT, slot);
+      lunh_out_modifier(W->rt, name, nlen, "", 0);
+    } else {
+      if (!lua_isnil(L, -1)) {
+        lun_describe(L, -1, 1);
+        lua_replace(L, -2);
+        value = lua_tolstring(L, -1, &vlen);
+      }
+      lunh_out_modifier(W->rt, name, nlen, value, vlen);
+    }
+    lua_pop(L, 3);
+  }
+  lua_pop(L, 1);
+}
+
+/* Walks the children 1..n of the view at v. */
+static void lun_walk_children(lua_State *L, lun_Walk *W, int v) {
+  lua_Integer i, n = (lua_Integer)lua_rawlen(L, v);
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, v, i);
+    lun_walk_value(L, W, lua_gettop(L));
+    lua_pop(L, 1);
+  }
+}
+
+/* 1 if the values at a and b are equal as inputs: ==, or plain tables with equal contents. */
+static int lun_inputs_equal(lua_State *L, int a, int b, int depth) {
+  int equal = 1;
+  a = lua_absindex(L, a);
+  b = lua_absindex(L, b);
+  if (lua_rawequal(L, a, b)) return 1;
+  if (lua_type(L, a) != LUA_TTABLE || lua_type(L, b) != LUA_TTABLE || depth > 3)
+    return lua_compare(L, a, b, LUA_OPEQ);
+  if (lua_getmetatable(L, a)) { lua_pop(L, 1); return lua_compare(L, a, b, LUA_OPEQ); }
+  if (lua_getmetatable(L, b)) { lua_pop(L, 1); return 0; }
+  lua_pushnil(L);
+  while (equal && lua_next(L, a)) {
+    lua_pushvalue(L, -2);
+    lua_rawget(L, b);
+    equal = lun_inputs_equal(L, -1, -2, depth + 1);
+    lua_pop(L, 2);
+  }
+  if (!equal) { lua_pop(L, 1); return 0; }
+  lua_pushnil(L);
+  while (lua_next(L, b)) {                         /* keys only in b */
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    if (lua_rawget(L, a) == LUA_TNIL) { lua_pop(L, 2); return 0; }
+    lua_pop(L, 1);
+  }
+  return 1;
+}
+
+/* Checks that every `binding` input of a component is a Binding. */
+static void lun_walk_check_bindings(lua_State *L, int info, int inputs) {
+  if (lua_getfield(L, info, "binding") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    lua_getfield(L, inputs, lua_tostring(L, -1));
+    if (!lun_binding_test(L, -1)) {
+      lua_getfield(L, info, "name");
+      luaL_error(L, "%s: input '%s' must be a Binding (pass self[\"$%s\"]), got %s", lua_tostring(L, -1),
+                 lua_tostring(L, -3), lua_tostring(L, -3), luaL_typename(L, -2));
+    }
+    lua_pop(L, 2);
+  }
+  lua_pop(L, 1);
+}
+
+/* Matches or creates the child unit of a component view value at v. */
+static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
+  size_t klen = 0;
+  const char *key = NULL;
+  int32_t child = 0;
+  int ref, info, inputs;
+  lun_rawfield(L, v, "type");
+  lua_getiuservalue(L, -1, 1);
+  info = lua_gettop(L);
+  lun_rawfield(L, v, "inputs");
+  inputs = lua_gettop(L);
+  lun_walk_check_bindings(L, info, inputs);
+  if (lun_rawfield(L, v, "id") != LUA_TNIL) {
+    lun_identity_key(L, -1);
+    key = lua_tolstring(L, -1, &klen);
+  }
+  lua_getfield(L, info, "id");
+  ref = lunh_out_unit(W->rt, LUN_UNIT_COMPONENT, (int32_t)lua_tointeger(L, -1), key, klen, &child);
+  if (ref == 0) {
+    lua_createtable(L, 0, 8);
+    lua_pushinteger(L, child);
+    lua_setfield(L, -2, "unit");
+    lua_pushvalue(L, info - 1);
+    lua_setfield(L, -2, "type");
+    lua_pushvalue(L, info);
+    lua_setfield(L, -2, "info");
+    lua_pushvalue(L, inputs);
+    lua_setfield(L, -2, "inputs");
+    lua_newtable(L);
+    lua_setfield(L, -2, "out");
+    lun_self_create(L, -1, child);
+    lua_pop(L, 1);
+    lunh_out_unit_record(W->rt, child, luaL_ref(L, LUA_REGISTRYINDEX));
+  } else {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    lua_getfield(L, -1, "inputs");
+    if (!lun_inputs_equal(L, -1, inputs, 0)) {
+      lua_pushvalue(L, inputs);
+      lua_setfield(L, -3, "inputs");
+      lunh_out_unit_changed(W->rt, child);
+    }
+  }
+  lua_settop(L, info - 2);
+}
+
+/* Matches or creates the content unit of a List/ForEach over data. */
+static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
+  static const char *const fields[] = {"data", "row", "lazy"};
+  int32_t child = 0;
+  int i, ref = lunh_out_unit(W->rt, LUN_UNIT_LIST, 0, NULL, 0, &child);
+  if (ref == 0) {
+    lua_createtable(L, 0, 5);
+    lua_pushinteger(L, child);
+    lua_setfield(L, -2, "unit");
+    lua_newtable(L);
+    lua_setfield(L, -2, "out");
+    for (i = 0; i < 3; i++) { lun_rawfield(L, v, fields[i]); lua_setfield(L, -2, fields[i]); }
+    lunh_out_unit_record(W->rt, child, luaL_ref(L, LUA_REGISTRYINDEX));
+    return;
+  }
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+  for (i = 0; i < 3; i++) {
+    lun_rawfield(L, v, fields[i]);
+    lua_getfield(L, -2, fields[i]);
+    if (!lua_rawequal(L, -1, -2)) {
+      lua_pop(L, 1);
+      lua_setfield(L, -2, fields[i]);
+      lunh_out_unit_changed(W->rt, child);
+    } else lua_pop(L, 2);
+  }
+  lua_pop(L, 1);
+}
+
+/* Walks one view value (or a view type, or a plain array of views). */
+static void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
+  int kind, t = lua_type(L, v);
+  size_t len = 0;
+  const char *text = NULL;
+  if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, v))) return;
+  if (lun_viewtype_test(L, v)) {                  /* a bare view type: no inputs */
+    lua_pushvalue(L, v);
+    lua_call(L, 0, 1);
+    lun_walk_value(L, W, lua_gettop(L));
+    lua_pop(L, 1);
+    return;
+  }
+  if (t == LUA_TTABLE && !lua_getmetatable(L, v)) { lun_walk_children(L, W, v); return; }
+  if (t == LUA_TTABLE) lua_pop(L, 1);
+  if (!lun_view_test(L, v))
+    luaL_error(L, "expected a view, got %s", luaL_typename(L, v));
+  lun_rawfield(L, v, "kind");
+  kind = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  if (kind == LUN_VIEW_COMPONENT) lun_view_name(L, v);
+  else lun_rawfield(L, v, "text");
+  if (lua_type(L, -1) == LUA_TSTRING) text = lua_tolstring(L, -1, &len);
+  lunh_out_begin(W->rt, kind, text, len);
+  lua_pop(L, 1);
+  lun_walk_env(L, W, v);
+  lun_walk_mods(L, W, v);
+  if (lun_rawfield(L, v, "attrs") == LUA_TTABLE) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      lun_walk_describe_attr(L, W, lua_tostring(L, -2), lua_gettop(L));
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  switch (kind) {
+    case LUN_VIEW_BUTTON:
+      lun_rawfield(L, v, "action");
+      lunh_out_slot(W->rt, LUN_ROLE_ACTION, lun_walk_store(L, W, -1));
+      lua_pop(L, 1);
+      break;
+    case LUN_VIEW_TOGGLE:
+    case LUN_VIEW_TEXTFIELD:
+      lun_rawfield(L, v, "binding");
+      lunh_out_slot(W->rt, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
+      lun_binding_get(L, -1);
+      if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
+      else luaL_tolstring(L, -1, NULL);
+      lunh_out_attr(W->rt, "value", 5, lua_tostring(L, -1), lua_rawlen(L, -1));
+      lua_pop(L, 3);
+      break;
+    case LUN_VIEW_COMPONENT:
+      lun_walk_component(L, W, v);
+      break;
+    case LUN_VIEW_LIST:
+    case LUN_VIEW_FOREACH:
+      if (lun_rawfield(L, v, "row") == LUA_TFUNCTION) lun_walk_rows(L, W, v);
+      else lun_walk_children(L, W, v);
+      lua_pop(L, 1);
+      break;
+    default:
+      lun_walk_children(L, W, v);
+      break;
+  }
+  lunh_out_end(W->rt);
+}
+
+/* The list unit's run: (walk, record, kind, out) -> (); iterates the data
+ * (tracked) and matches one row unit per element in the window. */
+static int lun_rows_k(lua_State *L) {
+  lun_Walk *W = (lun_Walk *)lua_touserdata(L, 1);
+  lun_State *S = lun_state(L);
+  lua_Integer i, n, window;
+  int rec = 2, data, row;
+  W->record = 2;
+  W->out = 4;
+  lua_getfield(L, rec, "data");
+  data = lua_gettop(L);
+  lua_getfield(L, rec, "row");
+  row = lua_gettop(L);
+  n = luaL_len(L, data);
+  lua_getfield(L, rec, "lazy");
+  window = lua_toboolean(L, -1) && n > S->listWindow ? S->listWindow : n;
+  lua_pop(L, 1);
+  for (i = 1; i <= window; i++) {
+    int32_t unit = 0;
+    size_t klen;
+    const char *key;
+    int ref, elem;
+    lua_geti(L, data, i);
+    elem = lua_gettop(L);
+    lun_identity_key(L, elem);
+    key = lua_tolstring(L, -1, &klen);
+    lunh_out_begin(W->rt, LUN_VIEW_ROW, NULL, 0);
+    ref = lunh_out_unit(W->rt, LUN_UNIT_ROW, 0, key, klen, &unit);
+    lunh_out_end(W->rt);
+    if (ref == 0) {
+      lua_createtable(L, 0, 5);
+      lua_pushinteger(L, unit);
+      lua_setfield(L, -2, "unit");
+      lua_newtable(L);
+      lua_setfield(L, -2, "out");
+      lua_pushvalue(L, elem);
+      lua_setfield(L, -2, "elem");
+      lua_pushvalue(L, row);
+      lua_setfield(L, -2, "row");
+      lua_pushinteger(L, i);
+      lua_setfield(L, -2, "index");
+      lunh_out_unit_record(W->rt, unit, luaL_ref(L, LUA_REGISTRYINDEX));
+    } else {
+      int changed;
+      lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+      lua_getfield(L, -1, "elem");
+      lua_getfield(L, -2, "row");
+      lua_getfield(L, -3, "index");
+      changed = !lua_rawequal(L, -3, elem) || !lua_rawequal(L, -2, row) || lua_tointeger(L, -1) != i;
+      lua_pop(L, 3);
+      if (changed) {
+        lua_pushvalue(L, elem);
+        lua_setfield(L, -2, "elem");
+        lua_pushvalue(L, row);
+        lua_setfield(L, -2, "row");
+        lua_pushinteger(L, i);
+        lua_setfield(L, -2, "index");
+        lunh_out_unit_changed(W->rt, unit);
+      }
+      lua_pop(L, 1);
+    }
+    lua_settop(L, row);
+  }
+  if (window < n) {
+    lua_pushfstring(L, "%d", (int)(n - window));
+    lunh_out_attr(W->rt, "hiddenRows", 10, lua_tostring(L, -1), lua_rawlen(L, -1));
+  }
+  return 0;
+}
+
+/* Raises "file:line: body of X returned a T, expected a view" for the function at fidx. */
+static int lun_body_bad_result(lua_State *L, int fidx, int ridx) {
+  lua_Debug ar;
+  lua_pushvalue(L, fidx);
+  lua_getinfo(L, ">S", &ar);
+  return luaL_error(L, "%s:%d: the function returned a %s, expected a view", ar.short_src, ar.linedefined,
+                    luaL_typename(L, ridx));
+}
+
+/* A body, row or effect run: (walk, record, kind, out) -> (); calls the
+ * function and walks the view it returns. */
+static int lun_body_k(lua_State *L) {
+  lun_Walk *W = (lun_Walk *)lua_touserdata(L, 1);
+  int kind = (int)lua_tointeger(L, 3), fidx, t;
+  W->record = 2;
+  W->out = 4;
+  switch (kind) {
+    case LUN_UNIT_ROOT:
+      lua_getfield(L, 2, "value");
+      lun_walk_value(L, W, lua_gettop(L));
+      return 0;
+    case LUN_UNIT_COMPONENT:
+      if (lua_getfield(L, 2, "state") == LUA_TNIL) lun_self_init_state(L, 2);
+      lua_getfield(L, 2, "info");
+      lua_getfield(L, -1, "body");
+      fidx = lua_gettop(L);
+      lua_pushvalue(L, fidx);
+      lua_getfield(L, 2, "self");
+      lua_call(L, 1, 1);
+      break;
+    case LUN_UNIT_ROW:
+      lua_getfield(L, 2, "row");
+      fidx = lua_gettop(L);
+      lua_pushvalue(L, fidx);
+      lua_getfield(L, 2, "elem");
+      lua_getfield(L, 2, "index");
+      lua_call(L, 2, 1);
+      break;
+    case LUN_UNIT_EFFECT:
+      lua_getfield(L, 2, "fn");
+      lua_call(L, 0, 0);
+      return 0;
+    default:
+      return luaL_error(L, "unknown unit kind %d", kind);
+  }
+  t = lua_type(L, -1);
+  if (t != LUA_TTABLE && t != LUA_TNIL && t != LUA_TUSERDATA) return lun_body_bad_result(L, fidx, lua_gettop(L));
+  lun_walk_value(L, W, lua_gettop(L));
+  return 0;
+}
+
+/* Protected part of lun_render_unit: (record ref, kind, node) -> (). */
+static int lun_render_k(lua_State *L) {
+  lun_State *S = lun_state(L);
+  int kind = (int)lua_tointeger(L, 2), status;
+  int32_t node = (int32_t)lua_tointeger(L, 3), saved = S->active;
+  lun_Walk W;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, lua_tointeger(L, 1));   /* 4: record */
+  lua_newtable(L);                                           /* 5: new out */
+  W.slots = 0;
+  W.rt = S->rt;
+  lua_pushcfunction(L, kind == LUN_UNIT_LIST ? lun_rows_k : lun_body_k);
+  lua_pushlightuserdata(L, &W);
+  lua_pushvalue(L, 4);
+  lua_pushinteger(L, kind);
+  lua_pushvalue(L, 5);
+  S->active = node;
+  S->inBody++;
+  lunh_run_begin(S->graph, node);
+  status = lua_pcall(L, 4, 0, 0);
+  lunh_run_end(S->graph, node, status == LUA_OK);
+  S->inBody--;
+  S->active = saved;
+  if (status != LUA_OK) {
+    size_t len;
+    const char *msg = luaL_tolstring(L, -1, &len);
+    lunh_out_error(S->rt, msg, len);
+  }
+  lua_pushvalue(L, 5);
+  lua_setfield(L, 4, "out");
+  return 0;
+}
+
+int lun_render_unit(lua_State *L, int recordRef, int kind, int32_t node) {
+  if (!lua_checkstack(L, 8)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_render_k);
+  lua_pushinteger(L, recordRef);
+  lua_pushinteger(L, kind);
+  lua_pushinteger(L, node);
+  return lun_protect(L, 3, 0);
+}

@@ -1,0 +1,220 @@
+/*
+ * lun_self.c — `self` inside a body: a view's inputs, state and environment.
+ *
+ * `self` is a userdata (lun_Self) whose user value is the unit's record:
+ *   { unit, type, info, inputs, state, out }.
+ * Reads resolve, in order: a declared section (state, environment, binding,
+ * bindable), a projection "$name", an input, a method of the view type.
+ */
+#include "lun_internal.h"
+
+typedef struct lun_Self {
+  int32_t unit;
+} lun_Self;
+
+/* Pushes the name of the view that owns self (at idx). [-0, +1] */
+static void lun_self_viewname(lua_State *L, int idx) {
+  lua_getiuservalue(L, idx, 1);
+  lua_getfield(L, -1, "info");
+  lua_getfield(L, -1, "name");
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+}
+
+/* Pushes self's section kind for the key at kidx (nil if none). Returns it. */
+static int lun_self_section(lua_State *L, int recidx, int kidx) {
+  int kind;
+  lua_getfield(L, recidx, "info");
+  lua_getfield(L, -1, "sections");
+  lua_pushvalue(L, kidx);
+  lua_rawget(L, -2);
+  kind = (int)lua_tointeger(L, -1);
+  lua_pop(L, 3);
+  return kind;
+}
+
+/* Pushes record.field[k] for the key at kidx. [-0, +1] */
+static void lun_self_field(lua_State *L, int recidx, const char *field, int kidx) {
+  lua_getfield(L, recidx, field);
+  lua_pushvalue(L, kidx);
+  lua_gettable(L, -2);
+  lua_remove(L, -2);
+}
+
+/* Reads the environment entry for key kidx of self at 1. [-0, +1] */
+static int lun_self_env(lua_State *L, int recidx, int kidx) {
+  lun_Self *self = (lun_Self *)lua_touserdata(L, 1);
+  int mode;
+  lua_getfield(L, recidx, "info");
+  lua_getfield(L, -1, "envmode");
+  lua_pushvalue(L, kidx);
+  lua_rawget(L, -2);
+  mode = (int)lua_tointeger(L, -1);
+  lua_getfield(L, -3, "envkey");
+  lua_pushvalue(L, kidx);
+  lua_rawget(L, -2);
+  return lun_env_read(L, self->unit, lua_gettop(L), mode, kidx);
+}
+
+/* Pushes self's state holder; raises if the view has not rendered yet. [-0, +1] */
+static void lun_self_state(lua_State *L, int recidx) {
+  if (lua_getfield(L, recidx, "state") != LUA_TUSERDATA) {
+    lun_self_viewname(L, 1);
+    lun_error_here(L, "%s: state is not available before the view's first render", lua_tostring(L, -1));
+  }
+}
+
+/* Pushes the projection self["$name"] for the name at nidx. [-0, +1] */
+static int lun_self_projection(lua_State *L, int recidx, int nidx) {
+  switch (lun_self_section(L, recidx, nidx)) {
+    case LUN_SECTION_STATE:
+      lun_self_state(L, recidx);
+      lun_binding_push_prop(L, -1, nidx);
+      return 1;
+    case LUN_SECTION_BINDING:
+      lun_self_field(L, recidx, "inputs", nidx);
+      return 1;
+    case LUN_SECTION_BINDABLE:
+      lun_self_field(L, recidx, "inputs", nidx);
+      lun_bindable_push(L, -1);
+      return 1;
+    default:
+      lun_self_viewname(L, 1);
+      return lun_error_here(L, "%s: '$%s' has no projection ('%s' is not declared in state, binding or bindable)",
+                            lua_tostring(L, -1), lua_tostring(L, nidx), lua_tostring(L, nidx));
+  }
+}
+
+/* __index of self: (self, key) -> value. */
+static int lun_self_index(lua_State *L) {
+  int recidx;
+  lua_getiuservalue(L, 1, 1);
+  recidx = lua_gettop(L);
+  switch (lun_self_section(L, recidx, 2)) {
+    case LUN_SECTION_STATE:
+      lun_self_state(L, recidx);
+      return lun_object_read(L, -1, lun_object_prop(L, -1, 2));
+    case LUN_SECTION_ENV:
+      return lun_self_env(L, recidx, 2);
+    case LUN_SECTION_BINDING:
+      lun_self_field(L, recidx, "inputs", 2);
+      lun_binding_get(L, -1);
+      return 1;
+    default:
+      break;
+  }
+  if (lua_type(L, 2) == LUA_TSTRING && lua_tostring(L, 2)[0] == '$') {
+    lua_pushstring(L, lua_tostring(L, 2) + 1);
+    return lun_self_projection(L, recidx, lua_gettop(L));
+  }
+  lun_self_field(L, recidx, "inputs", 2);
+  if (!lua_isnil(L, -1)) return 1;
+  lua_getfield(L, recidx, "type");
+  lua_getiuservalue(L, -1, 2);
+  lua_pushvalue(L, 2);
+  lua_rawget(L, -2);
+  return 1;
+}
+
+/* __newindex of self: (self, key, value) -> (); state and bindings only. */
+static int lun_self_newindex(lua_State *L) {
+  int recidx;
+  lua_getiuservalue(L, 1, 1);
+  recidx = lua_gettop(L);
+  switch (lun_self_section(L, recidx, 2)) {
+    case LUN_SECTION_STATE:
+      lun_self_state(L, recidx);
+      lun_object_write(L, -1, lun_object_prop(L, -1, 2), 3);
+      return 0;
+    case LUN_SECTION_BINDING:
+      lun_self_field(L, recidx, "inputs", 2);
+      lun_binding_set(L, -1, 3);
+      return 0;
+    default:
+      lun_self_viewname(L, 1);
+      return lun_error_here(L, "%s: cannot assign to '%s' (inputs are read-only; declare it in state to make it mutable)",
+                            lua_tostring(L, -1), luaL_tolstring(L, 2, NULL));
+  }
+}
+
+/* __tostring of self: (self) -> "BookView#12". */
+static int lun_self_tostring(lua_State *L) {
+  lun_Self *self = (lun_Self *)lua_touserdata(L, 1);
+  lun_self_viewname(L, 1);
+  lua_pushfstring(L, "%s#%d", lua_tostring(L, -1), (int)self->unit);
+  return 1;
+}
+
+/* Pushes a new self for the record at recidx and stores it as record.self. [-0, +1] */
+void lun_self_create(lua_State *L, int recidx, int32_t unit) {
+  lun_Self *self;
+  recidx = lua_absindex(L, recidx);
+  self = (lun_Self *)lua_newuserdatauv(L, sizeof(lun_Self), 1);
+  self->unit = unit;
+  lua_pushvalue(L, recidx);
+  lua_setiuservalue(L, -2, 1);
+  luaL_setmetatable(L, LUN_MT_SELF);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, recidx, "self");
+}
+
+/* Stores the initial value of a state key into the holder; the key and its
+ * declared initial are the top two stack values. Pass 0 stores inputs and
+ * plain values, pass 1 calls function initials with self. [-0, +0] */
+static void lun_self_state_value(lua_State *L, int recidx, int holder, int pass) {
+  int init = lua_gettop(L), key = init - 1;
+  int isfn = lua_type(L, init) == LUA_TFUNCTION;
+  lun_self_field(L, recidx, "inputs", key);       /* an input of the same name wins */
+  if (!lua_isnil(L, -1)) {
+    if (pass) { lua_pop(L, 1); return; }
+  } else {
+    lua_pop(L, 1);
+    if (isfn != pass) return;
+    if (isfn) {
+      lua_pushvalue(L, init);
+      lua_getfield(L, recidx, "self");
+      lua_call(L, 1, 1);
+    } else if (lua_type(L, init) == LUA_TTABLE && !lua_getmetatable(L, init)) {
+      lun_copy_table(L, init, 0);
+    } else {
+      if (lua_type(L, init) == LUA_TTABLE) lua_pop(L, 1);
+      lua_pushvalue(L, init);
+    }
+  }
+  lun_proxy_unwrap(L, -1);
+  lua_getiuservalue(L, holder, 1);
+  lua_insert(L, -2);
+  lua_rawseti(L, -2, lun_object_prop(L, holder, key));
+  lua_pop(L, 1);
+}
+
+/* Creates the state holder of a component record on its first render:
+ * plain initial values first, then function initials called with self. */
+void lun_self_init_state(lua_State *L, int recidx) {
+  int holder, pass;
+  recidx = lua_absindex(L, recidx);
+  lua_getfield(L, recidx, "info");
+  if (lua_getfield(L, -1, "stateClass") == LUA_TNIL) { lua_pop(L, 2); return; }
+  lun_object_new_of(L, -1, 0);
+  holder = lua_gettop(L);
+  lua_pushvalue(L, holder);
+  lua_setfield(L, recidx, "state");
+  lua_getfield(L, -3, "state");
+  for (pass = 0; pass < 2; pass++) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      lun_self_state_value(L, recidx, holder, pass);
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 4);
+}
+
+void lun_open_self(lua_State *L) {
+  static const luaL_Reg meta[] = {
+    {"__index", lun_self_index}, {"__newindex", lun_self_newindex},
+    {"__tostring", lun_self_tostring}, {NULL, NULL}};
+  luaL_newmetatable(L, LUN_MT_SELF);
+  luaL_setfuncs(L, meta, 0);
+  lua_pop(L, 1);
+}

@@ -1,0 +1,190 @@
+/*
+ * lun_state.c — the per-state data, installation into a lua_State, and the
+ * protected entry points the Swift runtime uses to run Lua code.
+ */
+#include "lun_internal.h"
+#include <stdlib.h>
+
+const char lun_key_objects, lun_key_proxies, lun_key_hosts, lun_key_hosttypes,
+           lun_key_envkeys, lun_key_module, lun_key_suspend;
+static const char lun_key_state, lun_key_lasterror, lun_key_result;
+
+/* The per-state data of L (shared by all its coroutines). */
+lun_State *lun_state(lua_State *L) {
+  return *(lun_State **)lua_getextraspace(L);
+}
+
+/* Pushes registry[key], creating an empty table there first if needed. */
+void lun_registry_table(lua_State *L, const void *key) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, key);
+  }
+}
+
+/* Pushes a new table whose keys or values ("k", "v") are weak. */
+void lun_new_weak_table(lua_State *L, const char *mode) {
+  lua_newtable(L);
+  lua_newtable(L);
+  lua_pushstring(L, mode);
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+}
+
+/* __gc of the state userdata: frees the trampoline's work list. [-0, +0] */
+static int lun_state_gc(lua_State *L) {
+  lun_State *S = (lun_State *)lua_touserdata(L, 1);
+  free(S->work);
+  S->work = NULL;
+  return 0;
+}
+
+/* Protected part of lun_install: (rt, graph) -> (). */
+static int lun_install_k(lua_State *L) {
+  lun_State *S = (lun_State *)lua_newuserdatauv(L, sizeof(lun_State), 0);
+  memset(S, 0, sizeof(*S));
+  S->rt = lua_touserdata(L, 1);
+  S->graph = lua_touserdata(L, 2);
+  S->listWindow = 50;
+  lua_newtable(L);
+  lua_pushcfunction(L, lun_state_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_setmetatable(L, -2);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_state);
+  *(lun_State **)lua_getextraspace(L) = S;
+
+  lun_new_weak_table(L, "v");
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_objects);
+  lun_new_weak_table(L, "k");
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_proxies);
+  lun_new_weak_table(L, "v");
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_hosts);
+  lua_pushlightuserdata(L, (void *)&lun_key_suspend);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_suspend);
+
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+  lua_pushcfunction(L, luaopen_lunette);
+  lua_setfield(L, -2, "lunette");
+  luaL_requiref(L, "lunette", luaopen_lunette, 0);
+  return 0;
+}
+
+/* Stores the error value on top of the stack as the last error message. */
+static int lun_capture_k(lua_State *L) {
+  if (lua_type(L, 1) == LUA_TLIGHTUSERDATA && lua_touserdata(L, 1) == &lun_key_suspend)
+    lua_pushliteral(L, "internal: evaluation suspended outside a computed read");
+  else
+    luaL_tolstring(L, 1, NULL);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_lasterror);
+  return 0;
+}
+
+/* Pops the error value left by a failed lua_pcall and keeps its message. */
+static void lun_capture_error(lua_State *L) {
+  lua_pushcfunction(L, lun_capture_k);
+  lua_insert(L, -2);
+  if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+    lua_pop(L, 1);
+    lua_pushliteral(L, "error while describing an error");
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_lasterror);
+  }
+}
+
+/* Runs the function below nargs pushed arguments in protection; on error keeps the message. */
+int lun_protect(lua_State *L, int nargs, int nresults) {
+  if (lua_pcall(L, nargs, nresults, 0) != LUA_OK) {
+    lun_capture_error(L);
+    return LUN_ERROR;
+  }
+  return LUN_OK;
+}
+
+int lun_install(lua_State *L, void *rt, void *graph) {
+  if (!lua_checkstack(L, 4)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_install_k);
+  lua_pushlightuserdata(L, rt);
+  lua_pushlightuserdata(L, graph);
+  return lun_protect(L, 2, 0);
+}
+
+const char *lun_last_error(lua_State *L, size_t *len) {
+  const char *s;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_lasterror);
+  s = lua_tolstring(L, -1, len);
+  lua_pop(L, 1);
+  if (!s) { *len = 0; return ""; }
+  return s;
+}
+
+/* Protected part of lun_run_chunk: (chunk) -> (ref of its first result). */
+static int lun_run_k(lua_State *L) {
+  lua_call(L, 0, 1);
+  if (lua_isnil(L, -1)) lua_pushinteger(L, LUA_NOREF);
+  else lua_pushinteger(L, luaL_ref(L, LUA_REGISTRYINDEX));
+  return 1;
+}
+
+int lun_run_chunk(lua_State *L, const char *source, size_t len, const char *chunkname, int *resultRef) {
+  *resultRef = LUA_NOREF;
+  if (!lua_checkstack(L, 4)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_run_k);
+  if (luaL_loadbufferx(L, source, len, chunkname, "t") != LUA_OK) {
+    lua_remove(L, -2);
+    lun_capture_error(L);
+    return LUN_SYNTAX;
+  }
+  if (lun_protect(L, 1, 1) != LUN_OK) return LUN_ERROR;
+  *resultRef = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  return LUN_OK;
+}
+
+int lun_release_ref(lua_State *L, int ref) {
+  if (ref > 0) luaL_unref(L, LUA_REGISTRYINDEX, ref);
+  return LUN_OK;
+}
+
+/* Protected part of lun_call_slot: (record ref, slot, text?) -> (). */
+static int lun_call_slot_k(lua_State *L) {
+  lun_State *S = lun_state(L);
+  int32_t saved = S->active;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, (lua_Integer)lua_tointeger(L, 1));
+  lua_getfield(L, -1, "out");
+  lua_rawgeti(L, -1, lua_tointeger(L, 2));
+  if (lua_isnil(L, 3)) {
+    S->active = 0;
+    lua_call(L, 0, 0);
+  } else {
+    lua_pushlstring(L, (const char *)lua_touserdata(L, 3), (size_t)lua_tointeger(L, 4));
+    S->active = 0;
+    lua_call(L, 1, 0);
+  }
+  S->active = saved;
+  return 0;
+}
+
+int lun_call_slot(lua_State *L, int recordRef, int slot, const char *text, size_t len, int hasText) {
+  if (!lua_checkstack(L, 6)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_call_slot_k);
+  lua_pushinteger(L, recordRef);
+  lua_pushinteger(L, slot);
+  if (hasText) lua_pushlightuserdata(L, (void *)text); else lua_pushnil(L);
+  lua_pushinteger(L, (lua_Integer)len);
+  return lun_protect(L, 4, 0);
+}
+
+/* Keeps the string on top of the stack as the last result. [-1, +0] */
+void lun_keep_result(lua_State *L) {
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_result);
+}
+
+const char *lun_result(lua_State *L, size_t *len) {
+  const char *s;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_result);
+  s = lua_tolstring(L, -1, len);
+  lua_pop(L, 1);
+  if (!s) { *len = 0; return ""; }
+  return s;
+}

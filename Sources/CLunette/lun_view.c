@@ -1,0 +1,387 @@
+/*
+ * lun_view.c — view values, view types (ui.View) and the built-in views.
+ *
+ * A view value is a description built by a body: a table with metatable
+ * LUN_MT_VIEW and the fields
+ *   kind (LUN_VIEW_*), text, action, binding, data, row, lazy,
+ *   type + inputs (components), id (explicit identity), mods (modifiers),
+ *   attrs (container options), and its children in 1..n.
+ * A view type is a userdata (LUN_MT_VIEWTYPE) whose user values are
+ *   1: info { name, id, body, sections, state, env, envmode, stateClass }
+ *   2: its methods table (function BookView:helper() ... end).
+ */
+#include "lun_internal.h"
+
+/* 1 if the value at idx is a view value (a table with LUN_MT_VIEW). */
+int lun_view_test(lua_State *L, int idx) {
+  int same;
+  if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
+  luaL_getmetatable(L, LUN_MT_VIEW);
+  same = lua_rawequal(L, -1, -2);
+  lua_pop(L, 2);
+  return same;
+}
+
+/* 1 if the value at idx is a view type (ui.View). */
+int lun_viewtype_test(lua_State *L, int idx) {
+  return luaL_testudata(L, idx, LUN_MT_VIEWTYPE) != NULL;
+}
+
+/* The name of a built-in view kind, as shown in trees and errors. */
+const char *lun_view_kind_name(int kind) {
+  static const char *const names[] = {
+    "?", "Text", "Button", "Toggle", "TextField", "VStack", "HStack", "Group", "List",
+    "ForEach", "NavigationStack", "Spacer", "Image", "EmptyView", "View", "Row", "Error"};
+  return kind > 0 && kind < LUN_VIEW_KIND_COUNT ? names[kind] : "?";
+}
+
+/* Pushes a new view value of the given kind. [-0, +1] */
+static int lun_view_new(lua_State *L, int kind) {
+  lua_createtable(L, 0, 4);
+  lua_pushinteger(L, kind);
+  lua_setfield(L, -2, "kind");
+  luaL_setmetatable(L, LUN_MT_VIEW);
+  return lua_gettop(L);
+}
+
+/* Checks that argument arg is a string or number and stores it as field. */
+static void lun_view_text_arg(lua_State *L, int arg, int vidx, const char *field) {
+  if (lua_type(L, arg) != LUA_TNUMBER && lua_type(L, arg) != LUA_TSTRING)
+    luaL_typeerror(L, arg, "string");
+  lua_pushvalue(L, arg);
+  lua_tostring(L, -1);
+  lua_setfield(L, vidx, field);
+}
+
+/* Copies the children of the table at src into view vidx, flattening plain
+ * arrays and skipping nil/false; string keys become attributes. */
+static void lun_view_children(lua_State *L, int src, int vidx) {
+  lua_Integer i, max = 0, n = (lua_Integer)lua_rawlen(L, vidx);
+  lua_pushnil(L);
+  while (lua_next(L, src)) {
+    lua_pop(L, 1);
+    if (lua_isinteger(L, -1) && lua_tointeger(L, -1) > max) max = lua_tointeger(L, -1);
+    else if (lua_type(L, -1) == LUA_TSTRING) {
+      if (lun_rawfield(L, vidx, "attrs") == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, vidx, "attrs");
+      }
+      lua_pushvalue(L, -2);
+      lua_gettable(L, src);
+      lua_setfield(L, -2, lua_tostring(L, -3));
+      lua_pop(L, 1);
+    }
+  }
+  for (i = 1; i <= max; i++) {
+    int t = lua_rawgeti(L, src, i);
+    if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) { lua_pop(L, 1); continue; }
+    if (t == LUA_TTABLE && !lua_getmetatable(L, -1)) {
+      lun_view_children(L, lua_gettop(L), vidx);
+      n = (lua_Integer)lua_rawlen(L, vidx);
+      lua_pop(L, 1);
+      continue;
+    }
+    if (t == LUA_TTABLE) lua_pop(L, 1);
+    if (!lun_view_test(L, -1) && !lun_viewtype_test(L, -1))
+      luaL_error(L, "child %d is a %s, expected a view", (int)i, luaL_typename(L, -1));
+    lua_rawseti(L, vidx, ++n);
+  }
+}
+
+/* Shared body of the containers: (children) -> view. */
+static int lun_view_container(lua_State *L, int kind) {
+  int vidx;
+  if (lua_isnoneornil(L, 1)) lua_newtable(L); else luaL_checktype(L, 1, LUA_TTABLE);
+  vidx = lun_view_new(L, kind);
+  lun_view_children(L, 1, vidx);
+  return 1;
+}
+
+/* ui.VStack{...} -> view. */
+static int lun_ui_vstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_VSTACK); }
+/* ui.HStack{...} -> view. */
+static int lun_ui_hstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_HSTACK); }
+/* ui.Group{...} -> view. */
+static int lun_ui_group(lua_State *L) { return lun_view_container(L, LUN_VIEW_GROUP); }
+/* ui.NavigationStack{...} -> view. */
+static int lun_ui_navigation(lua_State *L) { return lun_view_container(L, LUN_VIEW_NAVIGATIONSTACK); }
+
+/* ui.Text(s) -> view. */
+static int lun_ui_text(lua_State *L) {
+  int vidx = lun_view_new(L, LUN_VIEW_TEXT);
+  lun_view_text_arg(L, 1, vidx, "text");
+  return 1;
+}
+
+/* ui.Image(name) -> view. */
+static int lun_ui_image(lua_State *L) {
+  int vidx = lun_view_new(L, LUN_VIEW_IMAGE);
+  lun_view_text_arg(L, 1, vidx, "text");
+  return 1;
+}
+
+/* ui.Spacer() -> view. */
+static int lun_ui_spacer(lua_State *L) { lun_view_new(L, LUN_VIEW_SPACER); return 1; }
+/* ui.EmptyView() -> view. */
+static int lun_ui_empty(lua_State *L) { lun_view_new(L, LUN_VIEW_EMPTY); return 1; }
+
+/* ui.Button(label, action) -> view. */
+static int lun_ui_button(lua_State *L) {
+  int vidx;
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  vidx = lun_view_new(L, LUN_VIEW_BUTTON);
+  lun_view_text_arg(L, 1, vidx, "text");
+  lua_pushvalue(L, 2);
+  lua_setfield(L, vidx, "action");
+  return 1;
+}
+
+/* Shared body of Toggle and TextField: (label, binding) -> view. */
+static int lun_view_bound(lua_State *L, int kind) {
+  int vidx;
+  if (!lun_binding_test(L, 2))
+    luaL_argerror(L, 2, lua_pushfstring(L, "Binding expected (self[\"$name\"] or ui.Bindable(obj).name), got %s",
+                                         luaL_typename(L, 2)));
+  vidx = lun_view_new(L, kind);
+  lun_view_text_arg(L, 1, vidx, "text");
+  lua_pushvalue(L, 2);
+  lua_setfield(L, vidx, "binding");
+  return 1;
+}
+
+/* ui.Toggle(label, binding) -> view. */
+static int lun_ui_toggle(lua_State *L) { return lun_view_bound(L, LUN_VIEW_TOGGLE); }
+/* ui.TextField(placeholder, binding) -> view. */
+static int lun_ui_textfield(lua_State *L) { return lun_view_bound(L, LUN_VIEW_TEXTFIELD); }
+
+/* Shared body of List and ForEach: (data, row) or ({children}) -> view. */
+static int lun_view_rows(lua_State *L, int kind, int lazy) {
+  int vidx;
+  if (lua_isfunction(L, 2)) {
+    int t = lua_type(L, 1);
+    if (t != LUA_TTABLE && t != LUA_TUSERDATA)
+      luaL_argerror(L, 1, lua_pushfstring(L, "collection expected, got %s", luaL_typename(L, 1)));
+    vidx = lun_view_new(L, kind);
+    lua_pushvalue(L, 1);
+    lua_setfield(L, vidx, "data");
+    lua_pushvalue(L, 2);
+    lua_setfield(L, vidx, "row");
+    lua_pushboolean(L, lazy);
+    lua_setfield(L, vidx, "lazy");
+    return 1;
+  }
+  if (!lua_isnoneornil(L, 2))
+    luaL_argerror(L, 2, lua_pushfstring(L, "row function expected, got %s", luaL_typename(L, 2)));
+  return lun_view_container(L, kind);
+}
+
+/* ui.List(data, row) or ui.List{...} -> view. */
+static int lun_ui_list(lua_State *L) { return lun_view_rows(L, LUN_VIEW_LIST, 1); }
+/* ui.ForEach(data, row) -> view. */
+static int lun_ui_foreach(lua_State *L) {
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  return lun_view_rows(L, LUN_VIEW_FOREACH, 0);
+}
+
+/* Registers section `name` of the definition table at defidx as kind. */
+static void lun_viewtype_section(lua_State *L, int defidx, int infoidx, const char *name, int kind) {
+  int sections;
+  lua_getfield(L, infoidx, "sections");
+  sections = lua_gettop(L);
+  if (lua_getfield(L, defidx, name) == LUA_TNIL) { lua_pop(L, 2); return; }
+  if (!lua_istable(L, -1)) luaL_error(L, "ui.View: section '%s' must be a table", name);
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    if (lua_isinteger(L, -2)) {               /* list form: { "name", ... } */
+      if (lua_type(L, -1) != LUA_TSTRING) luaL_error(L, "ui.View: section '%s' lists a non-string", name);
+      lua_pushvalue(L, -1);
+    } else {
+      if (lua_type(L, -2) != LUA_TSTRING) luaL_error(L, "ui.View: section '%s' has a non-string key", name);
+      lua_pushvalue(L, -2);
+    }
+    lua_pushinteger(L, kind);
+    lua_rawset(L, sections);
+    lua_pop(L, 1);
+  }
+  lua_setfield(L, infoidx, name);
+  lua_pop(L, 1);
+}
+
+/* Fills info.env/envmode from the environment section. */
+static void lun_viewtype_env(lua_State *L, int infoidx) {
+  int envidx, keys, modes;
+  if (lua_getfield(L, infoidx, "environment") == LUA_TNIL) { lua_pop(L, 1); return; }
+  envidx = lua_gettop(L);
+  lua_newtable(L);
+  keys = lua_gettop(L);
+  lua_newtable(L);
+  modes = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, envidx)) {
+    int mode = 0;
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      mode = LUN_ENV_KEYED;
+      lua_pushvalue(L, -1);
+    } else {
+      if (luaL_testudata(L, -1, LUN_MT_MARKER)) {
+        lua_getiuservalue(L, -1, 1);
+        if (lua_tointeger(L, -1) != LUN_MARK_OPTIONAL) luaL_error(L, "ui.View: bad environment entry '%s'", lua_tostring(L, -3));
+        lua_pop(L, 1);
+        lua_getiuservalue(L, -1, 2);
+        lua_replace(L, -2);
+        mode = LUN_ENV_OPTIONAL;
+      } else mode = LUN_ENV_REQUIRED;
+      lun_env_type_key(L, -1);
+    }
+    lua_pushvalue(L, -3);
+    lua_insert(L, -2);
+    lua_rawset(L, keys);
+    lua_pushvalue(L, -2);
+    lua_pushinteger(L, mode);
+    lua_rawset(L, modes);
+    lua_pop(L, 1);
+  }
+  lua_setfield(L, infoidx, "envmode");
+  lua_setfield(L, infoidx, "envkey");
+  lua_pop(L, 1);
+}
+
+/* Builds the hidden Observable class holding a view type's state. */
+static void lun_viewtype_state_class(lua_State *L, int infoidx, const char *name) {
+  if (lua_getfield(L, infoidx, "state") == LUA_TNIL) { lua_pop(L, 1); return; }
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, -3)) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    lua_pushboolean(L, 0);
+    lua_rawset(L, -4);
+  }
+  lua_pushfstring(L, "%s.state", name);
+  lun_class_define(L, lua_tostring(L, -1), -2);
+  lua_getmetatable(L, -1);
+  lua_getfield(L, -1, "__instances");
+  lua_setfield(L, infoidx, "stateClass");
+  lua_pop(L, 5);
+}
+
+/* ui.View(name, body | definition) -> view type. */
+static int lun_ui_view(lua_State *L) {
+  const char *name = luaL_checkstring(L, 1);
+  size_t len;
+  int infoidx;
+  if (lua_isfunction(L, 2)) {
+    lua_createtable(L, 0, 1);
+    lua_pushvalue(L, 2);
+    lua_setfield(L, -2, "body");
+    lua_replace(L, 2);
+  }
+  luaL_checktype(L, 2, LUA_TTABLE);
+  if (lua_getfield(L, 2, "body") != LUA_TFUNCTION)
+    luaL_error(L, "ui.View('%s'): the definition needs a body function", name);
+  lua_pop(L, 1);
+  lua_settop(L, 2);
+  lua_newuserdatauv(L, 1, 2);                     /* 3: the view type */
+  lua_createtable(L, 0, 8);                       /* 4: info */
+  infoidx = 4;
+  lua_pushvalue(L, 1);
+  lua_setfield(L, infoidx, "name");
+  (void)lua_tolstring(L, 1, &len);
+  lua_pushinteger(L, lunh_view_type(lun_state(L)->rt, name, len));
+  lua_setfield(L, infoidx, "id");
+  lua_getfield(L, 2, "body");
+  lua_setfield(L, infoidx, "body");
+  lua_newtable(L);
+  lua_setfield(L, infoidx, "sections");
+  lun_viewtype_section(L, 2, infoidx, "state", LUN_SECTION_STATE);
+  lun_viewtype_section(L, 2, infoidx, "environment", LUN_SECTION_ENV);
+  lun_viewtype_section(L, 2, infoidx, "binding", LUN_SECTION_BINDING);
+  lun_viewtype_section(L, 2, infoidx, "bindable", LUN_SECTION_BINDABLE);
+  lun_viewtype_env(L, infoidx);
+  lun_viewtype_state_class(L, infoidx, name);
+  lua_setiuservalue(L, 3, 1);
+  lua_newtable(L);
+  lua_setiuservalue(L, 3, 2);
+  luaL_setmetatable(L, LUN_MT_VIEWTYPE);
+  return 1;
+}
+
+/* Pushes the name of the view value at idx: "Text", "BookView". [-0, +1] */
+void lun_view_name(lua_State *L, int idx) {
+  int kind;
+  lun_rawfield(L, idx, "kind");
+  kind = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  if (kind == LUN_VIEW_COMPONENT && lun_rawfield(L, idx, "type") == LUA_TUSERDATA) {
+    lua_getiuservalue(L, -1, 1);
+    lua_getfield(L, -1, "name");
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+    return;
+  }
+  if (kind == LUN_VIEW_COMPONENT) lua_pop(L, 1);
+  lua_pushstring(L, lun_view_kind_name(kind));
+}
+
+/* __call of a view type: (type, inputs?) -> view value. */
+static int lun_viewtype_call(lua_State *L) {
+  int vidx;
+  if (!lua_isnoneornil(L, 2) && !lua_istable(L, 2))
+    luaL_argerror(L, 2, lua_pushfstring(L, "table of inputs expected, got %s", luaL_typename(L, 2)));
+  vidx = lun_view_new(L, LUN_VIEW_COMPONENT);
+  lua_pushvalue(L, 1);
+  lua_setfield(L, vidx, "type");
+  if (lua_istable(L, 2)) lua_pushvalue(L, 2); else lua_newtable(L);
+  lua_setfield(L, vidx, "inputs");
+  return 1;
+}
+
+/* __index of a view type: its methods, or `name`. */
+static int lun_viewtype_index(lua_State *L) {
+  if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "name") == 0) {
+    lua_getiuservalue(L, 1, 1);
+    lua_getfield(L, -1, "name");
+    return 1;
+  }
+  lua_getiuservalue(L, 1, 2);
+  lua_pushvalue(L, 2);
+  lua_rawget(L, -2);
+  return 1;
+}
+
+/* __newindex of a view type: defines a method. */
+static int lun_viewtype_newindex(lua_State *L) {
+  lua_getiuservalue(L, 1, 2);
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, 3);
+  lua_rawset(L, -3);
+  return 0;
+}
+
+/* __tostring of a view type: "View BookView". */
+static int lun_viewtype_tostring(lua_State *L) {
+  lua_getiuservalue(L, 1, 1);
+  lua_getfield(L, -1, "name");
+  lua_pushfstring(L, "View %s", lua_tostring(L, -1));
+  return 1;
+}
+
+void lun_open_view(lua_State *L) {
+  static const luaL_Reg fns[] = {
+    {"View", lun_ui_view}, {"Text", lun_ui_text}, {"Button", lun_ui_button},
+    {"Toggle", lun_ui_toggle}, {"TextField", lun_ui_textfield},
+    {"VStack", lun_ui_vstack}, {"HStack", lun_ui_hstack}, {"Group", lun_ui_group},
+    {"List", lun_ui_list}, {"ForEach", lun_ui_foreach},
+    {"NavigationStack", lun_ui_navigation}, {"Spacer", lun_ui_spacer},
+    {"Image", lun_ui_image}, {"EmptyView", lun_ui_empty}, {NULL, NULL}};
+  static const luaL_Reg typemeta[] = {
+    {"__call", lun_viewtype_call}, {"__index", lun_viewtype_index},
+    {"__newindex", lun_viewtype_newindex}, {"__tostring", lun_viewtype_tostring},
+    {NULL, NULL}};
+  luaL_newmetatable(L, LUN_MT_VIEWTYPE);
+  luaL_setfuncs(L, typemeta, 0);
+  lua_pop(L, 1);
+  luaL_setfuncs(L, fns, 0);
+}

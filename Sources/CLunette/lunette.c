@@ -1,0 +1,26 @@
+/*
+ * lunette.c — luaopen_lunette: the `ui` table of require("lunette").
+ */
+#include "lun_internal.h"
+
+/* require("lunette") -> ui. [-0, +1] */
+int luaopen_lunette(lua_State *L) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_module) == LUA_TTABLE) return 1;
+  lua_pop(L, 1);
+  if (!lun_state(L)) return luaL_error(L, "lunette: this Lua state has no Lunette runtime");
+  lua_newtable(L);
+  lun_open_object(L);
+  lun_open_proxy(L);
+  lun_open_view(L);
+  lun_open_modifier(L);
+  lun_open_self(L);
+  lun_open_env(L);
+  lun_open_binding(L);
+  lun_open_app(L);
+  lun_open_host(L);
+  lua_pushliteral(L, "0.1.0");
+  lua_setfield(L, -2, "version");
+  lua_pushvalue(L, -1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_module);
+  return 1;
+}

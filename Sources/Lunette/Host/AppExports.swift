@@ -1,0 +1,112 @@
+import CLunette
+
+// Scheduler, apps and inspection leaves (clunette.h, "scheduler, apps, inspection").
+
+private enum AppText: Int32 {
+    case tree = 1, json, warnings, renders
+}
+
+private enum NodeText: Int32 {
+    case type = 1, text, value, tree
+}
+
+private func hand(_ runtime: LunetteRuntime, _ s: String, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
+    let (pointer, count) = runtime.text.set(s)
+    length?.pointee = count
+    return pointer
+}
+
+@_cdecl("lunh_mount")
+func lunhMount(_ rt: UnsafeMutableRawPointer?, _ ref: Int32) -> Int32 {
+    withRuntime(rt) { $0.mount(recordRef: ref).id }
+}
+
+@_cdecl("lunh_flush")
+func lunhFlush(_ rt: UnsafeMutableRawPointer?) {
+    withRuntime(rt) { $0.flush() }
+}
+
+@_cdecl("lunh_flushing")
+func lunhFlushing(_ rt: UnsafeMutableRawPointer?) -> Int32 {
+    withRuntime(rt) { $0.flushing ? 1 : 0 }
+}
+
+@_cdecl("lunh_unmount")
+func lunhUnmount(_ rt: UnsafeMutableRawPointer?, _ app: Int32) {
+    withRuntime(rt) { runtime in
+        if let app = runtime.appsByID[app] { runtime.unmount(app) }
+    }
+}
+
+@_cdecl("lunh_effect_new")
+func lunhEffectNew(_ rt: UnsafeMutableRawPointer?, _ ref: Int32) -> Int32 {
+    withRuntime(rt) { $0.makeEffect(recordRef: ref).id }
+}
+
+@_cdecl("lunh_effect_dispose")
+func lunhEffectDispose(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
+    withRuntime(rt) { runtime in
+        if let unit = runtime.units[unit] { runtime.dispose(unit) }
+    }
+}
+
+@_cdecl("lunh_app_text")
+func lunhAppText(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ what: Int32, _ arg: UnsafePointer<CChar>?,
+                 _ alen: Int, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
+    withRuntime(rt) { runtime in
+        guard let app = runtime.appsByID[app] else { return hand(runtime, "", length) }
+        switch AppText(rawValue: what) {
+        case .tree: return hand(runtime, runtime.text(of: app), length)
+        case .json: return hand(runtime, runtime.json(of: app), length)
+        case .warnings: return hand(runtime, app.warnings.joined(separator: "\n"), length)
+        case .renders: return hand(runtime, String(app.renderCounts[string(arg, alen)] ?? 0), length)
+        case nil: return hand(runtime, "", length)
+        }
+    }
+}
+
+@_cdecl("lunh_app_find")
+func lunhAppFind(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ text: UnsafePointer<CChar>?, _ tlen: Int,
+                 _ type: UnsafePointer<CChar>?, _ ylen: Int, _ index: Int32) -> Int32 {
+    withRuntime(rt) { runtime in
+        guard let root = runtime.appsByID[app]?.root else { return 0 }
+        let matches = TreeQuery.find(in: root, text: text.map { string($0, tlen) }, type: type.map { string($0, ylen) })
+        guard Int(index) < matches.count else { return 0 }
+        let match = matches[Int(index)]
+        return runtime.handles.add(.init(unit: match.unit, path: match.path, kind: match.node.kind))
+    }
+}
+
+@_cdecl("lunh_node_info")
+func lunhNodeInfo(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ role: Int32, _ ref: UnsafeMutablePointer<Int32>?,
+                  _ slot: UnsafeMutablePointer<Int32>?) -> Int32 {
+    withRuntime(rt) { runtime in
+        guard let (node, unit) = runtime.handles.resolveWithUnit(handle) else { return -1 }
+        guard let found = node.slot(for: role) else { return 0 }
+        ref?.pointee = unit.recordRef
+        slot?.pointee = found
+        return 1
+    }
+}
+
+@_cdecl("lunh_node_text")
+func lunhNodeText(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ what: Int32,
+                  _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
+    withRuntime(rt) { runtime in
+        guard let node = runtime.handles.resolve(handle) else {
+            return NodeText(rawValue: what) == .tree ? hand(runtime, "a node that is no longer rendered", length) : nil
+        }
+        switch NodeText(rawValue: what) {
+        case .type: return hand(runtime, node.typeName, length)
+        case .text: return node.text.map { hand(runtime, $0, length) } ?? nil
+        case .value: return node.attribute("value").map { hand(runtime, $0, length) } ?? nil
+        case .tree: return hand(runtime, TreeText.render([node]), length)
+        case nil: return nil
+        }
+    }
+}
+
+@_cdecl("lunh_node_release_handle")
+func lunhNodeReleaseHandle(_ rt: UnsafeMutableRawPointer?, _ handle: Int32) {
+    withRuntime(rt) { $0.handles.remove(handle) }
+}

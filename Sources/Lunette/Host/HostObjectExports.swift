@@ -1,0 +1,184 @@
+import CLunette
+
+// Swift host object leaves (clunette.h, "Swift host objects"). A failure
+// returns non-zero and leaves a message for lunh_error_message; C raises it.
+
+extension LunetteRuntime {
+    /// Fills a C value from a Swift one; strings go to the runtime's text buffer.
+    func fill(_ out: UnsafeMutablePointer<lun_HostValue>, with value: LuaValue) -> Bool {
+        var v = lun_HostValue()
+        switch value {
+        case .none:
+            v.tag = Int32(LUN_HV_NIL)
+        case .bool(let b):
+            v.tag = Int32(LUN_HV_BOOL)
+            v.integer = b ? 1 : 0
+        case .int(let i):
+            v.tag = Int32(LUN_HV_INT)
+            v.integer = Int64(i)
+        case .double(let d):
+            v.tag = Int32(LUN_HV_DOUBLE)
+            v.number = d
+        case .string(let s):
+            let (pointer, length) = text.set(s)
+            v.tag = Int32(LUN_HV_STRING)
+            v.string = pointer
+            v.length = length
+        case .object(let object):
+            guard let handle = hosts.handle(for: object), let type = hosts.typeIndex(of: object) else {
+                return failHost("\(Swift.type(of: object)) is not registered with the runtime")
+            }
+            v.tag = Int32(LUN_HV_OBJECT)
+            v.handle = handle
+            v.integer = Int64(type)
+        case .array(let array):
+            v.tag = Int32(LUN_HV_ARRAY)
+            v.integer = Int64(array.count)
+        }
+        out.pointee = v
+        return true
+    }
+
+    /// A Swift value from a C one.
+    func value(of v: lun_HostValue) -> LuaValue? {
+        switch Int(v.tag) {
+        case Int(LUN_HV_BOOL): return .bool(v.integer != 0)
+        case Int(LUN_HV_INT): return .int(Int(v.integer))
+        case Int(LUN_HV_DOUBLE): return .double(v.number)
+        case Int(LUN_HV_STRING): return .string(string(v.string, v.length))
+        case Int(LUN_HV_OBJECT):
+            guard let entry = hosts.entry(v.handle) else { return nil }
+            return .object(entry.object)
+        default: return LuaValue.none
+        }
+    }
+
+    func failHost(_ message: String) -> Bool {
+        lastHostError = message
+        return false
+    }
+
+    /// The object and property behind (handle, prop), or a failure.
+    func hostProperty(_ handle: Int32, _ prop: Int32) -> (AnyObject, HostType.Property)? {
+        guard let entry = hosts.entry(handle) else {
+            _ = failHost("object destroyed: this Swift object is no longer available to Lua")
+            return nil
+        }
+        guard let type = hosts.type(at: entry.type), prop >= 1, Int(prop) <= type.properties.count else {
+            _ = failHost("no such property")
+            return nil
+        }
+        return (entry.object, type.properties[Int(prop) - 1])
+    }
+
+    /// Records that `tracker` read (handle, prop), and makes sure a change will reach it.
+    func trackHost(_ handle: Int32, _ prop: Int32, tracker: Int32) {
+        guard tracker != 0 else { return }
+        let node = hosts.node(handle, Int(prop)) {
+            graph.newNode(.signal, owner: handle, slot: prop, origin: .hostObject)
+        }
+        graph.track(sub: tracker, dep: node)
+        hosts.observe(handle, Int(prop), node: node)
+    }
+
+    /// Writes a property, then applies the change it caused right away.
+    func setHost(_ object: AnyObject, _ property: HostType.Property, _ value: LuaValue) -> Bool {
+        guard let set = property.set else { return failHost("'\(property.name)' is read-only") }
+        do {
+            try set(object, value)
+        } catch {
+            return failHost("cannot set '\(property.name)': \(error)")
+        }
+        drainInbox()
+        return true
+    }
+}
+
+@_cdecl("lunh_host_get")
+func lunhHostGet(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32, _ tracker: Int32,
+                 _ out: UnsafeMutablePointer<lun_HostValue>?) -> Int32 {
+    withRuntime(rt) { runtime in
+        runtime.drainInbox()
+        guard let (object, property) = runtime.hostProperty(handle, prop) else { return 1 }
+        runtime.trackHost(handle, prop, tracker: tracker)
+        return runtime.fill(out!, with: property.get(object)) ? 0 : 1
+    }
+}
+
+@_cdecl("lunh_host_set")
+func lunhHostSet(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32,
+                 _ value: UnsafePointer<lun_HostValue>?) -> Int32 {
+    withRuntime(rt) { runtime in
+        guard let (object, property) = runtime.hostProperty(handle, prop) else { return 1 }
+        guard let new = runtime.value(of: value!.pointee) else { return runtime.failHost("object destroyed") ? 0 : 1 }
+        return runtime.setHost(object, property, new) ? 0 : 1
+    }
+}
+
+@_cdecl("lunh_host_element")
+func lunhHostElement(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32, _ index: Int64,
+                     _ tracker: Int32, _ out: UnsafeMutablePointer<lun_HostValue>?) -> Int32 {
+    withRuntime(rt) { runtime in
+        guard let (object, property) = runtime.hostProperty(handle, prop) else { return 1 }
+        runtime.trackHost(handle, prop, tracker: tracker)
+        guard case .array(let array) = property.get(object), index >= 1, index <= array.count else {
+            return runtime.fill(out!, with: .none) ? 0 : 1
+        }
+        return runtime.fill(out!, with: .object(array[Int(index) - 1])) ? 0 : 1
+    }
+}
+
+@_cdecl("lunh_host_set_element")
+func lunhHostSetElement(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32, _ index: Int64,
+                        _ value: UnsafePointer<lun_HostValue>?) -> Int32 {
+    withRuntime(rt) { runtime in
+        guard let (object, property) = runtime.hostProperty(handle, prop) else { return 1 }
+        guard case .array(var array) = property.get(object) else { return runtime.failHost("'\(property.name)' is not an array") ? 0 : 1 }
+        let new = runtime.value(of: value!.pointee)
+        let i = Int(index)
+        switch new {
+        case .object(let element)? where i >= 1 && i <= array.count: array[i - 1] = element
+        case .object(let element)? where i == array.count + 1: array.append(element)
+        case .none? where i == array.count && i >= 1: array.removeLast()
+        default:
+            return runtime.failHost("cannot set element \(i) of '\(property.name)' (\(array.count) elements) to \(new?.typeName ?? "a destroyed object")") ? 0 : 1
+        }
+        return runtime.setHost(object, property, .array(array)) ? 0 : 1
+    }
+}
+
+@_cdecl("lunh_host_new")
+func lunhHostNew(_ rt: UnsafeMutableRawPointer?, _ type: Int32) -> Int32 {
+    withRuntime(rt) { runtime in
+        guard let hostType = runtime.hosts.type(at: type) else { return 0 }
+        guard let make = hostType.make else {
+            _ = runtime.failHost("\(hostType.name) cannot be created from Lua")
+            return 0
+        }
+        return runtime.hosts.handle(for: make()) ?? 0
+    }
+}
+
+@_cdecl("lunh_host_release")
+func lunhHostRelease(_ rt: UnsafeMutableRawPointer?, _ handle: Int32) {
+    withRuntime(rt) { runtime in runtime.releasedNodes += runtime.hosts.release(handle) }
+}
+
+@_cdecl("lunh_host_describe")
+func lunhHostDescribe(_ rt: UnsafeMutableRawPointer?, _ handle: Int32,
+                      _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
+    withRuntime(rt) { runtime in
+        let (pointer, count) = runtime.text.set(runtime.hosts.describe(handle))
+        length?.pointee = count
+        return pointer
+    }
+}
+
+@_cdecl("lunh_error_message")
+func lunhErrorMessage(_ rt: UnsafeMutableRawPointer?, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
+    withRuntime(rt) { runtime in
+        let (pointer, count) = runtime.errorText.set(runtime.lastHostError)
+        length?.pointee = count
+        return pointer
+    }
+}

@@ -1,0 +1,105 @@
+import CLunette
+
+// The builder's leaves for the C walker (clunette.h, "building a unit's output").
+
+func string(_ pointer: UnsafePointer<CChar>?, _ length: Int) -> String {
+    guard let pointer else { return "" }
+    return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+}
+
+@_cdecl("lunh_view_type")
+func lunhViewType(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
+    withRuntime(rt) { runtime in
+        runtime.viewTypeNames.append(string(name, length))
+        return Int32(runtime.viewTypeNames.count)
+    }
+}
+
+@_cdecl("lunh_out_begin")
+func lunhOutBegin(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ text: UnsafePointer<CChar>?, _ length: Int) {
+    withRuntime(rt) { $0.builder.open(kind: kind, text: text.map { string($0, length) }) }
+}
+
+@_cdecl("lunh_out_modifier")
+func lunhOutModifier(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ nlen: Int,
+                     _ value: UnsafePointer<CChar>?, _ vlen: Int) {
+    withRuntime(rt) { $0.builder.current.modifiers.append(.init(name: string(name, nlen), value: string(value, vlen))) }
+}
+
+@_cdecl("lunh_out_slot")
+func lunhOutSlot(_ rt: UnsafeMutableRawPointer?, _ role: Int32, _ slot: Int32) {
+    withRuntime(rt) { $0.builder.current.slots.append((role, slot)) }
+}
+
+@_cdecl("lunh_out_attr")
+func lunhOutAttr(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ nlen: Int,
+                 _ value: UnsafePointer<CChar>?, _ vlen: Int) {
+    withRuntime(rt) { $0.builder.current.attributes.append((string(name, nlen), string(value, vlen))) }
+}
+
+@_cdecl("lunh_out_end")
+func lunhOutEnd(_ rt: UnsafeMutableRawPointer?) {
+    withRuntime(rt) { $0.builder.close() }
+}
+
+@_cdecl("lunh_out_error")
+func lunhOutError(_ rt: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?, _ length: Int) {
+    withRuntime(rt) { $0.builder.fail(string(message, length)) }
+}
+
+@_cdecl("lunh_out_unit")
+func lunhOutUnit(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ typeId: Int32, _ key: UnsafePointer<CChar>?,
+                 _ klen: Int, _ unit: UnsafeMutablePointer<Int32>?) -> Int32 {
+    withRuntime(rt) { runtime in
+        let (child, isNew) = runtime.builder.child(kind: Unit.Kind(rawValue: kind) ?? .component, typeId: typeId,
+                                                   key: key.map { string($0, klen) })
+        unit?.pointee = child.id
+        return isNew ? 0 : child.recordRef
+    }
+}
+
+@_cdecl("lunh_out_unit_record")
+func lunhOutUnitRecord(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ ref: Int32) {
+    withRuntime(rt) { $0.units[unit]?.recordRef = ref }
+}
+
+@_cdecl("lunh_out_unit_changed")
+func lunhOutUnitChanged(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
+    withRuntime(rt) { runtime in
+        guard let child = runtime.units[unit] else { return }
+        child.needsRender = true
+        runtime.scheduler.schedule(child)
+    }
+}
+
+@_cdecl("lunh_out_env")
+func lunhOutEnv(_ rt: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>?, _ klen: Int, _ slot: Int32) -> Int32 {
+    withRuntime(rt) { $0.builder.environment(key: string(key, klen), slot: slot) }
+}
+
+@_cdecl("lunh_out_env_changed")
+func lunhOutEnvChanged(_ rt: UnsafeMutableRawPointer?) {
+    withRuntime(rt) { $0.builder.environmentChanged() }
+}
+
+@_cdecl("lunh_env_find")
+func lunhEnvFind(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ key: UnsafePointer<CChar>?, _ klen: Int,
+                 _ ref: UnsafeMutablePointer<Int32>?, _ slot: UnsafeMutablePointer<Int32>?,
+                 _ node: UnsafeMutablePointer<Int32>?) -> Int32 {
+    withRuntime(rt) { runtime in
+        guard let entry = runtime.units[unit]?.environmentEntry(for: string(key, klen)) else { return 0 }
+        ref?.pointee = entry.recordRef
+        slot?.pointee = entry.slot
+        node?.pointee = entry.node
+        return 1
+    }
+}
+
+@_cdecl("lunh_unit_name")
+func lunhUnitName(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
+    withRuntime(rt) { runtime in
+        let (pointer, count) = runtime.text.set(runtime.units[unit]?.displayName ?? "view")
+        length?.pointee = count
+        return pointer
+    }
+}

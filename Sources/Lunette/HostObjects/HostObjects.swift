@@ -1,0 +1,148 @@
+import Synchronization
+
+/// The Swift objects Lua currently holds, by handle.
+///
+/// Lua's userdata hold a handle; the entry holds the object strongly until
+/// the userdata is collected. Each (object, property) read by a live scope
+/// gets one graph node and at most one observation registration: the
+/// registration outlives handles (it is keyed by the object), so dropping
+/// and re-reading an object never stacks registrations on its registrar.
+final class HostObjects {
+    struct Entry {
+        let object: AnyObject
+        let type: Int32
+        var nodes: [Int32]
+    }
+
+    /// One pending `observe` registration on one (object, property).
+    final class Registration: Sendable {
+        private struct State {
+            var fired = false
+            var node: Int32
+        }
+        private let state: Mutex<State>
+        private let inbox: Inbox
+
+        init(node: Int32, inbox: Inbox) {
+            state = Mutex(State(node: node))
+            self.inbox = inbox
+        }
+
+        /// True until the property changes; then a new registration is needed.
+        var isLive: Bool { state.withLock { !$0.fired } }
+
+        func retarget(_ node: Int32) { state.withLock { $0.node = node } }
+
+        func fire() {
+            let node: Int32? = state.withLock { state in
+                guard !state.fired else { return nil }
+                state.fired = true
+                return state.node
+            }
+            if let node { inbox.post(node) }
+        }
+    }
+
+    private struct Identity {
+        weak var object: AnyObject?
+        let ordinal: Int
+        var registrations: [Int: Registration] = [:]
+    }
+
+    private(set) var types: [HostType] = []
+    private var typeIndex: [ObjectIdentifier: Int32] = [:]
+    private var entries: [Int32: Entry] = [:]
+    private var handleOf: [ObjectIdentifier: Int32] = [:]
+    private var identities: [ObjectIdentifier: Identity] = [:]
+    private var ordinalCounters: [Int32: Int] = [:]
+    private var nextHandle: Int32 = 1
+    let inbox: Inbox
+
+    init(inbox: Inbox) {
+        self.inbox = inbox
+    }
+
+    // MARK: types
+
+    /// Registers a type; returns its index (1-based), or the existing one.
+    func register(_ type: HostType) -> (index: Int32, isNew: Bool) {
+        let key = ObjectIdentifier(type.swiftType)
+        if let index = typeIndex[key] { return (index, false) }
+        types.append(type)
+        let index = Int32(types.count)
+        typeIndex[key] = index
+        return (index, true)
+    }
+
+    func type(at index: Int32) -> HostType? {
+        index >= 1 && Int(index) <= types.count ? types[Int(index) - 1] : nil
+    }
+
+    func typeIndex(of object: AnyObject) -> Int32? {
+        typeIndex[ObjectIdentifier(Swift.type(of: object))]
+    }
+
+    // MARK: handles
+
+    func entry(_ handle: Int32) -> Entry? { entries[handle] }
+
+    /// The handle of an object, made if Lua does not hold it yet; nil if its type is not registered.
+    func handle(for object: AnyObject) -> Int32? {
+        let id = ObjectIdentifier(object)
+        if let handle = handleOf[id], let entry = entries[handle], entry.object === object { return handle }
+        guard let type = typeIndex(of: object), let hostType = self.type(at: type) else { return nil }
+        let handle = nextHandle
+        nextHandle += 1
+        entries[handle] = Entry(object: object, type: type, nodes: Array(repeating: 0, count: hostType.properties.count + 1))
+        handleOf[id] = handle
+        if identities[id]?.object !== object {
+            ordinalCounters[type, default: 0] += 1
+            identities[id] = Identity(object: object, ordinal: ordinalCounters[type]!)
+        }
+        return handle
+    }
+
+    /// Lua collected the handle's userdata: forget it; returns the nodes to free.
+    func release(_ handle: Int32) -> [Int32] {
+        guard let entry = entries.removeValue(forKey: handle) else { return [] }
+        let id = ObjectIdentifier(entry.object)
+        if handleOf[id] == handle { handleOf[id] = nil }
+        for registration in identities[id]?.registrations.values ?? [:].values { registration.retarget(0) }
+        return entry.nodes.filter { $0 != 0 }
+    }
+
+    /// "Book#2": the type name and the object's stable ordinal.
+    func describe(_ handle: Int32) -> String {
+        guard let entry = entries[handle], let type = type(at: entry.type) else { return "destroyed object" }
+        let ordinal = identities[ObjectIdentifier(entry.object)]?.ordinal ?? 0
+        return "\(type.name)#\(ordinal)"
+    }
+
+    // MARK: observation
+
+    /// The graph node of (handle, prop), made with `makeNode` on first use.
+    func node(_ handle: Int32, _ prop: Int, makeNode: () -> Int32) -> Int32 {
+        if let node = entries[handle]?.nodes[prop], node != 0 { return node }
+        let node = makeNode()
+        entries[handle]?.nodes[prop] = node
+        return node
+    }
+
+    /// Makes sure a change to (object, prop) will post `node`: one live registration per pair.
+    func observe(_ handle: Int32, _ prop: Int, node: Int32) {
+        guard let entry = entries[handle], let type = type(at: entry.type) else { return }
+        let id = ObjectIdentifier(entry.object)
+        if let registration = identities[id]?.registrations[prop], registration.isLive {
+            registration.retarget(node)
+            return
+        }
+        let registration = Registration(node: node, inbox: inbox)
+        identities[id]?.registrations[prop] = registration
+        type.properties[prop - 1].observe(entry.object) { registration.fire() }
+    }
+
+    /// Drops identities of objects that no longer exist (their registrars went with them).
+    func pruneIdentities() {
+        identities = identities.filter { $0.value.object != nil }
+    }
+}

@@ -1,0 +1,43 @@
+/// How one Swift class appears in Lua: its name and the properties Lua sees.
+///
+/// The runtime knows nothing else about the class. `LunetteBridge` builds
+/// these from key paths for `@Observable` classes; any host can build one by
+/// hand for other kinds of objects.
+public struct HostType {
+    /// One property visible to Lua.
+    public struct Property {
+        public let name: String
+        /// Reads the property of an instance.
+        public let get: (AnyObject) -> LuaValue
+        /// Writes it; nil for a read-only property. Throws `LuaConversionError`.
+        public let set: ((AnyObject, LuaValue) throws -> Void)?
+        /// Calls `onChange` once, the next time the property (or anything its
+        /// getter reads) is about to change. May be called on any thread.
+        public let observe: (AnyObject, @escaping @Sendable () -> Void) -> Void
+
+        public init(name: String,
+                    get: @escaping (AnyObject) -> LuaValue,
+                    set: ((AnyObject, LuaValue) throws -> Void)?,
+                    observe: @escaping (AnyObject, @escaping @Sendable () -> Void) -> Void) {
+            self.name = name
+            self.get = get
+            self.set = set
+            self.observe = observe
+        }
+    }
+
+    /// The name Lua uses: `ui.types.<name>`, `Book#3`, environment keys.
+    public let name: String
+    /// The Swift class this describes.
+    public let swiftType: AnyObject.Type
+    public let properties: [Property]
+    /// Makes a new instance when Lua calls `ui.types.<name>()`; nil if Lua may not.
+    public let make: (() -> AnyObject)?
+
+    public init(name: String, swiftType: AnyObject.Type, properties: [Property], make: (() -> AnyObject)?) {
+        self.name = name
+        self.swiftType = swiftType
+        self.properties = properties
+        self.make = make
+    }
+}

@@ -1,0 +1,38 @@
+/// A value crossing between a Swift host object and Lua.
+///
+/// Swift properties exposed to Lua convert to and from these: strings,
+/// numbers, booleans, other exposed objects, and arrays of exposed objects.
+public enum LuaValue {
+    case none
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case object(AnyObject)
+    case array([AnyObject])
+
+    /// What a person would call this value's type, for error messages.
+    public var typeName: String {
+        switch self {
+        case .none: return "nil"
+        case .bool: return "boolean"
+        case .int, .double: return "number"
+        case .string: return "string"
+        case .object(let object): return String(describing: type(of: object))
+        case .array: return "array"
+        }
+    }
+}
+
+/// A conversion failed: the value Lua gave does not fit the Swift property.
+public struct LuaConversionError: Error, CustomStringConvertible {
+    public let expected: String
+    public let got: String
+
+    public init(expected: String, got: String) {
+        self.expected = expected
+        self.got = got
+    }
+
+    public var description: String { "expected \(expected), got \(got)" }
+}

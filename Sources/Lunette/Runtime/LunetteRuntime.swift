@@ -1,0 +1,170 @@
+import CLua
+import CLunette
+import Foundation
+
+/// A Lua state with Lunette loaded: run view scripts, flush updates, read trees.
+///
+/// ```swift
+/// let runtime = try LunetteRuntime()
+/// try runtime.register(Library.hostType)       // Swift models Lua may use
+/// try runtime.setGlobal("library", to: library)
+/// let app = try runtime.run(file: "LibraryView.lua")
+/// library.books[0].title = "Dune"                // from Swift, any thread
+/// runtime.flush()                                // re-renders what read it
+/// print(runtime.text(of: app!))
+/// ```
+///
+/// The runtime belongs to the thread that created it (the scheduler's
+/// thread): call it from there only. Swift models it exposes may be mutated
+/// from any thread; their changes are rendered at the next `flush()`.
+public final class LunetteRuntime {
+    /// How a runtime is set up.
+    public struct Options {
+        /// Scripts see only safe libraries: no `io`, no `os.execute`/`exit`/
+        /// `getenv`/`remove`/`rename`, no `dofile`/`loadfile`, no C modules,
+        /// no `debug` but `traceback`, no `string.dump`, no binary chunks.
+        public var sandboxed: Bool
+        /// Directories searched by `require` (besides preloaded modules).
+        public var modulePaths: [String]
+        /// How many times one view may render in a single flush before it is
+        /// reported as writing what it reads (SEMANTICS S36) and stopped.
+        public var renderLoopLimit: Int
+
+        public init(sandboxed: Bool = true, modulePaths: [String] = [], renderLoopLimit: Int = 100) {
+            self.sandboxed = sandboxed
+            self.modulePaths = modulePaths
+            self.renderLoopLimit = renderLoopLimit
+        }
+    }
+
+    let L: OpaquePointer
+    let options: Options
+    let graph = Graph()
+    let inbox = Inbox()
+    lazy var hosts = HostObjects(inbox: inbox)
+    lazy var builder = OutputBuilder(runtime: self)
+    var scheduler = Scheduler()
+    var units: [Int32: Unit] = [:]
+    var appsByID: [Int32: App] = [:]
+    var handles = NodeHandles()
+    var releasedNodes: [Int32] = []
+    var nextUnitID: Int32 = 1
+    var nextAppID: Int32 = 1
+    var nextSerial: Int32 = 1
+    var flushing = false
+    var flushCount = 0
+    var viewTypeNames: [String] = []
+    let text = CStringBuffer()
+    let errorText = CStringBuffer()
+    var lastHostError = ""
+    var writesDuringRender: [(Unit, Int32)] = []
+
+    /// Creates a Lua state with the standard libraries (sandboxed unless
+    /// options say otherwise) and `require("lunette")` ready.
+    public init(options: Options = Options()) throws {
+        guard let state = luaL_newstate() else { throw LunetteError.setup("not enough memory for a Lua state") }
+        L = state
+        self.options = options
+        luaL_openlibs(L)
+        graph.onEffectPending = { [unowned self] node in self.effectPending(node) }
+        let rt = Unmanaged.passUnretained(self).toOpaque()
+        let graphPointer = Unmanaged.passUnretained(graph).toOpaque()
+        guard lun_install(L, rt, graphPointer) == LUN_OK else { throw LunetteError.setup(lastError) }
+        try configureLibraries()
+    }
+
+    deinit {
+        lua_close(L)
+    }
+
+    var lastError: String {
+        var length = 0
+        let pointer = lun_last_error(L, &length)
+        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+    }
+
+    private func configureLibraries() throws {
+        var setup = ""
+        if !options.modulePaths.isEmpty {
+            let paths = options.modulePaths.map { "\($0)/?.lua;\($0)/?/init.lua" }.joined(separator: ";")
+            setup += "package.path = \(luaQuoted(paths)) .. ';' .. package.path\n"
+        }
+        if options.sandboxed { setup += Sandbox.script }
+        if !setup.isEmpty { try runChunk(setup, name: "=(lunette setup)") }
+    }
+
+    // MARK: running scripts
+
+    /// Runs a Lua file. If it returns a view, the view is mounted and rendered.
+    @discardableResult
+    public func run(file path: String) throws -> App? {
+        let source: String
+        do {
+            source = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw LunetteError.unreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        return try run(source: source, name: "@\(path)")
+    }
+
+    /// Runs Lua source. `name` is its chunk name: "@path" shows as "path:line" in messages.
+    @discardableResult
+    public func run(source: String, name: String = "=(script)") throws -> App? {
+        let ref = try runChunk(source, name: name)
+        guard ref > 0 else { return nil }
+        defer { _ = lun_release_ref(L, ref) }
+        var app: Int32 = 0
+        guard lun_mount_ref(L, ref, &app) == LUN_OK else { throw LunetteError.script(lastError) }
+        return appsByID[app]
+    }
+
+    @discardableResult
+    func runChunk(_ source: String, name: String) throws -> Int32 {
+        var ref: Int32 = 0
+        let status = source.withCString { pointer in
+            lun_run_chunk(L, pointer, strlen(pointer), name, &ref)
+        }
+        switch status {
+        case LUN_OK: return ref
+        case LUN_SYNTAX: throw LunetteError.syntax(lastError)
+        default: throw LunetteError.script(lastError)
+        }
+    }
+
+    // MARK: apps
+
+    /// The mounted apps, in mounting order.
+    public var apps: [App] { appsByID.values.sorted { $0.id < $1.id } }
+
+    /// The rendered tree of an app as indented text, one node a line.
+    public func text(of app: App) -> String { TreeText.render(app.nodes) }
+
+    /// The rendered tree of an app as JSON.
+    public func json(of app: App) -> String { TreeJSON.render(app) }
+
+    /// Warnings recorded while rendering an app (a body writing what it reads, ...).
+    public func warnings(of app: App) -> [String] { app.warnings }
+
+    // MARK: Swift objects
+
+    /// Makes a Swift type visible to Lua as `ui.types.<name>`.
+    public func register(_ type: HostType) throws {
+        let (index, isNew) = hosts.register(type)
+        guard isNew else { return }
+        let names = type.properties.map(\.name).joined(separator: "\n")
+        guard lun_host_define(L, index, type.name, names) == LUN_OK else { throw LunetteError.setup(lastError) }
+    }
+
+    /// Sets a Lua global to a Swift object of a registered type.
+    public func setGlobal(_ name: String, to object: AnyObject) throws {
+        guard let handle = hosts.handle(for: object), let type = hosts.typeIndex(of: object) else {
+            throw LunetteError.setup("\(Swift.type(of: object)) is not registered with the runtime")
+        }
+        guard lun_host_global(L, handle, type, name) == LUN_OK else { throw LunetteError.setup(lastError) }
+    }
+}
+
+/// Quotes a string as a Lua literal.
+func luaQuoted(_ s: String) -> String {
+    "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+}

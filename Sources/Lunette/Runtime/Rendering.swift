@@ -1,0 +1,173 @@
+import CLunette
+
+/// The scheduler's work: flushing, running units, making and disposing them.
+extension LunetteRuntime {
+    /// Runs every pending update now: changes coalesce until here. Dirty
+    /// units run parents first, each once (unless a body keeps writing what
+    /// it reads, which is reported after `renderLoopLimit` runs).
+    public func flush() {
+        guard !flushing else { return }
+        flushing = true
+        defer { flushing = false }
+        flushCount += 1
+        drainInbox()
+        freeReleasedNodes()
+        while let unit = scheduler.next() {
+            guard !unit.disposed else { continue }
+            if !unit.needsRender {
+                var stale: Int32 = 1
+                _ = lun_check_node(L, unit.node, &stale)
+                guard stale != 0 else { continue }
+            }
+            guard admitRun(of: unit) else { continue }
+            render(unit)
+            reportWritesDuringRender()
+            drainInbox()
+        }
+        freeReleasedNodes()
+        hosts.pruneIdentities()
+    }
+
+    /// Counts runs per flush; past the limit the unit is stopped and reported.
+    private func admitRun(of unit: Unit) -> Bool {
+        if unit.flushStamp != flushCount {
+            unit.flushStamp = flushCount
+            unit.runsThisFlush = 0
+        }
+        unit.runsThisFlush += 1
+        if unit.runsThisFlush == options.renderLoopLimit + 1 {
+            warn(in: unit, "\(unit.displayName) was stopped after rendering \(options.renderLoopLimit) times in one flush: its body keeps changing what it reads")
+        }
+        return unit.runsThisFlush <= options.renderLoopLimit
+    }
+
+    func render(_ unit: Unit) {
+        unit.needsRender = false
+        if unit.kind == .component, let app = unit.app { app.renderCounts[unit.name, default: 0] += 1 }
+        builder.begin(unit)
+        if lun_render_unit(L, unit.recordRef, unit.kind.rawValue, unit.node) != LUN_OK {
+            builder.fail(lastError)
+        }
+        builder.finish()
+    }
+
+    /// A new unit under `parent`, scheduled to render.
+    func makeUnit(kind: Unit.Kind, typeId: Int32, parent: Unit?, app: App? = nil) -> Unit {
+        let id = nextUnitID
+        nextUnitID += 1
+        let node = graph.newNode(.effect, owner: id, slot: 0, origin: .unit)
+        let name = kind == .component ? viewTypeName(typeId) : "\(kind)"
+        let unit = Unit(id: id, kind: kind, typeId: typeId, name: name, parent: parent,
+                        app: app ?? parent?.app, node: node)
+        units[id] = unit
+        scheduler.schedule(unit)
+        return unit
+    }
+
+    /// Removes a unit and everything below it: its graph node, its Lua record.
+    func dispose(_ unit: Unit) {
+        guard !unit.disposed else { return }
+        unit.disposed = true
+        for child in unit.children.values { dispose(child) }
+        for entry in unit.environmentEntries.values { graph.freeNode(entry.node) }
+        unit.children = [:]
+        unit.environmentEntries = [:]
+        graph.freeNode(unit.node)
+        _ = lun_release_ref(L, unit.recordRef)
+        unit.recordRef = 0
+        units[unit.id] = nil
+    }
+
+    /// The graph says an effect node may be stale: queue its unit.
+    func effectPending(_ node: Int32) {
+        let owner = graph.nodes[Int(node)].owner
+        if let unit = units[owner] { scheduler.schedule(unit) }
+    }
+
+    /// Mounts the view value held in a record; renders it now.
+    func mount(recordRef: Int32) -> App {
+        let app = App(id: nextAppID)
+        nextAppID += 1
+        appsByID[app.id] = app
+        let root = makeUnit(kind: .root, typeId: 0, parent: nil, app: app)
+        root.recordRef = recordRef
+        app.root = root
+        flush()
+        return app
+    }
+
+    func unmount(_ app: App) {
+        if let root = app.root { dispose(root) }
+        appsByID[app.id] = nil
+    }
+
+    /// A `ui.effect`: runs now, then after each flush where what it read changed.
+    func makeEffect(recordRef: Int32) -> Unit {
+        let unit = makeUnit(kind: .effect, typeId: 0, parent: nil)
+        unit.recordRef = recordRef
+        flush()
+        return unit
+    }
+
+    /// A signal changed (a Lua write). A body that writes what it has read is noted (S36).
+    func signalChanged(_ node: Int32) {
+        if let unit = builder.unit, graph.runHasRead(sub: unit.node, dep: node) {
+            writesDuringRender.append((unit, node))
+        }
+        graph.changed(node)
+    }
+
+    private func reportWritesDuringRender() {
+        guard !writesDuringRender.isEmpty else { return }
+        let writes = writesDuringRender
+        writesDuringRender = []
+        for (unit, node) in writes where unit.runsThisFlush == 1 {
+            warn(in: unit, "\(unit.displayName) wrote \(label(of: node)) during its body, which also reads it")
+        }
+    }
+
+    /// "Book#3.title": what a graph node stands for.
+    func label(of node: Int32) -> String {
+        guard graph.isLive(node) else { return "a released value" }
+        let owner = graph.nodes[Int(node)].owner, slot = graph.nodes[Int(node)].slot
+        switch graph.origin(node) {
+        case .luaObject:
+            guard lun_object_label(L, owner, slot) == LUN_OK else { return "a property" }
+            var length = 0
+            let pointer = lun_result(L, &length)
+            return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+        case .hostObject:
+            guard let entry = hosts.entry(owner), let type = hosts.type(at: entry.type) else { return "a Swift property" }
+            return "\(hosts.describe(owner)).\(type.properties[Int(slot) - 1].name)"
+        case .environment:
+            return "an environment value"
+        case .unit:
+            return units[owner]?.displayName ?? "a view"
+        }
+    }
+
+    func viewTypeName(_ id: Int32) -> String {
+        id >= 1 && Int(id) <= viewTypeNames.count ? viewTypeNames[Int(id) - 1] : "View"
+    }
+
+    func warn(in unit: Unit?, _ message: String) {
+        guard let app = unit?.app else { return }
+        if app.warnings.count < 1000 { app.warnings.append(message) }
+    }
+
+    // MARK: deferred work
+
+    /// Graph nodes released by Lua's collector (which may run mid-render) are freed here.
+    func freeReleasedNodes() {
+        guard !releasedNodes.isEmpty else { return }
+        let nodes = releasedNodes
+        releasedNodes = []
+        for node in nodes { graph.freeNode(node) }
+    }
+
+    /// Applies changes posted from Swift models (any thread) to the graph.
+    func drainInbox() {
+        guard inbox.hasPending else { return }
+        for node in inbox.drain() where graph.isLive(node) { graph.changed(node) }
+    }
+}

@@ -1,0 +1,85 @@
+/// A C string the runtime hands to C, valid until the buffer is set again.
+final class CStringBuffer {
+    private var storage = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
+    private var capacity = 256
+
+    deinit { storage.deallocate() }
+
+    /// Copies `s` in; returns the pointer and its length in bytes.
+    func set(_ s: String) -> (pointer: UnsafePointer<CChar>, length: Int) {
+        var utf8 = s.utf8CString
+        let length = utf8.count - 1
+        if utf8.count > capacity {
+            storage.deallocate()
+            capacity = utf8.count
+            storage = .allocate(capacity: capacity)
+        }
+        utf8.withUnsafeMutableBufferPointer { buffer in
+            storage.update(from: buffer.baseAddress!, count: buffer.count)
+        }
+        return (UnsafePointer(storage), length)
+    }
+}
+
+/// Node handles given to Lua (`app:find`): a unit and a path into its
+/// output, re-resolved on each use so a handle survives re-renders that keep
+/// the node where it was.
+struct NodeHandles {
+    struct Handle {
+        weak var unit: Unit?
+        let path: [Int]
+        let kind: RenderNode.Kind
+    }
+
+    private var handles: [Int32: Handle] = [:]
+    private var next: Int32 = 1
+
+    mutating func add(_ handle: Handle) -> Int32 {
+        let id = next
+        next += 1
+        handles[id] = handle
+        return id
+    }
+
+    mutating func remove(_ id: Int32) { handles[id] = nil }
+
+    /// The node a handle designates now, or nil if it is gone.
+    func resolve(_ id: Int32) -> RenderNode? { resolveWithUnit(id)?.node }
+
+    /// The node a handle designates now and the unit whose output holds it.
+    func resolveWithUnit(_ id: Int32) -> (node: RenderNode, unit: Unit)? {
+        guard let handle = handles[id], let unit = handle.unit, !unit.disposed else { return nil }
+        var nodes = unit.output
+        var node: RenderNode?
+        for index in handle.path {
+            guard index < nodes.count else { return nil }
+            node = nodes[index]
+            nodes = nodes[index].ownChildren
+        }
+        guard let node, node.kind == handle.kind else { return nil }
+        return (node, unit)
+    }
+
+    func exists(_ id: Int32) -> Bool { handles[id] != nil }
+}
+
+/// The libraries an embedded script may not use (TARGETS R5).
+enum Sandbox {
+    static let script = """
+    do
+      local keep = { clock = os.clock, time = os.time, date = os.date, difftime = os.difftime }
+      os = keep
+      io = nil
+      dofile = nil
+      loadfile = nil
+      debug = { traceback = debug.traceback }
+      string.dump = nil
+      package.loadlib = nil
+      package.cpath = ""
+      package.searchers[4] = nil
+      package.searchers[3] = nil
+      local rawload = load
+      load = function(chunk, name, mode, env) return rawload(chunk, name, "t", env) end
+    end
+    """
+}

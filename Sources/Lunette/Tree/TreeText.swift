@@ -1,0 +1,62 @@
+/// A rendered tree as indented text: one node a line, modifiers shown as
+/// they were written. Row nodes are transparent (their content is shown at
+/// the row's place).
+///
+///     LibraryView
+///       NavigationStack
+///         List .navigationTitle("Books available: 3")
+///           BookView
+///             Text "Sample Book Title"
+enum TreeText {
+    static func render(_ nodes: [RenderNode]) -> String {
+        var out = ""
+        for node in nodes { append(node, depth: 0, to: &out) }
+        return out
+    }
+
+    /// The line of one node, without indentation.
+    static func line(_ node: RenderNode) -> String {
+        var line = node.typeName
+        switch node.kind {
+        case .component, .row, .list, .forEach, .vStack, .hStack, .group, .navigationStack, .spacer, .emptyView:
+            break
+        case .error:
+            line += " \(node.attribute("view") ?? "view"): \(node.text ?? "")"
+        default:
+            if let text = node.text { line += " " + quoted(text) }
+        }
+        if let value = node.attribute("value") {
+            line += node.kind == .textField ? " = \(quoted(value))" : " \(value)"
+        }
+        for modifier in node.modifiers {
+            line += " .\(modifier.name)(\(modifier.value))"
+        }
+        for attribute in node.attributes where !["value", "view", "location", "hiddenRows"].contains(attribute.name) {
+            line += " \(attribute.name)=\(attribute.value)"
+        }
+        if let hidden = node.attribute("hiddenRows") { line += " (\(hidden) more rows not realised)" }
+        return line
+    }
+
+    private static func append(_ node: RenderNode, depth: Int, to out: inout String) {
+        if node.kind == .row {
+            for child in node.children { append(child, depth: depth, to: &out) }
+            return
+        }
+        out += String(repeating: "  ", count: depth) + line(node) + "\n"
+        for child in node.children { append(child, depth: depth + 1, to: &out) }
+    }
+
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for ch in s {
+            switch ch {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default: out.append(ch)
+            }
+        }
+        return out + "\""
+    }
+}

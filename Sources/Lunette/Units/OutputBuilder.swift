@@ -1,0 +1,165 @@
+import CLunette
+
+/// Builds a unit's new output from the C walker's `lunh_out_*` calls, and
+/// matches the child units it names against the previous run's.
+///
+/// Structural identity: a child without an explicit id is keyed by its
+/// position in the output and its type; with an id (`:id(v)`, a row's
+/// element), by the id and type. A child whose key is gone is disposed.
+final class OutputBuilder {
+    private(set) var unit: Unit?
+    private var stack: [RenderNode] = []
+    private var path: [Int] = []
+    private var environmentMarks: [Int] = []
+    private var environmentStack: [EnvironmentEntry] = []
+    private var oldChildren: [String: Unit] = [:]
+    private var newChildren: [String: Unit] = [:]
+    private var oldEntries: [String: EnvironmentEntry] = [:]
+    private var newEntries: [String: EnvironmentEntry] = [:]
+    private var lastEntry: EnvironmentEntry?
+    private var errorMessage: String?
+    private let root = RenderNode(kind: .group, text: nil)
+
+    unowned let runtime: LunetteRuntime
+
+    init(runtime: LunetteRuntime) {
+        self.runtime = runtime
+    }
+
+    var isBuilding: Bool { unit != nil }
+
+    func begin(_ unit: Unit) {
+        self.unit = unit
+        stack = [root]
+        root.ownChildren = []
+        path = []
+        environmentMarks = []
+        environmentStack = []
+        oldChildren = unit.children
+        newChildren = [:]
+        oldEntries = unit.environmentEntries
+        newEntries = [:]
+        lastEntry = nil
+        errorMessage = nil
+    }
+
+    // MARK: nodes
+
+    func open(kind: Int32, text: String?) {
+        let node = RenderNode(kind: RenderNode.Kind(rawValue: kind) ?? .group, text: text)
+        let parent = stack[stack.count - 1]
+        parent.ownChildren.append(node)
+        path.append(parent.ownChildren.count - 1)
+        stack.append(node)
+        environmentMarks.append(environmentStack.count)
+    }
+
+    func close() {
+        guard stack.count > 1 else { return }
+        stack.removeLast()
+        path.removeLast()
+        environmentStack.removeSubrange(environmentMarks.removeLast()...)
+    }
+
+    var current: RenderNode { stack[stack.count - 1] }
+
+    func fail(_ message: String) {
+        errorMessage = message
+    }
+
+    // MARK: child units
+
+    /// The child unit for the open node: the previous run's at this key, or a new one.
+    func child(kind: Unit.Kind, typeId: Int32, key: String?) -> (unit: Unit, isNew: Bool) {
+        var structural = key.map { "\(kind.rawValue):\(typeId)#\($0)" }
+            ?? "\(kind.rawValue):\(typeId)@\(path.map(String.init).joined(separator: "."))"
+        if newChildren[structural] != nil {
+            var n = 2
+            while newChildren["\(structural)~\(n)"] != nil { n += 1 }
+            structural += "~\(n)"
+        }
+        let child: Unit
+        let isNew: Bool
+        if let old = oldChildren.removeValue(forKey: structural) {
+            child = old
+            isNew = false
+        } else {
+            child = runtime.makeUnit(kind: kind, typeId: typeId, parent: unit)
+            isNew = true
+        }
+        child.environment = environmentStack
+        newChildren[structural] = child
+        current.unit = child
+        return (child, isNew)
+    }
+
+    // MARK: environment
+
+    /// Records an environment value on the open node; returns the slot it had last run (0 if new).
+    func environment(key: String, slot: Int32) -> Int32 {
+        let position = "\(path.map(String.init).joined(separator: "."))|\(key)"
+        let entry = oldEntries.removeValue(forKey: position)
+            ?? EnvironmentEntry(key: key, node: runtime.graph.newNode(.signal, owner: 0, slot: 0),
+                                recordRef: unit?.recordRef ?? 0)
+        let previous = entry.slot
+        entry.slot = slot
+        entry.recordRef = unit?.recordRef ?? 0
+        newEntries[position] = entry
+        environmentStack.append(entry)
+        lastEntry = entry
+        return previous
+    }
+
+    func environmentChanged() {
+        if let entry = lastEntry { runtime.graph.changed(entry.node) }
+    }
+
+    // MARK: finishing
+
+    /// Installs the new output; disposes what the run no longer produced.
+    func finish() {
+        guard let unit else { return }
+        if let message = errorMessage {
+            let node = RenderNode(kind: .error, text: message)
+            node.attributes.append(("view", unit.displayName))
+            if let location = Self.location(in: message) { node.attributes.append(("location", location)) }
+            unit.output = [node]
+            oldChildren.merge(newChildren) { old, _ in old }
+            newChildren = [:]
+        } else {
+            unit.output = root.ownChildren
+        }
+        root.ownChildren = []
+        for child in oldChildren.values { runtime.dispose(child) }
+        for entry in oldEntries.values {
+            runtime.graph.changed(entry.node)
+            runtime.graph.freeNode(entry.node)
+        }
+        unit.children = newChildren
+        unit.environmentEntries = newEntries
+        unit.generation += 1
+        self.unit = nil
+        stack = []
+        oldChildren = [:]
+        newChildren = [:]
+        oldEntries = [:]
+        newEntries = [:]
+        environmentStack = []
+        lastEntry = nil
+    }
+
+    /// "file.lua:12" from a Lua error message "file.lua:12: boom".
+    static func location(in message: String) -> String? {
+        let chars = Array(message.prefix(512))
+        var i = 0
+        while i < chars.count {
+            if chars[i] == ":" {
+                var j = i + 1
+                while j < chars.count, chars[j].isASCII, chars[j].isNumber { j += 1 }
+                if j > i + 1, j < chars.count, chars[j] == ":" { return String(chars[0..<j]) }
+            }
+            i += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,115 @@
+import CLunette
+
+/// A unit of rendering: something that runs Lua in its own tracking scope.
+///
+/// A root (a mounted view value), a component (a `ui.View` body), a list's
+/// content (iterating its data), a row (one call of the row function), or an
+/// effect (`ui.effect`). Each has an effect node in the graph; when what it
+/// read changes, the scheduler runs it again. Its Lua side — inputs, state,
+/// the values its output keeps — is a record table held by `recordRef`.
+final class Unit {
+    enum Kind: Int32 {
+        case root = 1, component, list, row, effect
+    }
+
+    let id: Int32
+    let kind: Kind
+    let typeId: Int32
+    let name: String
+    weak var parent: Unit?
+    let depth: Int
+    let app: App?
+    let node: Int32
+    var recordRef: Int32 = 0
+
+    /// The rendered output: the top-level nodes of its last run.
+    var output: [RenderNode] = []
+    /// Child units by structural key (position and type, or explicit identity).
+    var children: [String: Unit] = [:]
+    /// Environment values set by ancestors between the parent unit and this one.
+    var environment: [EnvironmentEntry] = []
+    /// Environment values this unit's output sets, by position and key.
+    var environmentEntries: [String: EnvironmentEntry] = [:]
+
+    /// Must run at the next flush whatever its dependencies say (new, inputs changed).
+    var needsRender = true
+    var queued = false
+    var disposed = false
+    /// Bumped on each run; node handles re-resolve against the current output.
+    var generation = 0
+    /// Loop detection: runs within the current flush.
+    var flushStamp = 0
+    var runsThisFlush = 0
+
+    init(id: Int32, kind: Kind, typeId: Int32, name: String, parent: Unit?, app: App?, node: Int32) {
+        self.id = id
+        self.kind = kind
+        self.typeId = typeId
+        self.name = name
+        self.parent = parent
+        self.depth = (parent?.depth ?? -1) + 1
+        self.app = app
+        self.node = node
+    }
+
+    /// A readable name for messages: "BookView", "List row", "effect".
+    var displayName: String {
+        switch kind {
+        case .component: return name
+        case .row: return "\(parent?.parentComponentName ?? "List") row"
+        case .list: return "\(parent?.displayName ?? "root") list"
+        case .root: return "root"
+        case .effect: return "effect"
+        }
+    }
+
+    private var parentComponentName: String? {
+        var unit: Unit? = self
+        while let u = unit {
+            if u.kind == .component { return u.name }
+            unit = u.parent
+        }
+        return nil
+    }
+
+    /// Finds the nearest environment entry for `key`, from this unit upward.
+    func environmentEntry(for key: String) -> EnvironmentEntry? {
+        var unit: Unit? = self
+        while let u = unit {
+            if let entry = u.environment.last(where: { $0.key == key }) { return entry }
+            unit = u.parent
+        }
+        return nil
+    }
+}
+
+/// A value set by `:environment(...)` on a node of some unit's output.
+final class EnvironmentEntry {
+    let key: String
+    /// The graph node readers track; notified when a re-render passes another value.
+    let node: Int32
+    /// Where the value lives: the owning unit's record `out` table, at `slot`.
+    var recordRef: Int32
+    var slot: Int32 = 0
+
+    init(key: String, node: Int32, recordRef: Int32) {
+        self.key = key
+        self.node = node
+        self.recordRef = recordRef
+    }
+}
+
+/// A mounted root: its unit, and what happened in it.
+public final class App {
+    let id: Int32
+    var root: Unit!
+    var renderCounts: [String: Int] = [:]
+    var warnings: [String] = []
+
+    init(id: Int32) {
+        self.id = id
+    }
+
+    /// The rendered tree's top-level nodes.
+    public var nodes: [RenderNode] { root?.output ?? [] }
+}

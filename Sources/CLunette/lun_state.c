@@ -7,7 +7,7 @@
 
 const char lun_key_objects, lun_key_proxies, lun_key_hosts, lun_key_hosttypes,
            lun_key_envkeys, lun_key_module, lun_key_suspend;
-static const char lun_key_state, lun_key_lasterror, lun_key_result;
+static const char lun_key_state, lun_key_lasterror, lun_key_result, lun_key_results;
 
 /* The per-state data of L (shared by all its coroutines). */
 lun_State *lun_state(lua_State *L) {
@@ -186,5 +186,46 @@ const char *lun_result(lua_State *L, size_t *len) {
   s = lua_tolstring(L, -1, len);
   lua_pop(L, 1);
   if (!s) { *len = 0; return ""; }
+  return s;
+}
+
+/* Protected part of lun_eval: (chunk) -> (); keeps tostring of every result. */
+static int lun_eval_k(lua_State *L) {
+  int i, n;
+  lua_call(L, 0, LUA_MULTRET);
+  n = lua_gettop(L);
+  lua_createtable(L, n, 0);
+  for (i = 1; i <= n; i++) {
+    luaL_tolstring(L, i, NULL);
+    lua_rawseti(L, -2, i);
+  }
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_results);
+  lua_pushinteger(L, n);
+  return 1;
+}
+
+int lun_eval(lua_State *L, const char *source, size_t len, const char *chunkname, int *count) {
+  *count = 0;
+  if (!lua_checkstack(L, 4)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_eval_k);
+  if (luaL_loadbufferx(L, source, len, chunkname, "t") != LUA_OK) {
+    lua_remove(L, -2);
+    lun_capture_error(L);
+    return LUN_SYNTAX;
+  }
+  if (lun_protect(L, 1, 1) != LUN_OK) return LUN_ERROR;
+  *count = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  return LUN_OK;
+}
+
+const char *lun_eval_result(lua_State *L, int i, size_t *len) {
+  const char *s = "";
+  *len = 0;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_results) == LUA_TTABLE) {
+    if (lua_rawgeti(L, -1, i) == LUA_TSTRING) s = lua_tolstring(L, -1, len);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
   return s;
 }

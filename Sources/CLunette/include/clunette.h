@@ -84,6 +84,10 @@ lun_State *lun_state(lua_State *L);
 int lun_install(lua_State *L, void *rt, void *graph);
 /* Loads and runs a chunk; a non-nil first result is kept in *resultRef. */
 int lun_run_chunk(lua_State *L, const char *source, size_t len, const char *chunkname, int *resultRef);
+/* Runs a chunk and keeps every result as a string (tostring); *count says how many. */
+int lun_eval(lua_State *L, const char *source, size_t len, const char *chunkname, int *count);
+/* Result i (1-based) of the last lun_eval. */
+const char *lun_eval_result(lua_State *L, int i, size_t *len);
 /* Renders one unit: runs its function in its tracking scope and reports the output. */
 int lun_render_unit(lua_State *L, int recordRef, int kind, int32_t node);
 /* Decides whether an effect node really is stale (refreshing the computeds it read). */

@@ -118,6 +118,24 @@ public final class LunetteRuntime {
         return appsByID[app]
     }
 
+    /// Runs Lua source and returns its results as `tostring` would show them.
+    public func evaluate(_ source: String, name: String = "=(evaluate)") throws -> [String] {
+        var count: Int32 = 0
+        let status = source.withCString { pointer in
+            lun_eval(L, pointer, strlen(pointer), name, &count)
+        }
+        switch status {
+        case LUN_OK:
+            return (0..<count).map { i in
+                var length = 0
+                let pointer = lun_eval_result(L, i + 1, &length)
+                return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+            }
+        case LUN_SYNTAX: throw LunetteError.syntax(lastError)
+        default: throw LunetteError.script(lastError)
+        }
+    }
+
     @discardableResult
     func runChunk(_ source: String, name: String) throws -> Int32 {
         var ref: Int32 = 0

@@ -113,3 +113,18 @@ public final class App {
     /// The rendered tree's top-level nodes.
     public var nodes: [RenderNode] { root?.output ?? [] }
 }
+
+extension App {
+    /// Error nodes in the rendered tree: "BookView: file.lua:12: boom".
+    public var errors: [String] {
+        var found: [String] = []
+        func visit(_ nodes: [RenderNode]) {
+            for node in nodes {
+                if node.kind == .error { found.append("\(node.attribute("view") ?? "view"): \(node.text ?? "")") }
+                visit(node.children)
+            }
+        }
+        visit(nodes)
+        return found
+    }
+}

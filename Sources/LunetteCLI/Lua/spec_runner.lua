@@ -1,1 +1,264 @@
--- placeholder
+-- spec_runner.lua — the busted-style API of `lunette test`.
+--
+-- Loaded into a fresh runtime for each spec file. Defines describe, it,
+-- pending, before_each, after_each, assert and spy as globals, then
+-- `lunette_spec_run(path, filter)` loads the file, runs what it declared and
+-- prints one line per test. It returns "passed failed skipped".
+
+local unpack = table.unpack
+
+-- Assertions ---------------------------------------------------------------
+
+local function show(v)
+  if type(v) == "string" then return string.format("%q", v) end
+  return tostring(v)
+end
+
+local function deep_equal(a, b, seen)
+  if a == b then return true end
+  if type(a) ~= "table" or type(b) ~= "table" then return false end
+  seen = seen or {}
+  if seen[a] == b then return true end
+  seen[a] = b
+  for k, v in pairs(a) do
+    if not deep_equal(v, b[k], seen) then return false end
+  end
+  for k in pairs(b) do
+    if a[k] == nil then return false end
+  end
+  return true
+end
+
+local function fail(message, level)
+  error(message, (level or 1) + 2)
+end
+
+local checks = {}
+
+function checks.equal(expected, actual)
+  if expected ~= actual then
+    fail(("expected %s, got %s"):format(show(expected), show(actual)), 2)
+  end
+end
+
+function checks.same(expected, actual)
+  if not deep_equal(expected, actual) then
+    fail(("expected the same contents as %s, got %s"):format(show(expected), show(actual)), 2)
+  end
+end
+
+function checks.truthy(v, message) if not v then fail(message or ("expected a truthy value, got " .. show(v)), 2) end end
+function checks.falsy(v, message) if v then fail(message or ("expected a falsy value, got " .. show(v)), 2) end end
+function checks.is_nil(v) if v ~= nil then fail("expected nil, got " .. show(v), 2) end end
+function checks.is_not_nil(v) if v == nil then fail("expected a value, got nil", 2) end end
+function checks.is_true(v) if v ~= true then fail("expected true, got " .. show(v), 2) end end
+function checks.is_false(v) if v ~= false then fail("expected false, got " .. show(v), 2) end end
+
+function checks.not_equal(unexpected, actual)
+  if unexpected == actual then fail("expected anything but " .. show(unexpected), 2) end
+end
+
+function checks.matches(pattern, s)
+  if type(s) ~= "string" or not s:find(pattern) then
+    fail(("expected a string matching %s, got %s"):format(show(pattern), show(s)), 2)
+  end
+end
+
+function checks.has_error(fn, expected)
+  local ok, err = pcall(fn)
+  if ok then fail("expected an error, but the function returned normally", 2) end
+  if expected ~= nil then
+    local text = tostring(err)
+    if text ~= expected and not text:find(expected, 1, true) then
+      fail(("expected an error containing %s, got %s"):format(show(expected), show(text)), 2)
+    end
+  end
+  return err
+end
+
+function checks.has_no_error(fn)
+  local ok, err = pcall(fn)
+  if not ok then fail("expected no error, got " .. show(err), 2) end
+end
+
+checks.error = checks.has_error
+checks.errors = checks.has_error
+checks.has_errors = checks.has_error
+checks.are_equal = checks.equal
+checks.are_same = checks.same
+checks.is_truthy = checks.truthy
+checks.is_falsy = checks.falsy
+
+-- assert.x, assert.are.x, assert.is.x, assert.is_not.x all reach the checks.
+local chain = setmetatable({}, { __index = function(_, k) return checks[k] end })
+local negations = {
+  equal = "not_equal", same = function(a, b)
+    if deep_equal(a, b) then fail("expected different contents from " .. show(a), 2) end
+  end,
+  truthy = "falsy", falsy = "truthy", is_nil = "is_not_nil",
+}
+local negated = setmetatable({}, { __index = function(_, k)
+  local n = negations[k]
+  if type(n) == "function" then return n end
+  return n and checks[n]
+end })
+
+assert = setmetatable({ are = chain, is = chain, has = chain, are_not = negated, is_not = negated, no = negated }, {
+  __index = function(_, k) return checks[k] end,
+  __call = function(_, v, message, ...)
+    if not v then error(message or "assertion failed!", 2) end
+    return v, message, ...
+  end,
+})
+
+-- Spies ---------------------------------------------------------------------
+
+spy = {}
+
+local spy_meta = {
+  __call = function(self, ...)
+    self.calls[#self.calls + 1] = { n = select("#", ...), ... }
+    if self.target then return self.target(...) end
+  end,
+}
+
+function spy.new(fn)
+  return setmetatable({ calls = {}, target = fn }, spy_meta)
+end
+
+function spy.on(tbl, name)
+  local s = spy.new(tbl[name])
+  tbl[name] = s
+  return s
+end
+
+function checks.spy(s)
+  local function called(n)
+    if n == nil then
+      if #s.calls == 0 then fail("expected the spy to be called", 2) end
+    elseif #s.calls ~= n then
+      fail(("expected the spy to be called %d times, it was called %d times"):format(n, #s.calls), 2)
+    end
+  end
+  local function called_with(...)
+    local want = { ... }
+    for _, call in ipairs(s.calls) do
+      if deep_equal({ unpack(call, 1, call.n) }, want) then return end
+    end
+    fail("expected a call with " .. show(want[1]) .. (#want > 1 and ", ..." or ""), 2)
+  end
+  local was = { called = called, called_with = called_with }
+  return { was = was, was_called = called, was_called_with = called_with,
+           was_not = { called = function() called(0) end } }
+end
+
+-- Declaring -----------------------------------------------------------------
+
+local root = { name = nil, children = {}, before = {}, after = {} }
+local current = root
+
+function describe(name, fn)
+  local block = { name = name, children = {}, before = {}, after = {}, parent = current }
+  table.insert(current.children, block)
+  local saved = current
+  current = block
+  fn()
+  current = saved
+end
+
+context = describe
+
+function it(name, fn)
+  table.insert(current.children, { name = name, fn = fn, parent = current })
+end
+
+function pending(name)
+  table.insert(current.children, { name = name, pending = true, parent = current })
+end
+
+function before_each(fn) table.insert(current.before, fn) end
+function after_each(fn) table.insert(current.after, fn) end
+
+-- Running -------------------------------------------------------------------
+
+local function full_name(test)
+  local parts, node = { test.name }, test.parent
+  while node and node.name do
+    table.insert(parts, 1, node.name)
+    node = node.parent
+  end
+  return table.concat(parts, " ")
+end
+
+local function chain_of(block)
+  local blocks, node = {}, block
+  while node do
+    table.insert(blocks, 1, node)
+    node = node.parent
+  end
+  return blocks
+end
+
+local function traceback(err)
+  if type(err) ~= "string" then err = tostring(err) end
+  return err
+end
+
+local function run_test(test)
+  local blocks = chain_of(test.parent)
+  local ok, err = true, nil
+  for _, block in ipairs(blocks) do
+    for _, fn in ipairs(block.before) do
+      if ok then ok, err = xpcall(fn, traceback) end
+    end
+  end
+  if ok then ok, err = xpcall(test.fn, traceback) end
+  for i = #blocks, 1, -1 do
+    for _, fn in ipairs(blocks[i].after) do
+      local ok2, err2 = xpcall(fn, traceback)
+      if ok and not ok2 then ok, err = ok2, err2 end
+    end
+  end
+  return ok, err
+end
+
+function lunette_spec_run(path, filter)
+  local chunk, err = loadfile(path)
+  if not chunk then
+    print("  ✗ " .. err)
+    return "0 1 0"
+  end
+  local ok, loadErr = xpcall(chunk, traceback)
+  if not ok then
+    print("  ✗ error while loading: " .. loadErr)
+    return "0 1 0"
+  end
+  local passed, failed, skipped = 0, 0, 0
+  local function walk(block)
+    for _, child in ipairs(block.children) do
+      if child.children then
+        walk(child)
+      else
+        local name = full_name(child)
+        if filter == nil or filter == "" or name:find(filter, 1, true) then
+          if child.pending then
+            skipped = skipped + 1
+            print("  - " .. name .. " (pending)")
+          else
+            local good, message = run_test(child)
+            if good then
+              passed = passed + 1
+              print("  ✓ " .. name)
+            else
+              failed = failed + 1
+              print("  ✗ " .. name)
+              print("      " .. tostring(message):gsub("\n", "\n      "))
+            end
+          end
+        end
+      end
+    end
+  end
+  walk(root)
+  return ("%d %d %d"):format(passed, failed, skipped)
+end

@@ -1,0 +1,39 @@
+import Lunette
+import Observation
+
+/// One property of a `LuaExposed` class, declared by its key path.
+public struct LuaProperty<Root: AnyObject> {
+    let property: HostType.Property
+
+    /// A property Lua reads and writes.
+    public init<Value: LuaConvertible>(_ name: String, _ keyPath: ReferenceWritableKeyPath<Root, Value>) {
+        property = HostType.Property(
+            name: name,
+            get: { object in (object as! Root)[keyPath: keyPath].luaValue },
+            set: { object, value in (object as! Root)[keyPath: keyPath] = try Value.fromLua(value) },
+            observe: Self.observer(keyPath))
+    }
+
+    /// A property Lua only reads (a `let`, or a computed property: it is
+    /// tracked through the observable properties its getter reads).
+    public init<Value: LuaConvertible>(_ name: String, readOnly keyPath: KeyPath<Root, Value>) {
+        property = HostType.Property(
+            name: name,
+            get: { object in (object as! Root)[keyPath: keyPath].luaValue },
+            set: nil,
+            observe: Self.observer(keyPath))
+    }
+
+    /// Registers one Observation callback for whatever reading the key path touches.
+    private static func observer<Value>(_ keyPath: KeyPath<Root, Value>)
+        -> (AnyObject, @escaping @Sendable () -> Void) -> Void {
+        { object, onChange in
+            let root = object as! Root
+            withObservationTracking {
+                _ = root[keyPath: keyPath]
+            } onChange: {
+                onChange()
+            }
+        }
+    }
+}

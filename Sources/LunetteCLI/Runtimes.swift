@@ -1,0 +1,19 @@
+import BookModels
+import Foundation
+import Lunette
+
+/// Runtimes as the command line makes them: the full standard library, the
+/// seeds' Swift models registered, and `require` finding modules next to the script.
+enum Runtimes {
+    static func make(for scriptPath: String) throws -> LunetteRuntime {
+        let directory = URL(fileURLWithPath: scriptPath).deletingLastPathComponent().path
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, modulePaths: [directory]))
+        try BookModels.register(in: runtime)
+        return runtime
+    }
+}
+
+/// Writes to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}

@@ -328,6 +328,7 @@ void lun_view_name(lua_State *L, int idx) {
 /* __call of a view type: (type, inputs?) -> view value. */
 static int lun_viewtype_call(lua_State *L) {
   int vidx;
+  lua_settop(L, 2);
   if (!lua_isnoneornil(L, 2) && !lua_istable(L, 2))
     luaL_argerror(L, 2, lua_pushfstring(L, "table of inputs expected, got %s", luaL_typename(L, 2)));
   vidx = lun_view_new(L, LUN_VIEW_COMPONENT);

@@ -69,14 +69,8 @@ int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx) 
   }
   if (mode == LUN_ENV_OPTIONAL) { lua_pushnil(L); return 1; }
   if (mode == LUN_ENV_KEYED) { lun_env_default(L, keyidx); return 1; }
-  {
-    size_t len;
-    const char *view = lunh_unit_name(S->rt, unit, &len);
-    lua_pushlstring(L, view, len);
-    return lun_error_here(L, "%s: no %s in the environment for '%s' (add :environment(obj) to an ancestor, "
-                             "or declare it ui.optional)", lua_tostring(L, -1), key ? key + 1 : "?",
-                          lua_tostring(L, nameidx));
-  }
+  return lun_error_here(L, "no %s in the environment for '%s' (add :environment(obj) to an ancestor, "
+                           "or declare it ui.optional)", key ? key + 1 : "?", lua_tostring(L, nameidx));
 }
 
 /* ui.EnvironmentKey(name, default) -> name. */

@@ -1,0 +1,94 @@
+-- SEMANTICS S34, S36: the scheduler.
+local ui = require("lunette")
+
+local Book = ui.Observable("Book", { title = "Sample Book Title", isAvailable = true })
+local Counter = ui.Observable("Counter", { value = 0 })
+
+describe("Scheduler", function()
+  it("S34 several changes before a flush cause one re-render each, parents before children", function()
+    local order = {}
+    local book = Book()
+    local Child = ui.View("Child", function(self)
+      order[#order + 1] = "Child"
+      return ui.Text(self.book.title .. (self.book.isAvailable and " (in)" or " (out)"))
+    end)
+    local Parent = ui.View("Parent", function(self)
+      order[#order + 1] = "Parent"
+      return ui.VStack { ui.Text(self.book.title), Child { book = self.book } }
+    end)
+    local app = ui.mount(Parent { book = book })
+    order = {}
+    book.title = "One"
+    book.title = "Two"
+    book.isAvailable = false
+    book.title = "Three"
+    assert.equal(0, #order)                 -- nothing runs until the flush
+    ui.flush()
+    assert.same({ "Parent", "Child" }, order)
+    assert.truthy(app:find("Three (out)"))
+    assert.equal(2, app:renders("Parent"))
+    assert.equal(2, app:renders("Child"))
+  end)
+
+  it("S34 a child dirtied along with its parent, given equal inputs, still renders once", function()
+    local book = Book()
+    local renders = 0
+    local Child = ui.View("Child", function(self)
+      renders = renders + 1
+      return ui.Text(self.book.title)
+    end)
+    local Parent = ui.View("Parent", function(self)
+      return ui.VStack { ui.Text(tostring(self.book.isAvailable)), Child { book = self.book } }
+    end)
+    ui.mount(Parent { book = book })
+    book.isAvailable = false
+    book.title = "Dune"
+    ui.flush()
+    assert.equal(2, renders)
+  end)
+
+  it("S34 writing an equal value notifies nobody", function()
+    local book = Book()
+    local V = ui.View("V", function(self) return ui.Text(self.book.title) end)
+    local app = ui.mount(V { book = book })
+    book.title = "Sample Book Title"
+    ui.flush()
+    assert.equal(1, app:renders("V"))
+  end)
+
+  it("S36 a body that writes state it reads is reported and does not loop forever", function()
+    local counter = Counter()
+    local Runaway = ui.View("Runaway", function(self)
+      local v = self.counter.value
+      self.counter.value = v + 1             -- writes what it just read
+      return ui.Text("value " .. v)
+    end)
+    local Calm = ui.View("Calm", function() return ui.Text("calm") end)
+    local app = ui.mount(ui.VStack { Runaway { counter = counter }, Calm() })
+    local warnings = app:warnings()
+    assert.truthy(#warnings >= 1)
+    local all = table.concat(warnings, "\n")
+    assert.matches("Runaway", all)
+    assert.matches("Counter#%d+%.value", all)
+    assert.matches("stopped after rendering 100 times", all)
+    assert.equal(100, app:renders("Runaway"))
+    assert.truthy(app:find("calm"))
+    -- the next flush goes on (one more bounded pass), the host is fine
+    counter.value = 0
+    ui.flush()
+    assert.truthy(app:renders("Runaway") <= 200)
+  end)
+
+  it("S36 a body that writes a value equal to what it read settles without a report of a loop", function()
+    local counter = Counter()
+    local Settles = ui.View("Settles", function(self)
+      if self.counter.value < 3 then self.counter.value = self.counter.value + 1 end
+      return ui.Text("value " .. self.counter.value)
+    end)
+    local app = ui.mount(Settles { counter = counter })
+    assert.truthy(app:find("value 3"))
+    assert.equal(4, app:renders("Settles"))
+    assert.matches("wrote Counter#%d+%.value", table.concat(app:warnings(), "\n"))
+    assert.is_nil(table.concat(app:warnings(), "\n"):find("stopped"))
+  end)
+end)

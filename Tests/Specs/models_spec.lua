@@ -1,0 +1,197 @@
+-- ui.Observable: what a script author sees of models.
+local ui = require("lunette")
+
+local Author = ui.Observable("Author", { name = "Unknown Author" })
+local Book = ui.Observable("Book", {
+  title = "Sample Book Title",
+  author = function() return Author() end,
+  isAvailable = true,
+  tags = { "new" },
+  note = ui.ignored("not tracked"),
+})
+
+local function count_renders(read)
+  local runs = 0
+  local Probe = ui.View("Probe", function()
+    runs = runs + 1
+    read()
+    return ui.EmptyView()
+  end)
+  ui.mount(Probe())
+  return function() ui.flush(); return runs end
+end
+
+describe("Models", function()
+  it("construct with defaults and overrides; function defaults are per-instance factories", function()
+    local a, b = Book(), Book { title = "Dune" }
+    assert.equal("Sample Book Title", a.title)
+    assert.equal("Dune", b.title)
+    assert.not_equal(a.author, b.author)
+    assert.equal("Unknown Author", b.author.name)
+  end)
+
+  it("table defaults are copied per instance", function()
+    local a, b = Book(), Book()
+    table.insert(a.tags, "x")
+    assert.equal(2, #a.tags)
+    assert.equal(1, #b.tags)
+  end)
+
+  it("rejects unknown properties with the class and the name", function()
+    assert.has_error(function() Book { titel = "x" } end, "Book has no property 'titel'")
+    local book = Book()
+    assert.has_error(function() book.titel = "x" end, "Book has no property 'titel' to assign")
+  end)
+
+  it("methods are plain Lua functions on the class", function()
+    local Shelf = ui.Observable("Shelf", { books = function() return {} end })
+    function Shelf:add(book) table.insert(self.books, book) end
+    local shelf = Shelf()
+    shelf:add(Book())
+    assert.equal(1, #shelf.books)
+  end)
+
+  it("ui.ignored properties are stored but not tracked", function()
+    local book = Book()
+    local flushAndCount = count_renders(function() local _ = book.note end)
+    book.note = "changed"
+    assert.equal(1, flushAndCount())
+    assert.equal("changed", book.note)
+  end)
+
+  it("identity and tostring are stable and readable", function()
+    local book = Book { title = "Dune" }
+    assert.matches("^Book#%d+$", ui.id(book))
+    assert.equal(ui.id(book), ui.id(book))
+    assert.not_equal(ui.id(book), ui.id(Book()))
+    assert.matches('^Book#%d+ {author=Author#%d+, isAvailable=true, note="not tracked", tags={"new"}, title="Dune"}$', tostring(book))
+    assert.matches("Observable class Book", tostring(Book))
+  end)
+
+  it("pairs over an instance gives its properties", function()
+    local seen = {}
+    for k, v in pairs(Author { name = "Le Guin" }) do seen[k] = v end
+    assert.same({ name = "Le Guin" }, seen)
+  end)
+
+  it("plain tables in properties are tracked values: #, [], ipairs, pairs, nested writes", function()
+    local Doc = ui.Observable("Doc", { data = function() return { items = { 1, 2 }, meta = { n = 0 } } end })
+    local doc = Doc()
+    local seen
+    local flushAndCount = count_renders(function()
+      local sum = 0
+      for _, v in ipairs(doc.data.items) do sum = sum + v end
+      local keys = 0
+      for _ in pairs(doc.data.meta) do keys = keys + 1 end
+      seen = sum .. "/" .. #doc.data.items .. "/" .. keys
+    end)
+    assert.equal("3/2/1", seen)
+    doc.data.meta.n = 1                    -- nested write notifies the owner
+    assert.equal(2, flushAndCount())
+    table.insert(doc.data.items, 10)
+    assert.equal(3, flushAndCount())
+    assert.equal("13/3/1", seen)
+    doc.data.meta.extra = true
+    assert.equal(4, flushAndCount())
+    assert.equal("13/3/2", seen)
+    doc.data.items[1] = 1                  -- equal: nobody is notified
+    assert.equal(4, flushAndCount())
+    assert.equal(doc.data, doc.data)       -- proxies keep their identity
+  end)
+end)
+
+describe("Computed properties", function()
+  it("are memoised and recomputed only when an input changed", function()
+    local runs = 0
+    local Pair = ui.Observable("Pair", {
+      a = 1, b = 2, c = 0,
+      sum = ui.computed(function(self) runs = runs + 1; return self.a + self.b end),
+    })
+    local p = Pair()
+    assert.equal(3, p.sum)
+    assert.equal(3, p.sum)
+    assert.equal(1, runs)
+    p.c = 5
+    assert.equal(3, p.sum)
+    assert.equal(1, runs)
+    p.a = 10
+    assert.equal(12, p.sum)
+    assert.equal(2, runs)
+  end)
+
+  it("are glitch-free in a diamond: each node runs once per change, never with mixed inputs", function()
+    local log = {}
+    local D = ui.Observable("Diamond", {
+      a = 1,
+      b = ui.computed(function(self) return self.a * 2 end),
+      c = ui.computed(function(self) return self.a + 1 end),
+      d = ui.computed(function(self)
+        local v = self.b + self.c
+        log[#log + 1] = self.a .. ":" .. v
+        return v
+      end),
+    })
+    local d = D()
+    assert.equal(4, d.d)
+    local flushAndCount = count_renders(function() local _ = d.d end)
+    d.a = 2
+    assert.equal(2, flushAndCount())
+    assert.equal(7, d.d)
+    assert.same({ "1:4", "2:7" }, log)
+  end)
+
+  it("an unchanged computed value stops propagation", function()
+    local P = ui.Observable("Parity", {
+      n = 1,
+      odd = ui.computed(function(self) return self.n % 2 == 1 end),
+    })
+    local p = P()
+    local flushAndCount = count_renders(function() local _ = p.odd end)
+    p.n = 3
+    assert.equal(1, flushAndCount())
+    p.n = 4
+    assert.equal(2, flushAndCount())
+  end)
+
+  it("cannot be assigned, and a cycle is reported", function()
+    local C = ui.Observable("Cyclic", {
+      x = ui.computed(function(self) return self.y end),
+      y = ui.computed(function(self) return self.x end),
+    })
+    local c = C()
+    assert.has_error(function() c.x = 1 end, "cannot assign to computed property 'x'")
+    assert.has_error(function() return c.x end, "depends on itself")
+  end)
+
+  it("chains thousands deep evaluate without C stack overflow, first read and after changes", function()
+    local Cell = ui.Observable("Cell", {
+      prev = ui.ignored(false),
+      base = 0,
+      value = ui.computed(function(self)
+        if self.prev then return self.prev.value + 1 end
+        return self.base
+      end),
+    })
+    local first = Cell()
+    local last = first
+    for _ = 1, 5000 do last = Cell { prev = last } end
+    assert.equal(5000, last.value)        -- never evaluated before: the whole chain at once
+    first.base = 10
+    assert.equal(5010, last.value)
+    local flushAndCount = count_renders(function() local _ = last.value end)
+    first.base = 20
+    assert.equal(2, flushAndCount())
+    assert.equal(5020, last.value)
+  end)
+
+  it("errors in a computed reach the reader and are retried on the next read", function()
+    local fail = true
+    local F = ui.Observable("Flaky", {
+      v = ui.computed(function() if fail then error("not yet") end; return 1 end),
+    })
+    local f = F()
+    assert.has_error(function() return f.v end, "not yet")
+    fail = false
+    assert.equal(1, f.v)
+  end)
+end)

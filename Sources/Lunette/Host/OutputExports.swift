@@ -34,7 +34,7 @@ func lunhOutSlot(_ rt: UnsafeMutableRawPointer?, _ role: Int32, _ slot: Int32) {
 @_cdecl("lunh_out_attr")
 func lunhOutAttr(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ nlen: Int,
                  _ value: UnsafePointer<CChar>?, _ vlen: Int) {
-    withRuntime(rt) { $0.builder.current.attributes.append((string(name, nlen), string(value, vlen))) }
+    withRuntime(rt) { $0.builder.attribute(string(name, nlen), string(value, vlen)) }
 }
 
 @_cdecl("lunh_out_end")

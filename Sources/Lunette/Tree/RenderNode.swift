@@ -45,7 +45,9 @@ public final class RenderNode {
     public internal(set) var modifiers: [Modifier] = []
     /// Other facts: a Toggle's "value" (on/off), a TextField's "value",
     /// "hiddenRows" of a lazy List, an error's "view" and "location".
-    public internal(set) var attributes: [(name: String, value: String)] = []
+    public var attributes: [(name: String, value: String)] { ownAttributes + (unit?.outputAttributes ?? []) }
+
+    var ownAttributes: [(name: String, value: String)] = []
 
     var ownChildren: [RenderNode] = []
     /// The unit this node hosts (component, list content, row); its output is this node's content.

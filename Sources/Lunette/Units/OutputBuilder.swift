@@ -9,7 +9,8 @@ import CLunette
 final class OutputBuilder {
     private(set) var unit: Unit?
     private var stack: [RenderNode] = []
-    private var path: [Int] = []
+    private var path: [String] = []
+    private var outputAttributes: [(name: String, value: String)] = []
     private var environmentMarks: [Int] = []
     private var environmentStack: [EnvironmentEntry] = []
     private var oldChildren: [String: Unit] = [:]
@@ -33,6 +34,7 @@ final class OutputBuilder {
         stack = [root]
         root.ownChildren = []
         path = []
+        outputAttributes = []
         environmentMarks = []
         environmentStack = []
         oldChildren = unit.children
@@ -49,7 +51,7 @@ final class OutputBuilder {
         let node = RenderNode(kind: RenderNode.Kind(rawValue: kind) ?? .group, text: text)
         let parent = stack[stack.count - 1]
         parent.ownChildren.append(node)
-        path.append(parent.ownChildren.count - 1)
+        path.append("\(parent.ownChildren.count - 1)\(node.kind.name)")
         stack.append(node)
         environmentMarks.append(environmentStack.count)
     }
@@ -63,6 +65,11 @@ final class OutputBuilder {
 
     var current: RenderNode { stack[stack.count - 1] }
 
+    /// An attribute of the open node, or of the whole output when no node is open.
+    func attribute(_ name: String, _ value: String) {
+        if stack.count > 1 { current.ownAttributes.append((name, value)) } else { outputAttributes.append((name, value)) }
+    }
+
     func fail(_ message: String) {
         errorMessage = message
     }
@@ -72,7 +79,7 @@ final class OutputBuilder {
     /// The child unit for the open node: the previous run's at this key, or a new one.
     func child(kind: Unit.Kind, typeId: Int32, key: String?) -> (unit: Unit, isNew: Bool) {
         var structural = key.map { "\(kind.rawValue):\(typeId)#\($0)" }
-            ?? "\(kind.rawValue):\(typeId)@\(path.map(String.init).joined(separator: "."))"
+            ?? "\(kind.rawValue):\(typeId)@\(path.joined(separator: "."))"
         if newChildren[structural] != nil {
             var n = 2
             while newChildren["\(structural)~\(n)"] != nil { n += 1 }
@@ -97,7 +104,7 @@ final class OutputBuilder {
 
     /// Records an environment value on the open node; returns the slot it had last run (0 if new).
     func environment(key: String, slot: Int32) -> Int32 {
-        let position = "\(path.map(String.init).joined(separator: "."))|\(key)"
+        let position = "\(path.joined(separator: "."))|\(key)"
         let entry = oldEntries.removeValue(forKey: position)
             ?? EnvironmentEntry(key: key, node: runtime.graph.newNode(.signal, owner: 0, slot: 0),
                                 recordRef: unit?.recordRef ?? 0)
@@ -121,14 +128,15 @@ final class OutputBuilder {
         guard let unit else { return }
         if let message = errorMessage {
             let node = RenderNode(kind: .error, text: message)
-            node.attributes.append(("view", unit.displayName))
-            if let location = Self.location(in: message) { node.attributes.append(("location", location)) }
+            node.ownAttributes.append(("view", unit.displayName))
+            if let location = Self.location(in: message) { node.ownAttributes.append(("location", location)) }
             unit.output = [node]
             oldChildren.merge(newChildren) { old, _ in old }
             newChildren = [:]
         } else {
             unit.output = root.ownChildren
         }
+        unit.outputAttributes = outputAttributes
         root.ownChildren = []
         for child in oldChildren.values { runtime.dispose(child) }
         for entry in oldEntries.values {

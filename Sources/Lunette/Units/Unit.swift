@@ -24,6 +24,8 @@ final class Unit {
 
     /// The rendered output: the top-level nodes of its last run.
     var output: [RenderNode] = []
+    /// Facts about the output as a whole (a lazy list's hidden rows), shown on the hosting node.
+    var outputAttributes: [(name: String, value: String)] = []
     /// Child units by structural key (position and type, or explicit identity).
     var children: [String: Unit] = [:]
     /// Environment values set by ancestors between the parent unit and this one.

@@ -1,0 +1,210 @@
+-- Views: built-ins, modifiers, lists, identity, inspection, errors.
+local ui = require("lunette")
+
+local Book = ui.Observable("Book", { title = "Sample Book Title", isAvailable = true })
+local Shelf = ui.Observable("Shelf", { books = function() return {} end, flag = true })
+
+local function shelf_of(n)
+  local books = {}
+  for i = 1, n do books[i] = Book { title = "Book " .. i } end
+  return Shelf { books = books }
+end
+
+describe("Views", function()
+  it("render built-in views and modifiers as a readable tree", function()
+    local app = ui.mount(ui.NavigationStack {
+      ui.VStack {
+        ui.Text("Title"):font("title"):padding(),
+        ui.HStack { ui.Image("star"), ui.Spacer(), ui.Button("Go", function() end):buttonStyle("borderedProminent") },
+        ui.EmptyView(),
+      }:navigationTitle("Home"),
+    })
+    assert.equal(table.concat({
+      "NavigationStack",
+      '  VStack .navigationTitle("Home")',
+      '    Text "Title" .font("title") .padding()',
+      "    HStack",
+      '      Image "star"',
+      "      Spacer",
+      '      Button "Go" .buttonStyle("borderedProminent")',
+      "    EmptyView",
+      "",
+    }, "\n"), app:tree())
+  end)
+
+  it("app:json() carries the same facts", function()
+    local app = ui.mount(ui.Text("hi"):font("body"))
+    assert.equal('{"app":' .. app:json():match('"app":(%d+)') ..
+      ',"nodes":[{"type":"Text","text":"hi","modifiers":[{"name":"font","value":"\\"body\\""}]}],"warnings":[]}', app:json())
+  end)
+
+  it("find and findAll match exact text or label, and types, in tree order", function()
+    local app = ui.mount(ui.VStack {
+      ui.Text("a"), ui.Button("a", function() end), ui.Text("b"), ui.Text("ab"),
+    })
+    assert.equal("Text", app:find("a").type)
+    assert.equal(2, #app:findAll("a"))
+    assert.equal("Button", app:findAll("a")[2].type)
+    assert.equal(3, #app:findAll { type = "Text" })
+    assert.equal("b", app:findAll { type = "Text" }[2].text)
+    assert.is_nil(app:find("c"))
+  end)
+
+  it("Toggle and TextField read and write through bindings", function()
+    local book = Book()
+    local Edit = ui.View("Edit", function(self)
+      return ui.VStack {
+        ui.TextField("Title", ui.Bindable(self.book).title),
+        ui.Toggle("Book is available", ui.Bindable(self.book).isAvailable),
+        ui.Text(self.book.title .. (self.book.isAvailable and " +" or " -")),
+      }
+    end)
+    local app = ui.mount(Edit { book = book })
+    assert.equal("on", app:find("Book is available").value)
+    app:find("Title"):setText("Dune")
+    app:find("Book is available"):toggle()
+    assert.equal("Dune", book.title)
+    assert.equal(false, book.isAvailable)
+    assert.truthy(app:find("Dune -"))
+    assert.equal("off", app:find("Book is available").value)
+  end)
+
+  it("List builds only the rows inside its window", function()
+    ui.configure { listWindow = 20 }
+    local made = 0
+    local shelf = shelf_of(1000)
+    local app = ui.mount(ui.List(shelf.books, function(book)
+      made = made + 1
+      return ui.Text(book.title)
+    end))
+    assert.equal(20, made)
+    assert.equal(20, #app:findAll { type = "Text" })
+    assert.matches("980 more rows", app:tree())
+    ui.configure { listWindow = 50 }
+  end)
+
+  it("ForEach builds every row; rows keep their identity when the data moves", function()
+    local shelf = shelf_of(3)
+    local Row = ui.View("Row", { state = { taps = 0 }, body = function(self)
+      return ui.Button(self.book.title .. " " .. self.taps, function() self.taps = self.taps + 1 end)
+    end })
+    local app = ui.mount(ui.VStack { ui.ForEach(shelf.books, function(book) return Row { book = book } end) })
+    app:find("Book 2 0"):tap()
+    local books = shelf.books
+    books[1], books[2] = books[2], books[1]
+    ui.flush()
+    local buttons = app:findAll { type = "Button" }
+    assert.equal("Book 2 1", buttons[1].text)
+    assert.equal("Book 1 0", buttons[2].text)
+  end)
+
+  it("rows of plain values use the value as identity", function()
+    local V = ui.View("V", { state = { items = { "x", "y" } }, body = function(self)
+      return ui.VStack {
+        ui.ForEach(self.items, function(item) return ui.Text(item) end),
+        ui.Button("add", function() table.insert(self.items, 1, "w") end),
+      }
+    end })
+    local app = ui.mount(V())
+    app:find("add"):tap()
+    local texts = app:findAll { type = "Text" }
+    assert.equal(3, #texts)
+    assert.equal("w", texts[1].text)
+  end)
+
+  it("a parent re-render that passes equal inputs does not re-run the child", function()
+    local shelf = shelf_of(1)
+    local Child = ui.View("Child", function(self) return ui.Text(self.label) end)
+    local Parent = ui.View("Parent", function(self)
+      return ui.VStack { ui.Text(tostring(self.shelf.flag)), Child { label = "same" } }
+    end)
+    local app = ui.mount(Parent { shelf = shelf })
+    shelf.flag = false
+    ui.flush()
+    assert.equal(2, app:renders("Parent"))
+    assert.equal(1, app:renders("Child"))
+  end)
+
+  it("a structural change replaces the view and its state", function()
+    local shelf = shelf_of(1)
+    local Counter = ui.View("Counter", { state = { n = 0 }, body = function(self)
+      return ui.Button("n=" .. self.n, function() self.n = self.n + 1 end)
+    end })
+    local Parent = ui.View("Parent", function(self)
+      if self.shelf.flag then return ui.VStack { Counter() } end
+      return ui.HStack { Counter() }
+    end)
+    local app = ui.mount(Parent { shelf = shelf })
+    app:find("n=0"):tap()
+    assert.truthy(app:find("n=1"))
+    shelf.flag = false
+    ui.flush()
+    assert.truthy(app:find("n=0"))
+  end)
+
+  it("a body that raises leaves an error node; siblings keep working", function()
+    local book = Book()
+    local Broken = ui.View("Broken", function(self)
+      if self.book.isAvailable then error("boom") end
+      return ui.Text("fixed")
+    end)
+    local Fine = ui.View("Fine", function(self) return ui.Text(self.book.title) end)
+    local app = ui.mount(ui.VStack { Broken { book = book }, Fine { book = book } })
+    local err = app:find { type = "Error" }
+    assert.matches("Error Broken: .*views_spec.lua:%d+: boom", tostring(err))
+    book.title = "Still fine"
+    ui.flush()
+    assert.truthy(app:find("Still fine"))
+    book.isAvailable = false                 -- the broken view recovers when what it read changes
+    ui.flush()
+    assert.truthy(app:find("fixed"))
+    assert.is_nil(app:find { type = "Error" })
+  end)
+
+  it("bad arguments are errors naming the position and the argument", function()
+    assert.has_error(function() ui.Text({}) end, "bad argument #1 to 'Text' (string expected, got table)")
+    assert.has_error(function() ui.Button("x") end, "bad argument #2 to 'Button'")
+    assert.has_error(function() ui.Toggle("x", true) end, "Binding expected")
+    assert.has_error(function() ui.Text("x"):fooBar() end, "unknown modifier 'fooBar' on Text")
+    assert.has_error(function() ui.Text("x"):padding("wide") end, "number expected")
+    local ok, err = pcall(function() ui.Text(nil) end)
+    assert.falsy(ok)
+    assert.matches("views_spec.lua:%d+:", err)
+  end)
+
+  it("a child that is not a view is reported in its parent", function()
+    local Bad = ui.View("Bad", function() return ui.VStack { ui.Text("ok") } end)
+    assert.has_error(function() ui.VStack { 42 } end, "child 1 is a number, expected a view")
+    local app = ui.mount(Bad())
+    assert.truthy(app:find("ok"))
+  end)
+
+  it("ui.effect re-runs after a flush in which what it read changed, until cancelled", function()
+    local book = Book()
+    local seen = {}
+    local effect = ui.effect(function() seen[#seen + 1] = book.title end)
+    book.title = "A"
+    book.isAvailable = false
+    ui.flush()
+    effect:cancel()
+    book.title = "B"
+    ui.flush()
+    assert.same({ "Sample Book Title", "A" }, seen)
+  end)
+
+  it("unmount stops updates", function()
+    local book = Book()
+    local V = ui.View("V", function(self) return ui.Text(self.book.title) end)
+    local app = ui.mount(V { book = book })
+    app:unmount()
+    book.title = "x"
+    ui.flush()
+    assert.has_error(function() app:tree() end, "unmounted")
+  end)
+
+  it("flush and mount are refused inside a body", function()
+    local Sneaky = ui.View("Sneaky", function() ui.flush(); return ui.Text("x") end)
+    local app = ui.mount(Sneaky())
+    assert.matches("ui.flush cannot be called while views are rendering", tostring(app:find { type = "Error" }))
+  end)
+end)

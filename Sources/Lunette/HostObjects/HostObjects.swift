@@ -141,6 +141,11 @@ final class HostObjects {
         type.properties[prop - 1].observe(entry.object) { registration.fire() }
     }
 
+    /// How many observation registrations are waiting for a change (for tests and diagnostics).
+    var liveRegistrations: Int {
+        identities.values.reduce(0) { $0 + $1.registrations.values.filter(\.isLive).count }
+    }
+
     /// Drops identities of objects that no longer exist (their registrars went with them).
     func pruneIdentities() {
         identities = identities.filter { $0.value.object != nil }

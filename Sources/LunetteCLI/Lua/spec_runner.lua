@@ -37,40 +37,40 @@ local checks = {}
 
 function checks.equal(expected, actual)
   if expected ~= actual then
-    fail(("expected %s, got %s"):format(show(expected), show(actual)), 2)
+    fail(("expected %s, got %s"):format(show(expected), show(actual)))
   end
 end
 
 function checks.same(expected, actual)
   if not deep_equal(expected, actual) then
-    fail(("expected the same contents as %s, got %s"):format(show(expected), show(actual)), 2)
+    fail(("expected the same contents as %s, got %s"):format(show(expected), show(actual)))
   end
 end
 
-function checks.truthy(v, message) if not v then fail(message or ("expected a truthy value, got " .. show(v)), 2) end end
-function checks.falsy(v, message) if v then fail(message or ("expected a falsy value, got " .. show(v)), 2) end end
-function checks.is_nil(v) if v ~= nil then fail("expected nil, got " .. show(v), 2) end end
-function checks.is_not_nil(v) if v == nil then fail("expected a value, got nil", 2) end end
-function checks.is_true(v) if v ~= true then fail("expected true, got " .. show(v), 2) end end
-function checks.is_false(v) if v ~= false then fail("expected false, got " .. show(v), 2) end end
+function checks.truthy(v, message) if not v then fail(message or ("expected a truthy value, got " .. show(v))) end end
+function checks.falsy(v, message) if v then fail(message or ("expected a falsy value, got " .. show(v))) end end
+function checks.is_nil(v) if v ~= nil then fail("expected nil, got " .. show(v)) end end
+function checks.is_not_nil(v) if v == nil then fail("expected a value, got nil") end end
+function checks.is_true(v) if v ~= true then fail("expected true, got " .. show(v)) end end
+function checks.is_false(v) if v ~= false then fail("expected false, got " .. show(v)) end end
 
 function checks.not_equal(unexpected, actual)
-  if unexpected == actual then fail("expected anything but " .. show(unexpected), 2) end
+  if unexpected == actual then fail("expected anything but " .. show(unexpected)) end
 end
 
 function checks.matches(pattern, s)
   if type(s) ~= "string" or not s:find(pattern) then
-    fail(("expected a string matching %s, got %s"):format(show(pattern), show(s)), 2)
+    fail(("expected a string matching %s, got %s"):format(show(pattern), show(s)))
   end
 end
 
 function checks.has_error(fn, expected)
   local ok, err = pcall(fn)
-  if ok then fail("expected an error, but the function returned normally", 2) end
+  if ok then fail("expected an error, but the function returned normally") end
   if expected ~= nil then
     local text = tostring(err)
     if text ~= expected and not text:find(expected, 1, true) then
-      fail(("expected an error containing %s, got %s"):format(show(expected), show(text)), 2)
+      fail(("expected an error containing %s, got %s"):format(show(expected), show(text)))
     end
   end
   return err
@@ -78,7 +78,7 @@ end
 
 function checks.has_no_error(fn)
   local ok, err = pcall(fn)
-  if not ok then fail("expected no error, got " .. show(err), 2) end
+  if not ok then fail("expected no error, got " .. show(err)) end
 end
 
 checks.error = checks.has_error
@@ -93,7 +93,7 @@ checks.is_falsy = checks.falsy
 local chain = setmetatable({}, { __index = function(_, k) return checks[k] end })
 local negations = {
   equal = "not_equal", same = function(a, b)
-    if deep_equal(a, b) then fail("expected different contents from " .. show(a), 2) end
+    if deep_equal(a, b) then fail("expected different contents from " .. show(a)) end
   end,
   truthy = "falsy", falsy = "truthy", is_nil = "is_not_nil",
 }
@@ -106,7 +106,7 @@ end })
 assert = setmetatable({ are = chain, is = chain, has = chain, are_not = negated, is_not = negated, no = negated }, {
   __index = function(_, k) return checks[k] end,
   __call = function(_, v, message, ...)
-    if not v then error(message or "assertion failed!", 2) end
+    if not v then error(message or "assertion failed!") end
     return v, message, ...
   end,
 })
@@ -135,9 +135,9 @@ end
 function checks.spy(s)
   local function called(n)
     if n == nil then
-      if #s.calls == 0 then fail("expected the spy to be called", 2) end
+      if #s.calls == 0 then fail("expected the spy to be called") end
     elseif #s.calls ~= n then
-      fail(("expected the spy to be called %d times, it was called %d times"):format(n, #s.calls), 2)
+      fail(("expected the spy to be called %d times, it was called %d times"):format(n, #s.calls))
     end
   end
   local function called_with(...)
@@ -145,7 +145,7 @@ function checks.spy(s)
     for _, call in ipairs(s.calls) do
       if deep_equal({ unpack(call, 1, call.n) }, want) then return end
     end
-    fail("expected a call with " .. show(want[1]) .. (#want > 1 and ", ..." or ""), 2)
+    fail("expected a call with " .. show(want[1]) .. (#want > 1 and ", ..." or ""))
   end
   local was = { called = called, called_with = called_with }
   return { was = was, was_called = called, was_called_with = called_with,

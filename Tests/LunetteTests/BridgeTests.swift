@@ -1,0 +1,99 @@
+import BookModels
+import XCTest
+@testable import Lunette
+import LunetteBridge
+
+/// Swift @Observable models seen from Lua through LunetteBridge.
+final class BridgeTests: XCTestCase {
+    private var runtime: LunetteRuntime!
+    private var library: Library!
+
+    override func setUpWithError() throws {
+        runtime = try LunetteRuntime()
+        try BookModels.register(in: runtime)
+        library = Library(books: [Book(title: "Dune"), Book(title: "Emma"), Book(title: "Ulysses")])
+        try runtime.setGlobal("library", to: library)
+    }
+
+    private let counterView = """
+    local ui = require("lunette")
+    Count = ui.View("Count", function()
+      return ui.Text("Books available: " .. library.availableBooksCount)
+    end)
+    Titles = ui.View("Titles", function()
+      local titles = {}
+      for _, book in ipairs(library.books) do titles[#titles + 1] = book.title end
+      return ui.Text(table.concat(titles, ","))
+    end)
+    return ui.VStack { Count(), Titles() }
+    """
+
+    func testLuaReadsSwiftProperties() throws {
+        XCTAssertEqual(try runtime.evaluate("return library.books[1].title, #library.books, library.availableBooksCount"),
+                       ["Dune", "3", "3"])
+        XCTAssertEqual(try runtime.evaluate("return tostring(library), tostring(library.books[2])"),
+                       ["Library#1", "Book#2"])
+    }
+
+    func testLuaWritesSwiftProperties() throws {
+        try runtime.run(source: "library.books[2].isAvailable = false; library.books[1].title = 'Dune Messiah'")
+        XCTAssertFalse(library.books[1].isAvailable)
+        XCTAssertEqual(library.books[0].title, "Dune Messiah")
+        try runtime.run(source: "local ui = require('lunette'); table.insert(library.books, ui.types.Book()); table.remove(library.books, 1)")
+        XCTAssertEqual(library.books.map(\.title), ["Emma", "Ulysses", "Sample Book Title"])
+    }
+
+    func testAChangeMadeInSwiftReRendersTheLuaViewsThatReadIt() throws {
+        let app = try XCTUnwrap(try runtime.run(source: counterView))
+        XCTAssertTrue(runtime.text(of: app).contains("Books available: 3"))
+        library.books[0].isAvailable = false       // computed in Swift, tracked through what it reads
+        runtime.flush()
+        XCTAssertTrue(runtime.text(of: app).contains("Books available: 2"))
+        XCTAssertEqual(app.renderCounts["Titles"], 1)
+        library.books[2].title = "Odyssey"
+        runtime.flush()
+        XCTAssertTrue(runtime.text(of: app).contains("Dune,Emma,Odyssey"))
+        XCTAssertEqual(app.renderCounts["Count"], 2)
+        library.books.append(Book(title: "Beloved"))
+        runtime.flush()
+        XCTAssertTrue(runtime.text(of: app).contains("Books available: 3"))
+        XCTAssertTrue(runtime.text(of: app).contains("Odyssey,Beloved"))
+    }
+
+    func testRendersThatReadAnUnchangedPropertyKeepOneRegistration() throws {
+        try runtime.run(source: """
+            local ui = require("lunette")
+            Store = ui.Observable("Store", { n = 0 })
+            store = Store()
+            ui.mount(ui.View("Reader", function()
+              return ui.Text(store.n .. " " .. library.books[1].title)
+            end)())
+            """)
+        for i in 1...2_000 {
+            try runtime.run(source: "store.n = \(i)")
+            runtime.flush()
+        }
+        // the next Swift mutation is seen once, promptly
+        library.books[0].title = "Changed"
+        runtime.flush()
+        XCTAssertTrue(runtime.text(of: runtime.apps[0]).contains("2000 Changed"))
+        XCTAssertEqual(runtime.hosts.liveRegistrations, 2)  // books of library, title of books[0]
+    }
+
+    func testConversionErrorsNameThePropertyAndTheValue() {
+        XCTAssertThrowsError(try runtime.run(source: "library.books[1].title = {}", name: "@edit.lua")) { error in
+            XCTAssertEqual("\(error)", "edit.lua:1: a Swift property cannot hold a table")
+        }
+        XCTAssertThrowsError(try runtime.run(source: "library.books[1].isAvailable = 'yes'", name: "@edit.lua")) { error in
+            XCTAssertEqual("\(error)", "edit.lua:1: cannot set 'isAvailable': expected boolean, got string")
+        }
+        XCTAssertThrowsError(try runtime.run(source: "library.availableBooksCount = 1", name: "@edit.lua")) { error in
+            XCTAssertEqual("\(error)", "edit.lua:1: 'availableBooksCount' is read-only")
+        }
+    }
+
+    func testObjectsKeepTheirIdentityInLua() throws {
+        XCTAssertEqual(try runtime.evaluate("local ui = require('lunette'); return library.books[1] == library.books[1], ui.id(library.books[1])"),
+                       ["true", "Book#1"])
+    }
+}

@@ -1,0 +1,52 @@
+import XCTest
+import Lunette
+
+/// The public embedding API, as a Swift host uses it.
+final class EmbeddingTests: XCTestCase {
+    func testAScriptReturningAViewIsMountedAndRendered() throws {
+        let runtime = try LunetteRuntime()
+        let app = try XCTUnwrap(try runtime.run(source: """
+            local ui = require("lunette")
+            return ui.VStack { ui.Text("Hello"), ui.Button("Go", function() end) }
+            """))
+        XCTAssertEqual(runtime.text(of: app), "VStack\n  Text \"Hello\"\n  Button \"Go\"\n")
+        XCTAssertEqual(app.nodes.first?.children.map(\.typeName), ["Text", "Button"])
+        XCTAssertEqual(app.nodes.first?.children.first?.text, "Hello")
+    }
+
+    func testSyntaxErrorsNameTheFileAndLine() throws {
+        let runtime = try LunetteRuntime()
+        XCTAssertThrowsError(try runtime.run(source: "local x = = 1", name: "@broken.lua")) { error in
+            guard case LunetteError.syntax(let message) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.hasPrefix("broken.lua:1:"), message)
+        }
+    }
+
+    func testScriptErrorsAreThrownNotCrashed() throws {
+        let runtime = try LunetteRuntime()
+        for i in 0..<10_000 {
+            XCTAssertThrowsError(try runtime.run(source: "error('boom \(i)')", name: "@e.lua"))
+        }
+        XCTAssertEqual(try runtime.evaluate("return 1 + 1"), ["2"])
+    }
+
+    func testTheSandboxHidesDangerousLibraries() throws {
+        let runtime = try LunetteRuntime()
+        XCTAssertEqual(try runtime.evaluate("return io, os.execute, os.getenv, dofile, loadfile, debug.getinfo, string.dump"),
+                       ["nil", "nil", "nil", "nil", "nil", "nil", "nil"])
+        XCTAssertEqual(try runtime.evaluate("return type(os.clock), type(debug.traceback), type(require)"),
+                       ["function", "function", "function"])
+        XCTAssertThrowsError(try runtime.evaluate("return load(string.char(27) .. 'Lua')()"))
+        let open = try LunetteRuntime(options: .init(sandboxed: false))
+        XCTAssertEqual(try open.evaluate("return type(io)"), ["table"])
+    }
+
+    func testWarningsAndErrorsAreReadable() throws {
+        let runtime = try LunetteRuntime()
+        let app = try XCTUnwrap(try runtime.run(source: """
+            local ui = require("lunette")
+            return ui.View("Broken", function() error("no") end)()
+            """, name: "@app.lua"))
+        XCTAssertEqual(app.errors, ["Broken: app.lua:2: no"])
+    }
+}

@@ -1,0 +1,126 @@
+import XCTest
+@testable import Lunette
+
+/// The dependency graph on its own: linking, re-tracking, propagation, the refresh walk.
+final class GraphTests: XCTestCase {
+    private func run(_ graph: Graph, _ sub: Int32, reading deps: [Int32]) {
+        graph.beginRun(sub)
+        for dep in deps { graph.track(sub: sub, dep: dep) }
+        graph.endRun(sub)
+    }
+
+    func testRepeatedReadsLinkOnce() {
+        let graph = Graph()
+        let a = graph.newNode(.signal, owner: 0, slot: 0)
+        let e = graph.newNode(.effect, owner: 0, slot: 0)
+        run(graph, e, reading: [a, a, a])
+        XCTAssertEqual(graph.dependencies(of: e), [a])
+        XCTAssertEqual(graph.subscribers(of: a), [e])
+    }
+
+    func testRerunReadingTheSameThingsReusesLinks() {
+        let graph = Graph()
+        let a = graph.newNode(.signal, owner: 0, slot: 0)
+        let b = graph.newNode(.signal, owner: 0, slot: 0)
+        let e = graph.newNode(.effect, owner: 0, slot: 0)
+        run(graph, e, reading: [a, b])
+        let first = graph.nodes[Int(e)].deps
+        run(graph, e, reading: [a, b])
+        XCTAssertEqual(graph.nodes[Int(e)].deps, first)
+        XCTAssertEqual(graph.dependencies(of: e), [a, b])
+    }
+
+    func testDependenciesNotReadAgainAreDropped() {
+        let graph = Graph()
+        let a = graph.newNode(.signal, owner: 0, slot: 0)
+        let b = graph.newNode(.signal, owner: 0, slot: 0)
+        let e = graph.newNode(.effect, owner: 0, slot: 0)
+        run(graph, e, reading: [a, b])
+        run(graph, e, reading: [b])
+        XCTAssertEqual(graph.dependencies(of: e), [b])
+        XCTAssertEqual(graph.subscribers(of: a), [])
+    }
+
+    func testAChangeMarksEffectsPendingOnce() {
+        let graph = Graph()
+        var pending: [Int32] = []
+        graph.onEffectPending = { pending.append($0) }
+        let a = graph.newNode(.signal, owner: 0, slot: 0)
+        let c = graph.newNode(.computed, owner: 0, slot: 0)
+        let e1 = graph.newNode(.effect, owner: 0, slot: 0)
+        let e2 = graph.newNode(.effect, owner: 0, slot: 0)
+        run(graph, c, reading: [a])
+        graph.computedDone(c, changed: true)
+        run(graph, e1, reading: [c, a])
+        run(graph, e2, reading: [a])
+        graph.changed(a)
+        graph.changed(a)
+        XCTAssertEqual(pending.sorted(), [e1, e2])
+    }
+
+    func testRefreshWalkRecomputesDeepestFirstAndStopsWhenNothingChanged() {
+        let graph = Graph()
+        let a = graph.newNode(.signal, owner: 0, slot: 0)
+        let b = graph.newNode(.computed, owner: 0, slot: 0)
+        let c = graph.newNode(.computed, owner: 0, slot: 0)
+        let e = graph.newNode(.effect, owner: 0, slot: 0)
+        run(graph, b, reading: [a]); graph.computedDone(b, changed: true)
+        run(graph, c, reading: [b]); graph.computedDone(c, changed: true)
+        run(graph, e, reading: [c])
+        graph.changed(a)
+        // b is recomputed first; its value did not change, so neither c nor e needs to run
+        guard case .recompute(let first) = graph.refreshBegin(e) else { return XCTFail("expected a recompute") }
+        XCTAssertEqual(first, b)
+        graph.beginRun(b); graph.track(sub: b, dep: a); graph.endRun(b)
+        graph.computedDone(b, changed: false)
+        guard case .done = graph.refreshResume() else { return XCTFail("expected the walk to finish") }
+        XCTAssertTrue(graph.isFresh(c))
+    }
+
+    func testRefreshWalkNamesTheEffectWhenAnInputChanged() {
+        let graph = Graph()
+        let a = graph.newNode(.signal, owner: 0, slot: 0)
+        let e = graph.newNode(.effect, owner: 0, slot: 0)
+        run(graph, e, reading: [a])
+        graph.changed(a)
+        guard case .recompute(let node) = graph.refreshBegin(e) else { return XCTFail("expected the effect") }
+        XCTAssertEqual(node, e)
+        graph.refreshAbort(to: 0)
+        XCTAssertEqual(graph.refreshFrame, 0)
+    }
+
+    func testFreeingANodeUnlinksItAndRecyclesItsId() {
+        let graph = Graph()
+        let a = graph.newNode(.signal, owner: 0, slot: 0)
+        let e = graph.newNode(.effect, owner: 0, slot: 0)
+        run(graph, e, reading: [a])
+        graph.freeNode(a)
+        XCTAssertEqual(graph.dependencies(of: e), [])
+        XCTAssertFalse(graph.isLive(a))
+        XCTAssertEqual(graph.newNode(.signal, owner: 0, slot: 0), a)
+    }
+
+    func testLongChainsNeedNoRecursion() {
+        let graph = Graph()
+        let source = graph.newNode(.signal, owner: 0, slot: 0)
+        var previous = source
+        var chain: [Int32] = []
+        for _ in 0..<100_000 {
+            let c = graph.newNode(.computed, owner: 0, slot: 0)
+            run(graph, c, reading: [previous])
+            graph.computedDone(c, changed: true)
+            chain.append(c)
+            previous = c
+        }
+        graph.changed(source)
+        var step = graph.refreshBegin(previous)
+        var recomputed = 0
+        while case .recompute(let node) = step {
+            recomputed += 1
+            graph.computedDone(node, changed: false)
+            step = graph.refreshResume()
+        }
+        XCTAssertEqual(recomputed, 1)          // the first computed did not change: the rest are clean
+        XCTAssertTrue(graph.isFresh(previous))
+    }
+}

@@ -15,9 +15,13 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Print trees as JSON.")
     var json = false
 
+    @Argument(parsing: .remaining, help: "Arguments for the script (the global `arg`, as lua5.4 sets it).")
+    var arguments: [String] = []
+
     func run() throws {
         let runtime = try Runtimes.make(for: file)
         do {
+            try Runtimes.setArguments(runtime, script: file, arguments)
             try runtime.run(file: file)
         } catch let error as LunetteError {
             printError("error: \(error)")

@@ -11,6 +11,12 @@ enum Runtimes {
         try BookModels.register(in: runtime)
         return runtime
     }
+
+    /// Sets `arg` as lua5.4 does: arg[0] is the script, arg[1...] its arguments.
+    static func setArguments(_ runtime: LunetteRuntime, script: String, _ arguments: [String]) throws {
+        let items = ([script] + arguments).enumerated().map { "[\($0.offset)] = \(SpecRunner.quoted($0.element))" }
+        try runtime.run(source: "arg = { \(items.joined(separator: ", ")) }", name: "=(arguments)")
+    }
 }
 
 /// Writes to standard error.

@@ -146,8 +146,13 @@ final class HostObjects {
         identities.values.reduce(0) { $0 + $1.registrations.values.filter(\.isLive).count }
     }
 
-    /// Drops identities of objects that no longer exist (their registrars went with them).
+    private var pruneThreshold = 1024
+
+    /// Drops identities of objects that no longer exist (their registrars went
+    /// with them). Amortised: a full pass only when the table has doubled.
     func pruneIdentities() {
+        guard identities.count > pruneThreshold else { return }
         identities = identities.filter { $0.value.object != nil }
+        pruneThreshold = max(1024, identities.count * 2)
     }
 }

@@ -82,6 +82,7 @@ static int lun_effect_cancel(lua_State *L) {
   lun_Handle *h = (lun_Handle *)luaL_checkudata(L, 1, LUN_MT_EFFECT);
   if (h->id) lunh_effect_dispose(lun_state(L)->rt, h->id);
   h->id = 0;
+  lun_release_refs(L, lun_state(L));
   return 0;
 }
 
@@ -185,6 +186,7 @@ static int lun_app_unmount(lua_State *L) {
   lun_app_check_idle(L, "app:unmount");
   if (h->id) lunh_unmount(lun_state(L)->rt, h->id);
   h->id = 0;
+  lun_release_refs(L, lun_state(L));
   return 0;
 }
 

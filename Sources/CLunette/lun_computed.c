@@ -90,7 +90,7 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node) {
 
 /* Brings node up to date by recomputing what the graph names. For an effect
  * node, returns 1 as soon as the effect itself is found stale. May raise. */
-static int lun_walk(lua_State *L, lun_State *S, int32_t node, int isEffect) {
+int lun_walk(lua_State *L, lun_State *S, int32_t node, int isEffect) {
   int32_t frame = lunh_refresh_frame(S->graph), r = 0;
   int step = lunh_refresh_begin(S->graph, node, &r);
   while (step == LUN_REFRESH_RECOMPUTE) {
@@ -160,11 +160,32 @@ static int lun_trampoline(lua_State *L, lun_State *S, int32_t node, int isEffect
   return stale;
 }
 
-/* Brings a computed node up to date (may raise). */
+/* Brings a computed node up to date (may raise). A unit update catches
+ * suspensions itself (and runs again), so only reads outside units need
+ * the trampoline's protected call. */
 int lun_refresh(lua_State *L, lun_State *S, int32_t node) {
   if (S->suspending) return lun_suspend(L);
-  if (S->computeDepth == 0) return lun_trampoline(L, S, node, 0);
+  if (S->computeDepth == 0 && !S->inUnit) return lun_trampoline(L, S, node, 0);
   return lun_walk(L, S, node, 0);
+}
+
+/* Protected part of lun_settle: (node) -> (). */
+static int lun_settle_k(lua_State *L) {
+  lun_trampoline(L, lun_state(L), (int32_t)lua_tointeger(L, 1), 0);
+  return 0;
+}
+
+/* Evaluates node from the top (after a unit's run was suspended). 0 on error,
+ * with the error value on the stack. */
+int lun_settle(lua_State *L, lun_State *S, int32_t node) {
+  int saved = S->inUnit;
+  int status;
+  S->inUnit = 0;
+  lua_pushcfunction(L, lun_settle_k);
+  lua_pushinteger(L, node);
+  status = lua_pcall(L, 1, 0, 0);
+  S->inUnit = saved;
+  return status == LUA_OK;
 }
 
 /* Reads computed property prop of the object at idx. [-0, +1] */
@@ -177,24 +198,4 @@ int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int pr
   lua_rawgeti(L, -1, prop);
   lua_remove(L, -2);
   return 1;
-}
-
-/* Protected staleness check of an effect node: (node) -> stale. */
-int lun_check_k(lua_State *L) {
-  lun_State *S = lun_state(L);
-  int32_t node = (int32_t)lua_tointeger(L, 1);
-  int stale = S->computeDepth == 0 ? lun_trampoline(L, S, node, 1) : lun_walk(L, S, node, 1);
-  lua_pushboolean(L, stale);
-  return 1;
-}
-
-int lun_check_node(lua_State *L, int32_t node, int *stale) {
-  *stale = 1;
-  if (!lua_checkstack(L, 4)) return LUN_ERROR;
-  lua_pushcfunction(L, lun_check_k);
-  lua_pushinteger(L, node);
-  if (lun_protect(L, 1, 1) != LUN_OK) return LUN_ERROR;
-  *stale = lua_toboolean(L, -1);
-  lua_pop(L, 1);
-  return LUN_OK;
 }

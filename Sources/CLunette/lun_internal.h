@@ -101,7 +101,8 @@ int lun_class_define(lua_State *L, const char *name, int specidx);
 /* lun_computed.c */
 int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int prop);
 int lun_refresh(lua_State *L, lun_State *S, int32_t node);
-int lun_check_k(lua_State *L);
+int lun_walk(lua_State *L, lun_State *S, int32_t node, int isEffect);
+int lun_settle(lua_State *L, lun_State *S, int32_t node);
 
 /* lun_proxy.c */
 void lun_open_proxy(lua_State *L);
@@ -132,8 +133,18 @@ void lun_open_self(lua_State *L);
 void lun_self_create(lua_State *L, int recidx, int32_t unit);
 void lun_self_init_state(lua_State *L, int recidx);
 
-/* lun_render.c */
-void lun_render_value(lua_State *L, int validx, int outidx, int32_t unit);
+/* lun_walk.c: what a unit's run reports to the host builder */
+typedef struct lun_Walk {
+  int record;       /* stack index of the unit's record */
+  int out;          /* stack index of the new out table */
+  int32_t slots;    /* slots used in it */
+  void *rt;
+} lun_Walk;
+void lun_walk_value(lua_State *L, lun_Walk *W, int v);
+
+/* lun_update.c */
+int lun_error_string(lua_State *L, int idx);
+void lun_release_refs(lua_State *L, lun_State *S);
 
 /* lun_env.c */
 void lun_open_env(lua_State *L);

@@ -26,6 +26,7 @@ typedef struct lun_State {
   int32_t suspendNode;    /* trampoline: the computed to evaluate first */
   int32_t suspending;     /* trampoline: unwinding to the outermost read */
   int32_t inBody;         /* > 0 while a body, row or computed runs */
+  int32_t inUnit;         /* a unit update is running: it catches suspensions itself */
   int32_t *work;          /* trampoline work list */
   int32_t workCount, workCap;
   int32_t listWindow;     /* rows a List realises */
@@ -60,6 +61,16 @@ enum {
 /* What a stored Lua value on a render node is for. */
 enum { LUN_ROLE_ACTION = 1, LUN_ROLE_BINDING = 2, LUN_ROLE_SUBMIT = 3 };
 
+/* A unit the host hands to lun_flush. */
+typedef struct lun_Ticket {
+  int32_t unit, kind, node;
+  int32_t recordRef;
+  int32_t needsRender;    /* run without first checking its dependencies */
+} lun_Ticket;
+
+/* How a unit's update ended (lunh_unit_end). */
+enum { LUN_UNIT_SKIPPED = 0, LUN_UNIT_RAN = 1, LUN_UNIT_FAILED = 2 };
+
 /* Answers of the graph's refresh walk. */
 enum { LUN_REFRESH_DONE = 0, LUN_REFRESH_RECOMPUTE = 1 };
 
@@ -88,10 +99,8 @@ int lun_run_chunk(lua_State *L, const char *source, size_t len, const char *chun
 int lun_eval(lua_State *L, const char *source, size_t len, const char *chunkname, int *count);
 /* Result i (1-based) of the last lun_eval. */
 const char *lun_eval_result(lua_State *L, int i, size_t *len);
-/* Renders one unit: runs its function in its tracking scope and reports the output. */
-int lun_render_unit(lua_State *L, int recordRef, int kind, int32_t node);
-/* Decides whether an effect node really is stale (refreshing the computeds it read). */
-int lun_check_node(lua_State *L, int32_t node, int *stale);
+/* Updates every unit the host hands out (lunh_next_unit) until none is left. */
+int lun_flush(lua_State *L);
 /* Calls a function kept on a render node (an action), with an optional string. */
 int lun_call_slot(lua_State *L, int recordRef, int slot, const char *text, size_t len, int hasText);
 /* Releases a registry reference (never raises). */
@@ -148,7 +157,13 @@ void lunh_out_env_changed(void *rt);
 int lunh_env_find(void *rt, int32_t unit, const char *key, size_t klen, int *recordRef, int32_t *slot, int32_t *node);
 const char *lunh_unit_name(void *rt, int32_t unit, size_t *len);
 
-/* scheduler, apps, inspection */
+/* scheduler: lun_flush's loop */
+int lunh_next_unit(void *rt, lun_Ticket *ticket);
+void lunh_unit_begin(void *rt);
+void lunh_unit_end(void *rt, int32_t status, const char *message, size_t len);
+int32_t lunh_release_next(void *rt);
+
+/* apps, inspection */
 int32_t lunh_mount(void *rt, int recordRef);
 void lunh_flush(void *rt);
 int lunh_flushing(void *rt);

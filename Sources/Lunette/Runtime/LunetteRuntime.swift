@@ -44,11 +44,10 @@ public final class LunetteRuntime {
     lazy var hosts = HostObjects(inbox: inbox)
     lazy var builder = OutputBuilder(runtime: self)
     var scheduler = Scheduler()
-    var units: [Int32: Unit] = [:]
+    var units = UnitTable()
     var appsByID: [Int32: App] = [:]
     var handles = NodeHandles()
     var releasedNodes: [Int32] = []
-    var nextUnitID: Int32 = 1
     var nextAppID: Int32 = 1
     var nextSerial: Int32 = 1
     var flushing = false
@@ -58,6 +57,13 @@ public final class LunetteRuntime {
     let errorText = CStringBuffer()
     var lastHostError = ""
     var writesDuringRender: [(Unit, Int32)] = []
+    /// The unit lun_flush is updating, and whether its run began.
+    var updating: Unit?
+    var updatingBegan = false
+    /// Registry references to release (C releases them between updates).
+    var pendingReleases: [Int32] = []
+    /// Errors of units that belong to no app (ui.effect).
+    public internal(set) var effectErrors: [String] = []
 
     /// Creates a Lua state with the standard libraries (sandboxed unless
     /// options say otherwise) and `require("lunette")` ready.

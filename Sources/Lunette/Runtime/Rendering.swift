@@ -12,20 +12,45 @@ extension LunetteRuntime {
         flushCount += 1
         drainInbox()
         freeReleasedNodes()
-        while let unit = scheduler.next() {
-            guard !unit.disposed else { continue }
-            if !unit.needsRender {
-                var stale: Int32 = 1
-                _ = lun_check_node(L, unit.node, &stale)
-                guard stale != 0 else { continue }
-            }
-            guard admitRun(of: unit) else { continue }
-            render(unit)
-            reportWritesDuringRender()
-            drainInbox()
-        }
+        if !scheduler.isEmpty { _ = lun_flush(L) }
+        releasePendingRefs()
         freeReleasedNodes()
         hosts.pruneIdentities()
+    }
+
+    /// The next unit lun_flush should update, or nil when none is waiting.
+    func nextUnit() -> Unit? {
+        while let id = scheduler.next() {
+            guard let unit = units[id] else { continue }
+            unit.queued = false
+            guard !unit.disposed, admitRun(of: unit) else { continue }
+            updating = unit
+            updatingBegan = false
+            return unit
+        }
+        return nil
+    }
+
+    /// The unit being updated is stale (or new): its function is about to run.
+    func beginUpdate() {
+        guard let unit = updating else { return }
+        if !updatingBegan, unit.kind == .component, let app = unit.app { app.renderCounts[unit.name, default: 0] += 1 }
+        updatingBegan = true
+        unit.needsRender = false
+        if unit.kind != .effect { builder.begin(unit) }
+    }
+
+    /// The update finished: install the output (or the error), report what it wrote.
+    func endUpdate(status: Int32, message: String?) {
+        guard let unit = updating else { return }
+        updating = nil
+        if status == Int32(LUN_UNIT_FAILED), let message {
+            if unit.kind == .effect { effectErrors.append("effect: \(message)") }
+            builder.fail(message)
+        }
+        if updatingBegan, unit.kind != .effect { builder.finish() }
+        reportWritesDuringRender()
+        drainInbox()
     }
 
     /// Counts runs per flush; past the limit the unit is stopped and reported.
@@ -41,20 +66,15 @@ extension LunetteRuntime {
         return unit.runsThisFlush <= options.renderLoopLimit
     }
 
-    func render(_ unit: Unit) {
-        unit.needsRender = false
-        if unit.kind == .component, let app = unit.app { app.renderCounts[unit.name, default: 0] += 1 }
-        builder.begin(unit)
-        if lun_render_unit(L, unit.recordRef, unit.kind.rawValue, unit.node) != LUN_OK {
-            builder.fail(lastError)
-        }
-        builder.finish()
+    /// Releases registry references directly (only outside Lua calls).
+    func releasePendingRefs() {
+        for ref in pendingReleases { _ = lun_release_ref(L, ref) }
+        pendingReleases = []
     }
 
     /// A new unit under `parent`, scheduled to render.
     func makeUnit(kind: Unit.Kind, typeId: Int32, parent: Unit?, app: App? = nil) -> Unit {
-        let id = nextUnitID
-        nextUnitID += 1
+        let id = units.nextID()
         let node = graph.newNode(.effect, owner: id, slot: 0, origin: .unit)
         let name = kind == .component ? viewTypeName(typeId) : "\(kind)"
         let unit = Unit(id: id, kind: kind, typeId: typeId, name: name, parent: parent,
@@ -73,7 +93,7 @@ extension LunetteRuntime {
         unit.children = [:]
         unit.environmentEntries = [:]
         graph.freeNode(unit.node)
-        _ = lun_release_ref(L, unit.recordRef)
+        if unit.recordRef > 0 { pendingReleases.append(unit.recordRef) }
         unit.recordRef = 0
         units[unit.id] = nil
     }
@@ -121,7 +141,7 @@ extension LunetteRuntime {
         guard !writesDuringRender.isEmpty else { return }
         let writes = writesDuringRender
         writesDuringRender = []
-        for (unit, node) in writes where unit.runsThisFlush == 1 {
+        for (unit, node) in writes where unit.runsThisFlush == 1 && !unit.disposed {
             warn(in: unit, "\(unit.displayName) wrote \(label(of: node)) during its body, which also reads it")
         }
     }

@@ -1,23 +1,13 @@
 /*
- * lun_render.c — running a unit and reporting its output to the host.
+ * lun_walk.c — reporting the view a body returned to the host.
  *
- * A unit (root, component, list, row, effect) renders by running its Lua
- * function inside its tracking scope and walking the view value it returns.
- * The walk calls the lunh_out_* builders; Lua values the output needs later
- * (actions, bindings, environment values) go into the unit's new `out`
- * table, and nodes refer to them by slot. Child units (components, list
- * content, rows) are matched by the host; new ones get a record here.
+ * The walk calls the lunh_out_* builders for each view value; Lua values the
+ * output needs later (actions, bindings, environment values) go into the
+ * unit's new `out` table, and nodes refer to them by slot. Child units
+ * (components, list content, rows) are matched by the host; new ones get a
+ * record here, and kept ones are told whether their inputs changed.
  */
 #include "lun_internal.h"
-
-typedef struct lun_Walk {
-  int record;       /* stack index of the unit's record */
-  int out;          /* stack index of the new out table */
-  int32_t slots;    /* slots used in it */
-  void *rt;
-} lun_Walk;
-
-static void lun_walk_value(lua_State *L, lun_Walk *W, int v);
 
 /* Stores the value at idx in the out table; returns its slot. */
 static int32_t lun_walk_store(lua_State *L, lun_Walk *W, int idx) {
@@ -218,7 +208,7 @@ static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
 }
 
 /* Walks one view value (or a view type, or a plain array of views). */
-static void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
+void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   int kind, t = lua_type(L, v);
   size_t len = 0;
   const char *text = NULL;
@@ -282,166 +272,4 @@ static void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
       break;
   }
   lunh_out_end(W->rt);
-}
-
-/* The list unit's run: (walk, record, kind, out) -> (); iterates the data
- * (tracked) and matches one row unit per element in the window. */
-static int lun_rows_k(lua_State *L) {
-  lun_Walk *W = (lun_Walk *)lua_touserdata(L, 1);
-  lun_State *S = lun_state(L);
-  lua_Integer i, n, window;
-  int rec = 2, data, row;
-  W->record = 2;
-  W->out = 4;
-  lua_getfield(L, rec, "data");
-  data = lua_gettop(L);
-  lua_getfield(L, rec, "row");
-  row = lua_gettop(L);
-  n = luaL_len(L, data);
-  lua_getfield(L, rec, "lazy");
-  window = lua_toboolean(L, -1) && n > S->listWindow ? S->listWindow : n;
-  lua_pop(L, 1);
-  for (i = 1; i <= window; i++) {
-    int32_t unit = 0;
-    size_t klen;
-    const char *key;
-    int ref, elem;
-    lua_geti(L, data, i);
-    elem = lua_gettop(L);
-    lun_identity_key(L, elem);
-    key = lua_tolstring(L, -1, &klen);
-    lunh_out_begin(W->rt, LUN_VIEW_ROW, NULL, 0);
-    ref = lunh_out_unit(W->rt, LUN_UNIT_ROW, 0, key, klen, &unit);
-    lunh_out_end(W->rt);
-    if (ref == 0) {
-      lua_createtable(L, 0, 5);
-      lua_pushinteger(L, unit);
-      lua_setfield(L, -2, "unit");
-      lua_newtable(L);
-      lua_setfield(L, -2, "out");
-      lua_pushvalue(L, elem);
-      lua_setfield(L, -2, "elem");
-      lua_pushvalue(L, row);
-      lua_setfield(L, -2, "row");
-      lua_pushinteger(L, i);
-      lua_setfield(L, -2, "index");
-      lunh_out_unit_record(W->rt, unit, luaL_ref(L, LUA_REGISTRYINDEX));
-    } else {
-      int changed;
-      lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-      lua_getfield(L, -1, "elem");
-      lua_getfield(L, -2, "row");
-      lua_getfield(L, -3, "index");
-      changed = !lua_rawequal(L, -3, elem) || !lua_rawequal(L, -2, row) || lua_tointeger(L, -1) != i;
-      lua_pop(L, 3);
-      if (changed) {
-        lua_pushvalue(L, elem);
-        lua_setfield(L, -2, "elem");
-        lua_pushvalue(L, row);
-        lua_setfield(L, -2, "row");
-        lua_pushinteger(L, i);
-        lua_setfield(L, -2, "index");
-        lunh_out_unit_changed(W->rt, unit);
-      }
-      lua_pop(L, 1);
-    }
-    lua_settop(L, row);
-  }
-  if (window < n) {
-    lua_pushfstring(L, "%d", (int)(n - window));
-    lunh_out_attr(W->rt, "hiddenRows", 10, lua_tostring(L, -1), lua_rawlen(L, -1));
-  }
-  return 0;
-}
-
-/* Raises "file:line: body of X returned a T, expected a view" for the function at fidx. */
-static int lun_body_bad_result(lua_State *L, int fidx, int ridx) {
-  lua_Debug ar;
-  lua_pushvalue(L, fidx);
-  lua_getinfo(L, ">S", &ar);
-  return luaL_error(L, "%s:%d: the function returned a %s, expected a view", ar.short_src, ar.linedefined,
-                    luaL_typename(L, ridx));
-}
-
-/* A body, row or effect run: (walk, record, kind, out) -> (); calls the
- * function and walks the view it returns. */
-static int lun_body_k(lua_State *L) {
-  lun_Walk *W = (lun_Walk *)lua_touserdata(L, 1);
-  int kind = (int)lua_tointeger(L, 3), fidx, t;
-  W->record = 2;
-  W->out = 4;
-  switch (kind) {
-    case LUN_UNIT_ROOT:
-      lua_getfield(L, 2, "value");
-      lun_walk_value(L, W, lua_gettop(L));
-      return 0;
-    case LUN_UNIT_COMPONENT:
-      if (lua_getfield(L, 2, "state") == LUA_TNIL) lun_self_init_state(L, 2);
-      lua_getfield(L, 2, "info");
-      lua_getfield(L, -1, "body");
-      fidx = lua_gettop(L);
-      lua_pushvalue(L, fidx);
-      lua_getfield(L, 2, "self");
-      lua_call(L, 1, 1);
-      break;
-    case LUN_UNIT_ROW:
-      lua_getfield(L, 2, "row");
-      fidx = lua_gettop(L);
-      lua_pushvalue(L, fidx);
-      lua_getfield(L, 2, "elem");
-      lua_getfield(L, 2, "index");
-      lua_call(L, 2, 1);
-      break;
-    case LUN_UNIT_EFFECT:
-      lua_getfield(L, 2, "fn");
-      lua_call(L, 0, 0);
-      return 0;
-    default:
-      return luaL_error(L, "unknown unit kind %d", kind);
-  }
-  t = lua_type(L, -1);
-  if (t != LUA_TTABLE && t != LUA_TNIL && t != LUA_TUSERDATA) return lun_body_bad_result(L, fidx, lua_gettop(L));
-  lun_walk_value(L, W, lua_gettop(L));
-  return 0;
-}
-
-/* Protected part of lun_render_unit: (record ref, kind, node) -> (). */
-static int lun_render_k(lua_State *L) {
-  lun_State *S = lun_state(L);
-  int kind = (int)lua_tointeger(L, 2), status;
-  int32_t node = (int32_t)lua_tointeger(L, 3), saved = S->active;
-  lun_Walk W;
-  lua_rawgeti(L, LUA_REGISTRYINDEX, lua_tointeger(L, 1));   /* 4: record */
-  lua_newtable(L);                                           /* 5: new out */
-  W.slots = 0;
-  W.rt = S->rt;
-  lua_pushcfunction(L, kind == LUN_UNIT_LIST ? lun_rows_k : lun_body_k);
-  lua_pushlightuserdata(L, &W);
-  lua_pushvalue(L, 4);
-  lua_pushinteger(L, kind);
-  lua_pushvalue(L, 5);
-  S->active = node;
-  S->inBody++;
-  lunh_run_begin(S->graph, node);
-  status = lua_pcall(L, 4, 0, 0);
-  lunh_run_end(S->graph, node, status == LUA_OK);
-  S->inBody--;
-  S->active = saved;
-  if (status != LUA_OK) {
-    size_t len;
-    const char *msg = luaL_tolstring(L, -1, &len);
-    lunh_out_error(S->rt, msg, len);
-  }
-  lua_pushvalue(L, 5);
-  lua_setfield(L, 4, "out");
-  return 0;
-}
-
-int lun_render_unit(lua_State *L, int recordRef, int kind, int32_t node) {
-  if (!lua_checkstack(L, 8)) return LUN_ERROR;
-  lua_pushcfunction(L, lun_render_k);
-  lua_pushinteger(L, recordRef);
-  lua_pushinteger(L, kind);
-  lua_pushinteger(L, node);
-  return lun_protect(L, 3, 0);
 }

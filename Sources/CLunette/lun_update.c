@@ -1,0 +1,248 @@
+/*
+ * lun_update.c — the flush loop: updating the units the host hands out.
+ *
+ * lun_flush asks the host for units one at a time, parents first. Each
+ * update runs in one protected call: unless the unit must run anyway, it
+ * first checks whether what it read really changed (refreshing computeds
+ * on the way); then it runs the unit's function in its tracking scope and
+ * walks the result. If a very deep never-evaluated computed chain made the
+ * run suspend, the deepest node is settled from the top and the update is
+ * tried again (bodies describe views; running one again is harmless).
+ */
+#include "lun_internal.h"
+
+/* One update in progress; lives on the C stack of lun_update. */
+typedef struct lun_Run {
+  lun_Ticket ticket;
+  lun_Walk walk;
+  int32_t saved;     /* the tracking scope to restore */
+  int checked;       /* dependencies were found stale: do not check again */
+  int tracking;      /* run_begin was called: run_end is due */
+  int rendered;      /* the function ran to the end */
+} lun_Run;
+
+/* Pushes the error value at idx as a string, in protection. Returns 1 if it could. */
+static int lun_tostring_k(lua_State *L) {
+  luaL_tolstring(L, 1, NULL);
+  return 1;
+}
+
+int lun_error_string(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  if (lua_type(L, idx) == LUA_TSTRING) { lua_pushvalue(L, idx); return 1; }
+  lua_pushcfunction(L, lun_tostring_k);
+  lua_pushvalue(L, idx);
+  if (lua_pcall(L, 1, 1, 0) == LUA_OK) return 1;
+  lua_pop(L, 1);
+  lua_pushliteral(L, "an error value that cannot be shown");
+  return 1;
+}
+
+/* Raises "file:line: the function returned a T, expected a view" for the function at fidx. */
+static int lun_bad_result(lua_State *L, int fidx, int ridx) {
+  lua_Debug ar;
+  lua_pushvalue(L, fidx);
+  lua_getinfo(L, ">S", &ar);
+  return luaL_error(L, "%s:%d: the function returned a %s, expected a view", ar.short_src, ar.linedefined,
+                    luaL_typename(L, ridx));
+}
+
+/* Calls the function at fidx with nargs arguments above it and walks the view it returns. */
+static void lun_run_view(lua_State *L, lun_Walk *W, int fidx, int nargs) {
+  int t;
+  lua_pushvalue(L, fidx);
+  lua_insert(L, -nargs - 1);
+  lua_call(L, nargs, 1);
+  t = lua_type(L, -1);
+  if (t != LUA_TTABLE && t != LUA_TNIL && t != LUA_TUSERDATA) lun_bad_result(L, fidx, lua_gettop(L));
+  lun_walk_value(L, W, lua_gettop(L));
+}
+
+/* A list unit's run: iterates its data (tracked) and matches one row unit per element in the window. */
+static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
+  lua_Integer i, n, window;
+  int data, row;
+  lua_getfield(L, W->record, "data");
+  data = lua_gettop(L);
+  lua_getfield(L, W->record, "row");
+  row = lua_gettop(L);
+  n = luaL_len(L, data);
+  lua_getfield(L, W->record, "lazy");
+  window = lua_toboolean(L, -1) && n > S->listWindow ? S->listWindow : n;
+  lua_pop(L, 1);
+  for (i = 1; i <= window; i++) {
+    int32_t unit = 0;
+    size_t klen;
+    const char *key;
+    int ref, elem;
+    lua_geti(L, data, i);
+    elem = lua_gettop(L);
+    lun_identity_key(L, elem);
+    key = lua_tolstring(L, -1, &klen);
+    lunh_out_begin(W->rt, LUN_VIEW_ROW, NULL, 0);
+    ref = lunh_out_unit(W->rt, LUN_UNIT_ROW, 0, key, klen, &unit);
+    lunh_out_end(W->rt);
+    if (ref == 0) {
+      lua_createtable(L, 0, 5);
+      lua_pushinteger(L, unit);
+      lua_setfield(L, -2, "unit");
+      lua_newtable(L);
+      lua_setfield(L, -2, "out");
+      lua_pushvalue(L, elem);
+      lua_setfield(L, -2, "elem");
+      lua_pushvalue(L, row);
+      lua_setfield(L, -2, "row");
+      lua_pushinteger(L, i);
+      lua_setfield(L, -2, "index");
+      lunh_out_unit_record(W->rt, unit, luaL_ref(L, LUA_REGISTRYINDEX));
+    } else {
+      int changed;
+      lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+      lua_getfield(L, -1, "elem");
+      lua_getfield(L, -2, "row");
+      lua_getfield(L, -3, "index");
+      changed = !lua_rawequal(L, -3, elem) || !lua_rawequal(L, -2, row) || lua_tointeger(L, -1) != i;
+      lua_pop(L, 3);
+      if (changed) {
+        lua_pushvalue(L, elem);
+        lua_setfield(L, -2, "elem");
+        lua_pushvalue(L, row);
+        lua_setfield(L, -2, "row");
+        lua_pushinteger(L, i);
+        lua_setfield(L, -2, "index");
+        lunh_out_unit_changed(W->rt, unit);
+      }
+    }
+    lua_settop(L, row);
+  }
+  if (window < n) {
+    lua_pushfstring(L, "%d", (int)(n - window));
+    lunh_out_attr(W->rt, "hiddenRows", 10, lua_tostring(L, -1), lua_rawlen(L, -1));
+  }
+}
+
+/* Runs the unit's own function by kind, reporting its output. */
+static void lun_run_unit(lua_State *L, lun_State *S, lun_Run *run) {
+  lun_Walk *W = &run->walk;
+  switch (run->ticket.kind) {
+    case LUN_UNIT_ROOT:
+      lua_getfield(L, W->record, "value");
+      lun_walk_value(L, W, lua_gettop(L));
+      break;
+    case LUN_UNIT_COMPONENT:
+      if (lua_getfield(L, W->record, "state") == LUA_TNIL) lun_self_init_state(L, W->record);
+      lua_getfield(L, W->record, "info");
+      lua_getfield(L, -1, "body");
+      lua_getfield(L, W->record, "self");
+      lun_run_view(L, W, lua_gettop(L) - 1, 1);
+      break;
+    case LUN_UNIT_ROW:
+      lua_getfield(L, W->record, "row");
+      lua_getfield(L, W->record, "elem");
+      lua_getfield(L, W->record, "index");
+      lun_run_view(L, W, lua_gettop(L) - 2, 2);
+      break;
+    case LUN_UNIT_LIST:
+      lun_run_rows(L, S, W);
+      break;
+    case LUN_UNIT_EFFECT:
+      lua_getfield(L, W->record, "fn");
+      lua_call(L, 0, 0);
+      break;
+    default:
+      luaL_error(L, "unknown unit kind %d", (int)run->ticket.kind);
+  }
+}
+
+/* Protected part of an update: (run) -> (). Checks, then runs in the unit's scope. */
+static int lun_update_k(lua_State *L) {
+  lun_Run *run = (lun_Run *)lua_touserdata(L, 1);
+  lun_State *S = lun_state(L);
+  int32_t node = run->ticket.node;
+  if (!run->ticket.needsRender && !run->checked) {
+    if (!lun_walk(L, S, node, 1)) return 0;
+    run->checked = 1;
+  }
+  lunh_unit_begin(S->rt);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, run->ticket.recordRef);  /* 2: record */
+  lua_newtable(L);                                          /* 3: new out */
+  run->walk.record = 2;
+  run->walk.out = 3;
+  run->walk.slots = 0;
+  run->walk.rt = S->rt;
+  run->saved = S->active;
+  S->active = node;
+  S->inBody++;
+  lunh_run_begin(S->graph, node);
+  run->tracking = 1;
+  lun_run_unit(L, S, run);
+  lua_pushvalue(L, 3);
+  lua_setfield(L, 2, "out");
+  run->rendered = 1;
+  return 0;
+}
+
+/* Ends the tracking run of an update if it started. */
+static void lun_update_close(lun_State *S, lun_Run *run, int ok) {
+  if (!run->tracking) return;
+  lunh_run_end(S->graph, run->ticket.node, ok);
+  S->active = run->saved;
+  S->inBody--;
+  run->tracking = 0;
+}
+
+/* Updates one unit; always reports how it ended to the host. */
+static void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
+  lun_Run run;
+  memset(&run, 0, sizeof(run));
+  run.ticket = *ticket;
+  for (;;) {
+    int status;
+    size_t len;
+    const char *msg;
+    lua_pushcfunction(L, lun_update_k);
+    lua_pushlightuserdata(L, &run);
+    S->inUnit = 1;
+    status = lua_pcall(L, 1, 0, 0);
+    S->inUnit = 0;
+    lun_update_close(S, &run, status == LUA_OK && !S->suspending);
+    if (status == LUA_OK && !S->suspending) {
+      lunh_unit_end(S->rt, run.rendered ? LUN_UNIT_RAN : LUN_UNIT_SKIPPED, NULL, 0);
+      return;
+    }
+    if (S->suspending) {                            /* settle the deepest node, then try again */
+      if (status != LUA_OK) lua_pop(L, 1);
+      S->suspending = 0;
+      run.rendered = 0;
+      if (lun_settle(L, S, S->suspendNode)) continue;
+    }
+    lun_error_string(L, -1);
+    msg = lua_tolstring(L, -1, &len);
+    lunh_unit_end(S->rt, LUN_UNIT_FAILED, msg, len);
+    lua_pop(L, 2);
+    return;
+  }
+}
+
+/* Releases the registry references the host no longer needs. */
+void lun_release_refs(lua_State *L, lun_State *S) {
+  int32_t ref;
+  while ((ref = lunh_release_next(S->rt)) != 0) luaL_unref(L, LUA_REGISTRYINDEX, ref);
+}
+
+/* Protected part of lun_flush: () -> (). */
+static int lun_flush_k(lua_State *L) {
+  lun_State *S = lun_state(L);
+  lun_Ticket ticket;
+  while (lunh_next_unit(S->rt, &ticket)) {
+    lun_update(L, S, &ticket);
+    lun_release_refs(L, S);
+  }
+  return 0;
+}
+
+int lun_flush(lua_State *L) {
+  if (!lua_checkstack(L, 8)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_flush_k);
+  return lun_protect(L, 0, 0);
+}

@@ -1,0 +1,23 @@
+/// The live units by id: an array indexed by id, ids reused after disposal.
+struct UnitTable {
+    private var slots: [Unit?] = [nil]
+    private var freeIDs: [Int32] = []
+
+    /// An id for a new unit.
+    mutating func nextID() -> Int32 {
+        if let id = freeIDs.popLast() { return id }
+        slots.append(nil)
+        return Int32(slots.count - 1)
+    }
+
+    subscript(id: Int32) -> Unit? {
+        get { id > 0 && Int(id) < slots.count ? slots[Int(id)] : nil }
+        set {
+            guard id > 0, Int(id) < slots.count else { return }
+            if newValue == nil, slots[Int(id)] != nil { freeIDs.append(id) }
+            slots[Int(id)] = newValue
+        }
+    }
+
+    var count: Int { slots.count - 1 - freeIDs.count }
+}

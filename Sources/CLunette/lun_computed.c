@@ -23,11 +23,10 @@ static int lun_suspend(lua_State *L) {
 /* Pushes the Lua function of computed property slot of the object at objidx. [-0, +1] */
 static void lun_computed_function(lua_State *L, int objidx, int32_t slot) {
   lua_getmetatable(L, objidx);
-  lua_getfield(L, -1, "__info");
-  lua_getfield(L, -1, "computeds");
+  lua_rawgeti(L, -1, LUN_META_COMPUTEDS);
   lua_rawgeti(L, -1, slot);
-  lua_replace(L, -4);
-  lua_pop(L, 2);
+  lua_replace(L, -3);
+  lua_pop(L, 1);
 }
 
 /* Replaces the object at objidx (the top) by the message "computed property

@@ -41,6 +41,9 @@ extern const char lun_key_envkeys;   /* key -> { default = f, value = v } */
 extern const char lun_key_module;    /* the ui table */
 extern const char lun_key_suspend;   /* the trampoline's error value */
 
+/* An instance metatable keeps its class's computed functions at this integer key. */
+#define LUN_META_COMPUTEDS 1
+
 /* Property kinds of a model class. */
 enum { LUN_PROP_PLAIN = 1, LUN_PROP_COMPUTED, LUN_PROP_IGNORED };
 

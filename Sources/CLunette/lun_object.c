@@ -385,6 +385,8 @@ static void lun_class_metatable(lua_State *L, int clsidx, int propsidx, int meth
   lua_setfield(L, -2, "__class");
   lua_pushvalue(L, infoidx);
   lua_setfield(L, -2, "__info");
+  lua_getfield(L, infoidx, "computeds");
+  lua_rawseti(L, -2, LUN_META_COMPUTEDS);
 }
 
 /* Defines a class from the spec table at specidx. [-0, +1] (the class table) */

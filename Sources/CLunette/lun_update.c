@@ -165,7 +165,8 @@ static int lun_update_k(lua_State *L) {
   }
   lunh_unit_begin(S->rt);
   lua_rawgeti(L, LUA_REGISTRYINDEX, run->ticket.recordRef);  /* 2: record */
-  lua_newtable(L);                                          /* 3: new out */
+  if (run->ticket.kind == LUN_UNIT_EFFECT) lua_pushnil(L);  /* 3: new out (effects output nothing) */
+  else lua_newtable(L);
   run->walk.record = 2;
   run->walk.out = 3;
   run->walk.slots = 0;
@@ -176,8 +177,10 @@ static int lun_update_k(lua_State *L) {
   lunh_run_begin(S->graph, node);
   run->tracking = 1;
   lun_run_unit(L, S, run);
-  lua_pushvalue(L, 3);
-  lua_setfield(L, 2, "out");
+  if (!lua_isnil(L, 3)) {
+    lua_pushvalue(L, 3);
+    lua_setfield(L, 2, "out");
+  }
   run->rendered = 1;
   return 0;
 }

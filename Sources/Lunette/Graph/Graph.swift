@@ -46,20 +46,20 @@ final class Graph {
         static let live: UInt16 = 8        // allocated
     }
 
-    private(set) var nodes: UnsafeMutablePointer<Node>
-    private(set) var links: UnsafeMutablePointer<Link>
-    private var nodeCapacity: Int32 = 0, nodeCount: Int32 = 1
-    private var linkCapacity: Int32 = 0, linkCount: Int32 = 1
-    private var freeNode: Int32 = 0, freeLink: Int32 = 0
-    private var epochCounter: UInt32 = 0
-    private(set) var liveNodes = 0
+    @exclusivity(unchecked) private(set) var nodes: UnsafeMutablePointer<Node>
+    @exclusivity(unchecked) private(set) var links: UnsafeMutablePointer<Link>
+    @exclusivity(unchecked) private var nodeCapacity: Int32 = 0, nodeCount: Int32 = 1
+    @exclusivity(unchecked) private var linkCapacity: Int32 = 0, linkCount: Int32 = 1
+    @exclusivity(unchecked) private var freeNode: Int32 = 0, freeLink: Int32 = 0
+    @exclusivity(unchecked) private var epochCounter: UInt32 = 0
+    @exclusivity(unchecked) private(set) var liveNodes = 0
 
     /// The refresh walk's explicit stack and where each nested walk starts.
-    var walk: [WalkFrame] = []
-    var walkBases: [Int] = []
+    @exclusivity(unchecked) var walk: [WalkFrame] = []
+    @exclusivity(unchecked) var walkBases: [Int] = []
 
     /// Called for every effect node that becomes pending.
-    var onEffectPending: (Int32) -> Void = { _ in }
+    @exclusivity(unchecked) var onEffectPending: (Int32) -> Void = { _ in }
 
     init(capacity: Int32 = 1024) {
         nodes = .allocate(capacity: Int(capacity))

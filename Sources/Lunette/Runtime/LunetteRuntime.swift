@@ -43,25 +43,25 @@ public final class LunetteRuntime {
     let inbox = Inbox()
     lazy var hosts = HostObjects(inbox: inbox)
     lazy var builder = OutputBuilder(runtime: self)
-    var scheduler = Scheduler()
-    var units = UnitTable()
-    var appsByID: [Int32: App] = [:]
-    var handles = NodeHandles()
-    var releasedNodes: [Int32] = []
-    var nextAppID: Int32 = 1
-    var nextSerial: Int32 = 1
-    var flushing = false
-    var flushCount = 0
+    @exclusivity(unchecked) var scheduler = Scheduler()
+    @exclusivity(unchecked) var units = UnitTable()
+    @exclusivity(unchecked) var appsByID: [Int32: App] = [:]
+    @exclusivity(unchecked) var handles = NodeHandles()
+    @exclusivity(unchecked) var releasedNodes: [Int32] = []
+    @exclusivity(unchecked) var nextAppID: Int32 = 1
+    @exclusivity(unchecked) var nextSerial: Int32 = 1
+    @exclusivity(unchecked) var flushing = false
+    @exclusivity(unchecked) var flushCount = 0
     var viewTypeNames: [String] = []
     let text = CStringBuffer()
     let errorText = CStringBuffer()
     var lastHostError = ""
-    var writesDuringRender: [(Unit, Int32)] = []
+    @exclusivity(unchecked) var writesDuringRender: [(Unit, Int32)] = []
     /// The unit lun_flush is updating, and whether its run began.
-    var updating: Unit?
-    var updatingBegan = false
+    @exclusivity(unchecked) var updating: Unit?
+    @exclusivity(unchecked) var updatingBegan = false
     /// Registry references to release (C releases them between updates).
-    var pendingReleases: [Int32] = []
+    @exclusivity(unchecked) var pendingReleases: [Int32] = []
     /// Errors of units that belong to no app (ui.effect).
     public internal(set) var effectErrors: [String] = []
 
@@ -72,7 +72,7 @@ public final class LunetteRuntime {
         L = state
         self.options = options
         luaL_openlibs(L)
-        graph.onEffectPending = { [unowned self] node in self.effectPending(node) }
+        graph.onEffectPending = { [unowned(unsafe) self] node in self.effectPending(node) }
         let rt = Unmanaged.passUnretained(self).toOpaque()
         let graphPointer = Unmanaged.passUnretained(graph).toOpaque()
         guard lun_install(L, rt, graphPointer) == LUN_OK else { throw LunetteError.setup(lastError) }

@@ -7,18 +7,18 @@ import CLunette
 /// position in the output and its type; with an id (`:id(v)`, a row's
 /// element), by the id and type. A child whose key is gone is disposed.
 final class OutputBuilder {
-    private(set) var unit: Unit?
-    private var stack: [RenderNode] = []
-    private var path: [String] = []
-    private var outputAttributes: [(name: String, value: String)] = []
-    private var environmentMarks: [Int] = []
-    private var environmentStack: [EnvironmentEntry] = []
-    private var oldChildren: [String: Unit] = [:]
-    private var newChildren: [String: Unit] = [:]
-    private var oldEntries: [String: EnvironmentEntry] = [:]
-    private var newEntries: [String: EnvironmentEntry] = [:]
-    private var lastEntry: EnvironmentEntry?
-    private var errorMessage: String?
+    @exclusivity(unchecked) private(set) var unit: Unit?
+    @exclusivity(unchecked) private var stack: [RenderNode] = []
+    @exclusivity(unchecked) private var path: [String] = []
+    @exclusivity(unchecked) private var outputAttributes: [(name: String, value: String)] = []
+    @exclusivity(unchecked) private var environmentMarks: [Int] = []
+    @exclusivity(unchecked) private var environmentStack: [EnvironmentEntry] = []
+    @exclusivity(unchecked) private var oldChildren: [String: Unit] = [:]
+    @exclusivity(unchecked) private var newChildren: [String: Unit] = [:]
+    @exclusivity(unchecked) private var oldEntries: [String: EnvironmentEntry] = [:]
+    @exclusivity(unchecked) private var newEntries: [String: EnvironmentEntry] = [:]
+    @exclusivity(unchecked) private var lastEntry: EnvironmentEntry?
+    @exclusivity(unchecked) private var errorMessage: String?
     private let root = RenderNode(kind: .group, text: nil)
 
     unowned let runtime: LunetteRuntime

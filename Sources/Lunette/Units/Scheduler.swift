@@ -1,52 +1,51 @@
 /// The units waiting to run, parents first.
 ///
-/// A binary heap of (depth, unit id) pairs: popping always yields the
-/// shallowest waiting unit, so a parent runs before its children and a child
-/// whose parent re-renders runs once, after it. Its cost per flush is
-/// O(k log k) for k waiting units, whatever is mounted.
+/// One queue per depth in the unit tree: taking from the shallowest
+/// non-empty queue means a parent runs before its children, and a child
+/// whose parent re-renders runs once, after it. Scheduling and taking are
+/// O(1) (amortised), so a flush costs what changed, whatever is mounted.
 struct Scheduler {
-    private struct Entry {
-        let depth: Int32
-        let id: Int32
+    private var queues: [[Int32]] = []
+    private var heads: [Int] = []
+    private var shallowest = Int.max
+    private var waiting = 0
 
-        func precedes(_ other: Entry) -> Bool {
-            depth != other.depth ? depth < other.depth : id < other.id
-        }
-    }
-
-    private var heap: [Entry] = []
-
-    var isEmpty: Bool { heap.isEmpty }
+    var isEmpty: Bool { waiting == 0 }
 
     /// Queues a unit unless it is already waiting.
     mutating func schedule(_ unit: Unit) {
         guard !unit.queued, !unit.disposed else { return }
         unit.queued = true
-        heap.append(Entry(depth: Int32(unit.depth), id: unit.id))
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].precedes(heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
+        let depth = unit.depth
+        while queues.count <= depth {
+            queues.append([])
+            heads.append(0)
         }
+        queues[depth].append(unit.id)
+        waiting += 1
+        if depth < shallowest { shallowest = depth }
     }
 
-    /// The id of the next unit to run.
+    /// The id of the next unit to run: the oldest waiting at the shallowest depth.
     mutating func next() -> Int32? {
-        guard !heap.isEmpty else { return nil }
-        heap.swapAt(0, heap.count - 1)
-        let first = heap.removeLast()
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var best = parent
-            if left < heap.count, heap[left].precedes(heap[best]) { best = left }
-            if right < heap.count, heap[right].precedes(heap[best]) { best = right }
-            if best == parent { break }
-            heap.swapAt(parent, best)
-            parent = best
+        guard waiting > 0 else { return nil }
+        while heads[shallowest] == queues[shallowest].count {
+            queues[shallowest].removeAll(keepingCapacity: true)
+            heads[shallowest] = 0
+            shallowest += 1
         }
-        return first.id
+        let id = queues[shallowest][heads[shallowest]]
+        heads[shallowest] += 1
+        waiting -= 1
+        if waiting == 0 { reset() }
+        return id
+    }
+
+    private mutating func reset() {
+        for depth in queues.indices where !queues[depth].isEmpty {
+            queues[depth].removeAll(keepingCapacity: true)
+            heads[depth] = 0
+        }
+        shallowest = Int.max
     }
 }

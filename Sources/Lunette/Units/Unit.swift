@@ -20,28 +20,28 @@ final class Unit {
     let depth: Int
     let app: App?
     let node: Int32
-    var recordRef: Int32 = 0
+    @exclusivity(unchecked) var recordRef: Int32 = 0
 
     /// The rendered output: the top-level nodes of its last run.
-    var output: [RenderNode] = []
+    @exclusivity(unchecked) var output: [RenderNode] = []
     /// Facts about the output as a whole (a lazy list's hidden rows), shown on the hosting node.
-    var outputAttributes: [(name: String, value: String)] = []
+    @exclusivity(unchecked) var outputAttributes: [(name: String, value: String)] = []
     /// Child units by structural key (position and type, or explicit identity).
-    var children: [String: Unit] = [:]
+    @exclusivity(unchecked) var children: [String: Unit] = [:]
     /// Environment values set by ancestors between the parent unit and this one.
-    var environment: [EnvironmentEntry] = []
+    @exclusivity(unchecked) var environment: [EnvironmentEntry] = []
     /// Environment values this unit's output sets, by position and key.
-    var environmentEntries: [String: EnvironmentEntry] = [:]
+    @exclusivity(unchecked) var environmentEntries: [String: EnvironmentEntry] = [:]
 
     /// Must run at the next flush whatever its dependencies say (new, inputs changed).
-    var needsRender = true
-    var queued = false
-    var disposed = false
+    @exclusivity(unchecked) var needsRender = true
+    @exclusivity(unchecked) var queued = false
+    @exclusivity(unchecked) var disposed = false
     /// Bumped on each run; node handles re-resolve against the current output.
-    var generation = 0
+    @exclusivity(unchecked) var generation = 0
     /// Loop detection: runs within the current flush.
-    var flushStamp = 0
-    var runsThisFlush = 0
+    @exclusivity(unchecked) var flushStamp = 0
+    @exclusivity(unchecked) var runsThisFlush = 0
 
     init(id: Int32, kind: Kind, typeId: Int32, name: String, parent: Unit?, app: App?, node: Int32) {
         self.id = id
@@ -91,7 +91,7 @@ final class EnvironmentEntry {
     /// The graph node readers track; notified when a re-render passes another value.
     let node: Int32
     /// Where the value lives: the owning unit's record `out` table, at `slot`.
-    var recordRef: Int32
+    @exclusivity(unchecked) var recordRef: Int32
     var slot: Int32 = 0
 
     init(key: String, node: Int32, recordRef: Int32) {
@@ -105,8 +105,8 @@ final class EnvironmentEntry {
 public final class App {
     let id: Int32
     var root: Unit!
-    var renderCounts: [String: Int] = [:]
-    var warnings: [String] = []
+    @exclusivity(unchecked) var renderCounts: [String: Int] = [:]
+    @exclusivity(unchecked) var warnings: [String] = []
 
     init(id: Int32) {
         self.id = id

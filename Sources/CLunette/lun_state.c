@@ -126,19 +126,26 @@ static int lun_run_k(lua_State *L) {
   return 1;
 }
 
-int lun_run_chunk(lua_State *L, const char *source, size_t len, const char *chunkname, int *resultRef) {
-  *resultRef = LUA_NOREF;
+/* Loads a text chunk and runs it through k (which gets the chunk, returns
+ * one integer) in protection; *answer is that integer. */
+static int lun_load_and_run(lua_State *L, lua_CFunction k, const char *source, size_t len,
+                            const char *chunkname, int *answer) {
   if (!lua_checkstack(L, 4)) return LUN_ERROR;
-  lua_pushcfunction(L, lun_run_k);
+  lua_pushcfunction(L, k);
   if (luaL_loadbufferx(L, source, len, chunkname, "t") != LUA_OK) {
     lua_remove(L, -2);
     lun_capture_error(L);
     return LUN_SYNTAX;
   }
   if (lun_protect(L, 1, 1) != LUN_OK) return LUN_ERROR;
-  *resultRef = (int)lua_tointeger(L, -1);
+  *answer = (int)lua_tointeger(L, -1);
   lua_pop(L, 1);
   return LUN_OK;
+}
+
+int lun_run_chunk(lua_State *L, const char *source, size_t len, const char *chunkname, int *resultRef) {
+  *resultRef = LUA_NOREF;
+  return lun_load_and_run(L, lun_run_k, source, len, chunkname, resultRef);
 }
 
 int lun_release_ref(lua_State *L, int ref) {
@@ -206,17 +213,7 @@ static int lun_eval_k(lua_State *L) {
 
 int lun_eval(lua_State *L, const char *source, size_t len, const char *chunkname, int *count) {
   *count = 0;
-  if (!lua_checkstack(L, 4)) return LUN_ERROR;
-  lua_pushcfunction(L, lun_eval_k);
-  if (luaL_loadbufferx(L, source, len, chunkname, "t") != LUA_OK) {
-    lua_remove(L, -2);
-    lun_capture_error(L);
-    return LUN_SYNTAX;
-  }
-  if (lun_protect(L, 1, 1) != LUN_OK) return LUN_ERROR;
-  *count = (int)lua_tointeger(L, -1);
-  lua_pop(L, 1);
-  return LUN_OK;
+  return lun_load_and_run(L, lun_eval_k, source, len, chunkname, count);
 }
 
 const char *lun_eval_result(lua_State *L, int i, size_t *len) {

@@ -58,6 +58,16 @@ static void lun_run_view(lua_State *L, lun_Walk *W, int fidx, int nargs) {
   lun_walk_value(L, W, lua_gettop(L));
 }
 
+/* Sets the element, row function and position of the row record on top. */
+static void lun_row_set(lua_State *L, int elem, int row, lua_Integer i) {
+  lua_pushvalue(L, elem);
+  lua_setfield(L, -2, "elem");
+  lua_pushvalue(L, row);
+  lua_setfield(L, -2, "row");
+  lua_pushinteger(L, i);
+  lua_setfield(L, -2, "index");
+}
+
 /* A list unit's run: iterates its data (tracked) and matches one row unit per element in the window. */
 static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
   lua_Integer i, n, window;
@@ -83,17 +93,10 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
     ref = lunh_out_unit(W->rt, LUN_UNIT_ROW, 0, key, klen, &unit);
     lunh_out_end(W->rt);
     if (ref == 0) {
-      lua_createtable(L, 0, 5);
-      lua_pushinteger(L, unit);
-      lua_setfield(L, -2, "unit");
+      lua_createtable(L, 0, 4);
       lua_newtable(L);
       lua_setfield(L, -2, "out");
-      lua_pushvalue(L, elem);
-      lua_setfield(L, -2, "elem");
-      lua_pushvalue(L, row);
-      lua_setfield(L, -2, "row");
-      lua_pushinteger(L, i);
-      lua_setfield(L, -2, "index");
+      lun_row_set(L, elem, row, i);
       lunh_out_unit_record(W->rt, unit, luaL_ref(L, LUA_REGISTRYINDEX));
     } else {
       int changed;
@@ -104,12 +107,7 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
       changed = !lua_rawequal(L, -3, elem) || !lua_rawequal(L, -2, row) || lua_tointeger(L, -1) != i;
       lua_pop(L, 3);
       if (changed) {
-        lua_pushvalue(L, elem);
-        lua_setfield(L, -2, "elem");
-        lua_pushvalue(L, row);
-        lua_setfield(L, -2, "row");
-        lua_pushinteger(L, i);
-        lua_setfield(L, -2, "index");
+        lun_row_set(L, elem, row, i);
         lunh_out_unit_changed(W->rt, unit);
       }
     }

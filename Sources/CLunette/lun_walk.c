@@ -154,8 +154,6 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
   ref = lunh_out_unit(W->rt, LUN_UNIT_COMPONENT, (int32_t)lua_tointeger(L, -1), key, klen, &child);
   if (ref == 0) {
     lua_createtable(L, 0, 8);
-    lua_pushinteger(L, child);
-    lua_setfield(L, -2, "unit");
     lua_pushvalue(L, info - 1);
     lua_setfield(L, -2, "type");
     lua_pushvalue(L, info);
@@ -185,9 +183,7 @@ static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
   int32_t child = 0;
   int i, ref = lunh_out_unit(W->rt, LUN_UNIT_LIST, 0, NULL, 0, &child);
   if (ref == 0) {
-    lua_createtable(L, 0, 5);
-    lua_pushinteger(L, child);
-    lua_setfield(L, -2, "unit");
+    lua_createtable(L, 0, 4);
     lua_newtable(L);
     lua_setfield(L, -2, "out");
     for (i = 0; i < 3; i++) { lun_rawfield(L, v, fields[i]); lua_setfield(L, -2, fields[i]); }

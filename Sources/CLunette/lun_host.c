@@ -22,6 +22,7 @@ typedef struct lun_HostArray {
 /* 1 if the value at idx is a host object; its handle goes to *handle. */
 int lun_host_test(lua_State *L, int idx, int32_t *handle) {
   int is;
+  idx = lua_absindex(L, idx);
   if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return 0;
   is = lua_getfield(L, -1, LUN_HOST_MARK) != LUA_TNIL;
   lua_pop(L, 2);

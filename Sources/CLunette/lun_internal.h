@@ -45,20 +45,30 @@ extern const char lun_key_suspend;   /* the trampoline's error value */
 #define LUN_META_COMPUTEDS 1
 
 /* Property kinds of a model class. */
-enum { LUN_PROP_PLAIN = 1, LUN_PROP_COMPUTED, LUN_PROP_IGNORED };
+enum {
+  LUN_PROP_PLAIN = 1,     /* tracked per property */
+  LUN_PROP_COMPUTED,      /* ui.computed: memoised, tracked through what it reads */
+  LUN_PROP_IGNORED,       /* ui.ignored: stored, not tracked */
+  LUN_PROP_PUBLISHED,     /* ObservableObject ui.Published: a change invalidates the whole object */
+  LUN_PROP_UNPUBLISHED    /* ObservableObject plain property: changes notify nobody */
+};
 
 /* Section kinds of a view type's properties. */
-enum { LUN_SECTION_STATE = 1, LUN_SECTION_ENV, LUN_SECTION_BINDING, LUN_SECTION_BINDABLE };
+enum {
+  LUN_SECTION_STATE = 1, LUN_SECTION_ENV, LUN_SECTION_BINDING, LUN_SECTION_BINDABLE,
+  LUN_SECTION_OBSERVED, LUN_SECTION_STATEOBJECT, LUN_SECTION_ENVOBJECT
+};
 
 /* Environment read modes. */
 enum { LUN_ENV_REQUIRED = 1, LUN_ENV_OPTIONAL, LUN_ENV_KEYED };
 
 /* Marker kinds (ui.computed, ui.ignored, ui.optional). */
-enum { LUN_MARK_COMPUTED = 1, LUN_MARK_IGNORED, LUN_MARK_OPTIONAL };
+enum { LUN_MARK_COMPUTED = 1, LUN_MARK_IGNORED, LUN_MARK_OPTIONAL, LUN_MARK_PUBLISHED };
 
 typedef struct lun_Class {
   int32_t nprops;
   int32_t count;            /* instances made so far, for Book#3 */
+  int32_t isObject;         /* an ObservableObject class (whole-object invalidation) */
   uint8_t kinds[1];         /* kinds[1..nprops] (flexible) */
 } lun_Class;
 
@@ -66,7 +76,8 @@ typedef struct lun_Object {
   lun_Class *cls;
   int32_t serial;           /* runtime-wide id: how the graph names it */
   int32_t ordinal;          /* per-class number: Book#3 */
-  int32_t nodes[1];         /* nodes[1..nprops]: graph node per property, 0 until tracked */
+  int32_t nodes[1];         /* nodes[1..nprops]: graph node per property, 0 until tracked;
+                               nodes[0]: the whole object (ObservableObject) */
 } lun_Object;
 
 typedef struct lun_Proxy {
@@ -99,7 +110,13 @@ const char *lun_object_classname(lua_State *L, int idx);
 int lun_object_push_serial(lua_State *L, int32_t serial);
 void lun_object_push_id(lua_State *L, int idx);
 int lun_object_new_of(lua_State *L, int clsidx, int initidx);
-int lun_class_define(lua_State *L, const char *name, int specidx);
+void lun_object_metatable(lua_State *L, int clsidx, int propsidx, int methodsidx, int infoidx, const char *name);
+void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop);
+void lun_object_track_whole(lua_State *L, int idx);
+int lun_object_is_observable_object(lua_State *L, int idx);
+
+/* lun_class.c */
+int lun_class_define(lua_State *L, const char *name, int specidx, int isObject);
 
 /* lun_computed.c */
 int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int prop);
@@ -113,6 +130,11 @@ void lun_proxy_push(lua_State *L, int owneridx, int prop, int rawidx);
 void lun_proxy_unwrap(lua_State *L, int idx);
 int lun_proxy_test(lua_State *L, int idx);
 void lun_copy_table(lua_State *L, int idx, int depth);
+
+/* lun_publisher.c */
+void lun_open_publisher(lua_State *L);
+void lun_subject_push_new(lua_State *L);
+void lun_subject_send(lua_State *L, int subjectidx, int vidx);
 
 /* lun_host.c */
 void lun_open_host(lua_State *L);
@@ -135,6 +157,8 @@ void lun_open_modifier(lua_State *L);
 void lun_open_self(lua_State *L);
 void lun_self_create(lua_State *L, int recidx, int32_t unit);
 void lun_self_init_state(lua_State *L, int recidx);
+void lun_self_init(lua_State *L, int recidx);
+void lun_self_subscribe(lua_State *L, int recidx);
 
 /* lun_walk.c: what a unit's run reports to the host builder */
 typedef struct lun_Walk {

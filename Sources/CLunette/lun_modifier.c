@@ -91,6 +91,14 @@ static int lun_modifier_environment(lua_State *L) {
   return 1;
 }
 
+/* view:environmentObject(obj) -> view: an ObservableObject for environmentObject sections. */
+static int lun_modifier_environment_object(lua_State *L) {
+  if (!lun_object_is_observable_object(L, 2))
+    luaL_argerror(L, 2, lua_pushfstring(L, "ObservableObject expected, got %s", luaL_typename(L, 2)));
+  lua_settop(L, 2);
+  return lun_modifier_environment(L);
+}
+
 /* view:id(v) -> view: explicit identity. */
 static int lun_modifier_id(lua_State *L) {
   if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
@@ -130,6 +138,8 @@ void lun_open_modifier(lua_State *L) {
   }
   lua_pushcfunction(L, lun_modifier_environment);
   lua_setfield(L, -2, "environment");
+  lua_pushcfunction(L, lun_modifier_environment_object);
+  lua_setfield(L, -2, "environmentObject");
   lua_pushcfunction(L, lun_modifier_id);
   lua_setfield(L, -2, "id");
   lua_pushvalue(L, -1);

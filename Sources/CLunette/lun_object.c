@@ -19,6 +19,7 @@
 /* The lun_Object at idx, or NULL if the value is not a model instance. */
 lun_Object *lun_object_test(lua_State *L, int idx) {
   lun_Object *o;
+  idx = lua_absindex(L, idx);
   if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
   lua_getfield(L, -1, LUN_OBJECT_MARK);
   o = lua_toboolean(L, -1) ? (lun_Object *)lua_touserdata(L, idx) : NULL;
@@ -66,6 +67,55 @@ void lun_object_push_id(lua_State *L, int idx) {
   lua_pushfstring(L, "%s#%d", lun_object_classname(L, idx), (int)o->ordinal);
 }
 
+/* 1 if the value at idx is an instance of a ui.ObservableObject class. */
+int lun_object_is_observable_object(lua_State *L, int idx) {
+  lun_Object *o = lun_object_test(L, idx);
+  return o && o->cls->isObject;
+}
+
+/* Tracks the whole ObservableObject at idx (any published change invalidates). */
+void lun_object_track_whole(lua_State *L, int idx) {
+  lun_State *S = lun_state(L);
+  lun_Object *o = lun_object_test(L, idx);
+  if (!o || !o->cls->isObject || !S->active) return;
+  lunh_track(S->graph, S->active, lun_object_node(L, o, 0, LUN_NODE_SIGNAL));
+}
+
+/* Pushes the objectWillChange subject of the ObservableObject at idx, made on first use. [-0, +1] */
+static void lun_object_will_change_subject(lua_State *L, int idx) {
+  lua_getiuservalue(L, idx, 1);
+  if (lua_rawgeti(L, -1, 0) == LUA_TNIL) {
+    lua_pop(L, 1);
+    lun_subject_push_new(L);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, 0);
+  }
+  lua_remove(L, -2);
+}
+
+/* Tells readers that property prop of the object at idx is about to change:
+ * its readers (Observable), or objectWillChange and every holder (Published). */
+void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
+  switch (o->cls->kinds[prop]) {
+    case LUN_PROP_PLAIN:
+      if (o->nodes[prop]) lunh_changed(lun_state(L)->rt, o->nodes[prop]);
+      break;
+    case LUN_PROP_PUBLISHED:
+      idx = lua_absindex(L, idx);
+      lua_getiuservalue(L, idx, 1);
+      if (lua_rawgeti(L, -1, 0) != LUA_TNIL) {
+        lua_pushnil(L);
+        lun_subject_send(L, -2, -1);
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 2);
+      if (o->nodes[0]) lunh_changed(lun_state(L)->rt, o->nodes[0]);
+      break;
+    default:
+      break;
+  }
+}
+
 /* Reads property prop of the instance at idx, tracking it. [-0, +1] */
 int lun_object_read(lua_State *L, int idx, int prop) {
   lun_Object *o = (lun_Object *)lua_touserdata(L, idx);
@@ -78,7 +128,7 @@ int lun_object_read(lua_State *L, int idx, int prop) {
   lua_getiuservalue(L, idx, 1);
   lua_rawgeti(L, -1, prop);
   lua_remove(L, -2);
-  if (kind == LUN_PROP_PLAIN && lua_type(L, -1) == LUA_TTABLE) {
+  if ((kind == LUN_PROP_PLAIN || kind == LUN_PROP_PUBLISHED) && lua_type(L, -1) == LUA_TTABLE) {
     if (lua_getmetatable(L, -1)) lua_pop(L, 1);
     else {
       lun_proxy_push(L, idx, prop, -1);
@@ -91,7 +141,6 @@ int lun_object_read(lua_State *L, int idx, int prop) {
 /* Writes the value at vidx to property prop; notifies readers if it differs. [-0, +0] */
 void lun_object_write(lua_State *L, int idx, int prop, int vidx) {
   lun_Object *o = (lun_Object *)lua_touserdata(L, idx);
-  int kind = o->cls->kinds[prop];
   int same;
   idx = lua_absindex(L, idx);
   vidx = lua_absindex(L, vidx);
@@ -102,9 +151,9 @@ void lun_object_write(lua_State *L, int idx, int prop, int vidx) {
   same = lua_compare(L, -1, -2, LUA_OPEQ);
   lua_pop(L, 1);
   if (same) { lua_pop(L, 2); return; }
+  lun_object_notify(L, idx, o, prop);
   lua_rawseti(L, -2, prop);
   lua_pop(L, 1);
-  if (kind == LUN_PROP_PLAIN && o->nodes[prop]) lunh_changed(lun_state(L)->rt, o->nodes[prop]);
 }
 
 /* Raises "Book has no property 'x'". */
@@ -120,6 +169,11 @@ static int lun_object_index(lua_State *L) {
     int prop = (int)lua_tointeger(L, -1);
     lua_pop(L, 1);
     return lun_object_read(L, 1, prop);
+  }
+  if (((lun_Object *)lua_touserdata(L, 1))->cls->isObject && lua_type(L, 2) == LUA_TSTRING &&
+      strcmp(lua_tostring(L, 2), "objectWillChange") == 0) {
+    lun_object_will_change_subject(L, 1);
+    return 1;
   }
   lua_pushvalue(L, 2);
   lua_rawget(L, lua_upvalueindex(LUN_UV_METHODS));
@@ -198,6 +252,41 @@ static int lun_object_pairs(lua_State *L) {
   lua_pushvalue(L, 1);
   lua_pushnil(L);
   return 3;
+}
+
+/* Builds the instance metatable for a class. [-0, +1] */
+void lun_object_metatable(lua_State *L, int clsidx, int propsidx, int methodsidx, int infoidx, const char *name) {
+  static const luaL_Reg closures[] = {
+    {"__index", lun_object_index}, {"__newindex", lun_object_newindex},
+    {"__tostring", lun_object_tostring}, {NULL, NULL}};
+  const luaL_Reg *r;
+  lua_newtable(L);
+  for (r = closures; r->name; r++) {
+    lua_pushvalue(L, clsidx);
+    lua_pushvalue(L, propsidx);
+    lua_pushvalue(L, methodsidx);
+    lua_pushvalue(L, infoidx);
+    lua_pushcclosure(L, r->func, 4);
+    lua_setfield(L, -2, r->name);
+  }
+  lua_pushcfunction(L, lun_object_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, lun_object_pairs);
+  lua_setfield(L, -2, "__pairs");
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__name");
+  lua_pushboolean(L, 1);
+  lua_setfield(L, -2, LUN_OBJECT_MARK);
+  lua_pushvalue(L, clsidx);
+  lua_setfield(L, -2, "__classdata");
+  lua_pushvalue(L, propsidx);
+  lua_setfield(L, -2, "__props");
+  lua_pushvalue(L, methodsidx);
+  lua_setfield(L, -2, "__class");
+  lua_pushvalue(L, infoidx);
+  lua_setfield(L, -2, "__info");
+  lua_getfield(L, infoidx, "computeds");
+  lua_rawseti(L, -2, LUN_META_COMPUTEDS);
 }
 
 /* Stores the initial value of property prop into storage (at -1). [-0, +0] */
@@ -288,204 +377,6 @@ int lun_object_push_serial(lua_State *L, int32_t serial) {
   return 1;
 }
 
-/* __call of a class: (class, init?) -> new instance. */
-static int lun_class_call(lua_State *L) {
-  if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TTABLE);
-  return lun_object_new_of(L, lua_upvalueindex(1), lua_isnoneornil(L, 2) ? 0 : 2);
-}
-
-/* __tostring of a class: (class) -> "Observable class Book". */
-static int lun_class_tostring(lua_State *L) {
-  lua_getfield(L, lua_upvalueindex(1), "__name");
-  lua_pushfstring(L, "Observable class %s", lua_tostring(L, -1));
-  return 1;
-}
-
-/* Sorts the property names found in spec into an array. [-0, +1] */
-static int lun_class_names(lua_State *L, int specidx) {
-  int n = 0;
-  lua_newtable(L);
-  lua_pushnil(L);
-  while (lua_next(L, specidx)) {
-    lua_pop(L, 1);
-    if (lua_type(L, -1) != LUA_TSTRING)
-      luaL_error(L, "ui.Observable: property names must be strings, got %s", luaL_typename(L, -1));
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, -3, ++n);
-  }
-  lua_getglobal(L, "table");
-  if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, "sort");
-    lua_pushvalue(L, -3);
-    lua_call(L, 1, 0);
-  }
-  lua_pop(L, 1);
-  return n;
-}
-
-/* Fills props, info and kinds from the spec table. */
-static void lun_class_fill(lua_State *L, lun_Class *cls, int specidx, int namesidx, int propsidx, int infoidx) {
-  int i;
-  lua_getfield(L, infoidx, "defaults");
-  lua_getfield(L, infoidx, "computeds");
-  for (i = 1; i <= cls->nprops; i++) {
-    lua_rawgeti(L, namesidx, i);
-    lua_pushvalue(L, -1);
-    lua_pushinteger(L, i);
-    lua_rawset(L, propsidx);
-    lua_rawget(L, specidx);                      /* the declared value */
-    cls->kinds[i] = LUN_PROP_PLAIN;
-    if (luaL_testudata(L, -1, LUN_MT_MARKER)) {
-      int mark;
-      lua_getiuservalue(L, -1, 1);
-      mark = (int)lua_tointeger(L, -1);
-      lua_getiuservalue(L, -2, 2);
-      lua_remove(L, -3);
-      lua_remove(L, -2);
-      if (mark == LUN_MARK_COMPUTED) {
-        cls->kinds[i] = LUN_PROP_COMPUTED;
-        lua_rawseti(L, -2, i);
-        continue;
-      }
-      if (mark == LUN_MARK_IGNORED) cls->kinds[i] = LUN_PROP_IGNORED;
-    }
-    lua_rawseti(L, -3, i);
-  }
-  lua_pop(L, 2);
-}
-
-/* Builds the instance metatable for a class. [-0, +1] */
-static void lun_class_metatable(lua_State *L, int clsidx, int propsidx, int methodsidx, int infoidx, const char *name) {
-  static const luaL_Reg closures[] = {
-    {"__index", lun_object_index}, {"__newindex", lun_object_newindex},
-    {"__tostring", lun_object_tostring}, {NULL, NULL}};
-  const luaL_Reg *r;
-  lua_newtable(L);
-  for (r = closures; r->name; r++) {
-    lua_pushvalue(L, clsidx);
-    lua_pushvalue(L, propsidx);
-    lua_pushvalue(L, methodsidx);
-    lua_pushvalue(L, infoidx);
-    lua_pushcclosure(L, r->func, 4);
-    lua_setfield(L, -2, r->name);
-  }
-  lua_pushcfunction(L, lun_object_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_pushcfunction(L, lun_object_pairs);
-  lua_setfield(L, -2, "__pairs");
-  lua_pushstring(L, name);
-  lua_setfield(L, -2, "__name");
-  lua_pushboolean(L, 1);
-  lua_setfield(L, -2, LUN_OBJECT_MARK);
-  lua_pushvalue(L, clsidx);
-  lua_setfield(L, -2, "__classdata");
-  lua_pushvalue(L, propsidx);
-  lua_setfield(L, -2, "__props");
-  lua_pushvalue(L, methodsidx);
-  lua_setfield(L, -2, "__class");
-  lua_pushvalue(L, infoidx);
-  lua_setfield(L, -2, "__info");
-  lua_getfield(L, infoidx, "computeds");
-  lua_rawseti(L, -2, LUN_META_COMPUTEDS);
-}
-
-/* Defines a class from the spec table at specidx. [-0, +1] (the class table) */
-int lun_class_define(lua_State *L, const char *name, int specidx) {
-  int n, namesidx, clsidx, propsidx, methodsidx, infoidx;
-  lun_Class *cls;
-  specidx = lua_absindex(L, specidx);
-  n = lun_class_names(L, specidx);
-  namesidx = lua_gettop(L);
-  cls = (lun_Class *)lua_newuserdatauv(L, sizeof(lun_Class) + (size_t)n, 0);
-  memset(cls, 0, sizeof(lun_Class) + (size_t)n);
-  cls->nprops = n;
-  clsidx = lua_gettop(L);
-  lua_newtable(L);
-  propsidx = lua_gettop(L);
-  lua_newtable(L);
-  methodsidx = lua_gettop(L);
-  lua_createtable(L, 0, 4);
-  infoidx = lua_gettop(L);
-  lua_pushstring(L, name);
-  lua_setfield(L, infoidx, "name");
-  lua_pushvalue(L, namesidx);
-  lua_setfield(L, infoidx, "names");
-  lua_newtable(L);
-  lua_setfield(L, infoidx, "defaults");
-  lua_newtable(L);
-  lua_setfield(L, infoidx, "computeds");
-  lun_class_fill(L, cls, specidx, namesidx, propsidx, infoidx);
-  lun_class_metatable(L, clsidx, propsidx, methodsidx, infoidx, name);
-  /* the class table's own metatable: calling it constructs */
-  lua_newtable(L);
-  lua_pushvalue(L, -2);
-  lua_pushcclosure(L, lun_class_call, 1);
-  lua_setfield(L, -2, "__call");
-  lua_pushvalue(L, -2);
-  lua_pushcclosure(L, lun_class_tostring, 1);
-  lua_setfield(L, -2, "__tostring");
-  lua_pushvalue(L, -2);
-  lua_setfield(L, -2, "__instances");
-  lua_pushstring(L, name);
-  lua_setfield(L, -2, "__name");
-  lua_setmetatable(L, methodsidx);
-  lua_pop(L, 1);
-  lua_pushvalue(L, methodsidx);
-  lua_replace(L, namesidx);
-  lua_settop(L, namesidx);
-  return 1;
-}
-
-/* ui.Observable(name, spec) -> class. */
-static int lun_ui_observable(lua_State *L) {
-  const char *name = luaL_checkstring(L, 1);
-  luaL_checktype(L, 2, LUA_TTABLE);
-  return lun_class_define(L, name, 2);
-}
-
-/* Pushes a marker userdata of kind mark wrapping the value at vidx. [-0, +1] */
-static int lun_marker_new(lua_State *L, int mark, int vidx) {
-  vidx = lua_absindex(L, vidx);
-  lua_newuserdatauv(L, 1, 2);
-  lua_pushinteger(L, mark);
-  lua_setiuservalue(L, -2, 1);
-  lua_pushvalue(L, vidx);
-  lua_setiuservalue(L, -2, 2);
-  luaL_setmetatable(L, LUN_MT_MARKER);
-  return 1;
-}
-
-/* ui.computed(fn) -> marker. */
-static int lun_ui_computed(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TFUNCTION);
-  return lun_marker_new(L, LUN_MARK_COMPUTED, 1);
-}
-
-/* ui.ignored(default) -> marker. */
-static int lun_ui_ignored(lua_State *L) {
-  lua_settop(L, 1);
-  return lun_marker_new(L, LUN_MARK_IGNORED, 1);
-}
-
-/* ui.optional(Type) -> marker (for environment sections). */
-static int lun_ui_optional(lua_State *L) {
-  luaL_checkany(L, 1);
-  return lun_marker_new(L, LUN_MARK_OPTIONAL, 1);
-}
-
-/* ui.id(obj) -> "Book#3". */
-static int lun_ui_id(lua_State *L) {
-  int32_t handle;
-  if (lun_object_test(L, 1)) { lun_object_push_id(L, 1); return 1; }
-  if (lun_host_test(L, 1, &handle)) {
-    size_t len;
-    const char *s = lunh_host_describe(lun_state(L)->rt, handle, &len);
-    lua_pushlstring(L, s, len);
-    return 1;
-  }
-  return luaL_argerror(L, 1, lua_pushfstring(L, "observable object expected, got %s", luaL_typename(L, 1)));
-}
-
 /* Protected part of lun_object_label: (serial, slot) -> (); keeps "Book#3.title". */
 static int lun_object_label_k(lua_State *L) {
   if (!lun_object_push_serial(L, (int32_t)lua_tointeger(L, 1))) {
@@ -509,12 +400,3 @@ int lun_object_label(lua_State *L, int32_t serial, int32_t slot) {
   return lun_protect(L, 2, 0);
 }
 
-void lun_open_object(lua_State *L) {
-  static const luaL_Reg fns[] = {
-    {"Observable", lun_ui_observable}, {"computed", lun_ui_computed},
-    {"ignored", lun_ui_ignored}, {"optional", lun_ui_optional}, {"id", lun_ui_id},
-    {NULL, NULL}};
-  luaL_newmetatable(L, LUN_MT_MARKER);
-  lua_pop(L, 1);
-  luaL_setfuncs(L, fns, 0);
-}

@@ -9,15 +9,18 @@
  */
 #include "lun_internal.h"
 
-/* Tracks the owning property of proxy p if a scope is running. */
+/* Tracks the owning property of proxy p if a scope is running (Observable owners only). */
 static void lun_proxy_track(lua_State *L, lun_Proxy *p) {
   lun_State *S = lun_state(L);
-  if (S->active) lunh_track(S->graph, S->active, lun_object_node(L, p->owner, p->prop, LUN_NODE_SIGNAL));
+  if (S->active && p->owner->cls->kinds[p->prop] == LUN_PROP_PLAIN)
+    lunh_track(S->graph, S->active, lun_object_node(L, p->owner, p->prop, LUN_NODE_SIGNAL));
 }
 
-/* Notifies the readers of the owning property of proxy p. */
+/* Tells the owner of proxy p (at 1) that its property is about to change. */
 static void lun_proxy_notify(lua_State *L, lun_Proxy *p) {
-  if (p->owner->nodes[p->prop]) lunh_changed(lun_state(L)->rt, p->owner->nodes[p->prop]);
+  lua_getiuservalue(L, 1, 2);
+  lun_object_notify(L, -1, p->owner, p->prop);
+  lua_pop(L, 1);
 }
 
 /* 1 if the value at idx is a tracked-table proxy. */
@@ -91,10 +94,10 @@ static int lun_proxy_newindex(lua_State *L) {
   lua_rawget(L, 4);
   if (lua_rawequal(L, -1, 3)) return 0;
   lua_pop(L, 1);
+  lun_proxy_notify(L, p);
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 3);
   lua_rawset(L, 4);
-  lun_proxy_notify(L, p);
   return 0;
 }
 

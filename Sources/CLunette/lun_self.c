@@ -64,9 +64,49 @@ static void lun_self_state(lua_State *L, int recidx) {
   }
 }
 
+/* Pushes the ObservableObject self holds under the name at kidx for a
+ * section kind, tracking the whole object. [-0, +1] */
+static int lun_self_object(lua_State *L, int recidx, int kidx, int kind) {
+  if (kind == LUN_SECTION_OBSERVED) lun_self_field(L, recidx, "inputs", kidx);
+  else if (kind == LUN_SECTION_STATEOBJECT) lun_self_field(L, recidx, "stateObjects", kidx);
+  else lun_self_env(L, recidx, kidx);
+  if (!lun_object_is_observable_object(L, -1)) {
+    const char *got = luaL_typename(L, -1);
+    lun_self_viewname(L, 1);
+    return lun_error_here(L, "%s: '%s' must be an ObservableObject, got %s", lua_tostring(L, -1),
+                          lua_tostring(L, kidx), got);
+  }
+  lun_object_track_whole(L, -1);
+  return 1;
+}
+
+/* Subscribes the running body to every ObservableObject the view holds
+ * (observedObject, stateObject, environmentObject), read or not. */
+void lun_self_subscribe(lua_State *L, int recidx) {
+  lua_Integer i, n;
+  recidx = lua_absindex(L, recidx);
+  lua_getfield(L, recidx, "info");
+  if (lua_getfield(L, -1, "objects") != LUA_TTABLE) { lua_pop(L, 2); return; }
+  n = (lua_Integer)lua_rawlen(L, -1);
+  lua_getfield(L, recidx, "self");
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, -2, i);
+    lua_gettable(L, -2);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 3);
+}
+
 /* Pushes the projection self["$name"] for the name at nidx. [-0, +1] */
 static int lun_self_projection(lua_State *L, int recidx, int nidx) {
-  switch (lun_self_section(L, recidx, nidx)) {
+  int kind = lun_self_section(L, recidx, nidx);
+  switch (kind) {
+    case LUN_SECTION_OBSERVED:
+    case LUN_SECTION_STATEOBJECT:
+    case LUN_SECTION_ENVOBJECT:
+      lun_self_object(L, recidx, nidx, kind);
+      lun_bindable_push(L, -1);
+      return 1;
     case LUN_SECTION_STATE:
       lun_self_state(L, recidx);
       lun_binding_push_prop(L, -1, nidx);
@@ -80,22 +120,27 @@ static int lun_self_projection(lua_State *L, int recidx, int nidx) {
       return 1;
     default:
       lun_self_viewname(L, 1);
-      return lun_error_here(L, "%s: '$%s' has no projection ('%s' is not declared in state, binding or bindable)",
+      return lun_error_here(L, "%s: '$%s' has no projection ('%s' is not declared in state, binding, bindable, "
+                               "observedObject, stateObject or environmentObject)",
                             lua_tostring(L, -1), lua_tostring(L, nidx), lua_tostring(L, nidx));
   }
 }
 
 /* __index of self: (self, key) -> value. */
 static int lun_self_index(lua_State *L) {
-  int recidx;
+  int recidx, kind;
   lua_getiuservalue(L, 1, 1);
   recidx = lua_gettop(L);
-  switch (lun_self_section(L, recidx, 2)) {
+  switch (kind = lun_self_section(L, recidx, 2)) {
     case LUN_SECTION_STATE:
       lun_self_state(L, recidx);
       return lun_object_read(L, -1, lun_object_prop(L, -1, 2));
     case LUN_SECTION_ENV:
       return lun_self_env(L, recidx, 2);
+    case LUN_SECTION_OBSERVED:
+    case LUN_SECTION_STATEOBJECT:
+    case LUN_SECTION_ENVOBJECT:
+      return lun_self_object(L, recidx, 2, kind);
     case LUN_SECTION_BINDING:
       lun_self_field(L, recidx, "inputs", 2);
       lun_binding_get(L, -1);
@@ -188,8 +233,46 @@ static void lun_self_state_value(lua_State *L, int recidx, int holder, int pass)
   lua_pop(L, 1);
 }
 
-/* Creates the state holder of a component record on its first render:
- * plain initial values first, then function initials called with self. */
+/* Creates the state objects of a component record: factory(self), once. */
+static void lun_self_init_objects(lua_State *L, int recidx) {
+  lua_getfield(L, recidx, "info");
+  if (lua_getfield(L, -1, "stateObject") == LUA_TNIL) { lua_pop(L, 2); return; }
+  lua_newtable(L);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, recidx, "stateObjects");
+  lua_pushnil(L);
+  while (lua_next(L, -3)) {
+    if (!lua_isfunction(L, -1)) {
+      lua_getfield(L, -5, "name");
+      luaL_error(L, "%s: stateObject '%s' needs a factory function, got %s", lua_tostring(L, -1),
+                 lua_tostring(L, -3), luaL_typename(L, -2));
+    }
+    lua_getfield(L, recidx, "self");
+    lua_call(L, 1, 1);
+    if (!lun_object_is_observable_object(L, -1)) {
+      lua_getfield(L, -5, "name");
+      luaL_error(L, "%s: the factory of stateObject '%s' returned a %s, expected an ObservableObject",
+                 lua_tostring(L, -1), lua_tostring(L, -3), luaL_typename(L, -2));
+    }
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_pop(L, 3);
+}
+
+/* Prepares a component record on its first render: its state holder (plain
+ * initial values first, then function initials called with self), then its
+ * state objects. */
+void lun_self_init(lua_State *L, int recidx) {
+  recidx = lua_absindex(L, recidx);
+  lun_self_init_state(L, recidx);
+  lun_self_init_objects(L, recidx);
+  lua_pushboolean(L, 1);
+  lua_setfield(L, recidx, "ready");
+}
+
+/* Creates the state holder of a component record. */
 void lun_self_init_state(lua_State *L, int recidx) {
   int holder, pass;
   recidx = lua_absindex(L, recidx);

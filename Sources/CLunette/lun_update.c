@@ -128,7 +128,8 @@ static void lun_run_unit(lua_State *L, lun_State *S, lun_Run *run) {
       lun_walk_value(L, W, lua_gettop(L));
       break;
     case LUN_UNIT_COMPONENT:
-      if (lua_getfield(L, W->record, "state") == LUA_TNIL) lun_self_init_state(L, W->record);
+      if (lua_getfield(L, W->record, "ready") == LUA_TNIL) lun_self_init(L, W->record);
+      lun_self_subscribe(L, W->record);
       lua_getfield(L, W->record, "info");
       lua_getfield(L, -1, "body");
       lua_getfield(L, W->record, "self");

@@ -203,25 +203,46 @@ static void lun_viewtype_section(lua_State *L, int defidx, int infoidx, const ch
     }
     lua_pushinteger(L, kind);
     lua_rawset(L, sections);
+    if (kind >= LUN_SECTION_OBSERVED) {            /* held objects: subscribed before each body run */
+      if (lua_getfield(L, infoidx, "objects") == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, infoidx, "objects");
+      }
+      if (lua_isinteger(L, -3)) lua_pushvalue(L, -2); else lua_pushvalue(L, -3);
+      lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+      lua_pop(L, 1);
+    }
     lua_pop(L, 1);
   }
   lua_setfield(L, infoidx, name);
   lua_pop(L, 1);
 }
 
-/* Fills info.env/envmode from the environment section. */
-static void lun_viewtype_env(lua_State *L, int infoidx) {
+/* Adds the environment keys and read modes of section `name` to info.envkey/envmode. */
+static void lun_viewtype_env(lua_State *L, int infoidx, const char *name) {
   int envidx, keys, modes;
-  if (lua_getfield(L, infoidx, "environment") == LUA_TNIL) { lua_pop(L, 1); return; }
+  if (lua_getfield(L, infoidx, name) == LUA_TNIL) { lua_pop(L, 1); return; }
   envidx = lua_gettop(L);
-  lua_newtable(L);
+  if (lua_getfield(L, infoidx, "envkey") == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, infoidx, "envkey");
+  }
   keys = lua_gettop(L);
-  lua_newtable(L);
+  if (lua_getfield(L, infoidx, "envmode") == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, infoidx, "envmode");
+  }
   modes = lua_gettop(L);
   lua_pushnil(L);
   while (lua_next(L, envidx)) {
     int mode = 0;
-    if (lua_type(L, -1) == LUA_TSTRING) {
+    if (lua_type(L, -1) == LUA_TSTRING && strcmp(name, "environment") == 0) {
       mode = LUN_ENV_KEYED;
       lua_pushvalue(L, -1);
     } else {
@@ -243,9 +264,7 @@ static void lun_viewtype_env(lua_State *L, int infoidx) {
     lua_rawset(L, modes);
     lua_pop(L, 1);
   }
-  lua_setfield(L, infoidx, "envmode");
-  lua_setfield(L, infoidx, "envkey");
-  lua_pop(L, 1);
+  lua_pop(L, 3);
 }
 
 /* Builds the hidden Observable class holding a view type's state. */
@@ -260,7 +279,7 @@ static void lun_viewtype_state_class(lua_State *L, int infoidx, const char *name
     lua_rawset(L, -4);
   }
   lua_pushfstring(L, "%s.state", name);
-  lun_class_define(L, lua_tostring(L, -1), -2);
+  lun_class_define(L, lua_tostring(L, -1), -2, 0);
   lua_getmetatable(L, -1);
   lua_getfield(L, -1, "__instances");
   lua_setfield(L, infoidx, "stateClass");
@@ -299,7 +318,11 @@ static int lun_ui_view(lua_State *L) {
   lun_viewtype_section(L, 2, infoidx, "environment", LUN_SECTION_ENV);
   lun_viewtype_section(L, 2, infoidx, "binding", LUN_SECTION_BINDING);
   lun_viewtype_section(L, 2, infoidx, "bindable", LUN_SECTION_BINDABLE);
-  lun_viewtype_env(L, infoidx);
+  lun_viewtype_section(L, 2, infoidx, "observedObject", LUN_SECTION_OBSERVED);
+  lun_viewtype_section(L, 2, infoidx, "stateObject", LUN_SECTION_STATEOBJECT);
+  lun_viewtype_section(L, 2, infoidx, "environmentObject", LUN_SECTION_ENVOBJECT);
+  lun_viewtype_env(L, infoidx, "environment");
+  lun_viewtype_env(L, infoidx, "environmentObject");
   lun_viewtype_state_class(L, infoidx, name);
   lua_setiuservalue(L, 3, 1);
   lua_newtable(L);

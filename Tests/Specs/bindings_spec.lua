@@ -1,0 +1,142 @@
+-- SEMANTICS S15-S19: Binding and Bindable ("Managing user interface state").
+local ui = require("lunette")
+
+local Book = ui.Observable("Book", { title = "Sample Book Title", isAvailable = true })
+
+-- struct PlayButton: View { @Binding var isPlaying: Bool ... }
+local PlayButton = ui.View("PlayButton", {
+  binding = { "isPlaying" },
+  body = function(self)
+    return ui.Button(self.isPlaying and "Pause" or "Play", function()
+      self.isPlaying = not self.isPlaying
+    end)
+  end,
+})
+
+describe("Bindings", function()
+  it("S15 a child writing through a Binding re-renders the owner and every reader", function()
+    local Reader = ui.View("Reader", { binding = { "isPlaying" }, body = function(self)
+      return ui.Text(self.isPlaying and "playing" or "stopped")
+    end })
+    local PlayerView = ui.View("PlayerView", {
+      state = { isPlaying = false },
+      body = function(self)
+        return ui.VStack {
+          ui.Text(self.isPlaying and "Owner: on" or "Owner: off"),
+          PlayButton { isPlaying = self["$isPlaying"] },
+          Reader { isPlaying = self["$isPlaying"] },
+        }
+      end,
+    })
+    local app = ui.mount(PlayerView())
+    app:find("Play"):tap()
+    assert.truthy(app:find("Owner: on"))
+    assert.truthy(app:find("Pause"))
+    assert.truthy(app:find("playing"))
+    assert.equal(2, app:renders("PlayerView"))
+    assert.equal(2, app:renders("Reader"))
+  end)
+
+  it("S15 passing the same binding again does not re-run the child", function()
+    local store = Book()
+    local PlayerView = ui.View("PlayerView", {
+      state = { isPlaying = false },
+      body = function(self)
+        return ui.VStack { ui.Text(store.title), PlayButton { isPlaying = self["$isPlaying"] } }
+      end,
+    })
+    local app = ui.mount(PlayerView())
+    store.title = "Dune"
+    ui.flush()
+    assert.equal(2, app:renders("PlayerView"))
+    assert.equal(1, app:renders("PlayButton"))
+  end)
+
+  it("S16 a binding from a binding reaches the same storage through any number of levels", function()
+    local Level3 = ui.View("Level3", { binding = { "value" }, body = function(self)
+      return ui.Button("deep " .. self.value, function() self.value = self.value + 1 end)
+    end })
+    local Level2 = ui.View("Level2", { binding = { "value" }, body = function(self)
+      return Level3 { value = self["$value"] }
+    end })
+    local Level1 = ui.View("Level1", { binding = { "value" }, body = function(self)
+      return Level2 { value = self["$value"] }
+    end })
+    local Root = ui.View("Root", { state = { count = 0 }, body = function(self)
+      return ui.VStack { ui.Text("root " .. self.count), Level1 { value = self["$count"] } }
+    end })
+    local app = ui.mount(Root())
+    app:find("deep 0"):tap()
+    app:find("deep 1"):tap()
+    assert.truthy(app:find("root 2"))
+    assert.truthy(app:find("deep 2"))
+  end)
+
+  it("S17 a scoped binding reads and writes one field of a state value", function()
+    local Episode = ui.View("EpisodeView", {
+      state = { episode = { title = "Pilot", isFavorite = false } },
+      body = function(self)
+        return ui.VStack {
+          ui.Text(self.episode.title .. (self.episode.isFavorite and " ★" or "")),
+          ui.Toggle("Favorite", self["$episode"].isFavorite),
+        }
+      end,
+    })
+    local app = ui.mount(Episode())
+    local favorite = app:find("Favorite")
+    assert.equal("off", favorite.value)
+    favorite:toggle()
+    assert.truthy(app:find("Pilot ★"))
+    assert.equal("on", app:find("Favorite").value)
+  end)
+
+  it("S18 Binding.constant ignores writes; Binding(get, set) calls the given functions", function()
+    local constant = ui.Binding.constant(5)
+    constant:set(6)
+    assert.equal(5, constant:get())
+    local store, log = 1, {}
+    local custom = ui.Binding(function() log[#log + 1] = "get"; return store end,
+                              function(v) log[#log + 1] = "set " .. v; store = v end)
+    custom:set(2)
+    assert.equal(2, custom:get())
+    assert.same({ "set 2", "get" }, log)
+    local app = ui.mount(PlayButton { isPlaying = ui.Binding.constant(true) })
+    app:find("Pause"):tap()
+    assert.truthy(app:find("Pause"))          -- a constant stays as it was
+  end)
+
+  it("S19 Bindable gives Bindings on inputs, locals, globals and environment objects alike", function()
+    globalBook = Book { title = "Global" }
+    local Editor = ui.View("Editor", {
+      bindable = { "book" },
+      environment = { envBook = Book },
+      body = function(self)
+        local localBook = self.localBook
+        return ui.VStack {
+          ui.TextField("input", self["$book"].title),
+          ui.TextField("local", ui.Bindable(localBook).title),
+          ui.TextField("global", ui.Bindable(globalBook).title),
+          ui.TextField("environment", ui.Bindable(self.envBook).title),
+        }
+      end,
+    })
+    local input, localBook, envBook = Book(), Book(), Book()
+    local app = ui.mount(Editor { book = input, localBook = localBook }:environment(envBook))
+    app:find("input"):setText("A")
+    app:find("local"):setText("B")
+    app:find("global"):setText("C")
+    app:find("environment"):setText("D")
+    assert.same({ "A", "B", "C", "D" }, { input.title, localBook.title, globalBook.title, envBook.title })
+    assert.equal("C", app:find("global").value)
+    globalBook = nil
+  end)
+
+  it("a binding input must be a Binding", function()
+    local app = ui.mount(ui.VStack { PlayButton { isPlaying = true } })
+    assert.matches("PlayButton: input 'isPlaying' must be a Binding", tostring(app:find { type = "Error" }))
+  end)
+
+  it("Bindable refuses a property the object does not have", function()
+    assert.has_error(function() return ui.Bindable(Book()).titel end, "Book has no property 'titel' to bind")
+  end)
+end)

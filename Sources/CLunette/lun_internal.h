@@ -131,6 +131,30 @@ void lun_proxy_unwrap(lua_State *L, int idx);
 int lun_proxy_test(lua_State *L, int idx);
 void lun_copy_table(lua_State *L, int idx, int depth);
 
+/* lun_walk.c: what a unit's run reports to the host builder */
+typedef struct lun_Walk {
+  int record;       /* stack index of the unit's record */
+  int out;          /* stack index of the new out table */
+  int32_t slots;    /* slots used in it */
+  int life;         /* stack index of the new life table (0: the unit keeps none) */
+  void *rt;
+} lun_Walk;
+void lun_walk_value(lua_State *L, lun_Walk *W, int v);
+
+/* lun_life.c: modifiers that act around renders, and the events run after a flush */
+enum { LUN_ON_APPEAR = 1, LUN_ON_DISAPPEAR, LUN_ON_TASK, LUN_ON_RECEIVE, LUN_ON_CHANGE };
+/* Fields of a life entry (a table), as the modifiers record them. */
+enum { LUN_LIFE_KIND = 1, LUN_LIFE_FN, LUN_LIFE_VALUE, LUN_LIFE_INITIAL, LUN_LIFE_BOX, LUN_LIFE_SUB, LUN_LIFE_TASK };
+enum { LUN_EVENT_CALL = 1, LUN_EVENT_CHANGE, LUN_EVENT_SUBSCRIBE, LUN_EVENT_TASK };
+void lun_life_add(lua_State *L, lun_Walk *W, int lifeidx);
+void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit);
+void lun_life_release(lua_State *L, int recidx, int32_t unit);
+
+/* lun_task.c */
+void lun_open_task(lua_State *L);
+void lun_task_start(lua_State *L, int entryidx, int32_t unit);
+void lun_task_cancel(lua_State *L, int32_t task);
+
 /* lun_publisher.c */
 void lun_open_publisher(lua_State *L);
 void lun_subject_push_new(lua_State *L);
@@ -160,14 +184,6 @@ void lun_self_init_state(lua_State *L, int recidx);
 void lun_self_init(lua_State *L, int recidx);
 void lun_self_subscribe(lua_State *L, int recidx);
 
-/* lun_walk.c: what a unit's run reports to the host builder */
-typedef struct lun_Walk {
-  int record;       /* stack index of the unit's record */
-  int out;          /* stack index of the new out table */
-  int32_t slots;    /* slots used in it */
-  void *rt;
-} lun_Walk;
-void lun_walk_value(lua_State *L, lun_Walk *W, int v);
 
 /* lun_update.c */
 int lun_error_string(lua_State *L, int idx);

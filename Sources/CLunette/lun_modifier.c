@@ -91,6 +91,57 @@ static int lun_modifier_environment(lua_State *L) {
   return 1;
 }
 
+/* Appends a life modifier { kind, fn, value, initial } to view.life; returns the view. */
+static int lun_modifier_life(lua_State *L, int kind, int fnarg, int valuearg, int initial) {
+  if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
+  luaL_checktype(L, fnarg, LUA_TFUNCTION);
+  lun_modifier_list(L, "life");
+  lua_createtable(L, 4, 0);
+  lua_pushinteger(L, kind);
+  lua_rawseti(L, -2, LUN_LIFE_KIND);
+  lua_pushvalue(L, fnarg);
+  lua_rawseti(L, -2, LUN_LIFE_FN);
+  if (valuearg) {
+    lua_pushvalue(L, valuearg);
+    lua_rawseti(L, -2, LUN_LIFE_VALUE);
+  }
+  lua_pushboolean(L, initial);
+  lua_rawseti(L, -2, LUN_LIFE_INITIAL);
+  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* view:onAppear(fn) -> view: fn runs after the flush in which the view first appears. */
+static int lun_modifier_on_appear(lua_State *L) { return lun_modifier_life(L, LUN_ON_APPEAR, 2, 0, 0); }
+/* view:onDisappear(fn) -> view: fn runs after the flush in which the view goes away. */
+static int lun_modifier_on_disappear(lua_State *L) { return lun_modifier_life(L, LUN_ON_DISAPPEAR, 2, 0, 0); }
+/* view:task(fn) -> view: fn runs as a task when the view appears; closed when it goes. */
+static int lun_modifier_task(lua_State *L) { return lun_modifier_life(L, LUN_ON_TASK, 2, 0, 0); }
+
+/* view:onReceive(publisher, fn) -> view: fn(v) for each value sent while the view is shown. */
+static int lun_modifier_on_receive(lua_State *L) {
+  luaL_checkany(L, 2);
+  if (lua_getfield(L, 2, "sink") != LUA_TFUNCTION)
+    luaL_argerror(L, 2, "a publisher (with :sink) expected");
+  lua_pop(L, 1);
+  return lun_modifier_life(L, LUN_ON_RECEIVE, 3, 2, 0);
+}
+
+/* view:onChange(value, fn, { initial = bool }) -> view: fn(old, new) after an update where value changed. */
+static int lun_modifier_on_change(lua_State *L) {
+  int initial = 0;
+  if (!lua_isnoneornil(L, 4)) {
+    luaL_checktype(L, 4, LUA_TTABLE);
+    lua_getfield(L, 4, "initial");
+    initial = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_settop(L, 3);
+  if (lua_isnone(L, 2)) lua_pushnil(L);
+  return lun_modifier_life(L, LUN_ON_CHANGE, 3, 2, initial);
+}
+
 /* view:environmentObject(obj) -> view: an ObservableObject for environmentObject sections. */
 static int lun_modifier_environment_object(lua_State *L) {
   if (!lun_object_is_observable_object(L, 2))
@@ -140,6 +191,16 @@ void lun_open_modifier(lua_State *L) {
   lua_setfield(L, -2, "environment");
   lua_pushcfunction(L, lun_modifier_environment_object);
   lua_setfield(L, -2, "environmentObject");
+  lua_pushcfunction(L, lun_modifier_on_appear);
+  lua_setfield(L, -2, "onAppear");
+  lua_pushcfunction(L, lun_modifier_on_disappear);
+  lua_setfield(L, -2, "onDisappear");
+  lua_pushcfunction(L, lun_modifier_task);
+  lua_setfield(L, -2, "task");
+  lua_pushcfunction(L, lun_modifier_on_receive);
+  lua_setfield(L, -2, "onReceive");
+  lua_pushcfunction(L, lun_modifier_on_change);
+  lua_setfield(L, -2, "onChange");
   lua_pushcfunction(L, lun_modifier_id);
   lua_setfield(L, -2, "id");
   lua_pushvalue(L, -1);

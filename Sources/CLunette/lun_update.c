@@ -93,9 +93,11 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
     ref = lunh_out_unit(W->rt, LUN_UNIT_ROW, 0, key, klen, &unit);
     lunh_out_end(W->rt);
     if (ref == 0) {
-      lua_createtable(L, 0, 4);
+      lua_createtable(L, 0, 5);
       lua_newtable(L);
       lua_setfield(L, -2, "out");
+      lua_pushinteger(L, unit);
+      lua_setfield(L, -2, "unit");
       lun_row_set(L, elem, row, i);
       lunh_out_unit_record(W->rt, unit, luaL_ref(L, LUA_REGISTRYINDEX));
     } else {
@@ -164,10 +166,16 @@ static int lun_update_k(lua_State *L) {
   }
   lunh_unit_begin(S->rt);
   lua_rawgeti(L, LUA_REGISTRYINDEX, run->ticket.recordRef);  /* 2: record */
-  if (run->ticket.kind == LUN_UNIT_EFFECT) lua_pushnil(L);  /* 3: new out (effects output nothing) */
-  else lua_newtable(L);
+  if (run->ticket.kind == LUN_UNIT_EFFECT) {                /* effects output nothing */
+    lua_pushnil(L);                                          /* 3: new out */
+    lua_pushnil(L);                                          /* 4: new life */
+  } else {
+    lua_newtable(L);
+    lua_newtable(L);
+  }
   run->walk.record = 2;
   run->walk.out = 3;
+  run->walk.life = lua_isnil(L, 4) ? 0 : 4;
   run->walk.slots = 0;
   run->walk.rt = S->rt;
   run->saved = S->active;
@@ -179,6 +187,7 @@ static int lun_update_k(lua_State *L) {
   if (!lua_isnil(L, 3)) {
     lua_pushvalue(L, 3);
     lua_setfield(L, 2, "out");
+    lun_life_diff(L, 2, 4, run->ticket.unit);
   }
   run->rendered = 1;
   return 0;
@@ -226,10 +235,19 @@ static void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   }
 }
 
-/* Releases the registry references the host no longer needs. */
+/* Releases the records of units the host disposed: their tasks stop,
+ * their subscriptions end, their onDisappear actions are queued. */
 void lun_release_refs(lua_State *L, lun_State *S) {
   int32_t ref;
-  while ((ref = lunh_release_next(S->rt)) != 0) luaL_unref(L, LUA_REGISTRYINDEX, ref);
+  while ((ref = lunh_release_next(S->rt)) != 0) {
+    if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TTABLE) {
+      lua_getfield(L, -1, "unit");
+      lun_life_release(L, -2, (int32_t)lua_tointeger(L, -1));
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    luaL_unref(L, LUA_REGISTRYINDEX, ref);
+  }
 }
 
 /* Protected part of lun_flush: () -> (). */
@@ -246,5 +264,17 @@ static int lun_flush_k(lua_State *L) {
 int lun_flush(lua_State *L) {
   if (!lua_checkstack(L, 8)) return LUN_ERROR;
   lua_pushcfunction(L, lun_flush_k);
+  return lun_protect(L, 0, 0);
+}
+
+/* Protected part of lun_release_all. */
+static int lun_release_all_k(lua_State *L) {
+  lun_release_refs(L, lun_state(L));
+  return 0;
+}
+
+int lun_release_all(lua_State *L) {
+  if (!lua_checkstack(L, 6)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_release_all_k);
   return lun_protect(L, 0, 0);
 }

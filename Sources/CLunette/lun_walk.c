@@ -164,6 +164,8 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
     lua_setfield(L, -2, "out");
     lun_self_create(L, -1, child);
     lua_pop(L, 1);
+    lua_pushinteger(L, child);
+    lua_setfield(L, -2, "unit");
     lunh_out_unit_record(W->rt, child, luaL_ref(L, LUA_REGISTRYINDEX));
   } else {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
@@ -230,6 +232,15 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   lua_pop(L, 1);
   lun_walk_env(L, W, v);
   lun_walk_mods(L, W, v);
+  if (lun_rawfield(L, v, "life") == LUA_TTABLE && W->life) {
+    lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
+    for (i = 1; i <= n; i++) {
+      lua_rawgeti(L, -1, i);
+      lun_life_add(L, W, W->life);
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
   if (lun_rawfield(L, v, "attrs") == LUA_TTABLE) {
     lua_pushnil(L);
     while (lua_next(L, -2)) {

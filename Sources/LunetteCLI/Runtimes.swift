@@ -5,9 +5,10 @@ import Lunette
 /// Runtimes as the command line makes them: the full standard library, the
 /// seeds' Swift models registered, and `require` finding modules next to the script.
 enum Runtimes {
-    static func make(for scriptPath: String) throws -> LunetteRuntime {
+    static func make(for scriptPath: String, virtualClock: Bool = false) throws -> LunetteRuntime {
         let directory = URL(fileURLWithPath: scriptPath).deletingLastPathComponent().path
-        let runtime = try LunetteRuntime(options: .init(sandboxed: false, modulePaths: [directory]))
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, modulePaths: [directory],
+                                                        virtualClock: virtualClock))
         try BookModels.register(in: runtime)
         return runtime
     }

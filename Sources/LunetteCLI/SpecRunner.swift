@@ -23,7 +23,7 @@ enum SpecRunner {
 
     static func run(file: String, filter: String?) -> SpecResult {
         do {
-            let runtime = try Runtimes.make(for: file)
+            let runtime = try Runtimes.make(for: file, virtualClock: true)
             try runtime.run(source: source, name: "=(spec runner)")
             let call = "return lunette_spec_run(\(quoted(file)), \(filter.map(quoted) ?? "nil"))"
             let counts = try runtime.evaluate(call).first?.split(separator: " ").compactMap { Int($0) } ?? []

@@ -30,6 +30,7 @@ typedef struct lun_State {
   int32_t *work;          /* trampoline work list */
   int32_t workCount, workCap;
   int32_t listWindow;     /* rows a List realises */
+  int32_t nextId;         /* ids of tasks and timer subscriptions */
 } lun_State;
 
 /* Status codes returned by the lun_* entry points. */
@@ -71,6 +72,9 @@ typedef struct lun_Ticket {
 /* How a unit's update ended (lunh_unit_end). */
 enum { LUN_UNIT_SKIPPED = 0, LUN_UNIT_RAN = 1, LUN_UNIT_FAILED = 2 };
 
+/* What the host's clock wakes (lunh_clock_schedule, lun_clock_fire). */
+enum { LUN_CLOCK_TASK = 1, LUN_CLOCK_TIMER = 2 };
+
 /* Answers of the graph's refresh walk. */
 enum { LUN_REFRESH_DONE = 0, LUN_REFRESH_RECOMPUTE = 1 };
 
@@ -103,6 +107,12 @@ const char *lun_eval_result(lua_State *L, int i, size_t *len);
 int lun_flush(lua_State *L);
 /* Calls a function kept on a render node (an action), with an optional string. */
 int lun_call_slot(lua_State *L, int recordRef, int slot, const char *text, size_t len, int hasText);
+/* Runs the events queued by the last flush (onAppear, onChange, tasks...). */
+int lun_run_events(lua_State *L, int *ran);
+/* A sleep or a timer the host scheduled is due. */
+int lun_clock_fire(lua_State *L, int32_t kind, int32_t id, double now);
+/* Releases the records of disposed units the host lists (lunh_release_next). */
+int lun_release_all(lua_State *L);
 /* Releases a registry reference (never raises). */
 int lun_release_ref(lua_State *L, int ref);
 /* Makes a Swift type visible as ui.types.<name>; props are newline-separated. */
@@ -156,12 +166,21 @@ int32_t lunh_out_env(void *rt, const char *key, size_t klen, int32_t slot);
 void lunh_out_env_changed(void *rt);
 int lunh_env_find(void *rt, int32_t unit, const char *key, size_t klen, int *recordRef, int32_t *slot, int32_t *node);
 const char *lunh_unit_name(void *rt, int32_t unit, size_t *len);
+/* The position of the open node in the unit's output ("0VStack.1Text"). */
+const char *lunh_out_path(void *rt, size_t *len);
 
 /* scheduler: lun_flush's loop */
 int lunh_next_unit(void *rt, lun_Ticket *ticket);
 void lunh_unit_begin(void *rt);
 void lunh_unit_end(void *rt, int32_t status, const char *message, size_t len);
 int32_t lunh_release_next(void *rt);
+
+/* time, and failures of code that runs outside bodies */
+double lunh_clock_now(void *rt);
+void lunh_clock_schedule(void *rt, int32_t kind, int32_t id, double after, double every);
+void lunh_clock_cancel(void *rt, int32_t kind, int32_t id);
+int lunh_clock_advance(void *rt, double seconds);
+void lunh_event_failed(void *rt, int32_t unit, const char *message, size_t len);
 
 /* apps, inspection */
 int32_t lunh_mount(void *rt, int recordRef);

@@ -29,17 +29,23 @@ public final class LunetteRuntime {
         /// How many times one view may render in a single flush before it is
         /// reported as writing what it reads (SEMANTICS S36) and stopped.
         public var renderLoopLimit: Int
+        /// A virtual clock moves only with `advanceClock(by:)` / `ui.clock.advance`
+        /// (for tests); a real one with time (`runDueWork()` runs what is due).
+        public var virtualClock: Bool
 
-        public init(sandboxed: Bool = true, modulePaths: [String] = [], renderLoopLimit: Int = 100) {
+        public init(sandboxed: Bool = true, modulePaths: [String] = [], renderLoopLimit: Int = 100,
+                    virtualClock: Bool = false) {
             self.sandboxed = sandboxed
             self.modulePaths = modulePaths
             self.renderLoopLimit = renderLoopLimit
+            self.virtualClock = virtualClock
         }
     }
 
     let L: OpaquePointer
     let options: Options
     let graph = Graph()
+    let clock: Clock
     let inbox = Inbox()
     lazy var hosts = HostObjects(inbox: inbox)
     lazy var builder = OutputBuilder(runtime: self)
@@ -71,6 +77,7 @@ public final class LunetteRuntime {
         guard let state = luaL_newstate() else { throw LunetteError.setup("not enough memory for a Lua state") }
         L = state
         self.options = options
+        clock = Clock(mode: options.virtualClock ? .virtual : .real)
         luaL_openlibs(L)
         graph.onEffectPending = { [unowned(unsafe) self] node in self.effectPending(node) }
         let rt = Unmanaged.passUnretained(self).toOpaque()

@@ -5,14 +5,24 @@ extension LunetteRuntime {
     /// Runs every pending update now: changes coalesce until here. Dirty
     /// units run parents first, each once (unless a body keeps writing what
     /// it reads, which is reported after `renderLoopLimit` runs).
+    ///
+    /// Then what waits for the update runs — onAppear/onDisappear, onChange,
+    /// starting tasks, subscribing onReceive — and, if that changed data, the
+    /// views update again (at most `renderLoopLimit` rounds).
     public func flush() {
         guard !flushing else { return }
         flushing = true
         defer { flushing = false }
-        flushCount += 1
         drainInbox()
         freeReleasedNodes()
-        if !scheduler.isEmpty { _ = lun_flush(L) }
+        for _ in 0..<options.renderLoopLimit {
+            flushCount += 1
+            if !scheduler.isEmpty { _ = lun_flush(L) }
+            var ran: Int32 = 0
+            _ = lun_run_events(L, &ran)
+            drainInbox()
+            if ran == 0 && scheduler.isEmpty { break }
+        }
         releasePendingRefs()
         freeReleasedNodes()
         hosts.pruneIdentities()
@@ -66,10 +76,10 @@ extension LunetteRuntime {
         return unit.runsThisFlush <= options.renderLoopLimit
     }
 
-    /// Releases registry references directly (only outside Lua calls).
+    /// Releases the records of disposed units (their tasks stop, their
+    /// subscriptions end, their onDisappear actions are queued).
     func releasePendingRefs() {
-        for ref in pendingReleases { _ = lun_release_ref(L, ref) }
-        pendingReleases = []
+        if !pendingReleases.isEmpty { _ = lun_release_all(L) }
     }
 
     /// A new unit under `parent`, scheduled to render.

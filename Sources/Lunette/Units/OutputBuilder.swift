@@ -65,6 +65,9 @@ final class OutputBuilder {
 
     var current: RenderNode { stack[stack.count - 1] }
 
+    /// The open node's position in the output ("0VStack.1Text").
+    var position: String { path.joined(separator: ".") }
+
     /// An attribute of the open node, or of the whole output when no node is open.
     func attribute(_ name: String, _ value: String) {
         if stack.count > 1 { current.ownAttributes.append((name, value)) } else { outputAttributes.append((name, value)) }

@@ -1,0 +1,307 @@
+/*
+ * lun_task.c — time: :task coroutines, ui.sleep, ui.await, ui.Timer.publish
+ * and ui.clock.
+ *
+ * A task is a coroutine started when its view appears. ui.sleep(s) yields
+ * to the runtime's clock (real under `lunette run`, virtual under `lunette
+ * test`, moved with ui.clock.advance); ui.await(publisher) yields until the
+ * publisher sends. The host's clock calls lun_clock_fire when a sleep or a
+ * timer is due. A task whose view disappears is closed.
+ */
+#include "lun_internal.h"
+
+#define LUN_MT_TIMER "lunette.Timer"
+#define LUN_MT_TIMERSUB "lunette.TimerSubscription"
+
+static const char lun_key_tasks = 0, lun_key_timers = 0;
+static const char lun_yield_sleep = 0, lun_yield_await = 0;
+
+/* Fields of a task record. */
+enum { LUN_TASK_THREAD = 1, LUN_TASK_UNIT, LUN_TASK_SUB };
+
+/* A fresh id for a task or a timer subscription. */
+static int32_t lun_task_next_id(lua_State *L) {
+  return ++lun_state(L)->nextId;
+}
+
+/* Pushes tasks[id] (a task record) or nil. Returns its type. [-0, +1] */
+static int lun_task_get(lua_State *L, int32_t id) {
+  lun_registry_table(L, &lun_key_tasks);
+  lua_rawgeti(L, -1, id);
+  lua_remove(L, -2);
+  return lua_type(L, -1);
+}
+
+/* Forgets task id. */
+static void lun_task_forget(lua_State *L, int32_t id) {
+  lun_registry_table(L, &lun_key_tasks);
+  lua_pushnil(L);
+  lua_rawseti(L, -2, id);
+  lua_pop(L, 1);
+}
+
+/* Cancels a subscription (on top) made by await, if any. [-1, +0] */
+static void lun_task_unsubscribe(lua_State *L) {
+  if (!lua_isnil(L, -1) && luaL_getmetafield(L, -1, "__index") != LUA_TNIL) {
+    lua_getfield(L, -1, "cancel");
+    lua_pushvalue(L, -3);
+    lua_call(L, 1, 0);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
+static void lun_task_resume(lua_State *L, int32_t id, int nargs);
+
+/* The one-shot subscriber of ui.await: (value) -> (); resumes its task with the value. */
+static int lun_task_resumer(lua_State *L) {
+  int32_t id = (int32_t)lua_tointeger(L, lua_upvalueindex(1));
+  if (lua_toboolean(L, lua_upvalueindex(2))) return 0;
+  lua_pushboolean(L, 1);
+  lua_replace(L, lua_upvalueindex(2));
+  if (lun_task_get(L, id) == LUA_TTABLE) {
+    lua_rawgeti(L, -1, LUN_TASK_SUB);
+    lua_pushnil(L);
+    lua_rawseti(L, -3, LUN_TASK_SUB);
+    lun_task_unsubscribe(L);
+  }
+  lua_pop(L, 1);
+  lua_settop(L, 1);
+  lun_task_resume(L, id, 1);
+  return 0;
+}
+
+/* Acts on what a task yielded (nres values on its thread co). */
+static void lun_task_wait(lua_State *L, lua_State *co, int32_t id, int nres, int taskidx) {
+  lun_State *S = lun_state(L);
+  const void *marker = nres > 0 ? lua_touserdata(co, -nres) : NULL;
+  if (marker == &lun_yield_sleep) {
+    lunh_clock_schedule(S->rt, LUN_CLOCK_TASK, id, (double)lua_tonumber(co, -nres + 1), 0);
+  } else if (marker == &lun_yield_await) {
+    lua_pushvalue(co, -nres + 1);
+    lua_xmove(co, L, 1);                          /* publisher:sink(resumer) */
+    lua_getfield(L, -1, "sink");
+    lua_insert(L, -2);
+    lua_pushinteger(L, id);
+    lua_pushboolean(L, 0);
+    lua_pushcclosure(L, lun_task_resumer, 2);
+    lua_call(L, 2, 1);
+    lua_rawseti(L, taskidx, LUN_TASK_SUB);
+  } else {                                        /* a plain coroutine.yield: go on at the next tick */
+    lunh_clock_schedule(S->rt, LUN_CLOCK_TASK, id, 0, 0);
+  }
+  lua_pop(co, nres);
+}
+
+/* Resumes task id with the top nargs values of L. Errors end the task and are reported. */
+static void lun_task_resume(lua_State *L, int32_t id, int nargs) {
+  lun_State *S = lun_state(L);
+  lua_State *co;
+  int status, nres = 0, taskidx;
+  int32_t saved = S->active;
+  if (lun_task_get(L, id) != LUA_TTABLE) { lua_pop(L, 1 + nargs); return; }
+  taskidx = lua_gettop(L);
+  lua_rawgeti(L, taskidx, LUN_TASK_THREAD);
+  co = lua_tothread(L, -1);
+  lua_pop(L, 1);
+  lua_rotate(L, taskidx - nargs, -nargs);         /* the task record below its arguments */
+  taskidx -= nargs;
+  lua_xmove(L, co, nargs);
+  S->active = 0;
+  status = lua_resume(co, L, nargs, &nres);
+  S->active = saved;
+  if (status == LUA_YIELD) {
+    lun_task_wait(L, co, id, nres, taskidx);
+  } else {
+    if (status != LUA_OK) {
+      size_t len;
+      const char *msg;
+      lua_xmove(co, L, 1);
+      lun_error_string(L, -1);
+      msg = lua_tolstring(L, -1, &len);
+      lua_rawgeti(L, taskidx, LUN_TASK_UNIT);
+      lunh_event_failed(S->rt, (int32_t)lua_tointeger(L, -1), msg, len);
+      lua_pop(L, 3);
+      lua_resetthread(co);
+    }
+    lun_task_forget(L, id);
+  }
+  lua_settop(L, taskidx - 1);
+}
+
+/* Starts the task of life entry (at entryidx) for unit, unless it went already. */
+void lun_task_start(lua_State *L, int entryidx, int32_t unit) {
+  int32_t id;
+  lua_State *co;
+  entryidx = lua_absindex(L, entryidx);
+  lua_rawgeti(L, entryidx, LUN_LIFE_INITIAL);     /* set when the view disappeared before this ran */
+  if (lua_toboolean(L, -1)) { lua_pop(L, 1); return; }
+  lua_pop(L, 1);
+  id = lun_task_next_id(L);
+  lua_pushinteger(L, id);
+  lua_rawseti(L, entryidx, LUN_LIFE_TASK);
+  lun_registry_table(L, &lun_key_tasks);
+  lua_createtable(L, 3, 0);
+  co = lua_newthread(L);
+  lua_rawseti(L, -2, LUN_TASK_THREAD);
+  lua_pushinteger(L, unit);
+  lua_rawseti(L, -2, LUN_TASK_UNIT);
+  lua_rawseti(L, -2, id);
+  lua_pop(L, 1);
+  lua_rawgeti(L, entryidx, LUN_LIFE_FN);
+  lua_xmove(L, co, 1);
+  lun_task_resume(L, id, 0);
+}
+
+/* Closes task id: its view went away. */
+void lun_task_cancel(lua_State *L, int32_t id) {
+  lun_State *S = lun_state(L);
+  if (lun_task_get(L, id) == LUA_TTABLE) {
+    lua_rawgeti(L, -1, LUN_TASK_SUB);
+    lun_task_unsubscribe(L);
+    lua_rawgeti(L, -1, LUN_TASK_THREAD);
+    lua_resetthread(lua_tothread(L, -1));
+    lua_pop(L, 1);
+    lun_task_forget(L, id);
+  }
+  lua_pop(L, 1);
+  lunh_clock_cancel(S->rt, LUN_CLOCK_TASK, id);
+}
+
+/* ui.sleep(seconds) -> (): suspends the running task. */
+static int lun_ui_sleep(lua_State *L) {
+  lua_Number s = luaL_checknumber(L, 1);
+  luaL_argcheck(L, s >= 0, 1, "seconds must not be negative");
+  if (!lua_isyieldable(L)) return lun_error_here(L, "ui.sleep can only be called in a task (:task(fn))");
+  lua_settop(L, 1);
+  lua_pushlightuserdata(L, (void *)&lun_yield_sleep);
+  lua_insert(L, 1);
+  return lua_yield(L, 2);
+}
+
+/* ui.await(publisher) -> value: suspends the running task until the publisher sends. */
+static int lun_ui_await(lua_State *L) {
+  luaL_checkany(L, 1);
+  if (!lua_isyieldable(L)) return lun_error_here(L, "ui.await can only be called in a task (:task(fn))");
+  if (lua_getfield(L, 1, "sink") != LUA_TFUNCTION)
+    return luaL_argerror(L, 1, "a publisher (with :sink) expected");
+  lua_settop(L, 1);
+  lua_pushlightuserdata(L, (void *)&lun_yield_await);
+  lua_insert(L, 1);
+  return lua_yield(L, 2);
+}
+
+/* ui.Timer.publish(interval) -> timer publisher. */
+static int lun_ui_timer_publish(lua_State *L) {
+  lua_Number interval = luaL_checknumber(L, 1);
+  luaL_argcheck(L, interval > 0, 1, "the interval must be positive");
+  *(lua_Number *)lua_newuserdatauv(L, sizeof(lua_Number), 0) = interval;
+  luaL_setmetatable(L, LUN_MT_TIMER);
+  return 1;
+}
+
+/* timer:autoconnect() -> timer (timers start when subscribed). */
+static int lun_timer_autoconnect(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_TIMER);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* timer:sink(fn) -> subscription: fn(now) every interval, on the runtime's clock. */
+static int lun_timer_sink(lua_State *L) {
+  lua_Number interval = *(lua_Number *)luaL_checkudata(L, 1, LUN_MT_TIMER);
+  int32_t id;
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  id = lun_task_next_id(L);
+  lun_registry_table(L, &lun_key_timers);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, id);
+  *(int32_t *)lua_newuserdatauv(L, sizeof(int32_t), 0) = id;
+  luaL_setmetatable(L, LUN_MT_TIMERSUB);
+  lunh_clock_schedule(lun_state(L)->rt, LUN_CLOCK_TIMER, id, (double)interval, (double)interval);
+  return 1;
+}
+
+/* subscription:cancel() -> (): the timer stops. */
+static int lun_timersub_cancel(lua_State *L) {
+  int32_t *id = (int32_t *)luaL_checkudata(L, 1, LUN_MT_TIMERSUB);
+  if (*id == 0) return 0;
+  lunh_clock_cancel(lun_state(L)->rt, LUN_CLOCK_TIMER, *id);
+  lun_registry_table(L, &lun_key_timers);
+  lua_pushnil(L);
+  lua_rawseti(L, -2, *id);
+  *id = 0;
+  return 0;
+}
+
+/* ui.clock.now() -> seconds on the runtime's clock. */
+static int lun_clock_now(lua_State *L) {
+  lua_pushnumber(L, (lua_Number)lunh_clock_now(lun_state(L)->rt));
+  return 1;
+}
+
+/* ui.clock.advance(seconds) -> (): moves the virtual clock, running what falls due. */
+static int lun_clock_advance(lua_State *L) {
+  lun_State *S = lun_state(L);
+  lua_Number s = luaL_checknumber(L, 1);
+  luaL_argcheck(L, s >= 0, 1, "seconds must not be negative");
+  if (S->inBody || lunh_flushing(S->rt)) return lun_error_here(L, "ui.clock.advance cannot be called while views are rendering");
+  if (!lunh_clock_advance(S->rt, (double)s))
+    return lun_error_here(L, "ui.clock.advance needs the virtual clock (lunette test uses it; this runtime's clock is real)");
+  return 0;
+}
+
+/* Protected part of lun_clock_fire: (kind, id, now) -> (). */
+static int lun_clock_fire_k(lua_State *L) {
+  int kind = (int)lua_tointeger(L, 1);
+  int32_t id = (int32_t)lua_tointeger(L, 2);
+  if (kind == LUN_CLOCK_TASK) {
+    lun_task_resume(L, id, 0);
+    return 0;
+  }
+  lun_registry_table(L, &lun_key_timers);
+  if (lua_rawgeti(L, -1, id) == LUA_TFUNCTION) {
+    lun_State *S = lun_state(L);
+    int32_t saved = S->active;
+    lua_pushvalue(L, 3);
+    S->active = 0;
+    lua_call(L, 1, 0);
+    S->active = saved;
+  }
+  return 0;
+}
+
+int lun_clock_fire(lua_State *L, int32_t kind, int32_t id, double now) {
+  if (!lua_checkstack(L, 6)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_clock_fire_k);
+  lua_pushinteger(L, kind);
+  lua_pushinteger(L, id);
+  lua_pushnumber(L, (lua_Number)now);
+  return lun_protect(L, 3, 0);
+}
+
+void lun_open_task(lua_State *L) {
+  static const luaL_Reg timer[] = {{"sink", lun_timer_sink}, {"autoconnect", lun_timer_autoconnect}, {NULL, NULL}};
+  static const luaL_Reg clock[] = {{"now", lun_clock_now}, {"advance", lun_clock_advance}, {NULL, NULL}};
+  luaL_newmetatable(L, LUN_MT_TIMER);
+  lua_newtable(L);
+  luaL_setfuncs(L, timer, 0);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+  luaL_newmetatable(L, LUN_MT_TIMERSUB);
+  lua_newtable(L);
+  lua_pushcfunction(L, lun_timersub_cancel);
+  lua_setfield(L, -2, "cancel");
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+  lua_pushcfunction(L, lun_ui_sleep);
+  lua_setfield(L, -2, "sleep");
+  lua_pushcfunction(L, lun_ui_await);
+  lua_setfield(L, -2, "await");
+  lua_newtable(L);
+  lua_pushcfunction(L, lun_ui_timer_publish);
+  lua_setfield(L, -2, "publish");
+  lua_setfield(L, -2, "Timer");
+  luaL_newlib(L, clock);
+  lua_setfield(L, -2, "clock");
+}

@@ -1,0 +1,44 @@
+import CLunette
+
+// Time and event leaves (clunette.h, "time, and failures of code that runs outside bodies").
+
+@_cdecl("lunh_clock_now")
+func lunhClockNow(_ rt: UnsafeMutableRawPointer?) -> Double {
+    withRuntime(rt) { $0.clock.now }
+}
+
+@_cdecl("lunh_clock_schedule")
+func lunhClockSchedule(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ id: Int32, _ after: Double, _ every: Double) {
+    withRuntime(rt) { $0.clock.schedule(kind: kind, id: id, after: after, every: every) }
+}
+
+@_cdecl("lunh_clock_cancel")
+func lunhClockCancel(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ id: Int32) {
+    withRuntime(rt) { $0.clock.cancel(kind: kind, id: id) }
+}
+
+@_cdecl("lunh_clock_advance")
+func lunhClockAdvance(_ rt: UnsafeMutableRawPointer?, _ seconds: Double) -> Int32 {
+    withRuntime(rt) { $0.advanceClock(by: seconds) ? 1 : 0 }
+}
+
+@_cdecl("lunh_event_failed")
+func lunhEventFailed(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: UnsafePointer<CChar>?, _ length: Int) {
+    withRuntime(rt) { runtime in
+        let text = string(message, length)
+        if let unit = runtime.units[unit] {
+            runtime.warn(in: unit, "\(unit.displayName): \(text)")
+        } else {
+            runtime.effectErrors.append(text)
+        }
+    }
+}
+
+@_cdecl("lunh_out_path")
+func lunhOutPath(_ rt: UnsafeMutableRawPointer?, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
+    withRuntime(rt) { runtime in
+        let (pointer, count) = runtime.text.set(runtime.builder.position)
+        length?.pointee = count
+        return pointer
+    }
+}

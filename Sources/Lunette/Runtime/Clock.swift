@@ -1,0 +1,116 @@
+import Foundation
+
+/// The runtime's clock: what is due when (task sleeps, timers).
+///
+/// Virtual under `lunette test` (time moves only with `ui.clock.advance`),
+/// real otherwise (seconds since the runtime started). Entries are kept in a
+/// heap ordered by due time, then by when they were scheduled.
+final class Clock {
+    enum Mode { case real, virtual }
+
+    struct Entry {
+        let due: Double
+        let order: Int
+        let kind: Int32
+        let id: Int32
+        let every: Double
+    }
+
+    let mode: Mode
+    private var virtualNow = 0.0
+    private let start = ContinuousClock.now
+    private var heap: [Entry] = []
+    private var order = 0
+    private var cancelled = Set<Int64>()
+
+    init(mode: Mode) {
+        self.mode = mode
+    }
+
+    /// Seconds since the runtime started (virtual: since the clock was made).
+    var now: Double {
+        switch mode {
+        case .virtual: return virtualNow
+        case .real:
+            let elapsed = ContinuousClock.now - start
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        }
+    }
+
+    /// Whether a sleep or a timer is waiting.
+    var hasPending: Bool { heap.contains { !cancelled.contains(Self.key($0.kind, $0.id)) } }
+
+    /// When the next entry is due, if any.
+    var nextDue: Double? {
+        dropCancelled()
+        return heap.first?.due
+    }
+
+    func schedule(kind: Int32, id: Int32, after: Double, every: Double) {
+        cancelled.remove(Self.key(kind, id))
+        order += 1
+        push(Entry(due: now + max(0, after), order: order, kind: kind, id: id, every: every))
+    }
+
+    func cancel(kind: Int32, id: Int32) {
+        if heap.contains(where: { $0.kind == kind && $0.id == id }) { cancelled.insert(Self.key(kind, id)) }
+    }
+
+    /// Moves virtual time to `time`.
+    func setVirtualNow(_ time: Double) {
+        if mode == .virtual { virtualNow = max(virtualNow, time) }
+    }
+
+    /// The next entry due at or before `time`; a repeating one is scheduled again.
+    func popDue(upTo time: Double) -> Entry? {
+        dropCancelled()
+        guard let first = heap.first, first.due <= time else { return nil }
+        removeFirst()
+        if first.every > 0 {
+            order += 1
+            push(Entry(due: first.due + first.every, order: order, kind: first.kind, id: first.id, every: first.every))
+        }
+        return first
+    }
+
+    private static func key(_ kind: Int32, _ id: Int32) -> Int64 { Int64(kind) << 32 | Int64(id) }
+
+    private func dropCancelled() {
+        while let first = heap.first, cancelled.contains(Self.key(first.kind, first.id)) {
+            removeFirst()
+            if !heap.contains(where: { $0.kind == first.kind && $0.id == first.id }) {
+                cancelled.remove(Self.key(first.kind, first.id))
+            }
+        }
+    }
+
+    private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
+        a.due != b.due ? a.due < b.due : a.order < b.order
+    }
+
+    private func push(_ entry: Entry) {
+        heap.append(entry)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard Self.precedes(heap[child], heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private func removeFirst() {
+        heap.swapAt(0, heap.count - 1)
+        heap.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var best = parent
+            if left < heap.count, Self.precedes(heap[left], heap[best]) { best = left }
+            if right < heap.count, Self.precedes(heap[right], heap[best]) { best = right }
+            if best == parent { return }
+            heap.swapAt(parent, best)
+            parent = best
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import CLunette
+import Foundation
+
+/// Time: tasks that sleep, timers, and running what falls due.
+extension LunetteRuntime {
+    /// Whether a task is sleeping or a timer is running.
+    public var hasPendingWork: Bool { clock.hasPending }
+
+    /// Seconds until the next sleep or timer is due (0 if one is due now), nil if none is waiting.
+    public var secondsUntilNextDue: Double? {
+        clock.nextDue.map { max(0, $0 - clock.now) }
+    }
+
+    /// Runs every sleep and timer due by now (real clock), flushing after each.
+    /// Returns whether anything ran.
+    @discardableResult
+    public func runDueWork() -> Bool {
+        runDue(upTo: clock.now)
+    }
+
+    /// Moves the virtual clock forward, running what falls due in order.
+    /// Returns false when the clock is real.
+    @discardableResult
+    public func advanceClock(by seconds: Double) -> Bool {
+        guard clock.mode == .virtual else { return false }
+        let target = clock.now + seconds
+        runDue(upTo: target)
+        clock.setVirtualNow(target)
+        return true
+    }
+
+    @discardableResult
+    func runDue(upTo time: Double) -> Bool {
+        var ran = false
+        while let entry = clock.popDue(upTo: time) {
+            clock.setVirtualNow(entry.due)
+            _ = lun_clock_fire(L, entry.kind, entry.id, entry.due)
+            flush()
+            ran = true
+        }
+        return ran
+    }
+}

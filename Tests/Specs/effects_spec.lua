@@ -1,0 +1,177 @@
+-- SEMANTICS S31-S33: responding to changes (onChange, onReceive, task), and onAppear/onDisappear.
+local ui = require("lunette")
+
+local Store = ui.Observable("Store", { count = 0, show = true, label = "a" })
+
+describe("Effects", function()
+  it("S31 onChange runs action(old, new) after an update in which the value changed, never in a body", function()
+    local store = Store()
+    local calls = {}
+    local inBody = false
+    local V = ui.View("V", function(self)
+      inBody = true
+      local view = ui.Text("count " .. self.store.count):onChange(self.store.count, function(old, new)
+        assert.is_false(inBody)
+        calls[#calls + 1] = old .. "->" .. new
+      end)
+      inBody = false
+      return view
+    end)
+    local app = ui.mount(V { store = store })
+    assert.same({}, calls)                          -- not on first appearance
+    store.count = 1
+    ui.flush()
+    store.label = "b"                               -- a re-render that keeps the value
+    store.count = 1
+    ui.flush()
+    store.count = 3
+    ui.flush()
+    assert.same({ "0->1", "1->3" }, calls)
+    assert.truthy(app:find("count 3"))
+  end)
+
+  it("S31 with initial = true it also runs when the view first appears", function()
+    local store = Store()
+    local calls = {}
+    local V = ui.View("V", function(self)
+      return ui.Text("x"):onChange(self.store.count, function(old, new) calls[#calls + 1] = { old, new } end,
+        { initial = true })
+    end)
+    ui.mount(V { store = store })
+    assert.same({ { 0, 0 } }, calls)
+  end)
+
+  it("S31 an action that writes state re-renders after the update", function()
+    local store = Store()
+    local V = ui.View("V", {
+      state = { doubled = 0 },
+      body = function(self)
+        return ui.Text("doubled " .. self.doubled):onChange(self.store.count, function(_, new)
+          self.doubled = new * 2
+        end)
+      end,
+    })
+    local app = ui.mount(V { store = store })
+    store.count = 21
+    ui.flush()
+    assert.truthy(app:find("doubled 42"))
+  end)
+
+  it("S32 onReceive runs action(v) for each value sent while the view is on screen", function()
+    local store = Store()
+    local subject = ui.Subject()
+    local received = {}
+    local Listener = ui.View("Listener", function()
+      return ui.Text("listening"):onReceive(subject, function(v) received[#received + 1] = v end)
+    end)
+    local Parent = ui.View("Parent", function(self)
+      return ui.VStack { self.store.show and Listener() or ui.Text("nothing") }
+    end)
+    ui.mount(Parent { store = store })
+    subject:send(1)
+    subject:send(2)
+    store.show = false
+    ui.flush()
+    subject:send(3)                                 -- gone: not received
+    assert.same({ 1, 2 }, received)
+  end)
+
+  it("S32 the latest action receives, and a timer publishes on the runtime's clock", function()
+    local store = Store()
+    local ticks = {}
+    local timer = ui.Timer.publish(1.0):autoconnect()
+    local Clock = ui.View("Clock", function(self)
+      local label = self.store.label
+      return ui.Text("clock"):onReceive(timer, function(now) ticks[#ticks + 1] = label .. now end)
+    end)
+    ui.mount(Clock { store = store })
+    ui.clock.advance(2.5)
+    store.label = "b"
+    ui.flush()
+    ui.clock.advance(1)
+    assert.same({ "a1.0", "a2.0", "b3.0" }, ticks)
+  end)
+
+  it("S33 a task runs once when the view first appears, may sleep, and is cancelled when it disappears", function()
+    local store = Store()
+    local log = {}
+    local Loader = ui.View("Loader", {
+      state = { status = "loading" },
+      body = function(self)
+        return ui.Text(self.status .. " " .. self.store.count):task(function()
+          log[#log + 1] = "start"
+          ui.sleep(1)
+          self.status = "loaded"
+          log[#log + 1] = "loaded"
+          ui.sleep(10)
+          log[#log + 1] = "never"
+        end)
+      end,
+    })
+    local Parent = ui.View("Parent", function(self)
+      return ui.VStack { self.store.show and Loader { store = self.store } or ui.Text("gone") }
+    end)
+    local app = ui.mount(Parent { store = store })
+    assert.same({ "start" }, log)
+    store.count = 1                                 -- re-renders do not restart it
+    ui.flush()
+    assert.truthy(app:find("loading 1"))
+    ui.clock.advance(1)
+    assert.truthy(app:find("loaded 1"))
+    store.show = false                              -- disappears: cancelled
+    ui.flush()
+    ui.clock.advance(20)
+    assert.same({ "start", "loaded" }, log)
+  end)
+
+  it("S33 a task can await a publisher", function()
+    local subject = ui.Subject()
+    local V = ui.View("V", {
+      state = { value = "waiting" },
+      body = function(self)
+        return ui.Text(self.value):task(function() self.value = "got " .. ui.await(subject) end)
+      end,
+    })
+    local app = ui.mount(V())
+    assert.truthy(app:find("waiting"))
+    subject:send(7)
+    ui.flush()
+    assert.truthy(app:find("got 7"))
+  end)
+
+  it("a task that fails is reported, and the view keeps working", function()
+    local V = ui.View("V", function()
+      return ui.Text("ok"):task(function() ui.sleep(1); error("task failed") end)
+    end)
+    local app = ui.mount(V())
+    ui.clock.advance(1)
+    assert.matches("V: .*effects_spec.lua:%d+: task failed", table.concat(app:warnings(), "\n"))
+    assert.truthy(app:find("ok"))
+  end)
+
+  it("onAppear and onDisappear run after the update", function()
+    local store = Store()
+    local log = {}
+    local Child = ui.View("Child", function()
+      return ui.Text("child"):onAppear(function() log[#log + 1] = "appear" end)
+        :onDisappear(function() log[#log + 1] = "disappear" end)
+    end)
+    local Parent = ui.View("Parent", function(self)
+      return ui.VStack { self.store.show and Child() or ui.EmptyView() }
+    end)
+    ui.mount(Parent { store = store })
+    store.count = 1
+    ui.flush()
+    store.show = false
+    ui.flush()
+    assert.same({ "appear", "disappear" }, log)
+  end)
+
+  it("ui.sleep outside a task and advancing a real clock are clear errors", function()
+    assert.has_error(function() ui.sleep(1) end, "ui.sleep can only be called in a task")
+    assert.has_error(function() ui.await(ui.Subject()) end, "ui.await can only be called in a task")
+    local before = ui.clock.now()
+    ui.clock.advance(0.5)
+    assert.equal(before + 0.5, ui.clock.now())
+  end)
+end)

@@ -15,6 +15,9 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Print trees as JSON.")
     var json = false
 
+    @Option(name: .customLong("for"), help: "Stop after this many seconds even if timers are still running.")
+    var seconds: Double?
+
     @Argument(parsing: .remaining, help: "Arguments for the script (the global `arg`, as lua5.4 sets it).")
     var arguments: [String] = []
 
@@ -28,15 +31,37 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(1)
         }
         runtime.flush()
+        var shown = render(runtime)
+        print(shown, terminator: "")
+        let started = Date()
+        // Timers and sleeping tasks keep the script alive; each update is printed.
+        while runtime.hasPendingWork {
+            if let limit = seconds, Date().timeIntervalSince(started) >= limit { break }
+            if let wait = runtime.secondsUntilNextDue, wait > 0 {
+                Thread.sleep(forTimeInterval: min(wait, seconds.map { max(0, $0 - Date().timeIntervalSince(started)) } ?? wait))
+            }
+            runtime.runDueWork()
+            let now = render(runtime)
+            if now != shown {
+                print(String(format: "-- %.2fs", Date().timeIntervalSince(started)))
+                print(now, terminator: "")
+                shown = now
+            }
+        }
         var failed = false
         for app in runtime.apps {
-            print(json ? runtime.json(of: app) : runtime.text(of: app), terminator: json ? "\n" : "")
             for error in app.errors {
                 printError("error: \(error)")
                 failed = true
             }
             for warning in runtime.warnings(of: app) { printError("warning: \(warning)") }
         }
-        if failed { throw ExitCode(1) }
+        for error in runtime.effectErrors { printError("error: \(error)") }
+        if failed || !runtime.effectErrors.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Every mounted app, as text or JSON.
+    private func render(_ runtime: LunetteRuntime) -> String {
+        runtime.apps.map { json ? runtime.json(of: $0) + "\n" : runtime.text(of: $0) }.joined()
     }
 }

@@ -30,7 +30,7 @@ static void lun_binding_new(lua_State *L, int kind, int a, int b) {
   lun_Binding *bd;
   a = lua_absindex(L, a);
   b = b ? lua_absindex(L, b) : 0;
-  bd = (lun_Binding *)lua_newuserdatauv(L, sizeof(lun_Binding), 2);
+  bd = (lun_Binding *)lua_newuserdatauv(L, sizeof(lun_Binding), 3);
   bd->kind = kind;
   lua_pushvalue(L, a);
   lua_setiuservalue(L, -2, 1);
@@ -76,11 +76,33 @@ void lun_binding_get(lua_State *L, int idx) {
   }
 }
 
-/* Writes the value at vidx through the binding at idx. [-0, +0] */
+static void lun_binding_set_now(lua_State *L, lun_Binding *b, int idx, int vidx);
+
+/* Protected set for an animated binding: (binding, value) -> (). */
+static int lun_binding_set_k(lua_State *L) {
+  lun_binding_set_now(L, (lun_Binding *)lua_touserdata(L, 1), 1, 2);
+  return 0;
+}
+
+/* Writes the value at vidx through the binding at idx (in its animation's transaction). [-0, +0] */
 void lun_binding_set(lua_State *L, int idx, int vidx) {
   lun_Binding *b = (lun_Binding *)luaL_checkudata(L, idx, LUN_MT_BINDING);
   idx = lua_absindex(L, idx);
   vidx = lua_absindex(L, vidx);
+  if (lua_getiuservalue(L, idx, 3) == LUA_TTABLE) {
+    lua_pushcfunction(L, lun_binding_set_k);
+    lua_pushvalue(L, idx);
+    lua_pushvalue(L, vidx);
+    lun_animation_run(L, -4, -3, 2);
+    lua_pop(L, 2);
+    return;
+  }
+  lua_pop(L, 1);
+  lun_binding_set_now(L, b, idx, vidx);
+}
+
+/* Writes the value at vidx through the binding at idx. [-0, +0] */
+static void lun_binding_set_now(lua_State *L, lun_Binding *b, int idx, int vidx) {
   switch (b->kind) {
     case LUN_BIND_PROP:
       lua_getiuservalue(L, idx, 1);
@@ -125,6 +147,18 @@ static int lun_binding_m_set(lua_State *L) {
   lua_settop(L, 2);
   lun_binding_set(L, 1, 2);
   return 0;
+}
+
+/* binding:animation(a) -> a binding whose writes are animated with a. */
+static int lun_binding_m_animation(lua_State *L) {
+  lun_Binding *b = (lun_Binding *)luaL_checkudata(L, 1, LUN_MT_BINDING);
+  if (lua_isnoneornil(L, 2)) lun_animation_default(L); else { lun_animation_check(L, 2); lua_pushvalue(L, 2); }
+  lua_getiuservalue(L, 1, 1);
+  lua_getiuservalue(L, 1, 2);
+  lun_binding_new(L, b->kind, -2, -1);
+  lua_pushvalue(L, -4);
+  lua_setiuservalue(L, -2, 3);
+  return 1;
 }
 
 /* __index of bindings: a method, or a scoped binding to a member. */
@@ -202,7 +236,8 @@ static int lun_bindable_index(lua_State *L) {
 }
 
 void lun_open_binding(lua_State *L) {
-  static const luaL_Reg methods[] = {{"get", lun_binding_m_get}, {"set", lun_binding_m_set}, {NULL, NULL}};
+  static const luaL_Reg methods[] = {
+    {"get", lun_binding_m_get}, {"set", lun_binding_m_set}, {"animation", lun_binding_m_animation}, {NULL, NULL}};
   luaL_newmetatable(L, LUN_MT_BINDING);
   lua_newtable(L);
   luaL_setfuncs(L, methods, 0);

@@ -155,6 +155,13 @@ void lun_open_task(lua_State *L);
 void lun_task_start(lua_State *L, int entryidx, int32_t unit);
 void lun_task_cancel(lua_State *L, int32_t task);
 
+/* lun_animation.c */
+void lun_open_animation(lua_State *L);
+int lun_animation_test(lua_State *L, int idx);
+void lun_animation_check(lua_State *L, int arg);
+void lun_animation_default(lua_State *L);
+void lun_animation_run(lua_State *L, int aidx, int fidx, int nargs);
+
 /* lun_publisher.c */
 void lun_open_publisher(lua_State *L);
 void lun_subject_push_new(lua_State *L);

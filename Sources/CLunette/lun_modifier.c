@@ -150,6 +150,21 @@ static int lun_modifier_environment_object(lua_State *L) {
   return lun_modifier_environment(L);
 }
 
+/* view:animation(a, value) -> view: changes to this view are animated with a when value changes. */
+static int lun_modifier_animation(lua_State *L) {
+  if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
+  lun_animation_check(L, 2);
+  lua_settop(L, 3);
+  lua_createtable(L, 2, 0);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, 1);
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, -2, 2);
+  lua_setfield(L, 1, "animation");
+  lua_settop(L, 1);
+  return 1;
+}
+
 /* view:id(v) -> view: explicit identity. */
 static int lun_modifier_id(lua_State *L) {
   if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
@@ -191,6 +206,8 @@ void lun_open_modifier(lua_State *L) {
   lua_setfield(L, -2, "environment");
   lua_pushcfunction(L, lun_modifier_environment_object);
   lua_setfield(L, -2, "environmentObject");
+  lua_pushcfunction(L, lun_modifier_animation);
+  lua_setfield(L, -2, "animation");
   lua_pushcfunction(L, lun_modifier_on_appear);
   lua_setfield(L, -2, "onAppear");
   lua_pushcfunction(L, lun_modifier_on_disappear);

@@ -52,6 +52,40 @@ static void lun_walk_env(lua_State *L, lun_Walk *W, int v) {
   lua_pop(L, 1);
 }
 
+/* Reports view:animation(a, value): the node is animated with a when value
+ * changed since the last render at this position. */
+static void lun_walk_animation(lua_State *L, lun_Walk *W, int v) {
+  size_t plen, dlen;
+  const char *path, *desc;
+  if (lun_rawfield(L, v, "animation") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  if (lua_getfield(L, W->record, "animValues") != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, W->record, "animValues");
+  }
+  path = lunh_out_path(W->rt, &plen);
+  lua_pushlstring(L, path, plen);
+  lua_pushvalue(L, -1);
+  if (lua_rawget(L, -3) == LUA_TTABLE) {          /* { previous value } */
+    lua_rawgeti(L, -1, 1);
+    lua_rawgeti(L, -5, 2);
+    if (!lua_compare(L, -1, -2, LUA_OPEQ)) {
+      lua_rawgeti(L, -6, 1);
+      desc = luaL_tolstring(L, -1, &dlen);
+      lunh_out_animate(W->rt, desc, dlen);
+      lua_pop(L, 2);
+    }
+    lua_pop(L, 2);
+  }
+  lua_pop(L, 1);
+  lua_createtable(L, 1, 0);
+  lua_rawgeti(L, -4, 2);
+  lua_rawseti(L, -2, 1);
+  lua_rawset(L, -3);
+  lua_pop(L, 2);
+}
+
 /* Reports the modifiers of the view at v. */
 static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
   lua_Integer i, n;
@@ -232,6 +266,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   lua_pop(L, 1);
   lun_walk_env(L, W, v);
   lun_walk_mods(L, W, v);
+  lun_walk_animation(L, W, v);
   if (lun_rawfield(L, v, "life") == LUA_TTABLE && W->life) {
     lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
     for (i = 1; i <= n; i++) {

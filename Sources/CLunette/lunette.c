@@ -20,6 +20,7 @@ int luaopen_lunette(lua_State *L) {
   lun_open_host(L);
   lun_open_publisher(L);
   lun_open_task(L);
+  lun_open_animation(L);
   lua_pushliteral(L, "0.1.0");
   lua_setfield(L, -2, "version");
   lua_pushvalue(L, -1);

@@ -175,6 +175,12 @@ void lunh_unit_begin(void *rt);
 void lunh_unit_end(void *rt, int32_t status, const char *message, size_t len);
 int32_t lunh_release_next(void *rt);
 
+/* transactions: changes made between begin and end carry an animation */
+void lunh_transaction_begin(void *rt, const char *animation, size_t len);
+void lunh_transaction_end(void *rt);
+/* The open node is animated (view:animation(a, value) saw value change). */
+void lunh_out_animate(void *rt, const char *animation, size_t len);
+
 /* time, and failures of code that runs outside bodies */
 double lunh_clock_now(void *rt);
 void lunh_clock_schedule(void *rt, int32_t kind, int32_t id, double after, double every);

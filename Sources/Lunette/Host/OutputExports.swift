@@ -68,8 +68,24 @@ func lunhOutUnitChanged(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
     withRuntime(rt) { runtime in
         guard let child = runtime.units[unit] else { return }
         child.needsRender = true
+        if child.pendingAnimation == nil { child.pendingAnimation = runtime.builder.animation }
         runtime.scheduler.schedule(child)
     }
+}
+
+@_cdecl("lunh_out_animate")
+func lunhOutAnimate(_ rt: UnsafeMutableRawPointer?, _ animation: UnsafePointer<CChar>?, _ length: Int) {
+    withRuntime(rt) { $0.builder.current.animation = string(animation, length) }
+}
+
+@_cdecl("lunh_transaction_begin")
+func lunhTransactionBegin(_ rt: UnsafeMutableRawPointer?, _ animation: UnsafePointer<CChar>?, _ length: Int) {
+    withRuntime(rt) { $0.transaction = string(animation, length) }
+}
+
+@_cdecl("lunh_transaction_end")
+func lunhTransactionEnd(_ rt: UnsafeMutableRawPointer?) {
+    withRuntime(rt) { $0.transaction = nil }
 }
 
 @_cdecl("lunh_out_env")

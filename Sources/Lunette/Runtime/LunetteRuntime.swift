@@ -68,6 +68,8 @@ public final class LunetteRuntime {
     @exclusivity(unchecked) var updatingBegan = false
     /// Registry references to release (C releases them between updates).
     @exclusivity(unchecked) var pendingReleases: [Int32] = []
+    /// The animation of the running transaction (ui.withAnimation), if any.
+    var transaction: String?
     /// Errors of units that belong to no app (ui.effect).
     public internal(set) var effectErrors: [String] = []
 

@@ -111,7 +111,9 @@ extension LunetteRuntime {
     /// The graph says an effect node may be stale: queue its unit.
     func effectPending(_ node: Int32) {
         let owner = graph.nodes[Int(node)].owner
-        if let unit = units[owner] { scheduler.schedule(unit) }
+        guard let unit = units[owner] else { return }
+        if let transaction { unit.pendingAnimation = transaction }
+        scheduler.schedule(unit)
     }
 
     /// Mounts the view value held in a record; renders it now.

@@ -50,6 +50,8 @@ public final class RenderNode {
     var ownAttributes: [(name: String, value: String)] = []
 
     var ownChildren: [RenderNode] = []
+    /// The animation that applies to changes of this node in the run that built it.
+    var animation: String?
     /// The unit this node hosts (component, list content, row); its output is this node's content.
     var unit: Unit?
     /// Lua values kept for this node (action, binding, submit): slots in its unit's `out`.

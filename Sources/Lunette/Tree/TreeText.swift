@@ -31,7 +31,8 @@ enum TreeText {
         for modifier in node.modifiers {
             line += " .\(modifier.name)(\(modifier.value))"
         }
-        for attribute in node.attributes where !["value", "view", "location", "hiddenRows"].contains(attribute.name) {
+        if let animated = node.attribute("animated") { line += " [animated: \(animated)]" }
+        for attribute in node.attributes where !["value", "view", "location", "hiddenRows", "animated"].contains(attribute.name) {
             line += " \(attribute.name)=\(attribute.value)"
         }
         if let hidden = node.attribute("hiddenRows") { line += " (\(hidden) more rows not realised)" }

@@ -20,6 +20,8 @@ final class OutputBuilder {
     @exclusivity(unchecked) private var lastEntry: EnvironmentEntry?
     @exclusivity(unchecked) private var errorMessage: String?
     private let root = RenderNode(kind: .group, text: nil)
+    /// The animation of the transaction this run belongs to, if any.
+    @exclusivity(unchecked) private(set) var animation: String?
 
     unowned let runtime: LunetteRuntime
 
@@ -43,6 +45,8 @@ final class OutputBuilder {
         newEntries = [:]
         lastEntry = nil
         errorMessage = nil
+        animation = unit.pendingAnimation
+        unit.pendingAnimation = nil
     }
 
     // MARK: nodes
@@ -50,6 +54,7 @@ final class OutputBuilder {
     func open(kind: Int32, text: String?) {
         let node = RenderNode(kind: RenderNode.Kind(rawValue: kind) ?? .group, text: text)
         let parent = stack[stack.count - 1]
+        node.animation = parent === root ? animation : parent.animation
         parent.ownChildren.append(node)
         path.append("\(parent.ownChildren.count - 1)\(node.kind.name)")
         stack.append(node)
@@ -137,6 +142,7 @@ final class OutputBuilder {
             oldChildren.merge(newChildren) { old, _ in old }
             newChildren = [:]
         } else {
+            Animations.record(old: unit.output, new: root.ownChildren)
             unit.output = root.ownChildren
         }
         unit.outputAttributes = outputAttributes

@@ -39,6 +39,8 @@ final class Unit {
     @exclusivity(unchecked) var disposed = false
     /// Bumped on each run; node handles re-resolve against the current output.
     @exclusivity(unchecked) var generation = 0
+    /// The animation of the transaction that made it stale, for its next run.
+    var pendingAnimation: String?
     /// Loop detection: runs within the current flush.
     @exclusivity(unchecked) var flushStamp = 0
     @exclusivity(unchecked) var runsThisFlush = 0

@@ -1,0 +1,80 @@
+-- SEMANTICS S20: transactions and animations ("Animate state transitions").
+local ui = require("lunette")
+
+local Store = ui.Observable("Store", { playing = false, other = 0 })
+
+local function animated(app, text)
+  local node = app:find(text)
+  return node and tostring(node):match("%[animated: (.-)%]")
+end
+
+describe("Animation", function()
+  it("S20 a change inside withAnimation is recorded on the nodes that changed because of it", function()
+    local store = Store()
+    local PlayButton = ui.View("PlayButton", function(self)
+      local playing = self.store.playing
+      return ui.HStack {
+        ui.Image(playing and "pause.circle" or "play.circle"):scaleEffect(playing and 1.5 or 1),
+        ui.Text("label"):background(playing and "blue" or "gray"),
+        ui.Text("still"):padding(8),
+      }
+    end)
+    local app = ui.mount(PlayButton { store = store })
+    ui.withAnimation(ui.Animation.easeInOut(0.3), function() store.playing = true end)
+    ui.flush()
+    assert.equal("scaleEffect 1 -> 1.5, easeInOut 0.3s", animated(app, "pause.circle"))
+    assert.equal('background "gray" -> "blue", easeInOut 0.3s', animated(app, "label"))
+    assert.is_nil(animated(app, "still"))
+    store.playing = false                    -- outside a transaction: not animated
+    ui.flush()
+    assert.is_nil(animated(app, "play.circle"))
+  end)
+
+  it("S20 a binding with an animation animates the changes its writes cause", function()
+    local PlayButton = ui.View("PlayButton", { binding = { "isPlaying" }, body = function(self)
+      return ui.Button(self.isPlaying and "Pause" or "Play", function() self.isPlaying = not self.isPlaying end)
+    end })
+    local PlayerView = ui.View("PlayerView", {
+      state = { isPlaying = false },
+      body = function(self)
+        return ui.VStack {
+          ui.Image("artwork"):scaleEffect(self.isPlaying and 1.2 or 1),
+          PlayButton { isPlaying = self["$isPlaying"]:animation(ui.Animation.spring()) },
+        }
+      end,
+    })
+    local app = ui.mount(PlayerView())
+    app:find("Play"):tap()
+    assert.equal("scaleEffect 1 -> 1.2, spring 0.5s", animated(app, "artwork"))
+  end)
+
+  it("S20 :animation(a, value) animates only that view, when value changes", function()
+    local store = Store()
+    local V = ui.View("V", function(self)
+      local playing = self.store.playing
+      return ui.VStack {
+        ui.Image("a"):scaleEffect(playing and 2 or 1):animation(ui.Animation.linear(1), playing),
+        ui.Image("b"):scaleEffect(playing and 2 or 1),
+        ui.Image("c"):opacity(self.store.other):animation(ui.Animation.linear(1), playing),
+      }
+    end)
+    local app = ui.mount(V { store = store })
+    store.playing = true
+    ui.flush()
+    assert.equal("scaleEffect 1 -> 2, linear 1.0s", animated(app, "a"))
+    assert.is_nil(animated(app, "b"))
+    store.other = 1                           -- value unchanged: not animated
+    ui.flush()
+    assert.is_nil(animated(app, "c"))
+  end)
+
+  it("animations are in app:json() too, and withAnimation checks its arguments", function()
+    local store = Store()
+    local V = ui.View("V", function(self) return ui.Text("x"):scaleEffect(self.store.playing and 2 or 1) end)
+    local app = ui.mount(V { store = store })
+    ui.withAnimation(function() store.playing = true end)
+    ui.flush()
+    assert.matches('"animated":"scaleEffect 1 %-> 2, default"', app:json())
+    assert.has_error(function() ui.withAnimation("fast", function() end) end, "animation expected")
+  end)
+end)

@@ -204,7 +204,8 @@ static void lun_node_slot(lua_State *L, int role, const char *verb) {
   if (found <= 0) {
     size_t len;
     const char *what = lunh_node_text(S->rt, lun_node_check(L), LUN_NODE_TREE, &len);
-    lua_pushlstring(L, what, len);
+    const char *nl = memchr(what, '\n', len);
+    lua_pushlstring(L, what, nl ? (size_t)(nl - what) : len);
     if (found < 0) lun_error_here(L, "%s: %s was replaced by a later render; find it again", verb, lua_tostring(L, -1));
     lun_error_here(L, "%s: %s cannot be %s", verb, lua_tostring(L, -1),
                    role == LUN_ROLE_ACTION ? "tapped" : role == LUN_ROLE_SUBMIT ? "submitted" : "edited");

@@ -235,6 +235,39 @@ static int lun_bindable_index(lua_State *L) {
   return 1;
 }
 
+#define LUN_MT_DISMISS "lunette.Dismiss"
+
+/* Pushes a dismiss action for the sheet presented by the binding at bidx. [-0, +1] */
+void lun_dismiss_push(lua_State *L, int bidx) {
+  bidx = lua_absindex(L, bidx);
+  lua_newuserdatauv(L, 1, 1);
+  lua_pushvalue(L, bidx);
+  lua_setiuservalue(L, -2, 1);
+  luaL_setmetatable(L, LUN_MT_DISMISS);
+}
+
+/* __call of a dismiss action: () -> (): sets its sheet's binding false. */
+static int lun_dismiss_call(lua_State *L) {
+  lua_getiuservalue(L, 1, 1);
+  lua_pushboolean(L, 0);
+  lun_binding_set(L, -2, -1);
+  return 0;
+}
+
+/* __eq of dismiss actions: the same binding. */
+static int lun_dismiss_eq(lua_State *L) {
+  lua_getiuservalue(L, 1, 1);
+  lua_getiuservalue(L, 2, 1);
+  lua_pushboolean(L, lua_compare(L, -1, -2, LUA_OPEQ));
+  return 1;
+}
+
+/* The default `dismiss` outside a sheet: does nothing. */
+static int lun_dismiss_nothing(lua_State *L) {
+  (void)L;
+  return 0;
+}
+
 void lun_open_binding(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"get", lun_binding_m_get}, {"set", lun_binding_m_set}, {"animation", lun_binding_m_animation}, {NULL, NULL}};
@@ -263,4 +296,16 @@ void lun_open_binding(lua_State *L) {
   lua_setfield(L, -2, "Binding");
   lua_pushcfunction(L, lun_ui_bindable);
   lua_setfield(L, -2, "Bindable");
+  luaL_newmetatable(L, LUN_MT_DISMISS);
+  lua_pushcfunction(L, lun_dismiss_call);
+  lua_setfield(L, -2, "__call");
+  lua_pushcfunction(L, lun_dismiss_eq);
+  lua_setfield(L, -2, "__eq");
+  lua_pop(L, 1);
+  lun_registry_table(L, &lun_key_envkeys);         /* the built-in key `dismiss` */
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, lun_dismiss_nothing);
+  lua_setfield(L, -2, "value");
+  lua_setfield(L, -2, "dismiss");
+  lua_pop(L, 1);
 }

@@ -211,6 +211,7 @@ void lun_binding_get(lua_State *L, int idx);
 void lun_binding_set(lua_State *L, int idx, int vidx);
 void lun_binding_push_prop(lua_State *L, int objidx, int keyidx);
 void lun_bindable_push(lua_State *L, int objidx);
+void lun_dismiss_push(lua_State *L, int bidx);
 
 /* lun_util.c */
 void lun_describe(lua_State *L, int idx, int depth);

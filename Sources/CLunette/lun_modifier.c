@@ -165,6 +165,25 @@ static int lun_modifier_animation(lua_State *L) {
   return 1;
 }
 
+/* view:sheet(isPresented, content) -> view: presents content (a view, or a
+ * function returning one) while the binding is true; its `dismiss` sets it false. */
+static int lun_modifier_sheet(lua_State *L) {
+  if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
+  if (!lun_binding_test(L, 2))
+    luaL_argerror(L, 2, lua_pushfstring(L, "Binding expected (self[\"$showSheet\"]), got %s", luaL_typename(L, 2)));
+  if (!lua_isfunction(L, 3) && !lun_view_test(L, 3) && !lun_viewtype_test(L, 3))
+    luaL_argerror(L, 3, lua_pushfstring(L, "a view or a function returning one expected, got %s", luaL_typename(L, 3)));
+  lua_settop(L, 3);
+  lua_createtable(L, 2, 0);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, 1);
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, -2, 2);
+  lua_setfield(L, 1, "sheet");
+  lua_settop(L, 1);
+  return 1;
+}
+
 /* view:id(v) -> view: explicit identity. */
 static int lun_modifier_id(lua_State *L) {
   if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
@@ -206,6 +225,8 @@ void lun_open_modifier(lua_State *L) {
   lua_setfield(L, -2, "environment");
   lua_pushcfunction(L, lun_modifier_environment_object);
   lua_setfield(L, -2, "environmentObject");
+  lua_pushcfunction(L, lun_modifier_sheet);
+  lua_setfield(L, -2, "sheet");
   lua_pushcfunction(L, lun_modifier_animation);
   lua_setfield(L, -2, "animation");
   lua_pushcfunction(L, lun_modifier_on_appear);

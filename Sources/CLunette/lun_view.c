@@ -31,7 +31,7 @@ int lun_viewtype_test(lua_State *L, int idx) {
 const char *lun_view_kind_name(int kind) {
   static const char *const names[] = {
     "?", "Text", "Button", "Toggle", "TextField", "VStack", "HStack", "Group", "List",
-    "ForEach", "NavigationStack", "Spacer", "Image", "EmptyView", "View", "Row", "Error"};
+    "ForEach", "NavigationStack", "Spacer", "Image", "EmptyView", "View", "Row", "Error", "Sheet"};
   return kind > 0 && kind < LUN_VIEW_KIND_COUNT ? names[kind] : "?";
 }
 

@@ -44,7 +44,7 @@ static void lun_walk_env(lua_State *L, lun_Walk *W, int v) {
     if (old) {                                    /* the same entry as last render: did it change? */
       lua_getfield(L, W->record, "out");
       lua_rawgeti(L, -1, old);
-      if (!lua_rawequal(L, -1, -3)) lunh_out_env_changed(W->rt);
+      if (!lua_compare(L, -1, -3, LUA_OPEQ)) lunh_out_env_changed(W->rt);
       lua_pop(L, 2);
     }
     lua_pop(L, 3);
@@ -239,6 +239,33 @@ static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
   lua_pop(L, 1);
 }
 
+/* Reports a sheet of the view at v, when its binding is true: a Sheet node
+ * whose content sees `dismiss` as an action that sets the binding false. */
+static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
+  int32_t slot, old;
+  if (lun_rawfield(L, v, "sheet") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  lua_rawgeti(L, -1, 1);
+  lun_binding_get(L, -1);
+  if (!lua_toboolean(L, -1)) { lua_pop(L, 3); return; }
+  lua_pop(L, 1);
+  lunh_out_begin(W->rt, LUN_VIEW_SHEET, NULL, 0);
+  lun_dismiss_push(L, -1);
+  slot = lun_walk_store(L, W, -1);
+  old = lunh_out_env(W->rt, "dismiss", 7, slot);
+  if (old) {
+    lua_getfield(L, W->record, "out");
+    lua_rawgeti(L, -1, old);
+    if (!lua_compare(L, -1, -3, LUA_OPEQ)) lunh_out_env_changed(W->rt);
+    lua_pop(L, 2);
+  }
+  lua_pop(L, 2);
+  lua_rawgeti(L, -1, 2);
+  if (lua_isfunction(L, -1)) lua_call(L, 0, 1);
+  lun_walk_value(L, W, lua_gettop(L));
+  lunh_out_end(W->rt);
+  lua_pop(L, 2);
+}
+
 /* Walks one view value (or a view type, or a plain array of views). */
 void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   int kind, t = lua_type(L, v);
@@ -313,5 +340,6 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
       lun_walk_children(L, W, v);
       break;
   }
+  lun_walk_sheet(L, W, v);
   lunh_out_end(W->rt);
 }

@@ -7,7 +7,7 @@ public final class RenderNode {
     /// The kind of view a node shows.
     public enum Kind: Int32, CaseIterable {
         case text = 1, button, toggle, textField, vStack, hStack, group, list
-        case forEach, navigationStack, spacer, image, emptyView, component, row, error
+        case forEach, navigationStack, spacer, image, emptyView, component, row, error, sheet
 
         /// The name shown in trees and used by `app:find{ type = ... }`.
         public var name: String {
@@ -28,6 +28,7 @@ public final class RenderNode {
             case .component: return "View"
             case .row: return "Row"
             case .error: return "Error"
+            case .sheet: return "Sheet"
             }
         }
     }

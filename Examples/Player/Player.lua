@@ -1,0 +1,3 @@
+-- lunette run Examples/Player/Player.lua
+local views = require("views")
+return views.EpisodeView()

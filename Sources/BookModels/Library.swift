@@ -3,19 +3,37 @@ import LunetteBridge
 import Observation
 
 /// The library of the seeds' book reader: books, and how many are available.
+/// Thread-safe, like `Book`.
 @Observable
-public final class Library: LuaConstructible {
-    public var books: [Book] = [Book(), Book(), Book()]
+public final class Library: LuaConstructible, @unchecked Sendable {
+    @ObservationIgnored private let storage: Locked<[Book]>
+
+    public var books: [Book] {
+        get {
+            access(keyPath: \.books)
+            return storage.withLock { $0 }
+        }
+        set {
+            withMutation(keyPath: \.books) { storage.withLock { $0 = newValue } }
+        }
+    }
 
     /// Tracked through `books` and each book's `isAvailable`.
     public var availableBooksCount: Int {
         books.filter(\.isAvailable).count
     }
 
-    public init() {}
+    public convenience init() {
+        self.init(books: [Book(), Book(), Book()])
+    }
 
     public init(books: [Book]) {
-        self.books = books
+        storage = Locked(books)
+    }
+
+    /// Adds a book (one locked step, safe from any thread).
+    public func add(_ book: Book) {
+        withMutation(keyPath: \.books) { storage.withLock { $0.append(book) } }
     }
 
     public static let luaName = "Library"

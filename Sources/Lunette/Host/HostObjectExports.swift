@@ -98,7 +98,7 @@ extension LunetteRuntime {
 func lunhHostGet(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32, _ tracker: Int32,
                  _ out: UnsafeMutablePointer<lun_HostValue>?) -> Int32 {
     withRuntime(rt) { runtime in
-        runtime.drainInbox()
+        if !runtime.flushing { runtime.drainInbox() }    // a flush drains between rounds
         guard let (object, property) = runtime.hostProperty(handle, prop) else { return 1 }
         runtime.trackHost(handle, prop, tracker: tracker)
         return runtime.fill(out!, with: property.get(object)) ? 0 : 1

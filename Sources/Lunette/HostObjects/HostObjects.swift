@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The Swift objects Lua currently holds, by handle.
 ///
@@ -20,11 +19,11 @@ final class HostObjects {
             var fired = false
             var node: Int32
         }
-        private let state: Mutex<State>
+        private let state: Locked<State>
         private let inbox: Inbox
 
         init(node: Int32, inbox: Inbox) {
-            state = Mutex(State(node: node))
+            state = Locked(State(node: node))
             self.inbox = inbox
         }
 

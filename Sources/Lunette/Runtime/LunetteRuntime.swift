@@ -63,6 +63,8 @@ public final class LunetteRuntime {
     let errorText = CStringBuffer()
     var lastHostError = ""
     @exclusivity(unchecked) var writesDuringRender: [(Unit, Int32)] = []
+    /// Nodes changed from other threads: marked changed again at the next flush (see Inbox).
+    var rechecks: [Int32] = []
     /// The unit lun_flush is updating, and whether its run began.
     @exclusivity(unchecked) var updating: Unit?
     @exclusivity(unchecked) var updatingBegan = false
@@ -80,6 +82,8 @@ public final class LunetteRuntime {
         L = state
         self.options = options
         clock = Clock(mode: options.virtualClock ? .virtual : .real)
+        inbox.adopt(Thread.current)
+        inbox.adopt(Thread.current)
         luaL_openlibs(L)
         graph.onEffectPending = { [unowned(unsafe) self] node in self.effectPending(node) }
         let rt = Unmanaged.passUnretained(self).toOpaque()

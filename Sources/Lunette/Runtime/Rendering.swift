@@ -13,6 +13,9 @@ extension LunetteRuntime {
         guard !flushing else { return }
         flushing = true
         defer { flushing = false }
+        let settle = rechecks
+        rechecks = []
+        for node in settle where graph.isLive(node) { graph.changed(node) }
         drainInbox()
         freeReleasedNodes()
         for _ in 0..<options.renderLoopLimit {
@@ -26,6 +29,7 @@ extension LunetteRuntime {
         releasePendingRefs()
         freeReleasedNodes()
         hosts.pruneIdentities()
+        if !rechecks.isEmpty { inbox.wakeUp() }
     }
 
     /// The next unit lun_flush should update, or nil when none is waiting.
@@ -60,7 +64,6 @@ extension LunetteRuntime {
         }
         if updatingBegan, unit.kind != .effect { builder.finish() }
         reportWritesDuringRender()
-        drainInbox()
     }
 
     /// Counts runs per flush; past the limit the unit is stopped and reported.
@@ -70,10 +73,13 @@ extension LunetteRuntime {
             unit.runsThisFlush = 0
         }
         unit.runsThisFlush += 1
+        guard unit.runsThisFlush > options.renderLoopLimit else { return true }
         if unit.runsThisFlush == options.renderLoopLimit + 1 {
             warn(in: unit, "\(unit.displayName) was stopped after rendering \(options.renderLoopLimit) times in one flush: its body keeps changing what it reads")
         }
-        return unit.runsThisFlush <= options.renderLoopLimit
+        // Not pending any more: the next change (in a later flush) runs it again.
+        graph.nodes[Int(unit.node)].flags &= ~Graph.Flags.pending
+        return false
     }
 
     /// Releases the records of disposed units (their tasks stop, their
@@ -200,6 +206,9 @@ extension LunetteRuntime {
     /// Applies changes posted from Swift models (any thread) to the graph.
     func drainInbox() {
         guard inbox.hasPending else { return }
-        for node in inbox.drain() where graph.isLive(node) { graph.changed(node) }
+        for post in inbox.drain() where graph.isLive(post.node) {
+            graph.changed(post.node)
+            if post.fromOtherThread { rechecks.append(post.node) }
+        }
     }
 }

@@ -29,6 +29,13 @@ extension LunetteRuntime {
         return true
     }
 
+    /// Calls `callback` (on the changing thread) whenever a Swift model the
+    /// runtime observes changes: a host can then schedule `flush()` on the
+    /// runtime's own thread. Pass nil to stop.
+    public func onModelChange(_ callback: (@Sendable () -> Void)?) {
+        inbox.onPost(callback)
+    }
+
     @discardableResult
     func runDue(upTo time: Double) -> Bool {
         var ran = false

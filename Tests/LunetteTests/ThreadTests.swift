@@ -1,0 +1,47 @@
+import BookModels
+import Dispatch
+import Lunette
+import Synchronization
+import XCTest
+
+/// Swift models changed from other threads while Lua views render (SEMANTICS S35, TARGETS R7).
+final class ThreadTests: XCTestCase {
+    func testS35ChangesFromOtherThreadsAreSafeAndRenderedAtTheNextFlush() throws {
+        let runtime = try LunetteRuntime()
+        try BookModels.register(in: runtime)
+        let books = (0..<8).map { Book(title: "Book \($0)") }
+        let library = Library(books: books)
+        try runtime.setGlobal("library", to: library)
+        let app = try XCTUnwrap(try runtime.run(source: """
+            local ui = require("lunette")
+            local Row = ui.View("Row", function(self)
+              return ui.Text(self.book.title .. (self.book.isAvailable and " in" or " out"))
+            end)
+            return ui.View("Shelf", function()
+              return ui.VStack {
+                ui.Text("available " .. library.availableBooksCount),
+                ui.ForEach(library.books, function(book) return Row { book = book } end),
+              }
+            end)()
+            """))
+        let posts = Atomic<Int>(0)
+        runtime.onModelChange { posts.add(1, ordering: .relaxed) }
+        let group = DispatchGroup()
+        for (t, book) in books.enumerated() {
+            DispatchQueue.global().async(group: group) {
+                for i in 0..<2_000 {
+                    book.title = "T\(t)-\(i)"
+                    if i % 3 == 0 { book.isAvailable.toggle() }
+                }
+            }
+        }
+        while group.wait(timeout: .now() + .milliseconds(1)) == .timedOut { runtime.flush() }
+        runtime.flush()
+        let tree = runtime.text(of: app)
+        for (t, book) in books.enumerated() {
+            XCTAssertTrue(tree.contains("T\(t)-1999" + (book.isAvailable ? " in" : " out")), tree)
+        }
+        XCTAssertTrue(tree.contains("available \(library.availableBooksCount)"), tree)
+        XCTAssertGreaterThan(posts.load(ordering: .relaxed), 0)
+    }
+}

@@ -12,6 +12,7 @@
 typedef struct lun_Host {
   int32_t handle;
   int32_t type;
+  int32_t isObject;   /* ObservableObject-style: reads are not tracked one by one */
 } lun_Host;
 
 typedef struct lun_HostArray {
@@ -59,6 +60,9 @@ static void lun_host_push(lua_State *L, int32_t handle, int32_t type) {
   h->type = type;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_hosttypes);
   lua_rawgeti(L, -1, type);
+  lua_getfield(L, -1, "__lunette_hostobject");
+  h->isObject = lua_toboolean(L, -1);
+  lua_pop(L, 1);
   lua_setmetatable(L, -3);
   lua_pop(L, 1);
   lua_pushvalue(L, -1);
@@ -133,7 +137,7 @@ static int lun_host_index(lua_State *L) {
     return 1;
   }
   prop = (int32_t)lua_tointeger(L, -1);
-  if (lunh_host_get(S->rt, h->handle, prop, S->active, &v) != 0) return lun_host_error(L);
+  if (lunh_host_get(S->rt, h->handle, prop, h->isObject ? 0 : S->active, &v) != 0) return lun_host_error(L);
   lun_host_push_received(L, &v, 1, prop);
   return 1;
 }
@@ -213,12 +217,26 @@ static int lun_host_construct(lua_State *L) {
   return 1;
 }
 
-/* Protected part of lun_host_define: (type, name, "a\nb\nc") -> (). */
+/* 1 if the value at idx is an ObservableObject-style host object. */
+int lun_host_is_object(lua_State *L, int idx) {
+  int32_t handle;
+  return lun_host_test(L, idx, &handle) && ((lun_Host *)lua_touserdata(L, idx))->isObject;
+}
+
+/* Tracks the whole ObservableObject-style host object at idx. */
+void lun_host_track_whole(lua_State *L, int idx) {
+  lun_State *S = lun_state(L);
+  if (S->active) lunh_host_track_whole(S->rt, ((lun_Host *)lua_touserdata(L, idx))->handle, S->active);
+}
+
+/* Protected part of lun_host_define: (type, name, "a\nb\nc", isObject) -> (). */
 static int lun_host_define_k(lua_State *L) {
   static const luaL_Reg closures[] = {{"__index", lun_host_index}, {"__newindex", lun_host_newindex}, {NULL, NULL}};
   const luaL_Reg *r;
   const char *names = lua_tostring(L, 3), *nl;
   int32_t type = (int32_t)lua_tointeger(L, 1), prop = 0;
+  int isObject = lua_toboolean(L, 4);
+  lua_settop(L, 3);
   lua_newtable(L);                                 /* 4: props */
   while (*names) {
     nl = strchr(names, '\n');
@@ -244,6 +262,8 @@ static int lun_host_define_k(lua_State *L) {
   lua_setfield(L, 6, "__name");
   lua_pushvalue(L, 1);
   lua_setfield(L, 6, LUN_HOST_MARK);
+  lua_pushboolean(L, isObject);
+  lua_setfield(L, 6, "__lunette_hostobject");
   lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_hosttypes);
   lua_pushvalue(L, 6);
   lua_rawseti(L, -2, type);
@@ -265,13 +285,14 @@ static int lun_host_define_k(lua_State *L) {
   return 0;
 }
 
-int lun_host_define(lua_State *L, int32_t type, const char *name, const char *props) {
+int lun_host_define(lua_State *L, int32_t type, const char *name, const char *props, int isObject) {
   if (!lua_checkstack(L, 8)) return LUN_ERROR;
   lua_pushcfunction(L, lun_host_define_k);
   lua_pushinteger(L, type);
   lua_pushstring(L, name);
   lua_pushstring(L, props);
-  return lun_protect(L, 3, 0);
+  lua_pushboolean(L, isObject);
+  return lun_protect(L, 4, 0);
 }
 
 /* Protected part of lun_host_global: (handle, type, name) -> (): _G[name] = object. */

@@ -173,6 +173,8 @@ int lun_host_test(lua_State *L, int idx, int32_t *handle);
 void lun_host_push_value(lua_State *L, const lun_HostValue *v, int32_t handle, int32_t prop);
 int lun_host_to_value(lua_State *L, int idx, lun_HostValue *v);
 const char *lun_host_typename(lua_State *L, int idx);
+int lun_host_is_object(lua_State *L, int idx);
+void lun_host_track_whole(lua_State *L, int idx);
 
 /* lun_view.c */
 void lun_open_view(lua_State *L);

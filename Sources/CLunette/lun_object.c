@@ -67,18 +67,23 @@ void lun_object_push_id(lua_State *L, int idx) {
   lua_pushfstring(L, "%s#%d", lun_object_classname(L, idx), (int)o->ordinal);
 }
 
-/* 1 if the value at idx is an instance of a ui.ObservableObject class. */
+/* 1 if the value at idx is an ObservableObject: a ui.ObservableObject
+ * instance, or an ObservableObject-style Swift object. */
 int lun_object_is_observable_object(lua_State *L, int idx) {
   lun_Object *o = lun_object_test(L, idx);
-  return o && o->cls->isObject;
+  return o ? o->cls->isObject : lun_host_is_object(L, idx);
 }
 
 /* Tracks the whole ObservableObject at idx (any published change invalidates). */
 void lun_object_track_whole(lua_State *L, int idx) {
   lun_State *S = lun_state(L);
   lun_Object *o = lun_object_test(L, idx);
-  if (!o || !o->cls->isObject || !S->active) return;
-  lunh_track(S->graph, S->active, lun_object_node(L, o, 0, LUN_NODE_SIGNAL));
+  if (!S->active) return;
+  if (!o) {
+    if (lun_host_is_object(L, idx)) lun_host_track_whole(L, idx);
+    return;
+  }
+  if (o->cls->isObject) lunh_track(S->graph, S->active, lun_object_node(L, o, 0, LUN_NODE_SIGNAL));
 }
 
 /* Pushes the objectWillChange subject of the ObservableObject at idx, made on first use. [-0, +1] */

@@ -115,8 +115,9 @@ int lun_clock_fire(lua_State *L, int32_t kind, int32_t id, double now);
 int lun_release_all(lua_State *L);
 /* Releases a registry reference (never raises). */
 int lun_release_ref(lua_State *L, int ref);
-/* Makes a Swift type visible as ui.types.<name>; props are newline-separated. */
-int lun_host_define(lua_State *L, int32_t type, const char *name, const char *props);
+/* Makes a Swift type visible as ui.types.<name>; props are newline-separated;
+ * isObject: ObservableObject-style (whole-object invalidation). */
+int lun_host_define(lua_State *L, int32_t type, const char *name, const char *props, int isObject);
 /* Sets the global `name` to a Swift object. */
 int lun_host_global(lua_State *L, int32_t handle, int32_t type, const char *name);
 /* Mounts the view value held at ref, if it is one; *app is its app id or 0. */
@@ -204,6 +205,7 @@ void lunh_node_release_handle(void *rt, int32_t handle);
 /* Swift host objects: 0 = done, non-zero = failed (see lunh_error_message) */
 int lunh_host_get(void *rt, int32_t handle, int32_t prop, int32_t tracker, lun_HostValue *out);
 int lunh_host_set(void *rt, int32_t handle, int32_t prop, const lun_HostValue *value);
+void lunh_host_track_whole(void *rt, int32_t handle, int32_t tracker);
 int lunh_host_element(void *rt, int32_t handle, int32_t prop, int64_t index, int32_t tracker, lun_HostValue *out);
 int lunh_host_set_element(void *rt, int32_t handle, int32_t prop, int64_t index, const lun_HostValue *value);
 int32_t lunh_host_new(void *rt, int32_t type);

@@ -105,6 +105,18 @@ func lunhHostGet(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32,
     }
 }
 
+@_cdecl("lunh_host_track_whole")
+func lunhHostTrackWhole(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ tracker: Int32) {
+    withRuntime(rt) { runtime in
+        guard tracker != 0, runtime.hosts.entry(handle) != nil else { return }
+        let node = runtime.hosts.node(handle, 0) {
+            runtime.graph.newNode(.signal, owner: handle, slot: 0, origin: .hostObject)
+        }
+        runtime.graph.track(sub: tracker, dep: node)
+        runtime.hosts.observeWhole(handle, node: node)
+    }
+}
+
 @_cdecl("lunh_host_set")
 func lunhHostSet(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32,
                  _ value: UnsafePointer<lun_HostValue>?) -> Int32 {

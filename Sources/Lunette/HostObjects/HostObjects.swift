@@ -42,10 +42,30 @@ final class HostObjects {
         }
     }
 
+    /// The one whole-object subscription of an ObservableObject-style object.
+    final class ObjectSubscription: Sendable {
+        private let node: Locked<Int32>
+        private let inbox: Inbox
+        let cancel: Locked<(() -> Void)?> = Locked(nil)
+
+        init(node: Int32, inbox: Inbox) {
+            self.node = Locked(node)
+            self.inbox = inbox
+        }
+
+        func retarget(_ node: Int32) { self.node.withLock { $0 = node } }
+
+        func fire() {
+            let target = node.withLock { $0 }
+            if target != 0 { inbox.post(target) }
+        }
+    }
+
     private struct Identity {
         weak var object: AnyObject?
         let ordinal: Int
         var registrations: [Int: Registration] = [:]
+        var subscription: ObjectSubscription?
     }
 
     private(set) var types: [HostType] = []
@@ -107,6 +127,7 @@ final class HostObjects {
         let id = ObjectIdentifier(entry.object)
         if handleOf[id] == handle { handleOf[id] = nil }
         for registration in identities[id]?.registrations.values ?? [:].values { registration.retarget(0) }
+        identities[id]?.subscription?.retarget(0)
         return entry.nodes.filter { $0 != 0 }
     }
 
@@ -140,6 +161,23 @@ final class HostObjects {
         type.properties[prop - 1].observe(entry.object) { registration.fire() }
     }
 
+    /// Makes sure every change of an ObservableObject-style object posts `node`: one subscription per object.
+    func observeWhole(_ handle: Int32, node: Int32) {
+        guard let entry = entries[handle], let type = type(at: entry.type), let observe = type.observeObject else { return }
+        let id = ObjectIdentifier(entry.object)
+        if let subscription = identities[id]?.subscription {
+            subscription.retarget(node)
+            return
+        }
+        let subscription = ObjectSubscription(node: node, inbox: inbox)
+        identities[id]?.subscription = subscription
+        let cancel = observe(entry.object) { subscription.fire() }
+        subscription.cancel.withLock { $0 = cancel }
+    }
+
+    /// Whether objects of this type invalidate as a whole (ObservableObject-style).
+    func isObjectStyle(_ type: Int32) -> Bool { self.type(at: type)?.observeObject != nil }
+
     /// How many observation registrations are waiting for a change (for tests and diagnostics).
     var liveRegistrations: Int {
         identities.values.reduce(0) { $0 + $1.registrations.values.filter(\.isLive).count }
@@ -151,6 +189,9 @@ final class HostObjects {
     /// with them). Amortised: a full pass only when the table has doubled.
     func pruneIdentities() {
         guard identities.count > pruneThreshold else { return }
+        for identity in identities.values where identity.object == nil {
+            identity.subscription?.cancel.withLock { $0 }?()
+        }
         identities = identities.filter { $0.value.object != nil }
         pruneThreshold = max(1024, identities.count * 2)
     }

@@ -33,11 +33,19 @@ public struct HostType {
     public let properties: [Property]
     /// Makes a new instance when Lua calls `ui.types.<name>()`; nil if Lua may not.
     public let make: (() -> AnyObject)?
+    /// For ObservableObject-style classes: subscribes `onChange` to every
+    /// change of the object (its objectWillChange) and returns how to cancel.
+    /// Lua views holding such an object (observedObject, stateObject,
+    /// environmentObject) re-render on any change; property reads are not
+    /// tracked one by one. Nil for `@Observable` classes.
+    public let observeObject: ((AnyObject, @escaping @Sendable () -> Void) -> (() -> Void))?
 
-    public init(name: String, swiftType: AnyObject.Type, properties: [Property], make: (() -> AnyObject)?) {
+    public init(name: String, swiftType: AnyObject.Type, properties: [Property], make: (() -> AnyObject)?,
+                observeObject: ((AnyObject, @escaping @Sendable () -> Void) -> (() -> Void))? = nil) {
         self.name = name
         self.swiftType = swiftType
         self.properties = properties
         self.make = make
+        self.observeObject = observeObject
     }
 }

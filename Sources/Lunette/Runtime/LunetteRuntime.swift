@@ -189,7 +189,9 @@ public final class LunetteRuntime {
         let (index, isNew) = hosts.register(type)
         guard isNew else { return }
         let names = type.properties.map(\.name).joined(separator: "\n")
-        guard lun_host_define(L, index, type.name, names) == LUN_OK else { throw LunetteError.setup(lastError) }
+        guard lun_host_define(L, index, type.name, names, type.observeObject != nil ? 1 : 0) == LUN_OK else {
+            throw LunetteError.setup(lastError)
+        }
     }
 
     /// Sets a Lua global to a Swift object of a registered type.

@@ -176,7 +176,7 @@ extension LunetteRuntime {
             return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
         case .hostObject:
             guard let entry = hosts.entry(owner), let type = hosts.type(at: entry.type) else { return "a Swift property" }
-            return "\(hosts.describe(owner)).\(type.properties[Int(slot) - 1].name)"
+            return slot == 0 ? hosts.describe(owner) : "\(hosts.describe(owner)).\(type.properties[Int(slot) - 1].name)"
         case .environment:
             return "an environment value"
         case .unit:

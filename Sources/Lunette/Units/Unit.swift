@@ -116,6 +116,9 @@ public final class App {
 
     /// The rendered tree's top-level nodes.
     public var nodes: [RenderNode] { root?.output ?? [] }
+
+    /// How many times bodies of the view type named `viewName` ran in this app.
+    public func renders(of viewName: String) -> Int { renderCounts[viewName] ?? 0 }
 }
 
 extension App {

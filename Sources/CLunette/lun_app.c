@@ -13,8 +13,8 @@ typedef struct lun_Handle {
   int32_t id;
 } lun_Handle;
 
-enum { LUN_TEXT_TREE = 1, LUN_TEXT_JSON, LUN_TEXT_WARNINGS, LUN_TEXT_RENDERS };
-enum { LUN_NODE_TYPE = 1, LUN_NODE_TEXT, LUN_NODE_VALUE, LUN_NODE_TREE };
+enum { LUN_TEXT_TREE = 1, LUN_TEXT_JSON, LUN_TEXT_WARNINGS, LUN_TEXT_RENDERS, LUN_TEXT_DEPS, LUN_TEXT_TRACE };
+enum { LUN_NODE_TYPE = 1, LUN_NODE_TEXT, LUN_NODE_VALUE, LUN_NODE_TREE, LUN_NODE_DEPS };
 
 /* Raises unless the runtime may start a flush now. */
 static void lun_app_check_idle(lua_State *L, const char *what) {
@@ -117,12 +117,10 @@ static int lun_app_tree(lua_State *L) { return lun_app_text(L, LUN_TEXT_TREE); }
 /* app:json() -> string. */
 static int lun_app_json(lua_State *L) { return lun_app_text(L, LUN_TEXT_JSON); }
 
-/* app:warnings() -> { message, ... }. */
-static int lun_app_warnings(lua_State *L) {
-  const char *s, *nl;
+/* Replaces the string on top by the array of its lines. [-1, +1] */
+static void lun_lines(lua_State *L) {
+  const char *s = lua_tostring(L, -1), *nl;
   int n = 0;
-  lun_app_text(L, LUN_TEXT_WARNINGS);
-  s = lua_tostring(L, -1);
   lua_newtable(L);
   while (*s) {
     nl = strchr(s, '\n');
@@ -131,7 +129,45 @@ static int lun_app_warnings(lua_State *L) {
     if (!nl) break;
     s = nl + 1;
   }
+  lua_remove(L, -2);
+}
+
+/* app:warnings() -> { message, ... }. */
+static int lun_app_warnings(lua_State *L) {
+  lun_app_text(L, LUN_TEXT_WARNINGS);
+  lun_lines(L);
   return 1;
+}
+
+/* app:trace() -> { "↻ BookView#2  (Book#1.title)", ... } logged while ui.trace was on. */
+static int lun_app_trace(lua_State *L) {
+  lun_app_text(L, LUN_TEXT_TRACE);
+  lun_lines(L);
+  return 1;
+}
+
+/* app:dependencies(node | view name) -> { "Book#3.title", ... }. */
+static int lun_app_dependencies(lua_State *L) {
+  int32_t app = lun_app_check(L);
+  size_t len, n;
+  const char *s;
+  if (luaL_testudata(L, 2, LUN_MT_NODE)) {
+    s = lunh_node_text(lun_state(L)->rt, ((lun_Handle *)lua_touserdata(L, 2))->id, LUN_NODE_DEPS, &n);
+    if (!s) return luaL_argerror(L, 2, "the node is no longer rendered");
+  } else {
+    const char *name = luaL_checklstring(L, 2, &len);
+    s = lunh_app_text(lun_state(L)->rt, app, LUN_TEXT_DEPS, name, len, &n);
+    if (!s) return luaL_argerror(L, 2, lua_pushfstring(L, "no view named '%s' is rendered", name));
+  }
+  lua_pushlstring(L, s, n);
+  lun_lines(L);
+  return 1;
+}
+
+/* ui.trace(on) -> (): logs why views re-render (and prints each line). */
+static int lun_ui_trace(lua_State *L) {
+  lunh_trace_set(lun_state(L)->rt, lua_toboolean(L, 1), 1);
+  return 0;
 }
 
 /* app:renders(name) -> how many times bodies of that view type ran. */
@@ -327,11 +363,12 @@ int lun_mount_ref(lua_State *L, int ref, int32_t *app) {
 void lun_open_app(lua_State *L) {
   static const luaL_Reg fns[] = {
     {"mount", lun_ui_mount}, {"flush", lun_ui_flush}, {"effect", lun_ui_effect},
-    {"configure", lun_ui_configure}, {NULL, NULL}};
+    {"configure", lun_ui_configure}, {"trace", lun_ui_trace}, {NULL, NULL}};
   static const luaL_Reg app[] = {
     {"tree", lun_app_tree}, {"json", lun_app_json}, {"find", lun_app_find},
     {"findAll", lun_app_findall}, {"renders", lun_app_renders},
-    {"warnings", lun_app_warnings}, {"unmount", lun_app_unmount}, {NULL, NULL}};
+    {"warnings", lun_app_warnings}, {"unmount", lun_app_unmount}, {"trace", lun_app_trace},
+    {"dependencies", lun_app_dependencies}, {NULL, NULL}};
   static const luaL_Reg node[] = {
     {"tap", lun_node_tap}, {"submit", lun_node_submit}, {"toggle", lun_node_toggle},
     {"setText", lun_node_settext}, {"tree", lun_node_tree}, {NULL, NULL}};

@@ -124,6 +124,16 @@ int lun_host_to_value(lua_State *L, int idx, lun_HostValue *v) {
   }
 }
 
+/* While tracing, tells the host where the running Lua code is writing. Pushes one value. */
+static void lun_host_trace_where(lua_State *L) {
+  size_t len;
+  const char *place;
+  if (!lun_state(L)->tracing) { lua_pushnil(L); return; }
+  lun_where_lua(L);
+  place = lua_tolstring(L, -1, &len);
+  lunh_trace_where(lun_state(L)->rt, place, len);
+}
+
 /* __index of host objects: (obj, key) -> value. Upvalues: props, class table. */
 static int lun_host_index(lua_State *L) {
   lun_Host *h = (lun_Host *)lua_touserdata(L, 1);
@@ -150,7 +160,8 @@ static int lun_host_newindex(lua_State *L) {
   if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER)
     return lun_error_here(L, "%s has no property '%s' visible to Lua", lun_host_typename(L, 1), luaL_tolstring(L, 2, NULL));
   lun_host_to_value(L, 3, &v);
-  if (lunh_host_set(lun_state(L)->rt, h->handle, (int32_t)lua_tointeger(L, -1), &v) != 0) return lun_host_error(L);
+  lun_host_trace_where(L);
+  if (lunh_host_set(lun_state(L)->rt, h->handle, (int32_t)lua_tointeger(L, -2), &v) != 0) return lun_host_error(L);
   return 0;
 }
 
@@ -187,6 +198,7 @@ static int lun_hostarray_newindex(lua_State *L) {
   lun_HostValue v;
   lua_Integer i = luaL_checkinteger(L, 2);
   lun_host_to_value(L, 3, &v);
+  lun_host_trace_where(L);
   if (lunh_host_set_element(lun_state(L)->rt, a->handle, a->prop, (int64_t)i, &v) != 0) return lun_host_error(L);
   return 0;
 }

@@ -43,6 +43,8 @@ extern const char lun_key_suspend;   /* the trampoline's error value */
 
 /* An instance metatable keeps its class's computed functions at this integer key. */
 #define LUN_META_COMPUTEDS 1
+#define LUN_META_NAME 2       /* the class name */
+#define LUN_META_NAMES 3      /* property names by index */
 
 /* Property kinds of a model class. */
 enum {
@@ -219,5 +221,7 @@ void lun_dismiss_push(lua_State *L, int bidx);
 void lun_describe(lua_State *L, int idx, int depth);
 void lun_identity_key(lua_State *L, int idx);
 int lun_error_here(lua_State *L, const char *fmt, ...);
+void lun_where_lua(lua_State *L);
+void lun_trace_write(lua_State *L, int32_t node);
 
 #endif

@@ -9,6 +9,7 @@
  *              defaults, computeds }
  */
 #include "lun_internal.h"
+#include <stdio.h>
 #include <stdlib.h>
 
 #define LUN_UV_CLASS 1
@@ -103,6 +104,7 @@ static void lun_object_will_change_subject(lua_State *L, int idx) {
 void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
   switch (o->cls->kinds[prop]) {
     case LUN_PROP_PLAIN:
+      if (o->nodes[prop] && lun_state(L)->tracing) lun_trace_write(L, o->nodes[prop]);
       if (o->nodes[prop]) lunh_changed(lun_state(L)->rt, o->nodes[prop]);
       break;
     case LUN_PROP_PUBLISHED:
@@ -114,6 +116,7 @@ void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
         lua_pop(L, 1);
       }
       lua_pop(L, 2);
+      if (o->nodes[0] && lun_state(L)->tracing) lun_trace_write(L, o->nodes[0]);
       if (o->nodes[0]) lunh_changed(lun_state(L)->rt, o->nodes[0]);
       break;
     default:
@@ -292,6 +295,10 @@ void lun_object_metatable(lua_State *L, int clsidx, int propsidx, int methodsidx
   lua_setfield(L, -2, "__info");
   lua_getfield(L, infoidx, "computeds");
   lua_rawseti(L, -2, LUN_META_COMPUTEDS);
+  lua_pushstring(L, name);
+  lua_rawseti(L, -2, LUN_META_NAME);
+  lua_getfield(L, infoidx, "names");
+  lua_rawseti(L, -2, LUN_META_NAMES);
 }
 
 /* Stores the initial value of property prop into storage (at -1). [-0, +0] */
@@ -382,26 +389,26 @@ int lun_object_push_serial(lua_State *L, int32_t serial) {
   return 1;
 }
 
-/* Protected part of lun_object_label: (serial, slot) -> (); keeps "Book#3.title". */
-static int lun_object_label_k(lua_State *L) {
-  if (!lun_object_push_serial(L, (int32_t)lua_tointeger(L, 1))) {
-    lua_pushliteral(L, "a collected object");
-  } else {
-    lun_object_push_id(L, -1);
-    lun_object_meta(L, -2, "__info");
-    lua_getfield(L, -1, "names");
-    lua_rawgeti(L, -1, lua_tointeger(L, 2));
-    lua_pushfstring(L, "%s.%s", lua_tostring(L, -4), lua_tostring(L, -1));
+/* Writes "Book#3.title" for property slot of the object with this serial
+ * (slot 0: "Book#3"). Uses no call that can raise or allocate, so the host
+ * may call it at any time. Returns 0 if the object is gone. */
+int lun_object_label(lua_State *L, int32_t serial, int32_t slot, char *buf, size_t size) {
+  lun_Object *o;
+  const char *cls, *prop = NULL;
+  int ok = 0, top = lua_gettop(L);
+  if (size == 0 || !lua_checkstack(L, 6)) return 0;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_objects);
+  if (lua_type(L, -1) == LUA_TTABLE && lua_rawgeti(L, -1, serial) == LUA_TUSERDATA && lua_getmetatable(L, -1)) {
+    o = (lun_Object *)lua_touserdata(L, -2);
+    lua_rawgeti(L, -1, LUN_META_NAME);
+    cls = lua_tostring(L, -1);
+    if (slot > 0 && lua_rawgeti(L, -2, LUN_META_NAMES) == LUA_TTABLE && lua_rawgeti(L, -1, slot) == LUA_TSTRING)
+      prop = lua_tostring(L, -1);
+    if (prop) snprintf(buf, size, "%s#%d.%s", cls ? cls : "?", (int)o->ordinal, prop);
+    else snprintf(buf, size, "%s#%d", cls ? cls : "?", (int)o->ordinal);
+    ok = 1;
   }
-  lun_keep_result(L);
-  return 0;
-}
-
-int lun_object_label(lua_State *L, int32_t serial, int32_t slot) {
-  if (!lua_checkstack(L, 4)) return LUN_ERROR;
-  lua_pushcfunction(L, lun_object_label_k);
-  lua_pushinteger(L, serial);
-  lua_pushinteger(L, slot);
-  return lun_protect(L, 2, 0);
+  lua_settop(L, top);
+  return ok;
 }
 

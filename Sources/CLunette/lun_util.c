@@ -140,3 +140,27 @@ int lun_error_here(lua_State *L, const char *fmt, ...) {
   lua_concat(L, 2);
   return lua_error(L);
 }
+
+/* Pushes "file:line" of the nearest Lua code on the call stack, or "". [-0, +1] */
+void lun_where_lua(lua_State *L) {
+  lua_Debug ar;
+  int level;
+  for (level = 1; level < 12 && lua_getstack(L, level, &ar); level++) {
+    lua_getinfo(L, "Sl", &ar);
+    if (ar.currentline > 0) {
+      lua_pushfstring(L, "%s:%d", ar.short_src, ar.currentline);
+      return;
+    }
+  }
+  lua_pushliteral(L, "");
+}
+
+/* While tracing, tells the host where the running Lua code wrote to node. */
+void lun_trace_write(lua_State *L, int32_t node) {
+  size_t len;
+  const char *place;
+  lun_where_lua(L);
+  place = lua_tolstring(L, -1, &len);
+  if (len) lunh_trace_write(lun_state(L)->rt, node, place, len);
+  lua_pop(L, 1);
+}

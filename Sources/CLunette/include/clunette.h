@@ -31,6 +31,7 @@ typedef struct lun_State {
   int32_t workCount, workCap;
   int32_t listWindow;     /* rows a List realises */
   int32_t nextId;         /* ids of tasks and timer subscriptions */
+  int32_t tracing;        /* ui.trace is on: writes report where they happened */
 } lun_State;
 
 /* Status codes returned by the lun_* entry points. */
@@ -122,8 +123,9 @@ int lun_host_define(lua_State *L, int32_t type, const char *name, const char *pr
 int lun_host_global(lua_State *L, int32_t handle, int32_t type, const char *name);
 /* Mounts the view value held at ref, if it is one; *app is its app id or 0. */
 int lun_mount_ref(lua_State *L, int ref, int32_t *app);
-/* Describes property slot of the object with this serial ("Book#3.title"); see lun_result. */
-int lun_object_label(lua_State *L, int32_t serial, int32_t slot);
+/* Writes "Book#3.title" (slot 0: "Book#3") into buf; 0 if the object is gone.
+ * Never raises and allocates no Lua memory: safe to call at any time. */
+int lun_object_label(lua_State *L, int32_t serial, int32_t slot, char *buf, size_t size);
 /* The string produced by the last entry point that makes one. */
 const char *lun_result(lua_State *L, size_t *len);
 /* The message of the last failed entry point (valid until the next call). */
@@ -175,6 +177,11 @@ int lunh_next_unit(void *rt, lun_Ticket *ticket);
 void lunh_unit_begin(void *rt);
 void lunh_unit_end(void *rt, int32_t status, const char *message, size_t len);
 int32_t lunh_release_next(void *rt);
+
+/* diagnostics: where a Lua write to a node happened (while tracing) */
+void lunh_trace_write(void *rt, int32_t node, const char *place, size_t len);
+void lunh_trace_where(void *rt, const char *place, size_t len);
+void lunh_trace_set(void *rt, int on, int echo);
 
 /* transactions: changes made between begin and end carry an animation */
 void lunh_transaction_begin(void *rt, const char *animation, size_t len);

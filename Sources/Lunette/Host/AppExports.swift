@@ -3,11 +3,11 @@ import CLunette
 // Scheduler, apps and inspection leaves (clunette.h, "scheduler, apps, inspection").
 
 private enum AppText: Int32 {
-    case tree = 1, json, warnings, renders
+    case tree = 1, json, warnings, renders, dependencies, trace
 }
 
 private enum NodeText: Int32 {
-    case type = 1, text, value, tree
+    case type = 1, text, value, tree, dependencies
 }
 
 private func hand(_ runtime: LunetteRuntime, _ s: String, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
@@ -60,6 +60,10 @@ func lunhAppText(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ what: Int32, _ 
         case .json: return hand(runtime, runtime.json(of: app), length)
         case .warnings: return hand(runtime, app.warnings.joined(separator: "\n"), length)
         case .renders: return hand(runtime, String(app.renderCounts[string(arg, alen)] ?? 0), length)
+        case .trace: return hand(runtime, app.trace.joined(separator: "\n"), length)
+        case .dependencies:
+            guard let unit = runtime.firstUnit(named: string(arg, alen), in: app) else { return nil }
+            return hand(runtime, runtime.dependencies(of: unit).joined(separator: "\n"), length)
         case nil: return hand(runtime, "", length)
         }
     }
@@ -101,6 +105,9 @@ func lunhNodeText(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ what: Int32
         case .text: return node.text.map { hand(runtime, $0, length) } ?? nil
         case .value: return node.attribute("value").map { hand(runtime, $0, length) } ?? nil
         case .tree: return hand(runtime, TreeText.render([node]), length)
+        case .dependencies:
+            guard let (_, unit) = runtime.handles.resolveWithUnit(handle) else { return nil }
+            return hand(runtime, runtime.dependencies(of: node.unit ?? unit).joined(separator: "\n"), length)
         case nil: return nil
         }
     }
@@ -109,4 +116,19 @@ func lunhNodeText(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ what: Int32
 @_cdecl("lunh_node_release_handle")
 func lunhNodeReleaseHandle(_ rt: UnsafeMutableRawPointer?, _ handle: Int32) {
     withRuntime(rt) { $0.handles.remove(handle) }
+}
+
+@_cdecl("lunh_trace_set")
+func lunhTraceSet(_ rt: UnsafeMutableRawPointer?, _ on: Int32, _ echo: Int32) {
+    withRuntime(rt) { $0.setTracing(on != 0, echo: echo != 0) }
+}
+
+@_cdecl("lunh_trace_write")
+func lunhTraceWrite(_ rt: UnsafeMutableRawPointer?, _ node: Int32, _ place: UnsafePointer<CChar>?, _ length: Int) {
+    withRuntime(rt) { $0.traceWrite(to: node, at: string(place, length)) }
+}
+
+@_cdecl("lunh_trace_where")
+func lunhTraceWhere(_ rt: UnsafeMutableRawPointer?, _ place: UnsafePointer<CChar>?, _ length: Int) {
+    withRuntime(rt) { $0.pendingWritePlace = string(place, length) }
 }

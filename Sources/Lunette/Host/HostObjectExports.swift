@@ -87,7 +87,17 @@ extension LunetteRuntime {
         do {
             try set(object, value)
         } catch {
+            pendingWritePlace = nil
             return failHost("cannot set '\(property.name)': \(error)")
+        }
+        if let place = pendingWritePlace, inbox.hasPending {
+            pendingWritePlace = nil
+            let posts = inbox.drain()
+            for post in posts where graph.isLive(post.node) {
+                traceWrite(to: post.node, at: place)
+                graph.changed(post.node)
+                if post.fromOtherThread { rechecks.append(post.node) }
+            }
         }
         drainInbox()
         return true

@@ -68,6 +68,9 @@ func lunhOutUnitChanged(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
     withRuntime(rt) { runtime in
         guard let child = runtime.units[unit] else { return }
         child.needsRender = true
+        if runtime.tracing, child.renderCause == nil, let parent = runtime.builder.unit {
+            child.renderCause = "inputs from \(parent.label)"
+        }
         if child.pendingAnimation == nil { child.pendingAnimation = runtime.builder.animation }
         runtime.scheduler.schedule(child)
     }

@@ -70,6 +70,15 @@ public final class LunetteRuntime {
     @exclusivity(unchecked) var updatingBegan = false
     /// Registry references to release (C releases them between updates).
     @exclusivity(unchecked) var pendingReleases: [Int32] = []
+    /// Diagnostics (see Diagnostics.swift).
+    var tracing = false
+    var traceEcho = false
+    var traceLines: [String] = []
+    var lastWrites: [Int32: String] = [:]
+    var pendingWritePlace: String?
+    var viewOrdinals: [Int32: Int] = [:]
+    /// The key of each environment entry's node, for labels.
+    var environmentKeys: [Int32: String] = [:]
     /// The animation of the running transaction (ui.withAnimation), if any.
     var transaction: String?
     /// Errors of units that belong to no app (ui.effect).

@@ -49,6 +49,8 @@ extension LunetteRuntime {
     func beginUpdate() {
         guard let unit = updating else { return }
         if !updatingBegan, unit.kind == .component, let app = unit.app { app.renderCounts[unit.name, default: 0] += 1 }
+        if !updatingBegan, tracing, unit.kind != .list { traceRun(of: unit) }
+        unit.renderCause = nil
         updatingBegan = true
         unit.needsRender = false
         if unit.kind != .effect { builder.begin(unit) }
@@ -95,6 +97,11 @@ extension LunetteRuntime {
         let name = kind == .component ? viewTypeName(typeId) : "\(kind)"
         let unit = Unit(id: id, kind: kind, typeId: typeId, name: name, parent: parent,
                         app: app ?? parent?.app, node: node)
+        if kind == .component || kind == .row {
+            let key = kind == .component ? typeId : -1
+            viewOrdinals[key, default: 0] += 1
+            unit.ordinal = viewOrdinals[key]!
+        }
         units[id] = unit
         scheduler.schedule(unit)
         return unit
@@ -105,7 +112,7 @@ extension LunetteRuntime {
         guard !unit.disposed else { return }
         unit.disposed = true
         for child in unit.children.values { dispose(child) }
-        for entry in unit.environmentEntries.values { graph.freeNode(entry.node) }
+        for entry in unit.environmentEntries.values { dropEnvironmentEntry(entry) }
         unit.children = [:]
         unit.environmentEntries = [:]
         graph.freeNode(unit.node)
@@ -147,6 +154,13 @@ extension LunetteRuntime {
         return unit
     }
 
+    /// An environment value is no longer set: its readers re-render, its node goes.
+    func dropEnvironmentEntry(_ entry: EnvironmentEntry) {
+        graph.changed(entry.node)
+        graph.freeNode(entry.node)
+        environmentKeys[entry.node] = nil
+    }
+
     /// A signal changed (a Lua write). A body that writes what it has read is noted (S36).
     func signalChanged(_ node: Int32) {
         if let unit = builder.unit, graph.runHasRead(sub: unit.node, dep: node) {
@@ -170,15 +184,15 @@ extension LunetteRuntime {
         let owner = graph.nodes[Int(node)].owner, slot = graph.nodes[Int(node)].slot
         switch graph.origin(node) {
         case .luaObject:
-            guard lun_object_label(L, owner, slot) == LUN_OK else { return "a property" }
-            var length = 0
-            let pointer = lun_result(L, &length)
-            return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+            var buffer = [CChar](repeating: 0, count: 256)
+            guard lun_object_label(L, owner, slot, &buffer, buffer.count) != 0 else { return "a collected object" }
+            return String(cString: buffer)
         case .hostObject:
             guard let entry = hosts.entry(owner), let type = hosts.type(at: entry.type) else { return "a Swift property" }
             return slot == 0 ? hosts.describe(owner) : "\(hosts.describe(owner)).\(type.properties[Int(slot) - 1].name)"
         case .environment:
-            return "an environment value"
+            guard let key = environmentKeys[node] else { return "an environment value" }
+            return key.hasPrefix("@") ? "environment \(key.dropFirst())" : "environment '\(key)'"
         case .unit:
             return units[owner]?.displayName ?? "a view"
         }

@@ -114,8 +114,9 @@ final class OutputBuilder {
     func environment(key: String, slot: Int32) -> Int32 {
         let position = "\(path.joined(separator: "."))|\(key)"
         let entry = oldEntries.removeValue(forKey: position)
-            ?? EnvironmentEntry(key: key, node: runtime.graph.newNode(.signal, owner: 0, slot: 0),
+            ?? EnvironmentEntry(key: key, node: runtime.graph.newNode(.signal, owner: 0, slot: 0, origin: .environment),
                                 recordRef: unit?.recordRef ?? 0)
+        if runtime.environmentKeys[entry.node] == nil { runtime.environmentKeys[entry.node] = key }
         let previous = entry.slot
         entry.slot = slot
         entry.recordRef = unit?.recordRef ?? 0
@@ -148,10 +149,7 @@ final class OutputBuilder {
         unit.outputAttributes = outputAttributes
         root.ownChildren = []
         for child in oldChildren.values { runtime.dispose(child) }
-        for entry in oldEntries.values {
-            runtime.graph.changed(entry.node)
-            runtime.graph.freeNode(entry.node)
-        }
+        for entry in oldEntries.values { runtime.dropEnvironmentEntry(entry) }
         unit.children = newChildren
         unit.environmentEntries = newEntries
         unit.generation += 1

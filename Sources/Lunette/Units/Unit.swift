@@ -39,6 +39,10 @@ final class Unit {
     @exclusivity(unchecked) var disposed = false
     /// Bumped on each run; node handles re-resolve against the current output.
     @exclusivity(unchecked) var generation = 0
+    /// Its number among the views of its type ("BookView#2"), for diagnostics.
+    var ordinal = 0
+    /// Why it must run regardless of its dependencies: new, or inputs changed.
+    var renderCause: String? = "new"
     /// The animation of the transaction that made it stale, for its next run.
     var pendingAnimation: String?
     /// Loop detection: runs within the current flush.
@@ -55,6 +59,9 @@ final class Unit {
         self.app = app
         self.node = node
     }
+
+    /// Its name in diagnostics: "BookView#2", "List row#5".
+    var label: String { ordinal > 0 ? "\(displayName)#\(ordinal)" : displayName }
 
     /// A readable name for messages: "BookView", "List row", "effect".
     var displayName: String {
@@ -109,6 +116,8 @@ public final class App {
     var root: Unit!
     @exclusivity(unchecked) var renderCounts: [String: Int] = [:]
     @exclusivity(unchecked) var warnings: [String] = []
+    /// The why-re-rendered log of this app (when tracing).
+    var trace: [String] = []
 
     init(id: Int32) {
         self.id = id

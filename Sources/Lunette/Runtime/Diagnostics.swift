@@ -1,0 +1,74 @@
+import CLunette
+
+/// Why views re-render, and what they depend on.
+///
+/// With tracing on (`ui.trace(true)`, the REPL), each run of a view records
+/// its reasons — the dependencies whose values moved since its last run,
+/// with the `file:line` of the Lua write that moved them — as a line:
+/// `↻ BookView#2  (Book#1.title, set at views.lua:12)`.
+extension LunetteRuntime {
+    /// Turns the why-re-rendered log on or off; `echo` also prints each line as it happens.
+    public func setTracing(_ on: Bool, echo: Bool = false) {
+        tracing = on
+        traceEcho = on && echo
+        lun_state(L).pointee.tracing = on ? 1 : 0
+        if !on { lastWrites = [:] }
+    }
+
+    /// The lines logged since the last call (the REPL prints them after each input).
+    public func takeTraceLines() -> [String] {
+        defer { traceLines = [] }
+        return traceLines
+    }
+
+    /// What a view depends on: "Book#3.title", "Library#1.books", "an environment value".
+    func dependencies(of unit: Unit) -> [String] {
+        graph.dependencies(of: unit.node).map { label(of: $0) }
+    }
+
+    /// The first unit rendering a view of this name in an app, in tree order.
+    func firstUnit(named name: String, in app: App) -> Unit? {
+        guard let root = app.root else { return nil }
+        var queue = [root]
+        while !queue.isEmpty {
+            let unit = queue.removeFirst()
+            if unit.kind == .component && unit.name == name { return unit }
+            queue += Self.childUnits(of: unit.output)
+        }
+        return nil
+    }
+
+    private static func childUnits(of nodes: [RenderNode]) -> [Unit] {
+        nodes.flatMap { node -> [Unit] in
+            if let unit = node.unit { return [unit] }
+            return childUnits(of: node.ownChildren)
+        }
+    }
+
+    /// Records why `unit` is about to run (called when tracing).
+    func traceRun(of unit: Unit) {
+        var reasons: [String] = []
+        if let cause = unit.renderCause { reasons.append(cause) }
+        var l = graph.nodes[Int(unit.node)].deps
+        while l != 0 {
+            let link = graph.links[Int(l)]
+            if link.version != graph.nodes[Int(link.dep)].version {
+                var reason = label(of: link.dep)
+                if let place = lastWrites[link.dep] { reason += ", set at \(place)" }
+                reasons.append(reason)
+            }
+            l = link.nextDep
+        }
+        let line = "↻ \(unit.label)" + (reasons.isEmpty ? "" : "  (\(reasons.joined(separator: "; ")))")
+        traceLines.append(line)
+        if traceLines.count > 10_000 { traceLines.removeFirst(traceLines.count - 10_000) }
+        unit.app?.trace.append(line)
+        if let app = unit.app, app.trace.count > 1_000 { app.trace.removeFirst(app.trace.count - 1_000) }
+        if traceEcho { print(line) }
+    }
+
+    /// Notes where a Lua write to `node` happened (when tracing).
+    func traceWrite(to node: Int32, at place: String) {
+        lastWrites[node] = place
+    }
+}

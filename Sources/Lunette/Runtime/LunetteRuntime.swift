@@ -186,7 +186,7 @@ public final class LunetteRuntime {
     public func text(of app: App) -> String { TreeText.render(app.nodes) }
 
     /// The rendered tree of an app as JSON.
-    public func json(of app: App) -> String { TreeJSON.render(app) }
+    public func json(of app: App) -> String { TreeJSON.render(app) { self.dependencies(of: $0) } }
 
     /// Warnings recorded while rendering an app (a body writing what it reads, ...).
     public func warnings(of app: App) -> [String] { app.warnings }

@@ -1,28 +1,27 @@
 /// A rendered tree as JSON: `{ "app": 1, "nodes": [ { "type", "text",
 /// "modifiers": [{ "name", "value" }], "attributes": {...}, "children": [...] } ] }`.
 /// Row nodes are transparent, as in the text form.
+/// Component nodes also carry their `dependencies`; the app carries its
+/// `warnings` and its why-re-rendered `trace` (when tracing).
 enum TreeJSON {
-    static func render(_ app: App) -> String {
+    /// Labels a component node's dependencies ("Book#3.title").
+    typealias Dependencies = (Unit) -> [String]
+
+    static func render(_ app: App, dependencies: Dependencies) -> String {
         var out = "{\"app\":\(app.id),\"nodes\":"
-        appendList(app.nodes, to: &out)
-        out += ",\"warnings\":["
-        out += app.warnings.map(string).joined(separator: ",")
-        return out + "]}"
+        appendList(app.nodes, dependencies, to: &out)
+        out += ",\"warnings\":[" + app.warnings.map(string).joined(separator: ",") + "]"
+        out += ",\"trace\":[" + app.trace.map(string).joined(separator: ",") + "]"
+        return out + "}"
     }
 
-    static func render(node: RenderNode) -> String {
-        var out = ""
-        append(node, to: &out)
-        return out
-    }
-
-    private static func appendList(_ nodes: [RenderNode], to out: inout String) {
+    private static func appendList(_ nodes: [RenderNode], _ dependencies: Dependencies, to out: inout String) {
         out += "["
         var first = true
         for node in flattened(nodes) {
             if !first { out += "," }
             first = false
-            append(node, to: &out)
+            append(node, dependencies, to: &out)
         }
         out += "]"
     }
@@ -31,9 +30,11 @@ enum TreeJSON {
         nodes.flatMap { $0.kind == .row ? flattened($0.children) : [$0] }
     }
 
-    private static func append(_ node: RenderNode, to out: inout String) {
+    private static func append(_ node: RenderNode, _ dependencies: Dependencies, to out: inout String) {
         out += "{\"type\":\(string(node.typeName))"
-        if node.kind == .component { out += ",\"component\":true" }
+        if node.kind == .component, let unit = node.unit {
+            out += ",\"component\":true,\"dependencies\":[" + dependencies(unit).map(string).joined(separator: ",") + "]"
+        }
         if let text = node.text, node.kind != .component { out += ",\"text\":\(string(text))" }
         if !node.modifiers.isEmpty {
             out += ",\"modifiers\":[" + node.modifiers.map {
@@ -47,7 +48,7 @@ enum TreeJSON {
         let children = node.children
         if !children.isEmpty {
             out += ",\"children\":"
-            appendList(children, to: &out)
+            appendList(children, dependencies, to: &out)
         }
         out += "}"
     }

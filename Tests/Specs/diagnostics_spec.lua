@@ -1,0 +1,44 @@
+-- Diagnostics: what a view depends on, and why it re-rendered.
+local ui = require("lunette")
+
+local Author = ui.Observable("Author", { name = "Unknown Author" })
+local Book = ui.Observable("Book", { title = "Sample Book Title", author = function() return Author() end })
+
+local BookView = ui.View("BookView", function(self)
+  return ui.VStack { ui.Text(self.book.title), ui.Text("by " .. self.book.author.name) }
+end)
+
+describe("Diagnostics", function()
+  after_each(function() ui.trace(false) end)
+
+  it("app:dependencies lists what a view read, by view name or by node", function()
+    local book = Book()
+    local app = ui.mount(BookView { book = book })
+    local id = ui.id(book)
+    assert.same({ id .. ".title", id .. ".author", ui.id(book.author) .. ".name" }, app:dependencies("BookView"))
+    assert.same(app:dependencies("BookView"), app:dependencies(app:find { type = "BookView" }))
+    assert.has_error(function() app:dependencies("Nothing") end, "no view named 'Nothing'")
+  end)
+
+  it("ui.trace logs each re-render with the changed property and where it was written", function()
+    local book = Book()
+    local app = ui.mount(BookView { book = book })
+    ui.trace(true)
+    book.title = "Dune"                       -- line 27
+    ui.flush()
+    local lines = app:trace()
+    assert.equal(1, #lines)
+    assert.matches("^↻ BookView#%d+  %(" .. ui.id(book) .. "%.title, set at .*diagnostics_spec%.lua:27%)$", lines[1])
+  end)
+
+  it("app:json() carries dependencies and the trace", function()
+    local book = Book()
+    local app = ui.mount(BookView { book = book })
+    ui.trace(true)
+    book.author.name = "Herbert"
+    ui.flush()
+    local json = app:json()
+    assert.matches('"dependencies":%["' .. ui.id(book) .. '%.title"', json)
+    assert.matches('"trace":%["↻ BookView#%d+  %(' .. ui.id(book.author) .. '%.name, set at', json)
+  end)
+end)

@@ -18,6 +18,8 @@ let package = Package(
     targets: [
         // 1. Lua 5.4's headers (Debian's liblua5.4-dev), no link.
         .systemLibrary(name: "CLua", path: "Sources/CLua"),
+        // Line editing for the REPL (Debian's libedit-dev).
+        .systemLibrary(name: "CEditLine", path: "Sources/CEditLine"),
         // 2. The C module: luaopen_lunette, every Lua-facing metatable.
         .target(name: "CLunette", dependencies: ["CLua"]),
         // 3. The Swift runtime: graph, units, scheduler, trees, embedding API.
@@ -29,7 +31,7 @@ let package = Package(
         // 5. The command line: run, test.
         .executableTarget(
             name: "LunetteCLI",
-            dependencies: ["Lunette", "LunetteBridge", "BookModels",
+            dependencies: ["Lunette", "LunetteBridge", "BookModels", "CEditLine",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             resources: [.embedInCode("Lua/spec_runner.lua")],
             linkerSettings: linkLua),

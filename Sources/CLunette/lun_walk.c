@@ -168,6 +168,45 @@ static void lun_walk_check_bindings(lua_State *L, int info, int inputs) {
   lua_pop(L, 1);
 }
 
+/* 1 if the two state sections (tables, or nil) declare the same names. */
+static int lun_same_state_keys(lua_State *L, int a, int b) {
+  int i;
+  for (i = 0; i < 2; i++) {
+    int from = i ? b : a, to = i ? a : b;
+    if (lua_isnil(L, from)) continue;
+    if (lua_isnil(L, to)) return 0;
+    lua_pushnil(L);
+    while (lua_next(L, from)) {
+      lua_pop(L, 1);
+      lua_pushvalue(L, -1);
+      if (lua_rawget(L, to) == LUA_TNIL) { lua_pop(L, 2); return 0; }
+      lua_pop(L, 1);
+    }
+  }
+  return 1;
+}
+
+/* A kept child whose view type was defined again (a reloaded script) takes
+ * the new definition; its state stays if it declares the same names. */
+static void lun_walk_retype(lua_State *L, int rec, int info, lun_Walk *W, int32_t child) {
+  lua_getfield(L, rec, "info");
+  if (lua_rawequal(L, -1, info)) { lua_pop(L, 1); return; }
+  lua_getfield(L, -1, "state");
+  lua_getfield(L, info, "state");
+  if (!lun_same_state_keys(L, lua_gettop(L) - 1, lua_gettop(L))) {
+    lua_pushnil(L);
+    lua_setfield(L, rec, "ready");
+    lua_pushnil(L);
+    lua_setfield(L, rec, "state");
+  }
+  lua_pop(L, 3);
+  lua_pushvalue(L, info - 1);
+  lua_setfield(L, rec, "type");
+  lua_pushvalue(L, info);
+  lua_setfield(L, rec, "info");
+  lunh_out_unit_changed(W->rt, child);
+}
+
 /* Matches or creates the child unit of a component view value at v. */
 static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
   size_t klen = 0;
@@ -203,6 +242,7 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
     lunh_out_unit_record(W->rt, child, luaL_ref(L, LUA_REGISTRYINDEX));
   } else {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    lun_walk_retype(L, lua_gettop(L), info, W, child);
     lua_getfield(L, -1, "inputs");
     if (!lun_inputs_equal(L, -1, inputs, 0)) {
       lua_pushvalue(L, inputs);

@@ -7,17 +7,21 @@ final class CommandLineTests: XCTestCase {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    private func lunette(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    private func lunette(_ arguments: [String], input: String? = nil, directory: String? = nil)
+        throws -> (status: Int32, output: String, errors: String) {
         let binary = root.appendingPathComponent(".build/debug/lunette")
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        process.currentDirectoryURL = root
-        let out = Pipe(), err = Pipe()
+        process.currentDirectoryURL = directory.map { root.appendingPathComponent($0) } ?? root
+        let out = Pipe(), err = Pipe(), inp = Pipe()
         process.standardOutput = out
         process.standardError = err
+        process.standardInput = inp
         try process.run()
+        if let input { inp.fileHandleForWriting.write(Data(input.utf8)) }
+        try inp.fileHandleForWriting.close()
         let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
@@ -54,5 +58,50 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.output.hasSuffix("1 passed, 1 failed, 1 skipped\n"), result.output)
         XCTAssertTrue(result.output.contains(":3: expected 1, got 2"), result.output)
+    }
+
+    func testAScriptedReplSessionReportsReRendersAndDependencies() throws {
+        let session = """
+            library = ui.types.Library()
+            app = ui.mount(require("views").LibraryView():environment(library))
+            library.books[1].title = "Dune"
+            :deps BookView
+            #library.books
+            :quit
+            """
+        let result = try lunette(["repl"], input: session, directory: "Examples/BookReader")
+        XCTAssertEqual(result.status, 0, result.errors)
+        XCTAssertTrue(result.output.contains("> library.books[1].title = \"Dune\"\n↻ BookView#1  (Book#1.title, set at stdin:1)\n"),
+                      result.output)
+        XCTAssertTrue(result.output.contains("> :deps BookView\nBook#1.title\nBook#1.isAvailable\n"), result.output)
+        XCTAssertTrue(result.output.contains("> #library.books\n3\n"), result.output)
+    }
+
+    func testTheReplWaitsForTheRestOfAnUnfinishedLine() throws {
+        let result = try lunette(["repl"], input: "function double(x)\n  return x * 2\nend\ndouble(21)\n")
+        XCTAssertTrue(result.output.contains("> function double(x)\n>>   return x * 2\n>> end\n> double(21)\n42\n"), result.output)
+    }
+
+    func testCtrlCStopsARunningLineAndKeepsTheState() throws {
+        let binary = root.appendingPathComponent(".build/debug/lunette")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["repl"]
+        let out = Pipe(), inp = Pipe()
+        process.standardOutput = out
+        process.standardInput = inp
+        try process.run()
+        inp.fileHandleForWriting.write(Data("kept = 41\nwhile true do end\n".utf8))
+        Thread.sleep(forTimeInterval: 0.5)
+        let sent = Date()
+        kill(process.processIdentifier, SIGINT)
+        inp.fileHandleForWriting.write(Data("kept + 1\n:quit\n".utf8))
+        try inp.fileHandleForWriting.close()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertLessThan(Date().timeIntervalSince(sent), 5)
+        XCTAssertTrue(output.contains("interrupted"), output)
+        XCTAssertTrue(output.contains("> kept + 1\n42\n"), output)
     }
 }

@@ -128,6 +128,10 @@ int lun_mount_ref(lua_State *L, int ref, int32_t *app);
 int lun_object_label(lua_State *L, int32_t serial, int32_t slot, char *buf, size_t size);
 /* The string produced by the last entry point that makes one. */
 const char *lun_result(lua_State *L, size_t *len);
+/* Asks the running line to stop (safe in a signal handler). */
+void lun_interrupt(void);
+/* While on, running Lua checks for lun_interrupt and raises "interrupted". */
+void lun_interruptible(lua_State *L, int on);
 /* The message of the last failed entry point (valid until the next call). */
 const char *lun_last_error(lua_State *L, size_t *len);
 

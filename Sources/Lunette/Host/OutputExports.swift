@@ -10,7 +10,10 @@ func string(_ pointer: UnsafePointer<CChar>?, _ length: Int) -> String {
 @_cdecl("lunh_view_type")
 func lunhViewType(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
     withRuntime(rt) { runtime in
-        runtime.viewTypeNames.append(string(name, length))
+        // One id per name: a script run again (:reload, --watch) keeps its views' identities.
+        let name = string(name, length)
+        if let index = runtime.viewTypeNames.firstIndex(of: name) { return Int32(index + 1) }
+        runtime.viewTypeNames.append(name)
         return Int32(runtime.viewTypeNames.count)
     }
 }

@@ -21,6 +21,14 @@ extension LunetteRuntime {
         return traceLines
     }
 
+    /// The why-re-rendered log of an app.
+    public func trace(of app: App) -> [String] { app.trace }
+
+    /// What the first view named `viewName` in an app depends on; nil if none is rendered.
+    public func dependencies(of viewName: String, in app: App) -> [String]? {
+        firstUnit(named: viewName, in: app).map { dependencies(of: $0) }
+    }
+
     /// What a view depends on: "Book#3.title", "Library#1.books", "an environment value".
     func dependencies(of unit: Unit) -> [String] {
         graph.dependencies(of: unit.node).map { label(of: $0) }

@@ -79,6 +79,8 @@ public final class LunetteRuntime {
     var viewOrdinals: [Int32: Int] = [:]
     /// The key of each environment entry's node, for labels.
     var environmentKeys: [Int32: String] = [:]
+    /// While `reload` runs: the apps its mounts replace, in order.
+    var reloading: [App]?
     /// The animation of the running transaction (ui.withAnimation), if any.
     var transaction: String?
     /// Errors of units that belong to no app (ui.effect).
@@ -176,6 +178,30 @@ public final class LunetteRuntime {
         default: throw LunetteError.script(lastError)
         }
     }
+
+    /// Runs a script again: apps it mounts (or returns) replace its earlier
+    /// ones in order, keeping the state of views whose identities match.
+    /// Models it creates are new (they are the script's own values).
+    @discardableResult
+    public func reload(file path: String) throws -> App? {
+        reloading = apps
+        defer {
+            for app in reloading ?? [] { unmount(app) }
+            reloading = nil
+            releasePendingRefs()
+        }
+        return try run(file: path)
+    }
+
+    /// Runs Lua with Ctrl-C able to stop it (`interrupt()` from a signal handler).
+    public func evaluateInterruptibly(_ source: String, name: String) throws -> [String] {
+        lun_interruptible(L, 1)
+        defer { lun_interruptible(L, 0) }
+        return try evaluate(source, name: name)
+    }
+
+    /// Asks the running line to stop with the error "interrupted"; safe in a signal handler.
+    public static func interrupt() { lun_interrupt() }
 
     // MARK: apps
 

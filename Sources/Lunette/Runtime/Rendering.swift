@@ -49,7 +49,7 @@ extension LunetteRuntime {
     func beginUpdate() {
         guard let unit = updating else { return }
         if !updatingBegan, unit.kind == .component, let app = unit.app { app.renderCounts[unit.name, default: 0] += 1 }
-        if !updatingBegan, tracing, unit.kind != .list { traceRun(of: unit) }
+        if !updatingBegan, tracing, unit.kind != .list, unit.kind != .root { traceRun(of: unit) }
         unit.renderCause = nil
         updatingBegan = true
         unit.needsRender = false
@@ -129,8 +129,23 @@ extension LunetteRuntime {
         scheduler.schedule(unit)
     }
 
-    /// Mounts the view value held in a record; renders it now.
+    /// Mounts the view value held in a record; renders it now. While a
+    /// script runs again (`reload`), its mounts replace the roots of its
+    /// earlier apps instead, in order, so views whose identities match keep
+    /// their state.
     func mount(recordRef: Int32) -> App {
+        if let reused = reloading?.first {
+            reloading?.removeFirst()
+            if let root = reused.root, !root.disposed {
+                pendingReleases.append(root.recordRef)
+                root.recordRef = recordRef
+                root.needsRender = true
+                root.renderCause = "reloaded"
+                scheduler.schedule(root)
+                flush()
+                return reused
+            }
+        }
         let app = App(id: nextAppID)
         nextAppID += 1
         appsByID[app.id] = app

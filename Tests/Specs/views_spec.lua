@@ -35,7 +35,8 @@ describe("Views", function()
   it("app:json() carries the same facts", function()
     local app = ui.mount(ui.Text("hi"):font("body"))
     assert.equal('{"app":' .. app:json():match('"app":(%d+)') ..
-      ',"nodes":[{"type":"Text","text":"hi","modifiers":[{"name":"font","value":"\\"body\\""}]}],"warnings":[]}', app:json())
+      ',"nodes":[{"type":"Text","text":"hi","modifiers":[{"name":"font","value":"\\"body\\""}]}],"warnings":[],"trace":[]}',
+      app:json())
   end)
 
   it("find and findAll match exact text or label, and types, in tree order", function()

@@ -13,7 +13,7 @@
 #define LUN_MT_TIMER "lunette.Timer"
 #define LUN_MT_TIMERSUB "lunette.TimerSubscription"
 
-static const char lun_key_tasks = 0, lun_key_timers = 0;
+static const char lun_key_tasks = 0, lun_key_timers = 0, lun_key_threads = 0;
 static const char lun_yield_sleep = 0, lun_yield_await = 0;
 
 /* Fields of a task record. */
@@ -143,6 +143,16 @@ void lun_task_start(lua_State *L, int entryidx, int32_t unit) {
   lun_registry_table(L, &lun_key_tasks);
   lua_createtable(L, 3, 0);
   co = lua_newthread(L);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_threads) != LUA_TTABLE) {  /* thread -> task id (weak keys) */
+    lua_pop(L, 1);
+    lun_new_weak_table(L, "k");
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_threads);
+  }
+  lua_pushvalue(L, -2);
+  lua_pushinteger(L, id);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
   lua_rawseti(L, -2, LUN_TASK_THREAD);
   lua_pushinteger(L, unit);
   lua_rawseti(L, -2, LUN_TASK_UNIT);
@@ -168,11 +178,24 @@ void lun_task_cancel(lua_State *L, int32_t id) {
   lunh_clock_cancel(S->rt, LUN_CLOCK_TASK, id);
 }
 
+/* 1 if the running thread is a task's own (so it may yield to the runtime). */
+static int lun_in_task(lua_State *L) {
+  int in = 0;
+  if (!lua_isyieldable(L)) return 0;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_threads) == LUA_TTABLE) {
+    lua_pushthread(L);
+    in = lua_rawget(L, -2) != LUA_TNIL;
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return in;
+}
+
 /* ui.sleep(seconds) -> (): suspends the running task. */
 static int lun_ui_sleep(lua_State *L) {
   lua_Number s = luaL_checknumber(L, 1);
   luaL_argcheck(L, s >= 0, 1, "seconds must not be negative");
-  if (!lua_isyieldable(L)) return lun_error_here(L, "ui.sleep can only be called in a task (:task(fn))");
+  if (!lun_in_task(L)) return lun_error_here(L, "ui.sleep can only be called in a task (:task(fn))");
   lua_settop(L, 1);
   lua_pushlightuserdata(L, (void *)&lun_yield_sleep);
   lua_insert(L, 1);
@@ -182,7 +205,7 @@ static int lun_ui_sleep(lua_State *L) {
 /* ui.await(publisher) -> value: suspends the running task until the publisher sends. */
 static int lun_ui_await(lua_State *L) {
   luaL_checkany(L, 1);
-  if (!lua_isyieldable(L)) return lun_error_here(L, "ui.await can only be called in a task (:task(fn))");
+  if (!lun_in_task(L)) return lun_error_here(L, "ui.await can only be called in a task (:task(fn))");
   if (lua_getfield(L, 1, "sink") != LUA_TFUNCTION)
     return luaL_argerror(L, 1, "a publisher (with :sink) expected");
   lua_settop(L, 1);

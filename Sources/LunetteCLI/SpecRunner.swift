@@ -1,37 +1,35 @@
 import Foundation
 import Lunette
 
-/// Counts of one or more spec runs.
-struct SpecResult {
-    var passed = 0, failed = 0, skipped = 0
-
-    static func += (a: inout SpecResult, b: SpecResult) {
-        a.passed += b.passed
-        a.failed += b.failed
-        a.skipped += b.skipped
-    }
-
-    /// "3 passed, 1 failed" (", 2 skipped" where any).
-    var summary: String {
-        "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
-    }
+/// One test's outcome.
+struct SpecCase {
+    enum Status: String { case passed, failed, skipped }
+    let file: String
+    let name: String
+    let status: Status
+    let message: String
+    let seconds: Double
 }
 
-/// Runs one spec file in a fresh runtime with the busted-style API loaded.
+/// Runs one spec file in a fresh runtime (virtual clock, reset before each
+/// test) with the busted-style API loaded, and returns its cases.
 enum SpecRunner {
     static let source = String(decoding: PackageResources.spec_runner_lua, as: UTF8.self)
 
-    static func run(file: String, filter: String?) -> SpecResult {
+    static func run(file: String, filter: String?, timeout: Double) -> [SpecCase] {
         do {
             let runtime = try Runtimes.make(for: file, virtualClock: true)
+            try runtime.installRunnerSupport()
             try runtime.run(source: source, name: "=(spec runner)")
-            let call = "return lunette_spec_run(\(quoted(file)), \(filter.map(quoted) ?? "nil"))"
-            let counts = try runtime.evaluate(call).first?.split(separator: " ").compactMap { Int($0) } ?? []
-            guard counts.count == 3 else { return SpecResult(failed: 1) }
-            return SpecResult(passed: counts[0], failed: counts[1], skipped: counts[2])
+            let call = "return lunette_spec_run(\(quoted(file)), \(filter.map(quoted) ?? "nil"), \(timeout))"
+            let records = try runtime.evaluate(call).first ?? ""
+            return records.split(separator: "\u{1e}").map { record in
+                let fields = record.split(separator: "\u{1f}", omittingEmptySubsequences: false).map(String.init)
+                return SpecCase(file: file, name: fields[1], status: SpecCase.Status(rawValue: fields[0]) ?? .failed,
+                                message: fields[2], seconds: Double(fields[3]) ?? 0)
+            }
         } catch {
-            print("  ✗ \(error)")
-            return SpecResult(failed: 1)
+            return [SpecCase(file: file, name: "loading \(file)", status: .failed, message: "\(error)", seconds: 0)]
         }
     }
 

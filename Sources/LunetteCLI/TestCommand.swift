@@ -6,8 +6,11 @@ import Lunette
 struct TestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
-        abstract: "Run *_spec.lua files (describe/it/assert, as in busted).",
-        discussion: "Each spec file runs in a fresh runtime. The last line is 'N passed, N failed'.")
+        abstract: "Run *_spec.lua files (describe/it/assert/spy, as in busted).",
+        discussion: """
+            Each spec file runs in a fresh runtime; each test gets a fresh virtual clock \
+            (ui.clock.advance) and a time limit. The last line is 'N passed, N failed'.
+            """)
 
     @Argument(help: "Spec files or directories to search for *_spec.lua (default: spec, or the current directory).")
     var paths: [String] = []
@@ -15,14 +18,27 @@ struct TestCommand: ParsableCommand {
     @Option(name: .long, help: "Run only tests whose full name contains this text.")
     var filter: String?
 
+    @Flag(name: .long, help: "Print TAP (version 13) instead of readable lines.")
+    var tap = false
+
+    @Option(name: .long, help: "Also write the results as JUnit XML to this file.")
+    var junit: String?
+
+    @Option(name: .long, help: "Seconds a test may run before it is stopped and reported failed.")
+    var timeout: Double = 10
+
     func run() throws {
         let files = SpecFiles.find(in: paths.isEmpty ? SpecFiles.defaultRoots() : paths)
-        var total = SpecResult()
+        var all: [SpecCase] = []
         for file in files {
-            print(file)
-            total += SpecRunner.run(file: file, filter: filter)
+            let cases = SpecRunner.run(file: file, filter: filter, timeout: timeout)
+            all += cases
+            if !tap { print(SpecReport.lines(file: file, cases), terminator: "") }
         }
-        print(total.summary)
-        if total.failed > 0 || files.isEmpty { throw ExitCode(1) }
+        if tap { print(SpecReport.tap(all), terminator: "") } else { print(SpecReport.summary(all)) }
+        if let junit {
+            try SpecReport.junit(all).write(toFile: junit, atomically: true, encoding: .utf8)
+        }
+        if all.contains(where: { $0.status == .failed }) || files.isEmpty { throw ExitCode(1) }
     }
 }

@@ -104,4 +104,39 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(output.contains("interrupted"), output)
         XCTAssertTrue(output.contains("> kept + 1\n42\n"), output)
     }
+
+    func testAHungSpecIsReportedFailedAndTheRunGoesOn() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("hang_\(UUID().uuidString)_spec.lua")
+        try """
+        describe("hanging", function()
+          it("loops forever", function() while true do end end)
+          it("loops forever inside pcall", function()
+            while true do pcall(function() while true do end end) end
+          end)
+          it("runs after", function() assert.same({ 1, 2 }, { 1, 3 }) end)
+        end)
+        """.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let junit = file.deletingPathExtension().appendingPathExtension("xml")
+        defer { try? FileManager.default.removeItem(at: junit) }
+        let result = try lunette(["test", file.path, "--timeout", "0.3", "--junit", junit.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.output.contains("✗ hanging loops forever\n      timed out after 0.3s"), result.output)
+        XCTAssertTrue(result.output.contains("✗ hanging loops forever inside pcall\n      timed out after 0.3s"), result.output)
+        XCTAssertTrue(result.output.contains(":6: expected the same contents as {1, 2}, got {1, 3}"), result.output)
+        XCTAssertTrue(result.output.hasSuffix("0 passed, 3 failed\n"), result.output)
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        XCTAssertTrue(xml.contains("<testsuites name=\"lunette\" tests=\"3\" failures=\"3\" skipped=\"0\">"), xml)
+    }
+
+    func testTapOutput() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tap_\(UUID().uuidString)_spec.lua")
+        try "it('passes', function() end)\npending('later')\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["test", "--tap", file.path])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.output.hasPrefix("TAP version 13\nok 1 - \(file.path): passes\nok 2 - \(file.path): later # SKIP pending\n"),
+                      result.output)
+        XCTAssertTrue(result.output.hasSuffix("1..2\n"), result.output)
+    }
 }

@@ -132,6 +132,9 @@ const char *lun_result(lua_State *L, size_t *len);
 void lun_interrupt(void);
 /* While on, running Lua checks for lun_interrupt and raises "interrupted". */
 void lun_interruptible(lua_State *L, int on);
+/* Defines lunette_watch(co, seconds), lunette_unwatch(co) and
+ * lunette_reset_clock() as globals, for test runners. */
+int lun_install_runner_support(lua_State *L);
 /* The message of the last failed entry point (valid until the next call). */
 const char *lun_last_error(lua_State *L, size_t *len);
 
@@ -198,6 +201,7 @@ double lunh_clock_now(void *rt);
 void lunh_clock_schedule(void *rt, int32_t kind, int32_t id, double after, double every);
 void lunh_clock_cancel(void *rt, int32_t kind, int32_t id);
 int lunh_clock_advance(void *rt, double seconds);
+void lunh_clock_reset(void *rt);
 void lunh_event_failed(void *rt, int32_t unit, const char *message, size_t len);
 
 /* apps, inspection */

@@ -22,6 +22,11 @@ func lunhClockAdvance(_ rt: UnsafeMutableRawPointer?, _ seconds: Double) -> Int3
     withRuntime(rt) { $0.advanceClock(by: seconds) ? 1 : 0 }
 }
 
+@_cdecl("lunh_clock_reset")
+func lunhClockReset(_ rt: UnsafeMutableRawPointer?) {
+    withRuntime(rt) { $0.clock.reset() }
+}
+
 @_cdecl("lunh_event_failed")
 func lunhEventFailed(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { runtime in

@@ -56,6 +56,13 @@ final class Clock {
         if heap.contains(where: { $0.kind == kind && $0.id == id }) { cancelled.insert(Self.key(kind, id)) }
     }
 
+    /// Back to time 0 (virtual) with nothing scheduled.
+    func reset() {
+        heap = []
+        cancelled = []
+        if mode == .virtual { virtualNow = 0 }
+    }
+
     /// Moves virtual time to `time`.
     func setVirtualNow(_ time: Double) {
         if mode == .virtual { virtualNow = max(virtualNow, time) }

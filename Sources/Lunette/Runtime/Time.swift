@@ -29,6 +29,13 @@ extension LunetteRuntime {
         return true
     }
 
+    /// Defines the globals a test runner uses: `lunette_watch(co, seconds)` /
+    /// `lunette_unwatch(co)` (a time limit that suspends a hung coroutine) and
+    /// `lunette_reset_clock()` (a fresh virtual clock for each spec).
+    public func installRunnerSupport() throws {
+        guard lun_install_runner_support(L) == LUN_OK else { throw LunetteError.setup(lastError) }
+    }
+
     /// Calls `callback` (on the changing thread) whenever a Swift model the
     /// runtime observes changes: a host can then schedule `flush()` on the
     /// runtime's own thread. Pass nil to stop.

@@ -9,9 +9,24 @@ local unpack = table.unpack
 
 -- Assertions ---------------------------------------------------------------
 
-local function show(v)
+-- A value as a message shows it: strings quoted, plain tables by contents.
+local function show(v, depth)
+  depth = depth or 0
   if type(v) == "string" then return string.format("%q", v) end
-  return tostring(v)
+  if type(v) ~= "table" or depth > 2 then return tostring(v) end
+  local meta = getmetatable(v)
+  if meta and meta.__tostring then return tostring(v) end
+  local parts, n, keys = {}, #v, {}
+  for i = 1, n do parts[#parts + 1] = show(v[i], depth + 1) end
+  for k in pairs(v) do
+    if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+  end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  for _, k in ipairs(keys) do
+    local key = type(k) == "string" and k:match("^[%a_][%w_]*$") and k or "[" .. show(k, depth + 1) .. "]"
+    parts[#parts + 1] = key .. "=" .. show(v[k], depth + 1)
+  end
+  return "{" .. table.concat(parts, ", ") .. "}"
 end
 
 local function deep_equal(a, b, seen)
@@ -199,41 +214,67 @@ local function chain_of(block)
   return blocks
 end
 
-local function traceback(err)
-  if type(err) ~= "string" then err = tostring(err) end
+local function message_of(err)
+  if type(err) ~= "string" then return tostring(err) end
   return err
 end
 
+-- Runs before_each hooks, the test and after_each hooks; the first failure wins.
 local function run_test(test)
   local blocks = chain_of(test.parent)
   local ok, err = true, nil
   for _, block in ipairs(blocks) do
     for _, fn in ipairs(block.before) do
-      if ok then ok, err = xpcall(fn, traceback) end
+      if ok then ok, err = xpcall(fn, message_of) end
     end
   end
-  if ok then ok, err = xpcall(test.fn, traceback) end
+  if ok then ok, err = xpcall(test.fn, message_of) end
   for i = #blocks, 1, -1 do
     for _, fn in ipairs(blocks[i].after) do
-      local ok2, err2 = xpcall(fn, traceback)
+      local ok2, err2 = xpcall(fn, message_of)
       if ok and not ok2 then ok, err = ok2, err2 end
     end
   end
   return ok, err
 end
 
-function lunette_spec_run(path, filter)
+-- Runs a test in its own coroutine under a time limit: a hung test is
+-- suspended at the limit (lunette_watch), reported failed, and abandoned.
+local function run_watched(test, timeout)
+  local co = coroutine.create(run_test)
+  lunette_reset_clock()
+  lunette_watch(co, timeout)
+  local resumed, ok, err = coroutine.resume(co, test)
+  local timed_out = lunette_unwatch(co)
+  if coroutine.status(co) == "suspended" then
+    coroutine.close(co)
+    if timed_out then return false, ("timed out after %gs (--timeout sets the limit)"):format(timeout) end
+    return false, "the test yielded outside a coroutine"
+  end
+  if not resumed then return false, message_of(ok) end
+  return ok, err
+end
+
+-- Field and record separators of the results handed back to the command.
+local FS, RS = "\31", "\30"
+
+-- Loads a spec file and runs what it declared; returns one record per test:
+-- status (passed, failed, skipped), full name, message, seconds.
+function lunette_spec_run(path, filter, timeout)
+  local records = {}
+  local function record(status, name, message, seconds)
+    records[#records + 1] = table.concat({ status, name, message or "", ("%.4f"):format(seconds or 0) }, FS)
+  end
   local chunk, err = loadfile(path)
   if not chunk then
-    print("  ✗ " .. err)
-    return "0 1 0"
+    record("failed", "loading " .. path, err)
+    return table.concat(records, RS)
   end
-  local ok, loadErr = xpcall(chunk, traceback)
+  local ok, loadErr = xpcall(chunk, message_of)
   if not ok then
-    print("  ✗ error while loading: " .. loadErr)
-    return "0 1 0"
+    record("failed", "loading " .. path, loadErr)
+    return table.concat(records, RS)
   end
-  local passed, failed, skipped = 0, 0, 0
   local function walk(block)
     for _, child in ipairs(block.children) do
       if child.children then
@@ -242,23 +283,16 @@ function lunette_spec_run(path, filter)
         local name = full_name(child)
         if filter == nil or filter == "" or name:find(filter, 1, true) then
           if child.pending then
-            skipped = skipped + 1
-            print("  - " .. name .. " (pending)")
+            record("skipped", name, "pending")
           else
-            local good, message = run_test(child)
-            if good then
-              passed = passed + 1
-              print("  ✓ " .. name)
-            else
-              failed = failed + 1
-              print("  ✗ " .. name)
-              print("      " .. tostring(message):gsub("\n", "\n      "))
-            end
+            local started = os.clock()
+            local good, message = run_watched(child, timeout or 10)
+            record(good and "passed" or "failed", name, not good and message_of(message) or nil, os.clock() - started)
           end
         end
       end
     end
   end
   walk(root)
-  return ("%d %d %d"):format(passed, failed, skipped)
+  return table.concat(records, RS)
 end

@@ -1,0 +1,69 @@
+/*
+ * lun_runner.c — what a test runner needs from the module: a time limit for
+ * the code it runs, and a fresh virtual clock per spec.
+ *
+ * lunette_watch(co, seconds) gives coroutine co (and the threads it makes,
+ * which inherit the hook) a deadline. Past it, the count hook suspends the
+ * coroutine where it can (even inside pcall, which cannot catch a yield),
+ * or raises "timed out" where it cannot; the runner then abandons it. So a
+ * spec that hangs is reported failed and the run goes on.
+ */
+#include "lun_internal.h"
+#include <time.h>
+
+static double lun_watchdog_deadline = 0;
+
+/* Seconds on the monotonic clock. */
+static double lun_watchdog_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The count hook: past the deadline, suspend (or fail) the running code. */
+static void lun_watchdog_hook(lua_State *L, lua_Debug *ar) {
+  (void)ar;
+  if (lun_watchdog_deadline == 0 || lun_watchdog_now() < lun_watchdog_deadline) return;
+  if (lua_isyieldable(L)) lua_yield(L, 0);
+  else luaL_error(L, "timed out");
+}
+
+/* lunette_watch(co, seconds) -> (): starts the watch. */
+static int lun_watch(lua_State *L) {
+  lua_State *co = lua_tothread(L, 1);
+  lua_Number seconds = luaL_checknumber(L, 2);
+  luaL_argcheck(L, co != NULL, 1, "coroutine expected");
+  lun_watchdog_deadline = lun_watchdog_now() + seconds;
+  lua_sethook(co, lun_watchdog_hook, LUA_MASKCOUNT, 1000);
+  return 0;
+}
+
+/* lunette_unwatch(co) -> timedOut: ends the watch; true if the deadline passed. */
+static int lun_unwatch(lua_State *L) {
+  lua_State *co = lua_tothread(L, 1);
+  luaL_argcheck(L, co != NULL, 1, "coroutine expected");
+  lua_pushboolean(L, lun_watchdog_deadline != 0 && lun_watchdog_now() >= lun_watchdog_deadline);
+  lun_watchdog_deadline = 0;
+  lua_sethook(co, NULL, 0, 0);
+  return 1;
+}
+
+/* lunette_reset_clock() -> (): the virtual clock starts again from 0, nothing scheduled. */
+static int lun_reset_clock(lua_State *L) {
+  lunh_clock_reset(lun_state(L)->rt);
+  return 0;
+}
+
+/* Protected part of lun_install_runner_support. */
+static int lun_install_runner_k(lua_State *L) {
+  lua_register(L, "lunette_watch", lun_watch);
+  lua_register(L, "lunette_unwatch", lun_unwatch);
+  lua_register(L, "lunette_reset_clock", lun_reset_clock);
+  return 0;
+}
+
+int lun_install_runner_support(lua_State *L) {
+  if (!lua_checkstack(L, 4)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_install_runner_k);
+  return lun_protect(L, 0, 0);
+}

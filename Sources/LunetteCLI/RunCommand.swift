@@ -15,6 +15,9 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Print trees as JSON.")
     var json = false
 
+    @Flag(name: .long, help: "Run the script again when it or a module next to it changes, keeping view state.")
+    var watch = false
+
     @Option(name: .customLong("for"), help: "Stop after this many seconds even if timers are still running.")
     var seconds: Double?
 
@@ -34,16 +37,29 @@ struct RunCommand: ParsableCommand {
         var shown = render(runtime)
         print(shown, terminator: "")
         let started = Date()
-        // Timers and sleeping tasks keep the script alive; each update is printed.
-        while runtime.hasPendingWork {
-            if let limit = seconds, Date().timeIntervalSince(started) >= limit { break }
-            if let wait = runtime.secondsUntilNextDue, wait > 0 {
-                Thread.sleep(forTimeInterval: min(wait, seconds.map { max(0, $0 - Date().timeIntervalSince(started)) } ?? wait))
+        let sources = Watcher(script: file)
+        // Timers and sleeping tasks keep the script alive (and --watch keeps it
+        // alive until interrupted); each update is printed.
+        while runtime.hasPendingWork || watch {
+            let elapsed = Date().timeIntervalSince(started)
+            if let limit = seconds, elapsed >= limit { break }
+            var wait = runtime.secondsUntilNextDue ?? .infinity
+            if watch { wait = min(wait, 0.2) }
+            if let limit = seconds { wait = min(wait, max(0, limit - elapsed)) }
+            if wait > 0, wait.isFinite { Thread.sleep(forTimeInterval: wait) }
+            if watch, sources.changed() {
+                print(String(format: "-- %.2fs: %@ changed, running it again", Date().timeIntervalSince(started), file))
+                do {
+                    try runtime.reload(file: file)
+                } catch {
+                    printError("error: \(error)")
+                }
+                shown = ""
             }
             runtime.runDueWork()
             let now = render(runtime)
             if now != shown {
-                print(String(format: "-- %.2fs", Date().timeIntervalSince(started)))
+                if !shown.isEmpty { print(String(format: "-- %.2fs", Date().timeIntervalSince(started))) }
                 print(now, terminator: "")
                 shown = now
             }
@@ -63,5 +79,36 @@ struct RunCommand: ParsableCommand {
     /// Every mounted app, as text or JSON.
     private func render(_ runtime: LunetteRuntime) -> String {
         runtime.apps.map { json ? runtime.json(of: $0) + "\n" : runtime.text(of: $0) }.joined()
+    }
+}
+
+/// Notices changes to a script and the Lua files beside it (modules it may require).
+final class Watcher {
+    private let directory: String
+    private var stamps: [String: Date]
+
+    init(script: String) {
+        directory = URL(fileURLWithPath: script).deletingLastPathComponent().path
+        stamps = [:]
+        stamps = scan()
+    }
+
+    /// True once per change since the last call.
+    func changed() -> Bool {
+        let now = scan()
+        defer { stamps = now }
+        return now != stamps
+    }
+
+    private func scan() -> [String: Date] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var result: [String: Date] = [:]
+        for name in names where name.hasSuffix(".lua") {
+            let path = (directory as NSString).appendingPathComponent(name)
+            if let date = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date {
+                result[path] = date
+            }
+        }
+        return result
     }
 }

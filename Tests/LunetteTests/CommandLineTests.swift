@@ -139,4 +139,36 @@ final class CommandLineTests: XCTestCase {
                       result.output)
         XCTAssertTrue(result.output.hasSuffix("1..2\n"), result.output)
     }
+
+    func testWatchRunsTheScriptAgainKeepingViewState() throws {
+        let binary = root.appendingPathComponent(".build/debug/lunette")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("watch_\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = directory.appendingPathComponent("counter.lua")
+        func write(_ version: String) throws {
+            try """
+            local ui = require("lunette")
+            local Counter = ui.View("Counter", { state = { n = 0 }, body = function(self)
+              return ui.Text("\(version) " .. self.n):task(function() self.n = self.n + 1 end)
+            end })
+            return Counter()
+            """.write(to: script, atomically: true, encoding: .utf8)
+        }
+        try write("v1")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["run", "--watch", "--for", "2.5", script.path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.2)
+        try write("v2")
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertTrue(output.contains("Text \"v1 1\""), output)
+        XCTAssertTrue(output.contains("changed, running it again"), output)
+        XCTAssertTrue(output.contains("Text \"v2 1\""), output)      // the state was kept, the task not restarted
+    }
 }

@@ -184,6 +184,7 @@ public final class LunetteRuntime {
     /// Models it creates are new (they are the script's own values).
     @discardableResult
     public func reload(file path: String) throws -> App? {
+        try forgetLoadedModules()
         reloading = apps
         defer {
             for app in reloading ?? [] { unmount(app) }
@@ -191,6 +192,17 @@ public final class LunetteRuntime {
             releasePendingRefs()
         }
         return try run(file: path)
+    }
+
+    /// Makes `require` load the script's own modules again (not the standard ones, not lunette).
+    private func forgetLoadedModules() throws {
+        try runChunk("""
+            local keep = { _G = true, coroutine = true, table = true, io = true, os = true, string = true,
+                           math = true, utf8 = true, debug = true, package = true, lunette = true }
+            for name in pairs(package.loaded) do
+              if not keep[name] then package.loaded[name] = nil end
+            end
+            """, name: "=(reload)")
     }
 
     /// Runs Lua with Ctrl-C able to stop it (`interrupt()` from a signal handler).

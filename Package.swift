@@ -11,6 +11,9 @@ let package = Package(
     products: [
         .executable(name: "lunette", targets: ["LunetteCLI"]),
         .library(name: "Lunette", targets: ["Lunette", "LunetteBridge"]),
+        // 6. The loadable module for the stock lua5.4 interpreter (and busted):
+        //    libLunetteLua.so, installed as lunette.so on LUA_CPATH.
+        .library(name: "LunetteLua", type: .dynamic, targets: ["LuaModule", "LuaModuleHost"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -26,6 +29,12 @@ let package = Package(
         .target(name: "Lunette", dependencies: ["CLunette", "CLua"]),
         // 4. Swift @Observable classes exposed to Lua by key paths.
         .target(name: "LunetteBridge", dependencies: ["Lunette"]),
+        // 6. require("lunette") in the stock interpreter: luaopen_lunette (C)
+        //    starts a runtime that adopts the interpreter's state (Swift).
+        //    -z nodelete: lua_close unloads C modules, the Swift runtime cannot be.
+        .target(name: "LuaModule", dependencies: ["CLunette", "CLua"],
+                linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]),
+        .target(name: "LuaModuleHost", dependencies: ["Lunette", "BookModels", "CLua"]),
         // The seeds' models: Library, Book, Author.
         .target(name: "BookModels", dependencies: ["LunetteBridge"]),
         // 5. The command line: run, test.

@@ -99,7 +99,6 @@ int lun_protect(lua_State *L, int nargs, int nresults);
 void lun_keep_result(lua_State *L);
 void lun_registry_table(lua_State *L, const void *key);
 void lun_new_weak_table(lua_State *L, const char *mode);
-int luaopen_lunette(lua_State *L);
 
 /* lun_object.c */
 void lun_open_object(lua_State *L);

@@ -9,9 +9,30 @@ const char lun_key_objects, lun_key_proxies, lun_key_hosts, lun_key_hosttypes,
            lun_key_envkeys, lun_key_module, lun_key_suspend;
 static const char lun_key_state, lun_key_lasterror, lun_key_result, lun_key_results;
 
+/* Set when the module adopts a state the stock interpreter made: threads
+ * that existed before hold no pointer in their extra space, so the state
+ * data is found through the registry instead (a little slower). */
+static int lun_extraspace_unreliable = 0;
+
 /* The per-state data of L (shared by all its coroutines). */
 lun_State *lun_state(lua_State *L) {
-  return *(lun_State **)lua_getextraspace(L);
+  lun_State *S;
+  if (!lun_extraspace_unreliable) return *(lun_State **)lua_getextraspace(L);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_state);
+  S = (lun_State *)lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  return S;
+}
+
+/* 1 if a runtime is installed in L. */
+int lun_installed(lua_State *L) {
+  int installed = lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_state) == LUA_TUSERDATA;
+  lua_pop(L, 1);
+  return installed;
+}
+
+void lun_adopting(void) {
+  lun_extraspace_unreliable = 1;
 }
 
 /* Pushes registry[key], creating an empty table there first if needed. */
@@ -65,9 +86,9 @@ static int lun_install_k(lua_State *L) {
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_suspend);
 
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-  lua_pushcfunction(L, luaopen_lunette);
+  lua_pushcfunction(L, lun_open_module);
   lua_setfield(L, -2, "lunette");
-  luaL_requiref(L, "lunette", luaopen_lunette, 0);
+  luaL_requiref(L, "lunette", lun_open_module, 0);
   return 0;
 }
 

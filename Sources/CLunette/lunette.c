@@ -1,13 +1,15 @@
 /*
- * lunette.c — luaopen_lunette: the `ui` table of require("lunette").
+ * lunette.c — lun_open_module: the `ui` table of require("lunette").
+ * (The runtime preloads it; the loadable module's luaopen_lunette opens it
+ * after starting a runtime in a state the stock interpreter made.)
  */
 #include "lun_internal.h"
 
 /* require("lunette") -> ui. [-0, +1] */
-int luaopen_lunette(lua_State *L) {
+int lun_open_module(lua_State *L) {
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_module) == LUA_TTABLE) return 1;
   lua_pop(L, 1);
-  if (!lun_state(L)) return luaL_error(L, "lunette: this Lua state has no Lunette runtime");
+  if (!lun_installed(L)) return luaL_error(L, "lunette: this Lua state has no Lunette runtime");
   lua_newtable(L);
   lun_open_object(L);
   lun_open_proxy(L);

@@ -137,6 +137,6 @@ describe("Bindings", function()
   end)
 
   it("Bindable refuses a property the object does not have", function()
-    assert.has_error(function() return ui.Bindable(Book()).titel end, "Book has no property 'titel' to bind")
+    assert.error_matches(function() return ui.Bindable(Book()).titel end, "Book has no property 'titel' to bind", 1, true)
   end)
 end)

@@ -17,7 +17,7 @@ describe("Diagnostics", function()
     local id = ui.id(book)
     assert.same({ id .. ".title", id .. ".author", ui.id(book.author) .. ".name" }, app:dependencies("BookView"))
     assert.same(app:dependencies("BookView"), app:dependencies(app:find { type = "BookView" }))
-    assert.has_error(function() app:dependencies("Nothing") end, "no view named 'Nothing'")
+    assert.error_matches(function() app:dependencies("Nothing") end, "no view named 'Nothing'", 1, true)
   end)
 
   it("ui.trace logs each re-render with the changed property and where it was written", function()

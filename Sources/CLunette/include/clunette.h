@@ -96,6 +96,13 @@ typedef struct lun_HostValue {
 /* ---- Swift -> C -------------------------------------------------------- */
 
 lun_State *lun_state(lua_State *L);
+/* 1 if a runtime is installed in L. */
+int lun_installed(lua_State *L);
+/* The runtime about to be installed adopts a state the stock interpreter
+ * made (the loadable module): find the state data through the registry. */
+void lun_adopting(void);
+/* Opens the `ui` table (what require("lunette") returns). Raises; call from Lua. */
+int lun_open_module(lua_State *L);
 /* Opens the module in L for the runtime rt; makes require("lunette") work. */
 int lun_install(lua_State *L, void *rt, void *graph);
 /* Loads and runs a chunk; a non-nil first result is kept in *resultRef. */

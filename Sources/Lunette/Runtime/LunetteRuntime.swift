@@ -44,6 +44,8 @@ public final class LunetteRuntime {
 
     let L: OpaquePointer
     let options: Options
+    /// False when the state belongs to someone else (the stock interpreter).
+    private let ownsState: Bool
     let graph = Graph()
     let clock: Clock
     let inbox = Inbox()
@@ -91,20 +93,35 @@ public final class LunetteRuntime {
     public init(options: Options = Options()) throws {
         guard let state = luaL_newstate() else { throw LunetteError.setup("not enough memory for a Lua state") }
         L = state
+        ownsState = true
         self.options = options
         clock = Clock(mode: options.virtualClock ? .virtual : .real)
-        inbox.adopt(Thread.current)
-        inbox.adopt(Thread.current)
         luaL_openlibs(L)
+        try install()
+        try configureLibraries()
+    }
+
+    /// A runtime in a Lua state someone else made and will close (the stock
+    /// interpreter loading the module): its libraries are left as they are.
+    /// The runtime must outlive the state.
+    public init(adopting state: OpaquePointer, virtualClock: Bool = true) throws {
+        L = state
+        ownsState = false
+        options = Options(sandboxed: false, virtualClock: virtualClock)
+        clock = Clock(mode: virtualClock ? .virtual : .real)
+        try install()
+    }
+
+    private func install() throws {
+        inbox.adopt(Thread.current)
         graph.onEffectPending = { [unowned(unsafe) self] node in self.effectPending(node) }
         let rt = Unmanaged.passUnretained(self).toOpaque()
         let graphPointer = Unmanaged.passUnretained(graph).toOpaque()
         guard lun_install(L, rt, graphPointer) == LUN_OK else { throw LunetteError.setup(lastError) }
-        try configureLibraries()
     }
 
     deinit {
-        lua_close(L)
+        if ownsState { lua_close(L) }
     }
 
     var lastError: String {

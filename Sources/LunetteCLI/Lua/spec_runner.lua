@@ -79,14 +79,27 @@ function checks.matches(pattern, s)
   end
 end
 
+-- As in luassert: the message must equal `expected` once its "file:line: " is stripped.
 function checks.has_error(fn, expected)
   local ok, err = pcall(fn)
   if ok then fail("expected an error, but the function returned normally") end
   if expected ~= nil then
     local text = tostring(err)
-    if text ~= expected and not text:find(expected, 1, true) then
-      fail(("expected an error containing %s, got %s"):format(show(expected), show(text)))
+    local stripped = text:gsub("^[^:\n]+:%d+: ", "", 1)
+    if text ~= expected and stripped ~= expected then
+      fail(("expected the error %s, got %s"):format(show(expected), show(text)))
     end
+  end
+  return err
+end
+
+-- As in luassert: the message matches `pattern` (plain text when `plain`).
+function checks.error_matches(fn, pattern, init, plain)
+  local ok, err = pcall(fn)
+  if ok then fail("expected an error, but the function returned normally") end
+  local text = tostring(err)
+  if not text:find(pattern, init or 1, plain) then
+    fail(("expected an error matching %s, got %s"):format(show(pattern), show(text)))
   end
   return err
 end

@@ -1,0 +1,1 @@
+/* The loadable module exports luaopen_lunette. */

@@ -143,12 +143,22 @@ assert = setmetatable({ are = chain, is = chain, has = chain, are_not = negated,
 
 spy = {}
 
+local spy_methods = {}
 local spy_meta = {
+  __index = spy_methods,
   __call = function(self, ...)
     self.calls[#self.calls + 1] = { n = select("#", ...), ... }
     if self.target then return self.target(...) end
   end,
 }
+
+-- Forgets the calls seen so far.
+function spy_methods:clear() self.calls = {} end
+
+-- Puts back the function spy.on replaced.
+function spy_methods:revert()
+  if self.owner then self.owner[self.key] = self.target end
+end
 
 function spy.new(fn)
   return setmetatable({ calls = {}, target = fn }, spy_meta)
@@ -156,9 +166,13 @@ end
 
 function spy.on(tbl, name)
   local s = spy.new(tbl[name])
+  s.owner, s.key = tbl, name
   tbl[name] = s
   return s
 end
+
+-- True for a spy made by spy.new or spy.on.
+function spy.is_spy(v) return getmetatable(v) == spy_meta end
 
 function checks.spy(s)
   local function called(n)
@@ -175,9 +189,10 @@ function checks.spy(s)
     end
     fail("expected a call with " .. show(want[1]) .. (#want > 1 and ", ..." or ""))
   end
+  local function not_called() called(0) end
   local was = { called = called, called_with = called_with }
   return { was = was, was_called = called, was_called_with = called_with,
-           was_not = { called = function() called(0) end } }
+           was_not = { called = not_called }, was_not_called = not_called }
 end
 
 -- Declaring -----------------------------------------------------------------

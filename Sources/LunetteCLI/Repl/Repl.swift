@@ -136,7 +136,7 @@ final class Repl {
     private func why(_ view: String) -> String {
         guard !view.isEmpty else { return "usage: :why VIEW" }
         let lines = runtime.apps.flatMap { runtime.trace(of: $0) }
-            .filter { $0.hasPrefix("↻ \(view)#") || $0.hasPrefix("↻ \(view) ") }
+            .filter { $0.hasPrefix("↻ \(view)#") || $0 == "↻ \(view)" || $0.hasPrefix("↻ \(view)  (") }
         return lines.last.map { "last render of \(view): \($0)" } ?? "\(view) has not re-rendered since tracing began"
     }
 

@@ -1,0 +1,358 @@
+---@meta lunette
+-- Type annotations for lua-language-server: completion and checking for
+-- require("lunette"). Not loaded at run time. See README, "Editor set-up".
+
+---@class ui
+---@field version string
+---@field types table<string, ui.Class> Swift classes the host registered (ui.types.Library)
+---@field Animation ui.AnimationFactory
+---@field Timer { publish: fun(interval: number): ui.Timer }
+---@field clock ui.Clock
+---@field Binding ui.BindingFactory
+local ui = {}
+
+-- Models ---------------------------------------------------------------------
+
+---@class ui.Class
+---@overload fun(init?: table): ui.Object
+local Class = {}
+
+---@class ui.Object
+---@field objectWillChange ui.Subject only on ObservableObject instances
+
+---@class ui.Marker
+
+---Defines an @Observable class: each property is tracked on its own.
+---A function default is a per-instance factory; a table default is copied.
+---@param name string
+---@param properties table<string, any|ui.Marker>
+---@return ui.Class
+function ui.Observable(name, properties) end
+
+---Defines an ObservableObject class: a ui.Published change invalidates every holder.
+---@param name string
+---@param properties table<string, any|ui.Marker>
+---@return ui.Class
+function ui.ObservableObject(name, properties) end
+
+---A @Published property of an ObservableObject.
+---@param default any
+---@return ui.Marker
+function ui.Published(default) end
+
+---A computed property: memoised, tracked through what `fn` reads.
+---@param fn fun(self: ui.Object): any
+---@return ui.Marker
+function ui.computed(fn) end
+
+---An @ObservationIgnored property: stored, never tracked.
+---@param default any
+---@return ui.Marker
+function ui.ignored(default) end
+
+---An optional environment entry: nil instead of an error when missing.
+---@param type ui.Class
+---@return ui.Marker
+function ui.optional(type) end
+
+---The stable identity of an object: "Book#3".
+---@param object ui.Object
+---@return string
+function ui.id(object) end
+
+-- Views ----------------------------------------------------------------------
+
+---@class ui.ViewDefinition
+---@field body fun(self: table): ui.ViewValue
+---@field state? table<string, any> @State: function initials run once per identity, with self
+---@field binding? string[] @Binding inputs
+---@field bindable? string[] @Bindable inputs
+---@field environment? table<string, ui.Class|string|ui.Marker> by type, by key, or ui.optional(Type)
+---@field stateObject? table<string, fun(self: table): ui.Object> @StateObject factories
+---@field observedObject? string[] @ObservedObject inputs
+---@field environmentObject? table<string, ui.Class> @EnvironmentObject types
+
+---@class ui.ViewType
+---@overload fun(inputs?: table): ui.ViewValue
+---@field name string
+
+---Defines a view: a body function, or a definition with property-wrapper sections.
+---@param name string
+---@param definition ui.ViewDefinition|fun(self: table): ui.ViewValue
+---@return ui.ViewType
+function ui.View(name, definition) end
+
+---A view description, as a body returns it. Modifiers return the view.
+---@class ui.ViewValue
+local View = {}
+---@param objectOrKey any @an object (by its type) or a key declared with ui.EnvironmentKey
+---@param value? any
+---@return ui.ViewValue
+function View:environment(objectOrKey, value) end
+---@param object ui.Object an ObservableObject
+---@return ui.ViewValue
+function View:environmentObject(object) end
+---@param value any
+---@param action fun(old: any, new: any)
+---@param options? { initial: boolean }
+---@return ui.ViewValue
+function View:onChange(value, action, options) end
+---@param publisher ui.Subject|ui.Timer
+---@param action fun(value: any)
+---@return ui.ViewValue
+function View:onReceive(publisher, action) end
+---@param fn fun() runs as a task: it may ui.sleep(s) and ui.await(publisher)
+---@return ui.ViewValue
+function View:task(fn) end
+---@param fn fun()
+---@return ui.ViewValue
+function View:onAppear(fn) end
+---@param fn fun()
+---@return ui.ViewValue
+function View:onDisappear(fn) end
+---@param id any a changed id gives a new view (state anew)
+---@return ui.ViewValue
+function View:id(id) end
+---@param animation ui.Animation
+---@param value any
+---@return ui.ViewValue
+function View:animation(animation, value) end
+---@param isPresented ui.Binding
+---@param content ui.ViewValue|fun(): ui.ViewValue
+---@return ui.ViewValue
+function View:sheet(isPresented, content) end
+---@param title string
+---@return ui.ViewValue
+function View:navigationTitle(title) end
+---@param name string
+---@return ui.ViewValue
+function View:font(name) end
+---@param length? number
+---@return ui.ViewValue
+function View:padding(length) end
+---@param style string
+---@return ui.ViewValue
+function View:foregroundStyle(style) end
+---@param style string
+---@return ui.ViewValue
+function View:textFieldStyle(style) end
+---@param style string
+---@return ui.ViewValue
+function View:buttonStyle(style) end
+---@param scale number
+---@return ui.ViewValue
+function View:scaleEffect(scale) end
+---@param color string
+---@return ui.ViewValue
+function View:background(color) end
+---@param action fun()
+---@return ui.ViewValue
+function View:onSubmit(action) end
+---@param value number
+---@return ui.ViewValue
+function View:opacity(value) end
+
+---@param text string|number
+---@return ui.ViewValue
+function ui.Text(text) end
+---@param label string
+---@param action fun()
+---@return ui.ViewValue
+function ui.Button(label, action) end
+---@param label string
+---@param isOn ui.Binding
+---@return ui.ViewValue
+function ui.Toggle(label, isOn) end
+---@param placeholder string
+---@param text ui.Binding
+---@return ui.ViewValue
+function ui.TextField(placeholder, text) end
+---@param children (ui.ViewValue|false|nil)[]
+---@return ui.ViewValue
+function ui.VStack(children) end
+---@param children (ui.ViewValue|false|nil)[]
+---@return ui.ViewValue
+function ui.HStack(children) end
+---@param children (ui.ViewValue|false|nil)[]
+---@return ui.ViewValue
+function ui.Group(children) end
+---@param children (ui.ViewValue|false|nil)[]
+---@return ui.ViewValue
+function ui.NavigationStack(children) end
+---A lazy list: rows in their own scope, only a window realised. Or a static list of children.
+---@param data table|ui.Object[]|(ui.ViewValue|false|nil)[]
+---@param row? fun(element: any, index: integer): ui.ViewValue
+---@return ui.ViewValue
+function ui.List(data, row) end
+---@param data table
+---@param row fun(element: any, index: integer): ui.ViewValue
+---@return ui.ViewValue
+function ui.ForEach(data, row) end
+---@return ui.ViewValue
+function ui.Spacer() end
+---@param name string
+---@return ui.ViewValue
+function ui.Image(name) end
+---@return ui.ViewValue
+function ui.EmptyView() end
+
+-- Environment ----------------------------------------------------------------
+
+---Declares an environment key and its default (a function runs once, lazily).
+---@param name string
+---@param default any|fun(): any
+---@return string
+function ui.EnvironmentKey(name, default) end
+
+-- Bindings, animation, publishers ---------------------------------------------
+
+---@class ui.Binding
+local Binding = {}
+---@return any
+function Binding:get() end
+---@param value any
+function Binding:set(value) end
+---@param animation? ui.Animation
+---@return ui.Binding
+function Binding:animation(animation) end
+
+---@class ui.BindingFactory
+---@overload fun(get: fun(): any, set: fun(value: any)): ui.Binding
+local BindingFactory = {}
+---@param value any
+---@return ui.Binding
+function BindingFactory.constant(value) end
+
+---Bindings to an observable's properties: ui.Bindable(book).title
+---@param object ui.Object
+---@return table<string, ui.Binding>
+function ui.Bindable(object) end
+
+---@class ui.Animation
+
+---@class ui.AnimationFactory
+---@field default ui.Animation
+local AnimationFactory = {}
+---@param duration? number
+---@return ui.Animation
+function AnimationFactory.linear(duration) end
+---@param duration? number
+---@return ui.Animation
+function AnimationFactory.easeIn(duration) end
+---@param duration? number
+---@return ui.Animation
+function AnimationFactory.easeOut(duration) end
+---@param duration? number
+---@return ui.Animation
+function AnimationFactory.easeInOut(duration) end
+---@param response? number
+---@param dampingFraction? number
+---@return ui.Animation
+function AnimationFactory.spring(response, dampingFraction) end
+
+---Changes made by fn are animated: recorded on the nodes they alter.
+---@param animation ui.Animation|fun()
+---@param fn? fun()
+function ui.withAnimation(animation, fn) end
+
+---@class ui.Cancellable
+local Cancellable = {}
+function Cancellable:cancel() end
+
+---@class ui.Subject
+local Subject = {}
+---@param value any
+function Subject:send(value) end
+---@param fn fun(value: any)
+---@return ui.Cancellable
+function Subject:sink(fn) end
+
+---@return ui.Subject
+function ui.Subject() end
+
+---@class ui.Timer
+local Timer = {}
+---@return ui.Timer
+function Timer:autoconnect() end
+---@param fn fun(now: number)
+---@return ui.Cancellable
+function Timer:sink(fn) end
+
+---Suspends the running task for `seconds` on the runtime's clock.
+---@param seconds number
+function ui.sleep(seconds) end
+
+---Suspends the running task until the publisher sends; returns the value.
+---@param publisher ui.Subject|ui.Timer
+---@return any
+function ui.await(publisher) end
+
+---@class ui.Clock
+local Clock = {}
+---@return number
+function Clock.now() end
+---Moves the virtual clock (lunette test), running what falls due.
+---@param seconds number
+function Clock.advance(seconds) end
+
+-- Running and inspecting ------------------------------------------------------
+
+---@class ui.App
+local App = {}
+---@return string
+function App:tree() end
+---@return string
+function App:json() end
+---@param query string|{ type?: string, text?: string }
+---@return ui.Node?
+function App:find(query) end
+---@param query string|{ type?: string, text?: string }
+---@return ui.Node[]
+function App:findAll(query) end
+---@param viewName string
+---@return integer
+function App:renders(viewName) end
+---@param view ui.Node|string
+---@return string[]
+function App:dependencies(view) end
+---@return string[]
+function App:warnings() end
+---@return string[]
+function App:trace() end
+function App:unmount() end
+
+---@class ui.Node
+---@field type string
+---@field text string?
+---@field label string?
+---@field value string?
+local Node = {}
+function Node:tap() end
+function Node:toggle() end
+---@param text string
+function Node:setText(text) end
+function Node:submit() end
+---@return string
+function Node:tree() end
+
+---Mounts and renders a view.
+---@param view ui.ViewValue|ui.ViewType
+---@return ui.App
+function ui.mount(view) end
+
+---Runs pending updates now.
+function ui.flush() end
+
+---Runs fn now, and again after each flush where what it read changed.
+---@param fn fun()
+---@return ui.Cancellable
+function ui.effect(fn) end
+
+---@param options { listWindow?: integer }
+function ui.configure(options) end
+
+---Logs why views re-render (and prints each line).
+---@param on boolean
+function ui.trace(on) end
+
+return ui

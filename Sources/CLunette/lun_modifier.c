@@ -42,6 +42,11 @@ static void lun_modifier_check(lua_State *L, const char *arg) {
   }
 }
 
+/* Checks that argument 1 is a view value (a modifier called with ':'). */
+static void lun_modifier_self(lua_State *L) {
+  if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
+}
+
 /* Pushes view.field, creating an empty table there if missing. [-0, +1] */
 static void lun_modifier_list(lua_State *L, const char *field) {
   if (lun_rawfield(L, 1, field) != LUA_TTABLE) {
@@ -54,7 +59,7 @@ static void lun_modifier_list(lua_State *L, const char *field) {
 
 /* A display modifier: (view, arg?) -> view. Upvalues: name, arg spec. */
 static int lun_modifier_display(lua_State *L) {
-  if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
+  lun_modifier_self(L);
   lun_modifier_check(L, lua_tostring(L, lua_upvalueindex(2)));
   lua_settop(L, 2);
   lun_modifier_list(L, "mods");
@@ -70,7 +75,7 @@ static int lun_modifier_display(lua_State *L) {
 
 /* view:environment(obj) or view:environment("key", value) -> view. */
 static int lun_modifier_environment(lua_State *L) {
-  if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
+  lun_modifier_self(L);
   luaL_checkany(L, 2);
   lua_createtable(L, 2, 0);
   if (lua_gettop(L) == 3) {                       /* environment(obj): keyed by its type */
@@ -93,7 +98,7 @@ static int lun_modifier_environment(lua_State *L) {
 
 /* Appends a life modifier { kind, fn, value, initial } to view.life; returns the view. */
 static int lun_modifier_life(lua_State *L, int kind, int fnarg, int valuearg, int initial) {
-  if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
+  lun_modifier_self(L);
   luaL_checktype(L, fnarg, LUA_TFUNCTION);
   lun_modifier_list(L, "life");
   lua_createtable(L, 4, 0);
@@ -150,43 +155,40 @@ static int lun_modifier_environment_object(lua_State *L) {
   return lun_modifier_environment(L);
 }
 
-/* view:animation(a, value) -> view: changes to this view are animated with a when value changes. */
-static int lun_modifier_animation(lua_State *L) {
-  if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
-  lun_animation_check(L, 2);
+/* Sets view.field = { arg 2, arg 3 } and returns the view. */
+static int lun_modifier_pair(lua_State *L, const char *field) {
   lua_settop(L, 3);
   lua_createtable(L, 2, 0);
   lua_pushvalue(L, 2);
   lua_rawseti(L, -2, 1);
   lua_pushvalue(L, 3);
   lua_rawseti(L, -2, 2);
-  lua_setfield(L, 1, "animation");
+  lua_setfield(L, 1, field);
   lua_settop(L, 1);
   return 1;
+}
+
+/* view:animation(a, value) -> view: changes to this view are animated with a when value changes. */
+static int lun_modifier_animation(lua_State *L) {
+  lun_modifier_self(L);
+  lun_animation_check(L, 2);
+  return lun_modifier_pair(L, "animation");
 }
 
 /* view:sheet(isPresented, content) -> view: presents content (a view, or a
  * function returning one) while the binding is true; its `dismiss` sets it false. */
 static int lun_modifier_sheet(lua_State *L) {
-  if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
+  lun_modifier_self(L);
   if (!lun_binding_test(L, 2))
     luaL_argerror(L, 2, lua_pushfstring(L, "Binding expected (self[\"$showSheet\"]), got %s", luaL_typename(L, 2)));
   if (!lua_isfunction(L, 3) && !lun_view_test(L, 3) && !lun_viewtype_test(L, 3))
     luaL_argerror(L, 3, lua_pushfstring(L, "a view or a function returning one expected, got %s", luaL_typename(L, 3)));
-  lua_settop(L, 3);
-  lua_createtable(L, 2, 0);
-  lua_pushvalue(L, 2);
-  lua_rawseti(L, -2, 1);
-  lua_pushvalue(L, 3);
-  lua_rawseti(L, -2, 2);
-  lua_setfield(L, 1, "sheet");
-  lua_settop(L, 1);
-  return 1;
+  return lun_modifier_pair(L, "sheet");
 }
 
 /* view:id(v) -> view: explicit identity. */
 static int lun_modifier_id(lua_State *L) {
-  if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
+  lun_modifier_self(L);
   luaL_checkany(L, 2);
   lua_settop(L, 2);
   lua_setfield(L, 1, "id");

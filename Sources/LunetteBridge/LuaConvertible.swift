@@ -63,7 +63,7 @@ extension Optional: LuaConvertible where Wrapped: LuaConvertible {
     }
 }
 
-extension Array: LuaConvertible where Element: LuaExposed {
+extension Array: LuaConvertible where Element: LuaClass {
     public var luaValue: LuaValue { .array(map { $0 as AnyObject }) }
     public static var luaTypeName: String { "array of \(Element.luaName)" }
     public static func fromLua(_ value: LuaValue) throws -> [Element] {

@@ -19,9 +19,7 @@ import Observation
 ///
 /// Lua reads are tracked per property through Observation; a change made in
 /// Swift, on any thread, re-renders the Lua views that read it.
-public protocol LuaExposed: AnyObject, Observable, LuaConvertible {
-    /// The name Lua uses (`ui.types.Book`, `Book#3`, environment type keys).
-    static var luaName: String { get }
+public protocol LuaExposed: LuaClass, Observable {
     /// The properties Lua sees.
     static var luaProperties: [LuaProperty<Self>] { get }
 }
@@ -32,17 +30,6 @@ public protocol LuaConstructible: LuaExposed {
 }
 
 extension LuaExposed {
-    public var luaValue: LuaValue { .object(self) }
-
-    public static var luaTypeName: String { luaName }
-
-    public static func fromLua(_ value: LuaValue) throws -> Self {
-        guard case .object(let object) = value, let typed = object as? Self else {
-            throw LuaConversionError(expected: luaName, got: value.typeName)
-        }
-        return typed
-    }
-
     /// This class as the runtime sees it.
     public static var hostType: HostType {
         HostType(name: luaName, swiftType: self, properties: luaProperties.map(\.property), make: maker)

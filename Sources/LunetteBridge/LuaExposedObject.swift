@@ -17,9 +17,7 @@ import Lunette
 ///     }
 /// }
 /// ```
-public protocol LuaExposedObject: AnyObject, LuaConvertible {
-    /// The name Lua uses (`ui.types.Counter`, `Counter#1`, environment type keys).
-    static var luaName: String { get }
+public protocol LuaExposedObject: LuaClass {
     /// The properties Lua sees (read untracked; the object changes as a whole).
     static var luaProperties: [LuaProperty<Self>] { get }
     /// Calls `action` before each change of a published property, until the returned closure is called.
@@ -27,17 +25,6 @@ public protocol LuaExposedObject: AnyObject, LuaConvertible {
 }
 
 extension LuaExposedObject {
-    public var luaValue: LuaValue { .object(self) }
-
-    public static var luaTypeName: String { luaName }
-
-    public static func fromLua(_ value: LuaValue) throws -> Self {
-        guard case .object(let object) = value, let typed = object as? Self else {
-            throw LuaConversionError(expected: luaName, got: value.typeName)
-        }
-        return typed
-    }
-
     /// This class as the runtime sees it.
     public static var hostType: HostType {
         HostType(name: luaName, swiftType: self, properties: luaProperties.map(\.property), make: nil,

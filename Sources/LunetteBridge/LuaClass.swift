@@ -1,0 +1,22 @@
+import Lunette
+
+/// A Swift class Lua sees under a name: what `LuaExposed` (@Observable) and
+/// `LuaExposedObject` (ObservableObject-style) share. Its instances convert
+/// to and from Lua as objects.
+public protocol LuaClass: AnyObject, LuaConvertible {
+    /// The name Lua uses (`ui.types.<luaName>`, `Book#3`, environment type keys).
+    static var luaName: String { get }
+}
+
+extension LuaClass {
+    public var luaValue: LuaValue { .object(self) }
+
+    public static var luaTypeName: String { luaName }
+
+    public static func fromLua(_ value: LuaValue) throws -> Self {
+        guard case .object(let object) = value, let typed = object as? Self else {
+            throw LuaConversionError(expected: luaName, got: value.typeName)
+        }
+        return typed
+    }
+}

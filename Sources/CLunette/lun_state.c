@@ -7,7 +7,7 @@
 
 const char lun_key_objects, lun_key_proxies, lun_key_hosts, lun_key_hosttypes,
            lun_key_envkeys, lun_key_module, lun_key_suspend;
-static const char lun_key_state, lun_key_lasterror, lun_key_result, lun_key_results;
+static const char lun_key_state, lun_key_lasterror, lun_key_result, lun_key_results, lun_key_fallback;
 
 /* Set when the module adopts a state the stock interpreter made: threads
  * that existed before hold no pointer in their extra space, so the state
@@ -84,6 +84,8 @@ static int lun_install_k(lua_State *L) {
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_hosts);
   lua_pushlightuserdata(L, (void *)&lun_key_suspend);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_suspend);
+  lua_pushliteral(L, "an error that could not be described (out of memory?)");
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_fallback);   /* made now: no allocation when needed */
 
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
   lua_pushcfunction(L, lun_open_module);
@@ -108,7 +110,7 @@ static void lun_capture_error(lua_State *L) {
   lua_insert(L, -2);
   if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
     lua_pop(L, 1);
-    lua_pushliteral(L, "error while describing an error");
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_fallback);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_lasterror);
   }
 }

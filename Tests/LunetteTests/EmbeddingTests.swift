@@ -50,3 +50,29 @@ final class EmbeddingTests: XCTestCase {
         XCTAssertEqual(app.errors, ["Broken: app.lua:2: no"])
     }
 }
+
+/// TARGETS R3: memory bombs fail at the cap and the runtime stays usable.
+final class MemoryLimitTests: XCTestCase {
+    func testMemoryBombsFailAtTheCapAndTheRuntimeStaysUsable() throws {
+        let runtime = try LunetteRuntime(options: .init(memoryLimit: 16 << 20))
+        XCTAssertThrowsError(try runtime.run(source: "local s = string.rep('x', 64 * 1024 * 1024)", name: "@bomb.lua")) { error in
+            XCTAssertTrue("\(error)".contains("not enough memory"), "\(error)")
+        }
+        XCTAssertThrowsError(try runtime.run(source: "local t = {} for i = 1, 1e9 do t[i] = { i } end", name: "@grow.lua")) { error in
+            XCTAssertTrue("\(error)".contains("not enough memory"), "\(error)")
+        }
+        try runtime.run(source: "collectgarbage()")
+        XCTAssertEqual(try runtime.evaluate("return 40 + 2"), ["42"])
+        let app = try XCTUnwrap(try runtime.run(source: """
+            local ui = require("lunette")
+            return ui.VStack {
+              ui.View("Bomb", function() return ui.Text(string.rep("x", 1 << 26)) end)(),
+              ui.Text("still here"),
+            }
+            """))
+        XCTAssertTrue(runtime.text(of: app).contains("still here"))
+        XCTAssertEqual(app.errors.count, 1)
+        XCTAssertTrue(app.errors[0].contains("not enough memory"), app.errors[0])
+        XCTAssertLessThan(runtime.memoryInUse, 16 << 20)
+    }
+}

@@ -95,6 +95,14 @@ typedef struct lun_HostValue {
 
 /* ---- Swift -> C -------------------------------------------------------- */
 
+/* A new Lua state whose scripts may use at most `limit` bytes (0: no cap). */
+lua_State *lun_new_state(size_t limit);
+/* Closes a state made by lun_new_state (and frees its accounting). */
+void lun_close_state(lua_State *L);
+/* Bytes in use, and a new cap (0: none). */
+size_t lun_memory_used(lua_State *L);
+void lun_memory_limit(lua_State *L, size_t limit);
+
 lun_State *lun_state(lua_State *L);
 /* 1 if a runtime is installed in L. */
 int lun_installed(lua_State *L);

@@ -32,13 +32,17 @@ public final class LunetteRuntime {
         /// A virtual clock moves only with `advanceClock(by:)` / `ui.clock.advance`
         /// (for tests); a real one with time (`runDueWork()` runs what is due).
         public var virtualClock: Bool
+        /// Bytes the Lua state may use; past it, allocations fail with "not
+        /// enough memory" in the code that asked (0: no cap).
+        public var memoryLimit: Int
 
         public init(sandboxed: Bool = true, modulePaths: [String] = [], renderLoopLimit: Int = 100,
-                    virtualClock: Bool = false) {
+                    virtualClock: Bool = false, memoryLimit: Int = 0) {
             self.sandboxed = sandboxed
             self.modulePaths = modulePaths
             self.renderLoopLimit = renderLoopLimit
             self.virtualClock = virtualClock
+            self.memoryLimit = memoryLimit
         }
     }
 
@@ -91,7 +95,7 @@ public final class LunetteRuntime {
     /// Creates a Lua state with the standard libraries (sandboxed unless
     /// options say otherwise) and `require("lunette")` ready.
     public init(options: Options = Options()) throws {
-        guard let state = luaL_newstate() else { throw LunetteError.setup("not enough memory for a Lua state") }
+        guard let state = lun_new_state(0) else { throw LunetteError.setup("not enough memory for a Lua state") }
         L = state
         ownsState = true
         self.options = options
@@ -99,6 +103,7 @@ public final class LunetteRuntime {
         luaL_openlibs(L)
         try install()
         try configureLibraries()
+        lun_memory_limit(L, options.memoryLimit)       // after set-up: the cap is for scripts
     }
 
     /// A runtime in a Lua state someone else made and will close (the stock
@@ -121,7 +126,7 @@ public final class LunetteRuntime {
     }
 
     deinit {
-        if ownsState { lua_close(L) }
+        if ownsState { lun_close_state(L) }
     }
 
     var lastError: String {
@@ -231,6 +236,9 @@ public final class LunetteRuntime {
 
     /// Asks the running line to stop with the error "interrupted"; safe in a signal handler.
     public static func interrupt() { lun_interrupt() }
+
+    /// Bytes the Lua state uses now.
+    public var memoryInUse: Int { lun_memory_used(L) }
 
     // MARK: apps
 

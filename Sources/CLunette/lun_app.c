@@ -86,13 +86,19 @@ static int lun_effect_cancel(lua_State *L) {
   return 0;
 }
 
-/* ui.configure{ listWindow = n } -> (). */
+/* ui.configure{ listWindow = n, timeBudget = seconds } -> (). */
 static int lun_ui_configure(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   if (lua_getfield(L, 1, "listWindow") != LUA_TNIL) {
     lua_Integer n = luaL_checkinteger(L, -1);
     luaL_argcheck(L, n > 0, 1, "listWindow must be positive");
     lun_state(L)->listWindow = (int32_t)n;
+  }
+  if (lua_getfield(L, 1, "timeBudget") != LUA_TNIL) {
+    lua_Number s = luaL_checknumber(L, -1);
+    luaL_argcheck(L, s > 0, 1, "timeBudget must be positive");
+    if (!lun_state(L)->budgetLimit) return luaL_error(L, "this runtime has no time budget (LunetteRuntime.Options.timeBudget is 0)");
+    lun_budget_set(lun_state(L), (double)s);
   }
   return 0;
 }

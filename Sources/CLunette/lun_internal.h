@@ -195,6 +195,10 @@ void lun_self_init(lua_State *L, int recidx);
 void lun_self_subscribe(lua_State *L, int recidx);
 
 
+/* lun_budget.c */
+void lun_budget_begin(lua_State *L, lun_State *S);
+void lun_budget_end(lua_State *L, lun_State *S);
+
 /* lun_update.c */
 int lun_error_string(lua_State *L, int idx);
 void lun_release_refs(lua_State *L, lun_State *S);

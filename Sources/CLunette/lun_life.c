@@ -283,9 +283,13 @@ static int lun_events_k(lua_State *L) {
   lua_newtable(L);                                /* events queued while these run wait for the next round */
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_events);
   for (i = 1; i <= n; i++) {
+    int status;
     lua_pushcfunction(L, lun_event_k);
     lua_rawgeti(L, -2, i);
-    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+    lun_budget_begin(L, S);
+    status = lua_pcall(L, 1, 0, 0);
+    lun_budget_end(L, S);
+    if (status != LUA_OK) {
       size_t len;
       const char *msg;
       lua_rawgeti(L, -2, i);

@@ -108,7 +108,9 @@ static void lun_task_resume(lua_State *L, int32_t id, int nargs) {
   taskidx -= nargs;
   lua_xmove(L, co, nargs);
   S->active = 0;
+  lun_budget_begin(co, S);
   status = lua_resume(co, L, nargs, &nres);
+  lun_budget_end(co, S);
   S->active = saved;
   if (status == LUA_YIELD) {
     lun_task_wait(L, co, id, nres, taskidx);

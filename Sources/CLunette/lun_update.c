@@ -214,7 +214,9 @@ static void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
     lua_pushcfunction(L, lun_update_k);
     lua_pushlightuserdata(L, &run);
     S->inUnit = 1;
+    lun_budget_begin(L, S);
     status = lua_pcall(L, 1, 0, 0);
+    lun_budget_end(L, S);
     S->inUnit = 0;
     lun_update_close(S, &run, status == LUA_OK && !S->suspending);
     if (status == LUA_OK && !S->suspending) {

@@ -76,3 +76,25 @@ final class MemoryLimitTests: XCTestCase {
         XCTAssertLessThan(runtime.memoryInUse, 16 << 20)
     }
 }
+
+/// TARGETS R2: an endless body — even one looping inside pcall — is stopped at its budget.
+final class TimeBudgetTests: XCTestCase {
+    func testEndlessBodiesAreStoppedAndTheRestRenders() throws {
+        let runtime = try LunetteRuntime(options: .init(timeBudget: 0.2))
+        let started = Date()
+        let app = try XCTUnwrap(try runtime.run(source: """
+            local ui = require("lunette")
+            local Spin = ui.View("Spin", function() while true do end end)
+            local Sneaky = ui.View("Sneaky", function()
+              while true do pcall(function() while true do end end) end
+            end)
+            return ui.VStack { Spin(), Sneaky(), ui.Text("alive") }
+            """, name: "@loop.lua"))
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+        XCTAssertTrue(runtime.text(of: app).contains("Text \"alive\""))
+        XCTAssertEqual(app.errors.count, 2)
+        XCTAssertTrue(app.errors[0].hasPrefix("Spin: loop.lua:2: ran longer than its time budget (0.2s)"), app.errors[0])
+        XCTAssertTrue(app.errors[1].contains("ran longer than its time budget"), app.errors[1])
+        XCTAssertEqual(try runtime.evaluate("return 1 + 1"), ["2"])     // the runtime is fine afterwards
+    }
+}

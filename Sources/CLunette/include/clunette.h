@@ -13,6 +13,7 @@
 #ifndef CLUNETTE_H
 #define CLUNETTE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <lua5.4/lua.h>
@@ -32,6 +33,13 @@ typedef struct lun_State {
   int32_t listWindow;     /* rows a List realises */
   int32_t nextId;         /* ids of tasks and timer subscriptions */
   int32_t tracing;        /* ui.trace is on: writes report where they happened */
+  /* the time budget of the running run (lun_budget.c); read by the host's watchdog thread */
+  uint64_t budgetLimit;                  /* nanoseconds, 0: no budget */
+  _Atomic uint64_t budgetStart;          /* when the running run started, 0: none */
+  _Atomic uint32_t budgetRun, armedRun;  /* which run is running, which one the hook is armed for */
+  _Atomic(void *) budgetThread;          /* the lua_State it runs on now */
+  int budgetDepth;                       /* runs nest (a task resumed by an event) */
+  struct { void *thread; lua_Hook hook; int mask, count; } budgetSaved[8];
 } lun_State;
 
 /* Status codes returned by the lun_* entry points. */
@@ -94,6 +102,12 @@ typedef struct lun_HostValue {
 } lun_HostValue;
 
 /* ---- Swift -> C -------------------------------------------------------- */
+
+/* Time budget of each run (seconds, 0: none). */
+void lun_budget_set(lun_State *S, double seconds);
+/* Called by the host's watchdog thread: arms the hook of a run past its budget. */
+int lun_budget_check(lun_State *S, uint64_t now);
+uint64_t lun_budget_now(void);
 
 /* A new Lua state whose scripts may use at most `limit` bytes (0: no cap). */
 lua_State *lun_new_state(size_t limit);

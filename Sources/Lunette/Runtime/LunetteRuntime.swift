@@ -35,14 +35,20 @@ public final class LunetteRuntime {
         /// Bytes the Lua state may use; past it, allocations fail with "not
         /// enough memory" in the code that asked (0: no cap).
         public var memoryLimit: Int
+        /// Seconds one run of a body, an effect, an onAppear/onChange action or
+        /// a task step may take; past it, it fails with "ran longer than its
+        /// time budget" (an error node for a view) — even a loop inside pcall
+        /// (0: no budget).
+        public var timeBudget: Double
 
         public init(sandboxed: Bool = true, modulePaths: [String] = [], renderLoopLimit: Int = 100,
-                    virtualClock: Bool = false, memoryLimit: Int = 0) {
+                    virtualClock: Bool = false, memoryLimit: Int = 0, timeBudget: Double = 2) {
             self.sandboxed = sandboxed
             self.modulePaths = modulePaths
             self.renderLoopLimit = renderLoopLimit
             self.virtualClock = virtualClock
             self.memoryLimit = memoryLimit
+            self.timeBudget = timeBudget
         }
     }
 
@@ -123,9 +129,14 @@ public final class LunetteRuntime {
         let rt = Unmanaged.passUnretained(self).toOpaque()
         let graphPointer = Unmanaged.passUnretained(graph).toOpaque()
         guard lun_install(L, rt, graphPointer) == LUN_OK else { throw LunetteError.setup(lastError) }
+        if options.timeBudget > 0 {
+            lun_budget_set(lun_state(L), options.timeBudget)
+            Watchdog.shared.watch(lun_state(L))
+        }
     }
 
     deinit {
+        if options.timeBudget > 0 { Watchdog.shared.forget(lun_state(L)) }
         if ownsState { lun_close_state(L) }
     }
 

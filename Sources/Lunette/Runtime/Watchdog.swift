@@ -1,0 +1,44 @@
+import CLunette
+import Foundation
+
+/// One thread for the whole process that stops runs past their time budget.
+///
+/// Every 20 ms it asks each runtime's C state whether its running run (a
+/// body, an effect, a task) has overstayed; if so, C arms a hook on that
+/// Lua thread that makes the run fail with "ran longer than its time
+/// budget". Runs that finish in time cost two clock reads and no hook.
+final class Watchdog: @unchecked Sendable {
+    static let shared = Watchdog()
+
+    private let lock = NSLock()
+    private var states: [UnsafeMutablePointer<lun_State>] = []
+    private var thread: Thread?
+
+    func watch(_ state: UnsafeMutablePointer<lun_State>) {
+        lock.lock()
+        defer { lock.unlock() }
+        states.append(state)
+        if thread == nil {
+            let thread = Thread { [unowned self] in self.loop() }
+            thread.name = "lunette watchdog"
+            thread.start()
+            self.thread = thread
+        }
+    }
+
+    func forget(_ state: UnsafeMutablePointer<lun_State>) {
+        lock.lock()
+        defer { lock.unlock() }
+        states.removeAll { $0 == state }
+    }
+
+    private func loop() {
+        while true {
+            Thread.sleep(forTimeInterval: 0.02)
+            let now = lun_budget_now()
+            lock.lock()
+            for state in states { _ = lun_budget_check(state, now) }
+            lock.unlock()
+        }
+    }
+}

@@ -213,13 +213,6 @@ static int lun_hostarray_len(lua_State *L) {
   return 1;
 }
 
-/* Pushes a host value (used by the host's own entry points). [-0, +1] */
-void lun_host_push_value(lua_State *L, const lun_HostValue *v, int32_t handle, int32_t prop) {
-  (void)handle;
-  (void)prop;
-  lun_host_push_received(L, v, 0, 0);
-}
-
 /* __call of a host class: (class) -> a new Swift object. Upvalue: type index. */
 static int lun_host_construct(lua_State *L) {
   int32_t type = (int32_t)lua_tointeger(L, lua_upvalueindex(1));

@@ -96,7 +96,6 @@ static inline int lun_rawfield(lua_State *L, int idx, const char *k) {
 
 /* lun_state.c */
 int lun_protect(lua_State *L, int nargs, int nresults);
-void lun_keep_result(lua_State *L);
 void lun_registry_table(lua_State *L, const void *key);
 void lun_new_weak_table(lua_State *L, const char *mode);
 
@@ -171,7 +170,6 @@ void lun_subject_send(lua_State *L, int subjectidx, int vidx);
 /* lun_host.c */
 void lun_open_host(lua_State *L);
 int lun_host_test(lua_State *L, int idx, int32_t *handle);
-void lun_host_push_value(lua_State *L, const lun_HostValue *v, int32_t handle, int32_t prop);
 int lun_host_to_value(lua_State *L, int idx, lun_HostValue *v);
 const char *lun_host_typename(lua_State *L, int idx);
 int lun_host_is_object(lua_State *L, int idx);

@@ -7,7 +7,7 @@
 
 const char lun_key_objects, lun_key_proxies, lun_key_hosts, lun_key_hosttypes,
            lun_key_envkeys, lun_key_module, lun_key_suspend;
-static const char lun_key_state, lun_key_lasterror, lun_key_result, lun_key_results, lun_key_fallback;
+static const char lun_key_state, lun_key_lasterror, lun_key_results, lun_key_fallback;
 
 /* Set when the module adopts a state the stock interpreter made: threads
  * that existed before hold no pointer in their extra space, so the state
@@ -203,20 +203,6 @@ int lun_call_slot(lua_State *L, int recordRef, int slot, const char *text, size_
   if (hasText) lua_pushlightuserdata(L, (void *)text); else lua_pushnil(L);
   lua_pushinteger(L, (lua_Integer)len);
   return lun_protect(L, 4, 0);
-}
-
-/* Keeps the string on top of the stack as the last result. [-1, +0] */
-void lun_keep_result(lua_State *L) {
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_result);
-}
-
-const char *lun_result(lua_State *L, size_t *len) {
-  const char *s;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_result);
-  s = lua_tolstring(L, -1, len);
-  lua_pop(L, 1);
-  if (!s) { *len = 0; return ""; }
-  return s;
 }
 
 /* Protected part of lun_eval: (chunk) -> (); keeps tostring of every result. */

@@ -14,6 +14,20 @@ final class EmbeddingTests: XCTestCase {
         XCTAssertEqual(app.nodes.first?.children.first?.text, "Hello")
     }
 
+    func testAHostTapsAButton() throws {
+        let runtime = try LunetteRuntime()
+        let app = try XCTUnwrap(try runtime.run(source: """
+            local ui = require("lunette")
+            return ui.View("Counter", { state = { n = 0 }, body = function(self)
+              return ui.Button("n = " .. self.n, function() self.n = self.n + 1 end)
+            end })()
+            """))
+        let button = try XCTUnwrap(app.nodes.first?.children.first)
+        try runtime.tap(button)
+        XCTAssertEqual(app.nodes.first?.children.first?.text, "n = 1")
+        XCTAssertThrowsError(try runtime.tap(button))        // replaced by the re-render
+    }
+
     func testSyntaxErrorsNameTheFileAndLine() throws {
         let runtime = try LunetteRuntime()
         XCTAssertThrowsError(try runtime.run(source: "local x = = 1", name: "@broken.lua")) { error in

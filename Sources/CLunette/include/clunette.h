@@ -155,8 +155,6 @@ int lun_mount_ref(lua_State *L, int ref, int32_t *app);
 /* Writes "Book#3.title" (slot 0: "Book#3") into buf; 0 if the object is gone.
  * Never raises and allocates no Lua memory: safe to call at any time. */
 int lun_object_label(lua_State *L, int32_t serial, int32_t slot, char *buf, size_t size);
-/* The string produced by the last entry point that makes one. */
-const char *lun_result(lua_State *L, size_t *len);
 /* Asks the running line to stop (safe in a signal handler). */
 void lun_interrupt(void);
 /* While on, running Lua checks for lun_interrupt and raises "interrupted". */

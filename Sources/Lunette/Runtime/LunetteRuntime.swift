@@ -262,6 +262,18 @@ public final class LunetteRuntime {
     /// The rendered tree of an app as JSON.
     public func json(of app: App) -> String { TreeJSON.render(app) { self.dependencies(of: $0) } }
 
+    /// Runs a Button's action (or a node's onSubmit action with `submit`),
+    /// then flushes, as an event loop would.
+    public func tap(_ node: RenderNode, submit: Bool = false) throws {
+        let role = Int32(submit ? LUN_ROLE_SUBMIT : LUN_ROLE_ACTION)
+        guard let owner = node.owner, !owner.disposed, owner.generation == node.generation,
+              let slot = node.slot(for: role) else {
+            throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to \(submit ? "submit" : "tap") (or no longer rendered)")
+        }
+        guard lun_call_slot(L, owner.recordRef, slot, nil, 0, 0) == LUN_OK else { throw LunetteError.script(lastError) }
+        flush()
+    }
+
     /// Warnings recorded while rendering an app (a body writing what it reads, ...).
     public func warnings(of app: App) -> [String] { app.warnings }
 

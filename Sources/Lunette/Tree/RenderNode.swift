@@ -55,6 +55,10 @@ public final class RenderNode {
     var animation: String?
     /// The unit this node hosts (component, list content, row); its output is this node's content.
     var unit: Unit?
+    /// The unit whose output holds this node (its Lua values live in that unit's record).
+    weak var owner: Unit?
+    /// The owner's generation whose output this node is (older nodes are stale).
+    var generation = 0
     /// Lua values kept for this node (action, binding, submit): slots in its unit's `out`.
     var slots: [(role: Int32, slot: Int32)] = []
 

@@ -55,6 +55,8 @@ final class OutputBuilder {
         let node = RenderNode(kind: RenderNode.Kind(rawValue: kind) ?? .group, text: text)
         let parent = stack[stack.count - 1]
         node.animation = parent === root ? animation : parent.animation
+        node.owner = unit
+        node.generation = (unit?.generation ?? 0) + 1     // finish() moves the unit to it
         parent.ownChildren.append(node)
         path.append("\(parent.ownChildren.count - 1)\(node.kind.name)")
         stack.append(node)

@@ -36,6 +36,7 @@ struct RunCommand: ParsableCommand {
         runtime.flush()
         var shown = render(runtime)
         print(shown, terminator: "")
+        fflush(stdout)
         let started = Date()
         let sources = Watcher(script: file)
         // Timers and sleeping tasks keep the script alive (and --watch keeps it
@@ -61,6 +62,7 @@ struct RunCommand: ParsableCommand {
             if now != shown {
                 if !shown.isEmpty { print(String(format: "-- %.2fs", Date().timeIntervalSince(started))) }
                 print(now, terminator: "")
+                fflush(stdout)
                 shown = now
             }
         }

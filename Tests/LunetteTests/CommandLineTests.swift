@@ -82,6 +82,38 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.output.contains("> function double(x)\n>>   return x * 2\n>> end\n> double(21)\n42\n"), result.output)
     }
 
+    /// Collects a process's output as it comes, so a test can wait for a line.
+    private final class Transcript: @unchecked Sendable {
+        private let lock = NSLock()
+        private var text = ""
+
+        init(_ pipe: Pipe) {
+            pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                guard let self, !data.isEmpty else { return }
+                self.lock.lock()
+                self.text += String(decoding: data, as: UTF8.self)
+                self.lock.unlock()
+            }
+        }
+
+        var output: String {
+            lock.lock()
+            defer { lock.unlock() }
+            return text
+        }
+
+        /// Waits (up to `seconds`) until the output contains `piece`.
+        func wait(for piece: String, seconds: Double = 20) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if output.contains(piece) { return true }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return false
+        }
+    }
+
     func testCtrlCStopsARunningLineAndKeepsTheState() throws {
         let binary = root.appendingPathComponent(".build/debug/lunette")
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
@@ -91,18 +123,17 @@ final class CommandLineTests: XCTestCase {
         let out = Pipe(), inp = Pipe()
         process.standardOutput = out
         process.standardInput = inp
+        let transcript = Transcript(out)
         try process.run()
         inp.fileHandleForWriting.write(Data("kept = 41\nwhile true do end\n".utf8))
-        Thread.sleep(forTimeInterval: 0.5)
-        let sent = Date()
+        XCTAssertTrue(transcript.wait(for: "> while true do end\n"))
+        Thread.sleep(forTimeInterval: 0.2)
         kill(process.processIdentifier, SIGINT)
+        XCTAssertTrue(transcript.wait(for: "interrupted"), transcript.output)
         inp.fileHandleForWriting.write(Data("kept + 1\n:quit\n".utf8))
         try inp.fileHandleForWriting.close()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        XCTAssertLessThan(Date().timeIntervalSince(sent), 5)
-        XCTAssertTrue(output.contains("interrupted"), output)
-        XCTAssertTrue(output.contains("> kept + 1\n42\n"), output)
+        XCTAssertTrue(transcript.wait(for: "> kept + 1\n42\n"), transcript.output)
     }
 
     func testAHungSpecIsReportedFailedAndTheRunGoesOn() throws {
@@ -159,16 +190,17 @@ final class CommandLineTests: XCTestCase {
         try write("v1")
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["run", "--watch", "--for", "2.5", script.path]
+        process.arguments = ["run", "--watch", "--for", "30", script.path]
         let out = Pipe()
         process.standardOutput = out
+        let transcript = Transcript(out)
         try process.run()
-        Thread.sleep(forTimeInterval: 1.2)
+        defer { if process.isRunning { process.terminate() } }
+        XCTAssertTrue(transcript.wait(for: "Text \"v1 1\""), transcript.output)
+        Thread.sleep(forTimeInterval: 1.1)            // a later modification time
         try write("v2")
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertTrue(output.contains("Text \"v1 1\""), output)
+        XCTAssertTrue(transcript.wait(for: "Text \"v2 1\""), transcript.output)   // state kept, task not restarted
+        let output = transcript.output
         XCTAssertTrue(output.contains("changed, running it again"), output)
-        XCTAssertTrue(output.contains("Text \"v2 1\""), output)      // the state was kept, the task not restarted
     }
 }

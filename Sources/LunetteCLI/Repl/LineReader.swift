@@ -17,11 +17,13 @@ final class LineReader {
     func read(prompt: String) -> String? {
         guard interactive else {
             print(prompt, terminator: "")
+            fflush(stdout)
             guard let line = Swift.readLine() else {
                 print()
                 return nil
             }
             print(line)
+            fflush(stdout)
             return line
         }
         guard let raw = readline(prompt) else { return nil }

@@ -50,6 +50,7 @@ final class Repl {
                 return .done
             case .failed(let error):
                 print(error)
+                fflush(stdout)
                 return .done
             case .syntax:
                 break                                   // not an expression: statements
@@ -57,7 +58,9 @@ final class Repl {
         }
         switch run(source) {
         case .values(let values): show(values)
-        case .failed(let error): print(error)
+        case .failed(let error):
+            print(error)
+            fflush(stdout)
         case .syntax(let message):
             if message.hasSuffix("<eof>") { return .incomplete }
             print(message)
@@ -81,6 +84,7 @@ final class Repl {
 
     private func show(_ values: [String]) {
         if !values.isEmpty { print(values.joined(separator: "\t")) }
+        fflush(stdout)
     }
 
     /// Flushes, runs what fell due, and reports what re-rendered.
@@ -90,6 +94,7 @@ final class Repl {
         for line in runtime.takeTraceLines() { print(line) }
         for error in runtime.effectErrors.suffix(from: reportedErrors) { print("error: \(error)") }
         reportedErrors = runtime.effectErrors.count
+        fflush(stdout)
     }
 
     private var reportedErrors = 0

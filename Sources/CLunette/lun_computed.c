@@ -49,13 +49,13 @@ static void lun_computed_cycle(lua_State *L, int objidx, int32_t slot) {
 static int lun_recompute(lua_State *L, lun_State *S, int32_t node) {
   int32_t serial = 0, slot = 0, saved;
   int objidx, status, changed;
-  lunh_node_owner(S->graph, node, &serial, &slot);
+  int begun = lunh_recompute_begin(S->graph, node, &serial, &slot);   /* 0: it is running (a cycle) */
   if (!lun_object_push_serial(L, serial)) {      /* its object is gone */
-    lunh_computed_done(S->graph, node, 0);
+    if (begun) lunh_recompute_end(S->graph, node, 1, 0);
     return 1;
   }
   objidx = lua_gettop(L);
-  if (lunh_node_computing(S->graph, node)) {
+  if (!begun) {
     lun_computed_cycle(L, objidx, slot);
     return 0;
   }
@@ -65,13 +65,12 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node) {
   S->active = node;
   S->computeDepth++;
   S->inBody++;
-  lunh_run_begin(S->graph, node);
   status = lua_pcall(L, 1, 1, 0);
-  lunh_run_end(S->graph, node, status == LUA_OK && !S->suspending);
   S->inBody--;
   S->computeDepth--;
   S->active = saved;
   if (status != LUA_OK || S->suspending) {
+    lunh_recompute_end(S->graph, node, 0, 0);
     if (status == LUA_OK) { lua_pop(L, 1); lua_pushlightuserdata(L, (void *)&lun_key_suspend); }
     lua_remove(L, objidx);
     return 0;
@@ -83,7 +82,7 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node) {
   lua_insert(L, -2);
   lua_rawseti(L, -2, slot);
   lua_pop(L, 2);
-  lunh_computed_done(S->graph, node, changed);
+  lunh_recompute_end(S->graph, node, 1, changed);
   return 1;
 }
 
@@ -191,8 +190,10 @@ int lun_settle(lua_State *L, lun_State *S, int32_t node) {
 int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int prop) {
   int32_t n = o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_NODE_COMPUTED);
   if (S->suspending) return lun_suspend(L);
-  if (!lunh_computed_fresh(S->graph, n)) lun_refresh(L, S, n);
-  if (S->active) lunh_track(S->graph, S->active, n);
+  if (!lunh_computed_read(S->graph, S->active, n)) {   /* fresh: tracked already */
+    lun_refresh(L, S, n);
+    if (S->active) lunh_track(S->graph, S->active, n);
+  }
   lua_getiuservalue(L, idx, 1);
   lua_rawgeti(L, -1, prop);
   lua_remove(L, -2);

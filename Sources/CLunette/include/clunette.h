@@ -176,14 +176,17 @@ void lunh_track(void *graph, int32_t sub, int32_t dep);
 void lunh_changed(void *rt, int32_t node);
 void lunh_run_begin(void *graph, int32_t node);
 void lunh_run_end(void *graph, int32_t node, int ok);
-int lunh_computed_fresh(void *graph, int32_t node);
+/* 1 if computed node is fresh (and then tracked by sub, if any); 0 if it needs a refresh walk. */
+int lunh_computed_read(void *graph, int32_t sub, int32_t node);
+/* Starts a computed's run (0 if it is running already: a cycle); names its object and property. */
+int lunh_recompute_begin(void *graph, int32_t node, int32_t *owner, int32_t *slot);
+/* Ends it: ok says it returned a value, changed whether the value differs. */
+void lunh_recompute_end(void *graph, int32_t node, int ok, int changed);
 int lunh_refresh_begin(void *graph, int32_t node, int32_t *recompute);
 int lunh_refresh_resume(void *graph, int32_t *recompute);
 void lunh_refresh_abort(void *graph, int32_t frame);
 int32_t lunh_refresh_frame(void *graph);
-void lunh_computed_done(void *graph, int32_t node, int changed);
-void lunh_node_owner(void *graph, int32_t node, int32_t *owner, int32_t *slot);
-int lunh_node_computing(void *graph, int32_t node);
+
 int32_t lunh_object_serial(void *rt);
 
 /* building a unit's output */

@@ -46,9 +46,13 @@ func lunhRunEnd(_ graph: UnsafeMutableRawPointer?, _ node: Int32, _ ok: Int32) {
     }
 }
 
-@_cdecl("lunh_computed_fresh")
-func lunhComputedFresh(_ graph: UnsafeMutableRawPointer?, _ node: Int32) -> Int32 {
-    withGraph(graph) { $0.isFresh(node) ? 1 : 0 }
+@_cdecl("lunh_computed_read")
+func lunhComputedRead(_ graph: UnsafeMutableRawPointer?, _ sub: Int32, _ node: Int32) -> Int32 {
+    withGraph(graph) { graph in
+        guard graph.isFresh(node) else { return 0 }
+        if sub != 0 { graph.track(sub: sub, dep: node) }
+        return 1
+    }
 }
 
 private func answer(_ step: Graph.Step, _ recompute: UnsafeMutablePointer<Int32>?) -> Int32 {
@@ -81,23 +85,28 @@ func lunhRefreshFrame(_ graph: UnsafeMutableRawPointer?) -> Int32 {
     withGraph(graph) { Int32($0.refreshFrame) }
 }
 
-@_cdecl("lunh_computed_done")
-func lunhComputedDone(_ graph: UnsafeMutableRawPointer?, _ node: Int32, _ changed: Int32) {
-    withGraph(graph) { $0.computedDone(node, changed: changed != 0) }
-}
-
-@_cdecl("lunh_node_owner")
-func lunhNodeOwner(_ graph: UnsafeMutableRawPointer?, _ node: Int32, _ owner: UnsafeMutablePointer<Int32>?,
-                   _ slot: UnsafeMutablePointer<Int32>?) {
+@_cdecl("lunh_recompute_begin")
+func lunhRecomputeBegin(_ graph: UnsafeMutableRawPointer?, _ node: Int32, _ owner: UnsafeMutablePointer<Int32>?,
+                        _ slot: UnsafeMutablePointer<Int32>?) -> Int32 {
     withGraph(graph) { graph in
         owner?.pointee = graph.nodes[Int(node)].owner
         slot?.pointee = graph.nodes[Int(node)].slot
+        if graph.nodes[Int(node)].flags & Graph.Flags.computing != 0 { return 0 }
+        graph.beginRun(node)
+        return 1
     }
 }
 
-@_cdecl("lunh_node_computing")
-func lunhNodeComputing(_ graph: UnsafeMutableRawPointer?, _ node: Int32) -> Int32 {
-    withGraph(graph) { $0.nodes[Int(node)].flags & Graph.Flags.computing != 0 ? 1 : 0 }
+@_cdecl("lunh_recompute_end")
+func lunhRecomputeEnd(_ graph: UnsafeMutableRawPointer?, _ node: Int32, _ ok: Int32, _ changed: Int32) {
+    withGraph(graph) { graph in
+        graph.endRun(node)
+        if ok != 0 {
+            graph.computedDone(node, changed: changed != 0)
+        } else {
+            graph.nodes[Int(node)].flags &= ~Graph.Flags.evaluated
+        }
+    }
 }
 
 @_cdecl("lunh_object_serial")

@@ -13,7 +13,7 @@
 #include <time.h>
 
 /* Nanoseconds on the monotonic clock. */
-uint64_t lun_budget_now(void) {
+static uint64_t lun_budget_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
@@ -78,10 +78,13 @@ void lun_budget_end(lua_State *L, lun_State *S) {
   }
 }
 
-int lun_budget_check(lun_State *S, uint64_t now) {
-  uint64_t start = atomic_load(&S->budgetStart);
+/* Arms the hook of a run past its budget; the run counter is read around the start so both are one run's. */
+int lun_budget_check(lun_State *S) {
   uint32_t run = atomic_load(&S->budgetRun);
-  if (!start || !S->budgetLimit || now - start < S->budgetLimit || atomic_load(&S->armedRun) == run) return 0;
+  uint64_t start = atomic_load(&S->budgetStart);
+  uint64_t now = lun_budget_now();                 /* read after start, so now >= start */
+  if (!start || !S->budgetLimit || now - start < S->budgetLimit) return 0;
+  if (atomic_load(&S->budgetRun) != run || atomic_load(&S->armedRun) == run) return 0;
   atomic_store(&S->armedRun, run);
   lua_sethook((lua_State *)atomic_load(&S->budgetThread), lun_budget_hook, LUA_MASKCOUNT, 1);
   return 1;

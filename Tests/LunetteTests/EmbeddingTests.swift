@@ -111,4 +111,25 @@ final class TimeBudgetTests: XCTestCase {
         XCTAssertTrue(app.errors[1].contains("ran longer than its time budget"), app.errors[1])
         XCTAssertEqual(try runtime.evaluate("return 1 + 1"), ["2"])     // the runtime is fine afterwards
     }
+
+    /// The watchdog looks every 20 ms while short runs start and end; none is ever taken for a
+    /// long one (a run starting between the watchdog's clock read and its look once was).
+    func testShortRunsAreNeverStopped() throws {
+        let runtime = try LunetteRuntime(options: .init(timeBudget: 0.2))
+        let stopped = try runtime.evaluate("""
+            local ui = require("lunette")
+            local Store = ui.Observable("Store", { n = 0 })
+            local store = Store()
+            local V = ui.View("V", function(self) return ui.Text("n " .. self.store.n) end)
+            local app = ui.mount(V { store = store })
+            local stopped, start = 0, os.clock()
+            while os.clock() - start < 1 do             -- about 50 looks of the watchdog
+              store.n = store.n + 1
+              ui.flush()
+              if not app:find("n " .. store.n) then stopped = stopped + 1 end
+            end
+            return stopped
+            """)
+        XCTAssertEqual(stopped, ["0"])
+    }
 }

@@ -106,8 +106,7 @@ typedef struct lun_HostValue {
 /* Time budget of each run (seconds, 0: none). */
 void lun_budget_set(lun_State *S, double seconds);
 /* Called by the host's watchdog thread: arms the hook of a run past its budget. */
-int lun_budget_check(lun_State *S, uint64_t now);
-uint64_t lun_budget_now(void);
+int lun_budget_check(lun_State *S);
 
 /* A new Lua state whose scripts may use at most `limit` bytes (0: no cap). */
 lua_State *lun_new_state(size_t limit);

@@ -35,9 +35,8 @@ final class Watchdog: @unchecked Sendable {
     private func loop() {
         while true {
             Thread.sleep(forTimeInterval: 0.02)
-            let now = lun_budget_now()
             lock.lock()
-            for state in states { _ = lun_budget_check(state, now) }
+            for state in states { _ = lun_budget_check(state) }
             lock.unlock()
         }
     }

@@ -106,8 +106,11 @@ static void lun_life_appear(lua_State *L, int eidx, int32_t unit) {
   }
 }
 
-/* Cancels the subscription of entry e (at eidx), if any. */
+/* Cancels the subscription of entry e (at eidx), if any, and marks e gone so a queued one never starts. */
 static void lun_life_unsubscribe(lua_State *L, int eidx) {
+  eidx = lua_absindex(L, eidx);
+  lua_pushboolean(L, 1);
+  lua_rawseti(L, eidx, LUN_LIFE_GONE);
   if (lua_rawgeti(L, eidx, LUN_LIFE_SUB) != LUA_TNIL && luaL_getmetafield(L, -1, "__index") != LUA_TNIL) {
     lua_getfield(L, -1, "cancel");
     lua_pushvalue(L, -3);
@@ -131,10 +134,22 @@ static void lun_life_disappear(lua_State *L, int eidx, int32_t unit) {
     if (lua_rawgeti(L, eidx, LUN_LIFE_TASK) == LUA_TNUMBER) lun_task_cancel(L, (int32_t)lua_tointeger(L, -1));
     lua_pop(L, 1);
     lua_pushboolean(L, 1);
-    lua_rawseti(L, eidx, LUN_LIFE_INITIAL);      /* marks a task that has not started yet as cancelled */
+    lua_rawseti(L, eidx, LUN_LIFE_GONE);         /* a task queued but not started yet never starts */
   } else if (kind == LUN_ON_RECEIVE) {
     lun_life_unsubscribe(L, eidx);
   }
+}
+
+/* Old entry (at oidx) not started yet (field unset): new entry (at eidx) is queued in its place; stack unchanged. */
+static int lun_life_pending(lua_State *L, int oidx, int eidx, int field, int event, int32_t unit) {
+  int pending = lua_rawgeti(L, oidx, field) == LUA_TNIL;
+  lua_pop(L, 1);
+  if (!pending) return 0;
+  lua_pushboolean(L, 1);
+  lua_rawseti(L, oidx, LUN_LIFE_GONE);
+  lua_pushvalue(L, eidx);
+  lun_life_queue(L, event, unit, 1);
+  return 1;
 }
 
 /* What stays (old at oidx, new at eidx): keeps tasks and subscriptions, compares onChange values. */
@@ -145,10 +160,12 @@ static void lun_life_stay(lua_State *L, int oidx, int eidx, int32_t unit) {
   lua_pop(L, 1);
   switch (kind) {
     case LUN_ON_TASK:
+      if (lun_life_pending(L, oidx, eidx, LUN_LIFE_TASK, LUN_EVENT_TASK, unit)) break;
       lua_rawgeti(L, oidx, LUN_LIFE_TASK);
       lua_rawseti(L, eidx, LUN_LIFE_TASK);
       break;
     case LUN_ON_RECEIVE:
+      if (lun_life_pending(L, oidx, eidx, LUN_LIFE_BOX, LUN_EVENT_SUBSCRIBE, unit)) break;
       lua_rawgeti(L, oidx, LUN_LIFE_VALUE);
       lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
       if (!lua_rawequal(L, -1, -2)) {             /* another publisher: subscribe anew */
@@ -247,6 +264,8 @@ static int lun_event_k(lua_State *L) {
       int eidx;
       lua_rawgeti(L, 1, LUN_EV_A);
       eidx = lua_gettop(L);
+      if (lua_rawgeti(L, eidx, LUN_LIFE_GONE) != LUA_TNIL) break;   /* went before it subscribed */
+      lua_pop(L, 1);
       lua_createtable(L, 0, 1);                   /* the box: the forwarder calls its latest action */
       lua_rawgeti(L, eidx, LUN_LIFE_FN);
       lua_setfield(L, -2, "action");

@@ -136,7 +136,7 @@ void lun_task_start(lua_State *L, int entryidx, int32_t unit) {
   int32_t id;
   lua_State *co;
   entryidx = lua_absindex(L, entryidx);
-  lua_rawgeti(L, entryidx, LUN_LIFE_INITIAL);     /* set when the view disappeared before this ran */
+  lua_rawgeti(L, entryidx, LUN_LIFE_GONE);        /* set when the view disappeared before this ran */
   if (lua_toboolean(L, -1)) { lua_pop(L, 1); return; }
   lua_pop(L, 1);
   id = lun_task_next_id(L);

@@ -174,4 +174,65 @@ describe("Effects", function()
     ui.clock.advance(0.5)
     assert.equal(before + 0.5, ui.clock.now())
   end)
+
+  -- A body that writes what it reads renders twice in one flush: its effects start once, for the view that stays.
+  local function showing(store, child)
+    return ui.View("Parent", function(self)
+      return ui.VStack { self.store.show and child { store = self.store } or ui.Text("nothing") }
+    end) { store = store }
+  end
+
+  it("S32 an onReceive that appears and goes in one flush never subscribes", function()
+    local store, subject, received = Store(), ui.Subject(), {}
+    local Listener = ui.View("Listener", function(self)
+      self.store.show = false
+      return ui.Text("listening"):onReceive(subject, function(v) received[#received + 1] = v end)
+    end)
+    local app = ui.mount(showing(store, Listener))
+    assert.truthy(app:find("nothing"))
+    subject:send(1)
+    assert.same({}, received)
+  end)
+
+  it("S32 an onReceive rendered twice in its first flush subscribes once, and goes with its view", function()
+    local store, subject, received = Store(), ui.Subject(), {}
+    local Listener = ui.View("Listener", function(self)
+      if self.store.count == 0 then self.store.count = 1 end
+      return ui.Text("listening " .. self.store.count):onReceive(subject, function(v) received[#received + 1] = v end)
+    end)
+    local app = ui.mount(showing(store, Listener))
+    assert.truthy(app:find("listening 1"))
+    subject:send(1)
+    store.count = 2
+    ui.flush()
+    subject:send(2)
+    store.show = false
+    ui.flush()
+    subject:send(3)
+    assert.same({ 1, 2 }, received)
+  end)
+
+  it("S33 a task that appears and goes in one flush never starts", function()
+    local store, started = Store(), false
+    local Worker = ui.View("Worker", function(self)
+      self.store.show = false
+      return ui.Text("working"):task(function() started = true end)
+    end)
+    local app = ui.mount(showing(store, Worker))
+    assert.truthy(app:find("nothing"))
+    assert.is_false(started)
+  end)
+
+  it("S33 a task rendered twice in its first flush starts once, and is cancelled with its view", function()
+    local store, log = Store(), {}
+    local Worker = ui.View("Worker", function(self)
+      if self.store.count == 0 then self.store.count = 1 end
+      return ui.Text("working"):task(function() log[#log + 1] = "start"; ui.sleep(1); log[#log + 1] = "done" end)
+    end)
+    ui.mount(showing(store, Worker))
+    store.show = false
+    ui.flush()
+    ui.clock.advance(2)
+    assert.same({ "start" }, log)
+  end)
 end)

@@ -88,7 +88,7 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node) {
 
 /* Brings node up to date by recomputing what the graph names. For an effect
  * node, returns 1 as soon as the effect itself is found stale. May raise. */
-int lun_walk(lua_State *L, lun_State *S, int32_t node, int isEffect) {
+int lun_refresh_walk(lua_State *L, lun_State *S, int32_t node, int isEffect) {
   int32_t frame = lunh_refresh_frame(S->graph), r = 0;
   int step = lunh_refresh_begin(S->graph, node, &r);
   while (step == LUN_REFRESH_RECOMPUTE) {
@@ -112,8 +112,8 @@ int lun_walk(lua_State *L, lun_State *S, int32_t node, int isEffect) {
 }
 
 /* Protected walk for the trampoline: (node, isEffect) -> stale. */
-static int lun_walk_k(lua_State *L) {
-  lua_pushboolean(L, lun_walk(L, lun_state(L), (int32_t)lua_tointeger(L, 1), lua_toboolean(L, 2)));
+static int lun_refresh_walk_k(lua_State *L) {
+  lua_pushboolean(L, lun_refresh_walk(L, lun_state(L), (int32_t)lua_tointeger(L, 1), lua_toboolean(L, 2)));
   return 1;
 }
 
@@ -138,7 +138,7 @@ static int lun_trampoline(lua_State *L, lun_State *S, int32_t node, int isEffect
   lun_work_push(L, S, node, base);
   while (S->workCount > base) {
     int isRoot = S->workCount - 1 == base;
-    lua_pushcfunction(L, lun_walk_k);
+    lua_pushcfunction(L, lun_refresh_walk_k);
     lua_pushinteger(L, S->work[S->workCount - 1]);
     lua_pushboolean(L, isRoot && isEffect);
     if (lua_pcall(L, 2, 1, 0) == LUA_OK) {
@@ -164,7 +164,7 @@ static int lun_trampoline(lua_State *L, lun_State *S, int32_t node, int isEffect
 int lun_refresh(lua_State *L, lun_State *S, int32_t node) {
   if (S->suspending) return lun_suspend(L);
   if (S->computeDepth == 0 && !S->inUnit) return lun_trampoline(L, S, node, 0);
-  return lun_walk(L, S, node, 0);
+  return lun_refresh_walk(L, S, node, 0);
 }
 
 /* Protected part of lun_settle: (node) -> (). */

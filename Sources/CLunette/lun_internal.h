@@ -121,7 +121,7 @@ int lun_class_define(lua_State *L, const char *name, int specidx, int isObject);
 /* lun_computed.c */
 int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int prop);
 int lun_refresh(lua_State *L, lun_State *S, int32_t node);
-int lun_walk(lua_State *L, lun_State *S, int32_t node, int isEffect);
+int lun_refresh_walk(lua_State *L, lun_State *S, int32_t node, int isEffect);
 int lun_settle(lua_State *L, lun_State *S, int32_t node);
 
 /* lun_proxy.c */

@@ -161,7 +161,7 @@ static int lun_update_k(lua_State *L) {
   lun_State *S = lun_state(L);
   int32_t node = run->ticket.node;
   if (!run->ticket.needsRender && !run->checked) {
-    if (!lun_walk(L, S, node, 1)) return 0;
+    if (!lun_refresh_walk(L, S, node, 1)) return 0;
     run->checked = 1;
   }
   lunh_unit_begin(S->rt);

@@ -14,33 +14,29 @@ public final class Book: Identifiable, LuaConstructible, @unchecked Sendable {
     @ObservationIgnored private let storage: Locked<State>
 
     public var title: String {
-        get {
-            access(keyPath: \.title)
-            return storage.withLock { $0.title }
-        }
-        set {
-            withMutation(keyPath: \.title) { storage.withLock { $0.title = newValue } }
-        }
+        get { read(\.title, \.title) }
+        set { write(\.title, \.title, newValue) }
     }
 
     public var author: Author {
-        get {
-            access(keyPath: \.author)
-            return storage.withLock { $0.author }
-        }
-        set {
-            withMutation(keyPath: \.author) { storage.withLock { $0.author = newValue } }
-        }
+        get { read(\.author, \.author) }
+        set { write(\.author, \.author, newValue) }
     }
 
     public var isAvailable: Bool {
-        get {
-            access(keyPath: \.isAvailable)
-            return storage.withLock { $0.isAvailable }
-        }
-        set {
-            withMutation(keyPath: \.isAvailable) { storage.withLock { $0.isAvailable = newValue } }
-        }
+        get { read(\.isAvailable, \.isAvailable) }
+        set { write(\.isAvailable, \.isAvailable, newValue) }
+    }
+
+    /// Reads a field under the lock, registering the access with Observation.
+    private func read<T>(_ property: KeyPath<Book, T>, _ field: KeyPath<State, T>) -> T {
+        access(keyPath: property)
+        return storage.withLock { $0[keyPath: field] }
+    }
+
+    /// Writes a field under the lock, inside Observation's willSet/didSet.
+    private func write<T>(_ property: KeyPath<Book, T>, _ field: WritableKeyPath<State, T>, _ value: T) {
+        withMutation(keyPath: property) { storage.withLock { $0[keyPath: field] = value } }
     }
 
     public convenience init() {

@@ -213,6 +213,22 @@ static int lun_view_tostring(lua_State *L) {
   return 1;
 }
 
+/* The modifiers that are not display modifiers, by their Lua names. */
+static const luaL_Reg lun_modifier_methods[] = {
+  {"environment", lun_modifier_environment},
+  {"environmentObject", lun_modifier_environment_object},
+  {"sheet", lun_modifier_sheet},
+  {"animation", lun_modifier_animation},
+  {"onAppear", lun_modifier_on_appear},
+  {"onDisappear", lun_modifier_on_disappear},
+  {"task", lun_modifier_task},
+  {"onReceive", lun_modifier_on_receive},
+  {"onChange", lun_modifier_on_change},
+  {"id", lun_modifier_id},
+  {NULL, NULL}
+};
+
+/* Creates the view metatable with its modifiers: () -> (). */
 void lun_open_modifier(lua_State *L) {
   const lun_ModSpec *m;
   luaL_newmetatable(L, LUN_MT_VIEW);
@@ -223,26 +239,7 @@ void lun_open_modifier(lua_State *L) {
     lua_pushcclosure(L, lun_modifier_display, 2);
     lua_setfield(L, -2, m->name);
   }
-  lua_pushcfunction(L, lun_modifier_environment);
-  lua_setfield(L, -2, "environment");
-  lua_pushcfunction(L, lun_modifier_environment_object);
-  lua_setfield(L, -2, "environmentObject");
-  lua_pushcfunction(L, lun_modifier_sheet);
-  lua_setfield(L, -2, "sheet");
-  lua_pushcfunction(L, lun_modifier_animation);
-  lua_setfield(L, -2, "animation");
-  lua_pushcfunction(L, lun_modifier_on_appear);
-  lua_setfield(L, -2, "onAppear");
-  lua_pushcfunction(L, lun_modifier_on_disappear);
-  lua_setfield(L, -2, "onDisappear");
-  lua_pushcfunction(L, lun_modifier_task);
-  lua_setfield(L, -2, "task");
-  lua_pushcfunction(L, lun_modifier_on_receive);
-  lua_setfield(L, -2, "onReceive");
-  lua_pushcfunction(L, lun_modifier_on_change);
-  lua_setfield(L, -2, "onChange");
-  lua_pushcfunction(L, lun_modifier_id);
-  lua_setfield(L, -2, "id");
+  luaL_setfuncs(L, lun_modifier_methods, 0);
   lua_pushvalue(L, -1);
   lua_setfield(L, -3, "__modifiers");
   lua_pushcclosure(L, lun_view_index, 1);

@@ -104,7 +104,7 @@ void lun_open_animation(lua_State *L) {
   static const struct { const char *name; double duration; } curves[] = {
     {"linear", 0.35}, {"easeIn", 0.35}, {"easeOut", 0.35}, {"easeInOut", 0.35}, {NULL, 0}};
   int i;
-  luaL_newmetatable(L, LUN_MT_ANIMATION);
+  lun_newmetatable(L, LUN_MT_ANIMATION);
   lua_pushcfunction(L, lun_animation_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);

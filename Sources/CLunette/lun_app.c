@@ -378,12 +378,12 @@ void lun_open_app(lua_State *L) {
   static const luaL_Reg node[] = {
     {"tap", lun_node_tap}, {"submit", lun_node_submit}, {"toggle", lun_node_toggle},
     {"setText", lun_node_settext}, {"tree", lun_node_tree}, {NULL, NULL}};
-  luaL_newmetatable(L, LUN_MT_APP);
+  lun_newmetatable(L, LUN_MT_APP);
   lua_newtable(L);
   luaL_setfuncs(L, app, 0);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
-  luaL_newmetatable(L, LUN_MT_NODE);
+  lun_newmetatable(L, LUN_MT_NODE);
   lua_newtable(L);
   luaL_setfuncs(L, node, 0);
   lua_pushcclosure(L, lun_node_index, 1);
@@ -393,7 +393,7 @@ void lun_open_app(lua_State *L) {
   lua_pushcfunction(L, lun_node_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);
-  luaL_newmetatable(L, LUN_MT_EFFECT);
+  lun_newmetatable(L, LUN_MT_EFFECT);
   lua_newtable(L);
   lua_pushcfunction(L, lun_effect_cancel);
   lua_setfield(L, -2, "cancel");

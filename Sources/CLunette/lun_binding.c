@@ -16,6 +16,7 @@ enum { LUN_BIND_PROP = 1, LUN_BIND_FUNCS, LUN_BIND_CONST, LUN_BIND_MEMBER };
 
 typedef struct lun_Binding {
   int kind;
+  int depth;      /* scoped bindings: members below the root binding */
 } lun_Binding;
 
 #define LUN_MT_BINDABLE "lunette.Bindable"
@@ -28,10 +29,16 @@ int lun_binding_test(lua_State *L, int idx) {
 /* Pushes a new binding of kind over the values at a and b. [-0, +1] */
 static void lun_binding_new(lua_State *L, int kind, int a, int b) {
   lun_Binding *bd;
+  int depth = 0;
   a = lua_absindex(L, a);
   b = b ? lua_absindex(L, b) : 0;
+  if (kind == LUN_BIND_MEMBER) {
+    depth = ((lun_Binding *)luaL_checkudata(L, a, LUN_MT_BINDING))->depth + 1;
+    lun_nest(L, depth, "a scoped binding");
+  }
   bd = (lun_Binding *)lua_newuserdatauv(L, sizeof(lun_Binding), 3);
   bd->kind = kind;
+  bd->depth = depth;
   lua_pushvalue(L, a);
   lua_setiuservalue(L, -2, 1);
   if (b) {
@@ -50,6 +57,7 @@ void lun_binding_push_prop(lua_State *L, int objidx, int keyidx) {
 void lun_binding_get(lua_State *L, int idx) {
   lun_Binding *b = (lun_Binding *)luaL_checkudata(L, idx, LUN_MT_BINDING);
   idx = lua_absindex(L, idx);
+  luaL_checkstack(L, 8, "reading a binding");
   switch (b->kind) {
     case LUN_BIND_PROP:
       lua_getiuservalue(L, idx, 1);
@@ -103,6 +111,7 @@ void lun_binding_set(lua_State *L, int idx, int vidx) {
 
 /* Writes the value at vidx through the binding at idx. [-0, +0] */
 static void lun_binding_set_now(lua_State *L, lun_Binding *b, int idx, int vidx) {
+  luaL_checkstack(L, 8, "writing a binding");
   switch (b->kind) {
     case LUN_BIND_PROP:
       lua_getiuservalue(L, idx, 1);
@@ -163,6 +172,8 @@ static int lun_binding_m_animation(lua_State *L) {
 
 /* __index of bindings: a method, or a scoped binding to a member. */
 static int lun_binding_index(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_BINDING);
+  lua_settop(L, 2);
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
   lun_binding_new(L, LUN_BIND_MEMBER, 1, 2);
@@ -228,6 +239,8 @@ static int lun_ui_bindable(lua_State *L) {
 
 /* __index of bindables: (bindable, name) -> Binding to obj[name]. */
 static int lun_bindable_index(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_BINDABLE);
+  lua_settop(L, 2);
   lua_getiuservalue(L, 1, 1);
   if (lun_object_test(L, -1) && !lun_object_prop(L, -1, 2))
     return lun_error_here(L, "%s has no property '%s' to bind", lun_object_classname(L, -1), luaL_tolstring(L, 2, NULL));
@@ -248,6 +261,7 @@ void lun_dismiss_push(lua_State *L, int bidx) {
 
 /* __call of a dismiss action: () -> (): sets its sheet's binding false. */
 static int lun_dismiss_call(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_DISMISS);
   lua_getiuservalue(L, 1, 1);
   lua_pushboolean(L, 0);
   lun_binding_set(L, -2, -1);
@@ -256,6 +270,10 @@ static int lun_dismiss_call(lua_State *L) {
 
 /* __eq of dismiss actions: the same binding. */
 static int lun_dismiss_eq(lua_State *L) {
+  if (!luaL_testudata(L, 1, LUN_MT_DISMISS) || !luaL_testudata(L, 2, LUN_MT_DISMISS)) {
+    lua_pushboolean(L, 0);
+    return 1;
+  }
   lua_getiuservalue(L, 1, 1);
   lua_getiuservalue(L, 2, 1);
   lua_pushboolean(L, lua_compare(L, -1, -2, LUA_OPEQ));
@@ -271,7 +289,7 @@ static int lun_dismiss_nothing(lua_State *L) {
 void lun_open_binding(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"get", lun_binding_m_get}, {"set", lun_binding_m_set}, {"animation", lun_binding_m_animation}, {NULL, NULL}};
-  luaL_newmetatable(L, LUN_MT_BINDING);
+  lun_newmetatable(L, LUN_MT_BINDING);
   lua_newtable(L);
   luaL_setfuncs(L, methods, 0);
   lua_pushcclosure(L, lun_binding_index, 1);
@@ -281,7 +299,7 @@ void lun_open_binding(lua_State *L) {
   lua_pushcfunction(L, lun_binding_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);
-  luaL_newmetatable(L, LUN_MT_BINDABLE);
+  lun_newmetatable(L, LUN_MT_BINDABLE);
   lua_pushcfunction(L, lun_bindable_index);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
@@ -296,7 +314,7 @@ void lun_open_binding(lua_State *L) {
   lua_setfield(L, -2, "Binding");
   lua_pushcfunction(L, lun_ui_bindable);
   lua_setfield(L, -2, "Bindable");
-  luaL_newmetatable(L, LUN_MT_DISMISS);
+  lun_newmetatable(L, LUN_MT_DISMISS);
   lua_pushcfunction(L, lun_dismiss_call);
   lua_setfield(L, -2, "__call");
   lua_pushcfunction(L, lun_dismiss_eq);

@@ -132,6 +132,7 @@ int lun_class_define(lua_State *L, const char *name, int specidx, int isObject) 
   lua_setfield(L, -2, "__instances");
   lua_pushstring(L, name);
   lua_setfield(L, -2, "__name");
+  lun_seal(L, -1, LUN_SEAL_CLASS, name);
   lua_setmetatable(L, methodsidx);
   lua_pop(L, 1);
   lua_pushvalue(L, methodsidx);
@@ -209,7 +210,7 @@ void lun_open_object(lua_State *L) {
     {"Published", lun_ui_published}, {"computed", lun_ui_computed},
     {"ignored", lun_ui_ignored}, {"optional", lun_ui_optional}, {"id", lun_ui_id},
     {NULL, NULL}};
-  luaL_newmetatable(L, LUN_MT_MARKER);
+  lun_newmetatable(L, LUN_MT_MARKER);
   lua_pop(L, 1);
   luaL_setfuncs(L, fns, 0);
 }

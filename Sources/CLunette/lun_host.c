@@ -22,13 +22,22 @@ typedef struct lun_HostArray {
 
 /* 1 if the value at idx is a host object; its handle goes to *handle. */
 int lun_host_test(lua_State *L, int idx, int32_t *handle) {
-  int is;
-  idx = lua_absindex(L, idx);
-  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return 0;
-  is = lua_getfield(L, -1, LUN_HOST_MARK) != LUA_TNIL;
-  lua_pop(L, 2);
-  if (is) *handle = ((lun_Host *)lua_touserdata(L, idx))->handle;
-  return is;
+  if (lua_type(L, idx) != LUA_TUSERDATA || lun_sealed_kind(L, idx) != LUN_SEAL_HOST) return 0;
+  *handle = ((lun_Host *)lua_touserdata(L, idx))->handle;
+  return 1;
+}
+
+/* The Swift object at 1 of the type whose metamethod runs (its metatable is
+ * upvalue 3), or a type error. */
+static lun_Host *lun_host_self(lua_State *L) {
+  return (lun_Host *)lun_check_self(L, 1, lua_upvalueindex(3), "Swift object");
+}
+
+/* The Swift object at 1 of any type, or a type error. */
+static lun_Host *lun_host_check(lua_State *L) {
+  int32_t handle;
+  if (!lun_host_test(L, 1, &handle)) luaL_typeerror(L, 1, "Swift object");
+  return (lun_Host *)lua_touserdata(L, 1);
 }
 
 /* The registered type name of the host object at idx. */
@@ -136,7 +145,7 @@ static void lun_host_trace_where(lua_State *L) {
 
 /* __index of host objects: (obj, key) -> value. Upvalues: props, class table. */
 static int lun_host_index(lua_State *L) {
-  lun_Host *h = (lun_Host *)lua_touserdata(L, 1);
+  lun_Host *h = lun_host_self(L);
   lun_State *S = lun_state(L);
   lun_HostValue v;
   int32_t prop;
@@ -154,7 +163,7 @@ static int lun_host_index(lua_State *L) {
 
 /* __newindex of host objects: (obj, key, value) -> (). Upvalue: props. */
 static int lun_host_newindex(lua_State *L) {
-  lun_Host *h = (lun_Host *)lua_touserdata(L, 1);
+  lun_Host *h = lun_host_self(L);
   lun_HostValue v;
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER)
@@ -168,20 +177,20 @@ static int lun_host_newindex(lua_State *L) {
 /* __tostring of host objects: (obj) -> "Book#2". */
 static int lun_host_tostring(lua_State *L) {
   size_t len;
-  const char *s = lunh_host_describe(lun_state(L)->rt, ((lun_Host *)lua_touserdata(L, 1))->handle, &len);
+  const char *s = lunh_host_describe(lun_state(L)->rt, lun_host_check(L)->handle, &len);
   lua_pushlstring(L, s, len);
   return 1;
 }
 
 /* __gc of host objects: the host may let go of the Swift object. */
 static int lun_host_gc(lua_State *L) {
-  lunh_host_release(lun_state(L)->rt, ((lun_Host *)lua_touserdata(L, 1))->handle);
+  lunh_host_release(lun_state(L)->rt, lun_host_check(L)->handle);
   return 0;
 }
 
 /* __index of host arrays: (array, i) -> element. */
 static int lun_hostarray_index(lua_State *L) {
-  lun_HostArray *a = (lun_HostArray *)lua_touserdata(L, 1);
+  lun_HostArray *a = (lun_HostArray *)luaL_checkudata(L, 1, LUN_MT_HOSTARRAY);
   lun_State *S = lun_state(L);
   lun_HostValue v;
   lua_Integer i;
@@ -194,7 +203,7 @@ static int lun_hostarray_index(lua_State *L) {
 
 /* __newindex of host arrays: (array, i, v) -> (); i = #a + 1 appends, nil at #a removes. */
 static int lun_hostarray_newindex(lua_State *L) {
-  lun_HostArray *a = (lun_HostArray *)lua_touserdata(L, 1);
+  lun_HostArray *a = (lun_HostArray *)luaL_checkudata(L, 1, LUN_MT_HOSTARRAY);
   lun_HostValue v;
   lua_Integer i = luaL_checkinteger(L, 2);
   lun_host_to_value(L, 3, &v);
@@ -205,7 +214,7 @@ static int lun_hostarray_newindex(lua_State *L) {
 
 /* __len of host arrays: (array) -> count, tracked. */
 static int lun_hostarray_len(lua_State *L) {
-  lun_HostArray *a = (lun_HostArray *)lua_touserdata(L, 1);
+  lun_HostArray *a = (lun_HostArray *)luaL_checkudata(L, 1, LUN_MT_HOSTARRAY);
   lun_State *S = lun_state(L);
   lun_HostValue v;
   if (lunh_host_get(S->rt, a->handle, a->prop, S->active, &v) != 0) return lun_host_error(L);
@@ -256,7 +265,8 @@ static int lun_host_define_k(lua_State *L) {
   for (r = closures; r->name; r++) {
     lua_pushvalue(L, 4);
     lua_pushvalue(L, 5);
-    lua_pushcclosure(L, r->func, 2);
+    lua_pushvalue(L, 6);
+    lua_pushcclosure(L, r->func, 3);
     lua_setfield(L, 6, r->name);
   }
   lua_pushcfunction(L, lun_host_tostring);
@@ -265,8 +275,7 @@ static int lun_host_define_k(lua_State *L) {
   lua_setfield(L, 6, "__gc");
   lua_pushvalue(L, 2);
   lua_setfield(L, 6, "__name");
-  lua_pushvalue(L, 1);
-  lua_setfield(L, 6, LUN_HOST_MARK);
+  lun_seal(L, 6, LUN_SEAL_HOST, lua_tostring(L, 2));
   lua_pushboolean(L, isObject);
   lua_setfield(L, 6, "__lunette_hostobject");
   lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_hosttypes);
@@ -281,6 +290,7 @@ static int lun_host_define_k(lua_State *L) {
   lua_setfield(L, 7, "__instances");
   lua_pushvalue(L, 2);
   lua_setfield(L, 7, "__name");
+  lun_seal(L, 7, LUN_SEAL_CLASS, lua_tostring(L, 2));
   lua_setmetatable(L, 5);
   /* ui.types[name] = class */
   lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_module);
@@ -320,7 +330,7 @@ void lun_open_host(lua_State *L) {
   static const luaL_Reg arraymeta[] = {
     {"__index", lun_hostarray_index}, {"__newindex", lun_hostarray_newindex},
     {"__len", lun_hostarray_len}, {NULL, NULL}};
-  luaL_newmetatable(L, LUN_MT_HOSTARRAY);
+  lun_newmetatable(L, LUN_MT_HOSTARRAY);
   luaL_setfuncs(L, arraymeta, 0);
   lua_pop(L, 1);
   lun_registry_table(L, &lun_key_hosttypes);

@@ -16,8 +16,8 @@
  * trampoline unwinds (Lua allows ~200 nested C calls; each level uses ~3). */
 #define LUN_MAX_COMPUTE_DEPTH 32
 
-/* Metatable names (luaL_newmetatable). Model instances get one metatable per
- * class instead, marked with the field LUN_OBJECT_MARK. */
+/* Metatable names (lun_newmetatable). Model instances and Swift objects get
+ * one metatable per class instead, sealed (lun_seal.c). */
 #define LUN_MT_VIEW      "lunette.View"
 #define LUN_MT_VIEWTYPE  "lunette.ViewType"
 #define LUN_MT_PROXY     "lunette.Tracked"
@@ -29,8 +29,6 @@
 #define LUN_MT_MARKER    "lunette.Marker"
 #define LUN_MT_CLASS     "lunette.Class"
 #define LUN_MT_EFFECT    "lunette.Effect"
-#define LUN_OBJECT_MARK  "__lunette_object"
-#define LUN_HOST_MARK    "__lunette_host"
 
 /* Registry keys (their addresses are the keys). */
 extern const char lun_key_objects;   /* serial -> object (weak values) */
@@ -94,6 +92,14 @@ static inline int lun_rawfield(lua_State *L, int idx, const char *k) {
   return lua_rawget(L, idx);
 }
 
+/* lun_seal.c: metatables scripts cannot reach, and checks they cannot forge */
+enum { LUN_SEAL_OBJECT = 1, LUN_SEAL_HOST, LUN_SEAL_CLASS };
+extern const char lun_key_sealed;
+int lun_newmetatable(lua_State *L, const char *name);
+void lun_seal(lua_State *L, int idx, int kind, const char *name);
+int lun_sealed_kind(lua_State *L, int idx);
+void *lun_check_self(lua_State *L, int arg, int mtidx, const char *what);
+
 /* lun_state.c */
 int lun_protect(lua_State *L, int nargs, int nresults);
 void lun_registry_table(lua_State *L, const void *key);
@@ -129,7 +135,7 @@ void lun_open_proxy(lua_State *L);
 void lun_proxy_push(lua_State *L, int owneridx, int prop, int rawidx);
 void lun_proxy_unwrap(lua_State *L, int idx);
 int lun_proxy_test(lua_State *L, int idx);
-void lun_copy_table(lua_State *L, int idx, int depth);
+void lun_copy_table(lua_State *L, int idx, const char *what);
 
 /* lun_walk.c: what a unit's run reports to the host builder */
 typedef struct lun_Walk {
@@ -137,6 +143,7 @@ typedef struct lun_Walk {
   int out;          /* stack index of the new out table */
   int32_t slots;    /* slots used in it */
   int life;         /* stack index of the new life table (0: the unit keeps none) */
+  int depth;        /* views nested in the walk so far */
   void *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);
@@ -219,6 +226,9 @@ void lun_bindable_push(lua_State *L, int objidx);
 void lun_dismiss_push(lua_State *L, int bidx);
 
 /* lun_util.c */
+/* How deep a recursion over script-made values (copies, walks, keys) may go. */
+#define LUN_MAX_NESTING 200
+void lun_nest(lua_State *L, int depth, const char *what);
 void lun_describe(lua_State *L, int idx, int depth);
 void lun_identity_key(lua_State *L, int idx);
 int lun_error_here(lua_State *L, const char *fmt, ...);

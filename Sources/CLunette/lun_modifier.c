@@ -198,6 +198,8 @@ static int lun_modifier_id(lua_State *L) {
 /* __index of view values: the modifier named by the key, or an error. */
 static int lun_view_index(lua_State *L) {
   const char *key;
+  if (!lun_view_test(L, 1)) luaL_typeerror(L, 1, "view");
+  lua_settop(L, 2);
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
   key = luaL_tolstring(L, 2, NULL);
@@ -207,6 +209,8 @@ static int lun_view_index(lua_State *L) {
 
 /* __tostring of view values: (view) -> "Text \"Dune\"" or "BookView". */
 static int lun_view_tostring(lua_State *L) {
+  if (!lun_view_test(L, 1)) luaL_typeerror(L, 1, "view");
+  lua_settop(L, 1);
   lun_view_name(L, 1);
   if (lun_rawfield(L, 1, "text") == LUA_TSTRING) lua_pushfstring(L, "%s \"%s\"", lua_tostring(L, -2), lua_tostring(L, -1));
   else lua_pop(L, 1);
@@ -231,7 +235,7 @@ static const luaL_Reg lun_modifier_methods[] = {
 /* Creates the view metatable with its modifiers: () -> (). */
 void lun_open_modifier(lua_State *L) {
   const lun_ModSpec *m;
-  luaL_newmetatable(L, LUN_MT_VIEW);
+  lun_newmetatable(L, LUN_MT_VIEW);
   lua_newtable(L);                                /* the modifiers */
   for (m = lun_display_mods; m->name; m++) {
     lua_pushstring(L, m->name);

@@ -16,15 +16,23 @@
 #define LUN_UV_PROPS 2
 #define LUN_UV_METHODS 3
 #define LUN_UV_INFO 4
+#define LUN_UV_META 5   /* the instance metatable itself: what self must have */
 
 /* The lun_Object at idx, or NULL if the value is not a model instance. */
 lun_Object *lun_object_test(lua_State *L, int idx) {
-  lun_Object *o;
-  idx = lua_absindex(L, idx);
-  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
-  lua_getfield(L, -1, LUN_OBJECT_MARK);
-  o = lua_toboolean(L, -1) ? (lun_Object *)lua_touserdata(L, idx) : NULL;
-  lua_pop(L, 2);
+  if (lua_type(L, idx) != LUA_TUSERDATA || lun_sealed_kind(L, idx) != LUN_SEAL_OBJECT) return NULL;
+  return (lun_Object *)lua_touserdata(L, idx);
+}
+
+/* The instance at 1 of the class whose metamethod runs, or a type error. */
+static lun_Object *lun_object_self(lua_State *L) {
+  return (lun_Object *)lun_check_self(L, 1, lua_upvalueindex(LUN_UV_META), "model instance");
+}
+
+/* The instance at 1 of any class, or a type error. */
+static lun_Object *lun_object_check(lua_State *L) {
+  lun_Object *o = lun_object_test(L, 1);
+  if (!o) luaL_typeerror(L, 1, "model instance");
   return o;
 }
 
@@ -172,13 +180,14 @@ static int lun_object_unknown(lua_State *L, int idx, int keyidx, const char *ver
 
 /* __index of instances: (obj, key) -> value. */
 static int lun_object_index(lua_State *L) {
+  lun_Object *o = lun_object_self(L);
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(LUN_UV_PROPS)) == LUA_TNUMBER) {
     int prop = (int)lua_tointeger(L, -1);
     lua_pop(L, 1);
     return lun_object_read(L, 1, prop);
   }
-  if (((lun_Object *)lua_touserdata(L, 1))->cls->isObject && lua_type(L, 2) == LUA_TSTRING &&
+  if (o->cls->isObject && lua_type(L, 2) == LUA_TSTRING &&
       strcmp(lua_tostring(L, 2), "objectWillChange") == 0) {
     lun_object_will_change_subject(L, 1);
     return 1;
@@ -190,7 +199,8 @@ static int lun_object_index(lua_State *L) {
 
 /* __newindex of instances: (obj, key, value) -> (). */
 static int lun_object_newindex(lua_State *L) {
-  lun_Object *o = (lun_Object *)lua_touserdata(L, 1);
+  lun_Object *o = lun_object_self(L);
+  lua_settop(L, 3);
   int prop;
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(LUN_UV_PROPS)) != LUA_TNUMBER)
@@ -205,9 +215,10 @@ static int lun_object_newindex(lua_State *L) {
 
 /* __tostring of instances: (obj) -> "Book#3 {title=\"Dune\", ...}". */
 static int lun_object_tostring(lua_State *L) {
-  lun_Object *o = (lun_Object *)lua_touserdata(L, 1);
+  lun_Object *o = lun_object_self(L);
   luaL_Buffer b;
   int i, first = 1;
+  lua_settop(L, 1);
   lua_getiuservalue(L, 1, 1);                    /* 2: storage */
   lua_getfield(L, lua_upvalueindex(LUN_UV_INFO), "names"); /* 3 */
   luaL_buffinit(L, &b);
@@ -233,7 +244,7 @@ static int lun_object_tostring(lua_State *L) {
 
 /* __gc of instances: hands the nodes back to the graph. */
 static int lun_object_gc(lua_State *L) {
-  lun_Object *o = (lun_Object *)lua_touserdata(L, 1);
+  lun_Object *o = lun_object_check(L);
   lun_State *S = lun_state(L);
   int i;
   for (i = 1; i <= o->cls->nprops; i++)
@@ -243,7 +254,8 @@ static int lun_object_gc(lua_State *L) {
 
 /* Iterator of __pairs: (obj, key) -> nextkey, value (tracked reads, declaration order). */
 static int lun_object_next(lua_State *L) {
-  lun_Object *o = (lun_Object *)lua_touserdata(L, 1);
+  lun_Object *o = lun_object_check(L);
+  lua_settop(L, 2);
   int prop = 0;
   if (!lua_isnil(L, 2)) prop = lun_object_prop(L, 1, 2);
   if (++prop > o->cls->nprops) return 0;
@@ -256,6 +268,7 @@ static int lun_object_next(lua_State *L) {
 
 /* __pairs of instances: (obj) -> iterator, obj, nil. */
 static int lun_object_pairs(lua_State *L) {
+  lun_object_check(L);
   lua_pushcfunction(L, lun_object_next);
   lua_pushvalue(L, 1);
   lua_pushnil(L);
@@ -274,7 +287,8 @@ void lun_object_metatable(lua_State *L, int clsidx, int propsidx, int methodsidx
     lua_pushvalue(L, propsidx);
     lua_pushvalue(L, methodsidx);
     lua_pushvalue(L, infoidx);
-    lua_pushcclosure(L, r->func, 4);
+    lua_pushvalue(L, -5);
+    lua_pushcclosure(L, r->func, 5);
     lua_setfield(L, -2, r->name);
   }
   lua_pushcfunction(L, lun_object_gc);
@@ -283,8 +297,7 @@ void lun_object_metatable(lua_State *L, int clsidx, int propsidx, int methodsidx
   lua_setfield(L, -2, "__pairs");
   lua_pushstring(L, name);
   lua_setfield(L, -2, "__name");
-  lua_pushboolean(L, 1);
-  lua_setfield(L, -2, LUN_OBJECT_MARK);
+  lun_seal(L, -1, LUN_SEAL_OBJECT, name);
   lua_pushvalue(L, clsidx);
   lua_setfield(L, -2, "__classdata");
   lua_pushvalue(L, propsidx);
@@ -318,7 +331,9 @@ static void lun_object_init_prop(lua_State *L, int objidx, int prop, int initidx
       lua_pushvalue(L, objidx);
       lua_call(L, 1, 1);
     } else if (lua_type(L, -1) == LUA_TTABLE) {
-      lun_copy_table(L, -1, 0);
+      lua_pushfstring(L, "%s.%s", lun_object_classname(L, objidx), lua_tostring(L, -2));
+      lun_copy_table(L, -2, lua_tostring(L, -1));
+      lua_remove(L, -2);
       lua_remove(L, -2);
     }
   }

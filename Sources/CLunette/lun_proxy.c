@@ -64,7 +64,7 @@ void lun_proxy_unwrap(lua_State *L, int idx) {
 
 /* Pushes raw[k] of proxy at 1 for the key at kidx, wrapping plain tables. [-0, +1] */
 static void lun_proxy_get(lua_State *L, int kidx) {
-  lun_Proxy *p = (lun_Proxy *)lua_touserdata(L, 1);
+  lun_Proxy *p = (lun_Proxy *)luaL_checkudata(L, 1, LUN_MT_PROXY);
   lua_getiuservalue(L, 1, 1);
   lua_pushvalue(L, kidx);
   lua_rawget(L, -2);
@@ -80,7 +80,7 @@ static void lun_proxy_get(lua_State *L, int kidx) {
 
 /* __index: (proxy, key) -> value, tracking the owner. */
 static int lun_proxy_index(lua_State *L) {
-  lun_proxy_track(L, (lun_Proxy *)lua_touserdata(L, 1));
+  lun_proxy_track(L, (lun_Proxy *)luaL_checkudata(L, 1, LUN_MT_PROXY));
   lun_proxy_get(L, 2);
   return 1;
 }
@@ -88,6 +88,7 @@ static int lun_proxy_index(lua_State *L) {
 /* __newindex: (proxy, key, value) -> (), notifying the owner if it changed. */
 static int lun_proxy_newindex(lua_State *L) {
   lun_Proxy *p = (lun_Proxy *)luaL_checkudata(L, 1, LUN_MT_PROXY);
+  lua_settop(L, 3);
   lun_proxy_unwrap(L, 3);
   lua_getiuservalue(L, 1, 1);                    /* 4: raw */
   lua_pushvalue(L, 2);
@@ -103,7 +104,7 @@ static int lun_proxy_newindex(lua_State *L) {
 
 /* __len: (proxy) -> #raw, tracking the owner. */
 static int lun_proxy_len(lua_State *L) {
-  lun_proxy_track(L, (lun_Proxy *)lua_touserdata(L, 1));
+  lun_proxy_track(L, (lun_Proxy *)luaL_checkudata(L, 1, LUN_MT_PROXY));
   lua_getiuservalue(L, 1, 1);
   lua_pushinteger(L, (lua_Integer)lua_rawlen(L, -1));
   return 1;
@@ -111,6 +112,7 @@ static int lun_proxy_len(lua_State *L) {
 
 /* Iterator of __pairs: (proxy, key) -> nextkey, value. */
 static int lun_proxy_next(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_PROXY);
   lua_settop(L, 2);
   lua_getiuservalue(L, 1, 1);                    /* 3: raw */
   lua_pushvalue(L, 2);
@@ -122,7 +124,7 @@ static int lun_proxy_next(lua_State *L) {
 
 /* __pairs: (proxy) -> iterator, proxy, nil. */
 static int lun_proxy_pairs(lua_State *L) {
-  lun_proxy_track(L, (lun_Proxy *)lua_touserdata(L, 1));
+  lun_proxy_track(L, (lun_Proxy *)luaL_checkudata(L, 1, LUN_MT_PROXY));
   lua_pushcfunction(L, lun_proxy_next);
   lua_pushvalue(L, 1);
   lua_pushnil(L);
@@ -131,26 +133,46 @@ static int lun_proxy_pairs(lua_State *L) {
 
 /* __tostring: (proxy) -> "{1, 2, 3}". */
 static int lun_proxy_tostring(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_PROXY);
   lua_getiuservalue(L, 1, 1);
   lun_describe(L, -1, 2);
   return 1;
 }
 
-/* Pushes a deep copy of the plain table at idx (objects are shared). [-0, +1] */
-void lun_copy_table(lua_State *L, int idx, int depth) {
-  idx = lua_absindex(L, idx);
-  if (depth > 100) luaL_error(L, "table nested more than 100 levels deep");
+/* Copies the plain table at idx into a new table, recursively; `path`
+ * (a table) holds the tables being copied, to catch a cycle. [-0, +1] */
+static void lun_copy_level(lua_State *L, int idx, int path, int depth, const char *what) {
+  lun_nest(L, depth, what);
+  lua_pushvalue(L, idx);
+  if (lua_rawget(L, path) != LUA_TNIL)
+    luaL_error(L, "%s: the table contains itself (a value cannot hold a cycle)", what);
+  lua_pop(L, 1);
+  lua_pushvalue(L, idx);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, path);
   lua_newtable(L);
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     if (lua_type(L, -1) == LUA_TTABLE) {
       if (lua_getmetatable(L, -1)) lua_pop(L, 1);
-      else { lun_copy_table(L, -1, depth + 1); lua_replace(L, -2); }
+      else { lun_copy_level(L, lua_gettop(L), path, depth + 1, what); lua_replace(L, -2); }
     }
     lua_pushvalue(L, -2);
     lua_insert(L, -2);
     lua_rawset(L, -4);
   }
+  lua_pushvalue(L, idx);
+  lua_pushnil(L);
+  lua_rawset(L, path);
+}
+
+/* Pushes a deep copy of the plain table at idx (objects are shared); fails
+ * past LUN_MAX_NESTING levels or on a cycle, naming `what`. [-0, +1] */
+void lun_copy_table(lua_State *L, int idx, const char *what) {
+  idx = lua_absindex(L, idx);
+  lua_newtable(L);
+  lun_copy_level(L, idx, lua_gettop(L), 0, what);
+  lua_remove(L, -2);
 }
 
 void lun_open_proxy(lua_State *L) {
@@ -158,7 +180,7 @@ void lun_open_proxy(lua_State *L) {
     {"__index", lun_proxy_index}, {"__newindex", lun_proxy_newindex},
     {"__len", lun_proxy_len}, {"__pairs", lun_proxy_pairs},
     {"__tostring", lun_proxy_tostring}, {NULL, NULL}};
-  luaL_newmetatable(L, LUN_MT_PROXY);
+  lun_newmetatable(L, LUN_MT_PROXY);
   luaL_setfuncs(L, meta, 0);
   lua_pop(L, 1);
 }

@@ -80,12 +80,12 @@ static int lun_cancellable_cancel(lua_State *L) {
 
 void lun_open_publisher(lua_State *L) {
   static const luaL_Reg subject[] = {{"send", lun_subject_m_send}, {"sink", lun_subject_m_sink}, {NULL, NULL}};
-  luaL_newmetatable(L, LUN_MT_SUBJECT);
+  lun_newmetatable(L, LUN_MT_SUBJECT);
   lua_newtable(L);
   luaL_setfuncs(L, subject, 0);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
-  luaL_newmetatable(L, LUN_MT_CANCELLABLE);
+  lun_newmetatable(L, LUN_MT_CANCELLABLE);
   lua_newtable(L);
   lua_pushcfunction(L, lun_cancellable_cancel);
   lua_setfield(L, -2, "cancel");

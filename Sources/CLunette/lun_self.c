@@ -43,7 +43,7 @@ static void lun_self_field(lua_State *L, int recidx, const char *field, int kidx
 
 /* Reads the environment entry for key kidx of self at 1. [-0, +1] */
 static int lun_self_env(lua_State *L, int recidx, int kidx) {
-  lun_Self *self = (lun_Self *)lua_touserdata(L, 1);
+  lun_Self *self = (lun_Self *)luaL_checkudata(L, 1, LUN_MT_SELF);
   int mode;
   lua_getfield(L, recidx, "info");
   lua_getfield(L, -1, "envmode");
@@ -129,6 +129,7 @@ static int lun_self_projection(lua_State *L, int recidx, int nidx) {
 /* __index of self: (self, key) -> value. */
 static int lun_self_index(lua_State *L) {
   int recidx, kind;
+  luaL_checkudata(L, 1, LUN_MT_SELF);
   lua_getiuservalue(L, 1, 1);
   recidx = lua_gettop(L);
   switch (kind = lun_self_section(L, recidx, 2)) {
@@ -164,6 +165,7 @@ static int lun_self_index(lua_State *L) {
 /* __newindex of self: (self, key, value) -> (); state and bindings only. */
 static int lun_self_newindex(lua_State *L) {
   int recidx;
+  luaL_checkudata(L, 1, LUN_MT_SELF);
   lua_getiuservalue(L, 1, 1);
   recidx = lua_gettop(L);
   switch (lun_self_section(L, recidx, 2)) {
@@ -184,7 +186,7 @@ static int lun_self_newindex(lua_State *L) {
 
 /* __tostring of self: (self) -> "BookView#12". */
 static int lun_self_tostring(lua_State *L) {
-  lun_Self *self = (lun_Self *)lua_touserdata(L, 1);
+  lun_Self *self = (lun_Self *)luaL_checkudata(L, 1, LUN_MT_SELF);
   lun_self_viewname(L, 1);
   lua_pushfstring(L, "%s#%d", lua_tostring(L, -1), (int)self->unit);
   return 1;
@@ -220,7 +222,12 @@ static void lun_self_state_value(lua_State *L, int recidx, int holder, int pass)
       lua_getfield(L, recidx, "self");
       lua_call(L, 1, 1);
     } else if (lua_type(L, init) == LUA_TTABLE && !lua_getmetatable(L, init)) {
-      lun_copy_table(L, init, 0);
+      lua_getfield(L, recidx, "info");
+      lua_getfield(L, -1, "name");
+      lua_pushfstring(L, "%s.state.%s", lua_tostring(L, -1), luaL_tolstring(L, key, NULL));
+      lun_copy_table(L, init, lua_tostring(L, -1));
+      lua_replace(L, -5);
+      lua_pop(L, 3);
     } else {
       if (lua_type(L, init) == LUA_TTABLE) lua_pop(L, 1);
       lua_pushvalue(L, init);
@@ -297,7 +304,7 @@ void lun_open_self(lua_State *L) {
   static const luaL_Reg meta[] = {
     {"__index", lun_self_index}, {"__newindex", lun_self_newindex},
     {"__tostring", lun_self_tostring}, {NULL, NULL}};
-  luaL_newmetatable(L, LUN_MT_SELF);
+  lun_newmetatable(L, LUN_MT_SELF);
   luaL_setfuncs(L, meta, 0);
   lua_pop(L, 1);
 }

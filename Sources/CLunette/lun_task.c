@@ -308,12 +308,12 @@ int lun_clock_fire(lua_State *L, int32_t kind, int32_t id, double now) {
 void lun_open_task(lua_State *L) {
   static const luaL_Reg timer[] = {{"sink", lun_timer_sink}, {"autoconnect", lun_timer_autoconnect}, {NULL, NULL}};
   static const luaL_Reg clock[] = {{"now", lun_clock_now}, {"advance", lun_clock_advance}, {NULL, NULL}};
-  luaL_newmetatable(L, LUN_MT_TIMER);
+  lun_newmetatable(L, LUN_MT_TIMER);
   lua_newtable(L);
   luaL_setfuncs(L, timer, 0);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
-  luaL_newmetatable(L, LUN_MT_TIMERSUB);
+  lun_newmetatable(L, LUN_MT_TIMERSUB);
   lua_newtable(L);
   lua_pushcfunction(L, lun_timersub_cancel);
   lua_setfield(L, -2, "cancel");

@@ -4,6 +4,15 @@
 #include "lun_internal.h"
 #include <stdarg.h>
 
+/* Before one more level of a recursion over script-made values: raises
+ * (naming what) past LUN_MAX_NESTING levels, and makes room on the Lua
+ * stack for the level's work. */
+void lun_nest(lua_State *L, int depth, const char *what) {
+  if (depth >= LUN_MAX_NESTING)
+    luaL_error(L, "%s: nested more than %d levels deep (a cycle?)", what, LUN_MAX_NESTING);
+  luaL_checkstack(L, 16, what);
+}
+
 /* Appends the string on top of the stack to the string at acc. [-1, +0] */
 static void lun_append(lua_State *L, int acc) {
   lua_pushvalue(L, acc);
@@ -53,6 +62,7 @@ static void lun_describe_table(lua_State *L, int idx, int depth) {
  * tables shown to `depth` levels, objects by their tostring. [-0, +1] */
 void lun_describe(lua_State *L, int idx, int depth) {
   idx = lua_absindex(L, idx);
+  luaL_checkstack(L, 8, "describing a value");
   switch (lua_type(L, idx)) {
     case LUA_TSTRING:
       lua_pushfstring(L, "\"%s\"", lua_tostring(L, idx));
@@ -80,11 +90,19 @@ void lun_describe(lua_State *L, int idx, int depth) {
   luaL_tolstring(L, idx, NULL);
 }
 
+static void lun_identity_key_at(lua_State *L, int idx, int depth);
+
 /* Pushes the identity key of a row element: its id field if it has one,
  * its object identity, or the value itself. [-0, +1] */
 void lun_identity_key(lua_State *L, int idx) {
+  lun_identity_key_at(L, idx, 0);
+}
+
+/* lun_identity_key, `depth` id fields in. [-0, +1] */
+static void lun_identity_key_at(lua_State *L, int idx, int depth) {
   int32_t handle;
   idx = lua_absindex(L, idx);
+  lun_nest(L, depth, "a row's id");
   switch (lua_type(L, idx)) {
     case LUA_TSTRING:
       lua_pushfstring(L, "s:%s", lua_tostring(L, idx));
@@ -103,7 +121,7 @@ void lun_identity_key(lua_State *L, int idx) {
         lua_pop(L, 1);
         if (!hasId) { lun_object_push_id(L, idx); return; }
         lua_getfield(L, idx, "id");
-        lun_identity_key(L, -1);
+        lun_identity_key_at(L, -1, depth + 1);
         lua_remove(L, -2);
         return;
       }
@@ -116,7 +134,7 @@ void lun_identity_key(lua_State *L, int idx) {
       if (lua_type(L, idx) == LUA_TTABLE || lun_proxy_test(L, idx)) {
         lua_getfield(L, idx, "id");
         if (!lua_isnil(L, -1)) {
-          lun_identity_key(L, -1);
+          lun_identity_key_at(L, -1, depth + 1);
           lua_remove(L, -2);
           return;
         }

@@ -53,14 +53,22 @@ static void lun_view_text_arg(lua_State *L, int arg, int vidx, const char *field
   lua_setfield(L, vidx, field);
 }
 
+/* How many children one container may list. */
+#define LUN_MAX_CHILDREN 1000000
+
 /* Copies the children of the table at src into view vidx, flattening plain
- * arrays and skipping nil/false; string keys become attributes. */
-static void lun_view_children(lua_State *L, int src, int vidx) {
+ * arrays (to LUN_MAX_NESTING levels) and skipping nil/false; string keys
+ * become attributes. */
+static void lun_view_children(lua_State *L, int src, int vidx, int depth) {
   lua_Integer i, max = 0, n = (lua_Integer)lua_rawlen(L, vidx);
+  lun_nest(L, depth, "the children of a view");
   lua_pushnil(L);
   while (lua_next(L, src)) {
     lua_pop(L, 1);
-    if (lua_isinteger(L, -1) && lua_tointeger(L, -1) > max) max = lua_tointeger(L, -1);
+    if (lua_isinteger(L, -1) && lua_tointeger(L, -1) > max) {
+      max = lua_tointeger(L, -1);
+      if (max > LUN_MAX_CHILDREN) luaL_error(L, "child %I is out of range (at most %d children)", max, LUN_MAX_CHILDREN);
+    }
     else if (lua_type(L, -1) == LUA_TSTRING) {
       if (lun_rawfield(L, vidx, "attrs") == LUA_TNIL) {
         lua_pop(L, 1);
@@ -78,7 +86,7 @@ static void lun_view_children(lua_State *L, int src, int vidx) {
     int t = lua_rawgeti(L, src, i);
     if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) { lua_pop(L, 1); continue; }
     if (t == LUA_TTABLE && !lua_getmetatable(L, -1)) {
-      lun_view_children(L, lua_gettop(L), vidx);
+      lun_view_children(L, lua_gettop(L), vidx, depth + 1);
       n = (lua_Integer)lua_rawlen(L, vidx);
       lua_pop(L, 1);
       continue;
@@ -95,7 +103,7 @@ static int lun_view_container(lua_State *L, int kind) {
   int vidx;
   if (lua_isnoneornil(L, 1)) lua_newtable(L); else luaL_checktype(L, 1, LUA_TTABLE);
   vidx = lun_view_new(L, kind);
-  lun_view_children(L, 1, vidx);
+  lun_view_children(L, 1, vidx, 0);
   return 1;
 }
 
@@ -337,7 +345,7 @@ void lun_view_name(lua_State *L, int idx) {
   lun_rawfield(L, idx, "kind");
   kind = (int)lua_tointeger(L, -1);
   lua_pop(L, 1);
-  if (kind == LUN_VIEW_COMPONENT && lun_rawfield(L, idx, "type") == LUA_TUSERDATA) {
+  if (kind == LUN_VIEW_COMPONENT && (lun_rawfield(L, idx, "type"), lun_viewtype_test(L, -1))) {
     lua_getiuservalue(L, -1, 1);
     lua_getfield(L, -1, "name");
     lua_replace(L, -3);
@@ -351,6 +359,7 @@ void lun_view_name(lua_State *L, int idx) {
 /* __call of a view type: (type, inputs?) -> view value. */
 static int lun_viewtype_call(lua_State *L) {
   int vidx;
+  luaL_checkudata(L, 1, LUN_MT_VIEWTYPE);
   lua_settop(L, 2);
   if (!lua_isnoneornil(L, 2) && !lua_istable(L, 2))
     luaL_argerror(L, 2, lua_pushfstring(L, "table of inputs expected, got %s", luaL_typename(L, 2)));
@@ -364,6 +373,8 @@ static int lun_viewtype_call(lua_State *L) {
 
 /* __index of a view type: its methods, or `name`. */
 static int lun_viewtype_index(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_VIEWTYPE);
+  lua_settop(L, 2);
   if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "name") == 0) {
     lua_getiuservalue(L, 1, 1);
     lua_getfield(L, -1, "name");
@@ -377,6 +388,8 @@ static int lun_viewtype_index(lua_State *L) {
 
 /* __newindex of a view type: defines a method. */
 static int lun_viewtype_newindex(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_VIEWTYPE);
+  lua_settop(L, 3);
   lua_getiuservalue(L, 1, 2);
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 3);
@@ -386,6 +399,8 @@ static int lun_viewtype_newindex(lua_State *L) {
 
 /* __tostring of a view type: "View BookView". */
 static int lun_viewtype_tostring(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_VIEWTYPE);
+  lua_settop(L, 1);
   lua_getiuservalue(L, 1, 1);
   lua_getfield(L, -1, "name");
   lua_pushfstring(L, "View %s", lua_tostring(L, -1));
@@ -404,7 +419,7 @@ void lun_open_view(lua_State *L) {
     {"__call", lun_viewtype_call}, {"__index", lun_viewtype_index},
     {"__newindex", lun_viewtype_newindex}, {"__tostring", lun_viewtype_tostring},
     {NULL, NULL}};
-  luaL_newmetatable(L, LUN_MT_VIEWTYPE);
+  lun_newmetatable(L, LUN_MT_VIEWTYPE);
   luaL_setfuncs(L, typemeta, 0);
   lua_pop(L, 1);
   luaL_setfuncs(L, fns, 0);

@@ -9,6 +9,20 @@
  */
 #include "lun_internal.h"
 
+/* Raises: a field of the view value at v is not what Lunette put there
+ * (rawset can reach a view value's fields). */
+static int lun_walk_altered(lua_State *L, const char *field) {
+  return luaL_error(L, "a view value was altered: its field '%s' holds what Lunette did not put there", field);
+}
+
+/* Pushes the entry i of the list table at -1 if it is a table whose [1] is a
+ * string; raises naming field otherwise. Pushes entry, name. [-0, +2] */
+static const char *lun_walk_entry(lua_State *L, lua_Integer i, const char *field, size_t *len) {
+  if (lua_rawgeti(L, -1, i) != LUA_TTABLE) lun_walk_altered(L, field);
+  if (lua_rawgeti(L, -1, 1) != LUA_TSTRING) lun_walk_altered(L, field);
+  return lua_tolstring(L, -1, len);
+}
+
 /* Stores the value at idx in the out table; returns its slot. */
 static int32_t lun_walk_store(lua_State *L, lun_Walk *W, int idx) {
   lua_pushvalue(L, idx);
@@ -35,9 +49,7 @@ static void lun_walk_env(lua_State *L, lun_Walk *W, int v) {
     size_t klen;
     const char *key;
     int32_t slot, old;
-    lua_rawgeti(L, -1, i);
-    lua_rawgeti(L, -1, 1);
-    key = lua_tolstring(L, -1, &klen);
+    key = lun_walk_entry(L, i, "env", &klen);
     lua_rawgeti(L, -2, 2);
     slot = lun_walk_store(L, W, -1);
     old = lunh_out_env(W->rt, key, klen, slot);
@@ -94,9 +106,7 @@ static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
   for (i = 1; i <= n; i++) {
     size_t nlen, vlen = 0;
     const char *name, *value = "";
-    lua_rawgeti(L, -1, i);
-    lua_rawgeti(L, -1, 1);
-    name = lua_tolstring(L, -1, &nlen);
+    name = lun_walk_entry(L, i, "mods", &nlen);
     if (lua_rawgeti(L, -2, 2) == LUA_TFUNCTION) {
       int32_t slot = lun_walk_store(L, W, -1);
       if (strcmp(name, "onSubmit") == 0) lunh_out_slot(W->rt, LUN_ROLE_SUBMIT, slot);
@@ -138,6 +148,7 @@ static int lun_inputs_equal(lua_State *L, int a, int b, int depth) {
   while (equal && lua_next(L, a)) {
     lua_pushvalue(L, -2);
     lua_rawget(L, b);
+    luaL_checkstack(L, 8, "comparing inputs");
     equal = lun_inputs_equal(L, -1, -2, depth + 1);
     lua_pop(L, 2);
   }
@@ -214,9 +225,10 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
   int32_t child = 0;
   int ref, info, inputs;
   lun_rawfield(L, v, "type");
+  if (!lun_viewtype_test(L, -1)) lun_walk_altered(L, "type");
   lua_getiuservalue(L, -1, 1);
   info = lua_gettop(L);
-  lun_rawfield(L, v, "inputs");
+  if (lun_rawfield(L, v, "inputs") != LUA_TTABLE) lun_walk_altered(L, "inputs");
   inputs = lua_gettop(L);
   lun_walk_check_bindings(L, info, inputs);
   if (lun_rawfield(L, v, "id") != LUA_TNIL) {
@@ -285,6 +297,7 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
   int32_t slot, old;
   if (lun_rawfield(L, v, "sheet") != LUA_TTABLE) { lua_pop(L, 1); return; }
   lua_rawgeti(L, -1, 1);
+  if (!lun_binding_test(L, -1)) lun_walk_altered(L, "sheet");
   lun_binding_get(L, -1);
   if (!lua_toboolean(L, -1)) { lua_pop(L, 3); return; }
   lua_pop(L, 1);
@@ -312,19 +325,23 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   size_t len = 0;
   const char *text = NULL;
   if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, v))) return;
+  lun_nest(L, W->depth, "view");
+  W->depth++;
   if (lun_viewtype_test(L, v)) {                  /* a bare view type: no inputs */
     lua_pushvalue(L, v);
     lua_call(L, 0, 1);
     lun_walk_value(L, W, lua_gettop(L));
     lua_pop(L, 1);
+    W->depth--;
     return;
   }
-  if (t == LUA_TTABLE && !lua_getmetatable(L, v)) { lun_walk_children(L, W, v); return; }
+  if (t == LUA_TTABLE && !lua_getmetatable(L, v)) { lun_walk_children(L, W, v); W->depth--; return; }
   if (t == LUA_TTABLE) lua_pop(L, 1);
   if (!lun_view_test(L, v))
     luaL_error(L, "expected a view, got %s", luaL_typename(L, v));
   lun_rawfield(L, v, "kind");
   kind = (int)lua_tointeger(L, -1);
+  if (!lua_isinteger(L, -1) || kind <= 0 || kind >= LUN_VIEW_KIND_COUNT) lun_walk_altered(L, "kind");
   lua_pop(L, 1);
   if (kind == LUN_VIEW_COMPONENT) lun_view_name(L, v);
   else lun_rawfield(L, v, "text");
@@ -346,6 +363,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (lun_rawfield(L, v, "attrs") == LUA_TTABLE) {
     lua_pushnil(L);
     while (lua_next(L, -2)) {
+      if (lua_type(L, -2) != LUA_TSTRING) lun_walk_altered(L, "attrs");
       lun_walk_describe_attr(L, W, lua_tostring(L, -2), lua_gettop(L));
       lua_pop(L, 1);
     }
@@ -353,13 +371,14 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   lua_pop(L, 1);
   switch (kind) {
     case LUN_VIEW_BUTTON:
-      lun_rawfield(L, v, "action");
+      if (lun_rawfield(L, v, "action") != LUA_TFUNCTION && !lua_isnil(L, -1)) lun_walk_altered(L, "action");
       lunh_out_slot(W->rt, LUN_ROLE_ACTION, lun_walk_store(L, W, -1));
       lua_pop(L, 1);
       break;
     case LUN_VIEW_TOGGLE:
     case LUN_VIEW_TEXTFIELD:
       lun_rawfield(L, v, "binding");
+      if (!lun_binding_test(L, -1)) lun_walk_altered(L, "binding");
       lunh_out_slot(W->rt, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
       lun_binding_get(L, -1);
       if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
@@ -382,4 +401,5 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   }
   lun_walk_sheet(L, W, v);
   lunh_out_end(W->rt);
+  W->depth--;
 }

@@ -1,0 +1,196 @@
+-- Hostile values (R11, R16): every Lunette metamethod called with wrong
+-- selves, forged objects, deep and cyclic values. Each case must end in a
+-- clean Lua error or a value; a crash takes the whole run down with it.
+local ui = require("lunette")
+
+local Book = ui.Observable("HostileBook", { title = "t", tags = function() return { "a" } end })
+local Old = ui.ObservableObject("HostileOld", { n = ui.Published(1) })
+local captured = {}
+local Probe = ui.View("Probe", { state = { on = false }, environment = { dismiss = "dismiss" }, body = function(self)
+  captured.self, captured.dismiss = self, self.dismiss
+  return ui.Text(tostring(self.on))
+end })
+
+-- One value of every kind Lunette hands to scripts.
+local function samples()
+  local book, old = Book(), Old()
+  local app = ui.mount(ui.VStack { Probe {}, ui.Button("b", function() end) })
+  local s = {
+    book = book, old = old, class = Book, proxy = book.tags,
+    view = ui.Text("x"), viewtype = Probe, app = app, node = app:find("b"),
+    binding = ui.Binding.constant(1), bindable = ui.Bindable(book),
+    subject = ui.Subject(), animation = ui.Animation.default,
+    timer = ui.Timer.publish(1), marker = ui.computed(function() end),
+    effect = ui.effect(function() end),
+  }
+  s.self, s.dismiss = captured.self, captured.dismiss
+  s.cancellable = s.subject:sink(function() end)
+  s.autoconnected = s.timer:autoconnect()
+  if ui.types and ui.types.Library then
+    s.swift = ui.types.Library()
+    s.swiftArray = s.swift.books
+    s.swiftClass = ui.types.Library
+  end
+  return s, app
+end
+
+-- Every function reachable from a value's metatable (and its __index table).
+local function metamethods(v)
+  local found, mt = {}, debug.getmetatable(v)
+  if type(mt) ~= "table" then return found end
+  for k, f in pairs(mt) do
+    if type(f) == "function" then found[#found + 1] = { tostring(k), f } end
+  end
+  if type(mt.__index) == "table" then
+    for k, f in pairs(mt.__index) do
+      if type(f) == "function" then found[#found + 1] = { "." .. tostring(k), f } end
+    end
+  end
+  return found
+end
+
+describe("R16 hostile selves", function()
+  it("R16 every metamethod of every Lunette type called with every wrong self errors cleanly", function()
+    local s, app = samples()
+    local wrong = { {}, 1, "s", true, function() end, coroutine.create(function() end), io and io.stdout or {} }
+    for _, v in pairs(s) do wrong[#wrong + 1] = v end
+    local calls = 0
+    for name, v in pairs(s) do
+      for _, entry in ipairs(metamethods(v)) do
+        do
+          for wi, self in ipairs(wrong) do
+            if os.getenv("HOSTILE_TRACE") then io.stderr:write(name, " ", entry[1], " ", wi, "\n"); io.stderr:flush() end
+            pcall(entry[2], self, "title", 1)
+            pcall(entry[2], self)
+            calls = calls + 2
+          end
+        end
+      end
+    end
+    assert.truthy(calls > 500)
+    app:unmount()
+  end)
+
+  it("R16 getmetatable answers a name and setmetatable cannot reuse or change a Lunette metatable", function()
+    local s = samples()
+    for name, v in pairs(s) do
+      if type(v) ~= "function" then assert.equal("string", type(getmetatable(v)), name) end
+    end
+    assert.equal("HostileBook", getmetatable(Book()))
+    assert.has_error(function() setmetatable(ui.Text("x"), {}) end)
+  end)
+
+  it("R16 a Binding or a table cannot pass for a model or a Swift object", function()
+    local fake = setmetatable({}, { __index = function() return 1 end })
+    assert.has_error(function() ui.Bindable(ui.Binding.constant(1)) end)
+    assert.has_error(function() ui.Bindable(fake) end)
+    assert.has_error(function() ui.id(fake) end)
+    assert.has_error(function() ui.id(ui.Binding.constant(1)) end)
+  end)
+
+  it("R16 a view value whose fields were altered with rawset is an error node, not a crash", function()
+    for _, field in ipairs { "kind", "mods", "env", "attrs", "type", "inputs", "binding", "sheet", "action" } do
+      for _, bad in ipairs { 999, "x", { {} }, { [{}] = 1 }, false } do
+        local v = ui.Text("x"):padding()
+        local c = Probe {}
+        local t = ui.Toggle("t", ui.Binding.constant(true))
+        rawset(v, field, bad); rawset(c, field, bad); rawset(t, field, bad)
+        local ok = pcall(function()
+          local app = ui.mount(ui.VStack { v, c, t })
+          app:tree()
+          app:unmount()
+        end)
+        assert.truthy(ok ~= nil)
+      end
+    end
+  end)
+end)
+
+describe("R11 deep and cyclic values", function()
+  it("R11 a table default nested 10 deep is copied", function()
+    local t, d = {}, nil
+    d = t
+    for _ = 1, 10 do d.x = {}; d = d.x end
+    d.leaf = "ok"
+    local M = ui.Observable("Deep10", { v = t })
+    local m = M()
+    assert.equal("ok", m.v.x.x.x.x.x.x.x.x.x.x.leaf)
+  end)
+
+  it("R11 a default nested past the limit fails naming the model and property", function()
+    local t, d = {}, nil
+    d = t
+    for _ = 1, 100000 do d.x = {}; d = d.x end
+    local M = ui.Observable("Deep100k", { v = t })
+    local ok, err = pcall(M)
+    assert.is_false(ok)
+    assert.matches("Deep100k.v: nested more than %d+ levels deep", tostring(err))
+  end)
+
+  it("R11 a cyclic default or state initial fails naming where it is", function()
+    local t = { a = {} }
+    t.a.back = t
+    local M = ui.Observable("Cyclic", { v = t })
+    local ok, err = pcall(M)
+    assert.is_false(ok)
+    assert.matches("Cyclic.v: the table contains itself", tostring(err))
+    local V = ui.View("CyclicState", { state = { s = t }, body = function(self) return ui.Text("x") end })
+    local app = ui.mount(V {})
+    assert.matches("CyclicState.state.s: the table contains itself", app:tree())
+    app:unmount()
+  end)
+
+  it("R11 a shared (not cyclic) table in a default is copied", function()
+    local shared = { 1 }
+    local M = ui.Observable("Shared", { v = { a = shared, b = shared } })
+    assert.equal(1, M().v.b[1])
+  end)
+
+  it("R11 a 40-deep static stack renders; a 300-deep one is an error node", function()
+    local v = ui.Text("leaf")
+    for _ = 1, 40 do v = ui.VStack { v } end
+    local app = ui.mount(ui.View("Deep40", function() return v end)())
+    assert.truthy(app:tree():find('Text "leaf"', 1, true))
+    app:unmount()
+    for _ = 1, 260 do v = ui.VStack { v } end
+    app = ui.mount(ui.View("Deep300", function() return v end)())
+    assert.matches("Error Deep300: .*view: nested more than %d+ levels deep", app:tree())
+    app:unmount()
+  end)
+
+  it("R11 a children table that contains itself is an error naming the view", function()
+    local t = {}
+    t[1] = t
+    local app = ui.mount(ui.View("CycleKids", function() return ui.VStack(t) end)())
+    assert.matches("Error CycleKids: .*nested more than", app:tree())
+    app:unmount()
+  end)
+
+  it("R11 a child index far past the end is refused, not iterated", function()
+    local ok, err = pcall(ui.VStack, { [2 ^ 53] = ui.Text("x") })
+    assert.is_false(ok)
+    assert.matches("out of range", tostring(err))
+  end)
+
+  it("R11 a row id that is itself (id = self) is an error node", function()
+    local t = {}
+    t.id = t
+    local app = ui.mount(ui.View("SelfId", function() return ui.ForEach({ t }, function() return ui.Text("r") end) end)())
+    assert.matches("a row's id: nested more than", app:tree())
+    app:unmount()
+  end)
+
+  it("R11 erroring __index, __eq and __tostring in inputs and rows are clean errors", function()
+    local evil = setmetatable({}, {
+      __index = function() error("evil index") end,
+      __eq = function() error("evil eq") end,
+      __tostring = function() error("evil tostring") end,
+      __len = function() error("evil len") end,
+    })
+    local V = ui.View("EvilIn", function(self) return ui.Text(tostring(self.x)) end)
+    local app = ui.mount(ui.VStack { V { x = evil }, ui.ForEach(evil, function() return ui.Text("r") end) })
+    local tree = app:tree()
+    assert.matches("evil", tree)
+    app:unmount()
+  end)
+end)

@@ -11,11 +11,22 @@
 /* Implemented in Swift (LuaModuleHost): starts a runtime for L. 1 on success. */
 int lunh_adopt(lua_State *L);
 
+/* The state's main thread: a require may run inside a coroutine, whose
+ * lua_State dies with it; the runtime keeps the one that lives as long as
+ * the state. */
+static lua_State *lun_main_thread(lua_State *L) {
+  lua_State *main;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+  main = lua_tothread(L, -1);
+  lua_pop(L, 1);
+  return main;
+}
+
 /* require("lunette") -> ui. */
 int luaopen_lunette(lua_State *L) {
   if (!lun_installed(L)) {
     lun_adopting();
-    if (!lunh_adopt(L)) return luaL_error(L, "lunette: could not start the runtime");
+    if (!lunh_adopt(lun_main_thread(L))) return luaL_error(L, "lunette: could not start the runtime");
   }
   return lun_open_module(L);
 }

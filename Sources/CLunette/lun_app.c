@@ -90,15 +90,16 @@ static int lun_effect_cancel(lua_State *L) {
 static int lun_ui_configure(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   if (lua_getfield(L, 1, "listWindow") != LUA_TNIL) {
-    lua_Integer n = luaL_checkinteger(L, -1);
-    luaL_argcheck(L, n > 0, 1, "listWindow must be positive");
+    lua_Integer n = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
+    if (n <= 0 || n > INT32_MAX)
+      return lun_error_here(L, "ui.configure: listWindow must be a positive integer, got %s", luaL_tolstring(L, -1, NULL));
     lun_state(L)->listWindow = (int32_t)n;
   }
   if (lua_getfield(L, 1, "timeBudget") != LUA_TNIL) {
-    lua_Number s = luaL_checknumber(L, -1);
-    luaL_argcheck(L, s > 0, 1, "timeBudget must be positive");
-    if (!lun_state(L)->budgetLimit) return luaL_error(L, "this runtime has no time budget (LunetteRuntime.Options.timeBudget is 0)");
-    lun_budget_set(lun_state(L), (double)s);
+    if (lua_type(L, -1) != LUA_TNUMBER)
+      return lun_error_here(L, "ui.configure: timeBudget must be a number of seconds, got %s", luaL_typename(L, -1));
+    if (!lun_budget_lower(lun_state(L), (double)lua_tonumber(L, -1)))
+      return lun_error_here(L, "ui.configure: timeBudget must be a positive number of seconds, got %s", luaL_tolstring(L, -1, NULL));
   }
   return 0;
 }

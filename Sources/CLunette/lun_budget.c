@@ -1,16 +1,56 @@
 /*
- * lun_budget.c — a time budget for each run of a view, effect or task.
+ * lun_budget.c — every entry into Lua is bounded: a time budget per run, and
+ * Ctrl-C.
  *
- * The scheduler marks when a run starts (lun_budget_begin) and ends. A
- * watchdog thread in the host calls lun_budget_check now and then; a run
- * past its budget gets a count hook that raises "ran longer than its time
- * budget" at every instruction, so even a loop that catches errors with
- * pcall unwinds, one catch at a time, to the run's own protected call.
- * Nothing is hooked while runs finish in time.
+ * A run (a chunk, a body, an effect, an action, a task step, an event, the
+ * conversion of an error) is a level on the runtime's chain: the Lua thread
+ * it runs on and when it started. A coroutine resumed during a run
+ * (coroutine.resume, coroutine.wrap, a task) adds its thread as a level of
+ * its own, so the chain names every thread that may be executing Lua.
+ *
+ * The host's watchdog thread looks at the chain now and then
+ * (lun_budget_check). When a run is past its budget, or an interrupt was
+ * asked for, it arms a count hook on every thread from that level up; the
+ * hook raises at the next instruction, and again at every instruction after
+ * it, so even a loop inside pcall unwinds, one catch at a time, to the run's
+ * own protected call. Levels pushed while the stop stands are hooked when
+ * they start. Nothing is hooked while runs finish in time.
+ *
+ * The chain is guarded by a lock, and a thread is on it only while its
+ * resumer holds it on a running stack, so the watchdog never touches a
+ * thread that could have been collected.
  */
 #include "lun_internal.h"
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
+
+#define LUN_BUDGET_LEVELS 256
+
+typedef struct lun_Level {
+  lua_State *thread;
+  uint64_t start;                  /* ns; 0: a coroutine of the run below */
+  int bounded;                     /* the host's budget applies to this run */
+  lua_Hook hook;                   /* the thread's hook before this level */
+  int mask, count;
+} lun_Level;
+
+struct lun_Budget {
+  pthread_mutex_t lock;
+  uint64_t limit;                  /* the host's budget, ns (0: none) */
+  uint64_t scriptLimit;            /* a lower one a script asked for (0: none) */
+  int interruptible;               /* Ctrl-C stops this runtime's runs */
+  int depth;
+  int armed;                       /* 0, or the level (1-based) the stop holds from */
+  int reason;
+  lun_Level levels[LUN_BUDGET_LEVELS];
+};
+
+enum { LUN_STOP_BUDGET = 1, LUN_STOP_INTERRUPT };
+
+static volatile sig_atomic_t lun_interrupt_asked = 0;
 
 /* Nanoseconds on the monotonic clock. */
 static uint64_t lun_budget_now(void) {
@@ -19,77 +59,141 @@ static uint64_t lun_budget_now(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void lun_budget_hook(lua_State *L, lua_Debug *ar);
-
-/* Puts back the hook thread L had before its run. */
-static void lun_budget_restore(lua_State *L, lun_State *S) {
-  int i;
-  for (i = S->budgetDepth - 1; i >= 0; i--) {
-    if (S->budgetSaved[i].thread == (void *)L) {
-      lua_sethook(L, S->budgetSaved[i].hook, S->budgetSaved[i].mask, S->budgetSaved[i].count);
-      return;
-    }
-  }
-  lua_sethook(L, NULL, 0, 0);
+lun_Budget *lun_budget_new(void) {
+  lun_Budget *b = (lun_Budget *)calloc(1, sizeof(lun_Budget));
+  if (b) pthread_mutex_init(&b->lock, NULL);
+  return b;
 }
 
-/* The armed hook: raises while the run it was armed for is still running. */
+void lun_budget_free(lun_Budget *b) {
+  if (!b) return;
+  pthread_mutex_destroy(&b->lock);
+  free(b);
+}
+
+/* The budget in force, ns (0: none). */
+static uint64_t lun_budget_limit(lun_Budget *b) {
+  if (!b->limit) return b->scriptLimit;
+  if (!b->scriptLimit) return b->limit;
+  return b->scriptLimit < b->limit ? b->scriptLimit : b->limit;
+}
+
+/* The armed hook: raises while a stop holds at or below the running level. */
 static void lun_budget_hook(lua_State *L, lua_Debug *ar) {
-  lun_State *S = lun_state(L);
+  lun_Budget *b = lun_state(L)->budget;
+  int reason = 0;
+  char seconds[32];
   (void)ar;
-  if (atomic_load(&S->budgetStart) != 0 && atomic_load(&S->armedRun) == atomic_load(&S->budgetRun)) {
-    char seconds[32];
-    snprintf(seconds, sizeof seconds, "%g", (double)S->budgetLimit / 1e9);
-    luaL_where(L, 0);                              /* in a hook, level 0 is the Lua code it stopped */
-    lua_pushfstring(L, "%sran longer than its time budget (%ss)", lua_tostring(L, -1), seconds);
-    lua_error(L);
+  pthread_mutex_lock(&b->lock);
+  if (b->armed && b->depth >= b->armed) reason = b->reason;
+  snprintf(seconds, sizeof seconds, "%g", (double)lun_budget_limit(b) / 1e9);
+  pthread_mutex_unlock(&b->lock);
+  if (!reason) {                                   /* armed for a run that has ended: step aside */
+    lua_sethook(L, NULL, 0, 0);
     return;
   }
-  lun_budget_restore(L, S);                        /* armed too late: step aside */
+  luaL_where(L, 0);                                /* in a hook, level 0 is the Lua code it stopped */
+  if (reason == LUN_STOP_INTERRUPT) lua_pushfstring(L, "%sinterrupted", lua_tostring(L, -1));
+  else lua_pushfstring(L, "%sran longer than its time budget (%ss)", lua_tostring(L, -1), seconds);
+  lua_error(L);
 }
 
-/* A run starts on thread L (runs nest: an event may resume a task). */
-void lun_budget_begin(lua_State *L, lun_State *S) {
-  int d = S->budgetDepth;
-  if (!S->budgetLimit || d >= 8) { S->budgetDepth++; return; }
-  S->budgetSaved[d].thread = (void *)L;
-  S->budgetSaved[d].hook = lua_gethook(L);
-  S->budgetSaved[d].mask = lua_gethookmask(L);
-  S->budgetSaved[d].count = lua_gethookcount(L);
-  S->budgetDepth++;
-  atomic_store(&S->budgetThread, (void *)L);
-  if (d == 0) {
-    atomic_fetch_add(&S->budgetRun, 1);
-    atomic_store(&S->budgetStart, lun_budget_now());
-  }
+/* Arms the hook on every thread from level `from` (0-based) up. Lock held. */
+static void lun_budget_arm(lun_Budget *b, int from, int reason) {
+  int i;
+  b->armed = from + 1;
+  b->reason = reason;
+  for (i = from; i < b->depth; i++) lua_sethook(b->levels[i].thread, lun_budget_hook, LUA_MASKCOUNT, 1);
 }
 
-/* The run ends: an armed hook is taken off; an outer run continues. */
-void lun_budget_end(lua_State *L, lun_State *S) {
-  int d = --S->budgetDepth;
-  if (!S->budgetLimit || d >= 8) return;
-  if (lua_gethook(L) == lun_budget_hook) lua_sethook(L, S->budgetSaved[d].hook, S->budgetSaved[d].mask, S->budgetSaved[d].count);
-  if (d == 0) {
-    atomic_store(&S->budgetStart, 0);
-    atomic_fetch_add(&S->budgetRun, 1);
-  } else {
-    atomic_store(&S->budgetThread, S->budgetSaved[d - 1].thread);
-    atomic_store(&S->armedRun, 0);                 /* the outer thread may need the hook too */
-  }
-}
-
-/* Arms the hook of a run past its budget; the run counter is read around the start so both are one run's. */
-int lun_budget_check(lun_State *S) {
-  uint32_t run = atomic_load(&S->budgetRun);
-  uint64_t start = atomic_load(&S->budgetStart);
-  uint64_t now = lun_budget_now();                 /* read after start, so now >= start */
-  if (!start || !S->budgetLimit || now - start < S->budgetLimit) return 0;
-  if (atomic_load(&S->budgetRun) != run || atomic_load(&S->armedRun) == run) return 0;
-  atomic_store(&S->armedRun, run);
-  lua_sethook((lua_State *)atomic_load(&S->budgetThread), lun_budget_hook, LUA_MASKCOUNT, 1);
+/* A run (bounded: the host's budget applies) or a coroutine of the running
+ * run starts on thread L. Returns 0 if the chain is full. */
+int lun_budget_begin(lua_State *L, lun_State *S, int bounded) {
+  lun_Budget *b = S->budget;
+  lun_Level *level;
+  pthread_mutex_lock(&b->lock);
+  if (b->depth >= LUN_BUDGET_LEVELS) { pthread_mutex_unlock(&b->lock); return 0; }
+  level = &b->levels[b->depth++];
+  level->thread = L;
+  level->bounded = bounded;
+  level->start = bounded ? lun_budget_now() : 0;
+  level->hook = lua_gethook(L);
+  level->mask = lua_gethookmask(L);
+  level->count = lua_gethookcount(L);
+  if (b->armed) lua_sethook(L, lun_budget_hook, LUA_MASKCOUNT, 1);
+  pthread_mutex_unlock(&b->lock);
   return 1;
 }
 
+/* The level on top ends; returns 1 if a stop held for it (it was stopped). */
+int lun_budget_end(lua_State *L, lun_State *S) {
+  lun_Budget *b = S->budget;
+  lun_Level *level;
+  int stopped;
+  pthread_mutex_lock(&b->lock);
+  level = &b->levels[--b->depth];
+  stopped = b->armed && b->depth + 1 >= b->armed;
+  if (lua_gethook(L) == lun_budget_hook || stopped) lua_sethook(L, level->hook, level->mask, level->count);
+  if (b->armed > b->depth) b->armed = 0;           /* the stopped run has unwound */
+  pthread_mutex_unlock(&b->lock);
+  return stopped;
+}
+
+/* Called by the host's watchdog thread: arms the hook of a run past its
+ * budget, or of every run if an interrupt was asked for. */
+int lun_budget_check(lun_State *S) {
+  lun_Budget *b = S->budget;
+  uint64_t limit, now;
+  int i, armed = 0;
+  pthread_mutex_lock(&b->lock);
+  if (lun_interrupt_asked && b->interruptible) {
+    lun_interrupt_asked = 0;
+    if (b->depth > 0 && b->armed != 1) { lun_budget_arm(b, 0, LUN_STOP_INTERRUPT); armed = 1; }
+  }
+  limit = lun_budget_limit(b);
+  now = lun_budget_now();
+  for (i = 0; !armed && limit && i < b->depth && (!b->armed || i + 1 < b->armed); i++) {
+    lun_Level *level = &b->levels[i];
+    if (level->bounded && now - level->start >= limit) { lun_budget_arm(b, i, LUN_STOP_BUDGET); armed = 1; }
+  }
+  pthread_mutex_unlock(&b->lock);
+  return armed;
+}
+
+/* 1 if a stop holds for the running level (a run is being unwound). */
+int lun_budget_stopping(lun_State *S) {
+  lun_Budget *b = S->budget;
+  int stopping;
+  pthread_mutex_lock(&b->lock);
+  stopping = b->armed && b->depth >= b->armed;
+  pthread_mutex_unlock(&b->lock);
+  return stopping;
+}
+
 void lun_budget_set(lun_State *S, double seconds) {
-  S->budgetLimit = seconds > 0 ? (uint64_t)(seconds * 1e9) : 0;
+  S->budget->limit = seconds > 0 ? (uint64_t)(seconds * 1e9) : 0;
+}
+
+/* A script asks for a budget of `seconds`. The budget in force is the
+ * lower of it and the host's, so a script can lower the host's budget but
+ * never lift or remove it. Returns 0 if seconds is not a positive number. */
+int lun_budget_lower(lun_State *S, double seconds) {
+  uint64_t ns;
+  if (!(seconds > 0)) return 0;                    /* also NaN */
+  if (seconds >= 1e9) { S->budget->scriptLimit = 0; return 1; }   /* no lower than the host's */
+  ns = (uint64_t)(seconds * 1e9);
+  S->budget->scriptLimit = ns ? ns : 1;
+  return 1;
+}
+
+void lun_interrupt(void) {
+  lun_interrupt_asked = 1;
+}
+
+void lun_interruptible(lua_State *L, int on) {
+  lun_Budget *b = lun_state(L)->budget;
+  pthread_mutex_lock(&b->lock);
+  b->interruptible = on;
+  lun_interrupt_asked = 0;
+  pthread_mutex_unlock(&b->lock);
 }

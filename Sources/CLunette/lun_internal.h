@@ -200,9 +200,14 @@ void lun_self_init(lua_State *L, int recidx);
 void lun_self_subscribe(lua_State *L, int recidx);
 
 
+/* lun_reach.c */
+void lun_open_reach(lua_State *L);
+
 /* lun_budget.c */
-void lun_budget_begin(lua_State *L, lun_State *S);
-void lun_budget_end(lua_State *L, lun_State *S);
+int lun_budget_begin(lua_State *L, lun_State *S, int bounded);
+int lun_budget_end(lua_State *L, lun_State *S);
+int lun_budget_lower(lun_State *S, double seconds);
+int lun_budget_stopping(lun_State *S);
 
 /* lun_update.c */
 int lun_error_string(lua_State *L, int idx);

@@ -305,7 +305,7 @@ static int lun_events_k(lua_State *L) {
     int status;
     lua_pushcfunction(L, lun_event_k);
     lua_rawgeti(L, -2, i);
-    lun_budget_begin(L, S);
+    if (!lun_budget_begin(L, S, 1)) luaL_error(L, "runs nested too deep");
     status = lua_pcall(L, 1, 0, 0);
     lun_budget_end(L, S);
     if (status != LUA_OK) {

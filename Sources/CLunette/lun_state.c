@@ -7,7 +7,7 @@
 
 const char lun_key_objects, lun_key_proxies, lun_key_hosts, lun_key_hosttypes,
            lun_key_envkeys, lun_key_module, lun_key_suspend;
-static const char lun_key_state, lun_key_lasterror, lun_key_results, lun_key_fallback;
+static const char lun_key_state, lun_key_lasterror, lun_key_results, lun_key_fallback, lun_key_toodeep;
 
 /* Set when the module adopts a state the stock interpreter made: threads
  * that existed before hold no pointer in their extra space, so the state
@@ -68,6 +68,7 @@ static int lun_install_k(lua_State *L) {
   memset(S, 0, sizeof(*S));
   S->rt = lua_touserdata(L, 1);
   S->graph = lua_touserdata(L, 2);
+  S->budget = (lun_Budget *)lua_touserdata(L, 3);
   S->listWindow = 50;
   lua_newtable(L);
   lua_pushcfunction(L, lun_state_gc);
@@ -86,7 +87,12 @@ static int lun_install_k(lua_State *L) {
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_suspend);
   lua_pushliteral(L, "an error that could not be described (out of memory?)");
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_fallback);   /* made now: no allocation when needed */
+  lua_pushliteral(L, "runs nested too deep");
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_toodeep);
+  lua_pushliteral(L, "");
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_lasterror);
 
+  lun_open_reach(L);
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
   lua_pushcfunction(L, lun_open_module);
   lua_setfield(L, -2, "lunette");
@@ -98,6 +104,8 @@ static int lun_install_k(lua_State *L) {
 static int lun_capture_k(lua_State *L) {
   if (lua_type(L, 1) == LUA_TLIGHTUSERDATA && lua_touserdata(L, 1) == &lun_key_suspend)
     lua_pushliteral(L, "internal: evaluation suspended outside a computed read");
+  else if (lun_installed(L))
+    lun_error_string(L, 1);                      /* its __tostring is bounded by the budget */
   else
     luaL_tolstring(L, 1, NULL);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_lasterror);
@@ -115,21 +123,40 @@ static void lun_capture_error(lua_State *L) {
   }
 }
 
-/* Runs the function below nargs pushed arguments in protection; on error keeps the message. */
+/* Runs the function below nargs pushed arguments as one run: a protected
+ * call on the budget chain (lun_budget.c; bounded: the host's budget
+ * applies to it), its error kept as the last error message (converting it
+ * is a bounded run too). [-(nargs+1), +nresults on success] */
+static int lun_protect_run(lua_State *L, int nargs, int nresults, int bounded) {
+  lun_State *S = lun_state(L);
+  int status;
+  if (!lun_budget_begin(L, S, bounded)) {
+    lua_pop(L, nargs + 1);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_toodeep);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_lasterror);
+    return LUN_ERROR;
+  }
+  status = lua_pcall(L, nargs, nresults, 0);
+  lun_budget_end(L, S);
+  if (status != LUA_OK) lun_capture_error(L);
+  return status == LUA_OK ? LUN_OK : LUN_ERROR;
+}
+
 int lun_protect(lua_State *L, int nargs, int nresults) {
-  if (lua_pcall(L, nargs, nresults, 0) != LUA_OK) {
+  return lun_protect_run(L, nargs, nresults, 1);
+}
+
+int lun_install(lua_State *L, void *rt, void *graph, lun_Budget *budget) {
+  if (!lua_checkstack(L, 5)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_install_k);
+  lua_pushlightuserdata(L, rt);
+  lua_pushlightuserdata(L, graph);
+  lua_pushlightuserdata(L, budget);
+  if (lua_pcall(L, 3, 0, 0) != LUA_OK) {            /* no runtime yet: no budget chain */
     lun_capture_error(L);
     return LUN_ERROR;
   }
   return LUN_OK;
-}
-
-int lun_install(lua_State *L, void *rt, void *graph) {
-  if (!lua_checkstack(L, 4)) return LUN_ERROR;
-  lua_pushcfunction(L, lun_install_k);
-  lua_pushlightuserdata(L, rt);
-  lua_pushlightuserdata(L, graph);
-  return lun_protect(L, 2, 0);
 }
 
 const char *lun_last_error(lua_State *L, size_t *len) {
@@ -152,7 +179,7 @@ static int lun_run_k(lua_State *L) {
 /* Loads a text chunk and runs it through k (which gets the chunk, returns
  * one integer) in protection; *answer is that integer. */
 static int lun_load_and_run(lua_State *L, lua_CFunction k, const char *source, size_t len,
-                            const char *chunkname, int *answer) {
+                            const char *chunkname, int bounded, int *answer) {
   if (!lua_checkstack(L, 4)) return LUN_ERROR;
   lua_pushcfunction(L, k);
   if (luaL_loadbufferx(L, source, len, chunkname, "t") != LUA_OK) {
@@ -160,7 +187,7 @@ static int lun_load_and_run(lua_State *L, lua_CFunction k, const char *source, s
     lun_capture_error(L);
     return LUN_SYNTAX;
   }
-  if (lun_protect(L, 1, 1) != LUN_OK) return LUN_ERROR;
+  if (lun_protect_run(L, 1, 1, bounded) != LUN_OK) return LUN_ERROR;
   *answer = (int)lua_tointeger(L, -1);
   lua_pop(L, 1);
   return LUN_OK;
@@ -168,7 +195,7 @@ static int lun_load_and_run(lua_State *L, lua_CFunction k, const char *source, s
 
 int lun_run_chunk(lua_State *L, const char *source, size_t len, const char *chunkname, int *resultRef) {
   *resultRef = LUA_NOREF;
-  return lun_load_and_run(L, lun_run_k, source, len, chunkname, resultRef);
+  return lun_load_and_run(L, lun_run_k, source, len, chunkname, 1, resultRef);
 }
 
 int lun_release_ref(lua_State *L, int ref) {
@@ -220,9 +247,9 @@ static int lun_eval_k(lua_State *L) {
   return 1;
 }
 
-int lun_eval(lua_State *L, const char *source, size_t len, const char *chunkname, int *count) {
+int lun_eval(lua_State *L, const char *source, size_t len, const char *chunkname, int bounded, int *count) {
   *count = 0;
-  return lun_load_and_run(L, lun_eval_k, source, len, chunkname, count);
+  return lun_load_and_run(L, lun_eval_k, source, len, chunkname, bounded, count);
 }
 
 const char *lun_eval_result(lua_State *L, int i, size_t *len) {

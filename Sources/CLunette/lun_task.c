@@ -103,12 +103,11 @@ static void lun_task_resume(lua_State *L, int32_t id, int nargs) {
   taskidx = lua_gettop(L);
   lua_rawgeti(L, taskidx, LUN_TASK_THREAD);
   co = lua_tothread(L, -1);
-  lua_pop(L, 1);
-  lua_rotate(L, taskidx - nargs, -nargs);         /* the task record below its arguments */
-  taskidx -= nargs;
+  lua_rotate(L, taskidx - nargs, -nargs);         /* the task record and its thread below its arguments */
+  taskidx -= nargs;                               /* the thread stays referenced while it runs */
   lua_xmove(L, co, nargs);
   S->active = 0;
-  lun_budget_begin(co, S);
+  if (!lun_budget_begin(co, S, 1)) luaL_error(L, "runs nested too deep");
   status = lua_resume(co, L, nargs, &nres);
   lun_budget_end(co, S);
   S->active = saved;

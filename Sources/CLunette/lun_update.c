@@ -21,21 +21,29 @@ typedef struct lun_Run {
   int rendered;      /* the function ran to the end */
 } lun_Run;
 
-/* Pushes the error value at idx as a string, in protection. Returns 1 if it could. */
+/* Protected part of lun_error_string: (value) -> string. */
 static int lun_tostring_k(lua_State *L) {
   luaL_tolstring(L, 1, NULL);
   return 1;
 }
 
+/* Pushes the error value at idx as a string. Its __tostring is script
+ * code: it runs in protection as a run of its own, under the budget.
+ * Returns 1 if it could describe it. [-0, +1] */
 int lun_error_string(lua_State *L, int idx) {
+  lun_State *S = lun_state(L);
+  int status;
   idx = lua_absindex(L, idx);
   if (lua_type(L, idx) == LUA_TSTRING) { lua_pushvalue(L, idx); return 1; }
+  if (!lua_checkstack(L, 3) || !lun_budget_begin(L, S, 1)) { lua_pushliteral(L, "an error value that cannot be shown"); return 0; }
   lua_pushcfunction(L, lun_tostring_k);
   lua_pushvalue(L, idx);
-  if (lua_pcall(L, 1, 1, 0) == LUA_OK) return 1;
+  status = lua_pcall(L, 1, 1, 0);
+  lun_budget_end(L, S);
+  if (status == LUA_OK) return 1;
   lua_pop(L, 1);
   lua_pushliteral(L, "an error value that cannot be shown");
-  return 1;
+  return 0;
 }
 
 /* Raises "file:line: the function returned a T, expected a view" for the function at fidx. */
@@ -208,15 +216,20 @@ static void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   memset(&run, 0, sizeof(run));
   run.ticket = *ticket;
   for (;;) {
-    int status;
+    int status, stopped = 0;
     size_t len;
     const char *msg;
     lua_pushcfunction(L, lun_update_k);
     lua_pushlightuserdata(L, &run);
     S->inUnit = 1;
-    lun_budget_begin(L, S);
-    status = lua_pcall(L, 1, 0, 0);
-    lun_budget_end(L, S);
+    if (lun_budget_begin(L, S, 1)) {
+      status = lua_pcall(L, 1, 0, 0);
+      stopped = lun_budget_end(L, S);
+    } else {
+      lua_pop(L, 2);
+      lua_pushliteral(L, "runs nested too deep");
+      status = LUA_ERRRUN;
+    }
     S->inUnit = 0;
     lun_update_close(S, &run, status == LUA_OK && !S->suspending);
     if (status == LUA_OK && !S->suspending) {
@@ -231,7 +244,7 @@ static void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
     }
     lun_error_string(L, -1);
     msg = lua_tolstring(L, -1, &len);
-    lunh_unit_end(S->rt, LUN_UNIT_FAILED, msg, len);
+    lunh_unit_end(S->rt, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);
     lua_pop(L, 2);
     return;
   }

@@ -22,7 +22,7 @@ enum SpecRunner {
             try runtime.installRunnerSupport()
             try runtime.run(source: source, name: "=(spec runner)")
             let call = "return lunette_spec_run(\(quoted(file)), \(filter.map(quoted) ?? "nil"), \(timeout))"
-            let records = try runtime.evaluate(call).first ?? ""
+            let records = try runtime.evaluateHostCode(call, name: "=(spec runner)").first ?? ""
             return records.split(separator: "\u{1e}").map { record in
                 let fields = record.split(separator: "\u{1f}", omittingEmptySubsequences: false).map(String.init)
                 return SpecCase(file: file, name: fields[1], status: SpecCase.Status(rawValue: fields[0]) ?? .failed,

@@ -18,6 +18,9 @@
 #include <stdint.h>
 #include <lua5.4/lua.h>
 
+/* The time budget and interrupt state of a runtime (lun_budget.c). */
+typedef struct lun_Budget lun_Budget;
+
 /* Per-state data, reachable from any coroutine through lua_getextraspace. */
 typedef struct lun_State {
   void *rt;               /* the Swift runtime (unretained) */
@@ -33,13 +36,7 @@ typedef struct lun_State {
   int32_t listWindow;     /* rows a List realises */
   int32_t nextId;         /* ids of tasks and timer subscriptions */
   int32_t tracing;        /* ui.trace is on: writes report where they happened */
-  /* the time budget of the running run (lun_budget.c); read by the host's watchdog thread */
-  uint64_t budgetLimit;                  /* nanoseconds, 0: no budget */
-  _Atomic uint64_t budgetStart;          /* when the running run started, 0: none */
-  _Atomic uint32_t budgetRun, armedRun;  /* which run is running, which one the hook is armed for */
-  _Atomic(void *) budgetThread;          /* the lua_State it runs on now */
-  int budgetDepth;                       /* runs nest (a task resumed by an event) */
-  struct { void *thread; lua_Hook hook; int mask, count; } budgetSaved[8];
+  lun_Budget *budget;     /* the runs in progress and their budget; shared with the watchdog thread */
 } lun_State;
 
 /* Status codes returned by the lun_* entry points. */
@@ -79,7 +76,8 @@ typedef struct lun_Ticket {
 } lun_Ticket;
 
 /* How a unit's update ended (lunh_unit_end). */
-enum { LUN_UNIT_SKIPPED = 0, LUN_UNIT_RAN = 1, LUN_UNIT_FAILED = 2 };
+enum { LUN_UNIT_SKIPPED = 0, LUN_UNIT_RAN = 1, LUN_UNIT_FAILED = 2,
+       LUN_UNIT_STOPPED = 3 /* failed: stopped by its time budget or an interrupt; not run again this flush */ };
 
 /* What the host's clock wakes (lunh_clock_schedule, lun_clock_fire). */
 enum { LUN_CLOCK_TASK = 1, LUN_CLOCK_TIMER = 2 };
@@ -103,9 +101,14 @@ typedef struct lun_HostValue {
 
 /* ---- Swift -> C -------------------------------------------------------- */
 
+/* A runtime's budget state; the host frees it after the state is closed
+ * and the watchdog has forgotten it. */
+lun_Budget *lun_budget_new(void);
+void lun_budget_free(lun_Budget *b);
 /* Time budget of each run (seconds, 0: none). */
 void lun_budget_set(lun_State *S, double seconds);
-/* Called by the host's watchdog thread: arms the hook of a run past its budget. */
+/* Called by the host's watchdog thread: stops a run past its budget, or
+ * every run of an interruptible runtime after lun_interrupt. Never raises. */
 int lun_budget_check(lun_State *S);
 
 /* A new Lua state whose scripts may use at most `limit` bytes (0: no cap). */
@@ -116,6 +119,10 @@ void lun_close_state(lua_State *L);
 size_t lun_memory_used(lua_State *L);
 void lun_memory_limit(lua_State *L, size_t limit);
 
+/* Opens the standard libraries: the sandbox's allow-list, or all of them;
+ * either way without finalizers or debug.sethook (lun_libraries.c). */
+int lun_open_libraries(lua_State *L, int sandboxed);
+
 lun_State *lun_state(lua_State *L);
 /* 1 if a runtime is installed in L. */
 int lun_installed(lua_State *L);
@@ -125,11 +132,13 @@ void lun_adopting(void);
 /* Opens the `ui` table (what require("lunette") returns). Raises; call from Lua. */
 int lun_open_module(lua_State *L);
 /* Opens the module in L for the runtime rt; makes require("lunette") work. */
-int lun_install(lua_State *L, void *rt, void *graph);
+int lun_install(lua_State *L, void *rt, void *graph, lun_Budget *budget);
 /* Loads and runs a chunk; a non-nil first result is kept in *resultRef. */
 int lun_run_chunk(lua_State *L, const char *source, size_t len, const char *chunkname, int *resultRef);
-/* Runs a chunk and keeps every result as a string (tostring); *count says how many. */
-int lun_eval(lua_State *L, const char *source, size_t len, const char *chunkname, int *count);
+/* Runs a chunk and keeps every result as a string (tostring); *count says
+ * how many. bounded 0: host code the budget does not apply to (the runs it
+ * makes are bounded all the same). */
+int lun_eval(lua_State *L, const char *source, size_t len, const char *chunkname, int bounded, int *count);
 /* Result i (1-based) of the last lun_eval. */
 const char *lun_eval_result(lua_State *L, int i, size_t *len);
 /* Updates every unit the host hands out (lunh_next_unit) until none is left. */
@@ -154,9 +163,10 @@ int lun_mount_ref(lua_State *L, int ref, int32_t *app);
 /* Writes "Book#3.title" (slot 0: "Book#3") into buf; 0 if the object is gone.
  * Never raises and allocates no Lua memory: safe to call at any time. */
 int lun_object_label(lua_State *L, int32_t serial, int32_t slot, char *buf, size_t size);
-/* Asks the running line to stop (safe in a signal handler). */
+/* Asks the running line to stop (safe in a signal handler); the watchdog
+ * stops the runs of interruptible runtimes with the error "interrupted". */
 void lun_interrupt(void);
-/* While on, running Lua checks for lun_interrupt and raises "interrupted". */
+/* While on, lun_interrupt stops this runtime's runs. */
 void lun_interruptible(lua_State *L, int on);
 /* Defines lunette_watch(co, seconds), lunette_unwatch(co) and
  * lunette_reset_clock() as globals, for test runners. */

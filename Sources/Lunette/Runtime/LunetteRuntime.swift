@@ -54,6 +54,8 @@ public final class LunetteRuntime {
 
     let L: OpaquePointer
     let options: Options
+    /// The runs in progress and their budget (lun_budget.c), shared with the watchdog.
+    private let budget: OpaquePointer
     /// False when the state belongs to someone else (the stock interpreter).
     private let ownsState: Bool
     let graph = Graph()
@@ -101,12 +103,17 @@ public final class LunetteRuntime {
     /// Creates a Lua state with the standard libraries (sandboxed unless
     /// options say otherwise) and `require("lunette")` ready.
     public init(options: Options = Options()) throws {
-        guard let state = lun_new_state(0) else { throw LunetteError.setup("not enough memory for a Lua state") }
+        guard let state = lun_new_state(0), let budget = lun_budget_new() else {
+            throw LunetteError.setup("not enough memory for a Lua state")
+        }
         L = state
+        self.budget = budget
         ownsState = true
         self.options = options
         clock = Clock(mode: options.virtualClock ? .virtual : .real)
-        luaL_openlibs(L)
+        guard lun_open_libraries(L, options.sandboxed ? 1 : 0) == LUN_OK else {
+            throw LunetteError.setup("not enough memory for the standard libraries")
+        }
         try install()
         try configureLibraries()
         lun_memory_limit(L, options.memoryLimit)       // after set-up: the cap is for scripts
@@ -116,7 +123,9 @@ public final class LunetteRuntime {
     /// interpreter loading the module): its libraries are left as they are.
     /// The runtime must outlive the state.
     public init(adopting state: OpaquePointer, virtualClock: Bool = true) throws {
+        guard let budget = lun_budget_new() else { throw LunetteError.setup("not enough memory") }
         L = state
+        self.budget = budget
         ownsState = false
         options = Options(sandboxed: false, virtualClock: virtualClock)
         clock = Clock(mode: virtualClock ? .virtual : .real)
@@ -128,16 +137,15 @@ public final class LunetteRuntime {
         graph.onEffectPending = { [unowned(unsafe) self] node in self.effectPending(node) }
         let rt = Unmanaged.passUnretained(self).toOpaque()
         let graphPointer = Unmanaged.passUnretained(graph).toOpaque()
-        guard lun_install(L, rt, graphPointer) == LUN_OK else { throw LunetteError.setup(lastError) }
-        if options.timeBudget > 0 {
-            lun_budget_set(lun_state(L), options.timeBudget)
-            Watchdog.shared.watch(lun_state(L))
-        }
+        guard lun_install(L, rt, graphPointer, budget) == LUN_OK else { throw LunetteError.setup(lastError) }
+        lun_budget_set(lun_state(L), options.timeBudget)
+        Watchdog.shared.watch(lun_state(L))
     }
 
     deinit {
-        if options.timeBudget > 0 { Watchdog.shared.forget(lun_state(L)) }
+        Watchdog.shared.forget(lun_state(L))
         if ownsState { lun_close_state(L) }
+        lun_budget_free(budget)
     }
 
     var lastError: String {
@@ -152,7 +160,6 @@ public final class LunetteRuntime {
             let paths = options.modulePaths.map { "\($0)/?.lua;\($0)/?/init.lua" }.joined(separator: ";")
             setup += "package.path = \(luaQuoted(paths)) .. ';' .. package.path\n"
         }
-        if options.sandboxed { setup += Sandbox.script }
         if !setup.isEmpty { try runChunk(setup, name: "=(lunette setup)") }
     }
 
@@ -161,19 +168,25 @@ public final class LunetteRuntime {
     /// Runs a Lua file. If it returns a view, the view is mounted and rendered.
     @discardableResult
     public func run(file path: String) throws -> App? {
-        let source: String
+        let source: Data
         do {
-            source = try String(contentsOfFile: path, encoding: .utf8)
+            source = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw LunetteError.unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
-        return try run(source: source, name: "@\(path)")
+        return try run(bytes: source, name: "@\(path)")
     }
 
     /// Runs Lua source. `name` is its chunk name: "@path" shows as "path:line" in messages.
     @discardableResult
     public func run(source: String, name: String = "=(script)") throws -> App? {
-        let ref = try runChunk(source, name: name)
+        try run(bytes: Data(source.utf8), name: name)
+    }
+
+    /// Runs Lua source given as bytes (Lua strings are bytes: any encoding, NULs included).
+    @discardableResult
+    public func run(bytes: Data, name: String) throws -> App? {
+        let ref = try runChunk(bytes, name: name)
         guard ref > 0 else { return nil }
         defer { _ = lun_release_ref(L, ref) }
         var app: Int32 = 0
@@ -183,9 +196,22 @@ public final class LunetteRuntime {
 
     /// Runs Lua source and returns its results as `tostring` would show them.
     public func evaluate(_ source: String, name: String = "=(evaluate)") throws -> [String] {
+        try evaluate(source, name: name, bounded: true)
+    }
+
+    /// Runs host code (a test runner's driver) that the time budget does not
+    /// bound; the views, effects and tasks it runs are bounded as ever.
+    public func evaluateHostCode(_ source: String, name: String) throws -> [String] {
+        try evaluate(source, name: name, bounded: false)
+    }
+
+    private func evaluate(_ source: String, name: String, bounded: Bool) throws -> [String] {
         var count: Int32 = 0
-        let status = source.withCString { pointer in
-            lun_eval(L, pointer, strlen(pointer), name, &count)
+        let bytes = Array(source.utf8)
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                lun_eval(L, chars.baseAddress, chars.count, name, bounded ? 1 : 0, &count)
+            }
         }
         switch status {
         case LUN_OK:
@@ -201,9 +227,13 @@ public final class LunetteRuntime {
 
     @discardableResult
     func runChunk(_ source: String, name: String) throws -> Int32 {
+        try runChunk(Data(source.utf8), name: name)
+    }
+
+    func runChunk(_ source: Data, name: String) throws -> Int32 {
         var ref: Int32 = 0
-        let status = source.withCString { pointer in
-            lun_run_chunk(L, pointer, strlen(pointer), name, &ref)
+        let status = source.isEmpty ? lun_run_chunk(L, "", 0, name, &ref) : source.withUnsafeBytes { buffer in
+            lun_run_chunk(L, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), buffer.count, name, &ref)
         }
         switch status {
         case LUN_OK: return ref

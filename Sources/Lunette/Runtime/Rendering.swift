@@ -60,7 +60,8 @@ extension LunetteRuntime {
     func endUpdate(status: Int32, message: String?) {
         guard let unit = updating else { return }
         updating = nil
-        if status == Int32(LUN_UNIT_FAILED), let message {
+        if status == Int32(LUN_UNIT_STOPPED) { unit.stoppedInFlush = flushCount }
+        if status == Int32(LUN_UNIT_FAILED) || status == Int32(LUN_UNIT_STOPPED), let message {
             if unit.kind == .effect { effectErrors.append("effect: \(message)") }
             builder.fail(message)
         }
@@ -75,6 +76,10 @@ extension LunetteRuntime {
             unit.runsThisFlush = 0
         }
         unit.runsThisFlush += 1
+        if unit.stoppedInFlush == flushCount {            // stopped by its budget: once per flush is enough
+            graph.nodes[Int(unit.node)].flags &= ~Graph.Flags.pending
+            return false
+        }
         guard unit.runsThisFlush > options.renderLoopLimit else { return true }
         if unit.runsThisFlush == options.renderLoopLimit + 1 {
             warn(in: unit, "\(unit.displayName) was stopped after rendering \(options.renderLoopLimit) times in one flush: its body keeps changing what it reads")

@@ -62,24 +62,3 @@ struct NodeHandles {
 
     func exists(_ id: Int32) -> Bool { handles[id] != nil }
 }
-
-/// The libraries an embedded script may not use (TARGETS R5).
-enum Sandbox {
-    static let script = """
-    do
-      local keep = { clock = os.clock, time = os.time, date = os.date, difftime = os.difftime }
-      os = keep
-      io = nil
-      dofile = nil
-      loadfile = nil
-      debug = { traceback = debug.traceback }
-      string.dump = nil
-      package.loadlib = nil
-      package.cpath = ""
-      package.searchers[4] = nil
-      package.searchers[3] = nil
-      local rawload = load
-      load = function(chunk, name, mode, env) return rawload(chunk, name, "t", env) end
-    end
-    """
-}

@@ -48,6 +48,8 @@ final class Unit {
     /// Loop detection: runs within the current flush.
     @exclusivity(unchecked) var flushStamp = 0
     @exclusivity(unchecked) var runsThisFlush = 0
+    /// The flush in which its run was stopped by the time budget (not run again in it).
+    @exclusivity(unchecked) var stoppedInFlush = -1
 
     init(id: Int32, kind: Kind, typeId: Int32, name: String, parent: Unit?, app: App?, node: Int32) {
         self.id = id

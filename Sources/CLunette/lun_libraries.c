@@ -1,0 +1,143 @@
+/*
+ * lun_libraries.c — the standard libraries a script gets.
+ *
+ * Sandboxed (the embedding's default, `lunette run --sandbox`), the state
+ * is built from an allow-list: only these libraries are opened, so nothing
+ * else exists to be found (not in package.loaded, not through require):
+ *   base      without dofile and loadfile; load takes text chunks only
+ *   package   require with preloaded modules and the host's module paths
+ *             only: no C searchers, no loadlib, no searchpath, no cpath
+ *   coroutine, table, string (without string.dump), math, utf8
+ *   os        clock, time, date, difftime
+ *   debug     traceback
+ * Not sandboxed (the command line), every standard library is opened.
+ *
+ * Either way, finalizers are refused: a __gc runs at any allocation with
+ * hooks off, so no budget could stop it; setmetatable (and
+ * debug.setmetatable) reject a metatable with a __gc field, and
+ * debug.sethook, which would take the budget's hook away, is refused.
+ */
+#include "lun_internal.h"
+
+static const luaL_Reg lun_safe_libs[] = {
+  {LUA_GNAME, luaopen_base}, {LUA_LOADLIBNAME, luaopen_package},
+  {LUA_COLIBNAME, luaopen_coroutine}, {LUA_TABLIBNAME, luaopen_table},
+  {LUA_STRLIBNAME, luaopen_string}, {LUA_MATHLIBNAME, luaopen_math},
+  {LUA_UTF8LIBNAME, luaopen_utf8}, {NULL, NULL}};
+
+/* Raises unless the metatable argument at idx is free of __gc. */
+static void lun_check_no_gc(lua_State *L, int idx) {
+  if (lua_type(L, idx) == LUA_TTABLE && lun_rawfield(L, idx, "__gc") != LUA_TNIL)
+    luaL_error(L, "finalizers (__gc) are not available to scripts: they run outside every time budget");
+}
+
+/* setmetatable / debug.setmetatable without finalizers. Upvalue 1: the
+ * library's function; the metatable is argument 2. */
+static int lun_guarded_setmetatable(lua_State *L) {
+  lun_check_no_gc(L, 2);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+/* debug.sethook: refused. */
+static int lun_refused_sethook(lua_State *L) {
+  return luaL_error(L, "debug.sethook is not available: the runtime's time budget and Ctrl-C use the hook");
+}
+
+/* Replaces t[name] (t at idx) by the guarded version of it. [-0, +0] */
+static void lun_guard(lua_State *L, int idx, const char *name) {
+  idx = lua_absindex(L, idx);
+  if (lua_getfield(L, idx, name) != LUA_TFUNCTION) { lua_pop(L, 1); return; }
+  lua_pushcclosure(L, lun_guarded_setmetatable, 1);
+  lua_setfield(L, idx, name);
+}
+
+/* load(chunk, name, mode, env) that takes text only: binary chunks can
+ * break the VM. Upvalue 1: the library's load. */
+static int lun_text_load(lua_State *L) {
+  lua_settop(L, 4);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_pushliteral(L, "t");
+  lua_replace(L, 4);
+  lua_call(L, 4, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+/* Opens library `name` without a global and keeps only the listed fields,
+ * as a new table set as the global and in package.loaded. [-0, +0] */
+static void lun_open_subset(lua_State *L, const char *name, lua_CFunction open, const char *const keep[]) {
+  int i;
+  luaL_requiref(L, name, open, 0);
+  lua_newtable(L);
+  for (i = 0; keep[i]; i++) {
+    lua_getfield(L, -2, keep[i]);
+    lua_setfield(L, -2, keep[i]);
+  }
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  lua_pushvalue(L, -2);
+  lua_setfield(L, -2, name);
+  lua_pop(L, 1);
+  lua_setglobal(L, name);
+  lua_pop(L, 1);
+}
+
+/* Protected part of lun_open_libraries: (sandboxed) -> (). */
+static int lun_open_libraries_k(lua_State *L) {
+  static const char *const os_keep[] = {"clock", "time", "date", "difftime", NULL};
+  static const char *const debug_keep[] = {"traceback", NULL};
+  const luaL_Reg *lib;
+  int sandboxed = lua_toboolean(L, 1);
+  if (!sandboxed) luaL_openlibs(L);
+  else {
+    for (lib = lun_safe_libs; lib->func; lib++) {
+      luaL_requiref(L, lib->name, lib->func, 1);
+      lua_pop(L, 1);
+    }
+    lun_open_subset(L, LUA_OSLIBNAME, luaopen_os, os_keep);
+    lun_open_subset(L, LUA_DBLIBNAME, luaopen_debug, debug_keep);
+    lua_pushnil(L); lua_setglobal(L, "dofile");
+    lua_pushnil(L); lua_setglobal(L, "loadfile");
+    lua_getglobal(L, "load");
+    lua_pushcclosure(L, lun_text_load, 1);
+    lua_setglobal(L, "load");
+    lua_getglobal(L, LUA_STRLIBNAME);
+    lua_pushnil(L); lua_setfield(L, -2, "dump");
+    lua_pop(L, 1);
+    lua_getglobal(L, LUA_LOADLIBNAME);
+    lua_pushnil(L); lua_setfield(L, -2, "loadlib");
+    lua_pushnil(L); lua_setfield(L, -2, "searchpath");
+    lua_pushliteral(L, ""); lua_setfield(L, -2, "path");
+    lua_pushliteral(L, ""); lua_setfield(L, -2, "cpath");
+    lua_getfield(L, -1, "searchers");              /* keep the preload and Lua searchers */
+    lua_pushnil(L); lua_rawseti(L, -2, 4);
+    lua_pushnil(L); lua_rawseti(L, -2, 3);
+    lua_pop(L, 2);
+  }
+  lua_pushglobaltable(L);
+  lun_guard(L, -1, "setmetatable");
+  lua_pop(L, 1);
+  if (lua_getglobal(L, LUA_DBLIBNAME) == LUA_TTABLE) {
+    lun_guard(L, -1, "setmetatable");
+    if (lua_getfield(L, -1, "sethook") == LUA_TFUNCTION) {
+      lua_pushcfunction(L, lun_refused_sethook);
+      lua_setfield(L, -3, "sethook");
+    }
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return 0;
+}
+
+int lun_open_libraries(lua_State *L, int sandboxed) {
+  if (!lua_checkstack(L, 4)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_open_libraries_k);
+  lua_pushboolean(L, sandboxed);
+  if (lua_pcall(L, 1, 0, 0) != LUA_OK) {         /* no runtime yet: no budget chain */
+    lua_pop(L, 1);
+    return LUN_ERROR;
+  }
+  return LUN_OK;
+}

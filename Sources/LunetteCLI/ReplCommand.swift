@@ -10,7 +10,9 @@ struct ReplCommand: ParsableCommand {
     @Argument(help: "A script to run first (its views are mounted; :reload runs it again).")
     var file: String?
 
+    @OptionGroup var limits: ScriptLimits
+
     func run() throws {
-        try Repl(file: file).run()
+        try Repl(file: file, limits: limits).run()
     }
 }

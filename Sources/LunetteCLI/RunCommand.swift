@@ -21,11 +21,13 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("for"), help: "Stop after this many seconds even if timers are still running.")
     var seconds: Double?
 
+    @OptionGroup var limits: ScriptLimits
+
     @Argument(parsing: .remaining, help: "Arguments for the script (the global `arg`, as lua5.4 sets it).")
     var arguments: [String] = []
 
     func run() throws {
-        let runtime = try Runtimes.make(for: file)
+        let runtime = try Runtimes.make(for: file, limits: limits)
         do {
             try Runtimes.setArguments(runtime, script: file, arguments)
             try runtime.run(file: file)

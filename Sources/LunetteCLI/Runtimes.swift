@@ -2,13 +2,13 @@ import BookModels
 import Foundation
 import Lunette
 
-/// Runtimes as the command line makes them: the full standard library, the
-/// seeds' Swift models registered, and `require` finding modules next to the script.
+/// Runtimes as the command line makes them: the full standard library
+/// (the embedding's sandbox with --sandbox), a memory cap, the seeds' Swift
+/// models registered, and `require` finding modules next to the script.
 enum Runtimes {
-    static func make(for scriptPath: String, virtualClock: Bool = false) throws -> LunetteRuntime {
+    static func make(for scriptPath: String, limits: ScriptLimits, virtualClock: Bool = false) throws -> LunetteRuntime {
         let directory = URL(fileURLWithPath: scriptPath).deletingLastPathComponent().path
-        let runtime = try LunetteRuntime(options: .init(sandboxed: false, modulePaths: [directory],
-                                                        virtualClock: virtualClock))
+        let runtime = try LunetteRuntime(options: limits.options(directory: directory, virtualClock: virtualClock))
         try BookModels.register(in: runtime)
         return runtime
     }

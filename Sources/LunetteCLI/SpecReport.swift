@@ -10,19 +10,13 @@ enum SpecReport {
         return "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
     }
 
-    /// The readable lines of one file: ✓ / ✗ / - per test, failures with their message.
-    static func lines(file: String, _ cases: [SpecCase]) -> String {
-        var out = file + "\n"
-        for c in cases {
-            switch c.status {
-            case .passed: out += "  ✓ \(c.name)\n"
-            case .skipped: out += "  - \(c.name) (pending)\n"
-            case .failed:
-                out += "  ✗ \(c.name)\n"
-                out += "      " + c.message.replacingOccurrences(of: "\n", with: "\n      ") + "\n"
-            }
+    /// The readable line of one test: ✓ / ✗ / -, a failure with its message.
+    static func line(_ c: SpecCase) -> String {
+        switch c.status {
+        case .passed: return "  ✓ \(c.name)\n"
+        case .skipped: return "  - \(c.name) (pending)\n"
+        case .failed: return "  ✗ \(c.name)\n      " + c.message.replacingOccurrences(of: "\n", with: "\n      ") + "\n"
         }
-        return out
     }
 
     /// TAP version 13 for all cases.

@@ -12,29 +12,59 @@ struct SpecCase {
 }
 
 /// Runs one spec file in a fresh runtime (virtual clock, reset before each
-/// test) with the busted-style API loaded, and returns its cases.
+/// test) with the busted-style API loaded, writing its results to standard
+/// output as they come (the child side of `lunette test`; see SpecProcess).
 enum SpecRunner {
     static let source = String(decoding: PackageResources.spec_runner_lua, as: UTF8.self)
 
-    static func run(file: String, filter: String?, timeout: Double) -> [SpecCase] {
+    static func run(file: String, filter: String?, timeout: Double, limits: ScriptLimits) {
         do {
-            let runtime = try Runtimes.make(for: file, virtualClock: true)
+            let runtime = try Runtimes.make(for: file, limits: limits, virtualClock: true)
             try runtime.installRunnerSupport()
             try runtime.run(source: source, name: "=(spec runner)")
-            let call = "return lunette_spec_run(\(quoted(file)), \(filter.map(quoted) ?? "nil"), \(timeout))"
-            let records = try runtime.evaluateHostCode(call, name: "=(spec runner)").first ?? ""
-            return records.split(separator: "\u{1e}").map { record in
-                let fields = record.split(separator: "\u{1f}", omittingEmptySubsequences: false).map(String.init)
-                return SpecCase(file: file, name: fields[1], status: SpecCase.Status(rawValue: fields[0]) ?? .failed,
-                                message: fields[2], seconds: Double(fields[3]) ?? 0)
-            }
+            let call = "lunette_spec_run(\(quoted(file)), \(filter.map(quoted) ?? "nil"), \(timeout))"
+            _ = try runtime.evaluateHostCode(call, name: "=(spec runner)")
         } catch {
-            return [SpecCase(file: file, name: "loading \(file)", status: .failed, message: "\(error)", seconds: 0)]
+            emit(SpecRecord(status: "failed", name: "loading \(file)", message: "\(error)"))
+            emit(SpecRecord(status: "done", name: file))
         }
+    }
+
+    private static func emit(_ record: SpecRecord) {
+        FileHandle.standardOutput.write(Data(record.encoded.utf8))
     }
 
     static func quoted(_ s: String) -> String {
         "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
+
+/// One result line of a spec file, as the runner hands it out: status
+/// (start, passed, failed, skipped, done), name, message, seconds.
+struct SpecRecord {
+    static let fieldSeparator: Character = "\u{1f}"
+    /// A record is framed (GS ... RS), so what specs print between records passes through.
+    static let recordStart: UInt8 = 0x1d, recordEnd: UInt8 = 0x1e
+    var status: String
+    var name: String
+    var message = ""
+    var seconds = 0.0
+
+    var encoded: String {
+        "\u{1d}" + [status, name, message, String(format: "%.4f", seconds)].joined(separator: String(Self.fieldSeparator)) + "\u{1e}"
+    }
+
+    init(status: String, name: String, message: String = "", seconds: Double = 0) {
+        self.status = status
+        self.name = name
+        self.message = message
+        self.seconds = seconds
+    }
+
+    init?(decoding record: String) {
+        let fields = record.split(separator: Self.fieldSeparator, omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 4 else { return nil }
+        self.init(status: fields[0], name: fields[1], message: fields[2], seconds: Double(fields[3]) ?? 0)
     }
 }
 

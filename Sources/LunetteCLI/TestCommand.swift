@@ -8,8 +8,9 @@ struct TestCommand: ParsableCommand {
         commandName: "test",
         abstract: "Run *_spec.lua files (describe/it/assert/spy, as in busted).",
         discussion: """
-            Each spec file runs in a fresh runtime; each test gets a fresh virtual clock \
-            (ui.clock.advance) and a time limit. The last line is 'N passed, N failed'.
+            Each spec file runs in a process and a runtime of its own; each test gets a fresh \
+            virtual clock (ui.clock.advance) and a time limit. A file that crashes, exits or \
+            blocks is reported failed and the run goes on. The last line is 'N passed, N failed'.
             """)
 
     @Argument(help: "Spec files or directories to search for *_spec.lua (default: spec, or the current directory).")
@@ -27,13 +28,29 @@ struct TestCommand: ParsableCommand {
     @Option(name: .long, help: "Seconds a test may run before it is stopped and reported failed.")
     var timeout: Double = 10
 
+    @OptionGroup var limits: ScriptLimits
+
+    /// Internal: run the given files in this process, handing results out (see SpecProcess).
+    @Flag(name: .long, help: .hidden)
+    var child = false
+
     func run() throws {
+        if child {
+            setpgid(0, 0)                     // its own process group: a kill takes what it started too
+            for file in paths { SpecRunner.run(file: file, filter: filter, timeout: timeout, limits: limits) }
+            return
+        }
         let files = SpecFiles.find(in: paths.isEmpty ? SpecFiles.defaultRoots() : paths)
+        var childArguments = ["--timeout", "\(timeout)"] + limits.arguments
+        if let filter { childArguments += ["--filter", filter] }
         var all: [SpecCase] = []
         for file in files {
-            let cases = SpecRunner.run(file: file, filter: filter, timeout: timeout)
-            all += cases
-            if !tap { print(SpecReport.lines(file: file, cases), terminator: "") }
+            if !tap { print(file) }
+            var process = SpecProcess(file: file, childArguments: childArguments, timeout: timeout)
+            if !tap { process.printed = { print($0, terminator: "") } }
+            all += process.run { c in
+                if !tap { print(SpecReport.line(c), terminator: ""); fflush(stdout) }
+            }
         }
         if tap { print(SpecReport.tap(all), terminator: "") } else { print(SpecReport.summary(all)) }
         if let junit {

@@ -160,6 +160,49 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(xml.contains("<testsuites name=\"lunette\" tests=\"3\" failures=\"3\" skipped=\"0\">"), xml)
     }
 
+    /// R5: `run --sandbox` gives a script exactly the embedding's libraries.
+    func testRunSandboxReachesNothingOutsideTheAllowList() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox_\(UUID().uuidString).lua")
+        try "print(io, os.execute, pcall(require, 'io'), require('debug').getinfo, type(require('lunette')))"
+            .write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let sandboxed = try lunette(["run", "--sandbox", file.path])
+        XCTAssertEqual(sandboxed.status, 0, sandboxed.errors)
+        XCTAssertTrue(sandboxed.output.hasPrefix("nil\tnil\tfalse\t"), sandboxed.output)
+        XCTAssertTrue(sandboxed.output.contains("nil\ttable\n"), sandboxed.output)
+        let full = try lunette(["run", file.path])
+        XCTAssertTrue(full.output.hasPrefix("table: "), full.output)
+    }
+
+    /// R17: a spec file that exits, crashes or blocks in C is reported failed; the run goes on.
+    func testR17SpecFilesThatExitCrashOrBlockFailAndTheRunGoesOn() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("r17_\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let specs = [
+            "a_exit_spec.lua": "it('fails first', function() assert.equal(1, 2) end)\nit('exits', function() os.exit(0) end)",
+            "b_crash_spec.lua": """
+                it('crashes', function()
+                  local pid = io.open('/proc/self/stat'):read('*l'):match('^(%d+)')
+                  os.execute('kill -SEGV ' .. pid)
+                  while true do end
+                end)
+                """,
+            "c_block_spec.lua": "it('blocks in C', function() os.execute('sleep 60') end)",
+            "d_after_spec.lua": "it('still runs', function() print('printed by a spec') end)",
+        ]
+        for (name, text) in specs { try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        let started = Date()
+        let result = try lunette(["test", directory.path, "--timeout", "0.5"])
+        XCTAssertLessThan(Date().timeIntervalSince(started), 30)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.output.contains("✗ exits\n      the spec process exited with status 0"), result.output)
+        XCTAssertTrue(result.output.contains("✗ crashes\n      the spec process crashed (signal 11)"), result.output)
+        XCTAssertTrue(result.output.contains("✗ blocks in C\n      timed out after 0.5s and was killed"), result.output)
+        XCTAssertTrue(result.output.contains("printed by a spec\n  ✓ still runs"), result.output)
+        XCTAssertTrue(result.output.hasSuffix("1 passed, 4 failed\n"), result.output)
+    }
+
     func testTapOutput() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("tap_\(UUID().uuidString)_spec.lua")
         try "it('passes', function() end)\npending('later')\n".write(to: file, atomically: true, encoding: .utf8)

@@ -20,9 +20,12 @@ import Foundation
 public final class LunetteRuntime {
     /// How a runtime is set up.
     public struct Options {
-        /// Scripts see only safe libraries: no `io`, no `os.execute`/`exit`/
-        /// `getenv`/`remove`/`rename`, no `dofile`/`loadfile`, no C modules,
-        /// no `debug` but `traceback`, no `string.dump`, no binary chunks.
+        /// Scripts get an allow-list of libraries: base (without `dofile`,
+        /// `loadfile`; `load` takes text only), `require` of preloaded modules
+        /// and `modulePaths`, coroutine, table, string (no `dump`), math, utf8,
+        /// `os.clock/time/date/difftime`, `debug.traceback`. Nothing else
+        /// exists to be found. (Finalizers and `debug.sethook` are refused in
+        /// every runtime.)
         public var sandboxed: Bool
         /// Directories searched by `require` (besides preloaded modules).
         public var modulePaths: [String]
@@ -33,16 +36,18 @@ public final class LunetteRuntime {
         /// (for tests); a real one with time (`runDueWork()` runs what is due).
         public var virtualClock: Bool
         /// Bytes the Lua state may use; past it, allocations fail with "not
-        /// enough memory" in the code that asked (0: no cap).
+        /// enough memory" in the code that asked (0: no cap; default 1 GiB).
         public var memoryLimit: Int
-        /// Seconds one run of a body, an effect, an onAppear/onChange action or
-        /// a task step may take; past it, it fails with "ran longer than its
-        /// time budget" (an error node for a view) — even a loop inside pcall
-        /// (0: no budget).
+        /// Seconds one run may take — a script chunk, a body, an effect, an
+        /// action, an onAppear/onChange/onReceive, a task step, an error's
+        /// conversion; past it, it fails with "ran longer than its time
+        /// budget" (an error node for a view), even a loop inside pcall, a
+        /// coroutine or an xpcall handler. A script may lower it with
+        /// `ui.configure{ timeBudget = s }`, never lift it (0: no budget).
         public var timeBudget: Double
 
         public init(sandboxed: Bool = true, modulePaths: [String] = [], renderLoopLimit: Int = 100,
-                    virtualClock: Bool = false, memoryLimit: Int = 0, timeBudget: Double = 2) {
+                    virtualClock: Bool = false, memoryLimit: Int = 1 << 30, timeBudget: Double = 2) {
             self.sandboxed = sandboxed
             self.modulePaths = modulePaths
             self.renderLoopLimit = renderLoopLimit

@@ -266,14 +266,25 @@ local function run_test(test)
   return ok, err
 end
 
+-- What the command gave the runner: a way to load spec files (loadfile may
+-- be sandboxed away) and to hand results out as they come. Taken out of the
+-- globals before any spec runs, so specs cannot reach them.
+local load_spec, emit, watch, unwatch, reset_clock =
+  lunette_loadfile, lunette_emit, lunette_watch, lunette_unwatch, lunette_reset_clock
+lunette_loadfile, lunette_emit, lunette_watch, lunette_unwatch, lunette_reset_clock = nil, nil, nil, nil, nil
+
 -- Runs a test in its own coroutine under a time limit: a hung test is
 -- suspended at the limit (lunette_watch), reported failed, and abandoned.
+local function run_loading(t)
+  return xpcall(t.fn, message_of, table.unpack(t.args, 1, t.args.n))
+end
+
 local function run_watched(test, timeout)
-  local co = coroutine.create(run_test)
-  lunette_reset_clock()
-  lunette_watch(co, timeout)
+  local co = coroutine.create(test.loading and run_loading or run_test)
+  reset_clock()
+  watch(co, timeout)
   local resumed, ok, err = coroutine.resume(co, test)
-  local timed_out = lunette_unwatch(co)
+  local timed_out = unwatch(co)
   if coroutine.status(co) == "suspended" then
     coroutine.close(co)
     if timed_out then return false, ("timed out after %gs (--timeout sets the limit)"):format(timeout) end
@@ -283,25 +294,35 @@ local function run_watched(test, timeout)
   return ok, err
 end
 
--- Field and record separators of the results handed back to the command.
-local FS, RS = "\31", "\30"
+-- Field separator and record frame of the results handed out (framed, so
+-- what specs print between records passes through).
+local FS, GS, RS = "\31", "\29", "\30"
 
--- Loads a spec file and runs what it declared; returns one record per test:
--- status (passed, failed, skipped), full name, message, seconds.
+local function record(status, name, message, seconds)
+  emit(GS .. table.concat({ status, name, message or "", ("%.4f"):format(seconds or 0) }, FS) .. RS)
+end
+
+-- Runs fn(...) in its own coroutine under the time limit, like a test.
+local function run_limited(timeout, fn, ...)
+  return run_watched({ fn = fn, args = table.pack(...), loading = true }, timeout)
+end
+
+-- Loads a spec file and runs what it declared, handing out one record per
+-- test as it ends (status passed, failed or skipped; full name; message;
+-- seconds), a "start" record before each, and "done" at the end. Loading
+-- the file and its describe blocks is bounded by the same time limit.
 function lunette_spec_run(path, filter, timeout)
-  local records = {}
-  local function record(status, name, message, seconds)
-    records[#records + 1] = table.concat({ status, name, message or "", ("%.4f"):format(seconds or 0) }, FS)
-  end
-  local chunk, err = loadfile(path)
+  timeout = timeout or 10
+  local chunk, err = load_spec(path)
   if not chunk then
     record("failed", "loading " .. path, err)
-    return table.concat(records, RS)
+    return record("done", path)
   end
-  local ok, loadErr = xpcall(chunk, message_of)
+  record("start", "loading " .. path)
+  local ok, loadErr = run_limited(timeout, chunk)
   if not ok then
     record("failed", "loading " .. path, loadErr)
-    return table.concat(records, RS)
+    return record("done", path)
   end
   local function walk(block)
     for _, child in ipairs(block.children) do
@@ -313,8 +334,9 @@ function lunette_spec_run(path, filter, timeout)
           if child.pending then
             record("skipped", name, "pending")
           else
+            record("start", name)
             local started = os.clock()
-            local good, message = run_watched(child, timeout or 10)
+            local good, message = run_watched(child, timeout)
             record(good and "passed" or "failed", name, not good and message_of(message) or nil, os.clock() - started)
           end
         end
@@ -322,5 +344,5 @@ function lunette_spec_run(path, filter, timeout)
     end
   end
   walk(root)
-  return table.concat(records, RS)
+  record("done", path)
 end

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Lunette
+
+/// What scripts may use, as `run`, `test` and `repl` take it on the command line.
+struct ScriptLimits: ParsableArguments {
+    @Flag(name: .long, help: "Run under exactly the embedding's default sandbox (no io, no os.execute, no C modules, ...).")
+    var sandbox = false
+
+    @Option(name: .customLong("memory-limit"), help: "Megabytes the Lua state may use; past it allocations fail with 'not enough memory'.")
+    var memoryLimit: Int = Self.defaultMemoryMegabytes
+
+    @Option(name: .customLong("time-budget"), help: "Seconds one run (a chunk, a body, an action, a task step) may take.")
+    var timeBudget: Double = LunetteRuntime.Options().timeBudget
+
+    /// 1 GiB: far more than a view script needs, and far below what this
+    /// machine kind has, so Swift can still allocate when Lua cannot.
+    static let defaultMemoryMegabytes = 1024
+
+    func validate() throws {
+        guard memoryLimit > 0 else { throw ValidationError("--memory-limit must be a positive number of megabytes") }
+        guard timeBudget > 0, timeBudget.isFinite else { throw ValidationError("--time-budget must be a positive number of seconds") }
+    }
+
+    /// Runtime options for a script in `directory`.
+    func options(directory: String, virtualClock: Bool) -> LunetteRuntime.Options {
+        .init(sandboxed: sandbox, modulePaths: [directory], virtualClock: virtualClock,
+              memoryLimit: memoryLimit * 1024 * 1024, timeBudget: timeBudget)
+    }
+
+    /// The same limits as arguments for a child `lunette` process.
+    var arguments: [String] {
+        (sandbox ? ["--sandbox"] : []) + ["--memory-limit", "\(memoryLimit)", "--time-budget", "\(timeBudget)"]
+    }
+}

@@ -44,6 +44,20 @@ static void lun_computed_cycle(lua_State *L, int objidx, int32_t slot) {
   lua_settop(L, objidx);
 }
 
+/* Prefixes the error message on top with the computed's name:
+ * "computed property 'x' of Book#1: ...", once. [-1, +1] */
+static void lun_computed_blame(lua_State *L, int objidx, int32_t slot) {
+  if (strncmp(lua_tostring(L, -1), "computed property '", 19) == 0) return;
+  lua_getmetatable(L, objidx);
+  lua_getfield(L, -1, "__info");
+  lua_getfield(L, -1, "names");
+  lua_rawgeti(L, -1, slot);
+  lun_object_push_id(L, objidx);
+  lua_pushfstring(L, "computed property '%s' of %s: %s", lua_tostring(L, -2), lua_tostring(L, -1), lua_tostring(L, -6));
+  lua_replace(L, -7);
+  lua_pop(L, 5);
+}
+
 /* Runs computed node's function and stores its value. On failure leaves the
  * error value on the stack and returns 0. [-0, +0 | +1 on failure] */
 static int lun_recompute(lua_State *L, lun_State *S, int32_t node) {
@@ -72,6 +86,7 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node) {
   if (status != LUA_OK || S->suspending) {
     lunh_recompute_end(S->graph, node, 0, 0);
     if (status == LUA_OK) { lua_pop(L, 1); lua_pushlightuserdata(L, (void *)&lun_key_suspend); }
+    else if (lua_type(L, -1) == LUA_TSTRING) lun_computed_blame(L, objidx, slot);
     lua_remove(L, objidx);
     return 0;
   }
@@ -191,8 +206,9 @@ int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int pr
   int32_t n = o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_NODE_COMPUTED);
   if (S->suspending) return lun_suspend(L);
   if (!lunh_computed_read(S->graph, S->active, n)) {   /* fresh: tracked already */
+    if (S->active) lunh_track(S->graph, S->active, n);  /* kept if the refresh raises: readers hear when it may recover */
     lun_refresh(L, S, n);
-    if (S->active) lunh_track(S->graph, S->active, n);
+    if (S->active) lunh_retrack(S->graph, S->active, n);  /* at its new version */
   }
   lua_getiuservalue(L, idx, 1);
   lua_rawgeti(L, -1, prop);

@@ -163,13 +163,36 @@ static void lun_run_unit(lua_State *L, lun_State *S, lun_Run *run) {
   }
 }
 
+/* Protected check of a unit: (node) -> stale. */
+static int lun_check_k(lua_State *L) {
+  lua_pushboolean(L, lun_refresh_walk(L, lun_state(L), (int32_t)lua_tointeger(L, 1), 1));
+  return 1;
+}
+
+/* Whether the unit must run: what it read changed. A computed that raises
+ * while being checked makes it run: its body reads the computed again and
+ * shows the error in its place (and recovers when the computed does). */
+static int lun_update_stale(lua_State *L, lun_State *S, int32_t node) {
+  int stale;
+  lua_pushcfunction(L, lun_check_k);
+  lua_pushinteger(L, node);
+  if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+    if (S->suspending) return lua_error(L);       /* the trampoline's: the update retries */
+    lua_pop(L, 1);
+    return 1;
+  }
+  stale = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return stale;
+}
+
 /* Protected part of an update: (run) -> (). Checks, then runs in the unit's scope. */
 static int lun_update_k(lua_State *L) {
   lun_Run *run = (lun_Run *)lua_touserdata(L, 1);
   lun_State *S = lun_state(L);
   int32_t node = run->ticket.node;
   if (!run->ticket.needsRender && !run->checked) {
-    if (!lun_refresh_walk(L, S, node, 1)) return 0;
+    if (!lun_update_stale(L, S, node)) return 0;
     run->checked = 1;
   }
   lunh_unit_begin(S->rt);

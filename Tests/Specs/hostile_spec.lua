@@ -194,3 +194,22 @@ describe("R11 deep and cyclic values", function()
     app:unmount()
   end)
 end)
+
+describe("R1 errors in computed properties", function()
+  it("R1 a computed that raises while its readers are checked is an error node naming it, and recovers", function()
+    local M = ui.Observable("Flaky", { n = 1, c = ui.computed(function(self)
+      if self.n == 2 then error("bad n") end
+      return self.n * 10
+    end) })
+    local m = M()
+    local app = ui.mount(ui.View("Reader", function() return ui.Text("c=" .. m.c) end)())
+    assert.truthy(app:tree():find('Text "c=10"', 1, true))
+    m.n = 2
+    ui.flush()
+    assert.matches("Error Reader: computed property 'c' of Flaky#%d+: .*hostile_spec.lua:%d+: bad n", app:tree())
+    m.n = 3
+    ui.flush()
+    assert.truthy(app:tree():find('Text "c=30"', 1, true))
+    app:unmount()
+  end)
+end)

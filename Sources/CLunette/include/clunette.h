@@ -182,6 +182,8 @@ const char *lun_last_error(lua_State *L, size_t *len);
 int32_t lunh_node_new(void *rt, int32_t kind, int32_t owner, int32_t slot);
 void lunh_node_release(void *rt, int32_t node);
 void lunh_track(void *graph, int32_t sub, int32_t dep);
+/* sub read computed dep again right after pulling it: its link takes dep's new version. */
+void lunh_retrack(void *graph, int32_t sub, int32_t dep);
 void lunh_changed(void *rt, int32_t node);
 void lunh_run_begin(void *graph, int32_t node);
 void lunh_run_end(void *graph, int32_t node, int ok);

@@ -40,6 +40,14 @@ extension Graph {
         insertLink(sub: sub, dep: dep, after: tail, before: next)
     }
 
+    /// `sub` read computed `dep` again right after pulling it up to date:
+    /// the link (its last) takes dep's new version.
+    func retrack(sub: Int32, dep: Int32) {
+        let tail = nodes[Int(sub)].depsTail
+        if tail != 0 && links[Int(tail)].dep == dep { links[Int(tail)].version = nodes[Int(dep)].version }
+        else { track(sub: sub, dep: dep) }
+    }
+
     private func insertLink(sub: Int32, dep: Int32, after tail: Int32, before next: Int32) {
         let l = newLink()
         let s = Int(sub), d = Int(dep)

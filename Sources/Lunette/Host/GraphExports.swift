@@ -28,6 +28,11 @@ func lunhTrack(_ graph: UnsafeMutableRawPointer?, _ sub: Int32, _ dep: Int32) {
     withGraph(graph) { $0.track(sub: sub, dep: dep) }
 }
 
+@_cdecl("lunh_retrack")
+func lunhRetrack(_ graph: UnsafeMutableRawPointer?, _ sub: Int32, _ dep: Int32) {
+    withGraph(graph) { $0.retrack(sub: sub, dep: dep) }
+}
+
 @_cdecl("lunh_changed")
 func lunhChanged(_ rt: UnsafeMutableRawPointer?, _ node: Int32) {
     withRuntime(rt) { $0.signalChanged(node) }

@@ -126,9 +126,9 @@ static int lun_modifier_task(lua_State *L) { return lun_modifier_life(L, LUN_ON_
 
 /* view:onReceive(publisher, fn) -> view: fn(v) for each value sent while the view is shown. */
 static int lun_modifier_on_receive(lua_State *L) {
-  luaL_checkany(L, 2);
-  if (lua_getfield(L, 2, "sink") != LUA_TFUNCTION)
-    luaL_argerror(L, 2, "a publisher (with :sink) expected");
+  int t = lua_type(L, 2);
+  if ((t != LUA_TTABLE && t != LUA_TUSERDATA) || lua_getfield(L, 2, "sink") != LUA_TFUNCTION)
+    luaL_argerror(L, 2, lua_pushfstring(L, "a publisher (ui.Subject, ui.Timer.publish, ...) expected, got %s", luaL_typename(L, 2)));
   lua_pop(L, 1);
   return lun_modifier_life(L, LUN_ON_RECEIVE, 3, 2, 0);
 }

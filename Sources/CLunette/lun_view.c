@@ -101,7 +101,8 @@ static void lun_view_children(lua_State *L, int src, int vidx, int depth) {
 /* Shared body of the containers: (children) -> view. */
 static int lun_view_container(lua_State *L, int kind) {
   int vidx;
-  if (lua_isnoneornil(L, 1)) lua_newtable(L); else luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  if (lua_isnil(L, 1)) { lua_newtable(L); lua_replace(L, 1); } else luaL_checktype(L, 1, LUA_TTABLE);
   vidx = lun_view_new(L, kind);
   lun_view_children(L, 1, vidx, 0);
   return 1;
@@ -118,14 +119,18 @@ static int lun_ui_navigation(lua_State *L) { return lun_view_container(L, LUN_VI
 
 /* ui.Text(s) -> view. */
 static int lun_ui_text(lua_State *L) {
-  int vidx = lun_view_new(L, LUN_VIEW_TEXT);
+  int vidx;
+  lua_settop(L, 1);
+  vidx = lun_view_new(L, LUN_VIEW_TEXT);
   lun_view_text_arg(L, 1, vidx, "text");
   return 1;
 }
 
 /* ui.Image(name) -> view. */
 static int lun_ui_image(lua_State *L) {
-  int vidx = lun_view_new(L, LUN_VIEW_IMAGE);
+  int vidx;
+  lua_settop(L, 1);
+  vidx = lun_view_new(L, LUN_VIEW_IMAGE);
   lun_view_text_arg(L, 1, vidx, "text");
   return 1;
 }
@@ -138,6 +143,7 @@ static int lun_ui_empty(lua_State *L) { lun_view_new(L, LUN_VIEW_EMPTY); return 
 /* ui.Button(label, action) -> view. */
 static int lun_ui_button(lua_State *L) {
   int vidx;
+  lua_settop(L, 2);
   luaL_checktype(L, 2, LUA_TFUNCTION);
   vidx = lun_view_new(L, LUN_VIEW_BUTTON);
   lun_view_text_arg(L, 1, vidx, "text");
@@ -149,6 +155,7 @@ static int lun_ui_button(lua_State *L) {
 /* Shared body of Toggle and TextField: (label, binding) -> view. */
 static int lun_view_bound(lua_State *L, int kind) {
   int vidx;
+  lua_settop(L, 2);
   if (!lun_binding_test(L, 2))
     luaL_argerror(L, 2, lua_pushfstring(L, "Binding expected (self[\"$name\"] or ui.Bindable(obj).name), got %s",
                                          luaL_typename(L, 2)));
@@ -167,6 +174,7 @@ static int lun_ui_textfield(lua_State *L) { return lun_view_bound(L, LUN_VIEW_TE
 /* Shared body of List and ForEach: (data, row) or ({children}) -> view. */
 static int lun_view_rows(lua_State *L, int kind, int lazy) {
   int vidx;
+  lua_settop(L, 2);
   if (lua_isfunction(L, 2)) {
     int t = lua_type(L, 1);
     if (t != LUA_TTABLE && t != LUA_TUSERDATA)
@@ -296,7 +304,9 @@ static void lun_viewtype_state_class(lua_State *L, int infoidx, const char *name
 
 /* ui.View(name, body | definition) -> view type. */
 static int lun_ui_view(lua_State *L) {
-  const char *name = luaL_checkstring(L, 1);
+  const char *name;
+  if (lua_type(L, 1) != LUA_TSTRING) luaL_typeerror(L, 1, "string (the view's name)");
+  name = lua_tostring(L, 1);
   size_t len;
   int infoidx;
   if (lua_isfunction(L, 2)) {

@@ -70,11 +70,13 @@ struct RunCommand: ParsableCommand {
         }
         var failed = false
         for app in runtime.apps {
-            for error in app.errors {
+            for error in app.errors + app.eventErrors {
                 printError("error: \(error)")
                 failed = true
             }
-            for warning in runtime.warnings(of: app) { printError("warning: \(warning)") }
+            for warning in runtime.warnings(of: app) where !app.eventErrors.contains(warning) {
+                printError("warning: \(warning)")
+            }
         }
         for error in runtime.effectErrors { printError("error: \(error)") }
         if failed || !runtime.effectErrors.isEmpty { throw ExitCode(1) }

@@ -160,6 +160,30 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(xml.contains("<testsuites name=\"lunette\" tests=\"3\" failures=\"3\" skipped=\"0\">"), xml)
     }
 
+    /// Issue 7, class 10: an error in onAppear, onChange or a task is an error (exit 1) naming file:line.
+    func testErrorsInEventsMakeTheRunFail() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("events_\(UUID().uuidString).lua")
+        try "local ui = require('lunette')\nreturn ui.Text('x'):onAppear(function() error('appear failed') end)\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["run", file.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.errors.contains("error: root: \(file.path):2: appear failed"), result.errors)
+    }
+
+    /// Issue 7, class 10: sources are bytes — a NUL does not truncate a file, Latin-1 does not make it unreadable.
+    func testSourcesWithNulAndLatin1BytesRunWhole() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bytes_\(UUID().uuidString).lua")
+        var bytes = Data("local s = \"a\0b\"\nlocal l = \"caf".utf8)
+        bytes.append(0xE9)                                   // é in Latin-1, not UTF-8
+        bytes.append(Data("\"\nprint(#s, #l)\n".utf8))
+        try bytes.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["run", file.path])
+        XCTAssertEqual(result.status, 0, result.errors)
+        XCTAssertEqual(result.output, "3\t4\n")
+    }
+
     /// R5: `run --sandbox` gives a script exactly the embedding's libraries.
     func testRunSandboxReachesNothingOutsideTheAllowList() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox_\(UUID().uuidString).lua")

@@ -213,3 +213,21 @@ describe("R1 errors in computed properties", function()
     app:unmount()
   end)
 end)
+
+describe("R10 bad arguments", function()
+  it("R10 messages name the position and the right argument", function()
+    local cases = {
+      { function() ui.Text() end, "bad argument #1 to 'Text' %(string expected, got nil%)" },
+      { function() ui.View(42) end, "bad argument #1 to 'View' %(string %(the view's name%) expected, got number%)" },
+      { function() ui.Text("x"):onReceive(5, function() end) end, "bad argument #1 to 'onReceive' %(a publisher" },
+      { function() ui.configure { timeBudget = "x" } end, "timeBudget must be a number of seconds, got string" },
+      { function() ui.configure { listWindow = 0 } end, "listWindow must be a positive integer" },
+    }
+    for _, case in ipairs(cases) do
+      local ok, err = pcall(case[1])
+      assert.is_false(ok)
+      assert.matches("hostile_spec.lua:%d+: .-" .. case[2], tostring(err))
+    end
+    assert.equal("VStack", tostring(ui.VStack(nil)))
+  end)
+end)

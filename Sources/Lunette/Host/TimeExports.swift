@@ -33,6 +33,7 @@ func lunhEventFailed(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: U
         let text = string(message, length)
         if let unit = runtime.units[unit] {
             runtime.warn(in: unit, "\(unit.displayName): \(text)")
+            if let app = unit.app, app.eventErrors.count < 1000 { app.eventErrors.append("\(unit.displayName): \(text)") }
         } else {
             runtime.effectErrors.append(text)
         }

@@ -118,6 +118,10 @@ public final class App {
     var root: Unit!
     @exclusivity(unchecked) var renderCounts: [String: Int] = [:]
     @exclusivity(unchecked) var warnings: [String] = []
+    /// Errors raised outside bodies — by onAppear, onDisappear, onChange,
+    /// onReceive and tasks — each "View: file.lua:12: message" (also listed
+    /// among the warnings, where scripts read them with app:warnings()).
+    public internal(set) var eventErrors: [String] = []
     /// The why-re-rendered log of this app (when tracing).
     var trace: [String] = []
 

@@ -10,6 +10,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "lunette", targets: ["LunetteCLI"]),
+        .executable(name: "lunette-fuzz", targets: ["LunetteFuzz"]),
+        .executable(name: "lunette-reliability", targets: ["LunetteReliability"]),
         .library(name: "Lunette", targets: ["Lunette", "LunetteBridge"]),
         // 6. The loadable module for the stock lua5.4 interpreter (and busted):
         //    libLunetteLua.so, installed as lunette.so on LUA_CPATH.
@@ -43,6 +45,17 @@ let package = Package(
             dependencies: ["Lunette", "LunetteBridge", "BookModels", "CEditLine",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             resources: [.embedInCode("Lua/spec_runner.lua")],
+            linkerSettings: linkLua),
+        // Generated scripts against the whole API (scripts/fuzz, and a short
+        // fixed-seed run in scripts/test).
+        .executableTarget(
+            name: "LunetteFuzz",
+            dependencies: ["Lunette", "BookModels"],
+            linkerSettings: linkLua),
+        // TARGETS.md's reliability figures, measured (scripts/reliability).
+        .executableTarget(
+            name: "LunetteReliability",
+            dependencies: ["Lunette"],
             linkerSettings: linkLua),
         .testTarget(
             name: "LunetteTests",

@@ -28,6 +28,18 @@ final class EmbeddingTests: XCTestCase {
         XCTAssertThrowsError(try runtime.tap(button))        // replaced by the re-render
     }
 
+    /// R8: an unmounted app and its units are freed (units hold their app, which held its root).
+    func testR8AnUnmountedAppIsFreed() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("app = require('lunette').mount(require('lunette').VStack { require('lunette').Text('x') })")
+        weak var app = runtime.apps.last
+        weak var root = runtime.apps.last?.nodes.first
+        XCTAssertNotNil(app)
+        _ = try runtime.evaluate("app:unmount() app = nil collectgarbage()")
+        XCTAssertNil(app)
+        XCTAssertNil(root)
+    }
+
     func testSyntaxErrorsNameTheFileAndLine() throws {
         let runtime = try LunetteRuntime()
         XCTAssertThrowsError(try runtime.run(source: "local x = = 1", name: "@broken.lua")) { error in

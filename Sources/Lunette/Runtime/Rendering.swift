@@ -163,6 +163,7 @@ extension LunetteRuntime {
 
     func unmount(_ app: App) {
         if let root = app.root { dispose(root) }
+        app.root = nil                          // units hold their app: break the cycle (R8)
         appsByID[app.id] = nil
     }
 

@@ -184,6 +184,16 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(result.output, "3\t4\n")
     }
 
+    /// R3 / issue 7, class 5: the command line caps Lua's memory, so a bomb fails in Lua, not in Swift.
+    func testR3AMemoryBombFailsInLuaAtTheCap() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bomb_\(UUID().uuidString).lua")
+        try "local t = {} for i = 1, 1e12 do t[i] = string.rep('x', 100) .. i end".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["run", "--memory-limit", "64", file.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.errors.contains("not enough memory"), result.errors)
+    }
+
     /// R5: `run --sandbox` gives a script exactly the embedding's libraries.
     func testRunSandboxReachesNothingOutsideTheAllowList() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox_\(UUID().uuidString).lua")

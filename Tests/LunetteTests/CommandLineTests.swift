@@ -187,7 +187,7 @@ final class CommandLineTests: XCTestCase {
     /// R3 / issue 7, class 5: the command line caps Lua's memory, so a bomb fails in Lua, not in Swift.
     func testR3AMemoryBombFailsInLuaAtTheCap() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bomb_\(UUID().uuidString).lua")
-        try "local t = {} for i = 1, 1e12 do t[i] = string.rep('x', 100) .. i end".write(to: file, atomically: true, encoding: .utf8)
+        try "local t = {} for i = 1, 1e12 do t[i] = string.rep('x', 100000) .. i end".write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try lunette(["run", "--memory-limit", "64", file.path])
         XCTAssertEqual(result.status, 1)

@@ -13,8 +13,6 @@
 #include <stdio.h>
 #include <time.h>
 
-static double lun_watchdog_deadline = 0;
-
 /* Seconds on the monotonic clock. */
 static double lun_watchdog_now(void) {
   struct timespec ts;
@@ -25,7 +23,8 @@ static double lun_watchdog_now(void) {
 /* The count hook: past the deadline, suspend (or fail) the running code. */
 static void lun_watchdog_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
-  if (lun_watchdog_deadline == 0 || lun_watchdog_now() < lun_watchdog_deadline) return;
+  double deadline = lun_state(L)->testDeadline;
+  if (deadline == 0 || lun_watchdog_now() < deadline) return;
   if (lua_isyieldable(L)) lua_yield(L, 0);
   else luaL_error(L, "timed out");
 }
@@ -35,7 +34,7 @@ static int lun_watch(lua_State *L) {
   lua_State *co = lua_tothread(L, 1);
   lua_Number seconds = luaL_checknumber(L, 2);
   luaL_argcheck(L, co != NULL, 1, "coroutine expected");
-  lun_watchdog_deadline = lun_watchdog_now() + seconds;
+  lun_state(L)->testDeadline = lun_watchdog_now() + seconds;
   lua_sethook(co, lun_watchdog_hook, LUA_MASKCOUNT, 1000);
   return 0;
 }
@@ -44,8 +43,9 @@ static int lun_watch(lua_State *L) {
 static int lun_unwatch(lua_State *L) {
   lua_State *co = lua_tothread(L, 1);
   luaL_argcheck(L, co != NULL, 1, "coroutine expected");
-  lua_pushboolean(L, lun_watchdog_deadline != 0 && lun_watchdog_now() >= lun_watchdog_deadline);
-  lun_watchdog_deadline = 0;
+  lun_State *S = lun_state(L);
+  lua_pushboolean(L, S->testDeadline != 0 && lun_watchdog_now() >= S->testDeadline);
+  S->testDeadline = 0;
   lua_sethook(co, NULL, 0, 0);
   return 1;
 }

@@ -37,6 +37,7 @@ typedef struct lun_State {
   int32_t nextId;         /* ids of tasks and timer subscriptions */
   int32_t tracing;        /* ui.trace is on: writes report where they happened */
   lun_Budget *budget;     /* the runs in progress and their budget; shared with the watchdog thread */
+  double testDeadline;    /* lunette_watch: when the watched test must stop (0: none) */
 } lun_State;
 
 /* Status codes returned by the lun_* entry points. */

@@ -127,8 +127,9 @@ final class TimeBudgetTests: XCTestCase {
     /// The watchdog looks every 20 ms while short runs start and end; none is ever taken for a
     /// long one (a run starting between the watchdog's clock read and its look once was).
     func testShortRunsAreNeverStopped() throws {
-        // The chunk itself is a run too (R15): its 1 s stays within a 2 s budget.
-        let runtime = try LunetteRuntime(options: .init(timeBudget: 2))
+        // The chunk itself is a run too (R15): its 1 s of CPU stays well within the
+        // budget even on a loaded machine or under a sanitizer; the flushes inside are short.
+        let runtime = try LunetteRuntime(options: .init(timeBudget: 20))
         let stopped = try runtime.evaluate("""
             local ui = require("lunette")
             local Store = ui.Observable("Store", { n = 0 })

@@ -151,6 +151,7 @@ public final class LunetteRuntime {
         Watchdog.shared.forget(lun_state(L))
         if ownsState { lun_close_state(L) }
         lun_budget_free(budget)
+        for app in appsByID.values { app.root = nil }      // units hold their app: break the cycle
     }
 
     var lastError: String {

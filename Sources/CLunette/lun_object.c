@@ -180,11 +180,18 @@ static int lun_object_unknown(lua_State *L, int idx, int keyidx, const char *ver
 
 /* __index of instances: (obj, key) -> value. */
 static int lun_object_index(lua_State *L) {
-  lun_Object *o = lun_object_self(L);
+  lun_Object *o = (lun_Object *)lun_check_self_pushing(L, 1, lua_upvalueindex(LUN_UV_META), "model instance");
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(LUN_UV_PROPS)) == LUA_TNUMBER) {
     int prop = (int)lua_tointeger(L, -1);
-    lua_pop(L, 1);
+    if (o->cls->kinds[prop] == LUN_PROP_PLAIN) {    /* the hot path: a tracked read of a plain value */
+      lun_State *S = lun_state(L);
+      if (S->active)
+        lunh_track(S->graph, S->active, o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_NODE_SIGNAL));
+      lua_getiuservalue(L, 1, 1);
+      if (lua_rawgeti(L, -1, prop) != LUA_TTABLE) return 1;
+    }
+    lua_settop(L, 2);                              /* computeds, tables (proxies), the rest */
     return lun_object_read(L, 1, prop);
   }
   if (o->cls->isObject && lua_type(L, 2) == LUA_TSTRING &&

@@ -62,9 +62,10 @@ void lun_proxy_unwrap(lua_State *L, int idx) {
   lua_replace(L, idx);
 }
 
-/* Pushes raw[k] of proxy at 1 for the key at kidx, wrapping plain tables. [-0, +1] */
+/* Pushes raw[k] of proxy at 1 (checked by the caller) for the key at kidx,
+ * wrapping plain tables. [-0, +1] */
 static void lun_proxy_get(lua_State *L, int kidx) {
-  lun_Proxy *p = (lun_Proxy *)luaL_checkudata(L, 1, LUN_MT_PROXY);
+  lun_Proxy *p = (lun_Proxy *)lua_touserdata(L, 1);
   lua_getiuservalue(L, 1, 1);
   lua_pushvalue(L, kidx);
   lua_rawget(L, -2);
@@ -80,7 +81,7 @@ static void lun_proxy_get(lua_State *L, int kidx) {
 
 /* __index: (proxy, key) -> value, tracking the owner. */
 static int lun_proxy_index(lua_State *L) {
-  lun_proxy_track(L, (lun_Proxy *)luaL_checkudata(L, 1, LUN_MT_PROXY));
+  lun_proxy_track(L, (lun_Proxy *)lun_check_self(L, 1, lua_upvalueindex(1), "tracked table"));
   lun_proxy_get(L, 2);
   return 1;
 }
@@ -104,7 +105,7 @@ static int lun_proxy_newindex(lua_State *L) {
 
 /* __len: (proxy) -> #raw, tracking the owner. */
 static int lun_proxy_len(lua_State *L) {
-  lun_proxy_track(L, (lun_Proxy *)luaL_checkudata(L, 1, LUN_MT_PROXY));
+  lun_proxy_track(L, (lun_Proxy *)lun_check_self(L, 1, lua_upvalueindex(1), "tracked table"));
   lua_getiuservalue(L, 1, 1);
   lua_pushinteger(L, (lua_Integer)lua_rawlen(L, -1));
   return 1;
@@ -181,6 +182,7 @@ void lun_open_proxy(lua_State *L) {
     {"__len", lun_proxy_len}, {"__pairs", lun_proxy_pairs},
     {"__tostring", lun_proxy_tostring}, {NULL, NULL}};
   lun_newmetatable(L, LUN_MT_PROXY);
-  luaL_setfuncs(L, meta, 0);
+  lua_pushvalue(L, -1);                          /* upvalue: the metatable a proxy must have */
+  luaL_setfuncs(L, meta, 1);
   lua_pop(L, 1);
 }

@@ -57,15 +57,3 @@ int lun_sealed_kind(lua_State *L, int idx) {
   lua_pop(L, 2);
   return kind;
 }
-
-/* The userdata at arg if its metatable is exactly the one at mtidx (a closure's
- * upvalue); raises a type error naming `what` otherwise. */
-void *lun_check_self(lua_State *L, int arg, int mtidx, const char *what) {
-  int same = 0;
-  if (lua_type(L, arg) == LUA_TUSERDATA && lua_getmetatable(L, arg)) {
-    same = lua_rawequal(L, -1, mtidx);
-    lua_pop(L, 1);
-  }
-  if (!same) luaL_typeerror(L, arg, what);
-  return lua_touserdata(L, arg);
-}

@@ -41,9 +41,10 @@ static void lun_self_field(lua_State *L, int recidx, const char *field, int kidx
   lua_remove(L, -2);
 }
 
-/* Reads the environment entry for key kidx of self at 1. [-0, +1] */
+/* Reads the environment entry for key kidx of self at 1 (checked by the
+ * metamethod that calls this). [-0, +1] */
 static int lun_self_env(lua_State *L, int recidx, int kidx) {
-  lun_Self *self = (lun_Self *)luaL_checkudata(L, 1, LUN_MT_SELF);
+  lun_Self *self = (lun_Self *)lua_touserdata(L, 1);
   int mode;
   lua_getfield(L, recidx, "info");
   lua_getfield(L, -1, "envmode");
@@ -129,7 +130,7 @@ static int lun_self_projection(lua_State *L, int recidx, int nidx) {
 /* __index of self: (self, key) -> value. */
 static int lun_self_index(lua_State *L) {
   int recidx, kind;
-  luaL_checkudata(L, 1, LUN_MT_SELF);
+  lun_check_self(L, 1, lua_upvalueindex(1), "view self");
   lua_getiuservalue(L, 1, 1);
   recidx = lua_gettop(L);
   switch (kind = lun_self_section(L, recidx, 2)) {
@@ -165,7 +166,7 @@ static int lun_self_index(lua_State *L) {
 /* __newindex of self: (self, key, value) -> (); state and bindings only. */
 static int lun_self_newindex(lua_State *L) {
   int recidx;
-  luaL_checkudata(L, 1, LUN_MT_SELF);
+  lun_check_self(L, 1, lua_upvalueindex(1), "view self");
   lua_getiuservalue(L, 1, 1);
   recidx = lua_gettop(L);
   switch (lun_self_section(L, recidx, 2)) {
@@ -186,7 +187,7 @@ static int lun_self_newindex(lua_State *L) {
 
 /* __tostring of self: (self) -> "BookView#12". */
 static int lun_self_tostring(lua_State *L) {
-  lun_Self *self = (lun_Self *)luaL_checkudata(L, 1, LUN_MT_SELF);
+  lun_Self *self = (lun_Self *)lun_check_self(L, 1, lua_upvalueindex(1), "view self");
   lun_self_viewname(L, 1);
   lua_pushfstring(L, "%s#%d", lua_tostring(L, -1), (int)self->unit);
   return 1;
@@ -305,6 +306,7 @@ void lun_open_self(lua_State *L) {
     {"__index", lun_self_index}, {"__newindex", lun_self_newindex},
     {"__tostring", lun_self_tostring}, {NULL, NULL}};
   lun_newmetatable(L, LUN_MT_SELF);
-  luaL_setfuncs(L, meta, 0);
+  lua_pushvalue(L, -1);                          /* upvalue: the metatable self must have */
+  luaL_setfuncs(L, meta, 1);
   lua_pop(L, 1);
 }

@@ -166,7 +166,8 @@ void lun_object_write(lua_State *L, int idx, int prop, int vidx) {
   lua_rawgeti(L, -2, prop);
   same = lua_compare(L, -1, -2, LUA_OPEQ);
   lua_pop(L, 1);
-  if (same) { lua_pop(L, 2); return; }
+  /* an equal write notifies nobody — but @Published emits on every set (F05) */
+  if (same && o->cls->kinds[prop] != LUN_PROP_PUBLISHED) { lua_pop(L, 2); return; }
   lun_object_notify(L, idx, o, prop);
   lua_rawseti(L, -2, prop);
   lua_pop(L, 1);
@@ -200,7 +201,8 @@ static int lun_object_index(lua_State *L) {
     return 1;
   }
   lua_pushvalue(L, 2);
-  lua_rawget(L, lua_upvalueindex(LUN_UV_METHODS));
+  if (lua_rawget(L, lua_upvalueindex(LUN_UV_METHODS)) == LUA_TNIL)   /* neither a property nor a method (F08) */
+    return lun_object_unknown(L, 1, 2, "read");
   return 1;
 }
 

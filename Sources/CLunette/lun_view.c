@@ -302,6 +302,22 @@ static void lun_viewtype_state_class(lua_State *L, int infoidx, const char *name
   lua_pop(L, 5);
 }
 
+/* Raises on a key of the definition at defidx that is no section (F08). */
+static void lun_viewtype_check_sections(lua_State *L, int defidx, const char *name) {
+  static const char *const known[] = {"body", "state", "environment", "binding", "bindable",
+                                      "observedObject", "stateObject", "environmentObject", NULL};
+  lua_pushnil(L);
+  while (lua_next(L, defidx)) {
+    int i, found = 0;
+    lua_pop(L, 1);
+    for (i = 0; known[i] && !found; i++)
+      found = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), known[i]) == 0;
+    if (!found)
+      lun_error_here(L, "ui.View('%s'): unknown section '%s' (sections: body, state, environment, binding, "
+                     "bindable, observedObject, stateObject, environmentObject)", name, luaL_tolstring(L, -1, NULL));
+  }
+}
+
 /* ui.View(name, body | definition) -> view type. */
 static int lun_ui_view(lua_State *L) {
   const char *name;
@@ -316,6 +332,7 @@ static int lun_ui_view(lua_State *L) {
     lua_replace(L, 2);
   }
   luaL_checktype(L, 2, LUA_TTABLE);
+  lun_viewtype_check_sections(L, 2, name);
   if (lua_getfield(L, 2, "body") != LUA_TFUNCTION)
     luaL_error(L, "ui.View('%s'): the definition needs a body function", name);
   lua_pop(L, 1);

@@ -40,7 +40,23 @@ static void lun_walk_describe_attr(lua_State *L, lun_Walk *W, const char *name, 
   lua_pop(L, 1);
 }
 
-/* Reports the environment overrides of the view at v. */
+/* 1 if an entry before i in the env list at -1 sets the same key as the
+ * string at -1 does. [-0, +0] */
+static int lun_walk_env_seen(lua_State *L, lua_Integer i) {
+  lua_Integer j;
+  int seen = 0;
+  for (j = 1; j < i && !seen; j++) {
+    lua_rawgeti(L, -2, j);
+    lua_rawgeti(L, -1, 1);
+    seen = lua_rawequal(L, -1, -3);
+    lua_pop(L, 2);
+  }
+  return seen;
+}
+
+/* Reports the environment overrides of the view at v, in the order the
+ * modifiers were applied: the one closest to the view (the first) wins a
+ * key, as in SwiftUI (F03). */
 static void lun_walk_env(lua_State *L, lun_Walk *W, int v) {
   lua_Integer i, n;
   if (lun_rawfield(L, v, "env") != LUA_TTABLE) { lua_pop(L, 1); return; }
@@ -50,6 +66,12 @@ static void lun_walk_env(lua_State *L, lun_Walk *W, int v) {
     const char *key;
     int32_t slot, old;
     key = lun_walk_entry(L, i, "env", &klen);
+    lua_insert(L, -2);                            /* key, entry */
+    lua_pushvalue(L, -3);                         /* the list, for lun_walk_env_seen */
+    lua_pushvalue(L, -3);
+    if (lun_walk_env_seen(L, i)) { lua_pop(L, 4); continue; }
+    lua_pop(L, 2);
+    lua_insert(L, -2);                            /* entry, key */
     lua_rawgeti(L, -2, 2);
     slot = lun_walk_store(L, W, -1);
     old = lunh_out_env(W->rt, key, klen, slot);

@@ -196,7 +196,7 @@ describe("R11 deep and cyclic values", function()
 end)
 
 describe("R1 errors in computed properties", function()
-  it("R1 a computed that raises while its readers are checked is an error node naming it, and recovers", function()
+  it("R1 F09 a computed that raises while its readers are checked is an error node naming it, and recovers", function()
     local M = ui.Observable("Flaky", { n = 1, c = ui.computed(function(self)
       if self.n == 2 then error("bad n") end
       return self.n * 10

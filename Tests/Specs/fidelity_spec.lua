@@ -1,0 +1,49 @@
+-- Where Lua differs from Swift (SEMANTICS F01-F09): Lunette behaves as SwiftUI does.
+local ui = require("lunette")
+
+describe("Fidelity", function()
+  it("F03 the innermost :environment wins, by key and by type", function()
+    local Theme = ui.Observable("FidelityTheme", { name = "plain" })
+    ui.EnvironmentKey("fidelityAccent", "blue")
+    local Reader = ui.View("FidelityReader", {
+      environment = { accent = "fidelityAccent", theme = Theme },
+      body = function(self) return ui.Text(self.accent .. "/" .. self.theme.name) end,
+    })
+    local inner, outer = Theme { name = "inner" }, Theme { name = "outer" }
+    local app = ui.mount(ui.VStack {
+      Reader():environment("fidelityAccent", "green"):environment(inner)
+        :environment("fidelityAccent", "red"):environment(outer),
+    })
+    assert.truthy(app:find("green/inner"))
+    app:unmount()
+  end)
+
+  it("F05 @Published emits objectWillChange on every set; @Observable notifies nobody on an equal write", function()
+    local Old = ui.ObservableObject("FidelityOld", { n = ui.Published(1) })
+    local New = ui.Observable("FidelityNew", { n = 1 })
+    local old, new = Old(), New()
+    local emitted, runs = 0, 0
+    local c = old.objectWillChange:sink(function() emitted = emitted + 1 end)
+    old.n = 1
+    old.n = 1
+    assert.equal(2, emitted)
+    c:cancel()
+    local e = ui.effect(function() runs = runs + 1; local _ = new.n end)
+    new.n = 1
+    ui.flush()
+    assert.equal(1, runs)
+    e:cancel()
+  end)
+
+  it("F08 unknown sections, undeclared state writes and unknown property reads are errors naming the type and the name", function()
+    assert.error_matches(function()
+      ui.View("Typo", { stat = { n = 0 }, body = function() return ui.Text("x") end })
+    end, "ui.View('Typo'): unknown section 'stat'", 1, true)
+    local Book = ui.Observable("FidelityBook", { title = "t" })
+    local book = Book()
+    assert.error_matches(function() return book.titel end, "FidelityBook has no property 'titel' to read", 1, true)
+    local app = ui.mount(ui.View("Undeclared", function(self) self.count = 1 return ui.Text("x") end)())
+    assert.matches("Undeclared: cannot assign to 'count'", app:tree())
+    app:unmount()
+  end)
+end)

@@ -56,10 +56,27 @@ static void lun_view_text_arg(lua_State *L, int arg, int vidx, const char *field
 /* How many children one container may list. */
 #define LUN_MAX_CHILDREN 1000000
 
+/* Records that child n of view vidx stands at `slot` of its constructor
+ * (holes and nested arrays counted), so its identity does not move when a
+ * sibling before it comes and goes (F02). [-0, +0] */
+static void lun_view_slot(lua_State *L, int vidx, lua_Integer n, const char *slot) {
+  if (lun_rawfield(L, vidx, "slots") != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, vidx, "slots");
+  }
+  lua_pushstring(L, slot);
+  lua_rawseti(L, -2, n);
+  lua_pop(L, 1);
+}
+
 /* Copies the children of the table at src into view vidx, flattening plain
  * arrays (to LUN_MAX_NESTING levels) and skipping nil/false; string keys
- * become attributes. */
-static void lun_view_children(lua_State *L, int src, int vidx, int depth) {
+ * become attributes. A child whose slot in the constructor (0-based, "2.1"
+ * inside a nested array; prefix names the array's own slot) differs from
+ * its place among the children keeps its slot (lun_view_slot). */
+static void lun_view_children(lua_State *L, int src, int vidx, int depth, const char *prefix) {
   lua_Integer i, max = 0, n = (lua_Integer)lua_rawlen(L, vidx);
   lun_nest(L, depth, "the children of a view");
   lua_pushnil(L);
@@ -86,15 +103,25 @@ static void lun_view_children(lua_State *L, int src, int vidx, int depth) {
     int t = lua_rawgeti(L, src, i);
     if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) { lua_pop(L, 1); continue; }
     if (t == LUA_TTABLE && !lua_getmetatable(L, -1)) {
-      lun_view_children(L, lua_gettop(L), vidx, depth + 1);
+      if (prefix) lua_pushfstring(L, "%s.%I", prefix, i - 1); else lua_pushfstring(L, "%I", i - 1);
+      lun_view_children(L, lua_gettop(L) - 1, vidx, depth + 1, lua_tostring(L, -1));
       n = (lua_Integer)lua_rawlen(L, vidx);
-      lua_pop(L, 1);
+      lua_pop(L, 2);
       continue;
     }
     if (t == LUA_TTABLE) lua_pop(L, 1);
     if (!lun_view_test(L, -1) && !lun_viewtype_test(L, -1))
       luaL_error(L, "child %d is a %s, expected a view", (int)i, luaL_typename(L, -1));
     lua_rawseti(L, vidx, ++n);
+    if (prefix) {
+      lua_pushfstring(L, "%s.%I", prefix, i - 1);
+      lun_view_slot(L, vidx, n, lua_tostring(L, -1));
+      lua_pop(L, 1);
+    } else if (i != n) {
+      lua_pushfstring(L, "%I", i - 1);
+      lun_view_slot(L, vidx, n, lua_tostring(L, -1));
+      lua_pop(L, 1);
+    }
   }
 }
 
@@ -104,7 +131,7 @@ static int lun_view_container(lua_State *L, int kind) {
   lua_settop(L, 1);
   if (lua_isnil(L, 1)) { lua_newtable(L); lua_replace(L, 1); } else luaL_checktype(L, 1, LUA_TTABLE);
   vidx = lun_view_new(L, kind);
-  lun_view_children(L, 1, vidx, 0);
+  lun_view_children(L, 1, vidx, 0, NULL);
   return 1;
 }
 

@@ -146,14 +146,27 @@ static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
   lua_pop(L, 1);
 }
 
-/* Walks the children 1..n of the view at v. */
-static void lun_walk_children(lua_State *L, lun_Walk *W, int v) {
+/* Walks the children 1..n of the view (or plain array) at v; a view's
+ * children that keep their constructor slot tell the host so (F02). */
+static void lun_walk_children(lua_State *L, lun_Walk *W, int v, int isView) {
   lua_Integer i, n = (lua_Integer)lua_rawlen(L, v);
+  int slots = isView && lun_rawfield(L, v, "slots") == LUA_TTABLE ? lua_gettop(L) : 0;
+  if (!slots && isView) lua_pop(L, 1);
   for (i = 1; i <= n; i++) {
+    int hinted = 0;
+    if (slots && lua_rawgeti(L, slots, i) == LUA_TSTRING) {
+      size_t len;
+      const char *slot = lua_tolstring(L, -1, &len);
+      lunh_out_position(W->rt, slot, len);
+      hinted = 1;
+    }
+    if (slots) lua_pop(L, 1);
     lua_rawgeti(L, v, i);
     lun_walk_value(L, W, lua_gettop(L));
     lua_pop(L, 1);
+    if (hinted) lunh_out_position(W->rt, NULL, 0);  /* a child that opened nothing leaves no hint behind */
   }
+  if (slots) lua_pop(L, 1);
 }
 
 /* 1 if the values at a and b are equal as inputs: ==, or plain tables with equal contents. */
@@ -357,7 +370,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     W->depth--;
     return;
   }
-  if (t == LUA_TTABLE && !lua_getmetatable(L, v)) { lun_walk_children(L, W, v); W->depth--; return; }
+  if (t == LUA_TTABLE && !lua_getmetatable(L, v)) { lun_walk_children(L, W, v, 0); W->depth--; return; }
   if (t == LUA_TTABLE) lua_pop(L, 1);
   if (!lun_view_test(L, v))
     luaL_error(L, "expected a view, got %s", luaL_typename(L, v));
@@ -414,11 +427,11 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     case LUN_VIEW_LIST:
     case LUN_VIEW_FOREACH:
       if (lun_rawfield(L, v, "row") == LUA_TFUNCTION) lun_walk_rows(L, W, v);
-      else lun_walk_children(L, W, v);
+      else lun_walk_children(L, W, v, 1);
       lua_pop(L, 1);
       break;
     default:
-      lun_walk_children(L, W, v);
+      lun_walk_children(L, W, v, 1);
       break;
   }
   lun_walk_sheet(L, W, v);

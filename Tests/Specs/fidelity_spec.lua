@@ -47,3 +47,43 @@ describe("Fidelity", function()
     app:unmount()
   end)
 end)
+
+describe("Fidelity: identity", function()
+  local Counter = ui.View("FidelityCounter", { state = { n = 0 }, body = function(self)
+    return ui.Button("n " .. self.n, function() self.n = self.n + 1 end)
+  end })
+  local Banner = ui.View("FidelityBanner", function() return ui.Text("banner") end)
+
+  it("F02 a nil child keeps its slot: showing or hiding it keeps its siblings' state", function()
+    local Screen = ui.View("FidelityScreen", { state = { show = false }, body = function(self)
+      return ui.VStack {
+        self.show and Banner {} or nil,
+        Counter {},
+        ui.Button("toggle", function() self.show = not self.show end),
+      }
+    end })
+    local app = ui.mount(Screen {})
+    app:find("n 0"):tap()
+    app:find("n 1"):tap()
+    app:find("toggle"):tap()
+    assert.truthy(app:find("banner"))
+    assert.truthy(app:find("n 2"))
+    app:find("toggle"):tap()
+    assert.truthy(app:find("n 2"))
+    app:unmount()
+  end)
+
+  it("F02 children inside a nested plain array keep their slots too", function()
+    local Screen = ui.View("FidelityNested", { state = { show = true }, body = function(self)
+      return ui.VStack {
+        { self.show and ui.Text("a") or nil, Counter {} },
+        ui.Button("toggle", function() self.show = not self.show end),
+      }
+    end })
+    local app = ui.mount(Screen {})
+    app:find("n 0"):tap()
+    app:find("toggle"):tap()
+    assert.truthy(app:find("n 1"))
+    app:unmount()
+  end)
+end)

@@ -204,6 +204,9 @@ int32_t lunh_object_serial(void *rt);
 /* building a unit's output */
 int32_t lunh_view_type(void *rt, const char *name, size_t len);
 void lunh_out_begin(void *rt, int32_t kind, const char *text, size_t len);
+/* The next node opened stands at this slot of its parent's constructor ("1",
+ * "2.0"), not at its place among the nodes: its identity (F02). */
+void lunh_out_position(void *rt, const char *slot, size_t len);
 void lunh_out_modifier(void *rt, const char *name, size_t nlen, const char *value, size_t vlen);
 void lunh_out_slot(void *rt, int32_t role, int32_t slot);
 void lunh_out_attr(void *rt, const char *name, size_t nlen, const char *value, size_t vlen);

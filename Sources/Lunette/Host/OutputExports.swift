@@ -23,6 +23,11 @@ func lunhOutBegin(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ text: UnsafeP
     withRuntime(rt) { $0.builder.open(kind: kind, text: text.map { string($0, length) }) }
 }
 
+@_cdecl("lunh_out_position")
+func lunhOutPosition(_ rt: UnsafeMutableRawPointer?, _ slot: UnsafePointer<CChar>?, _ length: Int) {
+    withRuntime(rt) { $0.builder.nextPosition = slot.map { string($0, length) } }
+}
+
 @_cdecl("lunh_out_modifier")
 func lunhOutModifier(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ nlen: Int,
                      _ value: UnsafePointer<CChar>?, _ vlen: Int) {

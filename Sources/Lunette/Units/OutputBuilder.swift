@@ -19,6 +19,8 @@ final class OutputBuilder {
     @exclusivity(unchecked) private var newEntries: [String: EnvironmentEntry] = [:]
     @exclusivity(unchecked) private var lastEntry: EnvironmentEntry?
     @exclusivity(unchecked) private var errorMessage: String?
+    /// The constructor slot of the next node opened, when it differs from its place (F02).
+    @exclusivity(unchecked) var nextPosition: String?
     private let root = RenderNode(kind: .group, text: nil)
     /// The animation of the transaction this run belongs to, if any.
     @exclusivity(unchecked) private(set) var animation: String?
@@ -58,7 +60,8 @@ final class OutputBuilder {
         node.owner = unit
         node.generation = (unit?.generation ?? 0) + 1     // finish() moves the unit to it
         parent.ownChildren.append(node)
-        path.append("\(parent.ownChildren.count - 1)\(node.kind.name)")
+        path.append("\(nextPosition ?? String(parent.ownChildren.count - 1))\(node.kind.name)")
+        nextPosition = nil
         stack.append(node)
         environmentMarks.append(environmentStack.count)
     }

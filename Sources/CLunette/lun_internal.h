@@ -153,6 +153,7 @@ void lun_proxy_push(lua_State *L, int owneridx, int prop, int rawidx);
 void lun_proxy_unwrap(lua_State *L, int idx);
 int lun_proxy_test(lua_State *L, int idx);
 void lun_copy_table(lua_State *L, int idx, const char *what);
+void lun_store_value(lua_State *L, int objidx, int prop);
 
 /* lun_walk.c: what a unit's run reports to the host builder */
 typedef struct lun_Walk {

@@ -168,6 +168,7 @@ void lun_object_write(lua_State *L, int idx, int prop, int vidx) {
   lua_pop(L, 1);
   /* an equal write notifies nobody — but @Published emits on every set (F05) */
   if (same && o->cls->kinds[prop] != LUN_PROP_PUBLISHED) { lua_pop(L, 2); return; }
+  if (!same) lun_store_value(L, idx, prop);      /* a plain table is stored as a value (F04) */
   lun_object_notify(L, idx, o, prop);
   lua_rawseti(L, -2, prop);
   lua_pop(L, 1);
@@ -329,9 +330,7 @@ static void lun_object_init_prop(lua_State *L, int objidx, int prop, int initidx
   lua_rawgeti(L, -1, prop);                       /* name */
   if (initidx) lua_getfield(L, initidx, lua_tostring(L, -1));
   else lua_pushnil(L);
-  if (!lua_isnil(L, -1)) {
-    lun_proxy_unwrap(L, -1);
-  } else {
+  if (lua_isnil(L, -1)) {
     lua_pop(L, 1);
     lua_getfield(L, infoidx, "defaults");
     lua_rawgeti(L, -1, prop);
@@ -339,13 +338,9 @@ static void lun_object_init_prop(lua_State *L, int objidx, int prop, int initidx
     if (lua_type(L, -1) == LUA_TFUNCTION) {
       lua_pushvalue(L, objidx);
       lua_call(L, 1, 1);
-    } else if (lua_type(L, -1) == LUA_TTABLE) {
-      lua_pushfstring(L, "%s.%s", lun_object_classname(L, objidx), lua_tostring(L, -2));
-      lun_copy_table(L, -2, lua_tostring(L, -1));
-      lua_remove(L, -2);
-      lua_remove(L, -2);
     }
   }
+  lun_store_value(L, objidx, prop);              /* tables are values: each instance its own (F04) */
   lua_getiuservalue(L, objidx, 1);
   lua_insert(L, -2);
   lua_rawseti(L, -2, prop);

@@ -176,6 +176,24 @@ void lun_copy_table(lua_State *L, int idx, const char *what) {
   lua_remove(L, -2);
 }
 
+/* Turns the value on top into what property prop of the object at objidx
+ * stores: a proxy's raw table, and a plain table as a copy of its own, as a
+ * Swift array or dictionary is a value (F04). Models, Swift objects and
+ * functions stay references. [-1, +1] */
+void lun_store_value(lua_State *L, int objidx, int prop) {
+  objidx = lua_absindex(L, objidx);
+  lun_proxy_unwrap(L, -1);
+  if (lua_type(L, -1) != LUA_TTABLE) return;
+  if (lua_getmetatable(L, -1)) { lua_pop(L, 1); return; }
+  lua_getmetatable(L, objidx);
+  lua_rawgeti(L, -1, LUN_META_NAMES);
+  lua_rawgeti(L, -1, prop);
+  lua_pushfstring(L, "%s.%s", lun_object_classname(L, objidx), lua_tostring(L, -1));
+  lun_copy_table(L, -5, lua_tostring(L, -1));
+  lua_replace(L, -6);
+  lua_pop(L, 4);
+}
+
 void lun_open_proxy(lua_State *L) {
   static const luaL_Reg meta[] = {
     {"__index", lun_proxy_index}, {"__newindex", lun_proxy_newindex},

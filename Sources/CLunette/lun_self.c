@@ -210,7 +210,7 @@ void lun_self_create(lua_State *L, int recidx, int32_t unit) {
  * declared initial are the top two stack values. Pass 0 stores inputs and
  * plain values, pass 1 calls function initials with self. [-0, +0] */
 static void lun_self_state_value(lua_State *L, int recidx, int holder, int pass) {
-  int init = lua_gettop(L), key = init - 1;
+  int init = lua_gettop(L), key = init - 1, prop;
   int isfn = lua_type(L, init) == LUA_TFUNCTION;
   lun_self_field(L, recidx, "inputs", key);       /* an input of the same name wins */
   if (!lua_isnil(L, -1)) {
@@ -222,22 +222,15 @@ static void lun_self_state_value(lua_State *L, int recidx, int holder, int pass)
       lua_pushvalue(L, init);
       lua_getfield(L, recidx, "self");
       lua_call(L, 1, 1);
-    } else if (lua_type(L, init) == LUA_TTABLE && !lua_getmetatable(L, init)) {
-      lua_getfield(L, recidx, "info");
-      lua_getfield(L, -1, "name");
-      lua_pushfstring(L, "%s.state.%s", lua_tostring(L, -1), luaL_tolstring(L, key, NULL));
-      lun_copy_table(L, init, lua_tostring(L, -1));
-      lua_replace(L, -5);
-      lua_pop(L, 3);
     } else {
-      if (lua_type(L, init) == LUA_TTABLE) lua_pop(L, 1);
       lua_pushvalue(L, init);
     }
   }
-  lun_proxy_unwrap(L, -1);
+  prop = lun_object_prop(L, holder, key);
+  lun_store_value(L, holder, prop);               /* tables are values: a state never shares its input's (F04) */
   lua_getiuservalue(L, holder, 1);
   lua_insert(L, -2);
-  lua_rawseti(L, -2, lun_object_prop(L, holder, key));
+  lua_rawseti(L, -2, prop);
   lua_pop(L, 1);
 }
 

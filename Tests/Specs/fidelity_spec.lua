@@ -87,3 +87,45 @@ describe("Fidelity: identity", function()
     app:unmount()
   end)
 end)
+
+describe("Fidelity: values", function()
+  local List = ui.Observable("FidelityList", { items = function() return { "a" } end })
+
+  it("F04 a table stored from one model into another is a copy, as a Swift array is", function()
+    local a, b = List(), List()
+    b.items = a.items
+    table.insert(b.items, "x")
+    assert.same({ "a" }, { table.unpack(a.items) })
+    assert.same({ "a", "x" }, { table.unpack(b.items) })
+    local runs = 0
+    local e = ui.effect(function() runs = runs + 1; local _ = #a.items end)
+    table.insert(b.items, "y")
+    ui.flush()
+    assert.equal(1, runs)                        -- a's readers are not touched by b's writes
+    e:cancel()
+  end)
+
+  it("F04 a table given at construction or kept in state is the model's own", function()
+    local shared = { "s" }
+    local a, b = List { items = shared }, List { items = shared }
+    table.insert(a.items, "t")
+    assert.equal(1, #shared)
+    assert.equal(1, #b.items)
+    local seed = { n = 1 }
+    local Child = ui.View("FidelityChild", { state = { mine = function(self) return self.seed end }, body = function(self)
+      return ui.Button("n " .. self.mine.n, function() self.mine.n = self.mine.n + 1 end)
+    end })
+    local app = ui.mount(Child { seed = seed })
+    app:find("n 1"):tap()
+    assert.truthy(app:find("n 2"))
+    assert.equal(1, seed.n)                      -- the parent's table is not written through
+    app:unmount()
+  end)
+
+  it("F04 models, functions and Swift objects stay references", function()
+    local Holder = ui.Observable("FidelityHolder", { ref = ui.ignored(nil), list = function() return {} end })
+    local h, inner = Holder(), List()
+    h.list = { inner }
+    assert.equal(inner, h.list[1])
+  end)
+end)

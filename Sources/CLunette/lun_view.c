@@ -410,6 +410,17 @@ void lun_view_name(lua_State *L, int idx) {
   lua_pushstring(L, lun_view_kind_name(kind));
 }
 
+/* Records the line of the Lua code that built the component view value at
+ * vidx: views built at different places in a body (the branches of an `if`)
+ * are different identities, as SwiftUI's conditional content is (F01). */
+static void lun_view_site(lua_State *L, int vidx) {
+  lua_Debug ar;
+  if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar) && ar.currentline > 0) {
+    lua_pushinteger(L, ar.currentline);
+    lua_setfield(L, vidx, "site");
+  }
+}
+
 /* __call of a view type: (type, inputs?) -> view value. */
 static int lun_viewtype_call(lua_State *L) {
   int vidx;
@@ -420,6 +431,7 @@ static int lun_viewtype_call(lua_State *L) {
   vidx = lun_view_new(L, LUN_VIEW_COMPONENT);
   lua_pushvalue(L, 1);
   lua_setfield(L, vidx, "type");
+  lun_view_site(L, vidx);
   if (lua_istable(L, 2)) lua_pushvalue(L, 2); else lua_newtable(L);
   lua_setfield(L, vidx, "inputs");
   return 1;

@@ -270,6 +270,8 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
     lun_identity_key(L, -1);
     key = lua_tolstring(L, -1, &klen);
   }
+  if (!key && lun_rawfield(L, v, "site") == LUA_TNUMBER) lunh_out_site(W->rt, (int32_t)lua_tointeger(L, -1));
+  lua_pop(L, 1);
   lua_getfield(L, info, "id");
   ref = lunh_out_unit(W->rt, LUN_UNIT_COMPONENT, (int32_t)lua_tointeger(L, -1), key, klen, &child);
   if (ref == 0) {

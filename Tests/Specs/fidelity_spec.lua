@@ -129,3 +129,43 @@ describe("Fidelity: values", function()
     assert.equal(inner, h.list[1])
   end)
 end)
+
+describe("Fidelity: branches", function()
+  local Counter = ui.View("FidelityBranchCounter", { state = { n = 0 }, body = function(self)
+    return ui.Button(self.label .. " " .. self.n, function() self.n = self.n + 1 end)
+  end })
+
+  it("F01 views built in different branches of a plain if are different identities", function()
+    local Screen = ui.View("FidelityBranches", { state = { flag = true }, body = function(self)
+      local counter
+      if self.flag then
+        counter = Counter { label = "A" }
+      else
+        counter = Counter { label = "B" }
+      end
+      return ui.VStack { counter, ui.Button("flip", function() self.flag = not self.flag end) }
+    end })
+    local app = ui.mount(Screen {})
+    app:find("A 0"):tap()
+    assert.truthy(app:find("A 1"))
+    app:find("flip"):tap()
+    assert.truthy(app:find("B 0"))                -- a new identity: fresh state
+    app:find("flip"):tap()
+    assert.truthy(app:find("A 0"))
+    app:unmount()
+  end)
+
+  it("F01 views built at one place in a loop keep their identities by position", function()
+    local Screen = ui.View("FidelityLoop", { state = { extra = false }, body = function(self)
+      local rows = {}
+      for i = 1, self.extra and 3 or 2 do rows[i] = Counter { label = "row" .. i } end
+      return ui.VStack { rows, ui.Button("more", function() self.extra = true end) }
+    end })
+    local app = ui.mount(Screen {})
+    app:find("row1 0"):tap()
+    app:find("more"):tap()
+    assert.truthy(app:find("row1 1"))
+    assert.truthy(app:find("row3 0"))
+    app:unmount()
+  end)
+end)

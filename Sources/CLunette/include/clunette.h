@@ -212,6 +212,9 @@ void lunh_out_slot(void *rt, int32_t role, int32_t slot);
 void lunh_out_attr(void *rt, const char *name, size_t nlen, const char *value, size_t vlen);
 void lunh_out_end(void *rt);
 void lunh_out_error(void *rt, const char *message, size_t len);
+/* The next child unit without an explicit id was built at this line of its
+ * body: part of its identity (F01). */
+void lunh_out_site(void *rt, int32_t line);
 /* Attaches a child unit to the open node; returns its record ref, 0 if it is new. */
 int lunh_out_unit(void *rt, int32_t kind, int32_t typeId, const char *key, size_t klen, int32_t *unit);
 void lunh_out_unit_record(void *rt, int32_t unit, int recordRef);

@@ -66,6 +66,11 @@ func lunhOutUnit(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ typeId: Int32,
     }
 }
 
+@_cdecl("lunh_out_site")
+func lunhOutSite(_ rt: UnsafeMutableRawPointer?, _ line: Int32) {
+    withRuntime(rt) { $0.builder.nextSite = line }
+}
+
 @_cdecl("lunh_out_unit_record")
 func lunhOutUnitRecord(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ ref: Int32) {
     withRuntime(rt) { $0.units[unit]?.recordRef = ref }

@@ -21,6 +21,8 @@ final class OutputBuilder {
     @exclusivity(unchecked) private var errorMessage: String?
     /// The constructor slot of the next node opened, when it differs from its place (F02).
     @exclusivity(unchecked) var nextPosition: String?
+    /// The line of the body that built the next child unit, when it has no explicit id (F01).
+    @exclusivity(unchecked) var nextSite: Int32 = 0
     private let root = RenderNode(kind: .group, text: nil)
     /// The animation of the transaction this run belongs to, if any.
     @exclusivity(unchecked) private(set) var animation: String?
@@ -92,7 +94,8 @@ final class OutputBuilder {
     /// The child unit for the open node: the previous run's at this key, or a new one.
     func child(kind: Unit.Kind, typeId: Int32, key: String?) -> (unit: Unit, isNew: Bool) {
         var structural = key.map { "\(kind.rawValue):\(typeId)#\($0)" }
-            ?? "\(kind.rawValue):\(typeId)@\(path.joined(separator: "."))"
+            ?? "\(kind.rawValue):\(typeId)@\(path.joined(separator: "."))" + (nextSite != 0 ? "^\(nextSite)" : "")
+        nextSite = 0
         if newChildren[structural] != nil {
             var n = 2
             while newChildren["\(structural)~\(n)"] != nil { n += 1 }

@@ -19,6 +19,7 @@ typedef struct lun_Run {
   int checked;       /* dependencies were found stale: do not check again */
   int tracking;      /* run_begin was called: run_end is due */
   int rendered;      /* the function ran to the end */
+  int checking;      /* the dependency check is running */
 } lun_Run;
 
 /* Protected part of lun_error_string: (value) -> string. */
@@ -163,36 +164,15 @@ static void lun_run_unit(lua_State *L, lun_State *S, lun_Run *run) {
   }
 }
 
-/* Protected check of a unit: (node) -> stale. */
-static int lun_check_k(lua_State *L) {
-  lua_pushboolean(L, lun_refresh_walk(L, lun_state(L), (int32_t)lua_tointeger(L, 1), 1));
-  return 1;
-}
-
-/* Whether the unit must run: what it read changed. A computed that raises
- * while being checked makes it run: its body reads the computed again and
- * shows the error in its place (and recovers when the computed does). */
-static int lun_update_stale(lua_State *L, lun_State *S, int32_t node) {
-  int stale;
-  lua_pushcfunction(L, lun_check_k);
-  lua_pushinteger(L, node);
-  if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
-    if (S->suspending) return lua_error(L);       /* the trampoline's: the update retries */
-    lua_pop(L, 1);
-    return 1;
-  }
-  stale = lua_toboolean(L, -1);
-  lua_pop(L, 1);
-  return stale;
-}
-
 /* Protected part of an update: (run) -> (). Checks, then runs in the unit's scope. */
 static int lun_update_k(lua_State *L) {
   lun_Run *run = (lun_Run *)lua_touserdata(L, 1);
   lun_State *S = lun_state(L);
   int32_t node = run->ticket.node;
   if (!run->ticket.needsRender && !run->checked) {
-    if (!lun_update_stale(L, S, node)) return 0;
+    run->checking = 1;
+    if (!lun_refresh_walk(L, S, node, 1)) { run->checking = 0; return 0; }
+    run->checking = 0;
     run->checked = 1;
   }
   lunh_unit_begin(S->rt);
@@ -233,44 +213,57 @@ static void lun_update_close(lun_State *S, lun_Run *run, int ok) {
   run->tracking = 0;
 }
 
-/* Updates one unit; always reports how it ended to the host. */
-static void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
-  lun_Run run;
-  memset(&run, 0, sizeof(run));
-  run.ticket = *ticket;
+/* Tries the update of run until it ends; returns the LUN_UNIT_* status and
+ * leaves an error's message on the stack for a failure. One budget level
+ * holds across the tries: an update is one run, however often it retries. */
+static int lun_update_tries(lua_State *L, lun_State *S, lun_Run *run) {
   for (;;) {
-    int status, stopped = 0;
-    size_t len;
-    const char *msg;
+    int status;
     lua_pushcfunction(L, lun_update_k);
-    lua_pushlightuserdata(L, &run);
+    lua_pushlightuserdata(L, run);
     S->inUnit = 1;
-    if (lun_budget_begin(L, S, 1)) {
-      status = lua_pcall(L, 1, 0, 0);
-      stopped = lun_budget_end(L, S);
-    } else {
-      lua_pop(L, 2);
-      lua_pushliteral(L, "runs nested too deep");
-      status = LUA_ERRRUN;
-    }
+    status = lua_pcall(L, 1, 0, 0);
     S->inUnit = 0;
-    lun_update_close(S, &run, status == LUA_OK && !S->suspending);
-    if (status == LUA_OK && !S->suspending) {
-      lunh_unit_end(S->rt, run.rendered ? LUN_UNIT_RAN : LUN_UNIT_SKIPPED, NULL, 0);
-      return;
+    lun_update_close(S, run, status == LUA_OK && !S->suspending);
+    if (status == LUA_OK && !S->suspending) return run->rendered ? LUN_UNIT_RAN : LUN_UNIT_SKIPPED;
+    if (run->checking && !S->suspending) {          /* a computed raised while the unit was checked: */
+      lua_pop(L, 1);                                /* run it; its body shows the error (at once if a */
+      run->checking = 0;                            /* stop holds) and keeps the dependency, so it */
+      run->checked = 1;                             /* recovers (F09) */
+      continue;
     }
     if (S->suspending) {                            /* settle the deepest node, then try again */
       if (status != LUA_OK) lua_pop(L, 1);
       S->suspending = 0;
-      run.rendered = 0;
+      run->rendered = 0;
       if (lun_settle(L, S, S->suspendNode)) continue;
     }
-    lun_error_string(L, -1);
-    msg = lua_tolstring(L, -1, &len);
-    lunh_unit_end(S->rt, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);
-    lua_pop(L, 2);
+    return LUN_UNIT_FAILED;
+  }
+}
+
+/* Updates one unit; always reports how it ended to the host. */
+static void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
+  lun_Run run;
+  int status, stopped;
+  size_t len;
+  const char *msg;
+  memset(&run, 0, sizeof(run));
+  run.ticket = *ticket;
+  if (!lun_budget_begin(L, S, 1)) {
+    lunh_unit_end(S->rt, LUN_UNIT_FAILED, "runs nested too deep", 20);
     return;
   }
+  status = lun_update_tries(L, S, &run);
+  stopped = lun_budget_end(L, S);
+  if (status != LUN_UNIT_FAILED) {
+    lunh_unit_end(S->rt, status, NULL, 0);
+    return;
+  }
+  lun_error_string(L, -1);
+  msg = lua_tolstring(L, -1, &len);
+  lunh_unit_end(S->rt, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);
+  lua_pop(L, 2);
 }
 
 /* Releases the records of units the host disposed: their tasks stop,

@@ -23,8 +23,8 @@ final class RunawayTests: XCTestCase {
                     do { try runtime.tap(node) } catch { messages.append("\(error)") }
                 }
                 _ = runtime.advanceClock(by: 1)
-                messages += app.errors + runtime.warnings(of: app)
             }
+            for app in runtime.apps { messages += app.errors + runtime.warnings(of: app) }
         } catch {
             messages.append("\(error)")
         }
@@ -148,6 +148,23 @@ final class RunawayTests: XCTestCase {
             """)
         assertStopped(result)
         XCTAssertLessThan(result.seconds, 5 * budget + 1, "re-run after its budget stopped it")
+    }
+
+    func testR15AComputedThatLoopsWhileItsReaderIsCheckedIsStoppedOnceAndShown() throws {
+        let result = try stop("""
+            local ui = require("lunette")
+            local M = ui.Observable("M", { n = 1, c = ui.computed(function(self)
+              if self.n == 2 then while true do end end
+              return self.n
+            end) })
+            local m = M()
+            local app = ui.mount(ui.View("Reader", function() return ui.Text("c " .. m.c) end)())
+            m.n = 2
+            ui.flush()
+            return ui.Text(app:tree())
+            """)
+        assertStopped(result)
+        XCTAssertLessThan(result.seconds, 5 * budget + 1)
     }
 
     func testR15AScriptCanLowerTheBudgetButNotLiftOrRemoveIt() throws {

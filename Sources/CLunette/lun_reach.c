@@ -2,9 +2,10 @@
  * lun_reach.c — library functions wrapped so the time budget reaches the
  * script code they run.
  *
- * - coroutine.resume and coroutine.wrap: a coroutine runs on a thread of
- *   its own, which the budget's hook must be able to stop; the resumed
- *   thread is a level of the budget chain (lun_budget.c) while it runs.
+ * - coroutine.resume, coroutine.wrap and coroutine.close: a coroutine runs
+ *   (and closes its to-be-closed variables) on a thread of its own, which
+ *   the budget's hook must be able to stop; that thread is a level of the
+ *   budget chain (lun_budget.c) while it runs.
  * - xpcall: Lua calls a message handler for an error raised from a hook
  *   with hooks off, so a handler that loops could never be stopped; while
  *   a stop holds, the handler is skipped and the error passes unchanged.
@@ -43,7 +44,11 @@ static int lun_co_wrapped(lua_State *L) {
   lun_co_call(L, co, 2);
   if (!lua_toboolean(L, 1)) {
     lua_settop(L, 2);
-    if (lua_status(co) != LUA_OK && lua_status(co) != LUA_YIELD) lua_resetthread(co);
+    if (lua_status(co) != LUA_OK && lua_status(co) != LUA_YIELD) {
+      if (!lun_budget_begin(co, lun_state(L), 0)) return luaL_error(L, "coroutines nested too deep");
+      lua_resetthread(co);                          /* its __close handlers run on the chain too */
+      lun_budget_end(co, lun_state(L));
+    }
     if (lua_type(L, 2) == LUA_TSTRING) {
       luaL_where(L, 1);
       lua_insert(L, -2);
@@ -95,13 +100,25 @@ static int lun_xpcall(lua_State *L) {
   return lun_xpcall_k(L, LUA_OK, 0);
 }
 
-/* Wraps coroutine.resume, coroutine.wrap and xpcall, where they are loaded. [-0, +0] */
+/* coroutine.close(co) -> ok, err: co's __close handlers run with co on the
+ * budget chain. Upvalue 1: the library's close. */
+static int lun_co_close(lua_State *L) {
+  lua_State *co = lua_tothread(L, 1);
+  luaL_argexpected(L, co != NULL, 1, "coroutine");
+  return lun_co_call(L, co, 1);
+}
+
+/* Wraps coroutine.resume, coroutine.wrap, coroutine.close and xpcall, where they are loaded. [-0, +0] */
 void lun_open_reach(lua_State *L) {
   if (lua_getglobal(L, "xpcall") == LUA_TFUNCTION) {
     lua_pushcclosure(L, lun_xpcall, 1);
     lua_setglobal(L, "xpcall");
   } else lua_pop(L, 1);
   if (lua_getglobal(L, "coroutine") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  if (lua_getfield(L, -1, "close") == LUA_TFUNCTION) {
+    lua_pushcclosure(L, lun_co_close, 1);
+    lua_setfield(L, -2, "close");
+  } else lua_pop(L, 1);
   if (lua_getfield(L, -1, "resume") == LUA_TFUNCTION) {
     lua_pushvalue(L, -1);
     lua_pushcclosure(L, lun_co_resume, 1);

@@ -52,6 +52,7 @@ static void lun_task_unsubscribe(lua_State *L) {
 }
 
 static void lun_task_resume(lua_State *L, int32_t id, int nargs);
+static void lun_task_close(lua_State *L, lun_State *S, lua_State *co);
 
 /* The one-shot subscriber of ui.await: (value) -> (); resumes its task with the value. */
 static int lun_task_resumer(lua_State *L) {
@@ -123,7 +124,7 @@ static void lun_task_resume(lua_State *L, int32_t id, int nargs) {
       lua_rawgeti(L, taskidx, LUN_TASK_UNIT);
       lunh_event_failed(S->rt, (int32_t)lua_tointeger(L, -1), msg, len);
       lua_pop(L, 3);
-      lua_resetthread(co);
+      lun_task_close(L, S, co);
     }
     lun_task_forget(L, id);
   }
@@ -164,6 +165,15 @@ void lun_task_start(lua_State *L, int entryidx, int32_t unit) {
   lun_task_resume(L, id, 0);
 }
 
+/* Closes a task's thread: its pending __close handlers are script code,
+ * run as a run of their own under the budget. */
+static void lun_task_close(lua_State *L, lun_State *S, lua_State *co) {
+  if (!co) return;
+  if (!lun_budget_begin(co, S, 1)) luaL_error(L, "runs nested too deep");
+  lua_resetthread(co);
+  lun_budget_end(co, S);
+}
+
 /* Closes task id: its view went away. */
 void lun_task_cancel(lua_State *L, int32_t id) {
   lun_State *S = lun_state(L);
@@ -171,7 +181,7 @@ void lun_task_cancel(lua_State *L, int32_t id) {
     lua_rawgeti(L, -1, LUN_TASK_SUB);
     lun_task_unsubscribe(L);
     lua_rawgeti(L, -1, LUN_TASK_THREAD);
-    lua_resetthread(lua_tothread(L, -1));
+    lun_task_close(L, S, lua_tothread(L, -1));
     lua_pop(L, 1);
     lun_task_forget(L, id);
   }
@@ -207,7 +217,7 @@ static int lun_ui_sleep(lua_State *L) {
 static int lun_ui_await(lua_State *L) {
   luaL_checkany(L, 1);
   if (!lun_in_task(L)) return lun_error_here(L, "ui.await can only be called in a task (:task(fn))");
-  if (lua_getfield(L, 1, "sink") != LUA_TFUNCTION)
+  if ((lua_type(L, 1) != LUA_TTABLE && lua_type(L, 1) != LUA_TUSERDATA) || lua_getfield(L, 1, "sink") != LUA_TFUNCTION)
     return luaL_argerror(L, 1, "a publisher (with :sink) expected");
   lua_settop(L, 1);
   lua_pushlightuserdata(L, (void *)&lun_yield_await);

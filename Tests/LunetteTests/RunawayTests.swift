@@ -167,6 +167,25 @@ final class RunawayTests: XCTestCase {
         XCTAssertLessThan(result.seconds, 5 * budget + 1)
     }
 
+    func testR15ToBeClosedVariablesOfClosedCoroutinesAndCancelledTasksAreStopped() throws {
+        let loop = "local x <close> = setmetatable({}, { __close = function() while true do end end })"
+        assertStopped(try stop("""
+            local co = coroutine.create(function() \(loop) coroutine.yield() end)
+            coroutine.resume(co)
+            coroutine.close(co)
+            while true do end
+            """))
+        // stop() fails the test if the task's closing runs past its budget.
+        _ = try stop("""
+            local ui = require("lunette")
+            local V = ui.View("V", { state = { on = true }, body = function(self)
+              return ui.VStack { self.on and ui.Text("t"):task(function() \(loop) ui.sleep(100) end) or nil,
+                                 ui.Button("off", function() self.on = false end) }
+            end })
+            return V()
+            """, tap: "off")
+    }
+
     func testR15AScriptCanLowerTheBudgetButNotLiftOrRemoveIt() throws {
         for request in ["1e-10", "math.huge", "1e300", "3600"] {
             assertStopped(try stop("""

@@ -130,7 +130,9 @@ struct ScriptGenerator {
         pick(["", "error('action')", "if objects[1] then objects[1].a = \(value()) end", "subject:send(\(value()))",
               "while true do end", "ui.withAnimation(ui.Animation.default, function() if objects[2] then objects[2].b = 1 end end)",
               "local t = {} for i = 1, 1e7 do t[i] = i end", "ui.configure { timeBudget = \(value()) }",
-              "pcall(setmetatable, {}, { __gc = function() while true do end end })"])
+              "pcall(setmetatable, {}, { __gc = function() while true do end end })",
+              "local x <close> = setmetatable({}, { __close = function() \(pick(["", "error('close')", "while true do end"])) end })",
+              "local co = coroutine.create(function() coroutine.yield() end) coroutine.resume(co) coroutine.close(co)"])
     }
 
     private mutating func statement() -> String {

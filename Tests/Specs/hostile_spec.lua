@@ -55,15 +55,14 @@ describe("R16 hostile selves", function()
     local wrong = { {}, 1, "s", true, function() end, coroutine.create(function() end), io and io.stdout or {} }
     for _, v in pairs(s) do wrong[#wrong + 1] = v end
     local calls = 0
+    local trace = os.getenv and os.getenv("HOSTILE_TRACE")  -- names each call before it, to find a crashing pair
     for name, v in pairs(s) do
       for _, entry in ipairs(metamethods(v)) do
-        do
-          for wi, self in ipairs(wrong) do
-            if os.getenv("HOSTILE_TRACE") then io.stderr:write(name, " ", entry[1], " ", wi, "\n"); io.stderr:flush() end
-            pcall(entry[2], self, "title", 1)
-            pcall(entry[2], self)
-            calls = calls + 2
-          end
+        for wi, self in ipairs(wrong) do
+          if trace then io.stderr:write(name, " ", entry[1], " ", wi, "\n"); io.stderr:flush() end
+          pcall(entry[2], self, "title", 1)
+          pcall(entry[2], self)
+          calls = calls + 2
         end
       end
     end

@@ -102,8 +102,9 @@ function View:onChange(value, action, options) end
 ---@return ui.ViewValue
 function View:onReceive(publisher, action) end
 ---@param fn fun() runs as a task: it may ui.sleep(s) and ui.await(publisher)
+---@param options? { id: any } with an id, the task is cancelled and started again when the id changes
 ---@return ui.ViewValue
-function View:task(fn) end
+function View:task(fn, options) end
 ---@param fn fun()
 ---@return ui.ViewValue
 function View:onAppear(fn) end

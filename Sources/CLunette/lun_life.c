@@ -152,6 +152,20 @@ static int lun_life_pending(lua_State *L, int oidx, int eidx, int field, int eve
   return 1;
 }
 
+/* 1 if the task entry at eidx has an id (:task(fn, { id = v })) that differs from the old one's. */
+static int lun_life_task_id_changed(lua_State *L, int oidx, int eidx) {
+  int changed = 0;
+  lua_rawgeti(L, eidx, LUN_LIFE_INITIAL);
+  if (lua_toboolean(L, -1)) {
+    lua_rawgeti(L, oidx, LUN_LIFE_VALUE);
+    lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
+    changed = !lua_compare(L, -1, -2, LUA_OPEQ);
+    lua_pop(L, 2);
+  }
+  lua_pop(L, 1);
+  return changed;
+}
+
 /* What stays (old at oidx, new at eidx): keeps tasks and subscriptions, compares onChange values. */
 static void lun_life_stay(lua_State *L, int oidx, int eidx, int32_t unit) {
   int kind;
@@ -161,6 +175,12 @@ static void lun_life_stay(lua_State *L, int oidx, int eidx, int32_t unit) {
   switch (kind) {
     case LUN_ON_TASK:
       if (lun_life_pending(L, oidx, eidx, LUN_LIFE_TASK, LUN_EVENT_TASK, unit)) break;
+      if (lun_life_task_id_changed(L, oidx, eidx)) {  /* :task(fn, { id = v }) with a new v: start anew (F06) */
+        lun_life_disappear(L, oidx, unit);
+        lua_pushvalue(L, eidx);
+        lun_life_queue(L, LUN_EVENT_TASK, unit, 1);
+        break;
+      }
       lua_rawgeti(L, oidx, LUN_LIFE_TASK);
       lua_rawseti(L, eidx, LUN_LIFE_TASK);
       break;

@@ -122,7 +122,13 @@ static int lun_modifier_on_appear(lua_State *L) { return lun_modifier_life(L, LU
 /* view:onDisappear(fn) -> view: fn runs after the flush in which the view goes away. */
 static int lun_modifier_on_disappear(lua_State *L) { return lun_modifier_life(L, LUN_ON_DISAPPEAR, 2, 0, 0); }
 /* view:task(fn) -> view: fn runs as a task when the view appears; closed when it goes. */
-static int lun_modifier_task(lua_State *L) { return lun_modifier_life(L, LUN_ON_TASK, 2, 0, 0); }
+static int lun_modifier_task(lua_State *L) {
+  if (lua_isnoneornil(L, 3)) return lun_modifier_life(L, LUN_ON_TASK, 2, 0, 0);
+  luaL_checktype(L, 3, LUA_TTABLE);               /* { id = v }: restarted when v changes (F06) */
+  lua_getfield(L, 3, "id");
+  lua_replace(L, 3);
+  return lun_modifier_life(L, LUN_ON_TASK, 2, 3, 1);
+}
 
 /* view:onReceive(publisher, fn) -> view: fn(v) for each value sent while the view is shown. */
 static int lun_modifier_on_receive(lua_State *L) {

@@ -169,3 +169,27 @@ describe("Fidelity: branches", function()
     app:unmount()
   end)
 end)
+
+describe("Fidelity: tasks", function()
+  it("F06 :task(fn, { id = v }) is cancelled and started again when v changes, kept while it does not", function()
+    local log = {}
+    local Episode = ui.View("FidelityEpisode", { state = { id = 1, other = 0 }, body = function(self)
+      local id = self.id
+      return ui.VStack {
+        ui.Text("episode " .. id .. " " .. self.other):task(function()
+          log[#log + 1] = "start " .. id
+          ui.sleep(10)
+          log[#log + 1] = "done " .. id
+        end, { id = id }),
+        ui.Button("next", function() self.id = self.id + 1 end),
+        ui.Button("other", function() self.other = self.other + 1 end),
+      }
+    end })
+    local app = ui.mount(Episode {})
+    app:find("other"):tap()                         -- re-renders with the same id: the task goes on
+    app:find("next"):tap()                          -- a new id: cancelled, started again
+    ui.clock.advance(10)
+    assert.same({ "start 1", "start 2", "done 2" }, log)
+    app:unmount()
+  end)
+end)

@@ -220,6 +220,7 @@ void lun_self_subscribe(lua_State *L, int recidx);
 
 /* lun_reach.c */
 void lun_open_reach(lua_State *L);
+int lun_died_by_error(lua_State *co);
 
 /* lun_budget.c */
 int lun_budget_begin(lua_State *L, lun_State *S, int bounded);

@@ -6,12 +6,21 @@
  *   (and closes its to-be-closed variables) on a thread of its own, which
  *   the budget's hook must be able to stop; that thread is a level of the
  *   budget chain (lun_budget.c) while it runs.
+ *   A coroutine that died by an error is not closed (lun_died_by_error).
  * - xpcall: Lua calls a message handler for an error raised from a hook
  *   with hooks off, so a handler that loops could never be stopped; while
  *   a stop holds, the handler is skipped and the error passes unchanged.
  * The library's own functions do the work; nothing else changes for scripts.
  */
 #include "lun_internal.h"
+
+/* 1 if co died by an error. Its to-be-closed variables are then never
+ * closed: when the error came from the budget's hook, Lua leaves hooks off
+ * on that thread, and its __close handlers could not be stopped. */
+int lun_died_by_error(lua_State *co) {
+  int status = lua_status(co);
+  return status != LUA_OK && status != LUA_YIELD;
+}
 
 /* Calls the library's resume (at lua_upvalueindex(uv)) on co with the
  * values at 1..top, co on the budget chain meanwhile. Raises what the call
@@ -44,11 +53,6 @@ static int lun_co_wrapped(lua_State *L) {
   lun_co_call(L, co, 2);
   if (!lua_toboolean(L, 1)) {
     lua_settop(L, 2);
-    if (lua_status(co) != LUA_OK && lua_status(co) != LUA_YIELD) {
-      if (!lun_budget_begin(co, lun_state(L), 0)) return luaL_error(L, "coroutines nested too deep");
-      lua_resetthread(co);                          /* its __close handlers run on the chain too */
-      lun_budget_end(co, lun_state(L));
-    }
     if (lua_type(L, 2) == LUA_TSTRING) {
       luaL_where(L, 1);
       lua_insert(L, -2);
@@ -105,6 +109,11 @@ static int lun_xpcall(lua_State *L) {
 static int lun_co_close(lua_State *L) {
   lua_State *co = lua_tothread(L, 1);
   luaL_argexpected(L, co != NULL, 1, "coroutine");
+  if (lun_died_by_error(co)) {
+    lua_pushboolean(L, 0);
+    lua_pushliteral(L, "the coroutine died by an error: its to-be-closed variables are not closed");
+    return 2;
+  }
   return lun_co_call(L, co, 1);
 }
 

@@ -166,9 +166,10 @@ void lun_task_start(lua_State *L, int entryidx, int32_t unit) {
 }
 
 /* Closes a task's thread: its pending __close handlers are script code,
- * run as a run of their own under the budget. */
+ * run as a run of their own under the budget (not for a task that died by
+ * an error: lun_died_by_error). */
 static void lun_task_close(lua_State *L, lun_State *S, lua_State *co) {
-  if (!co) return;
+  if (!co || lun_died_by_error(co)) return;     /* see lun_died_by_error */
   if (!lun_budget_begin(co, S, 1)) luaL_error(L, "runs nested too deep");
   lua_resetthread(co);
   lun_budget_end(co, S);

@@ -186,6 +186,22 @@ final class RunawayTests: XCTestCase {
             """, tap: "off")
     }
 
+    /// A coroutine stopped by the budget is left with hooks off by Lua: its
+    /// to-be-closed variables must never run (found by the fuzzer, seed 5038).
+    func testR15ACoroutineStoppedByTheBudgetNeverRunsItsCloseHandlers() throws {
+        let loop = "local x <close> = setmetatable({}, { __close = function() while true do end end })"
+        _ = try stop("""
+            local ui = require("lunette")
+            return ui.Text("x"):task(function() \(loop) ui.sleep(0.1) while true do end end)
+            """)
+        let runtime = try LunetteRuntime(options: .init(timeBudget: budget))
+        XCTAssertThrowsError(try runtime.run(source: "co = coroutine.create(function() \(loop) while true do end end) coroutine.resume(co)"))
+        let started = Date()
+        let closed = try runtime.evaluate("return coroutine.close(co)")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10 * budget + 1)
+        XCTAssertEqual(closed.first, "false")
+    }
+
     func testR15AScriptCanLowerTheBudgetButNotLiftOrRemoveIt() throws {
         for request in ["1e-10", "math.huge", "1e300", "3600"] {
             assertStopped(try stop("""

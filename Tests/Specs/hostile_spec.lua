@@ -49,6 +49,13 @@ local function metamethods(v)
   return found
 end
 
+local function deep(n)
+  local t = {}
+  local d = t
+  for _ = 1, n do d.x = {}; d = d.x end
+  return t
+end
+
 describe("R16 hostile selves", function()
   it("R16 every metamethod of every Lunette type called with every wrong self errors cleanly", function()
     local s, app = samples()
@@ -67,6 +74,32 @@ describe("R16 hostile selves", function()
       end
     end
     assert.truthy(calls > 500)
+    app:unmount()
+  end)
+
+  it("R16 every function of the ui module called with hostile arguments errors cleanly", function()
+    local s, app = samples()
+    local values = table.pack(nil, {}, 1, -1, 0 / 0, "s", true, function() error("x") end, deep(300), s.book, s.view,
+                              s.binding, s.app, s.viewtype, setmetatable({}, { __index = function() error("evil") end }))
+    local skip = { mount = true, flush = true, reset = true }  -- mounting hostile trees is the walker's test above
+    local calls = 0
+    local function sweep(t, depth)
+      for name, f in pairs(t) do
+        if type(f) == "function" and not skip[name] then
+          for i = 1, values.n + 1 do
+            for j = 1, values.n + 1, 3 do
+              pcall(f, values[i], values[j])
+              calls = calls + 1
+            end
+          end
+        elseif type(f) == "table" and depth < 2 and name ~= "types" then
+          sweep(f, depth + 1)
+        end
+      end
+    end
+    sweep(ui, 0)
+    assert.truthy(calls > 1000)
+    ui.clock.advance(0)
     app:unmount()
   end)
 

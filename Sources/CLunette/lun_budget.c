@@ -133,8 +133,11 @@ int lun_budget_end(lua_State *L, lun_State *S) {
   pthread_mutex_lock(&b->lock);
   level = &b->levels[--b->depth];
   stopped = b->armed && b->depth + 1 >= b->armed;
-  if (lua_gethook(L) == lun_budget_hook || stopped) lua_sethook(L, level->hook, level->mask, level->count);
   if (b->armed > b->depth) b->armed = 0;           /* the stopped run has unwound */
+  if (b->armed && b->depth > 0 && b->levels[b->depth - 1].thread == L)
+    lua_sethook(L, lun_budget_hook, LUA_MASKCOUNT, 1);   /* a stop still holds for the run below, on this thread */
+  else if (lua_gethook(L) == lun_budget_hook || stopped)
+    lua_sethook(L, level->hook, level->mask, level->count);
   pthread_mutex_unlock(&b->lock);
   return stopped;
 }

@@ -6,8 +6,12 @@
 /// one script exercises many paths. The same seed makes the same script.
 struct ScriptGenerator {
     private var rng: SplitMix
+    private let seed: UInt64
 
-    init(seed: UInt64) { rng = SplitMix(seed: seed) }
+    init(seed: UInt64) {
+        rng = SplitMix(seed: seed)
+        self.seed = seed
+    }
 
     private mutating func pick<T>(_ items: [T]) -> T { items[Int(rng.next() % UInt64(items.count))] }
     private mutating func chance(_ p: Double) -> Bool { Double(rng.next() % 1000) / 1000 < p }
@@ -17,7 +21,7 @@ struct ScriptGenerator {
 
     /// A whole script; it returns a view (or nil).
     mutating func script() -> String {
-        var lines = [prelude]
+        var lines = [prelude, "math.randomseed(\(seed))"]     // the script's own randomness is the seed's too
         for i in 0..<int(1...4) { lines.append(model(i)) }
         for i in 0..<int(1...4) { lines.append(view(i)) }
         for _ in 0..<int(3...12) { lines.append("pcall(function() \(statement()) end)") }

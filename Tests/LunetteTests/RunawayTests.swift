@@ -202,6 +202,17 @@ final class RunawayTests: XCTestCase {
         XCTAssertEqual(closed.first, "false")
     }
 
+    /// A stop armed for an outer run while an inner run (a flush) was running
+    /// still holds once the inner run unwinds (found by the fuzzer, seed 5125).
+    func testR15AStopForTheOuterRunOutlivesTheInnerRunItInterrupted() throws {
+        assertStopped(try stop("""
+            local ui = require("lunette")
+            local t0 = os.clock() while os.clock() - t0 < \(budget * 0.6) do end
+            ui.mount(ui.View("V", function() while true do end end)())
+            while true do end
+            """))
+    }
+
     func testR15AScriptCanLowerTheBudgetButNotLiftOrRemoveIt() throws {
         for request in ["1e-10", "math.huge", "1e300", "3600"] {
             assertStopped(try stop("""

@@ -152,7 +152,6 @@ void lun_open_proxy(lua_State *L);
 void lun_proxy_push(lua_State *L, int owneridx, int prop, int rawidx);
 void lun_proxy_unwrap(lua_State *L, int idx);
 int lun_proxy_test(lua_State *L, int idx);
-void lun_copy_table(lua_State *L, int idx, const char *what);
 void lun_store_value(lua_State *L, int objidx, int prop);
 
 /* lun_walk.c: what a unit's run reports to the host builder */

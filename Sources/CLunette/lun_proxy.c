@@ -169,7 +169,7 @@ static void lun_copy_level(lua_State *L, int idx, int path, int depth, const cha
 
 /* Pushes a deep copy of the plain table at idx (objects are shared); fails
  * past LUN_MAX_NESTING levels or on a cycle, naming `what`. [-0, +1] */
-void lun_copy_table(lua_State *L, int idx, const char *what) {
+static void lun_copy_table(lua_State *L, int idx, const char *what) {
   idx = lua_absindex(L, idx);
   lua_newtable(L);
   lun_copy_level(L, idx, lua_gettop(L), 0, what);

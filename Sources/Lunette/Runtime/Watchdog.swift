@@ -3,10 +3,11 @@ import Foundation
 
 /// One thread for the whole process that stops runs past their time budget.
 ///
-/// Every 20 ms it asks each runtime's C state whether its running run (a
-/// body, an effect, a task) has overstayed; if so, C arms a hook on that
-/// Lua thread that makes the run fail with "ran longer than its time
-/// budget". Runs that finish in time cost two clock reads and no hook.
+/// Every 20 ms it asks each runtime's C state (lun_budget.c) whether a run on
+/// its chain has overstayed, or whether Ctrl-C asked an interruptible runtime
+/// to stop; if so, C arms a hook on every thread from that run up, which
+/// makes the run fail with "ran longer than its time budget" (or
+/// "interrupted"). Runs that finish in time cost a lock and a clock read.
 final class Watchdog: @unchecked Sendable {
     static let shared = Watchdog()
 

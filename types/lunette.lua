@@ -101,7 +101,7 @@ function View:onChange(value, action, options) end
 ---@param action fun(value: any)
 ---@return ui.ViewValue
 function View:onReceive(publisher, action) end
----@param fn fun() runs as a task: it may ui.sleep(s) and ui.await(publisher)
+---@param fn fun() runs as a task from the clock's next tick: it may ui.sleep(s) and ui.await(publisher); cancelled when the view goes
 ---@param options? { id: any } with an id, the task is cancelled and started again when the id changes
 ---@return ui.ViewValue
 function View:task(fn, options) end
@@ -279,14 +279,24 @@ function Timer:autoconnect() end
 ---@return ui.Cancellable
 function Timer:sink(fn) end
 
----Suspends the running task for `seconds` on the runtime's clock.
+---Suspends the running task for `seconds` on the runtime's clock. Raises
+---ui.CancellationError if the task is (or gets) cancelled.
 ---@param seconds number
 function ui.sleep(seconds) end
 
 ---Suspends the running task until the publisher sends; returns the value.
+---Raises ui.CancellationError if the task is (or gets) cancelled.
 ---@param publisher ui.Subject|ui.Timer
 ---@return any
 function ui.await(publisher) end
+
+---The error a cancelled task's ui.sleep/ui.await raise (compare with ==).
+---@type userdata
+ui.CancellationError = nil
+
+---Whether the running task was cancelled (false outside a task), as Task.isCancelled.
+---@return boolean
+function ui.isCancelled() end
 
 ---@class ui.Clock
 local Clock = {}

@@ -169,7 +169,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v);
 enum { LUN_ON_APPEAR = 1, LUN_ON_DISAPPEAR, LUN_ON_TASK, LUN_ON_RECEIVE, LUN_ON_CHANGE };
 /* Fields of a life entry (a table), as the modifiers record them. */
 enum { LUN_LIFE_KIND = 1, LUN_LIFE_FN, LUN_LIFE_VALUE, LUN_LIFE_INITIAL, LUN_LIFE_BOX, LUN_LIFE_SUB, LUN_LIFE_TASK, LUN_LIFE_GONE };
-enum { LUN_EVENT_CALL = 1, LUN_EVENT_CHANGE, LUN_EVENT_SUBSCRIBE, LUN_EVENT_TASK };
+enum { LUN_EVENT_CALL = 1, LUN_EVENT_CHANGE, LUN_EVENT_SUBSCRIBE, LUN_EVENT_TASK, LUN_EVENT_CANCEL };
 void lun_life_add(lua_State *L, lun_Walk *W, int lifeidx);
 void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit);
 void lun_life_release(lua_State *L, int recidx, int32_t unit);
@@ -177,7 +177,8 @@ void lun_life_release(lua_State *L, int recidx, int32_t unit);
 /* lun_task.c */
 void lun_open_task(lua_State *L);
 void lun_task_start(lua_State *L, int entryidx, int32_t unit);
-void lun_task_cancel(lua_State *L, int32_t task);
+int lun_task_cancel(lua_State *L, int32_t task);
+void lun_task_deliver_cancel(lua_State *L, int32_t task);
 
 /* lun_animation.c */
 void lun_open_animation(lua_State *L);

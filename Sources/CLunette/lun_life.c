@@ -131,8 +131,10 @@ static void lun_life_disappear(lua_State *L, int eidx, int32_t unit) {
     lua_rawgeti(L, eidx, LUN_LIFE_FN);
     lun_life_queue(L, LUN_EVENT_CALL, unit, 1);
   } else if (kind == LUN_ON_TASK) {
-    if (lua_rawgeti(L, eidx, LUN_LIFE_TASK) == LUA_TNUMBER) lun_task_cancel(L, (int32_t)lua_tointeger(L, -1));
-    lua_pop(L, 1);
+    if (lua_rawgeti(L, eidx, LUN_LIFE_TASK) == LUA_TNUMBER && lun_task_cancel(L, (int32_t)lua_tointeger(L, -1)))
+      lun_life_queue(L, LUN_EVENT_CANCEL, unit, 1);   /* it sees its cancellation after the update */
+    else
+      lua_pop(L, 1);
     lua_pushboolean(L, 1);
     lua_rawseti(L, eidx, LUN_LIFE_GONE);         /* a task queued but not started yet never starts */
   } else if (kind == LUN_ON_RECEIVE) {
@@ -300,6 +302,10 @@ static int lun_event_k(lua_State *L) {
       lua_rawseti(L, eidx, LUN_LIFE_SUB);
       break;
     }
+    case LUN_EVENT_CANCEL:
+      lua_rawgeti(L, 1, LUN_EV_A);
+      lun_task_deliver_cancel(L, (int32_t)lua_tointeger(L, -1));
+      break;
     case LUN_EVENT_TASK:
       lua_rawgeti(L, 1, LUN_EV_A);
       lua_rawgeti(L, 1, LUN_EV_UNIT);

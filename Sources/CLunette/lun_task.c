@@ -2,11 +2,18 @@
  * lun_task.c — time: :task coroutines, ui.sleep, ui.await, ui.Timer.publish
  * and ui.clock.
  *
- * A task is a coroutine started when its view appears. ui.sleep(s) yields
- * to the runtime's clock (real under `lunette run`, virtual under `lunette
- * test`, moved with ui.clock.advance); ui.await(publisher) yields until the
- * publisher sends. The host's clock calls lun_clock_fire when a sleep or a
- * timer is due. A task whose view disappears is closed.
+ * A task is a coroutine made when its view appears and first resumed on the
+ * clock's next tick (F07: the first frame is committed, and printed, before
+ * any task runs). ui.sleep(s) yields to the runtime's clock (real under
+ * `lunette run`, virtual under `lunette test`, moved with ui.clock.advance);
+ * ui.await(publisher) yields until the publisher sends. The host's clock
+ * calls lun_clock_fire when a sleep, a timer or a start is due.
+ *
+ * A task whose view disappears is cancelled as Swift cancels one (F06): it
+ * is marked, its wait is dropped, and after the update it is resumed once
+ * more, its ui.sleep/ui.await raising ui.CancellationError — so pcall sees
+ * it and `<close>` variables close. Every later ui.sleep/ui.await raises at
+ * once; ui.isCancelled() answers true. Ending by that error is not a failure.
  */
 #include "lun_internal.h"
 
@@ -14,10 +21,10 @@
 #define LUN_MT_TIMERSUB "lunette.TimerSubscription"
 
 static const char lun_key_tasks = 0, lun_key_timers = 0, lun_key_threads = 0;
-static const char lun_yield_sleep = 0, lun_yield_await = 0;
+static const char lun_yield_sleep = 0, lun_yield_await = 0, lun_key_cancellation = 0;
 
 /* Fields of a task record. */
-enum { LUN_TASK_THREAD = 1, LUN_TASK_UNIT, LUN_TASK_SUB };
+enum { LUN_TASK_THREAD = 1, LUN_TASK_UNIT, LUN_TASK_SUB, LUN_TASK_CANCELLED, LUN_TASK_NAME };
 
 /* A fresh id for a task or a timer subscription. */
 static int32_t lun_task_next_id(lua_State *L) {
@@ -94,11 +101,43 @@ static void lun_task_wait(lua_State *L, lua_State *co, int32_t id, int nres, int
   lua_pop(co, nres);
 }
 
-/* Resumes task id with the top nargs values of L. Errors end the task and are reported. */
+/* Pushes ui.CancellationError, the error a cancelled task's waits raise. [-0, +1] */
+static void lun_push_cancellation(lua_State *L) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_cancellation);
+}
+
+/* A task's resume ended with an error (on top): reported unless it is the
+ * cancellation of a cancelled task. [-1, +0] */
+static void lun_task_failed(lua_State *L, int taskidx) {
+  size_t len;
+  const char *msg;
+  lun_State *S = lun_state(L);
+  lun_push_cancellation(L);
+  lua_rawgeti(L, taskidx, LUN_TASK_CANCELLED);
+  if (lua_rawequal(L, -2, -3) && lua_toboolean(L, -1)) { lua_pop(L, 3); return; }
+  lua_pop(L, 2);
+  lun_error_string(L, -1);
+  lua_rawgeti(L, taskidx, LUN_TASK_UNIT);
+  if (lua_tointeger(L, -1) == 0) {                /* its view is gone: named by the record */
+    lua_rawgeti(L, taskidx, LUN_TASK_NAME);
+    lua_pushliteral(L, " (a cancelled task): ");
+    lua_pushvalue(L, -4);
+    lua_concat(L, 3);
+    lua_replace(L, -3);
+  }
+  lua_pop(L, 1);
+  msg = lua_tolstring(L, -1, &len);
+  lua_rawgeti(L, taskidx, LUN_TASK_UNIT);
+  lunh_event_failed(S->rt, (int32_t)lua_tointeger(L, -1), msg, len);
+  lua_pop(L, 3);
+}
+
+/* Resumes task id with the top nargs values of L. A task that ends, fails or
+ * yields after its cancellation is closed and forgotten; errors are reported. */
 static void lun_task_resume(lua_State *L, int32_t id, int nargs) {
   lun_State *S = lun_state(L);
   lua_State *co;
-  int status, nres = 0, taskidx;
+  int status, nres = 0, taskidx, stopped, cancelled;
   int32_t saved = S->active;
   if (lun_task_get(L, id) != LUA_TTABLE) { lua_pop(L, 1 + nargs); return; }
   taskidx = lua_gettop(L);
@@ -110,22 +149,20 @@ static void lun_task_resume(lua_State *L, int32_t id, int nargs) {
   S->active = 0;
   if (!lun_budget_begin(co, S, 1)) luaL_error(L, "runs nested too deep");
   status = lua_resume(co, L, nargs, &nres);
-  lun_budget_end(co, S);
+  stopped = lun_budget_end(co, S);
   S->active = saved;
-  if (status == LUA_YIELD) {
+  lua_rawgeti(L, taskidx, LUN_TASK_CANCELLED);
+  cancelled = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  if (status == LUA_YIELD && !cancelled) {
     lun_task_wait(L, co, id, nres, taskidx);
   } else {
-    if (status != LUA_OK) {
-      size_t len;
-      const char *msg;
+    if (status == LUA_YIELD) lua_pop(co, nres);   /* a coroutine.yield after its cancellation */
+    else if (status != LUA_OK) {
       lua_xmove(co, L, 1);
-      lun_error_string(L, -1);
-      msg = lua_tolstring(L, -1, &len);
-      lua_rawgeti(L, taskidx, LUN_TASK_UNIT);
-      lunh_event_failed(S->rt, (int32_t)lua_tointeger(L, -1), msg, len);
-      lua_pop(L, 3);
-      lun_task_close(L, S, co);
+      lun_task_failed(L, taskidx);
     }
+    if (!stopped) lun_task_close(L, S, co);       /* an error from the budget's hook leaves hooks off: see lun_died_by_error */
     lun_task_forget(L, id);
   }
   lua_settop(L, taskidx - 1);
@@ -134,6 +171,8 @@ static void lun_task_resume(lua_State *L, int32_t id, int nargs) {
 /* Starts the task of life entry (at entryidx) for unit, unless it went already. */
 void lun_task_start(lua_State *L, int entryidx, int32_t unit) {
   int32_t id;
+  size_t len;
+  const char *name;
   lua_State *co;
   entryidx = lua_absindex(L, entryidx);
   lua_rawgeti(L, entryidx, LUN_LIFE_GONE);        /* set when the view disappeared before this ran */
@@ -158,72 +197,155 @@ void lun_task_start(lua_State *L, int entryidx, int32_t unit) {
   lua_rawseti(L, -2, LUN_TASK_THREAD);
   lua_pushinteger(L, unit);
   lua_rawseti(L, -2, LUN_TASK_UNIT);
+  name = lunh_unit_name(lun_state(L)->rt, unit, &len);
+  lua_pushlstring(L, name ? name : "view", name ? len : 4);
+  lua_rawseti(L, -2, LUN_TASK_NAME);
   lua_rawseti(L, -2, id);
   lua_pop(L, 1);
   lua_rawgeti(L, entryidx, LUN_LIFE_FN);
   lua_xmove(L, co, 1);
-  lun_task_resume(L, id, 0);
+  lunh_clock_schedule(lun_state(L)->rt, LUN_CLOCK_TASK, id, 0, 0);   /* F07: at the next tick */
 }
 
 /* Closes a task's thread: its pending __close handlers are script code,
- * run as a run of their own under the budget (not for a task that died by
- * an error: lun_died_by_error). */
+ * run as a run of their own under the budget. */
 static void lun_task_close(lua_State *L, lun_State *S, lua_State *co) {
-  if (!co || lun_died_by_error(co)) return;     /* see lun_died_by_error */
   if (!lun_budget_begin(co, S, 1)) luaL_error(L, "runs nested too deep");
   lua_resetthread(co);
   lun_budget_end(co, S);
 }
 
-/* Closes task id: its view went away. */
-void lun_task_cancel(lua_State *L, int32_t id) {
+/* Cancels task id (its view went away): its wait is dropped and it is
+ * marked. Returns 1 if it must be resumed once more to see its
+ * cancellation (lun_task_deliver_cancel, after the update); a task that has
+ * not started yet is forgotten. */
+int lun_task_cancel(lua_State *L, int32_t id) {
   lun_State *S = lun_state(L);
+  int pending = 0;
+  lunh_clock_cancel(S->rt, LUN_CLOCK_TASK, id);
   if (lun_task_get(L, id) == LUA_TTABLE) {
     lua_rawgeti(L, -1, LUN_TASK_SUB);
     lun_task_unsubscribe(L);
+    lua_pushnil(L);
+    lua_rawseti(L, -2, LUN_TASK_SUB);
     lua_rawgeti(L, -1, LUN_TASK_THREAD);
-    lun_task_close(L, S, lua_tothread(L, -1));
+    pending = lua_status(lua_tothread(L, -1)) == LUA_YIELD;
     lua_pop(L, 1);
-    lun_task_forget(L, id);
+    if (pending) {
+      lua_pushboolean(L, 1);
+      lua_rawseti(L, -2, LUN_TASK_CANCELLED);
+      lua_pushinteger(L, 0);                        /* its unit goes (and its id is reused): named by LUN_TASK_NAME */
+      lua_rawseti(L, -2, LUN_TASK_UNIT);
+    } else {
+      lun_task_forget(L, id);
+    }
   }
   lua_pop(L, 1);
-  lunh_clock_cancel(S->rt, LUN_CLOCK_TASK, id);
+  return pending;
 }
 
-/* 1 if the running thread is a task's own (so it may yield to the runtime). */
-static int lun_in_task(lua_State *L) {
-  int in = 0;
+/* Resumes cancelled task id so that its wait raises ui.CancellationError. */
+void lun_task_deliver_cancel(lua_State *L, int32_t id) {
+  lun_task_resume(L, id, 0);
+}
+
+/* Pushes the record of the running thread's task, or nothing. Returns 1 if
+ * it did (the thread is a task's own, and may yield to the runtime). */
+static int lun_running_task(lua_State *L) {
+  int32_t id;
   if (!lua_isyieldable(L)) return 0;
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_threads) == LUA_TTABLE) {
-    lua_pushthread(L);
-    in = lua_rawget(L, -2) != LUA_TNIL;
-    lua_pop(L, 1);
-  }
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_threads) != LUA_TTABLE) { lua_pop(L, 1); return 0; }
+  lua_pushthread(L);
+  if (lua_rawget(L, -2) != LUA_TNUMBER) { lua_pop(L, 2); return 0; }
+  id = (int32_t)lua_tointeger(L, -1);
+  lua_pop(L, 2);
+  if (lun_task_get(L, id) == LUA_TTABLE) return 1;
   lua_pop(L, 1);
-  return in;
+  return 0;
+}
+
+/* 1 if the running task was cancelled (0 outside a task). */
+static int lun_task_cancelled(lua_State *L) {
+  int cancelled;
+  if (!lun_running_task(L)) return 0;
+  lua_rawgeti(L, -1, LUN_TASK_CANCELLED);
+  cancelled = lua_toboolean(L, -1);
+  lua_pop(L, 2);
+  return cancelled;
+}
+
+/* Raises ui.CancellationError. */
+static int lun_raise_cancellation(lua_State *L) {
+  lun_push_cancellation(L);
+  return lua_error(L);
+}
+
+/* Continuation of ui.sleep: () -> () or raises if cancelled meanwhile. */
+static int lun_ui_sleep_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status; (void)ctx;
+  if (lun_task_cancelled(L)) return lun_raise_cancellation(L);
+  return 0;
+}
+
+/* Continuation of ui.await: (value...) -> value... or raises if cancelled meanwhile. */
+static int lun_ui_await_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status; (void)ctx;
+  if (lun_task_cancelled(L)) return lun_raise_cancellation(L);
+  return lua_gettop(L);
 }
 
 /* ui.sleep(seconds) -> (): suspends the running task. */
 static int lun_ui_sleep(lua_State *L) {
   lua_Number s = luaL_checknumber(L, 1);
   luaL_argcheck(L, s >= 0, 1, "seconds must not be negative");
-  if (!lun_in_task(L)) return lun_error_here(L, "ui.sleep can only be called in a task (:task(fn))");
   lua_settop(L, 1);
+  if (!lun_running_task(L)) return lun_error_here(L, "ui.sleep can only be called in a task (:task(fn))");
+  lua_pop(L, 1);
+  if (lun_task_cancelled(L)) return lun_raise_cancellation(L);
   lua_pushlightuserdata(L, (void *)&lun_yield_sleep);
   lua_insert(L, 1);
-  return lua_yield(L, 2);
+  return lua_yieldk(L, 2, 0, lun_ui_sleep_k);
 }
 
 /* ui.await(publisher) -> value: suspends the running task until the publisher sends. */
 static int lun_ui_await(lua_State *L) {
   luaL_checkany(L, 1);
-  if (!lun_in_task(L)) return lun_error_here(L, "ui.await can only be called in a task (:task(fn))");
+  lua_settop(L, 1);
+  if (!lun_running_task(L)) return lun_error_here(L, "ui.await can only be called in a task (:task(fn))");
+  lua_pop(L, 1);
   if ((lua_type(L, 1) != LUA_TTABLE && lua_type(L, 1) != LUA_TUSERDATA) || lua_getfield(L, 1, "sink") != LUA_TFUNCTION)
     return luaL_argerror(L, 1, "a publisher (with :sink) expected");
   lua_settop(L, 1);
+  if (lun_task_cancelled(L)) return lun_raise_cancellation(L);
   lua_pushlightuserdata(L, (void *)&lun_yield_await);
   lua_insert(L, 1);
-  return lua_yield(L, 2);
+  return lua_yieldk(L, 2, 0, lun_ui_await_k);
+}
+
+/* ui.isCancelled() -> boolean: whether the running task was cancelled (Task.isCancelled). */
+static int lun_ui_is_cancelled(lua_State *L) {
+  lua_pushboolean(L, lun_task_cancelled(L));
+  return 1;
+}
+
+/* tostring(ui.CancellationError) -> its message. */
+static int lun_cancellation_tostring(lua_State *L) {
+  lua_pushliteral(L, "CancellationError: the task was cancelled");
+  return 1;
+}
+
+/* Makes ui.CancellationError (a sealed, unique value) and stores it in ui (on top). [-0, +0] */
+static void lun_open_cancellation(lua_State *L) {
+  lua_newuserdatauv(L, 0, 0);
+  lun_newmetatable(L, "lunette.CancellationError");
+  lua_pushcfunction(L, lun_cancellation_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, -1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_cancellation);
+  lua_setfield(L, -2, "CancellationError");
+  lua_pushcfunction(L, lun_ui_is_cancelled);
+  lua_setfield(L, -2, "isCancelled");
 }
 
 /* ui.Timer.publish(interval) -> timer publisher. */
@@ -329,6 +451,7 @@ void lun_open_task(lua_State *L) {
   lua_setfield(L, -2, "cancel");
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
+  lun_open_cancellation(L);
   lua_pushcfunction(L, lun_ui_sleep);
   lua_setfield(L, -2, "sleep");
   lua_pushcfunction(L, lun_ui_await);

@@ -171,6 +171,25 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.errors.contains("error: root: \(file.path):2: appear failed"), result.errors)
     }
 
+    /// F07: `lunette run` prints the first frame, then the one a task loaded.
+    func testF07RunPrintsTheFirstFrameBeforeTasksRun() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("frames_\(UUID().uuidString).lua")
+        try """
+        local ui = require('lunette')
+        local Loader = ui.View("Loader", { state = { status = "loading" }, body = function(self)
+          return ui.Text(self.status):task(function() self.status = "loaded" end)
+        end })
+        return Loader {}
+        """.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["run", file.path])
+        XCTAssertEqual(result.status, 0, result.errors)
+        let loading = result.output.range(of: "Text \"loading\""), loaded = result.output.range(of: "Text \"loaded\"")
+        XCTAssertNotNil(loading, result.output)
+        XCTAssertNotNil(loaded, result.output)
+        if let loading, let loaded { XCTAssertLessThan(loading.lowerBound, loaded.lowerBound) }
+    }
+
     /// Issue 7, class 10: sources are bytes — a NUL does not truncate a file, Latin-1 does not make it unreadable.
     func testSourcesWithNulAndLatin1BytesRunWhole() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bytes_\(UUID().uuidString).lua")

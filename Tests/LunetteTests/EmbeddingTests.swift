@@ -40,6 +40,28 @@ final class EmbeddingTests: XCTestCase {
         XCTAssertNil(root)
     }
 
+    /// F06: a task that fails after its cancellation is reported by its view's name
+    /// (its view is gone, and the view's unit id may already be another view's).
+    func testF06ATaskFailingAfterItsCancellationIsReportedByItsViewsName() throws {
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            local Worker = ui.View("Worker", function()
+              return ui.Text("w"):task(function() pcall(ui.sleep, 10); error("cleanup failed") end)
+            end)
+            local Host = ui.View("Host", { state = { show = true }, body = function(self)
+              return ui.VStack { self.show and Worker {} or ui.View("Other", function() return ui.Text("o") end) {},
+                                 ui.Button("hide", function() self.show = false end) }
+            end })
+            app = ui.mount(Host {})
+            ui.clock.advance(0)
+            app:find("hide"):tap()
+            """)
+        XCTAssertEqual(runtime.effectErrors.count, 1, "\(runtime.effectErrors)")
+        XCTAssertTrue(runtime.effectErrors.first?.hasPrefix("Worker (a cancelled task): ") == true, "\(runtime.effectErrors)")
+        XCTAssertTrue(runtime.effectErrors.first?.contains("cleanup failed") == true)
+    }
+
     func testSyntaxErrorsNameTheFileAndLine() throws {
         let runtime = try LunetteRuntime()
         XCTAssertThrowsError(try runtime.run(source: "local x = = 1", name: "@broken.lua")) { error in

@@ -112,6 +112,8 @@ describe("Effects", function()
       return ui.VStack { self.store.show and Loader { store = self.store } or ui.Text("gone") }
     end)
     local app = ui.mount(Parent { store = store })
+    assert.same({}, log)                            -- F07: it starts at the clock's next tick
+    ui.clock.advance(0)
     assert.same({ "start" }, log)
     store.count = 1                                 -- re-renders do not restart it
     ui.flush()
@@ -133,6 +135,7 @@ describe("Effects", function()
       end,
     })
     local app = ui.mount(V())
+    ui.clock.advance(0)
     assert.truthy(app:find("waiting"))
     subject:send(7)
     ui.flush()
@@ -230,6 +233,7 @@ describe("Effects", function()
       return ui.Text("working"):task(function() log[#log + 1] = "start"; ui.sleep(1); log[#log + 1] = "done" end)
     end)
     ui.mount(showing(store, Worker))
+    ui.clock.advance(0)
     store.show = false
     ui.flush()
     ui.clock.advance(2)

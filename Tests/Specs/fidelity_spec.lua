@@ -186,10 +186,59 @@ describe("Fidelity: tasks", function()
       }
     end })
     local app = ui.mount(Episode {})
+    ui.clock.advance(0)
     app:find("other"):tap()                         -- re-renders with the same id: the task goes on
     app:find("next"):tap()                          -- a new id: cancelled, started again
     ui.clock.advance(10)
     assert.same({ "start 1", "start 2", "done 2" }, log)
+    app:unmount()
+  end)
+
+  it("F06 a cancelled task sees ui.CancellationError from its wait: pcall catches it, <close> variables close, ui.isCancelled() is true", function()
+    local log = {}
+    local closer = setmetatable({}, { __close = function() log[#log + 1] = "closed" end })
+    local Worker = ui.View("FidelityWorker", function()
+      return ui.Text("working"):task(function()
+        local guard <close> = closer
+        local ok, err = pcall(ui.sleep, 10)
+        log[#log + 1] = (ok and "slept" or tostring(err)) .. " " .. tostring(err == ui.CancellationError)
+        log[#log + 1] = "cancelled " .. tostring(ui.isCancelled())
+        local again = pcall(ui.sleep, 1)                -- every later wait raises at once
+        log[#log + 1] = "again " .. tostring(again)
+        ui.sleep(1)                                     -- uncaught: ends the task, not a failure
+        log[#log + 1] = "never"
+      end)
+    end)
+    local Host = ui.View("FidelityHost", { state = { show = true }, body = function(self)
+      return ui.VStack { self.show and Worker {} or nil, ui.Button("hide", function() self.show = false end) }
+    end })
+    local app = ui.mount(Host {})
+    ui.clock.advance(0)
+    assert.same({}, log)
+    app:find("hide"):tap()
+    assert.same({ "CancellationError: the task was cancelled true", "cancelled true", "again false", "closed" }, log)
+    assert.same({}, app:warnings())
+    ui.clock.advance(20)
+    assert.equal(4, #log)
+    app:unmount()
+  end)
+
+  it("F06 outside a task ui.isCancelled() is false, and CancellationError is one sealed value", function()
+    assert.is_false(ui.isCancelled())
+    assert.equal("CancellationError: the task was cancelled", tostring(ui.CancellationError))
+    assert.equal("lunette.CancellationError", getmetatable(ui.CancellationError))
+  end)
+end)
+
+describe("Fidelity: the first frame", function()
+  it("F07 tasks start after the first update is committed: the first frame shows, then the loaded one", function()
+    local Loader = ui.View("FidelityLoader", { state = { status = "loading…" }, body = function(self)
+      return ui.Text(self.status):task(function() self.status = "loaded" end)
+    end })
+    local app = ui.mount(Loader {})
+    assert.truthy(app:find("loading…"))
+    ui.clock.advance(0)
+    assert.truthy(app:find("loaded"))
     app:unmount()
   end)
 end)

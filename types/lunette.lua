@@ -55,6 +55,11 @@ function ui.ignored(default) end
 ---@return ui.Marker
 function ui.optional(type) end
 
+---Declares a state or a property that starts nil, as `@State var library: Library?` does:
+---`state = { library = ui.none }`.
+---@type ui.Marker
+ui.none = nil
+
 ---The stable identity of an object: "Book#3".
 ---@param object ui.Object
 ---@return string

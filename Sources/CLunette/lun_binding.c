@@ -242,8 +242,11 @@ static int lun_bindable_index(lua_State *L) {
   luaL_checkudata(L, 1, LUN_MT_BINDABLE);
   lua_settop(L, 2);
   lua_getiuservalue(L, 1, 1);
-  if (lun_object_test(L, -1) && !lun_object_prop(L, -1, 2))
-    return lun_error_here(L, "%s has no property '%s' to bind", lun_object_classname(L, -1), luaL_tolstring(L, 2, NULL));
+  if (lun_object_test(L, -1) && !lun_object_prop(L, -1, 2)) {
+    const char *key = luaL_tolstring(L, 2, NULL);
+    lun_object_suggest(L, 3, key);
+    return lun_error_here(L, "%s has no property '%s' to bind%s", lun_object_classname(L, 3), key, lua_tostring(L, -1));
+  }
   lun_binding_new(L, LUN_BIND_PROP, -1, 2);
   return 1;
 }

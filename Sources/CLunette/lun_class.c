@@ -49,6 +49,7 @@ static int lun_class_names(lua_State *L, int specidx) {
 
 /* The kind of a property declared with marker `mark` (0 for a plain value). */
 static int lun_class_kind(lua_State *L, lun_Class *cls, int mark, const char *name) {
+  if (mark == LUN_MARK_NONE) mark = 0;           /* ui.none: a plain property that starts nil */
   if (cls->isObject) {
     if (mark == LUN_MARK_COMPUTED)
       luaL_error(L, "ui.ObservableObject: '%s' cannot be ui.computed (define a method instead)", name);
@@ -191,6 +192,17 @@ static int lun_ui_optional(lua_State *L) {
   return lun_marker_new(L, LUN_MARK_OPTIONAL, 1);
 }
 
+/* 1 if the value at idx is ui.none (a declared value that starts nil). */
+int lun_is_none(lua_State *L, int idx) {
+  int none = 0;
+  if (luaL_testudata(L, idx, LUN_MT_MARKER)) {
+    lua_getiuservalue(L, idx, 1);
+    none = lua_tointeger(L, -1) == LUN_MARK_NONE;
+    lua_pop(L, 1);
+  }
+  return none;
+}
+
 /* ui.id(obj) -> "Book#3". */
 static int lun_ui_id(lua_State *L) {
   int32_t handle;
@@ -213,4 +225,8 @@ void lun_open_object(lua_State *L) {
   lun_newmetatable(L, LUN_MT_MARKER);
   lua_pop(L, 1);
   luaL_setfuncs(L, fns, 0);
+  lua_pushnil(L);                                 /* ui.none: declares a state or property that starts nil (F11) */
+  lun_marker_new(L, LUN_MARK_NONE, -1);
+  lua_setfield(L, -3, "none");
+  lua_pop(L, 1);
 }

@@ -143,6 +143,15 @@ static void lun_host_trace_where(lua_State *L) {
   lunh_trace_where(lun_state(L)->rt, place, len);
 }
 
+/* Raises "Library has no property 'bookz' visible to Lua to read (did you
+ * mean 'books'?)" for the key at 2 (F08, F12). Upvalues: props, methods. */
+static int lun_host_unknown(lua_State *L, const char *verb) {
+  const char *key = luaL_tolstring(L, 2, NULL);
+  lun_push_key_suggestion(L, key, lua_upvalueindex(1), lua_upvalueindex(2));
+  return lun_error_here(L, "%s has no property '%s' visible to Lua to %s%s", lun_host_typename(L, 1), key, verb,
+                        lua_tostring(L, -1));
+}
+
 /* __index of host objects: (obj, key) -> value. Upvalues: props, class table. */
 static int lun_host_index(lua_State *L) {
   lun_Host *h = lun_host_self(L);
@@ -152,7 +161,7 @@ static int lun_host_index(lua_State *L) {
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER) {
     lua_pushvalue(L, 2);
-    lua_rawget(L, lua_upvalueindex(2));
+    if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TNIL) return lun_host_unknown(L, "read");
     return 1;
   }
   prop = (int32_t)lua_tointeger(L, -1);
@@ -166,8 +175,7 @@ static int lun_host_newindex(lua_State *L) {
   lun_Host *h = lun_host_self(L);
   lun_HostValue v;
   lua_pushvalue(L, 2);
-  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER)
-    return lun_error_here(L, "%s has no property '%s' visible to Lua", lun_host_typename(L, 1), luaL_tolstring(L, 2, NULL));
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER) return lun_host_unknown(L, "write");
   lun_host_to_value(L, 3, &v);
   lun_host_trace_where(L);
   if (lunh_host_set(lun_state(L)->rt, h->handle, (int32_t)lua_tointeger(L, -2), &v) != 0) return lun_host_error(L);

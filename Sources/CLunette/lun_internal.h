@@ -63,7 +63,8 @@ enum {
 enum { LUN_ENV_REQUIRED = 1, LUN_ENV_OPTIONAL, LUN_ENV_KEYED };
 
 /* Marker kinds (ui.computed, ui.ignored, ui.optional). */
-enum { LUN_MARK_COMPUTED = 1, LUN_MARK_IGNORED, LUN_MARK_OPTIONAL, LUN_MARK_PUBLISHED };
+enum { LUN_MARK_COMPUTED = 1, LUN_MARK_IGNORED, LUN_MARK_OPTIONAL, LUN_MARK_PUBLISHED, LUN_MARK_NONE };
+int lun_is_none(lua_State *L, int idx);
 
 typedef struct lun_Class {
   int32_t nprops;
@@ -130,6 +131,7 @@ void lun_object_write(lua_State *L, int idx, int prop, int vidx);
 int lun_object_prop(lua_State *L, int idx, int keyidx);
 int32_t lun_object_node(lua_State *L, lun_Object *o, int prop, int kind);
 const char *lun_object_classname(lua_State *L, int idx);
+void lun_object_suggest(lua_State *L, int objidx, const char *name);
 int lun_object_push_serial(lua_State *L, int32_t serial);
 void lun_object_push_id(lua_State *L, int idx);
 int lun_object_new_of(lua_State *L, int clsidx, int initidx);
@@ -153,6 +155,8 @@ void lun_proxy_push(lua_State *L, int owneridx, int prop, int rawidx);
 void lun_proxy_unwrap(lua_State *L, int idx);
 int lun_proxy_test(lua_State *L, int idx);
 void lun_store_value(lua_State *L, int objidx, int prop);
+void lun_snapshot(lua_State *L, int idx, const char *what);
+int lun_values_equal(lua_State *L, int a, int b, int depth);
 
 /* lun_walk.c: what a unit's run reports to the host builder */
 typedef struct lun_Walk {
@@ -253,6 +257,8 @@ void lun_dismiss_push(lua_State *L, int bidx);
 /* How deep a recursion over script-made values (copies, walks, keys) may go. */
 #define LUN_MAX_NESTING 200
 void lun_nest(lua_State *L, int depth, const char *what);
+void lun_push_suggestion(lua_State *L, const char *name, int arrayidx, const char *const *list);
+void lun_push_key_suggestion(lua_State *L, const char *name, int t1, int t2);
 void lun_describe(lua_State *L, int idx, int depth);
 void lun_identity_key(lua_State *L, int idx);
 int lun_error_here(lua_State *L, const char *fmt, ...);

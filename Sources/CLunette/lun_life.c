@@ -207,7 +207,7 @@ static void lun_life_stay(lua_State *L, int oidx, int eidx, int32_t unit) {
     case LUN_ON_CHANGE:
       lua_rawgeti(L, oidx, LUN_LIFE_VALUE);
       lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
-      if (!lua_compare(L, -1, -2, LUA_OPEQ)) {
+      if (!lun_values_equal(L, -1, -2, 0)) {      /* snapshots by contents (F10), the rest by == */
         lua_rawgeti(L, eidx, LUN_LIFE_FN);
         lua_insert(L, -3);
         lun_life_queue(L, LUN_EVENT_CHANGE, unit, 3);

@@ -139,7 +139,9 @@ static int lun_modifier_on_receive(lua_State *L) {
   return lun_modifier_life(L, LUN_ON_RECEIVE, 3, 2, 0);
 }
 
-/* view:onChange(value, fn, { initial = bool }) -> view: fn(old, new) after an update where value changed. */
+/* view:onChange(value, fn, { initial = bool }) -> view: fn(old, new) after
+ * an update where value changed. A plain table is kept as a snapshot and
+ * compared by contents, as an Equatable array is (F10). */
 static int lun_modifier_on_change(lua_State *L) {
   int initial = 0;
   if (!lua_isnoneornil(L, 4)) {
@@ -149,7 +151,7 @@ static int lun_modifier_on_change(lua_State *L) {
     lua_pop(L, 1);
   }
   lua_settop(L, 3);
-  if (lua_isnone(L, 2)) lua_pushnil(L);
+  lun_snapshot(L, 2, "onChange value");
   return lun_modifier_life(L, LUN_ON_CHANGE, 3, 2, initial);
 }
 

@@ -174,10 +174,22 @@ void lun_object_write(lua_State *L, int idx, int prop, int vidx) {
   lua_pop(L, 1);
 }
 
-/* Raises "Book has no property 'x'". */
+/* Pushes " (did you mean 'title'?)" for a name close to one of the
+ * properties of the instance at objidx, else "". [-0, +1] */
+void lun_object_suggest(lua_State *L, int objidx, const char *name) {
+  objidx = lua_absindex(L, objidx);
+  lua_getmetatable(L, objidx);
+  lua_rawgeti(L, -1, LUN_META_NAMES);
+  lun_push_suggestion(L, name, lua_gettop(L), NULL);
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+}
+
+/* Raises "Book has no property 'titel' to read (did you mean 'title'?)" (F08, F12). */
 static int lun_object_unknown(lua_State *L, int idx, int keyidx, const char *verb) {
-  return luaL_error(L, "%s has no property '%s' to %s", lun_object_classname(L, idx),
-                    luaL_tolstring(L, keyidx, NULL), verb);
+  const char *key = luaL_tolstring(L, keyidx, NULL);
+  lun_object_suggest(L, idx, key);
+  return luaL_error(L, "%s has no property '%s' to %s%s", lun_object_classname(L, idx), key, verb, lua_tostring(L, -1));
 }
 
 /* __index of instances: (obj, key) -> value. */

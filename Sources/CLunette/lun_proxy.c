@@ -194,6 +194,47 @@ void lun_store_value(lua_State *L, int objidx, int prop) {
   lua_pop(L, 4);
 }
 
+/* 1 if the value at idx is a table without a metatable. */
+static int lun_is_plain_table(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE) return 0;
+  if (lua_getmetatable(L, idx)) { lua_pop(L, 1); return 0; }
+  return 1;
+}
+
+/* Replaces the value at idx by what an onChange compares: a plain table (or
+ * a proxy's) by a deep snapshot, anything else left as it is. [-0, +0] */
+void lun_snapshot(lua_State *L, int idx, const char *what) {
+  idx = lua_absindex(L, idx);
+  lun_proxy_unwrap(L, idx);
+  if (!lun_is_plain_table(L, idx)) return;
+  lun_copy_table(L, idx, what);
+  lua_replace(L, idx);
+}
+
+/* 1 if the values at a and b are equal as values: plain tables (without a
+ * metatable) by contents, at any depth; anything else by ==. Snapshots hold
+ * no cycles (lun_snapshot refuses them). */
+int lun_values_equal(lua_State *L, int a, int b, int depth) {
+  int equal = 1;
+  size_t count = 0;
+  a = lua_absindex(L, a);
+  b = lua_absindex(L, b);
+  if (!lun_is_plain_table(L, a) || !lun_is_plain_table(L, b)) return lua_compare(L, a, b, LUA_OPEQ);
+  lun_nest(L, depth, "onChange value");
+  lua_pushnil(L);
+  while (equal && lua_next(L, a)) {
+    count++;
+    lua_pushvalue(L, -2);
+    lua_rawget(L, b);
+    equal = lun_values_equal(L, -2, -1, depth + 1);
+    lua_pop(L, 2);
+  }
+  if (!equal) { lua_pop(L, 1); return 0; }
+  lua_pushnil(L);
+  while (lua_next(L, b)) { count--; lua_pop(L, 1); }
+  return count == 0;
+}
+
 void lun_open_proxy(lua_State *L) {
   static const luaL_Reg meta[] = {
     {"__index", lun_proxy_index}, {"__newindex", lun_proxy_newindex},

@@ -163,6 +163,26 @@ static int lun_self_index(lua_State *L) {
   return 1;
 }
 
+/* Raises for a write through self (at 1) to key (at 2) that is neither
+ * state nor a binding: an input is read-only; any other name was never
+ * declared (F11), with a "did you mean" among the state names. */
+static int lun_self_undeclared(lua_State *L, int recidx) {
+  const char *key = luaL_tolstring(L, 2, NULL);
+  int isinput;
+  lun_self_field(L, recidx, "inputs", 2);
+  isinput = !lua_isnil(L, -1);
+  lua_pop(L, 1);
+  lun_self_viewname(L, 1);
+  if (isinput)
+    return lun_error_here(L, "%s: cannot assign to '%s' (inputs are read-only; declare it in state to make it mutable)",
+                          lua_tostring(L, -1), key);
+  lua_getfield(L, recidx, "info");
+  lua_getfield(L, -1, "state");
+  lun_push_key_suggestion(L, key, -1, 0);         /* among the state names */
+  return lun_error_here(L, "%s: cannot assign to '%s': it is not declared%s (declare it in state; "
+                        "one that starts nil as `%s = ui.none`)", lua_tostring(L, -4), key, lua_tostring(L, -1), key);
+}
+
 /* __newindex of self: (self, key, value) -> (); state and bindings only. */
 static int lun_self_newindex(lua_State *L) {
   int recidx;
@@ -179,9 +199,7 @@ static int lun_self_newindex(lua_State *L) {
       lun_binding_set(L, -1, 3);
       return 0;
     default:
-      lun_self_viewname(L, 1);
-      return lun_error_here(L, "%s: cannot assign to '%s' (inputs are read-only; declare it in state to make it mutable)",
-                            lua_tostring(L, -1), luaL_tolstring(L, 2, NULL));
+      return lun_self_undeclared(L, recidx);
   }
 }
 
@@ -222,6 +240,8 @@ static void lun_self_state_value(lua_State *L, int recidx, int holder, int pass)
       lua_pushvalue(L, init);
       lua_getfield(L, recidx, "self");
       lua_call(L, 1, 1);
+    } else if (lun_is_none(L, init)) {
+      lua_pushnil(L);                             /* state = { library = ui.none } starts nil (F11) */
     } else {
       lua_pushvalue(L, init);
     }

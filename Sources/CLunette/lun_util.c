@@ -182,3 +182,67 @@ void lun_trace_write(lua_State *L, int32_t node) {
   if (len) lunh_trace_write(lun_state(L)->rt, node, place, len);
   lua_pop(L, 1);
 }
+
+/* The edit distance between a and b (insertions, deletions, substitutions
+ * and swaps of neighbours), or 99 for names too long to be typos. */
+static int lun_distance(const char *a, const char *b) {
+  int d[33][33], i, j;
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 32 || lb > 32) return 99;
+  for (i = 0; i <= (int)la; i++) d[i][0] = i;
+  for (j = 0; j <= (int)lb; j++) d[0][j] = j;
+  for (i = 1; i <= (int)la; i++)
+    for (j = 1; j <= (int)lb; j++) {
+      int cost = a[i - 1] != b[j - 1], best = d[i - 1][j - 1] + cost;
+      if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+        best = d[i - 2][j - 2] + 1;
+      d[i][j] = best;
+    }
+  return d[la][lb];
+}
+
+/* Keeps candidate in *best if it is closer to name than what *best holds. */
+static void lun_consider(const char *name, const char *candidate, const char **best, int *bestd) {
+  int d = lun_distance(name, candidate);
+  if (d < *bestd) { *bestd = d; *best = candidate; }
+}
+
+/* Pushes " (did you mean 'x'?)" for the candidate closest to name — the
+ * strings of the array at arrayidx (0: none) and of the NULL-terminated
+ * list (NULL: none) — if it is close enough to be a typo, else "". [-0, +1] */
+void lun_push_suggestion(lua_State *L, const char *name, int arrayidx, const char *const *list) {
+  const char *best = NULL;
+  int i, bestd = 99, limit = strlen(name) <= 4 ? 1 : 2;
+  if (arrayidx) {
+    lua_Integer n = (lua_Integer)lua_rawlen(L, arrayidx), k;
+    for (k = 1; k <= n; k++) {
+      if (lua_rawgeti(L, arrayidx, k) == LUA_TSTRING) lun_consider(name, lua_tostring(L, -1), &best, &bestd);
+      lua_pop(L, 1);                              /* the array keeps the string alive */
+    }
+  }
+  for (i = 0; list && list[i]; i++) lun_consider(name, list[i], &best, &bestd);
+  if (best && bestd <= limit && bestd > 0) lua_pushfstring(L, " (did you mean '%s'?)", best);
+  else lua_pushliteral(L, "");
+}
+
+/* lun_push_suggestion among the string keys of the tables at t1 and t2
+ * (0: none). [-0, +1] */
+void lun_push_key_suggestion(lua_State *L, const char *name, int t1, int t2) {
+  int i, tables[2];
+  tables[0] = t1 ? lua_absindex(L, t1) : 0;
+  tables[1] = t2 ? lua_absindex(L, t2) : 0;
+  lua_newtable(L);
+  for (i = 0; i < 2; i++) {
+    if (!tables[i] || lua_type(L, tables[i]) != LUA_TTABLE) continue;
+    lua_pushnil(L);
+    while (lua_next(L, tables[i])) {
+      lua_pop(L, 1);
+      lua_pushvalue(L, -1);
+      lua_rawseti(L, -3, (lua_Integer)lua_rawlen(L, -3) + 1);
+    }
+  }
+  lun_push_suggestion(L, name, lua_gettop(L), NULL);
+  lua_remove(L, -2);
+}

@@ -339,9 +339,12 @@ static void lun_viewtype_check_sections(lua_State *L, int defidx, const char *na
     lua_pop(L, 1);
     for (i = 0; known[i] && !found; i++)
       found = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), known[i]) == 0;
-    if (!found)
-      lun_error_here(L, "ui.View('%s'): unknown section '%s' (sections: body, state, environment, binding, "
-                     "bindable, observedObject, stateObject, environmentObject)", name, luaL_tolstring(L, -1, NULL));
+    if (!found) {
+      const char *key = luaL_tolstring(L, -1, NULL);
+      lun_push_suggestion(L, key, 0, known);
+      lun_error_here(L, "ui.View('%s'): unknown section '%s'%s (sections: body, state, environment, binding, "
+                     "bindable, observedObject, stateObject, environmentObject)", name, key, lua_tostring(L, -1));
+    }
   }
 }
 

@@ -35,6 +35,16 @@ final class BridgeTests: XCTestCase {
                        ["Library#1", "Book#2"])
     }
 
+    /// F08, F12: a property a Swift model does not have is an error naming the type, the name and the near one.
+    func testF12AMisspeltSwiftPropertyIsAnErrorWithASuggestion() throws {
+        XCTAssertThrowsError(try runtime.evaluate("return library.book")) { error in
+            XCTAssertTrue("\(error)".contains("Library has no property 'book' visible to Lua to read (did you mean 'books'?)"), "\(error)")
+        }
+        XCTAssertThrowsError(try runtime.evaluate("library.books[1].titel = 'x'")) { error in
+            XCTAssertTrue("\(error)".contains("Book has no property 'titel' visible to Lua to write (did you mean 'title'?)"), "\(error)")
+        }
+    }
+
     func testLuaWritesSwiftProperties() throws {
         try runtime.run(source: "library.books[2].isAvailable = false; library.books[1].title = 'Dune Messiah'")
         XCTAssertFalse(library.books[1].isAvailable)

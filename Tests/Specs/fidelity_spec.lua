@@ -242,3 +242,118 @@ describe("Fidelity: the first frame", function()
     app:unmount()
   end)
 end)
+
+describe("Fidelity: onChange", function()
+  local Shelf = ui.Observable("FidelityShelf", { items = { "a" } })
+
+  local function watching(shelf, log)
+    return ui.View("FidelityWatcher", function(self)
+      return ui.Text(#self.shelf.items .. " items"):onChange(self.shelf.items, function(old, new)
+        log[#log + 1] = table.concat(old, ",") .. " -> " .. table.concat(new, ",")
+      end)
+    end) { shelf = shelf }
+  end
+
+  it("F10 onChange of a table fires when its contents change in place; old is a snapshot", function()
+    local shelf, log = Shelf(), {}
+    local app = ui.mount(watching(shelf, log))
+    table.insert(shelf.items, "b")
+    ui.flush()
+    assert.same({ "a -> a,b" }, log)
+    shelf.items[1] = "z"
+    ui.flush()
+    assert.same({ "a -> a,b", "a,b -> z,b" }, log)
+    app:unmount()
+  end)
+
+  it("F10 onChange of a table does not fire when it is replaced by an equal one, nested tables included", function()
+    local shelf, log = Shelf(), {}
+    shelf.items = { "a", { 1, 2 } }
+    local View = ui.View("FidelityNested", function(self)
+      return ui.Text(tostring(#self.shelf.items)):onChange(self.shelf.items, function() log[#log + 1] = "fired" end)
+    end)
+    local app = ui.mount(View { shelf = shelf })
+    shelf.items = { "a", { 1, 2 } }
+    ui.flush()
+    assert.same({}, log)
+    shelf.items = { "a", { 1, 3 } }
+    ui.flush()
+    assert.same({ "fired" }, log)
+    app:unmount()
+  end)
+
+  it("F10 onChange of a model or a table with a metatable compares references", function()
+    local shelf, other, log = Shelf(), Shelf(), {}
+    local Holder = ui.Observable("FidelityHolder", { shelf = shelf })
+    local holder = Holder()
+    local View = ui.View("FidelityRef", function(self)
+      return ui.Text("x"):onChange(self.holder.shelf, function() log[#log + 1] = "fired" end)
+    end)
+    local app = ui.mount(View { holder = holder })
+    shelf.items = { "changed" }
+    ui.flush()
+    assert.same({}, log)
+    holder.shelf = other
+    ui.flush()
+    assert.same({ "fired" }, log)
+    app:unmount()
+  end)
+end)
+
+describe("Fidelity: declarations", function()
+  it("F11 state declared ui.none starts nil and is writable; Observable properties too", function()
+    local Loader = ui.View("FidelityOptional", { state = { library = ui.none }, body = function(self)
+      return ui.VStack {
+        ui.Text(self.library and ("loaded " .. self.library) or "no library"),
+        ui.Button("load", function() self.library = "mine" end),
+        ui.Button("unload", function() self.library = nil end),
+      }
+    end })
+    local app = ui.mount(Loader {})
+    assert.truthy(app:find("no library"))
+    app:find("load"):tap()
+    assert.truthy(app:find("loaded mine"))
+    app:find("unload"):tap()
+    assert.truthy(app:find("no library"))
+    local Shelf = ui.Observable("FidelityMaybe", { current = ui.none })
+    local shelf = Shelf()
+    assert.is_nil(shelf.current)
+    shelf.current = 3
+    assert.equal(3, shelf.current)
+    app:unmount()
+  end)
+
+  it("F11 a write to an undeclared name is an error with file:line, not 'inputs are read-only'", function()
+    local V = ui.View("FidelityUndeclared", { state = { count = 0 }, body = function(self)
+      return ui.Button("go", function() self.cuont = 1 end)
+    end })
+    local app = ui.mount(V {})
+    local ok, err = pcall(function() app:find("go"):tap() end)
+    assert.is_false(ok)
+    assert.matches("fidelity_spec.lua:%d+: FidelityUndeclared: cannot assign to 'cuont': it is not declared %(did you mean 'count'%?%)", tostring(err))
+    local W = ui.View("FidelityInput", function(self) self.label = "x" return ui.Text("w") end)
+    local app2 = ui.mount(W { label = "given" })
+    assert.matches("FidelityInput: cannot assign to 'label' %(inputs are read%-only", app2:tree())
+    app:unmount()
+    app2:unmount()
+  end)
+end)
+
+describe("Fidelity: typos", function()
+  it("F12 a misspelt section or property says which name was meant", function()
+    assert.error_matches(function()
+      ui.View("Typo", { states = { n = 0 }, body = function() return ui.Text("x") end })
+    end, "unknown section 'states' (did you mean 'state'?)", 1, true)
+    assert.error_matches(function()
+      ui.View("Typo", { sate = { n = 0 }, body = function() return ui.Text("x") end })
+    end, "unknown section 'sate' (did you mean 'state'?)", 1, true)
+    local Book = ui.Observable("FidelityTypoBook", { title = "t", author = "a" })
+    local book = Book()
+    assert.error_matches(function() return book.titel end, "FidelityTypoBook has no property 'titel' to read (did you mean 'title'?)", 1, true)
+    assert.error_matches(function() book.autor = "b" end, "(did you mean 'author'?)", 1, true)
+    assert.error_matches(function() return ui.Bindable(book).tilte end, "(did you mean 'title'?)", 1, true)
+    assert.error_matches(function() return book.zzzzzz end, "has no property 'zzzzzz' to read", 1, true)
+    local ok, err = pcall(function() return book.zzzzzz end)
+    assert.is_nil(tostring(err):find("did you mean", 1, true))
+  end)
+end)

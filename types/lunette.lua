@@ -319,8 +319,11 @@ local App = {}
 function App:tree() end
 ---@return string
 function App:json() end
+---The first node matching, in tree order; when none does, nil and — if lazy
+---Lists hold rows outside their windows — why a match may still exist.
 ---@param query string|{ type?: string, text?: string }
 ---@return ui.Node?
+---@return string?
 function App:find(query) end
 ---@param query string|{ type?: string, text?: string }
 ---@return ui.Node[]
@@ -350,6 +353,9 @@ function Node:setText(text) end
 function Node:submit() end
 ---@return string
 function Node:tree() end
+---Moves a lazy List's window to start at `row` (as far as the rows go), then flushes.
+---@param row integer
+function Node:scroll(row) end
 
 ---Mounts and renders a view.
 ---@param view ui.ViewValue|ui.ViewType

@@ -13,7 +13,7 @@ typedef struct lun_Handle {
   int32_t id;
 } lun_Handle;
 
-enum { LUN_TEXT_TREE = 1, LUN_TEXT_JSON, LUN_TEXT_WARNINGS, LUN_TEXT_RENDERS, LUN_TEXT_DEPS, LUN_TEXT_TRACE };
+enum { LUN_TEXT_TREE = 1, LUN_TEXT_JSON, LUN_TEXT_WARNINGS, LUN_TEXT_RENDERS, LUN_TEXT_DEPS, LUN_TEXT_TRACE, LUN_TEXT_HIDDEN };
 enum { LUN_NODE_TYPE = 1, LUN_NODE_TEXT, LUN_NODE_VALUE, LUN_NODE_TREE, LUN_NODE_DEPS };
 
 /* Raises unless the runtime may start a flush now. */
@@ -206,8 +206,16 @@ static int32_t lun_app_find_nth(lua_State *L, int32_t app, int32_t index) {
 
 /* app:find(query) -> node or nil. */
 static int lun_app_find(lua_State *L) {
-  int32_t id = lun_app_find_nth(L, lun_app_check(L), 0);
-  if (!id) return 0;
+  int32_t app = lun_app_check(L), id = lun_app_find_nth(L, app, 0);
+  if (!id) {                                      /* nil, and why a match may still exist (F13) */
+    size_t len;
+    const char *hidden = lunh_app_text(lun_state(L)->rt, app, LUN_TEXT_HIDDEN, NULL, 0, &len);
+    lua_pushnil(L);
+    if (!hidden || strcmp(hidden, "0") == 0) return 1;
+    lua_pushfstring(L, "no realised node matches, but Lists hold %s rows outside their windows "
+                    "(node:scroll(row) brings a row in)", hidden);
+    return 2;
+  }
   lun_handle_push(L, id, LUN_MT_NODE);
   return 1;
 }
@@ -307,6 +315,30 @@ static int lun_node_settext(lua_State *L) {
   return 0;
 }
 
+/* node:scroll(row) -> (): moves a lazy List's window to start at row (as
+ * far as the rows go), as scrolling does, then flushes (F13). */
+static int lun_node_scroll(lua_State *L) {
+  lun_State *S = lun_state(L);
+  lua_Integer row = luaL_checkinteger(L, 2);
+  int ref = 0;
+  int32_t unit = 0;
+  luaL_argcheck(L, row >= 1, 2, "rows are numbered from 1");
+  lun_app_check_idle(L, "scroll");
+  if (lunh_node_info(S->rt, lun_node_check(L), LUN_ROLE_LIST, &ref, &unit) <= 0) {
+    size_t len;
+    const char *what = lunh_node_text(S->rt, lun_node_check(L), LUN_NODE_TREE, &len);
+    const char *nl = memchr(what, '\n', len);
+    lua_pushlstring(L, what, nl ? (size_t)(nl - what) : len);
+    return lun_error_here(L, "scroll: %s is not a List on screen", lua_tostring(L, -1));
+  }
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+  lua_pushinteger(L, row);
+  lua_setfield(L, -2, "first");
+  lunh_unit_invalidate(S->rt, unit);
+  lunh_flush(S->rt);
+  return 0;
+}
+
 /* node:tree() -> the node's subtree as text. */
 static int lun_node_tree(lua_State *L) {
   size_t len;
@@ -378,7 +410,7 @@ void lun_open_app(lua_State *L) {
     {"dependencies", lun_app_dependencies}, {NULL, NULL}};
   static const luaL_Reg node[] = {
     {"tap", lun_node_tap}, {"submit", lun_node_submit}, {"toggle", lun_node_toggle},
-    {"setText", lun_node_settext}, {"tree", lun_node_tree}, {NULL, NULL}};
+    {"setText", lun_node_settext}, {"scroll", lun_node_scroll}, {"tree", lun_node_tree}, {NULL, NULL}};
   lun_newmetatable(L, LUN_MT_APP);
   lua_newtable(L);
   luaL_setfuncs(L, app, 0);

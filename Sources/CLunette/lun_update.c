@@ -77,19 +77,37 @@ static void lun_row_set(lua_State *L, int elem, int row, lua_Integer i) {
   lua_setfield(L, -2, "index");
 }
 
-/* A list unit's run: iterates its data (tracked) and matches one row unit per element in the window. */
+/* Pushes the decimal text of n. [-0, +1] */
+static const char *lun_push_count(lua_State *L, lua_Integer n, size_t *len) {
+  lua_pushfstring(L, "%I", (LUAI_UACINT)n);
+  return lua_tolstring(L, -1, len);
+}
+
+/* A list unit's run: iterates its data (tracked) and matches one row unit
+ * per element in the window — rows first..last; a lazy List's window starts
+ * where node:scroll put it (record.first), kept within the rows. */
 static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
-  lua_Integer i, n, window;
+  lua_Integer i, n, first = 1, last;
   int data, row;
+  size_t len;
+  const char *count;
   lua_getfield(L, W->record, "data");
   data = lua_gettop(L);
   lua_getfield(L, W->record, "row");
   row = lua_gettop(L);
   n = luaL_len(L, data);
+  last = n;
   lua_getfield(L, W->record, "lazy");
-  window = lua_toboolean(L, -1) && n > S->listWindow ? S->listWindow : n;
+  if (lua_toboolean(L, -1) && n > S->listWindow) {
+    lua_getfield(L, W->record, "first");
+    first = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 1;
+    if (first > n - S->listWindow + 1) first = n - S->listWindow + 1;
+    if (first < 1) first = 1;
+    last = first + S->listWindow - 1;
+    lua_pop(L, 1);
+  }
   lua_pop(L, 1);
-  for (i = 1; i <= window; i++) {
+  for (i = first; i <= last; i++) {
     int32_t unit = 0;
     size_t klen;
     const char *key;
@@ -124,9 +142,13 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
     }
     lua_settop(L, row);
   }
-  if (window < n) {
-    lua_pushfstring(L, "%d", (int)(n - window));
-    lunh_out_attr(W->rt, "hiddenRows", 10, lua_tostring(L, -1), lua_rawlen(L, -1));
+  if (first > 1) {
+    count = lun_push_count(L, first - 1, &len);
+    lunh_out_attr(W->rt, "rowsBefore", 10, count, len);
+  }
+  if (last < n) {
+    count = lun_push_count(L, n - last, &len);
+    lunh_out_attr(W->rt, "hiddenRows", 10, count, len);
   }
 }
 

@@ -67,7 +67,8 @@ enum {
 };
 
 /* What a stored Lua value on a render node is for. */
-enum { LUN_ROLE_ACTION = 1, LUN_ROLE_BINDING = 2, LUN_ROLE_SUBMIT = 3 };
+/* LUN_ROLE_LIST asks lunh_node_info for the unit a List hosts (its record, its id in slot). */
+enum { LUN_ROLE_ACTION = 1, LUN_ROLE_BINDING = 2, LUN_ROLE_SUBMIT = 3, LUN_ROLE_LIST = 4 };
 
 /* A unit the host hands to lun_flush. */
 typedef struct lun_Ticket {
@@ -264,6 +265,8 @@ int32_t lunh_app_find(void *rt, int32_t app, const char *text, size_t tlen, cons
 int lunh_node_info(void *rt, int32_t handle, int32_t role, int *recordRef, int32_t *slot);
 const char *lunh_node_text(void *rt, int32_t handle, int32_t what, size_t *len);
 void lunh_node_release_handle(void *rt, int32_t handle);
+/* The unit must run again at the next flush (a List scrolled). */
+void lunh_unit_invalidate(void *rt, int32_t unit);
 
 /* Swift host objects: 0 = done, non-zero = failed (see lunh_error_message) */
 int lunh_host_get(void *rt, int32_t handle, int32_t prop, int32_t tracker, lun_HostValue *out);

@@ -3,7 +3,7 @@ import CLunette
 // Scheduler, apps and inspection leaves (clunette.h, "scheduler, apps, inspection").
 
 private enum AppText: Int32 {
-    case tree = 1, json, warnings, renders, dependencies, trace
+    case tree = 1, json, warnings, renders, dependencies, trace, hiddenRows
 }
 
 private enum NodeText: Int32 {
@@ -61,6 +61,7 @@ func lunhAppText(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ what: Int32, _ 
         case .warnings: return hand(runtime, app.warnings.joined(separator: "\n"), length)
         case .renders: return hand(runtime, String(app.renderCounts[string(arg, alen)] ?? 0), length)
         case .trace: return hand(runtime, app.trace.joined(separator: "\n"), length)
+        case .hiddenRows: return hand(runtime, String(app.root.map { TreeQuery.hiddenRows(in: $0) } ?? 0), length)
         case .dependencies:
             guard let unit = runtime.firstUnit(named: string(arg, alen), in: app) else { return nil }
             return hand(runtime, runtime.dependencies(of: unit).joined(separator: "\n"), length)
@@ -86,10 +87,25 @@ func lunhNodeInfo(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ role: Int32
                   _ slot: UnsafeMutablePointer<Int32>?) -> Int32 {
     withRuntime(rt) { runtime in
         guard let (node, unit) = runtime.handles.resolveWithUnit(handle) else { return -1 }
+        if role == Int32(LUN_ROLE_LIST) {
+            guard node.kind == .list, let list = node.unit else { return 0 }
+            ref?.pointee = list.recordRef
+            slot?.pointee = list.id
+            return 1
+        }
         guard let found = node.slot(for: role) else { return 0 }
         ref?.pointee = unit.recordRef
         slot?.pointee = found
         return 1
+    }
+}
+
+@_cdecl("lunh_unit_invalidate")
+func lunhUnitInvalidate(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
+    withRuntime(rt) { runtime in
+        guard let unit = runtime.units[unit] else { return }
+        unit.needsRender = true
+        runtime.scheduler.schedule(unit)
     }
 }
 

@@ -33,6 +33,17 @@ enum TreeQuery {
         }
     }
 
+    /// How many rows the lazy Lists under `unit` hold outside their windows.
+    static func hiddenRows(in unit: Unit) -> Int {
+        var total = 0
+        func visit(_ node: RenderNode) {
+            for name in ["rowsBefore", "hiddenRows"] { total += node.attribute(name).flatMap { Int($0) } ?? 0 }
+            node.children.forEach(visit)
+        }
+        unit.output.forEach(visit)
+        return total
+    }
+
     private static func isMatch(_ node: RenderNode, text: String?, type: String?) -> Bool {
         if node.kind == .row { return false }
         if let type, node.typeName != type { return false }

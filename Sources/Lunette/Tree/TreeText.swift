@@ -32,10 +32,9 @@ enum TreeText {
             line += " .\(modifier.name)(\(modifier.value))"
         }
         if let animated = node.attribute("animated") { line += " [animated: \(animated)]" }
-        for attribute in node.attributes where !["value", "view", "location", "hiddenRows", "animated"].contains(attribute.name) {
+        for attribute in node.attributes where !["value", "view", "location", "hiddenRows", "rowsBefore", "animated"].contains(attribute.name) {
             line += " \(attribute.name)=\(attribute.value)"
         }
-        if let hidden = node.attribute("hiddenRows") { line += " (\(hidden) more rows not realised)" }
         return line
     }
 
@@ -45,7 +44,10 @@ enum TreeText {
             return
         }
         out += String(repeating: "  ", count: depth) + line(node) + "\n"
+        let inner = String(repeating: "  ", count: depth + 1)
+        if let before = node.attribute("rowsBefore") { out += inner + "… \(before) rows before\n" }
         for child in node.children { append(child, depth: depth + 1, to: &out) }
+        if let after = node.attribute("hiddenRows") { out += inner + "… \(after) more rows\n" }
     }
 
     static func quoted(_ s: String) -> String {

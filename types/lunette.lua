@@ -76,6 +76,21 @@ function ui.id(object) end
 ---@field stateObject? table<string, fun(self: table): ui.Object> @StateObject factories
 ---@field observedObject? string[] @ObservedObject inputs
 ---@field environmentObject? table<string, ui.Class> @EnvironmentObject types
+---@field properties? table<string, ui.DynamicProperty> DynamicProperty bundles, read as self.name
+
+---@class ui.DynamicProperty
+---A reusable bundle of state and environment with an update hook (SwiftUI's
+---DynamicProperty). Define methods on it: function Paged:next() ... end.
+
+---@class ui.DynamicPropertyDefinition
+---@field state? table<string, any> its own @State, per view identity
+---@field environment? table<string, ui.Class|string|ui.Marker> its environment reads
+---@field update? fun(p: table) runs before each body of a view that includes it
+
+---@param name string
+---@param definition ui.DynamicPropertyDefinition
+---@return ui.DynamicProperty
+function ui.DynamicProperty(name, definition) end
 
 ---@class ui.ViewType
 ---@overload fun(inputs?: table): ui.ViewValue

@@ -56,7 +56,7 @@ enum {
 /* Section kinds of a view type's properties. */
 enum {
   LUN_SECTION_STATE = 1, LUN_SECTION_ENV, LUN_SECTION_BINDING, LUN_SECTION_BINDABLE,
-  LUN_SECTION_OBSERVED, LUN_SECTION_STATEOBJECT, LUN_SECTION_ENVOBJECT
+  LUN_SECTION_OBSERVED, LUN_SECTION_STATEOBJECT, LUN_SECTION_ENVOBJECT, LUN_SECTION_PROPERTY
 };
 
 /* Environment read modes. */
@@ -177,6 +177,13 @@ enum { LUN_EVENT_CALL = 1, LUN_EVENT_CHANGE, LUN_EVENT_SUBSCRIBE, LUN_EVENT_TASK
 void lun_life_add(lua_State *L, lun_Walk *W, int lifeidx);
 void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit);
 void lun_life_release(lua_State *L, int recidx, int32_t unit);
+
+/* lun_dynamic.c: ui.DynamicProperty */
+void lun_open_dynamic(lua_State *L);
+void lun_dynamic_expand(lua_State *L, int defidx, const char *view);
+void lun_dynamic_sections(lua_State *L, int defidx, int infoidx);
+void lun_dynamic_handle(lua_State *L, int recidx, int kidx);
+void lun_dynamic_update(lua_State *L, int recidx);
 
 /* lun_task.c */
 void lun_open_task(lua_State *L);

@@ -147,6 +147,9 @@ static int lun_self_index(lua_State *L) {
       lun_self_field(L, recidx, "inputs", 2);
       lun_binding_get(L, -1);
       return 1;
+    case LUN_SECTION_PROPERTY:
+      lun_dynamic_handle(L, recidx, 2);
+      return 1;
     default:
       break;
   }

@@ -163,6 +163,7 @@ static void lun_run_unit(lua_State *L, lun_State *S, lun_Run *run) {
     case LUN_UNIT_COMPONENT:
       if (lua_getfield(L, W->record, "ready") == LUA_TNIL) lun_self_init(L, W->record);
       lun_self_subscribe(L, W->record);
+      lun_dynamic_update(L, W->record);           /* DynamicProperty.update, before the body (F14) */
       lua_getfield(L, W->record, "info");
       lua_getfield(L, -1, "body");
       lua_getfield(L, W->record, "self");

@@ -332,7 +332,7 @@ static void lun_viewtype_state_class(lua_State *L, int infoidx, const char *name
 /* Raises on a key of the definition at defidx that is no section (F08). */
 static void lun_viewtype_check_sections(lua_State *L, int defidx, const char *name) {
   static const char *const known[] = {"body", "state", "environment", "binding", "bindable",
-                                      "observedObject", "stateObject", "environmentObject", NULL};
+                                      "observedObject", "stateObject", "environmentObject", "properties", NULL};
   lua_pushnil(L);
   while (lua_next(L, defidx)) {
     int i, found = 0;
@@ -343,7 +343,7 @@ static void lun_viewtype_check_sections(lua_State *L, int defidx, const char *na
       const char *key = luaL_tolstring(L, -1, NULL);
       lun_push_suggestion(L, key, 0, known);
       lun_error_here(L, "ui.View('%s'): unknown section '%s'%s (sections: body, state, environment, binding, "
-                     "bindable, observedObject, stateObject, environmentObject)", name, key, lua_tostring(L, -1));
+                     "bindable, observedObject, stateObject, environmentObject, properties)", name, key, lua_tostring(L, -1));
     }
   }
 }
@@ -363,6 +363,7 @@ static int lun_ui_view(lua_State *L) {
   }
   luaL_checktype(L, 2, LUA_TTABLE);
   lun_viewtype_check_sections(L, 2, name);
+  lun_dynamic_expand(L, 2, name);                 /* properties' state and environment join the view's (F14) */
   if (lua_getfield(L, 2, "body") != LUA_TFUNCTION)
     luaL_error(L, "ui.View('%s'): the definition needs a body function", name);
   lua_pop(L, 1);
@@ -386,6 +387,7 @@ static int lun_ui_view(lua_State *L) {
   lun_viewtype_section(L, 2, infoidx, "observedObject", LUN_SECTION_OBSERVED);
   lun_viewtype_section(L, 2, infoidx, "stateObject", LUN_SECTION_STATEOBJECT);
   lun_viewtype_section(L, 2, infoidx, "environmentObject", LUN_SECTION_ENVOBJECT);
+  lun_dynamic_sections(L, 2, infoidx);
   lun_viewtype_env(L, infoidx, "environment");
   lun_viewtype_env(L, infoidx, "environmentObject");
   lun_viewtype_state_class(L, infoidx, name);

@@ -405,3 +405,80 @@ describe("Fidelity: lazy lists", function()
     app:unmount()
   end)
 end)
+
+describe("Fidelity: DynamicProperty", function()
+  local Paged = ui.DynamicProperty("Paged", {
+    state = { page = 1 },
+    environment = { size = "fidelityPageSize" },
+    update = function(p) local _ = p.page end,
+  })
+  ui.EnvironmentKey("fidelityPageSize", 10)
+
+  it("F14 a DynamicProperty bundles state and environment a view includes; update runs before each body", function()
+    local log = {}
+    local Counted = ui.DynamicProperty("Counted", {
+      state = { page = 1, seen = 0 },
+      environment = { size = "fidelityPageSize" },
+      update = function(p) log[#log + 1] = "update " .. p.page .. "/" .. p.size end,
+    })
+    function Counted:next() self.page = self.page + 1 end
+    local Feed = ui.View("FidelityFeed", { properties = { paged = Counted }, body = function(self)
+      log[#log + 1] = "body"
+      return ui.VStack {
+        ui.Text("page " .. self.paged.page .. " of size " .. self.paged.size),
+        ui.Button("next", function() self.paged:next() end),
+        ui.TextField("page", self.paged["$page"]),
+      }
+    end })
+    local app = ui.mount(Feed {}:environment("fidelityPageSize", 25))
+    assert.truthy(app:find("page 1 of size 25"))
+    app:find("next"):tap()
+    assert.truthy(app:find("page 2 of size 25"))
+    assert.same({ "update 1/25", "body", "update 2/25", "body" }, log)
+    assert.equal(2, app:renders("FidelityFeed"))
+    app:unmount()
+  end)
+
+  it("F14 each view instance has its own; a read in update is the view's dependency", function()
+    local Book = ui.Observable("FidelityDynBook", { title = "t" })
+    local book = Book()
+    local Titled = ui.DynamicProperty("Titled", {
+      state = { shown = "" },
+      update = function(p) p.shown = book.title:upper() end,
+    })
+    local V = ui.View("FidelityTitled", { properties = { t = Titled }, body = function(self)
+      return ui.Button(self.label .. " " .. self.t.shown, function() self.t.shown = "tapped" end)
+    end })
+    local app = ui.mount(ui.VStack { V { label = "a" }, V { label = "b" } })
+    assert.truthy(app:find("a T"))
+    book.title = "dune"
+    ui.flush()
+    assert.truthy(app:find("a DUNE"))
+    assert.truthy(app:find("b DUNE"))
+    app:unmount()
+  end)
+
+  it("F14 mistakes name the property: unknown names, writes to environment, bad definitions", function()
+    local V = ui.View("FidelityPagedTypo", { properties = { paged = Paged }, body = function(self)
+      return ui.Text(tostring(self.paged.pgae))
+    end })
+    local app = ui.mount(V {})
+    assert.matches("Paged %(property 'paged'%): no 'pgae' to read %(did you mean 'page'%?%)", app:tree())
+    app:unmount()
+    local W = ui.View("FidelityPagedWrite", { properties = { paged = Paged }, body = function(self)
+      self.paged.size = 3
+      return ui.Text("x")
+    end })
+    local app2 = ui.mount(W {})
+    assert.matches("no 'size' to write", app2:tree())
+    app2:unmount()
+    assert.error_matches(function() ui.DynamicProperty("Bad", { stat = {} }) end, "unknown section 'stat' (did you mean 'state'?)", 1, true)
+    assert.error_matches(function()
+      ui.View("FidelityTwice", { state = { ["paged.page"] = 1 }, properties = { paged = Paged }, body = function() end })
+    end, "'paged.page' is declared twice", 1, true)
+    assert.error_matches(function()
+      ui.View("FidelityNotProp", { properties = { paged = {} }, body = function() end })
+    end, "properties entry 'paged' must be a ui.DynamicProperty", 1, true)
+    assert.equal("DynamicProperty Paged", tostring(Paged))
+  end)
+end)

@@ -1,4 +1,4 @@
--- Benchmarks/bench.lua — TARGETS.md P1, P2, P2b, P5, each beside its floor
+-- Benchmarks/bench.lua — TARGETS.md P1, P2, P2b, P4, P5, P6, P10, P11, each beside its floor
 -- measured in the same run. Run by scripts/bench (release build):
 --   lunette run Benchmarks/bench.lua [quick]
 -- Times are CPU seconds from os.clock; every figure is a median of samples.
@@ -23,6 +23,22 @@ local function measure(samples, fn)
     times[i] = os.clock() - t0
   end
   return median(times)
+end
+
+-- Times a and b alternately, `samples` times each (after a warm-up of
+-- each), so both see the same machine; returns their median seconds.
+local function measure_pair(samples, a, b)
+  a(0); b(0)
+  local ta, tb = {}, {}
+  for i = 1, samples do
+    local t0 = os.clock()
+    a(i)
+    ta[i] = os.clock() - t0
+    t0 = os.clock()
+    b(i)
+    tb[i] = os.clock() - t0
+  end
+  return median(ta), median(tb)
 end
 
 local function fmt(seconds)
@@ -225,4 +241,127 @@ do
   assert(#shelf.items == 20 and shelf.items[20] == "item 20")
   report("F04", "store a 20-element table into a property (copied)", stored / N, floor / N, "<= 3x",
     stored / floor <= 3)
+end
+
+-- P4: js-reactivity-benchmark's kairo cases (Benchmarks/reactivity.lua) -------
+do
+  local reactivity = require("reactivity")
+  local iterations = quick and 50 or 200
+  for _, name in ipairs(reactivity.order) do
+    local floor, lunette = reactivity.floor(), reactivity.lunette(ui)
+    local runFloor, runLunette = reactivity.cases[name](floor), reactivity.cases[name](lunette)
+    local tl, tf = measure_pair(quick and 5 or 15,
+      function() for _ = 1, iterations do runLunette() end end,
+      function() for _ = 1, iterations do runFloor() end end)
+    report("P4", ("kairo %s (one iteration)"):format(name), tl / iterations, tf / iterations, "<= 4x",
+      tl / tf <= 4, "answers checked")
+    lunette.dispose()
+    floor.dispose()
+    collectgarbage()
+  end
+end
+
+-- P6: mount then unmount 10k simple views, vs building the same tables -----
+do
+  local n = quick and 2000 or 10000
+  local Item = ui.View("BenchItem", function(self) return ui.HStack { ui.Text(self.label), ui.Spacer() } end)
+  local labels = {}
+  for i = 1, n do labels[i] = "item " .. i end
+  local function body(label) return ui.HStack { ui.Text(label), ui.Spacer() } end
+  local built
+  local tm, tf = measure_pair(quick and 3 or 7, function()
+    local items = {}
+    for i = 1, n do items[i] = Item { label = labels[i] } end
+    local app = ui.mount(ui.VStack(items))
+    app:unmount()
+  end, function()
+    local items = {}
+    for i = 1, n do items[i] = body(labels[i]) end
+    built = ui.VStack(items)
+  end)
+  collectgarbage()
+  collectgarbage()
+  local before = collectgarbage("count")
+  local items = {}
+  for i = 1, n do items[i] = Item { label = labels[i] } end
+  local app = ui.mount(ui.VStack(items))
+  collectgarbage()
+  collectgarbage()
+  local perView = (collectgarbage("count") - before) * 1024 / n
+  app:unmount()
+  assert(built)
+  report("P6", ("mount + unmount %d views vs building their tables"):format(n), tm, tf, "<= 5x", tm / tf <= 5,
+    ("%.0f bytes of Lua heap per mounted view"):format(perView))
+end
+
+-- P10: re-render 1000 views, each reading its own model property ------------
+do
+  local n = 1000
+  local Counter = ui.Observable("BenchCounter", { value = 0 })
+  local counters = {}
+  for i = 1, n do counters[i] = Counter() end
+  local function body(self) return ui.Text("value " .. self.counter.value) end
+  local View = ui.View("BenchCounterView", body)
+  local rows = {}
+  for i = 1, n do rows[i] = View { counter = counters[i] } end
+  local app = ui.mount(ui.VStack(rows))
+  local selves = {}
+  for i = 1, n do selves[i] = { counter = counters[i] } end
+  local before = app:renders("BenchCounterView")
+  local tv, tf = measure_pair(quick and 5 or 15, function(s)
+    for i = 1, n do counters[i].value = s end
+    ui.flush()
+  end, function(s)
+    for i = 1, n do counters[i].value = -s end     -- the writes, then the bodies called directly
+    for i = 1, n do body(selves[i]) end
+  end)
+  local runs = app:renders("BenchCounterView") - before
+  app:unmount()
+  report("P10", "re-render 1000 views vs calling their bodies", tv, tf, "<= 3x",
+    tv / tf <= 3 and runs > 0, ("%d body runs"):format(runs))
+end
+
+-- P11: cellx 1000 with a view on every cell vs an effect on every cell -----
+do
+  local layers = 1000
+  local function build(observer)
+    local source = Source()
+    local prev, cells = source, {}
+    for i = 1, layers do
+      prev = Layer { prev = prev }
+      cells[i] = prev
+    end
+    return source, cells, observer(cells)
+  end
+  local CellView = ui.View("BenchCellView", function(self)
+    local c = self.cell
+    return ui.Text(tostring(c.p1 + c.p2 + c.p3 + c.p4))
+  end)
+  local s1, cells1, effects = build(function(cells)
+    local list = {}
+    for i = 1, layers do
+      local c = cells[i]
+      list[i] = ui.effect(function() local _ = c.p1 + c.p2 + c.p3 + c.p4 end)
+    end
+    return list
+  end)
+  local s2, cells2, app = build(function(cells)
+    local views = {}
+    for i = 1, layers do views[i] = CellView { cell = cells[i] } end
+    return ui.mount(ui.VStack(views))
+  end)
+  local flip1, flip2 = false, false
+  local tv, te = measure_pair(quick and 5 or 15, function()
+    flip2 = not flip2
+    if flip2 then s2.p1, s2.p2, s2.p3, s2.p4 = 4, 3, 2, 1 else s2.p1, s2.p2, s2.p3, s2.p4 = 1, 2, 3, 4 end
+    ui.flush()
+  end, function()
+    flip1 = not flip1
+    if flip1 then s1.p1, s1.p2, s1.p3, s1.p4 = 4, 3, 2, 1 else s1.p1, s1.p2, s1.p3, s1.p4 = 1, 2, 3, 4 end
+    ui.flush()
+  end)
+  assert(cells1[layers].p1 == cells2[layers].p1)
+  for _, e in ipairs(effects) do e:cancel() end
+  app:unmount()
+  report("P11", "cellx 1000, a view on every cell vs an effect on every cell", tv, te, "<= 1.5x", tv / te <= 1.5)
 end

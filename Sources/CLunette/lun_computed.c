@@ -63,9 +63,9 @@ static void lun_computed_blame(lua_State *L, int objidx, int32_t slot) {
 static int lun_recompute(lua_State *L, lun_State *S, int32_t node) {
   int32_t serial = 0, slot = 0, saved;
   int objidx, status, changed;
-  int begun = lunh_recompute_begin(S->graph, node, &serial, &slot);   /* 0: it is running (a cycle) */
+  int begun = lun_graph_recompute_begin(S->graph, node, &serial, &slot);   /* 0: it is running (a cycle) */
   if (!lun_object_push_serial(L, serial)) {      /* its object is gone */
-    if (begun) lunh_recompute_end(S->graph, node, 1, 0);
+    if (begun) lun_graph_recompute_end(S->graph, node, 1, 0);
     return 1;
   }
   objidx = lua_gettop(L);
@@ -84,7 +84,7 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node) {
   S->computeDepth--;
   S->active = saved;
   if (status != LUA_OK || S->suspending) {
-    lunh_recompute_end(S->graph, node, 0, 0);
+    lun_graph_recompute_end(S->graph, node, 0, 0);
     if (status == LUA_OK) { lua_pop(L, 1); lua_pushlightuserdata(L, (void *)&lun_key_suspend); }
     else if (lua_type(L, -1) == LUA_TSTRING) lun_computed_blame(L, objidx, slot);
     lua_remove(L, objidx);
@@ -97,31 +97,31 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node) {
   lua_insert(L, -2);
   lua_rawseti(L, -2, slot);
   lua_pop(L, 2);
-  lunh_recompute_end(S->graph, node, 1, changed);
+  lun_graph_recompute_end(S->graph, node, 1, changed);
   return 1;
 }
 
 /* Brings node up to date by recomputing what the graph names. For an effect
  * node, returns 1 as soon as the effect itself is found stale. May raise. */
 int lun_refresh_walk(lua_State *L, lun_State *S, int32_t node, int isEffect) {
-  int32_t frame = lunh_refresh_frame(S->graph), r = 0;
-  int step = lunh_refresh_begin(S->graph, node, &r);
+  int32_t frame = lun_graph_refresh_frame(S->graph), r = 0;
+  int step = lun_graph_refresh_begin(S->graph, node, &r);
   while (step == LUN_REFRESH_RECOMPUTE) {
     if (isEffect && r == node) {
-      lunh_refresh_abort(S->graph, frame);
+      lun_graph_refresh_abort(S->graph, frame);
       return 1;
     }
     if (S->computeDepth >= LUN_MAX_COMPUTE_DEPTH) {
-      lunh_refresh_abort(S->graph, frame);
+      lun_graph_refresh_abort(S->graph, frame);
       S->suspendNode = r;
       S->suspending = 1;
       return lun_suspend(L);
     }
     if (!lun_recompute(L, S, r)) {
-      lunh_refresh_abort(S->graph, frame);
+      lun_graph_refresh_abort(S->graph, frame);
       return lua_error(L);
     }
-    step = lunh_refresh_resume(S->graph, &r);
+    step = lun_graph_refresh_resume(S->graph, &r);
   }
   return 0;
 }
@@ -203,12 +203,12 @@ int lun_settle(lua_State *L, lun_State *S, int32_t node) {
 
 /* Reads computed property prop of the object at idx. [-0, +1] */
 int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int prop) {
-  int32_t n = o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_NODE_COMPUTED);
+  int32_t n = o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_GRAPH_COMPUTED);
   if (S->suspending) return lun_suspend(L);
-  if (!lunh_computed_read(S->graph, S->active, n)) {   /* fresh: tracked already */
-    if (S->active) lunh_track(S->graph, S->active, n);  /* kept if the refresh raises: readers hear when it may recover */
+  if (!lun_graph_computed_read(S->graph, S->active, n)) {   /* fresh: tracked already */
+    if (S->active) lun_graph_track(S->graph, S->active, n);  /* kept if the refresh raises: readers hear when it may recover */
     lun_refresh(L, S, n);
-    if (S->active) lunh_retrack(S->graph, S->active, n);  /* at its new version */
+    if (S->active) lun_graph_retrack(S->graph, S->active, n);  /* at its new version */
   }
   lua_getiuservalue(L, idx, 1);
   lua_rawgeti(L, -1, prop);

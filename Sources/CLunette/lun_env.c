@@ -61,7 +61,7 @@ int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx) 
   int ref = 0;
   int32_t slot = 0, node = 0;
   if (key && lunh_env_find(S->rt, unit, key, klen, &ref, &slot, &node)) {
-    if (S->active && node) lunh_track(S->graph, S->active, node);
+    if (S->active && node) lun_graph_track(S->graph, S->active, node);
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     lua_getfield(L, -1, "out");
     lua_rawgeti(L, -1, slot);

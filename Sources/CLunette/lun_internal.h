@@ -129,6 +129,7 @@ lun_Object *lun_object_test(lua_State *L, int idx);
 int lun_object_read(lua_State *L, int idx, int prop);
 void lun_object_write(lua_State *L, int idx, int prop, int vidx);
 int lun_object_prop(lua_State *L, int idx, int keyidx);
+void lun_changed(lua_State *L, int32_t node);
 int32_t lun_object_node(lua_State *L, lun_Object *o, int prop, int kind);
 const char *lun_object_classname(lua_State *L, int idx);
 void lun_object_suggest(lua_State *L, int objidx, const char *name);

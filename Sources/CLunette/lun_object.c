@@ -38,8 +38,10 @@ static lun_Object *lun_object_check(lua_State *L) {
 
 /* The graph node of property prop, made on first use. */
 int32_t lun_object_node(lua_State *L, lun_Object *o, int prop, int kind) {
-  if (o->nodes[prop] == 0)
-    o->nodes[prop] = lunh_node_new(lun_state(L)->rt, kind, o->serial, prop);
+  if (o->nodes[prop] == 0) {
+    o->nodes[prop] = lun_graph_node_new(lun_state(L)->graph, kind, LUN_ORIGIN_LUA, o->serial, prop);
+    if (o->nodes[prop] == 0) luaL_error(L, "not enough memory");
+  }
   return o->nodes[prop];
 }
 
@@ -92,7 +94,7 @@ void lun_object_track_whole(lua_State *L, int idx) {
     if (lun_host_is_object(L, idx)) lun_host_track_whole(L, idx);
     return;
   }
-  if (o->cls->isObject) lunh_track(S->graph, S->active, lun_object_node(L, o, 0, LUN_NODE_SIGNAL));
+  if (o->cls->isObject) lun_graph_track(S->graph, S->active, lun_object_node(L, o, 0, LUN_GRAPH_SIGNAL));
 }
 
 /* Pushes the objectWillChange subject of the ObservableObject at idx, made on first use. [-0, +1] */
@@ -107,13 +109,21 @@ static void lun_object_will_change_subject(lua_State *L, int idx) {
   lua_remove(L, -2);
 }
 
+/* Node's value changed: its readers become pending. A body that writes what
+ * its run has read is told to the host, which reports it (S36). */
+void lun_changed(lua_State *L, int32_t node) {
+  lun_State *S = lun_state(L);
+  if (S->rendering && lun_graph_run_has_read(S->graph, S->rendering, node)) lunh_render_write(S->rt, node);
+  lun_graph_changed(S->graph, node);
+}
+
 /* Tells readers that property prop of the object at idx is about to change:
  * its readers (Observable), or objectWillChange and every holder (Published). */
 void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
   switch (o->cls->kinds[prop]) {
     case LUN_PROP_PLAIN:
       if (o->nodes[prop] && lun_state(L)->tracing) lun_trace_write(L, o->nodes[prop]);
-      if (o->nodes[prop]) lunh_changed(lun_state(L)->rt, o->nodes[prop]);
+      if (o->nodes[prop]) lun_changed(L, o->nodes[prop]);
       break;
     case LUN_PROP_PUBLISHED:
       idx = lua_absindex(L, idx);
@@ -125,7 +135,7 @@ void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
       }
       lua_pop(L, 2);
       if (o->nodes[0] && lun_state(L)->tracing) lun_trace_write(L, o->nodes[0]);
-      if (o->nodes[0]) lunh_changed(lun_state(L)->rt, o->nodes[0]);
+      if (o->nodes[0]) lun_changed(L, o->nodes[0]);
       break;
     default:
       break;
@@ -140,7 +150,7 @@ int lun_object_read(lua_State *L, int idx, int prop) {
   idx = lua_absindex(L, idx);
   if (kind == LUN_PROP_COMPUTED) return lun_computed_read(L, S, o, idx, prop);
   if (kind == LUN_PROP_PLAIN && S->active)
-    lunh_track(S->graph, S->active, o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_NODE_SIGNAL));
+    lun_graph_track(S->graph, S->active, o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_GRAPH_SIGNAL));
   lua_getiuservalue(L, idx, 1);
   lua_rawgeti(L, -1, prop);
   lua_remove(L, -2);
@@ -201,7 +211,7 @@ static int lun_object_index(lua_State *L) {
     if (o->cls->kinds[prop] == LUN_PROP_PLAIN) {    /* the hot path: a tracked read of a plain value */
       lun_State *S = lun_state(L);
       if (S->active)
-        lunh_track(S->graph, S->active, o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_NODE_SIGNAL));
+        lun_graph_track(S->graph, S->active, o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_GRAPH_SIGNAL));
       lua_getiuservalue(L, 1, 1);
       if (lua_rawgeti(L, -1, prop) != LUA_TTABLE) return 1;
     }
@@ -270,7 +280,7 @@ static int lun_object_gc(lua_State *L) {
   lun_State *S = lun_state(L);
   int i;
   for (i = 1; i <= o->cls->nprops; i++)
-    if (o->nodes[i]) { lunh_node_release(S->rt, o->nodes[i]); o->nodes[i] = 0; }
+    if (o->nodes[i]) { lun_graph_release_later(S->graph, o->nodes[i]); o->nodes[i] = 0; }
   return 0;
 }
 

@@ -13,7 +13,7 @@
 static void lun_proxy_track(lua_State *L, lun_Proxy *p) {
   lun_State *S = lun_state(L);
   if (S->active && p->owner->cls->kinds[p->prop] == LUN_PROP_PLAIN)
-    lunh_track(S->graph, S->active, lun_object_node(L, p->owner, p->prop, LUN_NODE_SIGNAL));
+    lun_graph_track(S->graph, S->active, lun_object_node(L, p->owner, p->prop, LUN_GRAPH_SIGNAL));
 }
 
 /* Tells the owner of proxy p (at 1) that its property is about to change. */

@@ -67,7 +67,7 @@ static int lun_install_k(lua_State *L) {
   lun_State *S = (lun_State *)lua_newuserdatauv(L, sizeof(lun_State), 0);
   memset(S, 0, sizeof(*S));
   S->rt = lua_touserdata(L, 1);
-  S->graph = lua_touserdata(L, 2);
+  S->graph = (lun_Graph *)lua_touserdata(L, 2);
   S->budget = (lun_Budget *)lua_touserdata(L, 3);
   S->listWindow = 50;
   lua_newtable(L);
@@ -146,7 +146,7 @@ int lun_protect(lua_State *L, int nargs, int nresults) {
   return lun_protect_run(L, nargs, nresults, 1);
 }
 
-int lun_install(lua_State *L, void *rt, void *graph, lun_Budget *budget) {
+int lun_install(lua_State *L, void *rt, lun_Graph *graph, lun_Budget *budget) {
   if (!lua_checkstack(L, 5)) return LUN_ERROR;
   lua_pushcfunction(L, lun_install_k);
   lua_pushlightuserdata(L, rt);

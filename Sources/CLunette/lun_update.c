@@ -16,6 +16,7 @@ typedef struct lun_Run {
   lun_Ticket ticket;
   lun_Walk walk;
   int32_t saved;     /* the tracking scope to restore */
+  int32_t savedRendering; /* the rendering unit to restore */
   int checked;       /* dependencies were found stale: do not check again */
   int tracking;      /* run_begin was called: run_end is due */
   int rendered;      /* the function ran to the end */
@@ -213,9 +214,11 @@ static int lun_update_k(lua_State *L) {
   run->walk.slots = 0;
   run->walk.rt = S->rt;
   run->saved = S->active;
+  run->savedRendering = S->rendering;
   S->active = node;
+  if (run->ticket.kind != LUN_UNIT_EFFECT) S->rendering = node;
   S->inBody++;
-  lunh_run_begin(S->graph, node);
+  lun_graph_run_begin(S->graph, node);
   run->tracking = 1;
   lun_run_unit(L, S, run);
   if (!lua_isnil(L, 3)) {
@@ -230,8 +233,9 @@ static int lun_update_k(lua_State *L) {
 /* Ends the tracking run of an update if it started. */
 static void lun_update_close(lun_State *S, lun_Run *run, int ok) {
   if (!run->tracking) return;
-  lunh_run_end(S->graph, run->ticket.node, ok);
+  lun_graph_run_end(S->graph, run->ticket.node, ok);
   S->active = run->saved;
+  S->rendering = run->savedRendering;
   S->inBody--;
   run->tracking = 0;
 }

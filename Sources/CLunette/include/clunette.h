@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <lua5.4/lua.h>
+#include "lun_graph.h"
 
 /* The time budget and interrupt state of a runtime (lun_budget.c). */
 typedef struct lun_Budget lun_Budget;
@@ -24,7 +25,8 @@ typedef struct lun_Budget lun_Budget;
 /* Per-state data, reachable from any coroutine through lua_getextraspace. */
 typedef struct lun_State {
   void *rt;               /* the Swift runtime (unretained) */
-  void *graph;            /* its dependency graph (unretained), for the hot paths */
+  lun_Graph *graph;       /* the dependency graph (owned by the Swift runtime) */
+  int32_t rendering;      /* graph node of the unit whose body or row runs (S36), 0 if none */
   int32_t active;         /* graph node of the running tracking scope, 0 if none */
   int32_t computeDepth;   /* computed evaluations nested on the C stack */
   int32_t suspendNode;    /* trampoline: the computed to evaluate first */
@@ -44,9 +46,6 @@ typedef struct lun_State {
 #define LUN_OK 0
 #define LUN_ERROR 1
 #define LUN_SYNTAX 2
-
-/* Graph node kinds. */
-enum { LUN_NODE_SIGNAL = 1, LUN_NODE_COMPUTED = 2, LUN_NODE_EFFECT = 3 };
 
 /* Unit kinds: what a view unit runs when it renders. */
 enum {
@@ -83,9 +82,6 @@ enum { LUN_UNIT_SKIPPED = 0, LUN_UNIT_RAN = 1, LUN_UNIT_FAILED = 2,
 
 /* What the host's clock wakes (lunh_clock_schedule, lun_clock_fire). */
 enum { LUN_CLOCK_TASK = 1, LUN_CLOCK_TIMER = 2 };
-
-/* Answers of the graph's refresh walk. */
-enum { LUN_REFRESH_DONE = 0, LUN_REFRESH_RECOMPUTE = 1 };
 
 /* A value crossing from a Swift host object to Lua. */
 enum {
@@ -134,7 +130,7 @@ void lun_adopting(void);
 /* Opens the `ui` table (what require("lunette") returns). Raises; call from Lua. */
 int lun_open_module(lua_State *L);
 /* Opens the module in L for the runtime rt; makes require("lunette") work. */
-int lun_install(lua_State *L, void *rt, void *graph, lun_Budget *budget);
+int lun_install(lua_State *L, void *rt, lun_Graph *graph, lun_Budget *budget);
 /* Loads and runs a chunk; a non-nil first result is kept in *resultRef. */
 int lun_run_chunk(lua_State *L, const char *source, size_t len, const char *chunkname, int *resultRef);
 /* Runs a chunk and keeps every result as a string (tostring); *count says
@@ -180,26 +176,9 @@ const char *lun_last_error(lua_State *L, size_t *len);
 /* Leaves: none of these calls back into Lua or raises. `rt` is the runtime,
  * `graph` its dependency graph (the hot paths take it directly). */
 
-/* graph */
-int32_t lunh_node_new(void *rt, int32_t kind, int32_t owner, int32_t slot);
-void lunh_node_release(void *rt, int32_t node);
-void lunh_track(void *graph, int32_t sub, int32_t dep);
-/* sub read computed dep again right after pulling it: its link takes dep's new version. */
-void lunh_retrack(void *graph, int32_t sub, int32_t dep);
-void lunh_changed(void *rt, int32_t node);
-void lunh_run_begin(void *graph, int32_t node);
-void lunh_run_end(void *graph, int32_t node, int ok);
-/* 1 if computed node is fresh (and then tracked by sub, if any); 0 if it needs a refresh walk. */
-int lunh_computed_read(void *graph, int32_t sub, int32_t node);
-/* Starts a computed's run (0 if it is running already: a cycle); names its object and property. */
-int lunh_recompute_begin(void *graph, int32_t node, int32_t *owner, int32_t *slot);
-/* Ends it: ok says it returned a value, changed whether the value differs. */
-void lunh_recompute_end(void *graph, int32_t node, int ok, int changed);
-int lunh_refresh_begin(void *graph, int32_t node, int32_t *recompute);
-int lunh_refresh_resume(void *graph, int32_t *recompute);
-void lunh_refresh_abort(void *graph, int32_t frame);
-int32_t lunh_refresh_frame(void *graph);
-
+/* graph: the C graph does the work (lun_graph.h); Swift hears of writes made while a body runs */
+/* A body wrote node, which its run had read (S36: reported after the update). */
+void lunh_render_write(void *rt, int32_t node);
 int32_t lunh_object_serial(void *rt);
 
 /* building a unit's output */

@@ -1,206 +1,124 @@
-/// The dependency graph: nodes (signals, computeds, effects) joined by links.
+import CLunette
+
+/// The dependency graph, seen from Swift.
 ///
-/// Nodes and links live in contiguous buffers addressed by `Int32` ids (0 means
-/// "none"), so the hot paths — a tracked read, a change — touch no Swift
-/// collections and allocate nothing once the graph has reached its size.
-///
-/// Every node keeps two doubly linked lists: the links to what it depends on
-/// (`deps`, in the order it read them) and the links to what depends on it
-/// (`subs`). Each link remembers the dependency's `version` at the time it was
-/// read; a subscriber is stale when any of its dependencies has moved on.
+/// The graph itself is C (`lun_graph.h`): it lives where the reads are, so a
+/// tracked read, a computed pull and an effect check never cross into Swift.
+/// Swift owns the handle and uses it as the scheduler does: it makes and
+/// frees the nodes of its units and of Swift model properties, marks changes
+/// that Swift models post, takes the effects that became pending, and reads
+/// nodes and links for diagnostics. None of these calls raises or runs Lua.
 final class Graph {
-    struct Node {
-        var deps: Int32 = 0, depsTail: Int32 = 0
-        var subs: Int32 = 0, subsTail: Int32 = 0
-        var version: UInt32 = 0
-        var epoch: UInt32 = 0
-        var flags: UInt16 = 0
-        var kind: UInt8 = 0
-        var origin: UInt8 = 0
-        var owner: Int32 = 0
-        var slot: Int32 = 0
-    }
-
-    struct Link {
-        var dep: Int32 = 0, sub: Int32 = 0
-        var prevDep: Int32 = 0, nextDep: Int32 = 0
-        var prevSub: Int32 = 0, nextSub: Int32 = 0
-        var version: UInt32 = 0
-        var epoch: UInt32 = 0
-    }
-
-    enum Kind: UInt8 { case signal = 1, computed = 2, effect = 3 }
+    enum Kind: Int32 { case signal = 1, computed = 2, effect = 3 }
 
     /// What a node stands for: `owner`/`slot` are read accordingly.
-    enum Origin: UInt8 {
+    enum Origin: Int32 {
         case luaObject = 0     // owner: object serial, slot: property index
         case hostObject = 1    // owner: host handle, slot: property index
         case environment = 2   // an environment entry
         case unit = 3          // owner: unit id
     }
 
-    struct Flags {
-        static let evaluated: UInt16 = 1   // a computed holds a value / an effect has run
-        static let pending: UInt16 = 2     // something upstream changed: check before use
-        static let computing: UInt16 = 4   // its function is running (cycle guard)
-        static let live: UInt16 = 8        // allocated
+    enum Step: Equatable {
+        case done
+        case recompute(Int32)
     }
 
-    @exclusivity(unchecked) private(set) var nodes: UnsafeMutablePointer<Node>
-    @exclusivity(unchecked) private(set) var links: UnsafeMutablePointer<Link>
-    @exclusivity(unchecked) private var nodeCapacity: Int32 = 0, nodeCount: Int32 = 1
-    @exclusivity(unchecked) private var linkCapacity: Int32 = 0, linkCount: Int32 = 1
-    @exclusivity(unchecked) private var freeNode: Int32 = 0, freeLink: Int32 = 0
-    @exclusivity(unchecked) private var epochCounter: UInt32 = 0
-    @exclusivity(unchecked) private(set) var liveNodes = 0
+    let handle: UnsafeMutablePointer<lun_Graph>
 
-    /// The refresh walk's explicit stack and where each nested walk starts.
-    @exclusivity(unchecked) var walk: [WalkFrame] = []
-    @exclusivity(unchecked) var walkBases: [Int] = []
-
-    /// Called for every effect node that becomes pending.
-    @exclusivity(unchecked) var onEffectPending: (Int32) -> Void = { _ in }
-
-    init(capacity: Int32 = 1024) {
-        nodes = .allocate(capacity: Int(capacity))
-        links = .allocate(capacity: Int(capacity))
-        nodes.initialize(repeating: Node(), count: Int(capacity))
-        links.initialize(repeating: Link(), count: Int(capacity))
-        nodeCapacity = capacity
-        linkCapacity = capacity
+    init() {
+        guard let graph = lun_graph_new() else { fatalError("out of memory making the dependency graph") }
+        handle = graph
     }
 
-    deinit {
-        nodes.deallocate()
-        links.deallocate()
-    }
+    deinit { lun_graph_free(handle) }
 
     // MARK: nodes
 
     /// A new node of `kind`; `owner`/`slot` say what it stands for (an object's property, a unit).
     func newNode(_ kind: Kind, owner: Int32, slot: Int32, origin: Origin = .luaObject) -> Int32 {
-        let id: Int32
-        if freeNode != 0 {
-            id = freeNode
-            freeNode = nodes[Int(id)].deps
-        } else {
-            if nodeCount == nodeCapacity { growNodes() }
-            id = nodeCount
-            nodeCount += 1
-        }
-        var flags = Flags.live
-        if kind == .signal { flags |= Flags.evaluated }
-        nodes[Int(id)] = Node(flags: flags, kind: kind.rawValue, origin: origin.rawValue, owner: owner, slot: slot)
-        liveNodes += 1
+        let id = lun_graph_node_new(handle, kind.rawValue, origin.rawValue, owner, slot)
+        if id == 0 { fatalError("out of memory growing the dependency graph") }
         return id
     }
 
     /// Unlinks a node from everything and recycles its id.
-    func freeNode(_ id: Int32) {
-        guard id > 0, id < nodeCount, nodes[Int(id)].flags & Flags.live != 0 else { return }
-        removeDeps(of: id, from: nodes[Int(id)].deps)
-        var l = nodes[Int(id)].subs
-        while l != 0 {
-            let next = links[Int(l)].nextSub
-            removeFromDepList(l)
-            recycleLink(l)
-            l = next
-        }
-        nodes[Int(id)] = Node(deps: freeNode)
-        freeNode = id
-        liveNodes -= 1
+    func freeNode(_ id: Int32) { lun_graph_node_free(handle, id) }
+
+    func isLive(_ id: Int32) -> Bool { lun_graph_is_live(handle, id) != 0 }
+
+    /// The node's record (kind, origin, owner, slot, flags, version, links).
+    func node(_ id: Int32) -> lun_GraphNode { handle.pointee.nodes[Int(id)] }
+
+    func link(_ id: Int32) -> lun_GraphLink { handle.pointee.links[Int(id)] }
+
+    func kind(_ id: Int32) -> Kind { Kind(rawValue: Int32(node(id).kind)) ?? .signal }
+
+    func origin(_ id: Int32) -> Origin { Origin(rawValue: Int32(node(id).origin)) ?? .luaObject }
+
+    var liveNodes: Int { Int(handle.pointee.liveNodes) }
+
+    // MARK: runs, changes, the scheduler's queue
+
+    func beginRun(_ sub: Int32) { lun_graph_run_begin(handle, sub) }
+
+    func endRun(_ sub: Int32, ok: Bool = true) { lun_graph_run_end(handle, sub, ok ? 1 : 0) }
+
+    func track(sub: Int32, dep: Int32) { lun_graph_track(handle, sub, dep) }
+
+    func runHasRead(sub: Int32, dep: Int32) -> Bool { lun_graph_run_has_read(handle, sub, dep) != 0 }
+
+    /// The value behind `node` changed: everything downstream is pending.
+    func changed(_ node: Int32) { lun_graph_changed(handle, node) }
+
+    /// The effect nodes that became pending since the last call, in order.
+    func takePending() -> [Int32] {
+        var nodes: UnsafePointer<Int32>?
+        let count = lun_graph_take_pending(handle, &nodes)
+        guard count > 0, let nodes else { return [] }
+        return Array(UnsafeBufferPointer(start: nodes, count: Int(count)))
     }
 
-    func isLive(_ id: Int32) -> Bool {
-        id > 0 && id < nodeCount && nodes[Int(id)].flags & Flags.live != 0
+    /// A unit that will not run now stops being pending.
+    func clearPending(_ node: Int32) { lun_graph_clear_pending(handle, node) }
+
+    // MARK: computeds (the C driver pulls them; exposed for tests and diagnostics)
+
+    func isFresh(_ id: Int32) -> Bool {
+        let flags = Int32(node(id).flags)
+        return flags & Int32(LUN_GRAPH_EVALUATED) != 0 && flags & Int32(LUN_GRAPH_PENDING) == 0
     }
 
-    func kind(_ id: Int32) -> Kind { Kind(rawValue: nodes[Int(id)].kind) ?? .signal }
+    /// The computed finished running; `changed` says whether its value differs.
+    func computedDone(_ id: Int32, changed: Bool) { lun_graph_recompute_end(handle, id, 1, changed ? 1 : 0) }
 
-    func origin(_ id: Int32) -> Origin { Origin(rawValue: nodes[Int(id)].origin) ?? .luaObject }
-
-    private func growNodes() {
-        let newCapacity = nodeCapacity * 2
-        let fresh = UnsafeMutablePointer<Node>.allocate(capacity: Int(newCapacity))
-        fresh.moveInitialize(from: nodes, count: Int(nodeCapacity))
-        (fresh + Int(nodeCapacity)).initialize(repeating: Node(), count: Int(newCapacity - nodeCapacity))
-        nodes.deallocate()
-        nodes = fresh
-        nodeCapacity = newCapacity
+    func refreshBegin(_ id: Int32) -> Step {
+        var node: Int32 = 0
+        return step(lun_graph_refresh_begin(handle, id, &node), node)
     }
 
-    // MARK: links
-
-    func newLink() -> Int32 {
-        if freeLink != 0 {
-            let id = freeLink
-            freeLink = links[Int(id)].nextDep
-            return id
-        }
-        if linkCount == linkCapacity { growLinks() }
-        defer { linkCount += 1 }
-        return linkCount
+    func refreshResume() -> Step {
+        var node: Int32 = 0
+        return step(lun_graph_refresh_resume(handle, &node), node)
     }
 
-    func recycleLink(_ id: Int32) {
-        links[Int(id)] = Link(nextDep: freeLink)
-        freeLink = id
+    func refreshAbort(to frame: Int32) { lun_graph_refresh_abort(handle, frame) }
+
+    var refreshFrame: Int32 { lun_graph_refresh_frame(handle) }
+
+    private func step(_ answer: Int32, _ node: Int32) -> Step {
+        answer == Int32(LUN_REFRESH_RECOMPUTE) ? .recompute(node) : .done
     }
 
-    private func growLinks() {
-        let newCapacity = linkCapacity * 2
-        let fresh = UnsafeMutablePointer<Link>.allocate(capacity: Int(newCapacity))
-        fresh.moveInitialize(from: links, count: Int(linkCapacity))
-        (fresh + Int(linkCapacity)).initialize(repeating: Link(), count: Int(newCapacity - linkCapacity))
-        links.deallocate()
-        links = fresh
-        linkCapacity = newCapacity
-    }
-
-    /// Removes link `l` from its subscriber's list of dependencies.
-    func removeFromDepList(_ l: Int32) {
-        let link = links[Int(l)]
-        let sub = Int(link.sub)
-        if link.prevDep != 0 { links[Int(link.prevDep)].nextDep = link.nextDep } else if nodes[sub].deps == l { nodes[sub].deps = link.nextDep }
-        if link.nextDep != 0 { links[Int(link.nextDep)].prevDep = link.prevDep }
-        if nodes[sub].depsTail == l { nodes[sub].depsTail = link.prevDep }
-    }
-
-    /// Removes link `l` from its dependency's list of subscribers.
-    func removeFromSubList(_ l: Int32) {
-        let link = links[Int(l)]
-        let dep = Int(link.dep)
-        if link.prevSub != 0 { links[Int(link.prevSub)].nextSub = link.nextSub } else { nodes[dep].subs = link.nextSub }
-        if link.nextSub != 0 { links[Int(link.nextSub)].prevSub = link.prevSub } else { nodes[dep].subsTail = link.prevSub }
-    }
-
-    /// Drops the dependency links of `sub` from `first` to the end of its list.
-    func removeDeps(of sub: Int32, from first: Int32) {
-        var l = first
-        guard l != 0 else { return }
-        let prev = links[Int(l)].prevDep
-        while l != 0 {
-            let next = links[Int(l)].nextDep
-            removeFromSubList(l)
-            recycleLink(l)
-            l = next
-        }
-        if prev != 0 { links[Int(prev)].nextDep = 0 } else { nodes[Int(sub)].deps = 0 }
-        nodes[Int(sub)].depsTail = prev
-    }
-
-    func nextEpoch() -> UInt32 {
-        epochCounter &+= 1
-        return epochCounter
-    }
+    // MARK: reading links
 
     /// The nodes a node depends on, in the order it read them.
     func dependencies(of id: Int32) -> [Int32] {
         var result: [Int32] = []
-        var l = nodes[Int(id)].deps
+        var l = node(id).deps
         while l != 0 {
-            result.append(links[Int(l)].dep)
-            l = links[Int(l)].nextDep
+            result.append(link(l).dep)
+            l = link(l).nextDep
         }
         return result
     }
@@ -208,10 +126,10 @@ final class Graph {
     /// The nodes that depend on a node.
     func subscribers(of id: Int32) -> [Int32] {
         var result: [Int32] = []
-        var l = nodes[Int(id)].subs
+        var l = node(id).subs
         while l != 0 {
-            result.append(links[Int(l)].sub)
-            l = links[Int(l)].nextSub
+            result.append(link(l).sub)
+            l = link(l).nextSub
         }
         return result
     }

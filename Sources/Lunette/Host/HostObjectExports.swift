@@ -183,7 +183,9 @@ func lunhHostNew(_ rt: UnsafeMutableRawPointer?, _ type: Int32) -> Int32 {
 
 @_cdecl("lunh_host_release")
 func lunhHostRelease(_ rt: UnsafeMutableRawPointer?, _ handle: Int32) {
-    withRuntime(rt) { runtime in runtime.releasedNodes += runtime.hosts.release(handle) }
+    withRuntime(rt) { runtime in
+        for node in runtime.hosts.release(handle) { lun_graph_release_later(runtime.graph.handle, node) }
+    }
 }
 
 @_cdecl("lunh_host_describe")

@@ -96,12 +96,18 @@ func lunhOutAnimate(_ rt: UnsafeMutableRawPointer?, _ animation: UnsafePointer<C
 
 @_cdecl("lunh_transaction_begin")
 func lunhTransactionBegin(_ rt: UnsafeMutableRawPointer?, _ animation: UnsafePointer<CChar>?, _ length: Int) {
-    withRuntime(rt) { $0.transaction = string(animation, length) }
+    withRuntime(rt) { runtime in
+        runtime.schedulePendingEffects()              // made stale before it: not animated
+        runtime.transaction = string(animation, length)
+    }
 }
 
 @_cdecl("lunh_transaction_end")
 func lunhTransactionEnd(_ rt: UnsafeMutableRawPointer?) {
-    withRuntime(rt) { $0.transaction = nil }
+    withRuntime(rt) { runtime in
+        runtime.schedulePendingEffects()              // made stale inside it: animated
+        runtime.transaction = nil
+    }
 }
 
 @_cdecl("lunh_out_env")

@@ -57,10 +57,10 @@ extension LunetteRuntime {
     func traceRun(of unit: Unit) {
         var reasons: [String] = []
         if let cause = unit.renderCause { reasons.append(cause) }
-        var l = graph.nodes[Int(unit.node)].deps
+        var l = graph.node(unit.node).deps
         while l != 0 {
-            let link = graph.links[Int(l)]
-            if link.version != graph.nodes[Int(link.dep)].version {
+            let link = graph.link(l)
+            if link.version != graph.node(link.dep).version {
                 var reason = label(of: link.dep)
                 if let place = lastWrites[link.dep] { reason += ", set at \(place)" }
                 reasons.append(reason)

@@ -72,7 +72,6 @@ public final class LunetteRuntime {
     @exclusivity(unchecked) var units = UnitTable()
     @exclusivity(unchecked) var appsByID: [Int32: App] = [:]
     @exclusivity(unchecked) var handles = NodeHandles()
-    @exclusivity(unchecked) var releasedNodes: [Int32] = []
     @exclusivity(unchecked) var nextAppID: Int32 = 1
     @exclusivity(unchecked) var nextSerial: Int32 = 1
     @exclusivity(unchecked) var flushing = false
@@ -139,10 +138,8 @@ public final class LunetteRuntime {
 
     private func install() throws {
         inbox.adopt(Thread.current)
-        graph.onEffectPending = { [unowned(unsafe) self] node in self.effectPending(node) }
         let rt = Unmanaged.passUnretained(self).toOpaque()
-        let graphPointer = Unmanaged.passUnretained(graph).toOpaque()
-        guard lun_install(L, rt, graphPointer, budget) == LUN_OK else { throw LunetteError.setup(lastError) }
+        guard lun_install(L, rt, graph.handle, budget) == LUN_OK else { throw LunetteError.setup(lastError) }
         lun_budget_set(lun_state(L), options.timeBudget)
         Watchdog.shared.watch(lun_state(L))
     }

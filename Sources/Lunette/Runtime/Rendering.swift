@@ -20,10 +20,12 @@ extension LunetteRuntime {
         freeReleasedNodes()
         for _ in 0..<options.renderLoopLimit {
             flushCount += 1
+            schedulePendingEffects()
             if !scheduler.isEmpty { _ = lun_flush(L) }
             var ran: Int32 = 0
             _ = lun_run_events(L, &ran)
             drainInbox()
+            schedulePendingEffects()
             if ran == 0 && scheduler.isEmpty { break }
         }
         releasePendingRefs()
@@ -34,6 +36,7 @@ extension LunetteRuntime {
 
     /// The next unit lun_flush should update, or nil when none is waiting.
     func nextUnit() -> Unit? {
+        schedulePendingEffects()
         while let id = scheduler.next() {
             guard let unit = units[id] else { continue }
             unit.queued = false
@@ -77,7 +80,7 @@ extension LunetteRuntime {
         }
         unit.runsThisFlush += 1
         if unit.stoppedInFlush == flushCount {            // stopped by its budget: once per flush is enough
-            graph.nodes[Int(unit.node)].flags &= ~Graph.Flags.pending
+            graph.clearPending(unit.node)
             return false
         }
         guard unit.runsThisFlush > options.renderLoopLimit else { return true }
@@ -85,7 +88,7 @@ extension LunetteRuntime {
             warn(in: unit, "\(unit.displayName) was stopped after rendering \(options.renderLoopLimit) times in one flush: its body keeps changing what it reads")
         }
         // Not pending any more: the next change (in a later flush) runs it again.
-        graph.nodes[Int(unit.node)].flags &= ~Graph.Flags.pending
+        graph.clearPending(unit.node)
         return false
     }
 
@@ -126,12 +129,15 @@ extension LunetteRuntime {
         units[unit.id] = nil
     }
 
-    /// The graph says an effect node may be stale: queue its unit.
-    func effectPending(_ node: Int32) {
-        let owner = graph.nodes[Int(node)].owner
-        guard let unit = units[owner] else { return }
-        if let transaction { unit.pendingAnimation = transaction }
-        scheduler.schedule(unit)
+    /// Queues the units whose graph nodes became pending (the C graph
+    /// collects them as writes happen: no crossing per write). A unit made
+    /// stale inside a transaction carries its animation to its next run.
+    func schedulePendingEffects() {
+        for node in graph.takePending() where graph.isLive(node) && graph.origin(node) == .unit {
+            guard let unit = units[graph.node(node).owner], unit.node == node else { continue }
+            if let transaction { unit.pendingAnimation = transaction }
+            scheduler.schedule(unit)
+        }
     }
 
     /// Mounts the view value held in a record; renders it now. While a
@@ -182,14 +188,6 @@ extension LunetteRuntime {
         environmentKeys[entry.node] = nil
     }
 
-    /// A signal changed (a Lua write). A body that writes what it has read is noted (S36).
-    func signalChanged(_ node: Int32) {
-        if let unit = builder.unit, graph.runHasRead(sub: unit.node, dep: node) {
-            writesDuringRender.append((unit, node))
-        }
-        graph.changed(node)
-    }
-
     private func reportWritesDuringRender() {
         guard !writesDuringRender.isEmpty else { return }
         let writes = writesDuringRender
@@ -202,7 +200,7 @@ extension LunetteRuntime {
     /// "Book#3.title": what a graph node stands for.
     func label(of node: Int32) -> String {
         guard graph.isLive(node) else { return "a released value" }
-        let owner = graph.nodes[Int(node)].owner, slot = graph.nodes[Int(node)].slot
+        let owner = graph.node(node).owner, slot = graph.node(node).slot
         switch graph.origin(node) {
         case .luaObject:
             var buffer = [CChar](repeating: 0, count: 256)
@@ -232,10 +230,7 @@ extension LunetteRuntime {
 
     /// Graph nodes released by Lua's collector (which may run mid-render) are freed here.
     func freeReleasedNodes() {
-        guard !releasedNodes.isEmpty else { return }
-        let nodes = releasedNodes
-        releasedNodes = []
-        for node in nodes { graph.freeNode(node) }
+        lun_graph_free_released(graph.handle)
     }
 
     /// Applies changes posted from Swift models (any thread) to the graph.

@@ -1,0 +1,126 @@
+/*
+ * lun_graph.h — the dependency graph, owned by C and shared with Swift.
+ *
+ * Nodes (signals, computeds, effects) joined by links, in contiguous
+ * buffers addressed by int32 ids (0 = none). Every node keeps two doubly
+ * linked lists: the links to what it depends on (deps, in the order it read
+ * them) and to what depends on it (subs). Each link remembers the
+ * dependency's version when it was read; a subscriber is stale when one of
+ * its dependencies has moved on.
+ *
+ * It lives where the reads are: a tracked read, a computed pull and an
+ * effect check are C calls with no crossing into Swift. Swift (the
+ * scheduler) makes and frees the nodes of its units, marks changes made by
+ * Swift models, and takes the effects that became pending
+ * (lun_graph_take_pending). No function here raises or calls Lua; the ones
+ * that allocate return 0 when memory runs out.
+ */
+#ifndef LUN_GRAPH_H
+#define LUN_GRAPH_H
+
+#include <stdint.h>
+
+enum { LUN_GRAPH_SIGNAL = 1, LUN_GRAPH_COMPUTED = 2, LUN_GRAPH_EFFECT = 3 };
+
+/* What a node stands for: owner/slot are read accordingly. */
+enum {
+  LUN_ORIGIN_LUA = 0,     /* owner: object serial, slot: property index */
+  LUN_ORIGIN_HOST = 1,    /* owner: host handle, slot: property index */
+  LUN_ORIGIN_ENV = 2,     /* an environment entry */
+  LUN_ORIGIN_UNIT = 3     /* owner: unit id */
+};
+
+enum {
+  LUN_GRAPH_EVALUATED = 1,  /* a computed holds a value / an effect has run */
+  LUN_GRAPH_PENDING = 2,    /* something upstream changed: check before use */
+  LUN_GRAPH_COMPUTING = 4,  /* its function is running (cycle guard) */
+  LUN_GRAPH_LIVE = 8        /* allocated */
+};
+
+typedef struct lun_GraphNode {
+  int32_t deps, depsTail, subs, subsTail;
+  uint32_t version, epoch;
+  uint16_t flags;
+  uint8_t kind, origin;
+  int32_t owner, slot;
+} lun_GraphNode;
+
+typedef struct lun_GraphLink {
+  int32_t dep, sub, prevDep, nextDep, prevSub, nextSub;
+  uint32_t version, epoch;
+} lun_GraphLink;
+
+typedef struct lun_GraphFrame {
+  int32_t node, cursor;
+} lun_GraphFrame;
+
+/* A growable array of int32 (ids, frames as pairs). */
+typedef struct lun_Ids {
+  int32_t *items;
+  int32_t count, capacity;
+} lun_Ids;
+
+typedef struct lun_Graph {
+  lun_GraphNode *nodes;
+  lun_GraphLink *links;
+  int32_t nodeCount, nodeCapacity, linkCount, linkCapacity;
+  int32_t freeNode, freeLink, liveNodes;
+  uint32_t epoch;
+  lun_Ids walk;       /* the refresh walk's stack, two ints a frame */
+  lun_Ids bases;      /* where each nested walk starts */
+  lun_Ids resume;     /* lun_graph_changed's explicit stack */
+  lun_Ids pending;    /* effect nodes that became pending, for the scheduler */
+  lun_Ids released;   /* nodes given back by finalizers, freed between runs */
+} lun_Graph;
+
+lun_Graph *lun_graph_new(void);
+void lun_graph_free(lun_Graph *g);
+
+/* A new node (0 if out of memory); owner/slot/origin say what it stands for. */
+int32_t lun_graph_node_new(lun_Graph *g, int kind, int origin, int32_t owner, int32_t slot);
+/* Unlinks a node from everything and recycles its id. */
+void lun_graph_node_free(lun_Graph *g, int32_t id);
+/* A finalizer gives a node back: it is freed at lun_graph_free_released,
+ * between runs (a walk in progress may hold its id). */
+void lun_graph_release_later(lun_Graph *g, int32_t id);
+void lun_graph_free_released(lun_Graph *g);
+int lun_graph_is_live(const lun_Graph *g, int32_t id);
+
+/* Runs: a run of sub starts; its reads are matched against its previous
+ * dependencies, so a stable re-run allocates nothing; the end drops what it
+ * did not read. ok = 0 leaves a computed unevaluated. */
+void lun_graph_run_begin(lun_Graph *g, int32_t sub);
+void lun_graph_run_end(lun_Graph *g, int32_t sub, int ok);
+/* The running sub read dep. */
+void lun_graph_track(lun_Graph *g, int32_t sub, int32_t dep);
+/* sub read computed dep again right after pulling it: its link takes dep's new version. */
+void lun_graph_retrack(lun_Graph *g, int32_t sub, int32_t dep);
+/* 1 if sub's current run has read dep already (a body writing what it read: S36). */
+int lun_graph_run_has_read(const lun_Graph *g, int32_t sub, int32_t dep);
+
+/* The value behind node changed: its version moves, everything downstream is
+ * marked pending; effects that become pending are queued for the scheduler. */
+void lun_graph_changed(lun_Graph *g, int32_t node);
+/* Takes the queued effect nodes: *nodes stays valid until the next graph call. */
+int32_t lun_graph_take_pending(lun_Graph *g, const int32_t **nodes);
+/* A unit that will not run now (stopped) stops being pending. */
+void lun_graph_clear_pending(lun_Graph *g, int32_t node);
+
+/* Computeds. */
+/* 1 if computed node is fresh (and then tracked by sub, if any); 0 if it needs a refresh walk. */
+int lun_graph_computed_read(lun_Graph *g, int32_t sub, int32_t node);
+/* Starts a computed's run (0 if it is running already: a cycle); names its owner and slot. */
+int lun_graph_recompute_begin(lun_Graph *g, int32_t node, int32_t *owner, int32_t *slot);
+/* Ends it: ok says it returned a value, changed whether the value differs. */
+void lun_graph_recompute_end(lun_Graph *g, int32_t node, int ok, int changed);
+
+/* The refresh walk: depth-first over a pending node's dependencies with an
+ * explicit stack. It names the next node to recompute (LUN_REFRESH_RECOMPUTE,
+ * *recompute set) or says it is done; after the recompute, resume. */
+enum { LUN_REFRESH_DONE = 0, LUN_REFRESH_RECOMPUTE = 1, LUN_REFRESH_NOMEM = 2 };
+int lun_graph_refresh_begin(lun_Graph *g, int32_t node, int32_t *recompute);
+int lun_graph_refresh_resume(lun_Graph *g, int32_t *recompute);
+int32_t lun_graph_refresh_frame(const lun_Graph *g);
+void lun_graph_refresh_abort(lun_Graph *g, int32_t frame);
+
+#endif

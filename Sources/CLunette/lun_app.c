@@ -54,13 +54,14 @@ static int lun_ui_mount(lua_State *L) {
   lua_setfield(L, -2, "out");
   app = lunh_mount(lun_state(L)->rt, luaL_ref(L, LUA_REGISTRYINDEX));
   lun_handle_push(L, app, LUN_MT_APP);
+  lun_flush_now(L);                               /* it renders now */
   return 1;
 }
 
 /* ui.flush() -> (): runs pending updates now. */
 static int lun_ui_flush(lua_State *L) {
   lun_app_check_idle(L, "ui.flush");
-  lunh_flush(lun_state(L)->rt);
+  lun_flush_now(L);
   return 0;
 }
 
@@ -74,6 +75,7 @@ static int lun_ui_effect(lua_State *L) {
   lua_newtable(L);
   lua_setfield(L, -2, "out");
   lun_handle_push(L, lunh_effect_new(lun_state(L)->rt, luaL_ref(L, LUA_REGISTRYINDEX)), LUN_MT_EFFECT);
+  lun_flush_now(L);                               /* it runs now */
   return 1;
 }
 
@@ -275,7 +277,7 @@ static void lun_node_event(lua_State *L, int nargs) {
   S->active = 0;
   lua_call(L, nargs, 0);
   S->active = saved;
-  lunh_flush(S->rt);
+  lun_flush_now(L);
 }
 
 /* node:tap() -> (): runs a Button's action. */
@@ -301,7 +303,7 @@ static int lun_node_toggle(lua_State *L) {
   lun_binding_get(L, -1);
   lua_pushboolean(L, !lua_toboolean(L, -1));
   lun_binding_set(L, -3, -1);
-  lunh_flush(lun_state(L)->rt);
+  lun_flush_now(L);
   return 0;
 }
 
@@ -311,7 +313,7 @@ static int lun_node_settext(lua_State *L) {
   lun_app_check_idle(L, "setText");
   lun_node_slot(L, LUN_ROLE_BINDING, "setText");
   lun_binding_set(L, -1, 2);
-  lunh_flush(lun_state(L)->rt);
+  lun_flush_now(L);
   return 0;
 }
 
@@ -335,7 +337,7 @@ static int lun_node_scroll(lua_State *L) {
   lua_pushinteger(L, row);
   lua_setfield(L, -2, "first");
   lunh_unit_invalidate(S->rt, unit);
-  lunh_flush(S->rt);
+  lun_flush_now(L);
   return 0;
 }
 

@@ -240,7 +240,11 @@ int lun_budget_end(lua_State *L, lun_State *S);
 int lun_budget_lower(lun_State *S, double seconds);
 int lun_budget_stopping(lun_State *S);
 
-/* lun_update.c */
+/* lun_update.c, lun_flush.c */
+void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket);
+void lun_flush_now(lua_State *L);
+int lun_run_due_now(lua_State *L, double upTo);
+int lun_life_run_events(lua_State *L);
 int lun_error_string(lua_State *L, int idx);
 void lun_release_refs(lua_State *L, lun_State *S);
 

@@ -317,14 +317,15 @@ static int lun_event_k(lua_State *L) {
   return 0;
 }
 
-/* Runs the events queued so far, each in protection; returns how many ran. */
-static int lun_events_k(lua_State *L) {
+/* Runs the events queued so far, each in protection as a run of its own;
+ * returns how many ran. [-0, +0] */
+int lun_life_run_events(lua_State *L) {
   lun_State *S = lun_state(L);
   lua_Integer i, n;
   int ran = 0;
   lun_registry_table(L, &lun_key_events);
   n = (lua_Integer)lua_rawlen(L, -1);
-  if (n == 0) { lua_pushinteger(L, 0); return 1; }
+  if (n == 0) { lua_pop(L, 1); return 0; }
   lua_newtable(L);                                /* events queued while these run wait for the next round */
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_events);
   for (i = 1; i <= n; i++) {
@@ -346,16 +347,6 @@ static int lun_events_k(lua_State *L) {
     }
     ran++;
   }
-  lua_pushinteger(L, ran);
-  return 1;
-}
-
-int lun_run_events(lua_State *L, int *ran) {
-  *ran = 0;
-  if (!lua_checkstack(L, 8)) return LUN_ERROR;
-  lua_pushcfunction(L, lun_events_k);
-  if (lun_protect(L, 0, 1) != LUN_OK) return LUN_ERROR;
-  *ran = (int)lua_tointeger(L, -1);
   lua_pop(L, 1);
-  return LUN_OK;
+  return ran;
 }

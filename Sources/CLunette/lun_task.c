@@ -403,8 +403,12 @@ static int lun_clock_advance(lua_State *L) {
   lua_Number s = luaL_checknumber(L, 1);
   luaL_argcheck(L, s >= 0, 1, "seconds must not be negative");
   if (S->inBody || lunh_flushing(S->rt)) return lun_error_here(L, "ui.clock.advance cannot be called while views are rendering");
-  if (!lunh_clock_advance(S->rt, (double)s))
+  double target;
+  if (!lunh_clock_virtual(S->rt))
     return lun_error_here(L, "ui.clock.advance needs the virtual clock (lunette test uses it; this runtime's clock is real)");
+  target = lunh_clock_now(S->rt) + (double)s;
+  lun_run_due_now(L, target);
+  lunh_clock_settle(S->rt, target);
   return 0;
 }
 

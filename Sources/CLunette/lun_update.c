@@ -1,5 +1,5 @@
 /*
- * lun_update.c — the flush loop: updating the units the host hands out.
+ * lun_update.c — updating one unit the host hands out (lun_flush.c loops).
  *
  * lun_flush asks the host for units one at a time, parents first. Each
  * update runs in one protected call: unless the unit must run anyway, it
@@ -270,7 +270,7 @@ static int lun_update_tries(lua_State *L, lun_State *S, lun_Run *run) {
 }
 
 /* Updates one unit; always reports how it ended to the host. */
-static void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
+void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   lun_Run run;
   int status, stopped;
   size_t len;
@@ -308,31 +308,3 @@ void lun_release_refs(lua_State *L, lun_State *S) {
   }
 }
 
-/* Protected part of lun_flush: () -> (). */
-static int lun_flush_k(lua_State *L) {
-  lun_State *S = lun_state(L);
-  lun_Ticket ticket;
-  while (lunh_next_unit(S->rt, &ticket)) {
-    lun_update(L, S, &ticket);
-    lun_release_refs(L, S);
-  }
-  return 0;
-}
-
-int lun_flush(lua_State *L) {
-  if (!lua_checkstack(L, 8)) return LUN_ERROR;
-  lua_pushcfunction(L, lun_flush_k);
-  return lun_protect(L, 0, 0);
-}
-
-/* Protected part of lun_release_all. */
-static int lun_release_all_k(lua_State *L) {
-  lun_release_refs(L, lun_state(L));
-  return 0;
-}
-
-int lun_release_all(lua_State *L) {
-  if (!lua_checkstack(L, 6)) return LUN_ERROR;
-  lua_pushcfunction(L, lun_release_all_k);
-  return lun_protect(L, 0, 0);
-}

@@ -139,12 +139,13 @@ int lun_run_chunk(lua_State *L, const char *source, size_t len, const char *chun
 int lun_eval(lua_State *L, const char *source, size_t len, const char *chunkname, int bounded, int *count);
 /* Result i (1-based) of the last lun_eval. */
 const char *lun_eval_result(lua_State *L, int i, size_t *len);
-/* Updates every unit the host hands out (lunh_next_unit) until none is left. */
+/* Runs a flush (lun_flush.c): the rounds the host asks for, each updating
+ * the units it hands out (lunh_next_unit), then the events they queued. */
 int lun_flush(lua_State *L);
+/* Runs what the host's clock has due up to `upTo` (lunh_clock_pop), a flush after each. */
+int lun_run_due(lua_State *L, double upTo, int *ran);
 /* Calls a function kept on a render node (an action), with an optional string. */
 int lun_call_slot(lua_State *L, int recordRef, int slot, const char *text, size_t len, int hasText);
-/* Runs the events queued by the last flush (onAppear, onChange, tasks...). */
-int lun_run_events(lua_State *L, int *ran);
 /* A sleep or a timer the host scheduled is due. */
 int lun_clock_fire(lua_State *L, int32_t kind, int32_t id, double now);
 /* Releases the records of disposed units the host lists (lunh_release_next). */
@@ -228,15 +229,27 @@ void lunh_out_animate(void *rt, const char *animation, size_t len);
 double lunh_clock_now(void *rt);
 void lunh_clock_schedule(void *rt, int32_t kind, int32_t id, double after, double every);
 void lunh_clock_cancel(void *rt, int32_t kind, int32_t id);
-int lunh_clock_advance(void *rt, double seconds);
+/* 1 if the clock is virtual (moved by ui.clock.advance). */
+int lunh_clock_virtual(void *rt);
+/* Takes the next entry due at or before upTo (the virtual clock moves to it); 0 if none. */
+int lunh_clock_pop(void *rt, double upTo, int32_t *kind, int32_t *id, double *due);
+/* The virtual clock moves to `time` (after running what fell due before it). */
+void lunh_clock_settle(void *rt, double time);
 void lunh_clock_reset(void *rt);
 void lunh_event_failed(void *rt, int32_t unit, const char *message, size_t len);
 
 /* apps, inspection */
+/* A new app whose root renders the view value held at recordRef, queued: C flushes. */
 int32_t lunh_mount(void *rt, int recordRef);
-void lunh_flush(void *rt);
+/* A flush starts (0: one is running already; the host settles what other threads changed). */
+int lunh_flush_begin(void *rt);
+/* A round of a flush starts (0: no more rounds: the render loop limit); the next ends (ran: events that ran): 1 if another round is due. */
+int lunh_round_begin(void *rt);
+int lunh_round_end(void *rt, int ran);
+void lunh_flush_end(void *rt);
 int lunh_flushing(void *rt);
 void lunh_unmount(void *rt, int32_t app);
+/* A new effect unit running the function held at recordRef, queued: C flushes. */
 int32_t lunh_effect_new(void *rt, int recordRef);
 void lunh_effect_dispose(void *rt, int32_t unit);
 const char *lunh_app_text(void *rt, int32_t app, int32_t what, const char *arg, size_t alen, size_t *len);

@@ -21,9 +21,24 @@ func lunhMount(_ rt: UnsafeMutableRawPointer?, _ ref: Int32) -> Int32 {
     withRuntime(rt) { $0.mount(recordRef: ref).id }
 }
 
-@_cdecl("lunh_flush")
-func lunhFlush(_ rt: UnsafeMutableRawPointer?) {
-    withRuntime(rt) { $0.flush() }
+@_cdecl("lunh_flush_begin")
+func lunhFlushBegin(_ rt: UnsafeMutableRawPointer?) -> Int32 {
+    withRuntime(rt) { $0.beginFlush() ? 1 : 0 }
+}
+
+@_cdecl("lunh_round_begin")
+func lunhRoundBegin(_ rt: UnsafeMutableRawPointer?) -> Int32 {
+    withRuntime(rt) { $0.beginRound() ? 1 : 0 }
+}
+
+@_cdecl("lunh_round_end")
+func lunhRoundEnd(_ rt: UnsafeMutableRawPointer?, _ ran: Int32) -> Int32 {
+    withRuntime(rt) { $0.endRound(ran: ran) ? 1 : 0 }
+}
+
+@_cdecl("lunh_flush_end")
+func lunhFlushEnd(_ rt: UnsafeMutableRawPointer?) {
+    withRuntime(rt) { $0.endFlush() }
 }
 
 @_cdecl("lunh_flushing")

@@ -17,9 +17,27 @@ func lunhClockCancel(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ id: Int32)
     withRuntime(rt) { $0.clock.cancel(kind: kind, id: id) }
 }
 
-@_cdecl("lunh_clock_advance")
-func lunhClockAdvance(_ rt: UnsafeMutableRawPointer?, _ seconds: Double) -> Int32 {
-    withRuntime(rt) { $0.advanceClock(by: seconds) ? 1 : 0 }
+@_cdecl("lunh_clock_virtual")
+func lunhClockVirtual(_ rt: UnsafeMutableRawPointer?) -> Int32 {
+    withRuntime(rt) { $0.clock.mode == .virtual ? 1 : 0 }
+}
+
+@_cdecl("lunh_clock_pop")
+func lunhClockPop(_ rt: UnsafeMutableRawPointer?, _ upTo: Double, _ kind: UnsafeMutablePointer<Int32>?,
+                  _ id: UnsafeMutablePointer<Int32>?, _ due: UnsafeMutablePointer<Double>?) -> Int32 {
+    withRuntime(rt) { runtime in
+        guard let entry = runtime.clock.popDue(upTo: upTo) else { return 0 }
+        runtime.clock.setVirtualNow(entry.due)
+        kind?.pointee = entry.kind
+        id?.pointee = entry.id
+        due?.pointee = entry.due
+        return 1
+    }
+}
+
+@_cdecl("lunh_clock_settle")
+func lunhClockSettle(_ rt: UnsafeMutableRawPointer?, _ time: Double) {
+    withRuntime(rt) { $0.clock.setVirtualNow(time) }
 }
 
 @_cdecl("lunh_clock_reset")

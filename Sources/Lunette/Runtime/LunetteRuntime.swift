@@ -76,6 +76,7 @@ public final class LunetteRuntime {
     @exclusivity(unchecked) var nextSerial: Int32 = 1
     @exclusivity(unchecked) var flushing = false
     @exclusivity(unchecked) var flushCount = 0
+    @exclusivity(unchecked) var roundsLeft = 0
     var viewTypeNames: [String] = []
     let text = CStringBuffer()
     let errorText = CStringBuffer()

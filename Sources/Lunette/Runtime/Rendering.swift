@@ -10,28 +10,43 @@ extension LunetteRuntime {
     /// starting tasks, subscribing onReceive — and, if that changed data, the
     /// views update again (at most `renderLoopLimit` rounds).
     public func flush() {
-        guard !flushing else { return }
+        _ = lun_flush(L)             // the loop is C's (lun_flush.c); the decisions below are ours
+    }
+
+    /// A flush starts, unless one is running: what other threads changed is settled first.
+    func beginFlush() -> Bool {
+        guard !flushing else { return false }
         flushing = true
-        defer { flushing = false }
+        roundsLeft = options.renderLoopLimit
         let settle = rechecks
         rechecks = []
         for node in settle where graph.isLive(node) { graph.changed(node) }
         drainInbox()
         freeReleasedNodes()
-        for _ in 0..<options.renderLoopLimit {
-            flushCount += 1
-            schedulePendingEffects()
-            if !scheduler.isEmpty { _ = lun_flush(L) }
-            var ran: Int32 = 0
-            _ = lun_run_events(L, &ran)
-            drainInbox()
-            schedulePendingEffects()
-            if ran == 0 && scheduler.isEmpty { break }
-        }
-        releasePendingRefs()
+        return true
+    }
+
+    /// A round starts: false past `renderLoopLimit` rounds.
+    func beginRound() -> Bool {
+        guard roundsLeft > 0 else { return false }
+        roundsLeft -= 1
+        flushCount += 1
+        schedulePendingEffects()
+        return true
+    }
+
+    /// A round ended, `ran` events having run: whether another round is due.
+    func endRound(ran: Int32) -> Bool {
+        drainInbox()
+        schedulePendingEffects()
+        return ran != 0 || !scheduler.isEmpty
+    }
+
+    func endFlush() {
         freeReleasedNodes()
         hosts.pruneIdentities()
         if !rechecks.isEmpty { inbox.wakeUp() }
+        flushing = false
     }
 
     /// The next unit lun_flush should update, or nil when none is waiting.
@@ -140,7 +155,7 @@ extension LunetteRuntime {
         }
     }
 
-    /// Mounts the view value held in a record; renders it now. While a
+    /// Mounts the view value held in a record (C renders it right after). While a
     /// script runs again (`reload`), its mounts replace the roots of its
     /// earlier apps instead, in order, so views whose identities match keep
     /// their state.
@@ -153,7 +168,6 @@ extension LunetteRuntime {
                 root.needsRender = true
                 root.renderCause = "reloaded"
                 scheduler.schedule(root)
-                flush()
                 return reused
             }
         }
@@ -163,7 +177,6 @@ extension LunetteRuntime {
         let root = makeUnit(kind: .root, typeId: 0, parent: nil, app: app)
         root.recordRef = recordRef
         app.root = root
-        flush()
         return app
     }
 
@@ -173,11 +186,10 @@ extension LunetteRuntime {
         appsByID[app.id] = nil
     }
 
-    /// A `ui.effect`: runs now, then after each flush where what it read changed.
+    /// A `ui.effect`: runs at the flush C starts next, then after each flush where what it read changed.
     func makeEffect(recordRef: Int32) -> Unit {
         let unit = makeUnit(kind: .effect, typeId: 0, parent: nil)
         unit.recordRef = recordRef
-        flush()
         return unit
     }
 

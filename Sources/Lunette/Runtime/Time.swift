@@ -43,15 +43,11 @@ extension LunetteRuntime {
         inbox.onPost(callback)
     }
 
+    /// Runs what falls due up to `time`, in order, a flush after each (the loop is C's: lun_flush.c).
     @discardableResult
     func runDue(upTo time: Double) -> Bool {
-        var ran = false
-        while let entry = clock.popDue(upTo: time) {
-            clock.setVirtualNow(entry.due)
-            _ = lun_clock_fire(L, entry.kind, entry.id, entry.due)
-            flush()
-            ran = true
-        }
-        return ran
+        var ran: Int32 = 0
+        _ = lun_run_due(L, time, &ran)
+        return ran > 0
     }
 }

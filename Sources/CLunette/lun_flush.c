@@ -1,0 +1,102 @@
+/*
+ * lun_flush.c — a flush, and the clock's due work: driven from C, decided
+ * by the host.
+ *
+ * The Swift scheduler decides what runs, in which order and how many rounds
+ * a flush takes; it answers leaf calls (lunh_flush_begin, lunh_round_begin,
+ * lunh_next_unit, lunh_round_end, lunh_flush_end, lunh_clock_pop) and never
+ * runs Lua. C runs the Lua: each unit in one protected call (lun_update),
+ * then the events the round queued (onAppear, onChange, task starts...).
+ * So `ui.flush()` from a script and `runtime.flush()` from Swift are the
+ * same C loop, and no Swift frame ever sits between two Lua frames.
+ */
+#include "lun_internal.h"
+
+/* The rounds of a flush the host has begun. [-0, +0] */
+static int lun_flush_rounds_k(lua_State *L) {
+  lun_State *S = lun_state(L);
+  lun_Ticket ticket;
+  while (lunh_round_begin(S->rt)) {
+    int ran;
+    while (lunh_next_unit(S->rt, &ticket)) {
+      lun_update(L, S, &ticket);
+      lun_release_refs(L, S);
+    }
+    ran = lun_life_run_events(L);
+    if (!lunh_round_end(S->rt, ran)) break;
+  }
+  lun_release_refs(L, S);
+  return 0;
+}
+
+/* Runs every pending update now, unless a flush is running already. The
+ * host's flush state is always ended, even when a stop unwinds through. */
+void lun_flush_now(lua_State *L) {
+  lun_State *S = lun_state(L);
+  int status;
+  if (!lunh_flush_begin(S->rt)) return;
+  lua_pushcfunction(L, lun_flush_rounds_k);
+  status = lua_pcall(L, 0, 0, 0);
+  lunh_flush_end(S->rt);
+  if (status != LUA_OK) lua_error(L);
+}
+
+/* Protected part of lun_flush. */
+static int lun_flush_k(lua_State *L) {
+  lun_flush_now(L);
+  return 0;
+}
+
+int lun_flush(lua_State *L) {
+  if (!lua_checkstack(L, 8)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_flush_k);
+  return lun_protect(L, 0, 0);
+}
+
+/* Runs what the host's clock has due up to upTo, in order, with a flush
+ * after each; returns how many ran. A failing timer is reported. [-0, +0] */
+int lun_run_due_now(lua_State *L, double upTo) {
+  lun_State *S = lun_state(L);
+  int32_t kind, id;
+  double due;
+  int ran = 0;
+  while (lunh_clock_pop(S->rt, upTo, &kind, &id, &due)) {
+    if (lun_clock_fire(L, kind, id, due) != LUN_OK) {
+      size_t len;
+      const char *msg = lun_last_error(L, &len);
+      lunh_event_failed(S->rt, 0, msg, len);
+    }
+    lun_flush_now(L);
+    ran++;
+  }
+  return ran;
+}
+
+/* Protected part of lun_run_due: (upTo) -> ran. */
+static int lun_run_due_k(lua_State *L) {
+  lua_pushinteger(L, lun_run_due_now(L, (double)lua_tonumber(L, 1)));
+  return 1;
+}
+
+int lun_run_due(lua_State *L, double upTo, int *ran) {
+  *ran = 0;
+  if (!lua_checkstack(L, 8)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_run_due_k);
+  lua_pushnumber(L, (lua_Number)upTo);
+  if (lun_protect(L, 1, 1) != LUN_OK) return LUN_ERROR;
+  *ran = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  return LUN_OK;
+}
+
+/* Protected part of lun_release_all. */
+static int lun_release_all_k(lua_State *L) {
+  lun_release_refs(L, lun_state(L));
+  return 0;
+}
+
+int lun_release_all(lua_State *L) {
+  if (!lua_checkstack(L, 6)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_release_all_k);
+  return lun_protect(L, 0, 0);
+}

@@ -2,18 +2,18 @@
  * lun_host.c — Swift objects in Lua.
  *
  * The host registers a type with the names of the properties Lua may see;
- * it appears as ui.types.<Name>. An object is a userdata (lun_Host) holding
+ * it appears as ui.types.<Name>. An object is a userdata (lun_HostObject) holding
  * the handle the host gave it; reads and writes go to the host, which
  * records the dependency in the graph. Array properties come back as array
  * userdata (#, [], ipairs, table.insert/remove) over the same property.
  */
 #include "lun_internal.h"
 
-typedef struct lun_Host {
+typedef struct lun_HostObject {
   int32_t handle;
   int32_t type;
   int32_t isObject;   /* ObservableObject-style: reads are not tracked one by one */
-} lun_Host;
+} lun_HostObject;
 
 typedef struct lun_HostArray {
   int32_t handle;
@@ -23,21 +23,21 @@ typedef struct lun_HostArray {
 /* 1 if the value at idx is a host object; its handle goes to *handle. */
 int lun_host_test(lua_State *L, int idx, int32_t *handle) {
   if (lua_type(L, idx) != LUA_TUSERDATA || lun_sealed_kind(L, idx) != LUN_SEAL_HOST) return 0;
-  *handle = ((lun_Host *)lua_touserdata(L, idx))->handle;
+  *handle = ((lun_HostObject *)lua_touserdata(L, idx))->handle;
   return 1;
 }
 
 /* The Swift object at 1 of the type whose metamethod runs (its metatable is
  * upvalue 3), or a type error. */
-static lun_Host *lun_host_self(lua_State *L) {
-  return (lun_Host *)lun_check_self(L, 1, lua_upvalueindex(3), "Swift object");
+static lun_HostObject *lun_host_self(lua_State *L) {
+  return (lun_HostObject *)lun_check_self(L, 1, lua_upvalueindex(3), "Swift object");
 }
 
 /* The Swift object at 1 of any type, or a type error. */
-static lun_Host *lun_host_check(lua_State *L) {
+static lun_HostObject *lun_host_check(lua_State *L) {
   int32_t handle;
   if (!lun_host_test(L, 1, &handle)) luaL_typeerror(L, 1, "Swift object");
-  return (lun_Host *)lua_touserdata(L, 1);
+  return (lun_HostObject *)lua_touserdata(L, 1);
 }
 
 /* The registered type name of the host object at idx. */
@@ -60,11 +60,11 @@ static int lun_host_error(lua_State *L) {
 
 /* Pushes the userdata of host object handle (of host type `type`), reusing it. [-0, +1] */
 static void lun_host_push(lua_State *L, int32_t handle, int32_t type) {
-  lun_Host *h;
+  lun_HostObject *h;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_hosts);
   if (lua_rawgeti(L, -1, handle) == LUA_TUSERDATA) { lua_remove(L, -2); return; }
   lua_pop(L, 1);
-  h = (lun_Host *)lua_newuserdatauv(L, sizeof(lun_Host), 1);
+  h = (lun_HostObject *)lua_newuserdatauv(L, sizeof(lun_HostObject), 1);
   h->handle = handle;
   h->type = type;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_hosttypes);
@@ -92,7 +92,7 @@ static void lun_host_push_array(lua_State *L, int owner, int32_t prop) {
   if (lua_rawgeti(L, -1, prop) == LUA_TUSERDATA) { lua_remove(L, -2); return; }
   lua_pop(L, 1);
   a = (lun_HostArray *)lua_newuserdatauv(L, sizeof(lun_HostArray), 1);
-  a->handle = ((lun_Host *)lua_touserdata(L, owner))->handle;
+  a->handle = ((lun_HostObject *)lua_touserdata(L, owner))->handle;
   a->prop = prop;
   lua_pushvalue(L, owner);
   lua_setiuservalue(L, -2, 1);
@@ -154,7 +154,7 @@ static int lun_host_unknown(lua_State *L, const char *verb) {
 
 /* __index of host objects: (obj, key) -> value. Upvalues: props, class table. */
 static int lun_host_index(lua_State *L) {
-  lun_Host *h = lun_host_self(L);
+  lun_HostObject *h = lun_host_self(L);
   lun_State *S = lun_state(L);
   lun_HostValue v;
   int32_t prop;
@@ -172,7 +172,7 @@ static int lun_host_index(lua_State *L) {
 
 /* __newindex of host objects: (obj, key, value) -> (). Upvalue: props. */
 static int lun_host_newindex(lua_State *L) {
-  lun_Host *h = lun_host_self(L);
+  lun_HostObject *h = lun_host_self(L);
   lun_HostValue v;
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER) return lun_host_unknown(L, "write");
@@ -242,13 +242,13 @@ static int lun_host_construct(lua_State *L) {
 /* 1 if the value at idx is an ObservableObject-style host object. */
 int lun_host_is_object(lua_State *L, int idx) {
   int32_t handle;
-  return lun_host_test(L, idx, &handle) && ((lun_Host *)lua_touserdata(L, idx))->isObject;
+  return lun_host_test(L, idx, &handle) && ((lun_HostObject *)lua_touserdata(L, idx))->isObject;
 }
 
 /* Tracks the whole ObservableObject-style host object at idx. */
 void lun_host_track_whole(lua_State *L, int idx) {
   lun_State *S = lun_state(L);
-  if (S->active) lunh_host_track_whole(S->rt, ((lun_Host *)lua_touserdata(L, idx))->handle, S->active);
+  if (S->active) lunh_host_track_whole(S->rt, ((lun_HostObject *)lua_touserdata(L, idx))->handle, S->active);
 }
 
 /* Protected part of lun_host_define: (type, name, "a\nb\nc", isObject) -> (). */

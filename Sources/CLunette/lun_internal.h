@@ -8,6 +8,7 @@
 #define LUN_INTERNAL_H
 
 #include "clunette.h"
+#include "lun_host_calls.h"
 #include <lua5.4/lauxlib.h>
 #include <lua5.4/lualib.h>
 #include <string.h>
@@ -166,7 +167,7 @@ typedef struct lun_Walk {
   int32_t slots;    /* slots used in it */
   int life;         /* stack index of the new life table (0: the unit keeps none) */
   int depth;        /* views nested in the walk so far */
-  void *rt;
+  const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);
 

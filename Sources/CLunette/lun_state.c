@@ -62,11 +62,11 @@ static int lun_state_gc(lua_State *L) {
   return 0;
 }
 
-/* Protected part of lun_install: (rt, graph) -> (). */
+/* Protected part of lun_install: (host, graph, budget) -> (). */
 static int lun_install_k(lua_State *L) {
   lun_State *S = (lun_State *)lua_newuserdatauv(L, sizeof(lun_State), 0);
   memset(S, 0, sizeof(*S));
-  S->rt = lua_touserdata(L, 1);
+  S->rt = (const lun_Host *)lua_touserdata(L, 1);
   S->graph = (lun_Graph *)lua_touserdata(L, 2);
   S->budget = (lun_Budget *)lua_touserdata(L, 3);
   S->listWindow = 50;
@@ -146,10 +146,24 @@ int lun_protect(lua_State *L, int nargs, int nresults) {
   return lun_protect_run(L, nargs, nresults, 1);
 }
 
-int lun_install(lua_State *L, void *rt, lun_Graph *graph, lun_Budget *budget) {
+/* 1 if every callback of the host's table is set. */
+static int lun_host_complete(const lun_Host *host) {
+  void (*const *fn)(void) = (void (*const *)(void))((const char *)host + sizeof(void *));
+  size_t i, n = (sizeof(lun_Host) - sizeof(void *)) / sizeof(void (*)(void));
+  for (i = 0; i < n; i++)
+    if (!fn[i]) return 0;
+  return 1;
+}
+
+int lun_install(lua_State *L, const lun_Host *host, lun_Graph *graph, lun_Budget *budget) {
   if (!lua_checkstack(L, 5)) return LUN_ERROR;
+  if (!host || !lun_host_complete(host)) {
+    lua_pushliteral(L, "lun_install: the host's table of callbacks is incomplete");
+    lun_capture_error(L);
+    return LUN_ERROR;
+  }
   lua_pushcfunction(L, lun_install_k);
-  lua_pushlightuserdata(L, rt);
+  lua_pushlightuserdata(L, (void *)host);
   lua_pushlightuserdata(L, graph);
   lua_pushlightuserdata(L, budget);
   if (lua_pcall(L, 3, 0, 0) != LUA_OK) {            /* no runtime yet: no budget chain */

@@ -3,13 +3,13 @@
  * (and so from busted): the loadable module's entry point.
  *
  * The interpreter made the Lua state; the first require starts a Lunette
- * runtime that adopts it (lunh_adopt, in LuaModuleHost), then opens `ui`.
+ * runtime that adopts it (lunette_module_adopt, in LuaModuleHost), then opens `ui`.
  */
 #include <clunette.h>
 #include <lua5.4/lauxlib.h>
 
 /* Implemented in Swift (LuaModuleHost): starts a runtime for L. 1 on success. */
-int lunh_adopt(lua_State *L);
+int lunette_module_adopt(lua_State *L);
 
 /* The state's main thread: a require may run inside a coroutine, whose
  * lua_State dies with it; the runtime keeps the one that lives as long as
@@ -26,7 +26,7 @@ static lua_State *lun_main_thread(lua_State *L) {
 int luaopen_lunette(lua_State *L) {
   if (!lun_installed(L)) {
     lun_adopting();
-    if (!lunh_adopt(lun_main_thread(L))) return luaL_error(L, "lunette: could not start the runtime");
+    if (!lunette_module_adopt(lun_main_thread(L))) return luaL_error(L, "lunette: could not start the runtime");
   }
   return lun_open_module(L);
 }

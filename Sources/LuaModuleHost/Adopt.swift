@@ -9,8 +9,8 @@ private nonisolated(unsafe) var adopted: [LunetteRuntime] = []
 /// Starts a runtime in a state the stock interpreter made, with the seeds'
 /// models registered and a virtual clock (nothing drives real time there;
 /// ui.clock.advance does). A leaf: it enters Lua only through protected calls.
-@_cdecl("lunh_adopt")
-func lunhAdopt(_ state: OpaquePointer?) -> Int32 {
+@_cdecl("lunette_module_adopt")
+func lunetteModuleAdopt(_ state: OpaquePointer?) -> Int32 {
     guard let state, let runtime = try? LunetteRuntime(adopting: state) else { return 0 }
     try? BookModels.register(in: runtime)
     adopted.append(runtime)

@@ -2,13 +2,15 @@
  * clunette.h — the contract between the C module and the Swift runtime.
  *
  * The C module is the only code that touches Lua values and the only code
- * that raises Lua errors. The Swift runtime owns the dependency graph, the
- * view units, the environment and the render tree.
+ * that raises Lua errors; it also owns the dependency graph (lun_graph.h),
+ * where the reads are. The Swift runtime owns the scheduler, the view units,
+ * the environment, the clock and the render tree.
  *
  *   Swift -> C : the lun_* entry points below. Each one that runs Lua does so
  *                under lua_pcall and returns a status; none of them raises.
- *   C -> Swift : the lunh_* ("host") functions at the end. They are leaves:
- *                they never call back into Lua and never raise.
+ *   C -> Swift : the callbacks of lun_Host at the end, passed to lun_install
+ *                (C calls them as lunh_*). They are leaves: they never call
+ *                back into Lua and never raise.
  */
 #ifndef CLUNETTE_H
 #define CLUNETTE_H
@@ -19,12 +21,15 @@
 #include <lua5.4/lua.h>
 #include "lun_graph.h"
 
+/* The host's callbacks (at the end of this file). */
+typedef struct lun_Host lun_Host;
+
 /* The time budget and interrupt state of a runtime (lun_budget.c). */
 typedef struct lun_Budget lun_Budget;
 
 /* Per-state data, reachable from any coroutine through lua_getextraspace. */
 typedef struct lun_State {
-  void *rt;               /* the Swift runtime (unretained) */
+  const lun_Host *rt;     /* the host: its callbacks and its context (the Swift runtime) */
   lun_Graph *graph;       /* the dependency graph (owned by the Swift runtime) */
   int32_t rendering;      /* graph node of the unit whose body or row runs (S36), 0 if none */
   int32_t active;         /* graph node of the running tracking scope, 0 if none */
@@ -130,7 +135,7 @@ void lun_adopting(void);
 /* Opens the `ui` table (what require("lunette") returns). Raises; call from Lua. */
 int lun_open_module(lua_State *L);
 /* Opens the module in L for the runtime rt; makes require("lunette") work. */
-int lun_install(lua_State *L, void *rt, lun_Graph *graph, lun_Budget *budget);
+int lun_install(lua_State *L, const lun_Host *host, lun_Graph *graph, lun_Budget *budget);
 /* Loads and runs a chunk; a non-nil first result is kept in *resultRef. */
 int lun_run_chunk(lua_State *L, const char *source, size_t len, const char *chunkname, int *resultRef);
 /* Runs a chunk and keeps every result as a string (tostring); *count says
@@ -173,102 +178,108 @@ int lun_install_runner_support(lua_State *L);
 /* The message of the last failed entry point (valid until the next call). */
 const char *lun_last_error(lua_State *L, size_t *len);
 
-/* ---- C -> Swift (implemented in Sources/Lunette/Host) ------------------ */
-/* Leaves: none of these calls back into Lua or raises. `rt` is the runtime,
- * `graph` its dependency graph (the hot paths take it directly). */
+/* ---- C -> host: the callbacks a runtime passes to lun_install --------- */
+/* As lua_Alloc is passed to lua_newstate, the host passes this table: the C
+ * module links against nothing of Swift's (no link-time cycle). Every
+ * callback is a leaf: it never calls Lua, never calls a lun_* entry point
+ * that runs Lua, never raises. C calls them through the lunh_* wrappers
+ * (lun_internal.h). `context` is the host's own (the Swift runtime). */
+struct lun_Host {
+  void *context;
 
-/* graph: the C graph does the work (lun_graph.h); Swift hears of writes made while a body runs */
-/* A body wrote node, which its run had read (S36: reported after the update). */
-void lunh_render_write(void *rt, int32_t node);
-int32_t lunh_object_serial(void *rt);
+  /* graph: the C graph does the work (lun_graph.h); Swift hears of writes made while a body runs */
+  /* A body wrote node, which its run had read (S36: reported after the update). */
+  void (*render_write)(void *context, int32_t node);
+  int32_t (*object_serial)(void *context);
 
-/* building a unit's output */
-int32_t lunh_view_type(void *rt, const char *name, size_t len);
-void lunh_out_begin(void *rt, int32_t kind, const char *text, size_t len);
-/* The next node opened stands at this slot of its parent's constructor ("1",
- * "2.0"), not at its place among the nodes: its identity (F02). */
-void lunh_out_position(void *rt, const char *slot, size_t len);
-void lunh_out_modifier(void *rt, const char *name, size_t nlen, const char *value, size_t vlen);
-void lunh_out_slot(void *rt, int32_t role, int32_t slot);
-void lunh_out_attr(void *rt, const char *name, size_t nlen, const char *value, size_t vlen);
-void lunh_out_end(void *rt);
-void lunh_out_error(void *rt, const char *message, size_t len);
-/* The next child unit without an explicit id was built at this line of its
- * body: part of its identity (F01). */
-void lunh_out_site(void *rt, int32_t line);
-/* Attaches a child unit to the open node; returns its record ref, 0 if it is new. */
-int lunh_out_unit(void *rt, int32_t kind, int32_t typeId, const char *key, size_t klen, int32_t *unit);
-void lunh_out_unit_record(void *rt, int32_t unit, int recordRef);
-void lunh_out_unit_changed(void *rt, int32_t unit);
-/* An environment value on the open node: returns the slot it had last render, or 0. */
-int32_t lunh_out_env(void *rt, const char *key, size_t klen, int32_t slot);
-void lunh_out_env_changed(void *rt);
-int lunh_env_find(void *rt, int32_t unit, const char *key, size_t klen, int *recordRef, int32_t *slot, int32_t *node);
-const char *lunh_unit_name(void *rt, int32_t unit, size_t *len);
-/* The position of the open node in the unit's output ("0VStack.1Text"). */
-const char *lunh_out_path(void *rt, size_t *len);
+  /* building a unit's output */
+  int32_t (*view_type)(void *context, const char *name, size_t len);
+  void (*out_begin)(void *context, int32_t kind, const char *text, size_t len);
+  /* The next node opened stands at this slot of its parent's constructor ("1",
+   * "2.0"), not at its place among the nodes: its identity (F02). */
+  void (*out_position)(void *context, const char *slot, size_t len);
+  void (*out_modifier)(void *context, const char *name, size_t nlen, const char *value, size_t vlen);
+  void (*out_slot)(void *context, int32_t role, int32_t slot);
+  void (*out_attr)(void *context, const char *name, size_t nlen, const char *value, size_t vlen);
+  void (*out_end)(void *context);
+  void (*out_error)(void *context, const char *message, size_t len);
+  /* The next child unit without an explicit id was built at this line of its
+   * body: part of its identity (F01). */
+  void (*out_site)(void *context, int32_t line);
+  /* Attaches a child unit to the open node; returns its record ref, 0 if it is new. */
+  int (*out_unit)(void *context, int32_t kind, int32_t typeId, const char *key, size_t klen, int32_t *unit);
+  void (*out_unit_record)(void *context, int32_t unit, int recordRef);
+  void (*out_unit_changed)(void *context, int32_t unit);
+  /* An environment value on the open node: returns the slot it had last render, or 0. */
+  int32_t (*out_env)(void *context, const char *key, size_t klen, int32_t slot);
+  void (*out_env_changed)(void *context);
+  int (*env_find)(void *context, int32_t unit, const char *key, size_t klen, int *recordRef, int32_t *slot, int32_t *node);
+  const char *(*unit_name)(void *context, int32_t unit, size_t *len);
+  /* The position of the open node in the unit's output ("0VStack.1Text"). */
+  const char *(*out_path)(void *context, size_t *len);
 
-/* scheduler: lun_flush's loop */
-int lunh_next_unit(void *rt, lun_Ticket *ticket);
-void lunh_unit_begin(void *rt);
-void lunh_unit_end(void *rt, int32_t status, const char *message, size_t len);
-int32_t lunh_release_next(void *rt);
+  /* scheduler: lun_flush's loop */
+  int (*next_unit)(void *context, lun_Ticket *ticket);
+  void (*unit_begin)(void *context);
+  void (*unit_end)(void *context, int32_t status, const char *message, size_t len);
+  int32_t (*release_next)(void *context);
 
-/* diagnostics: where a Lua write to a node happened (while tracing) */
-void lunh_trace_write(void *rt, int32_t node, const char *place, size_t len);
-void lunh_trace_where(void *rt, const char *place, size_t len);
-void lunh_trace_set(void *rt, int on, int echo);
+  /* diagnostics: where a Lua write to a node happened (while tracing) */
+  void (*trace_write)(void *context, int32_t node, const char *place, size_t len);
+  void (*trace_where)(void *context, const char *place, size_t len);
+  void (*trace_set)(void *context, int on, int echo);
 
-/* transactions: changes made between begin and end carry an animation */
-void lunh_transaction_begin(void *rt, const char *animation, size_t len);
-void lunh_transaction_end(void *rt);
-/* The open node is animated (view:animation(a, value) saw value change). */
-void lunh_out_animate(void *rt, const char *animation, size_t len);
+  /* transactions: changes made between begin and end carry an animation */
+  void (*transaction_begin)(void *context, const char *animation, size_t len);
+  void (*transaction_end)(void *context);
+  /* The open node is animated (view:animation(a, value) saw value change). */
+  void (*out_animate)(void *context, const char *animation, size_t len);
 
-/* time, and failures of code that runs outside bodies */
-double lunh_clock_now(void *rt);
-void lunh_clock_schedule(void *rt, int32_t kind, int32_t id, double after, double every);
-void lunh_clock_cancel(void *rt, int32_t kind, int32_t id);
-/* 1 if the clock is virtual (moved by ui.clock.advance). */
-int lunh_clock_virtual(void *rt);
-/* Takes the next entry due at or before upTo (the virtual clock moves to it); 0 if none. */
-int lunh_clock_pop(void *rt, double upTo, int32_t *kind, int32_t *id, double *due);
-/* The virtual clock moves to `time` (after running what fell due before it). */
-void lunh_clock_settle(void *rt, double time);
-void lunh_clock_reset(void *rt);
-void lunh_event_failed(void *rt, int32_t unit, const char *message, size_t len);
+  /* time, and failures of code that runs outside bodies */
+  double (*clock_now)(void *context);
+  void (*clock_schedule)(void *context, int32_t kind, int32_t id, double after, double every);
+  void (*clock_cancel)(void *context, int32_t kind, int32_t id);
+  /* 1 if the clock is virtual (moved by ui.clock.advance). */
+  int (*clock_virtual)(void *context);
+  /* Takes the next entry due at or before upTo (the virtual clock moves to it); 0 if none. */
+  int (*clock_pop)(void *context, double upTo, int32_t *kind, int32_t *id, double *due);
+  /* The virtual clock moves to `time` (after running what fell due before it). */
+  void (*clock_settle)(void *context, double time);
+  void (*clock_reset)(void *context);
+  void (*event_failed)(void *context, int32_t unit, const char *message, size_t len);
 
-/* apps, inspection */
-/* A new app whose root renders the view value held at recordRef, queued: C flushes. */
-int32_t lunh_mount(void *rt, int recordRef);
-/* A flush starts (0: one is running already; the host settles what other threads changed). */
-int lunh_flush_begin(void *rt);
-/* A round of a flush starts (0: no more rounds: the render loop limit); the next ends (ran: events that ran): 1 if another round is due. */
-int lunh_round_begin(void *rt);
-int lunh_round_end(void *rt, int ran);
-void lunh_flush_end(void *rt);
-int lunh_flushing(void *rt);
-void lunh_unmount(void *rt, int32_t app);
-/* A new effect unit running the function held at recordRef, queued: C flushes. */
-int32_t lunh_effect_new(void *rt, int recordRef);
-void lunh_effect_dispose(void *rt, int32_t unit);
-const char *lunh_app_text(void *rt, int32_t app, int32_t what, const char *arg, size_t alen, size_t *len);
-int32_t lunh_app_find(void *rt, int32_t app, const char *text, size_t tlen, const char *type, size_t ylen, int32_t index);
-int lunh_node_info(void *rt, int32_t handle, int32_t role, int *recordRef, int32_t *slot);
-const char *lunh_node_text(void *rt, int32_t handle, int32_t what, size_t *len);
-void lunh_node_release_handle(void *rt, int32_t handle);
-/* The unit must run again at the next flush (a List scrolled). */
-void lunh_unit_invalidate(void *rt, int32_t unit);
+  /* apps, inspection */
+  /* A new app whose root renders the view value held at recordRef, queued: C flushes. */
+  int32_t (*mount)(void *context, int recordRef);
+  /* A flush starts (0: one is running already; the host settles what other threads changed). */
+  int (*flush_begin)(void *context);
+  /* A round of a flush starts (0: no more rounds: the render loop limit); the next ends (ran: events that ran): 1 if another round is due. */
+  int (*round_begin)(void *context);
+  int (*round_end)(void *context, int ran);
+  void (*flush_end)(void *context);
+  int (*flushing)(void *context);
+  void (*unmount)(void *context, int32_t app);
+  /* A new effect unit running the function held at recordRef, queued: C flushes. */
+  int32_t (*effect_new)(void *context, int recordRef);
+  void (*effect_dispose)(void *context, int32_t unit);
+  const char *(*app_text)(void *context, int32_t app, int32_t what, const char *arg, size_t alen, size_t *len);
+  int32_t (*app_find)(void *context, int32_t app, const char *text, size_t tlen, const char *type, size_t ylen, int32_t index);
+  int (*node_info)(void *context, int32_t handle, int32_t role, int *recordRef, int32_t *slot);
+  const char *(*node_text)(void *context, int32_t handle, int32_t what, size_t *len);
+  void (*node_release_handle)(void *context, int32_t handle);
+  /* The unit must run again at the next flush (a List scrolled). */
+  void (*unit_invalidate)(void *context, int32_t unit);
 
-/* Swift host objects: 0 = done, non-zero = failed (see lunh_error_message) */
-int lunh_host_get(void *rt, int32_t handle, int32_t prop, int32_t tracker, lun_HostValue *out);
-int lunh_host_set(void *rt, int32_t handle, int32_t prop, const lun_HostValue *value);
-void lunh_host_track_whole(void *rt, int32_t handle, int32_t tracker);
-int lunh_host_element(void *rt, int32_t handle, int32_t prop, int64_t index, int32_t tracker, lun_HostValue *out);
-int lunh_host_set_element(void *rt, int32_t handle, int32_t prop, int64_t index, const lun_HostValue *value);
-int32_t lunh_host_new(void *rt, int32_t type);
-void lunh_host_release(void *rt, int32_t handle);
-const char *lunh_host_describe(void *rt, int32_t handle, size_t *len);
-const char *lunh_error_message(void *rt, size_t *len);
+  /* Swift host objects: 0 = done, non-zero = failed (see lunh_error_message) */
+  int (*host_get)(void *context, int32_t handle, int32_t prop, int32_t tracker, lun_HostValue *out);
+  int (*host_set)(void *context, int32_t handle, int32_t prop, const lun_HostValue *value);
+  void (*host_track_whole)(void *context, int32_t handle, int32_t tracker);
+  int (*host_element)(void *context, int32_t handle, int32_t prop, int64_t index, int32_t tracker, lun_HostValue *out);
+  int (*host_set_element)(void *context, int32_t handle, int32_t prop, int64_t index, const lun_HostValue *value);
+  int32_t (*host_new)(void *context, int32_t type);
+  void (*host_release)(void *context, int32_t handle);
+  const char *(*host_describe)(void *context, int32_t handle, size_t *len);
+  const char *(*error_message)(void *context, size_t *len);
+};
 
 #endif

@@ -16,56 +16,46 @@ private func hand(_ runtime: LunetteRuntime, _ s: String, _ length: UnsafeMutabl
     return pointer
 }
 
-@_cdecl("lunh_mount")
 func lunhMount(_ rt: UnsafeMutableRawPointer?, _ ref: Int32) -> Int32 {
     withRuntime(rt) { $0.mount(recordRef: ref).id }
 }
 
-@_cdecl("lunh_flush_begin")
 func lunhFlushBegin(_ rt: UnsafeMutableRawPointer?) -> Int32 {
     withRuntime(rt) { $0.beginFlush() ? 1 : 0 }
 }
 
-@_cdecl("lunh_round_begin")
 func lunhRoundBegin(_ rt: UnsafeMutableRawPointer?) -> Int32 {
     withRuntime(rt) { $0.beginRound() ? 1 : 0 }
 }
 
-@_cdecl("lunh_round_end")
 func lunhRoundEnd(_ rt: UnsafeMutableRawPointer?, _ ran: Int32) -> Int32 {
     withRuntime(rt) { $0.endRound(ran: ran) ? 1 : 0 }
 }
 
-@_cdecl("lunh_flush_end")
 func lunhFlushEnd(_ rt: UnsafeMutableRawPointer?) {
     withRuntime(rt) { $0.endFlush() }
 }
 
-@_cdecl("lunh_flushing")
 func lunhFlushing(_ rt: UnsafeMutableRawPointer?) -> Int32 {
     withRuntime(rt) { $0.flushing ? 1 : 0 }
 }
 
-@_cdecl("lunh_unmount")
 func lunhUnmount(_ rt: UnsafeMutableRawPointer?, _ app: Int32) {
     withRuntime(rt) { runtime in
         if let app = runtime.appsByID[app] { runtime.unmount(app) }
     }
 }
 
-@_cdecl("lunh_effect_new")
 func lunhEffectNew(_ rt: UnsafeMutableRawPointer?, _ ref: Int32) -> Int32 {
     withRuntime(rt) { $0.makeEffect(recordRef: ref).id }
 }
 
-@_cdecl("lunh_effect_dispose")
 func lunhEffectDispose(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
     withRuntime(rt) { runtime in
         if let unit = runtime.units[unit] { runtime.dispose(unit) }
     }
 }
 
-@_cdecl("lunh_app_text")
 func lunhAppText(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ what: Int32, _ arg: UnsafePointer<CChar>?,
                  _ alen: Int, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
     withRuntime(rt) { runtime in
@@ -85,7 +75,6 @@ func lunhAppText(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ what: Int32, _ 
     }
 }
 
-@_cdecl("lunh_app_find")
 func lunhAppFind(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ text: UnsafePointer<CChar>?, _ tlen: Int,
                  _ type: UnsafePointer<CChar>?, _ ylen: Int, _ index: Int32) -> Int32 {
     withRuntime(rt) { runtime in
@@ -97,7 +86,6 @@ func lunhAppFind(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ text: UnsafePoi
     }
 }
 
-@_cdecl("lunh_node_info")
 func lunhNodeInfo(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ role: Int32, _ ref: UnsafeMutablePointer<Int32>?,
                   _ slot: UnsafeMutablePointer<Int32>?) -> Int32 {
     withRuntime(rt) { runtime in
@@ -115,7 +103,6 @@ func lunhNodeInfo(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ role: Int32
     }
 }
 
-@_cdecl("lunh_unit_invalidate")
 func lunhUnitInvalidate(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
     withRuntime(rt) { runtime in
         guard let unit = runtime.units[unit] else { return }
@@ -124,7 +111,6 @@ func lunhUnitInvalidate(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
     }
 }
 
-@_cdecl("lunh_node_text")
 func lunhNodeText(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ what: Int32,
                   _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
     withRuntime(rt) { runtime in
@@ -144,22 +130,18 @@ func lunhNodeText(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ what: Int32
     }
 }
 
-@_cdecl("lunh_node_release_handle")
 func lunhNodeReleaseHandle(_ rt: UnsafeMutableRawPointer?, _ handle: Int32) {
     withRuntime(rt) { $0.handles.remove(handle) }
 }
 
-@_cdecl("lunh_trace_set")
 func lunhTraceSet(_ rt: UnsafeMutableRawPointer?, _ on: Int32, _ echo: Int32) {
     withRuntime(rt) { $0.setTracing(on != 0, echo: echo != 0) }
 }
 
-@_cdecl("lunh_trace_write")
 func lunhTraceWrite(_ rt: UnsafeMutableRawPointer?, _ node: Int32, _ place: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { $0.traceWrite(to: node, at: string(place, length)) }
 }
 
-@_cdecl("lunh_trace_where")
 func lunhTraceWhere(_ rt: UnsafeMutableRawPointer?, _ place: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { $0.pendingWritePlace = string(place, length) }
 }

@@ -104,7 +104,6 @@ extension LunetteRuntime {
     }
 }
 
-@_cdecl("lunh_host_get")
 func lunhHostGet(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32, _ tracker: Int32,
                  _ out: UnsafeMutablePointer<lun_HostValue>?) -> Int32 {
     withRuntime(rt) { runtime in
@@ -115,7 +114,6 @@ func lunhHostGet(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32,
     }
 }
 
-@_cdecl("lunh_host_track_whole")
 func lunhHostTrackWhole(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ tracker: Int32) {
     withRuntime(rt) { runtime in
         guard tracker != 0, runtime.hosts.entry(handle) != nil else { return }
@@ -127,7 +125,6 @@ func lunhHostTrackWhole(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ track
     }
 }
 
-@_cdecl("lunh_host_set")
 func lunhHostSet(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32,
                  _ value: UnsafePointer<lun_HostValue>?) -> Int32 {
     withRuntime(rt) { runtime in
@@ -137,7 +134,6 @@ func lunhHostSet(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32,
     }
 }
 
-@_cdecl("lunh_host_element")
 func lunhHostElement(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32, _ index: Int64,
                      _ tracker: Int32, _ out: UnsafeMutablePointer<lun_HostValue>?) -> Int32 {
     withRuntime(rt) { runtime in
@@ -150,7 +146,6 @@ func lunhHostElement(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: In
     }
 }
 
-@_cdecl("lunh_host_set_element")
 func lunhHostSetElement(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32, _ index: Int64,
                         _ value: UnsafePointer<lun_HostValue>?) -> Int32 {
     withRuntime(rt) { runtime in
@@ -169,7 +164,6 @@ func lunhHostSetElement(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop:
     }
 }
 
-@_cdecl("lunh_host_new")
 func lunhHostNew(_ rt: UnsafeMutableRawPointer?, _ type: Int32) -> Int32 {
     withRuntime(rt) { runtime in
         guard let hostType = runtime.hosts.type(at: type) else { return 0 }
@@ -181,14 +175,12 @@ func lunhHostNew(_ rt: UnsafeMutableRawPointer?, _ type: Int32) -> Int32 {
     }
 }
 
-@_cdecl("lunh_host_release")
 func lunhHostRelease(_ rt: UnsafeMutableRawPointer?, _ handle: Int32) {
     withRuntime(rt) { runtime in
         for node in runtime.hosts.release(handle) { lun_graph_release_later(runtime.graph.handle, node) }
     }
 }
 
-@_cdecl("lunh_host_describe")
 func lunhHostDescribe(_ rt: UnsafeMutableRawPointer?, _ handle: Int32,
                       _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
     withRuntime(rt) { runtime in
@@ -198,7 +190,6 @@ func lunhHostDescribe(_ rt: UnsafeMutableRawPointer?, _ handle: Int32,
     }
 }
 
-@_cdecl("lunh_error_message")
 func lunhErrorMessage(_ rt: UnsafeMutableRawPointer?, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
     withRuntime(rt) { runtime in
         let (pointer, count) = runtime.errorText.set(runtime.lastHostError)

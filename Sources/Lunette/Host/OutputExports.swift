@@ -7,7 +7,6 @@ func string(_ pointer: UnsafePointer<CChar>?, _ length: Int) -> String {
     return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
 }
 
-@_cdecl("lunh_view_type")
 func lunhViewType(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
     withRuntime(rt) { runtime in
         // One id per name: a script run again (:reload, --watch) keeps its views' identities.
@@ -18,44 +17,36 @@ func lunhViewType(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?,
     }
 }
 
-@_cdecl("lunh_out_begin")
 func lunhOutBegin(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ text: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { $0.builder.open(kind: kind, text: text.map { string($0, length) }) }
 }
 
-@_cdecl("lunh_out_position")
 func lunhOutPosition(_ rt: UnsafeMutableRawPointer?, _ slot: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { $0.builder.nextPosition = slot.map { string($0, length) } }
 }
 
-@_cdecl("lunh_out_modifier")
 func lunhOutModifier(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ nlen: Int,
                      _ value: UnsafePointer<CChar>?, _ vlen: Int) {
     withRuntime(rt) { $0.builder.current.modifiers.append(.init(name: string(name, nlen), value: string(value, vlen))) }
 }
 
-@_cdecl("lunh_out_slot")
 func lunhOutSlot(_ rt: UnsafeMutableRawPointer?, _ role: Int32, _ slot: Int32) {
     withRuntime(rt) { $0.builder.current.slots.append((role, slot)) }
 }
 
-@_cdecl("lunh_out_attr")
 func lunhOutAttr(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ nlen: Int,
                  _ value: UnsafePointer<CChar>?, _ vlen: Int) {
     withRuntime(rt) { $0.builder.attribute(string(name, nlen), string(value, vlen)) }
 }
 
-@_cdecl("lunh_out_end")
 func lunhOutEnd(_ rt: UnsafeMutableRawPointer?) {
     withRuntime(rt) { $0.builder.close() }
 }
 
-@_cdecl("lunh_out_error")
 func lunhOutError(_ rt: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { $0.builder.fail(string(message, length)) }
 }
 
-@_cdecl("lunh_out_unit")
 func lunhOutUnit(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ typeId: Int32, _ key: UnsafePointer<CChar>?,
                  _ klen: Int, _ unit: UnsafeMutablePointer<Int32>?) -> Int32 {
     withRuntime(rt) { runtime in
@@ -66,17 +57,14 @@ func lunhOutUnit(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ typeId: Int32,
     }
 }
 
-@_cdecl("lunh_out_site")
 func lunhOutSite(_ rt: UnsafeMutableRawPointer?, _ line: Int32) {
     withRuntime(rt) { $0.builder.nextSite = line }
 }
 
-@_cdecl("lunh_out_unit_record")
 func lunhOutUnitRecord(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ ref: Int32) {
     withRuntime(rt) { $0.units[unit]?.recordRef = ref }
 }
 
-@_cdecl("lunh_out_unit_changed")
 func lunhOutUnitChanged(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
     withRuntime(rt) { runtime in
         guard let child = runtime.units[unit] else { return }
@@ -89,12 +77,10 @@ func lunhOutUnitChanged(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
     }
 }
 
-@_cdecl("lunh_out_animate")
 func lunhOutAnimate(_ rt: UnsafeMutableRawPointer?, _ animation: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { $0.builder.current.animation = string(animation, length) }
 }
 
-@_cdecl("lunh_transaction_begin")
 func lunhTransactionBegin(_ rt: UnsafeMutableRawPointer?, _ animation: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { runtime in
         runtime.schedulePendingEffects()              // made stale before it: not animated
@@ -102,7 +88,6 @@ func lunhTransactionBegin(_ rt: UnsafeMutableRawPointer?, _ animation: UnsafePoi
     }
 }
 
-@_cdecl("lunh_transaction_end")
 func lunhTransactionEnd(_ rt: UnsafeMutableRawPointer?) {
     withRuntime(rt) { runtime in
         runtime.schedulePendingEffects()              // made stale inside it: animated
@@ -110,17 +95,14 @@ func lunhTransactionEnd(_ rt: UnsafeMutableRawPointer?) {
     }
 }
 
-@_cdecl("lunh_out_env")
 func lunhOutEnv(_ rt: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>?, _ klen: Int, _ slot: Int32) -> Int32 {
     withRuntime(rt) { $0.builder.environment(key: string(key, klen), slot: slot) }
 }
 
-@_cdecl("lunh_out_env_changed")
 func lunhOutEnvChanged(_ rt: UnsafeMutableRawPointer?) {
     withRuntime(rt) { $0.builder.environmentChanged() }
 }
 
-@_cdecl("lunh_env_find")
 func lunhEnvFind(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ key: UnsafePointer<CChar>?, _ klen: Int,
                  _ ref: UnsafeMutablePointer<Int32>?, _ slot: UnsafeMutablePointer<Int32>?,
                  _ node: UnsafeMutablePointer<Int32>?) -> Int32 {
@@ -133,7 +115,6 @@ func lunhEnvFind(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ key: UnsafePoi
     }
 }
 
-@_cdecl("lunh_unit_name")
 func lunhUnitName(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
     withRuntime(rt) { runtime in
         let (pointer, count) = runtime.text.set(runtime.units[unit]?.displayName ?? "view")

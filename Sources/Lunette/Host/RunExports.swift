@@ -9,14 +9,12 @@ func withRuntime<T>(_ pointer: UnsafeMutableRawPointer?, _ body: (LunetteRuntime
     Unmanaged<LunetteRuntime>.fromOpaque(pointer!)._withUnsafeGuaranteedRef(body)
 }
 
-@_cdecl("lunh_render_write")
 func lunhRenderWrite(_ rt: UnsafeMutableRawPointer?, _ node: Int32) {
     withRuntime(rt) { runtime in
         if let unit = runtime.builder.unit { runtime.writesDuringRender.append((unit, node)) }
     }
 }
 
-@_cdecl("lunh_object_serial")
 func lunhObjectSerial(_ rt: UnsafeMutableRawPointer?) -> Int32 {
     withRuntime(rt) { runtime in
         defer { runtime.nextSerial += 1 }

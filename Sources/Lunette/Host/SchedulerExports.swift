@@ -2,7 +2,6 @@ import CLunette
 
 // The flush loop's leaves (clunette.h, "scheduler: lun_flush's loop").
 
-@_cdecl("lunh_next_unit")
 func lunhNextUnit(_ rt: UnsafeMutableRawPointer?, _ ticket: UnsafeMutablePointer<lun_Ticket>?) -> Int32 {
     withRuntime(rt) { runtime in
         guard let unit = runtime.nextUnit() else { return 0 }
@@ -12,17 +11,14 @@ func lunhNextUnit(_ rt: UnsafeMutableRawPointer?, _ ticket: UnsafeMutablePointer
     }
 }
 
-@_cdecl("lunh_unit_begin")
 func lunhUnitBegin(_ rt: UnsafeMutableRawPointer?) {
     withRuntime(rt) { $0.beginUpdate() }
 }
 
-@_cdecl("lunh_unit_end")
 func lunhUnitEnd(_ rt: UnsafeMutableRawPointer?, _ status: Int32, _ message: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { $0.endUpdate(status: status, message: message.map { string($0, length) }) }
 }
 
-@_cdecl("lunh_release_next")
 func lunhReleaseNext(_ rt: UnsafeMutableRawPointer?) -> Int32 {
     withRuntime(rt) { $0.pendingReleases.popLast() ?? 0 }
 }

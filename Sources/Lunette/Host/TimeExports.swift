@@ -2,27 +2,22 @@ import CLunette
 
 // Time and event leaves (clunette.h, "time, and failures of code that runs outside bodies").
 
-@_cdecl("lunh_clock_now")
 func lunhClockNow(_ rt: UnsafeMutableRawPointer?) -> Double {
     withRuntime(rt) { $0.clock.now }
 }
 
-@_cdecl("lunh_clock_schedule")
 func lunhClockSchedule(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ id: Int32, _ after: Double, _ every: Double) {
     withRuntime(rt) { $0.clock.schedule(kind: kind, id: id, after: after, every: every) }
 }
 
-@_cdecl("lunh_clock_cancel")
 func lunhClockCancel(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ id: Int32) {
     withRuntime(rt) { $0.clock.cancel(kind: kind, id: id) }
 }
 
-@_cdecl("lunh_clock_virtual")
 func lunhClockVirtual(_ rt: UnsafeMutableRawPointer?) -> Int32 {
     withRuntime(rt) { $0.clock.mode == .virtual ? 1 : 0 }
 }
 
-@_cdecl("lunh_clock_pop")
 func lunhClockPop(_ rt: UnsafeMutableRawPointer?, _ upTo: Double, _ kind: UnsafeMutablePointer<Int32>?,
                   _ id: UnsafeMutablePointer<Int32>?, _ due: UnsafeMutablePointer<Double>?) -> Int32 {
     withRuntime(rt) { runtime in
@@ -35,17 +30,14 @@ func lunhClockPop(_ rt: UnsafeMutableRawPointer?, _ upTo: Double, _ kind: Unsafe
     }
 }
 
-@_cdecl("lunh_clock_settle")
 func lunhClockSettle(_ rt: UnsafeMutableRawPointer?, _ time: Double) {
     withRuntime(rt) { $0.clock.setVirtualNow(time) }
 }
 
-@_cdecl("lunh_clock_reset")
 func lunhClockReset(_ rt: UnsafeMutableRawPointer?) {
     withRuntime(rt) { $0.clock.reset() }
 }
 
-@_cdecl("lunh_event_failed")
 func lunhEventFailed(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { runtime in
         let text = string(message, length)
@@ -58,7 +50,6 @@ func lunhEventFailed(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: U
     }
 }
 
-@_cdecl("lunh_out_path")
 func lunhOutPath(_ rt: UnsafeMutableRawPointer?, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
     withRuntime(rt) { runtime in
         let (pointer, count) = runtime.text.set(runtime.builder.position)

@@ -64,6 +64,8 @@ public final class LunetteRuntime {
     /// False when the state belongs to someone else (the stock interpreter).
     private let ownsState: Bool
     let graph = Graph()
+    /// The callbacks the C module calls (HostTable); freed after the state is closed.
+    private var hostTable: UnsafeMutablePointer<lun_Host>?
     let clock: Clock
     let inbox = Inbox()
     lazy var hosts = HostObjects(inbox: inbox)
@@ -139,8 +141,9 @@ public final class LunetteRuntime {
 
     private func install() throws {
         inbox.adopt(Thread.current)
-        let rt = Unmanaged.passUnretained(self).toOpaque()
-        guard lun_install(L, rt, graph.handle, budget) == LUN_OK else { throw LunetteError.setup(lastError) }
+        let host = HostTable.make(for: self)
+        hostTable = host
+        guard lun_install(L, host, graph.handle, budget) == LUN_OK else { throw LunetteError.setup(lastError) }
         lun_budget_set(lun_state(L), options.timeBudget)
         Watchdog.shared.watch(lun_state(L))
     }
@@ -149,6 +152,7 @@ public final class LunetteRuntime {
         Watchdog.shared.forget(lun_state(L))
         if ownsState { lun_close_state(L) }
         lun_budget_free(budget)
+        hostTable?.deallocate()
         for app in appsByID.values { app.root = nil }      // units hold their app: break the cycle
     }
 

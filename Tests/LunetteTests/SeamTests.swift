@@ -1,0 +1,41 @@
+import CLunette
+import XCTest
+@testable import Lunette
+
+/// The seam between the C module and the Swift runtime (README, "The seam").
+final class SeamTests: XCTestCase {
+    /// The C module takes its host callbacks as a table, and refuses one with a hole.
+    func testAnIncompleteHostTableIsRefused() throws {
+        let state = try XCTUnwrap(lun_new_state(0))
+        defer { lun_close_state(state) }
+        var table = lun_Host()
+        table.render_write = { _, _ in }                 // one of 61: the rest are missing
+        let graph = try XCTUnwrap(lun_graph_new())
+        defer { lun_graph_free(graph) }
+        let budget = try XCTUnwrap(lun_budget_new())
+        defer { lun_budget_free(budget) }
+        XCTAssertEqual(lun_install(state, &table, graph, budget), LUN_ERROR)
+        var length = 0
+        let message = String(cString: lun_last_error(state, &length))
+        XCTAssertTrue(message.contains("incomplete"), message)
+    }
+
+    /// A write from Lua reaches the C graph without a call into Swift: the effect waits in the
+    /// graph's queue until the scheduler takes it.
+    func testAWriteQueuesItsEffectInTheGraphForTheScheduler() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            local Box = ui.Observable("Box", { n = 0 })
+            box = Box()
+            runs = 0
+            effect = ui.effect(function() runs = runs + 1; local _ = box.n end)
+            """)
+        _ = try runtime.evaluate("box.n = 1")
+        XCTAssertEqual(runtime.graph.handle.pointee.pending.count, 1)   // queued, not yet scheduled
+        XCTAssertEqual(try runtime.evaluate("return runs"), ["1"])
+        runtime.flush()
+        XCTAssertEqual(runtime.graph.handle.pointee.pending.count, 0)
+        XCTAssertEqual(try runtime.evaluate("return runs"), ["2"])
+    }
+}

@@ -13,8 +13,6 @@ typedef struct lun_Handle {
   int32_t id;
 } lun_Handle;
 
-enum { LUN_TEXT_TREE = 1, LUN_TEXT_JSON, LUN_TEXT_WARNINGS, LUN_TEXT_RENDERS, LUN_TEXT_DEPS, LUN_TEXT_TRACE, LUN_TEXT_HIDDEN };
-enum { LUN_NODE_TYPE = 1, LUN_NODE_TEXT, LUN_NODE_VALUE, LUN_NODE_TREE, LUN_NODE_DEPS };
 
 /* Raises unless the runtime may start a flush now. */
 static void lun_app_check_idle(lua_State *L, const char *what) {

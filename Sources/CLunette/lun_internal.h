@@ -216,7 +216,6 @@ void lun_host_track_whole(lua_State *L, int idx);
 /* lun_view.c */
 void lun_open_view(lua_State *L);
 int lun_view_test(lua_State *L, int idx);
-const char *lun_view_kind_name(int kind);
 void lun_view_name(lua_State *L, int idx);
 int lun_viewtype_test(lua_State *L, int idx);
 

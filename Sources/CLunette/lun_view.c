@@ -29,9 +29,9 @@ int lun_viewtype_test(lua_State *L, int idx) {
 
 /* The name of a built-in view kind, as shown in trees and errors. */
 const char *lun_view_kind_name(int kind) {
-  static const char *const names[] = {
-    "?", "Text", "Button", "Toggle", "TextField", "VStack", "HStack", "Group", "List",
-    "ForEach", "NavigationStack", "Spacer", "Image", "EmptyView", "View", "Row", "Error", "Sheet"};
+#define LUN_VIEW_NAME_(id, name) name,
+  static const char *const names[] = {"?", LUN_VIEW_KINDS(LUN_VIEW_NAME_)};
+#undef LUN_VIEW_NAME_
   return kind > 0 && kind < LUN_VIEW_KIND_COUNT ? names[kind] : "?";
 }
 

@@ -38,4 +38,15 @@ final class SeamTests: XCTestCase {
         XCTAssertEqual(runtime.graph.handle.pointee.pending.count, 0)
         XCTAssertEqual(try runtime.evaluate("return runs"), ["2"])
     }
+
+    /// View kinds and their names are C's list (LUN_VIEW_KINDS); Swift reads it, and a kind
+    /// outside it is no kind at all (it becomes an error node, never a Group).
+    func testViewKindsComeFromTheCList() {
+        XCTAssertEqual(RenderNode.Kind.allCases.count, Int(LUN_VIEW_KIND_COUNT) - 1)
+        XCTAssertEqual(RenderNode.Kind.allCases.map(\.name).first, "Text")
+        XCTAssertEqual(RenderNode.Kind.navigationStack.name, "NavigationStack")
+        XCTAssertEqual(RenderNode.Kind.component.name, String(cString: lun_view_kind_name(Int32(LUN_VIEW_COMPONENT))))
+        XCTAssertNil(RenderNode.Kind(rawValue: Int32(LUN_VIEW_KIND_COUNT)))
+        XCTAssertNil(RenderNode.Kind(rawValue: 0))
+    }
 }

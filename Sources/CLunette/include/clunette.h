@@ -61,14 +61,24 @@ enum {
   LUN_UNIT_EFFECT = 5     /* ui.effect: runs a function, renders nothing */
 };
 
-/* Render node kinds (built-in views). */
-enum {
-  LUN_VIEW_TEXT = 1, LUN_VIEW_BUTTON, LUN_VIEW_TOGGLE, LUN_VIEW_TEXTFIELD,
-  LUN_VIEW_VSTACK, LUN_VIEW_HSTACK, LUN_VIEW_GROUP, LUN_VIEW_LIST,
-  LUN_VIEW_FOREACH, LUN_VIEW_NAVIGATIONSTACK, LUN_VIEW_SPACER, LUN_VIEW_IMAGE,
-  LUN_VIEW_EMPTY, LUN_VIEW_COMPONENT, LUN_VIEW_ROW, LUN_VIEW_ERROR, LUN_VIEW_SHEET,
-  LUN_VIEW_KIND_COUNT
-};
+/* Render node kinds (built-in views) and the names trees show: the one
+ * list, for C and for Swift (RenderNode.Kind reads lun_view_kind_name). */
+#define LUN_VIEW_KINDS(X) \
+  X(TEXT, "Text") X(BUTTON, "Button") X(TOGGLE, "Toggle") X(TEXTFIELD, "TextField") \
+  X(VSTACK, "VStack") X(HSTACK, "HStack") X(GROUP, "Group") X(LIST, "List") \
+  X(FOREACH, "ForEach") X(NAVIGATIONSTACK, "NavigationStack") X(SPACER, "Spacer") \
+  X(IMAGE, "Image") X(EMPTY, "EmptyView") X(COMPONENT, "View") X(ROW, "Row") \
+  X(ERROR, "Error") X(SHEET, "Sheet")
+#define LUN_VIEW_ENUM_(id, name) LUN_VIEW_##id,
+enum { LUN_VIEW_NONE = 0, LUN_VIEW_KINDS(LUN_VIEW_ENUM_) LUN_VIEW_KIND_COUNT };
+#undef LUN_VIEW_ENUM_
+/* The name of a view kind ("Text"), or "?" for no kind. */
+const char *lun_view_kind_name(int kind);
+
+/* What lunh_app_text and lunh_node_text are asked for. */
+enum { LUN_TEXT_TREE = 1, LUN_TEXT_JSON, LUN_TEXT_WARNINGS, LUN_TEXT_RENDERS, LUN_TEXT_DEPS, LUN_TEXT_TRACE,
+       LUN_TEXT_HIDDEN };
+enum { LUN_NODE_TYPE = 1, LUN_NODE_TEXT, LUN_NODE_VALUE, LUN_NODE_TREE, LUN_NODE_DEPS };
 
 /* What a stored Lua value on a render node is for. */
 /* LUN_ROLE_LIST asks lunh_node_info for the unit a List hosts (its record, its id in slot). */

@@ -2,13 +2,6 @@ import CLunette
 
 // Scheduler, apps and inspection leaves (clunette.h, "scheduler, apps, inspection").
 
-private enum AppText: Int32 {
-    case tree = 1, json, warnings, renders, dependencies, trace, hiddenRows
-}
-
-private enum NodeText: Int32 {
-    case type = 1, text, value, tree, dependencies
-}
 
 private func hand(_ runtime: LunetteRuntime, _ s: String, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
     let (pointer, count) = runtime.text.set(s)
@@ -60,17 +53,17 @@ func lunhAppText(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ what: Int32, _ 
                  _ alen: Int, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
     withRuntime(rt) { runtime in
         guard let app = runtime.appsByID[app] else { return hand(runtime, "", length) }
-        switch AppText(rawValue: what) {
-        case .tree: return hand(runtime, runtime.text(of: app), length)
-        case .json: return hand(runtime, runtime.json(of: app), length)
-        case .warnings: return hand(runtime, app.warnings.joined(separator: "\n"), length)
-        case .renders: return hand(runtime, String(app.renderCounts[string(arg, alen)] ?? 0), length)
-        case .trace: return hand(runtime, app.trace.joined(separator: "\n"), length)
-        case .hiddenRows: return hand(runtime, String(app.root.map { TreeQuery.hiddenRows(in: $0) } ?? 0), length)
-        case .dependencies:
+        switch Int(what) {
+        case LUN_TEXT_TREE: return hand(runtime, runtime.text(of: app), length)
+        case LUN_TEXT_JSON: return hand(runtime, runtime.json(of: app), length)
+        case LUN_TEXT_WARNINGS: return hand(runtime, app.warnings.joined(separator: "\n"), length)
+        case LUN_TEXT_RENDERS: return hand(runtime, String(app.renderCounts[string(arg, alen)] ?? 0), length)
+        case LUN_TEXT_TRACE: return hand(runtime, app.trace.joined(separator: "\n"), length)
+        case LUN_TEXT_HIDDEN: return hand(runtime, String(app.root.map { TreeQuery.hiddenRows(in: $0) } ?? 0), length)
+        case LUN_TEXT_DEPS:
             guard let unit = runtime.firstUnit(named: string(arg, alen), in: app) else { return nil }
             return hand(runtime, runtime.dependencies(of: unit).joined(separator: "\n"), length)
-        case nil: return hand(runtime, "", length)
+        default: return hand(runtime, "", length)
         }
     }
 }
@@ -115,17 +108,17 @@ func lunhNodeText(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ what: Int32
                   _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
     withRuntime(rt) { runtime in
         guard let node = runtime.handles.resolve(handle) else {
-            return NodeText(rawValue: what) == .tree ? hand(runtime, "a node that is no longer rendered", length) : nil
+            return what == Int32(LUN_NODE_TREE) ? hand(runtime, "a node that is no longer rendered", length) : nil
         }
-        switch NodeText(rawValue: what) {
-        case .type: return hand(runtime, node.typeName, length)
-        case .text: return node.text.map { hand(runtime, $0, length) } ?? nil
-        case .value: return node.attribute("value").map { hand(runtime, $0, length) } ?? nil
-        case .tree: return hand(runtime, TreeText.render([node]), length)
-        case .dependencies:
+        switch Int(what) {
+        case LUN_NODE_TYPE: return hand(runtime, node.typeName, length)
+        case LUN_NODE_TEXT: return node.text.map { hand(runtime, $0, length) } ?? nil
+        case LUN_NODE_VALUE: return node.attribute("value").map { hand(runtime, $0, length) } ?? nil
+        case LUN_NODE_TREE: return hand(runtime, TreeText.render([node]), length)
+        case LUN_NODE_DEPS:
             guard let (_, unit) = runtime.handles.resolveWithUnit(handle) else { return nil }
             return hand(runtime, runtime.dependencies(of: node.unit ?? unit).joined(separator: "\n"), length)
-        case nil: return nil
+        default: return nil
         }
     }
 }

@@ -4,33 +4,36 @@ import CLunette
 /// component (a `ui.View`), a list row, or an error that stands where a view
 /// failed. Hosts read trees through `LunetteRuntime.trees` / `App.root`.
 public final class RenderNode {
-    /// The kind of view a node shows.
-    public enum Kind: Int32, CaseIterable {
-        case text = 1, button, toggle, textField, vStack, hStack, group, list
-        case forEach, navigationStack, spacer, image, emptyView, component, row, error, sheet
+    /// The kind of view a node shows. The kinds and their names are the C
+    /// module's (`LUN_VIEW_KINDS` in clunette.h): one list for both languages.
+    public struct Kind: Hashable, CaseIterable, CustomStringConvertible {
+        public let rawValue: Int32
+
+        /// The kind C numbered `rawValue`, or nil if C has no such kind.
+        public init?(rawValue: Int32) {
+            guard rawValue > 0, rawValue < Int32(LUN_VIEW_KIND_COUNT) else { return nil }
+            self.rawValue = rawValue
+        }
+
+        private init(_ value: Int) { rawValue = Int32(value) }
+
+        public static let text = Kind(LUN_VIEW_TEXT), button = Kind(LUN_VIEW_BUTTON)
+        public static let toggle = Kind(LUN_VIEW_TOGGLE), textField = Kind(LUN_VIEW_TEXTFIELD)
+        public static let vStack = Kind(LUN_VIEW_VSTACK), hStack = Kind(LUN_VIEW_HSTACK)
+        public static let group = Kind(LUN_VIEW_GROUP), list = Kind(LUN_VIEW_LIST)
+        public static let forEach = Kind(LUN_VIEW_FOREACH), navigationStack = Kind(LUN_VIEW_NAVIGATIONSTACK)
+        public static let spacer = Kind(LUN_VIEW_SPACER), image = Kind(LUN_VIEW_IMAGE)
+        public static let emptyView = Kind(LUN_VIEW_EMPTY), component = Kind(LUN_VIEW_COMPONENT)
+        public static let row = Kind(LUN_VIEW_ROW), error = Kind(LUN_VIEW_ERROR), sheet = Kind(LUN_VIEW_SHEET)
+
+        public static let allCases: [Kind] = (1..<Int(LUN_VIEW_KIND_COUNT)).map { Kind($0) }
+
+        private static let names: [String] = (0..<Int(LUN_VIEW_KIND_COUNT)).map { String(cString: lun_view_kind_name(Int32($0))) }
 
         /// The name shown in trees and used by `app:find{ type = ... }`.
-        public var name: String {
-            switch self {
-            case .text: return "Text"
-            case .button: return "Button"
-            case .toggle: return "Toggle"
-            case .textField: return "TextField"
-            case .vStack: return "VStack"
-            case .hStack: return "HStack"
-            case .group: return "Group"
-            case .list: return "List"
-            case .forEach: return "ForEach"
-            case .navigationStack: return "NavigationStack"
-            case .spacer: return "Spacer"
-            case .image: return "Image"
-            case .emptyView: return "EmptyView"
-            case .component: return "View"
-            case .row: return "Row"
-            case .error: return "Error"
-            case .sheet: return "Sheet"
-            }
-        }
+        public var name: String { Kind.names[Int(rawValue)] }
+
+        public var description: String { name }
     }
 
     /// A modifier as written in Lua, with its argument described.

@@ -56,7 +56,9 @@ final class OutputBuilder {
     // MARK: nodes
 
     func open(kind: Int32, text: String?) {
-        let node = RenderNode(kind: RenderNode.Kind(rawValue: kind) ?? .group, text: text)
+        // A kind C does not list is a bug on C's side: shown, not swallowed.
+        let known = RenderNode.Kind(rawValue: kind)
+        let node = RenderNode(kind: known ?? .error, text: known == nil ? "internal: unknown view kind \(kind)" : text)
         let parent = stack[stack.count - 1]
         node.animation = parent === root ? animation : parent.animation
         node.owner = unit

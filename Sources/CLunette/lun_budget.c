@@ -42,6 +42,7 @@ struct lun_Budget {
   uint64_t limit;                  /* the host's budget, ns (0: none) */
   uint64_t scriptLimit;            /* a lower one a script asked for (0: none) */
   int interruptible;               /* Ctrl-C stops this runtime's runs */
+  volatile sig_atomic_t interruptAsked;   /* set by lun_interrupt (a signal handler may) */
   int depth;
   int armed;                       /* 0, or the level (1-based) the stop holds from */
   int reason;
@@ -49,8 +50,6 @@ struct lun_Budget {
 };
 
 enum { LUN_STOP_BUDGET = 1, LUN_STOP_INTERRUPT };
-
-static volatile sig_atomic_t lun_interrupt_asked = 0;
 
 /* Nanoseconds on the monotonic clock. */
 static uint64_t lun_budget_now(void) {
@@ -149,8 +148,8 @@ int lun_budget_check(lun_State *S) {
   uint64_t limit, now;
   int i, armed = 0;
   pthread_mutex_lock(&b->lock);
-  if (lun_interrupt_asked && b->interruptible) {
-    lun_interrupt_asked = 0;
+  if (b->interruptAsked && b->interruptible) {
+    b->interruptAsked = 0;
     if (b->depth > 0 && b->armed != 1) { lun_budget_arm(b, 0, LUN_STOP_INTERRUPT); armed = 1; }
   }
   limit = lun_budget_limit(b);
@@ -189,14 +188,14 @@ int lun_budget_lower(lun_State *S, double seconds) {
   return 1;
 }
 
-void lun_interrupt(void) {
-  lun_interrupt_asked = 1;
+void lun_interrupt(lun_Budget *b) {
+  b->interruptAsked = 1;
 }
 
 void lun_interruptible(lua_State *L, int on) {
   lun_Budget *b = lun_state(L)->budget;
   pthread_mutex_lock(&b->lock);
   b->interruptible = on;
-  lun_interrupt_asked = 0;
+  b->interruptAsked = 0;
   pthread_mutex_unlock(&b->lock);
 }

@@ -240,6 +240,9 @@ int lun_budget_end(lua_State *L, lun_State *S);
 int lun_budget_lower(lun_State *S, double seconds);
 int lun_budget_stopping(lun_State *S);
 
+/* lun_alloc.c */
+int lun_alloc_adopt(lua_State *L, lun_State *S);
+
 /* lun_update.c, lun_flush.c */
 void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket);
 void lun_flush_now(lua_State *L);

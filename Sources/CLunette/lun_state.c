@@ -9,30 +9,11 @@ const char lun_key_objects, lun_key_proxies, lun_key_hosts, lun_key_hosttypes,
            lun_key_envkeys, lun_key_module, lun_key_suspend;
 static const char lun_key_state, lun_key_lasterror, lun_key_results, lun_key_fallback, lun_key_toodeep;
 
-/* Set when the module adopts a state the stock interpreter made: threads
- * that existed before hold no pointer in their extra space, so the state
- * data is found through the registry instead (a little slower). */
-static int lun_extraspace_unreliable = 0;
-
-/* The per-state data of L (shared by all its coroutines). */
-lun_State *lun_state(lua_State *L) {
-  lun_State *S;
-  if (!lun_extraspace_unreliable) return *(lun_State **)lua_getextraspace(L);
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_state);
-  S = (lun_State *)lua_touserdata(L, -1);
-  lua_pop(L, 1);
-  return S;
-}
-
 /* 1 if a runtime is installed in L. */
 int lun_installed(lua_State *L) {
   int installed = lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_state) == LUA_TUSERDATA;
   lua_pop(L, 1);
   return installed;
-}
-
-void lun_adopting(void) {
-  lun_extraspace_unreliable = 1;
 }
 
 /* Pushes registry[key], creating an empty table there first if needed. */
@@ -75,7 +56,7 @@ static int lun_install_k(lua_State *L) {
   lua_setfield(L, -2, "__gc");
   lua_setmetatable(L, -2);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_state);
-  *(lun_State **)lua_getextraspace(L) = S;
+  if (!lun_alloc_adopt(L, S)) luaL_error(L, "not enough memory");
 
   lun_new_weak_table(L, "v");
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_objects);

@@ -25,7 +25,6 @@ static lua_State *lun_main_thread(lua_State *L) {
 /* require("lunette") -> ui. */
 int luaopen_lunette(lua_State *L) {
   if (!lun_installed(L)) {
-    lun_adopting();
     if (!lunette_module_adopt(lun_main_thread(L))) return luaL_error(L, "lunette: could not start the runtime");
   }
   return lun_open_module(L);

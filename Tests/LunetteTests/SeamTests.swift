@@ -1,4 +1,5 @@
 import CLunette
+import Foundation
 import XCTest
 @testable import Lunette
 
@@ -48,5 +49,21 @@ final class SeamTests: XCTestCase {
         XCTAssertEqual(RenderNode.Kind.component.name, String(cString: lun_view_kind_name(Int32(LUN_VIEW_COMPONENT))))
         XCTAssertNil(RenderNode.Kind(rawValue: Int32(LUN_VIEW_KIND_COUNT)))
         XCTAssertNil(RenderNode.Kind(rawValue: 0))
+    }
+
+    /// Nothing is process-wide: interrupting one runtime leaves another's running line alone.
+    func testInterruptingOneRuntimeLeavesAnotherAlone() throws {
+        let running = try LunetteRuntime(options: .init(timeBudget: 0))
+        let other = try LunetteRuntime(options: .init(timeBudget: 0))
+        let otherStop = other.interrupter, runningStop = running.interrupter
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { otherStop.interrupt() }
+        // A line of ~0.3 s: the other runtime's interrupt falls in it and must not stop it.
+        XCTAssertEqual(try running.evaluateInterruptibly("""
+            local t = os.clock() while os.clock() - t < 0.3 do end return "finished"
+            """, name: "=line"), ["finished"])
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { runningStop.interrupt() }
+        XCTAssertThrowsError(try running.evaluateInterruptibly("while true do end", name: "=line")) { error in
+            XCTAssertTrue("\(error)".contains("interrupted"), "\(error)")
+        }
     }
 }

@@ -27,7 +27,7 @@ typedef struct lun_Host lun_Host;
 /* The time budget and interrupt state of a runtime (lun_budget.c). */
 typedef struct lun_Budget lun_Budget;
 
-/* Per-state data, reachable from any coroutine through lua_getextraspace. */
+/* Per-state data, reachable from any coroutine through the state's allocator (lun_alloc.c). */
 typedef struct lun_State {
   const lun_Host *rt;     /* the host: its callbacks and its context (the Swift runtime) */
   lun_Graph *graph;       /* the dependency graph (owned by the Swift runtime) */
@@ -139,9 +139,6 @@ int lun_open_libraries(lua_State *L, int sandboxed);
 lun_State *lun_state(lua_State *L);
 /* 1 if a runtime is installed in L. */
 int lun_installed(lua_State *L);
-/* The runtime about to be installed adopts a state the stock interpreter
- * made (the loadable module): find the state data through the registry. */
-void lun_adopting(void);
 /* Opens the `ui` table (what require("lunette") returns). Raises; call from Lua. */
 int lun_open_module(lua_State *L);
 /* Opens the module in L for the runtime rt; makes require("lunette") work. */
@@ -177,9 +174,10 @@ int lun_mount_ref(lua_State *L, int ref, int32_t *app);
 /* Writes "Book#3.title" (slot 0: "Book#3") into buf; 0 if the object is gone.
  * Never raises and allocates no Lua memory: safe to call at any time. */
 int lun_object_label(lua_State *L, int32_t serial, int32_t slot, char *buf, size_t size);
-/* Asks the running line to stop (safe in a signal handler); the watchdog
- * stops the runs of interruptible runtimes with the error "interrupted". */
-void lun_interrupt(void);
+/* Asks the running line of this runtime to stop (safe in a signal handler):
+ * the watchdog stops its runs with the error "interrupted" if it is
+ * interruptible (lun_interruptible). */
+void lun_interrupt(lun_Budget *b);
 /* While on, lun_interrupt stops this runtime's runs. */
 void lun_interruptible(lua_State *L, int on);
 /* Defines lunette_watch(co, seconds), lunette_unwatch(co) and

@@ -283,8 +283,17 @@ public final class LunetteRuntime {
         return try evaluate(source, name: name)
     }
 
-    /// Asks the running line to stop with the error "interrupted"; safe in a signal handler.
-    public static func interrupt() { lun_interrupt() }
+    /// Stops this runtime's interruptible runs from anywhere, a signal handler
+    /// included: hold it while the runtime lives (Ctrl-C in the REPL).
+    public struct Interrupter: @unchecked Sendable {
+        fileprivate let budget: OpaquePointer
+
+        /// Asks the running line to stop with the error "interrupted"; async-signal-safe.
+        public func interrupt() { lun_interrupt(budget) }
+    }
+
+    /// What stops this runtime's running line (`evaluateInterruptibly`).
+    public var interrupter: Interrupter { Interrupter(budget: budget) }
 
     /// Bytes the Lua state uses now.
     public var memoryInUse: Int { lun_memory_used(L) }

@@ -19,7 +19,7 @@ final class Repl {
     func run() {
         print("Lunette \(LunetteCommand.configuration.version) (Lua 5.4) — :help for commands")
         if let file { load(file, again: false) }
-        Interrupts.install()
+        Interrupts.install(for: runtime)
         var pending: [String] = []
         while let line = reader.read(prompt: pending.isEmpty ? "> " : ">> ") {
             if pending.isEmpty, line.hasPrefix(":") {
@@ -168,9 +168,13 @@ final class Repl {
         """
 }
 
-/// Ctrl-C while a line runs stops it (the runtime raises "interrupted").
+/// Ctrl-C while a line runs stops it (the runtime raises "interrupted"). A
+/// signal handler cannot capture: the REPL's runtime is kept here for it.
 enum Interrupts {
-    static func install() {
-        signal(SIGINT) { _ in LunetteRuntime.interrupt() }
+    private nonisolated(unsafe) static var target: LunetteRuntime.Interrupter?
+
+    static func install(for runtime: LunetteRuntime) {
+        target = runtime.interrupter
+        signal(SIGINT) { _ in Interrupts.target?.interrupt() }
     }
 }

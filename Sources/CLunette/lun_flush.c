@@ -18,10 +18,7 @@ static int lun_flush_rounds_k(lua_State *L) {
   lun_Ticket ticket;
   while (lunh_round_begin(S->rt)) {
     int ran;
-    while (lunh_next_unit(S->rt, &ticket)) {
-      lun_update(L, S, &ticket);
-      lun_release_refs(L, S);
-    }
+    while (lunh_next_unit(S->rt, &ticket)) lun_update(L, S, &ticket);
     ran = lun_life_run_events(L);
     if (!lunh_round_end(S->rt, ran)) break;
   }

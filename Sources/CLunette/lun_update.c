@@ -199,7 +199,7 @@ static int lun_update_k(lua_State *L) {
     run->checking = 0;
     run->checked = 1;
   }
-  lunh_unit_begin(S->rt);
+  if (!run->ticket.quiet) lunh_unit_begin(S->rt);
   lua_rawgeti(L, LUA_REGISTRYINDEX, run->ticket.recordRef);  /* 2: record */
   if (run->ticket.kind == LUN_UNIT_EFFECT) {                /* effects output nothing */
     lua_pushnil(L);                                          /* 3: new out */
@@ -269,28 +269,30 @@ static int lun_update_tries(lua_State *L, lun_State *S, lun_Run *run) {
   }
 }
 
-/* Updates one unit; always reports how it ended to the host. */
+/* Updates one unit and reports how it ended to the host (a quiet one only
+ * if it failed); releases what the host disposed meanwhile. */
 void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   lun_Run run;
-  int status, stopped;
+  int status, stopped, releases;
   size_t len;
   const char *msg;
   memset(&run, 0, sizeof(run));
   run.ticket = *ticket;
   if (!lun_budget_begin(L, S, 1)) {
-    lunh_unit_end(S->rt, LUN_UNIT_FAILED, "runs nested too deep", 20);
+    if (lunh_unit_end(S->rt, LUN_UNIT_FAILED, "runs nested too deep", 20)) lun_release_refs(L, S);
     return;
   }
   status = lun_update_tries(L, S, &run);
   stopped = lun_budget_end(L, S);
   if (status != LUN_UNIT_FAILED) {
-    lunh_unit_end(S->rt, status, NULL, 0);
+    if (!run.ticket.quiet && lunh_unit_end(S->rt, status, NULL, 0)) lun_release_refs(L, S);
     return;
   }
   lun_error_string(L, -1);
   msg = lua_tolstring(L, -1, &len);
-  lunh_unit_end(S->rt, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);
+  releases = lunh_unit_end(S->rt, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);
   lua_pop(L, 2);
+  if (releases) lun_release_refs(L, S);
 }
 
 /* Releases the records of units the host disposed: their tasks stop,

@@ -89,6 +89,7 @@ typedef struct lun_Ticket {
   int32_t unit, kind, node;
   int32_t recordRef;
   int32_t needsRender;    /* run without first checking its dependencies */
+  int32_t quiet;          /* an effect the host needs not hear of unless it fails: no unit_begin, no unit_end on success */
 } lun_Ticket;
 
 /* How a unit's update ended (lunh_unit_end). */
@@ -229,7 +230,8 @@ struct lun_Host {
   /* scheduler: lun_flush's loop */
   int (*next_unit)(void *context, lun_Ticket *ticket);
   void (*unit_begin)(void *context);
-  void (*unit_end)(void *context, int32_t status, const char *message, size_t len);
+  /* The update ended; returns 1 if disposed units' records wait to be released (lunh_release_next). */
+  int (*unit_end)(void *context, int32_t status, const char *message, size_t len);
   int32_t (*release_next)(void *context);
 
   /* diagnostics: where a Lua write to a node happened (while tracing) */

@@ -5,8 +5,11 @@ import CLunette
 func lunhNextUnit(_ rt: UnsafeMutableRawPointer?, _ ticket: UnsafeMutablePointer<lun_Ticket>?) -> Int32 {
     withRuntime(rt) { runtime in
         guard let unit = runtime.nextUnit() else { return 0 }
+        let quiet = runtime.runsQuietly(unit)
         ticket!.pointee = lun_Ticket(unit: unit.id, kind: unit.kind.rawValue, node: unit.node,
-                                     recordRef: unit.recordRef, needsRender: unit.needsRender ? 1 : 0)
+                                     recordRef: unit.recordRef, needsRender: unit.needsRender ? 1 : 0,
+                                     quiet: quiet ? 1 : 0)
+        if quiet { runtime.beginUpdate() }        // its bookkeeping now: C will not call
         return 1
     }
 }
@@ -15,8 +18,11 @@ func lunhUnitBegin(_ rt: UnsafeMutableRawPointer?) {
     withRuntime(rt) { $0.beginUpdate() }
 }
 
-func lunhUnitEnd(_ rt: UnsafeMutableRawPointer?, _ status: Int32, _ message: UnsafePointer<CChar>?, _ length: Int) {
-    withRuntime(rt) { $0.endUpdate(status: status, message: message.map { string($0, length) }) }
+func lunhUnitEnd(_ rt: UnsafeMutableRawPointer?, _ status: Int32, _ message: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
+    withRuntime(rt) { runtime in
+        runtime.endUpdate(status: status, message: message.map { string($0, length) })
+        return runtime.pendingReleases.isEmpty ? 0 : 1
+    }
 }
 
 func lunhReleaseNext(_ rt: UnsafeMutableRawPointer?) -> Int32 {

@@ -63,6 +63,11 @@ extension LunetteRuntime {
         return nil
     }
 
+    /// An effect whose run the host needs hear of only if it fails (not while tracing).
+    func runsQuietly(_ unit: Unit) -> Bool {
+        unit.kind == .effect && !tracing
+    }
+
     /// The unit being updated is stale (or new): its function is about to run.
     func beginUpdate() {
         guard let unit = updating else { return }

@@ -71,6 +71,9 @@ final class Graph {
     /// The value behind `node` changed: everything downstream is pending.
     func changed(_ node: Int32) { lun_graph_changed(handle, node) }
 
+    /// Whether effect nodes wait to be taken.
+    var hasPending: Bool { handle.pointee.pending.count > 0 }
+
     /// The effect nodes that became pending since the last call, in order.
     func takePending() -> [Int32] {
         var nodes: UnsafePointer<Int32>?

@@ -153,6 +153,7 @@ extension LunetteRuntime {
     /// collects them as writes happen: no crossing per write). A unit made
     /// stale inside a transaction carries its animation to its next run.
     func schedulePendingEffects() {
+        guard graph.hasPending else { return }
         for node in graph.takePending() where graph.isLive(node) && graph.origin(node) == .unit {
             guard let unit = units[graph.node(node).owner], unit.node == node else { continue }
             if let transaction { unit.pendingAnimation = transaction }

@@ -6,6 +6,18 @@ public protocol LuaConvertible {
     static func fromLua(_ value: LuaValue) throws -> Self
     /// How messages name the type: "string", "number", "Book".
     static var luaTypeName: String { get }
+    /// Arrays of exposed objects: Lua reads their elements one at a time.
+    static var isLuaArray: Bool { get }
+    static func luaCount(of value: Self) -> Int
+    static func luaElement(of value: Self, at index: Int) -> AnyObject
+}
+
+extension LuaConvertible {
+    public static var isLuaArray: Bool { false }
+    public static func luaCount(of value: Self) -> Int { 0 }
+    public static func luaElement(of value: Self, at index: Int) -> AnyObject {
+        preconditionFailure("\(Self.self) has no elements")
+    }
 }
 
 extension String: LuaConvertible {
@@ -65,6 +77,9 @@ extension Optional: LuaConvertible where Wrapped: LuaConvertible {
 
 extension Array: LuaConvertible where Element: LuaClass {
     public var luaValue: LuaValue { .array(map { $0 as AnyObject }) }
+    public static var isLuaArray: Bool { true }
+    public static func luaCount(of value: [Element]) -> Int { value.count }
+    public static func luaElement(of value: [Element], at index: Int) -> AnyObject { value[index] }
     public static var luaTypeName: String { "array of \(Element.luaName)" }
     public static func fromLua(_ value: LuaValue) throws -> [Element] {
         guard case .array(let objects) = value else {

@@ -11,7 +11,8 @@ public struct LuaProperty<Root: AnyObject> {
             name: name,
             get: { object in (object as! Root)[keyPath: keyPath].luaValue },
             set: { object, value in (object as! Root)[keyPath: keyPath] = try Value.fromLua(value) },
-            observe: Self.observer(keyPath))
+            observe: Self.observer(keyPath),
+            elements: Self.elements(keyPath))
     }
 
     /// A property Lua only reads (a `let`, or a computed property: it is
@@ -21,7 +22,16 @@ public struct LuaProperty<Root: AnyObject> {
             name: name,
             get: { object in (object as! Root)[keyPath: keyPath].luaValue },
             set: nil,
-            observe: Self.observer(keyPath))
+            observe: Self.observer(keyPath),
+            elements: Self.elements(keyPath))
+    }
+
+    /// One element at a time, for arrays of exposed objects.
+    private static func elements<Value: LuaConvertible>(_ keyPath: KeyPath<Root, Value>) -> HostType.Property.Elements? {
+        guard Value.isLuaArray else { return nil }
+        return HostType.Property.Elements(
+            count: { object in Value.luaCount(of: (object as! Root)[keyPath: keyPath]) },
+            element: { object, index in Value.luaElement(of: (object as! Root)[keyPath: keyPath], at: index) })
     }
 
     /// Registers one Observation callback for whatever reading the key path touches.

@@ -45,6 +45,30 @@ final class BridgeTests: XCTestCase {
         }
     }
 
+    /// Issue 9: reading an element of a Swift array reads that element, not a copy of the whole
+    /// array (ipairs over a Swift array was quadratic). The array getter is never called.
+    func testElementsOfASwiftArrayAreReadOneAtATime() throws {
+        final class Item {}
+        final class Shelf { var items = (0..<1000).map { _ in Item() } }
+        nonisolated(unsafe) var wholeArrayReads = 0
+        let shelfType = HostType(name: "Shelf", swiftType: Shelf.self, properties: [
+            HostType.Property(name: "items",
+                              get: { object in wholeArrayReads += 1; return .array((object as! Shelf).items) },
+                              set: nil, observe: { _, _ in },
+                              elements: .init(count: { ($0 as! Shelf).items.count },
+                                              element: { ($0 as! Shelf).items[$1] })),
+        ], make: nil)
+        try runtime.register(HostType(name: "Item", swiftType: Item.self, properties: [], make: nil))
+        try runtime.register(shelfType)
+        try runtime.setGlobal("shelf", to: Shelf())
+        XCTAssertEqual(try runtime.evaluate("""
+            local n = 0
+            for _, item in ipairs(shelf.items) do n = n + 1 end
+            return n, #shelf.items, tostring(shelf.items[1000] ~= nil), tostring(shelf.items[1001])
+            """), ["1000", "1000", "true", "nil"])
+        XCTAssertEqual(wholeArrayReads, 0)
+    }
+
     func testLuaWritesSwiftProperties() throws {
         try runtime.run(source: "library.books[2].isAvailable = false; library.books[1].title = 'Dune Messiah'")
         XCTAssertFalse(library.books[1].isAvailable)

@@ -110,6 +110,12 @@ func lunhHostGet(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32,
         if !runtime.flushing { runtime.drainInbox() }    // a flush drains between rounds
         guard let (object, property) = runtime.hostProperty(handle, prop) else { return 1 }
         runtime.trackHost(handle, prop, tracker: tracker)
+        if let elements = property.elements {             // an array: its count is all Lua needs now
+            out!.pointee = lun_HostValue()
+            out!.pointee.tag = Int32(LUN_HV_ARRAY)
+            out!.pointee.integer = Int64(elements.count(object))
+            return 0
+        }
         return runtime.fill(out!, with: property.get(object)) ? 0 : 1
     }
 }
@@ -139,6 +145,10 @@ func lunhHostElement(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: In
     withRuntime(rt) { runtime in
         guard let (object, property) = runtime.hostProperty(handle, prop) else { return 1 }
         runtime.trackHost(handle, prop, tracker: tracker)
+        if let elements = property.elements {             // one element, not a copy of the array
+            guard index >= 1, index <= Int64(elements.count(object)) else { return runtime.fill(out!, with: .none) ? 0 : 1 }
+            return runtime.fill(out!, with: .object(elements.element(object, Int(index) - 1))) ? 0 : 1
+        }
         guard case .array(let array) = property.get(object), index >= 1, index <= array.count else {
             return runtime.fill(out!, with: .none) ? 0 : 1
         }

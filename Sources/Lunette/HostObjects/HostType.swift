@@ -14,15 +14,33 @@ public struct HostType {
         /// Calls `onChange` once, the next time the property (or anything its
         /// getter reads) is about to change. May be called on any thread.
         public let observe: (AnyObject, @escaping @Sendable () -> Void) -> Void
+        /// For an array property: its count and one element, read without
+        /// building the whole array (so `ipairs` over it is linear). Nil:
+        /// `get` is used.
+        public let elements: Elements?
+
+        /// Reading an array property's elements one at a time.
+        public struct Elements {
+            public let count: (AnyObject) -> Int
+            /// The element at a 0-based index within `count`.
+            public let element: (AnyObject, Int) -> AnyObject
+
+            public init(count: @escaping (AnyObject) -> Int, element: @escaping (AnyObject, Int) -> AnyObject) {
+                self.count = count
+                self.element = element
+            }
+        }
 
         public init(name: String,
                     get: @escaping (AnyObject) -> LuaValue,
                     set: ((AnyObject, LuaValue) throws -> Void)?,
-                    observe: @escaping (AnyObject, @escaping @Sendable () -> Void) -> Void) {
+                    observe: @escaping (AnyObject, @escaping @Sendable () -> Void) -> Void,
+                    elements: Elements? = nil) {
             self.name = name
             self.get = get
             self.set = set
             self.observe = observe
+            self.elements = elements
         }
     }
 

@@ -30,12 +30,12 @@ func lunhFlushEnd(_ rt: UnsafeMutableRawPointer?) {
 }
 
 func lunhFlushing(_ rt: UnsafeMutableRawPointer?) -> Int32 {
-    withRuntime(rt) { $0.flushing ? 1 : 0 }
+    withRuntime(rt) { $0.flushState.flushing ? 1 : 0 }
 }
 
 func lunhUnmount(_ rt: UnsafeMutableRawPointer?, _ app: Int32) {
     withRuntime(rt) { runtime in
-        if let app = runtime.appsByID[app] { runtime.unmount(app) }
+        if let app = runtime.mounting.appsByID[app] { runtime.unmount(app) }
     }
 }
 
@@ -52,7 +52,7 @@ func lunhEffectDispose(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
 func lunhAppText(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ what: Int32, _ arg: UnsafePointer<CChar>?,
                  _ alen: Int, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
     withRuntime(rt) { runtime in
-        guard let app = runtime.appsByID[app] else { return hand(runtime, "", length) }
+        guard let app = runtime.mounting.appsByID[app] else { return hand(runtime, "", length) }
         switch Int(what) {
         case LUN_TEXT_TREE: return hand(runtime, runtime.text(of: app), length)
         case LUN_TEXT_JSON: return hand(runtime, runtime.json(of: app), length)
@@ -71,7 +71,7 @@ func lunhAppText(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ what: Int32, _ 
 func lunhAppFind(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ text: UnsafePointer<CChar>?, _ tlen: Int,
                  _ type: UnsafePointer<CChar>?, _ ylen: Int, _ index: Int32) -> Int32 {
     withRuntime(rt) { runtime in
-        guard let root = runtime.appsByID[app]?.root else { return 0 }
+        guard let root = runtime.mounting.appsByID[app]?.root else { return 0 }
         let matches = TreeQuery.find(in: root, text: text.map { string($0, tlen) }, type: type.map { string($0, ylen) })
         guard Int(index) < matches.count else { return 0 }
         let match = matches[Int(index)]
@@ -136,5 +136,5 @@ func lunhTraceWrite(_ rt: UnsafeMutableRawPointer?, _ node: Int32, _ place: Unsa
 }
 
 func lunhTraceWhere(_ rt: UnsafeMutableRawPointer?, _ place: UnsafePointer<CChar>?, _ length: Int) {
-    withRuntime(rt) { $0.pendingWritePlace = string(place, length) }
+    withRuntime(rt) { $0.tracer.pendingWritePlace = string(place, length) }
 }

@@ -87,16 +87,16 @@ extension LunetteRuntime {
         do {
             try set(object, value)
         } catch {
-            pendingWritePlace = nil
+            tracer.pendingWritePlace = nil
             return failHost("cannot set '\(property.name)': \(error)")
         }
-        if let place = pendingWritePlace, inbox.hasPending {
-            pendingWritePlace = nil
+        if let place = tracer.pendingWritePlace, inbox.hasPending {
+            tracer.pendingWritePlace = nil
             let posts = inbox.drain()
             for post in posts where graph.isLive(post.node) {
                 traceWrite(to: post.node, at: place)
                 graph.changed(post.node)
-                if post.fromOtherThread { rechecks.append(post.node) }
+                if post.fromOtherThread { flushState.rechecks.append(post.node) }
             }
         }
         drainInbox()
@@ -107,7 +107,7 @@ extension LunetteRuntime {
 func lunhHostGet(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32, _ tracker: Int32,
                  _ out: UnsafeMutablePointer<lun_HostValue>?) -> Int32 {
     withRuntime(rt) { runtime in
-        if !runtime.flushing { runtime.drainInbox() }    // a flush drains between rounds
+        if !runtime.flushState.flushing { runtime.drainInbox() }    // a flush drains between rounds
         guard let (object, property) = runtime.hostProperty(handle, prop) else { return 1 }
         runtime.trackHost(handle, prop, tracker: tracker)
         if let elements = property.elements {             // an array: its count is all Lua needs now

@@ -11,9 +11,9 @@ func lunhViewType(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?,
     withRuntime(rt) { runtime in
         // One id per name: a script run again (:reload, --watch) keeps its views' identities.
         let name = string(name, length)
-        if let index = runtime.viewTypeNames.firstIndex(of: name) { return Int32(index + 1) }
-        runtime.viewTypeNames.append(name)
-        return Int32(runtime.viewTypeNames.count)
+        if let index = runtime.labels.viewTypeNames.firstIndex(of: name) { return Int32(index + 1) }
+        runtime.labels.viewTypeNames.append(name)
+        return Int32(runtime.labels.viewTypeNames.count)
     }
 }
 
@@ -69,7 +69,7 @@ func lunhOutUnitChanged(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
     withRuntime(rt) { runtime in
         guard let child = runtime.units[unit] else { return }
         child.needsRender = true
-        if runtime.tracing, child.renderCause == nil, let parent = runtime.builder.unit {
+        if runtime.tracer.tracing, child.renderCause == nil, let parent = runtime.builder.unit {
             child.renderCause = "inputs from \(parent.label)"
         }
         if child.pendingAnimation == nil { child.pendingAnimation = runtime.builder.animation }
@@ -84,14 +84,14 @@ func lunhOutAnimate(_ rt: UnsafeMutableRawPointer?, _ animation: UnsafePointer<C
 func lunhTransactionBegin(_ rt: UnsafeMutableRawPointer?, _ animation: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { runtime in
         runtime.schedulePendingEffects()              // made stale before it: not animated
-        runtime.transaction = string(animation, length)
+        runtime.flushState.transaction = string(animation, length)
     }
 }
 
 func lunhTransactionEnd(_ rt: UnsafeMutableRawPointer?) {
     withRuntime(rt) { runtime in
         runtime.schedulePendingEffects()              // made stale inside it: animated
-        runtime.transaction = nil
+        runtime.flushState.transaction = nil
     }
 }
 

@@ -11,13 +11,13 @@ func withRuntime<T>(_ pointer: UnsafeMutableRawPointer?, _ body: (LunetteRuntime
 
 func lunhRenderWrite(_ rt: UnsafeMutableRawPointer?, _ node: Int32) {
     withRuntime(rt) { runtime in
-        if let unit = runtime.builder.unit { runtime.writesDuringRender.append((unit, node)) }
+        if let unit = runtime.builder.unit { runtime.flushState.writesDuringRender.append((unit, node)) }
     }
 }
 
 func lunhObjectSerial(_ rt: UnsafeMutableRawPointer?) -> Int32 {
     withRuntime(rt) { runtime in
-        defer { runtime.nextSerial += 1 }
-        return runtime.nextSerial
+        defer { runtime.labels.nextSerial += 1 }
+        return runtime.labels.nextSerial
     }
 }

@@ -21,10 +21,10 @@ func lunhUnitBegin(_ rt: UnsafeMutableRawPointer?) {
 func lunhUnitEnd(_ rt: UnsafeMutableRawPointer?, _ status: Int32, _ message: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
     withRuntime(rt) { runtime in
         runtime.endUpdate(status: status, message: message.map { string($0, length) })
-        return runtime.pendingReleases.isEmpty ? 0 : 1
+        return runtime.flushState.pendingReleases.isEmpty ? 0 : 1
     }
 }
 
 func lunhReleaseNext(_ rt: UnsafeMutableRawPointer?) -> Int32 {
-    withRuntime(rt) { $0.pendingReleases.popLast() ?? 0 }
+    withRuntime(rt) { $0.flushState.pendingReleases.popLast() ?? 0 }
 }

@@ -9,16 +9,16 @@ import CLunette
 extension LunetteRuntime {
     /// Turns the why-re-rendered log on or off; `echo` also prints each line as it happens.
     public func setTracing(_ on: Bool, echo: Bool = false) {
-        tracing = on
-        traceEcho = on && echo
+        tracer.tracing = on
+        tracer.traceEcho = on && echo
         lun_state(L).pointee.tracing = on ? 1 : 0
-        if !on { lastWrites = [:] }
+        if !on { tracer.lastWrites = [:] }
     }
 
     /// The lines logged since the last call (the REPL prints them after each input).
     public func takeTraceLines() -> [String] {
-        defer { traceLines = [] }
-        return traceLines
+        defer { tracer.traceLines = [] }
+        return tracer.traceLines
     }
 
     /// The why-re-rendered log of an app.
@@ -62,21 +62,21 @@ extension LunetteRuntime {
             let link = graph.link(l)
             if link.version != graph.node(link.dep).version {
                 var reason = label(of: link.dep)
-                if let place = lastWrites[link.dep] { reason += ", set at \(place)" }
+                if let place = tracer.lastWrites[link.dep] { reason += ", set at \(place)" }
                 reasons.append(reason)
             }
             l = link.nextDep
         }
         let line = "↻ \(unit.label)" + (reasons.isEmpty ? "" : "  (\(reasons.joined(separator: "; ")))")
-        traceLines.append(line)
-        if traceLines.count > 10_000 { traceLines.removeFirst(traceLines.count - 10_000) }
+        tracer.traceLines.append(line)
+        if tracer.traceLines.count > 10_000 { tracer.traceLines.removeFirst(tracer.traceLines.count - 10_000) }
         unit.app?.trace.append(line)
         if let app = unit.app, app.trace.count > 1_000 { app.trace.removeFirst(app.trace.count - 1_000) }
-        if traceEcho { print(line) }
+        if tracer.traceEcho { print(line) }
     }
 
     /// Notes where a Lua write to `node` happened (when tracing).
     func traceWrite(to node: Int32, at place: String) {
-        lastWrites[node] = place
+        tracer.lastWrites[node] = place
     }
 }

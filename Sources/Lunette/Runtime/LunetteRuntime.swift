@@ -72,38 +72,15 @@ public final class LunetteRuntime {
     lazy var builder = OutputBuilder(runtime: self)
     @exclusivity(unchecked) var scheduler = Scheduler()
     @exclusivity(unchecked) var units = UnitTable()
-    @exclusivity(unchecked) var appsByID: [Int32: App] = [:]
+    @exclusivity(unchecked) var flushState = FlushState()
+    @exclusivity(unchecked) var mounting = Mounting()
     @exclusivity(unchecked) var handles = NodeHandles()
-    @exclusivity(unchecked) var nextAppID: Int32 = 1
-    @exclusivity(unchecked) var nextSerial: Int32 = 1
-    @exclusivity(unchecked) var flushing = false
-    @exclusivity(unchecked) var flushCount = 0
-    @exclusivity(unchecked) var roundsLeft = 0
-    var viewTypeNames: [String] = []
+    var labels = Labels()
+    var tracer = Tracer()
+    /// Text handed to C (valid until the next call), and the last host-object error.
     let text = CStringBuffer()
     let errorText = CStringBuffer()
     var lastHostError = ""
-    @exclusivity(unchecked) var writesDuringRender: [(Unit, Int32)] = []
-    /// Nodes changed from other threads: marked changed again at the next flush (see Inbox).
-    var rechecks: [Int32] = []
-    /// The unit lun_flush is updating, and whether its run began.
-    @exclusivity(unchecked) var updating: Unit?
-    @exclusivity(unchecked) var updatingBegan = false
-    /// Registry references to release (C releases them between updates).
-    @exclusivity(unchecked) var pendingReleases: [Int32] = []
-    /// Diagnostics (see Diagnostics.swift).
-    var tracing = false
-    var traceEcho = false
-    var traceLines: [String] = []
-    var lastWrites: [Int32: String] = [:]
-    var pendingWritePlace: String?
-    var viewOrdinals: [Int32: Int] = [:]
-    /// The key of each environment entry's node, for labels.
-    var environmentKeys: [Int32: String] = [:]
-    /// While `reload` runs: the apps its mounts replace, in order.
-    var reloading: [App]?
-    /// The animation of the running transaction (ui.withAnimation), if any.
-    var transaction: String?
     /// Errors of units that belong to no app (ui.effect).
     public internal(set) var effectErrors: [String] = []
 
@@ -153,7 +130,7 @@ public final class LunetteRuntime {
         if ownsState { lun_close_state(L) }
         lun_budget_free(budget)
         hostTable?.deallocate()
-        for app in appsByID.values { app.root = nil }      // units hold their app: break the cycle
+        for app in mounting.appsByID.values { app.root = nil }      // units hold their app: break the cycle
     }
 
     var lastError: String {
@@ -199,7 +176,7 @@ public final class LunetteRuntime {
         defer { _ = lun_release_ref(L, ref) }
         var app: Int32 = 0
         guard lun_mount_ref(L, ref, &app) == LUN_OK else { throw LunetteError.script(lastError) }
-        return appsByID[app]
+        return mounting.appsByID[app]
     }
 
     /// Runs Lua source and returns its results as `tostring` would show them.
@@ -256,10 +233,10 @@ public final class LunetteRuntime {
     @discardableResult
     public func reload(file path: String) throws -> App? {
         try forgetLoadedModules()
-        reloading = apps
+        mounting.reloading = apps
         defer {
-            for app in reloading ?? [] { unmount(app) }
-            reloading = nil
+            for app in mounting.reloading ?? [] { unmount(app) }
+            mounting.reloading = nil
             releasePendingRefs()
         }
         return try run(file: path)
@@ -301,7 +278,7 @@ public final class LunetteRuntime {
     // MARK: apps
 
     /// The mounted apps, in mounting order.
-    public var apps: [App] { appsByID.values.sorted { $0.id < $1.id } }
+    public var apps: [App] { mounting.appsByID.values.sorted { $0.id < $1.id } }
 
     /// The rendered tree of an app as indented text, one node a line.
     public func text(of app: App) -> String { TreeText.render(app.nodes) }

@@ -15,11 +15,11 @@ extension LunetteRuntime {
 
     /// A flush starts, unless one is running: what other threads changed is settled first.
     func beginFlush() -> Bool {
-        guard !flushing else { return false }
-        flushing = true
-        roundsLeft = options.renderLoopLimit
-        let settle = rechecks
-        rechecks = []
+        guard !flushState.flushing else { return false }
+        flushState.flushing = true
+        flushState.roundsLeft = options.renderLoopLimit
+        let settle = flushState.rechecks
+        flushState.rechecks = []
         for node in settle where graph.isLive(node) { graph.changed(node) }
         drainInbox()
         freeReleasedNodes()
@@ -28,9 +28,9 @@ extension LunetteRuntime {
 
     /// A round starts: false past `renderLoopLimit` rounds.
     func beginRound() -> Bool {
-        guard roundsLeft > 0 else { return false }
-        roundsLeft -= 1
-        flushCount += 1
+        guard flushState.roundsLeft > 0 else { return false }
+        flushState.roundsLeft -= 1
+        flushState.flushCount += 1
         schedulePendingEffects()
         return true
     }
@@ -45,8 +45,8 @@ extension LunetteRuntime {
     func endFlush() {
         freeReleasedNodes()
         hosts.pruneIdentities()
-        if !rechecks.isEmpty { inbox.wakeUp() }
-        flushing = false
+        if !flushState.rechecks.isEmpty { inbox.wakeUp() }
+        flushState.flushing = false
     }
 
     /// The next unit lun_flush should update, or nil when none is waiting.
@@ -56,8 +56,8 @@ extension LunetteRuntime {
             guard let unit = units[id] else { continue }
             unit.queued = false
             guard !unit.disposed, admitRun(of: unit) else { continue }
-            updating = unit
-            updatingBegan = false
+            flushState.updating = unit
+            flushState.updatingBegan = false
             return unit
         }
         return nil
@@ -65,41 +65,41 @@ extension LunetteRuntime {
 
     /// An effect whose run the host needs hear of only if it fails (not while tracing).
     func runsQuietly(_ unit: Unit) -> Bool {
-        unit.kind == .effect && !tracing
+        unit.kind == .effect && !tracer.tracing
     }
 
     /// The unit being updated is stale (or new): its function is about to run.
     func beginUpdate() {
-        guard let unit = updating else { return }
-        if !updatingBegan, unit.kind == .component, let app = unit.app { app.renderCounts[unit.name, default: 0] += 1 }
-        if !updatingBegan, tracing, unit.kind != .list, unit.kind != .root { traceRun(of: unit) }
+        guard let unit = flushState.updating else { return }
+        if !flushState.updatingBegan, unit.kind == .component, let app = unit.app { app.renderCounts[unit.name, default: 0] += 1 }
+        if !flushState.updatingBegan, tracer.tracing, unit.kind != .list, unit.kind != .root { traceRun(of: unit) }
         unit.renderCause = nil
-        updatingBegan = true
+        flushState.updatingBegan = true
         unit.needsRender = false
         if unit.kind != .effect { builder.begin(unit) }
     }
 
     /// The update finished: install the output (or the error), report what it wrote.
     func endUpdate(status: Int32, message: String?) {
-        guard let unit = updating else { return }
-        updating = nil
-        if status == Int32(LUN_UNIT_STOPPED) { unit.stoppedInFlush = flushCount }
+        guard let unit = flushState.updating else { return }
+        flushState.updating = nil
+        if status == Int32(LUN_UNIT_STOPPED) { unit.stoppedInFlush = flushState.flushCount }
         if status == Int32(LUN_UNIT_FAILED) || status == Int32(LUN_UNIT_STOPPED), let message {
             if unit.kind == .effect { effectErrors.append("effect: \(message)") }
             builder.fail(message)
         }
-        if updatingBegan, unit.kind != .effect { builder.finish() }
+        if flushState.updatingBegan, unit.kind != .effect { builder.finish() }
         reportWritesDuringRender()
     }
 
     /// Counts runs per flush; past the limit the unit is stopped and reported.
     private func admitRun(of unit: Unit) -> Bool {
-        if unit.flushStamp != flushCount {
-            unit.flushStamp = flushCount
+        if unit.flushStamp != flushState.flushCount {
+            unit.flushStamp = flushState.flushCount
             unit.runsThisFlush = 0
         }
         unit.runsThisFlush += 1
-        if unit.stoppedInFlush == flushCount {            // stopped by its budget: once per flush is enough
+        if unit.stoppedInFlush == flushState.flushCount {            // stopped by its budget: once per flush is enough
             graph.clearPending(unit.node)
             return false
         }
@@ -115,7 +115,7 @@ extension LunetteRuntime {
     /// Releases the records of disposed units (their tasks stop, their
     /// subscriptions end, their onDisappear actions are queued).
     func releasePendingRefs() {
-        if !pendingReleases.isEmpty { _ = lun_release_all(L) }
+        if !flushState.pendingReleases.isEmpty { _ = lun_release_all(L) }
     }
 
     /// A new unit under `parent`, scheduled to render.
@@ -127,8 +127,8 @@ extension LunetteRuntime {
                         app: app ?? parent?.app, node: node)
         if kind == .component || kind == .row {
             let key = kind == .component ? typeId : -1
-            viewOrdinals[key, default: 0] += 1
-            unit.ordinal = viewOrdinals[key]!
+            mounting.viewOrdinals[key, default: 0] += 1
+            unit.ordinal = mounting.viewOrdinals[key]!
         }
         units[id] = unit
         scheduler.schedule(unit)
@@ -144,7 +144,7 @@ extension LunetteRuntime {
         unit.children = [:]
         unit.environmentEntries = [:]
         graph.freeNode(unit.node)
-        if unit.recordRef > 0 { pendingReleases.append(unit.recordRef) }
+        if unit.recordRef > 0 { flushState.pendingReleases.append(unit.recordRef) }
         unit.recordRef = 0
         units[unit.id] = nil
     }
@@ -156,7 +156,7 @@ extension LunetteRuntime {
         guard graph.hasPending else { return }
         for node in graph.takePending() where graph.isLive(node) && graph.origin(node) == .unit {
             guard let unit = units[graph.node(node).owner], unit.node == node else { continue }
-            if let transaction { unit.pendingAnimation = transaction }
+            if let transaction = flushState.transaction { unit.pendingAnimation = transaction }
             scheduler.schedule(unit)
         }
     }
@@ -166,10 +166,10 @@ extension LunetteRuntime {
     /// earlier apps instead, in order, so views whose identities match keep
     /// their state.
     func mount(recordRef: Int32) -> App {
-        if let reused = reloading?.first {
-            reloading?.removeFirst()
+        if let reused = mounting.reloading?.first {
+            mounting.reloading?.removeFirst()
             if let root = reused.root, !root.disposed {
-                pendingReleases.append(root.recordRef)
+                flushState.pendingReleases.append(root.recordRef)
                 root.recordRef = recordRef
                 root.needsRender = true
                 root.renderCause = "reloaded"
@@ -177,9 +177,9 @@ extension LunetteRuntime {
                 return reused
             }
         }
-        let app = App(id: nextAppID)
-        nextAppID += 1
-        appsByID[app.id] = app
+        let app = App(id: mounting.nextAppID)
+        mounting.nextAppID += 1
+        mounting.appsByID[app.id] = app
         let root = makeUnit(kind: .root, typeId: 0, parent: nil, app: app)
         root.recordRef = recordRef
         app.root = root
@@ -189,7 +189,7 @@ extension LunetteRuntime {
     func unmount(_ app: App) {
         if let root = app.root { dispose(root) }
         app.root = nil                          // units hold their app: break the cycle (R8)
-        appsByID[app.id] = nil
+        mounting.appsByID[app.id] = nil
     }
 
     /// A `ui.effect`: runs at the flush C starts next, then after each flush where what it read changed.
@@ -203,13 +203,13 @@ extension LunetteRuntime {
     func dropEnvironmentEntry(_ entry: EnvironmentEntry) {
         graph.changed(entry.node)
         graph.freeNode(entry.node)
-        environmentKeys[entry.node] = nil
+        labels.environmentKeys[entry.node] = nil
     }
 
     private func reportWritesDuringRender() {
-        guard !writesDuringRender.isEmpty else { return }
-        let writes = writesDuringRender
-        writesDuringRender = []
+        guard !flushState.writesDuringRender.isEmpty else { return }
+        let writes = flushState.writesDuringRender
+        flushState.writesDuringRender = []
         for (unit, node) in writes where unit.runsThisFlush == 1 && !unit.disposed {
             warn(in: unit, "\(unit.displayName) wrote \(label(of: node)) during its body, which also reads it")
         }
@@ -228,7 +228,7 @@ extension LunetteRuntime {
             guard let entry = hosts.entry(owner), let type = hosts.type(at: entry.type) else { return "a Swift property" }
             return slot == 0 ? hosts.describe(owner) : "\(hosts.describe(owner)).\(type.properties[Int(slot) - 1].name)"
         case .environment:
-            guard let key = environmentKeys[node] else { return "an environment value" }
+            guard let key = labels.environmentKeys[node] else { return "an environment value" }
             return key.hasPrefix("@") ? "environment \(key.dropFirst())" : "environment '\(key)'"
         case .unit:
             return units[owner]?.displayName ?? "a view"
@@ -236,7 +236,7 @@ extension LunetteRuntime {
     }
 
     func viewTypeName(_ id: Int32) -> String {
-        id >= 1 && Int(id) <= viewTypeNames.count ? viewTypeNames[Int(id) - 1] : "View"
+        id >= 1 && Int(id) <= labels.viewTypeNames.count ? labels.viewTypeNames[Int(id) - 1] : "View"
     }
 
     func warn(in unit: Unit?, _ message: String) {
@@ -256,7 +256,7 @@ extension LunetteRuntime {
         guard inbox.hasPending else { return }
         for post in inbox.drain() where graph.isLive(post.node) {
             graph.changed(post.node)
-            if post.fromOtherThread { rechecks.append(post.node) }
+            if post.fromOtherThread { flushState.rechecks.append(post.node) }
         }
     }
 }

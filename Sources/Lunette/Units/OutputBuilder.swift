@@ -126,7 +126,7 @@ final class OutputBuilder {
         let entry = oldEntries.removeValue(forKey: position)
             ?? EnvironmentEntry(key: key, node: runtime.graph.newNode(.signal, owner: 0, slot: 0, origin: .environment),
                                 recordRef: unit?.recordRef ?? 0)
-        if runtime.environmentKeys[entry.node] == nil { runtime.environmentKeys[entry.node] = key }
+        if runtime.labels.environmentKeys[entry.node] == nil { runtime.labels.environmentKeys[entry.node] = key }
         let previous = entry.slot
         entry.slot = slot
         entry.recordRef = unit?.recordRef ?? 0

@@ -1,0 +1,22 @@
+/// The state of flushing: the flush in progress, its rounds, the unit being
+/// updated, and what the updates left for after them. The loop itself is C's
+/// (lun_flush.c); Rendering.swift answers its questions from this.
+struct FlushState {
+    /// A flush is running (a second one waits for it).
+    var flushing = false
+    /// Flush rounds so far, ever: stamps a unit's runs per round.
+    var flushCount = 0
+    /// Rounds this flush may still take (`renderLoopLimit`).
+    var roundsLeft = 0
+    /// The unit C is updating, and whether its run began.
+    var updating: Unit?
+    var updatingBegan = false
+    /// Writes a body made to what it had read (S36), reported after its update.
+    var writesDuringRender: [(Unit, Int32)] = []
+    /// Nodes changed from other threads: marked changed again at the next flush (see Inbox).
+    var rechecks: [Int32] = []
+    /// Registry references of disposed units, for C to release between updates.
+    var pendingReleases: [Int32] = []
+    /// The animation of the running transaction (ui.withAnimation), if any.
+    var transaction: String?
+}

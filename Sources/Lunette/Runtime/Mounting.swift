@@ -1,0 +1,19 @@
+/// The mounted apps, and how views are numbered within them.
+struct Mounting {
+    var appsByID: [Int32: App] = [:]
+    var nextAppID: Int32 = 1
+    /// While `reload` runs: the apps its mounts replace, in order.
+    var reloading: [App]?
+    /// How many views of each type (or rows, key -1) were made: "BookView#3".
+    var viewOrdinals: [Int32: Int] = [:]
+}
+
+/// Names that labels and messages use.
+struct Labels {
+    /// View type names by id (lunh_view_type).
+    var viewTypeNames: [String] = []
+    /// The key of each environment entry's node.
+    var environmentKeys: [Int32: String] = [:]
+    /// The next serial of a Lua model instance ("Book#3").
+    var nextSerial: Int32 = 1
+}

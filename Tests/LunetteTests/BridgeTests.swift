@@ -83,11 +83,11 @@ final class BridgeTests: XCTestCase {
         library.books[0].isAvailable = false       // computed in Swift, tracked through what it reads
         runtime.flush()
         XCTAssertTrue(runtime.text(of: app).contains("Books available: 2"))
-        XCTAssertEqual(app.renderCounts["Titles"], 1)
+        XCTAssertEqual(app.renders(of: "Titles"), 1)
         library.books[2].title = "Odyssey"
         runtime.flush()
         XCTAssertTrue(runtime.text(of: app).contains("Dune,Emma,Odyssey"))
-        XCTAssertEqual(app.renderCounts["Count"], 2)
+        XCTAssertEqual(app.renders(of: "Count"), 2)
         library.books.append(Book(title: "Beloved"))
         runtime.flush()
         XCTAssertTrue(runtime.text(of: app).contains("Books available: 3"))

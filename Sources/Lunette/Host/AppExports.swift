@@ -57,7 +57,7 @@ func lunhAppText(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ what: Int32, _ 
         case LUN_TEXT_TREE: return hand(runtime, runtime.text(of: app), length)
         case LUN_TEXT_JSON: return hand(runtime, runtime.json(of: app), length)
         case LUN_TEXT_WARNINGS: return hand(runtime, app.warnings.joined(separator: "\n"), length)
-        case LUN_TEXT_RENDERS: return hand(runtime, String(app.renderCounts[string(arg, alen)] ?? 0), length)
+        case LUN_TEXT_RENDERS: return hand(runtime, String(app.renders(of: string(arg, alen))), length)
         case LUN_TEXT_TRACE: return hand(runtime, app.trace.joined(separator: "\n"), length)
         case LUN_TEXT_HIDDEN: return hand(runtime, String(app.root.map { TreeQuery.hiddenRows(in: $0) } ?? 0), length)
         case LUN_TEXT_DEPS:

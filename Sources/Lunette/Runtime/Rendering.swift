@@ -71,7 +71,7 @@ extension LunetteRuntime {
     /// The unit being updated is stale (or new): its function is about to run.
     func beginUpdate() {
         guard let unit = flushState.updating else { return }
-        if !flushState.updatingBegan, unit.kind == .component, let app = unit.app { app.renderCounts[unit.name, default: 0] += 1 }
+        if !flushState.updatingBegan, unit.kind == .component, let app = unit.app { app.renderCounts[unit.typeId, default: 0] += 1 }
         if !flushState.updatingBegan, tracer.tracing, unit.kind != .list, unit.kind != .root { traceRun(of: unit) }
         unit.renderCause = nil
         flushState.updatingBegan = true
@@ -178,6 +178,9 @@ extension LunetteRuntime {
             }
         }
         let app = App(id: mounting.nextAppID)
+        app.typeID = { [weak self] name in
+            self?.labels.viewTypeNames.firstIndex(of: name).map { Int32($0 + 1) }
+        }
         mounting.nextAppID += 1
         mounting.appsByID[app.id] = app
         let root = makeUnit(kind: .root, typeId: 0, parent: nil, app: app)

@@ -6,17 +6,40 @@ import CLunette
 /// Structural identity: a child without an explicit id is keyed by its
 /// position in the output and its type; with an id (`:id(v)`, a row's
 /// element), by the id and type. A child whose key is gone is disposed.
+///
+/// Positions are kept as integers (two per open node: its place, or its
+/// interned constructor slot, and its kind), so opening a node and keying a
+/// child build no strings; `position` spells one out only when asked.
 final class OutputBuilder {
+    /// The identity of a child unit within its parent's output.
+    struct ChildKey: Hashable {
+        var kind: Int32
+        var typeId: Int32
+        var id: String?
+        var path: [Int32]
+        var site: Int32
+        var copy: Int32 = 0
+    }
+
+    /// An environment value's place: the node that sets it, and its key.
+    struct EntryKey: Hashable {
+        var path: [Int32]
+        var key: String
+    }
+
     @exclusivity(unchecked) private(set) var unit: Unit?
     @exclusivity(unchecked) private var stack: [RenderNode] = []
-    @exclusivity(unchecked) private var path: [String] = []
+    @exclusivity(unchecked) private var path: [Int32] = []
+    /// Constructor slots (F02) met so far, numbered: a path holds -(number).
+    @exclusivity(unchecked) private var slotIDs: [String: Int32] = [:]
+    @exclusivity(unchecked) private var slotNames: [String] = []
     @exclusivity(unchecked) private var outputAttributes: [(name: String, value: String)] = []
     @exclusivity(unchecked) private var environmentMarks: [Int] = []
     @exclusivity(unchecked) private var environmentStack: [EnvironmentEntry] = []
-    @exclusivity(unchecked) private var oldChildren: [String: Unit] = [:]
-    @exclusivity(unchecked) private var newChildren: [String: Unit] = [:]
-    @exclusivity(unchecked) private var oldEntries: [String: EnvironmentEntry] = [:]
-    @exclusivity(unchecked) private var newEntries: [String: EnvironmentEntry] = [:]
+    @exclusivity(unchecked) private var oldChildren: [ChildKey: Unit] = [:]
+    @exclusivity(unchecked) private var newChildren: [ChildKey: Unit] = [:]
+    @exclusivity(unchecked) private var oldEntries: [EntryKey: EnvironmentEntry] = [:]
+    @exclusivity(unchecked) private var newEntries: [EntryKey: EnvironmentEntry] = [:]
     @exclusivity(unchecked) private var lastEntry: EnvironmentEntry?
     @exclusivity(unchecked) private var errorMessage: String?
     /// The constructor slot of the next node opened, when it differs from its place (F02).
@@ -64,7 +87,8 @@ final class OutputBuilder {
         node.owner = unit
         node.generation = (unit?.generation ?? 0) + 1     // finish() moves the unit to it
         parent.ownChildren.append(node)
-        path.append("\(nextPosition ?? String(parent.ownChildren.count - 1))\(node.kind.name)")
+        path.append(nextPosition.map(slotID) ?? Int32(parent.ownChildren.count - 1))
+        path.append(node.kind.rawValue)
         nextPosition = nil
         stack.append(node)
         environmentMarks.append(environmentStack.count)
@@ -73,14 +97,30 @@ final class OutputBuilder {
     func close() {
         guard stack.count > 1 else { return }
         stack.removeLast()
-        path.removeLast()
+        path.removeLast(2)
         environmentStack.removeSubrange(environmentMarks.removeLast()...)
     }
 
     var current: RenderNode { stack[stack.count - 1] }
 
-    /// The open node's position in the output ("0VStack.1Text").
-    var position: String { path.joined(separator: ".") }
+    /// The open node's position in the output ("0VStack.1Text"), spelled out.
+    var position: String {
+        stride(from: 0, to: path.count, by: 2).map { i in
+            let place = path[i] >= 0 ? String(path[i]) : slotNames[Int(-path[i]) - 1]
+            return place + (RenderNode.Kind(rawValue: path[i + 1])?.name ?? "?")
+        }.joined(separator: ".")
+    }
+
+    /// The number of a constructor slot, as a path holds it: "2" is place 2
+    /// (as a node at place 2 without a hint), "2.0" a number of its own.
+    private func slotID(_ slot: String) -> Int32 {
+        if let place = Int32(slot), place >= 0 { return place }
+        if let id = slotIDs[slot] { return id }
+        slotNames.append(slot)
+        let id = -Int32(slotNames.count)
+        slotIDs[slot] = id
+        return id
+    }
 
     /// An attribute of the open node, or of the whole output when no node is open.
     func attribute(_ name: String, _ value: String) {
@@ -95,14 +135,10 @@ final class OutputBuilder {
 
     /// The child unit for the open node: the previous run's at this key, or a new one.
     func child(kind: Unit.Kind, typeId: Int32, key: String?) -> (unit: Unit, isNew: Bool) {
-        var structural = key.map { "\(kind.rawValue):\(typeId)#\($0)" }
-            ?? "\(kind.rawValue):\(typeId)@\(path.joined(separator: "."))" + (nextSite != 0 ? "^\(nextSite)" : "")
+        var structural = key.map { ChildKey(kind: kind.rawValue, typeId: typeId, id: $0, path: [], site: 0) }
+            ?? ChildKey(kind: kind.rawValue, typeId: typeId, id: nil, path: path, site: nextSite)
         nextSite = 0
-        if newChildren[structural] != nil {
-            var n = 2
-            while newChildren["\(structural)~\(n)"] != nil { n += 1 }
-            structural += "~\(n)"
-        }
+        while newChildren[structural] != nil { structural.copy += 1 }
         let child: Unit
         let isNew: Bool
         if let old = oldChildren.removeValue(forKey: structural) {
@@ -122,7 +158,7 @@ final class OutputBuilder {
 
     /// Records an environment value on the open node; returns the slot it had last run (0 if new).
     func environment(key: String, slot: Int32) -> Int32 {
-        let position = "\(path.joined(separator: "."))|\(key)"
+        let position = EntryKey(path: path, key: key)
         let entry = oldEntries.removeValue(forKey: position)
             ?? EnvironmentEntry(key: key, node: runtime.graph.newNode(.signal, owner: 0, slot: 0, origin: .environment),
                                 recordRef: unit?.recordRef ?? 0)

@@ -27,11 +27,11 @@ final class Unit {
     /// Facts about the output as a whole (a lazy list's hidden rows), shown on the hosting node.
     @exclusivity(unchecked) var outputAttributes: [(name: String, value: String)] = []
     /// Child units by structural key (position and type, or explicit identity).
-    @exclusivity(unchecked) var children: [String: Unit] = [:]
+    @exclusivity(unchecked) var children: [OutputBuilder.ChildKey: Unit] = [:]
     /// Environment values set by ancestors between the parent unit and this one.
     @exclusivity(unchecked) var environment: [EnvironmentEntry] = []
     /// Environment values this unit's output sets, by position and key.
-    @exclusivity(unchecked) var environmentEntries: [String: EnvironmentEntry] = [:]
+    @exclusivity(unchecked) var environmentEntries: [OutputBuilder.EntryKey: EnvironmentEntry] = [:]
 
     /// Must run at the next flush whatever its dependencies say (new, inputs changed).
     @exclusivity(unchecked) var needsRender = true
@@ -116,7 +116,10 @@ final class EnvironmentEntry {
 public final class App {
     let id: Int32
     var root: Unit!
-    @exclusivity(unchecked) var renderCounts: [String: Int] = [:]
+    /// Body runs by view type id (names are the runtime's: Labels.viewTypeNames).
+    @exclusivity(unchecked) var renderCounts: [Int32: Int] = [:]
+    /// The view type id of a name, for `renders(of:)`.
+    var typeID: (String) -> Int32? = { _ in nil }
     @exclusivity(unchecked) var warnings: [String] = []
     /// Errors raised outside bodies — by onAppear, onDisappear, onChange,
     /// onReceive and tasks — each "View: file.lua:12: message" (also listed
@@ -133,7 +136,7 @@ public final class App {
     public var nodes: [RenderNode] { root?.output ?? [] }
 
     /// How many times bodies of the view type named `viewName` ran in this app.
-    public func renders(of viewName: String) -> Int { renderCounts[viewName] ?? 0 }
+    public func renders(of viewName: String) -> Int { typeID(viewName).flatMap { renderCounts[$0] } ?? 0 }
 }
 
 extension App {

@@ -259,6 +259,27 @@ do
     floor.dispose()
     collectgarbage()
   end
+  -- The same port's cellx (every cell observed) and molBench, over the same adapters.
+  for _, layers in ipairs { 1000 } do
+    local floor, lunette = reactivity.floor(), reactivity.lunette(ui)
+    local runFloor, runLunette = reactivity.cellx(floor, layers), reactivity.cellx(lunette, layers)
+    local tl, tf = measure_pair(quick and 5 or 15, runLunette, runFloor)
+    report("P2", ("cellx %d (generic port, adapters)"):format(layers), tl, tf, "<= 4x", tl / tf <= 4, "answers checked")
+    lunette.dispose(); floor.dispose(); collectgarbage()
+  end
+  do
+    local floor, lunette = reactivity.floor(), reactivity.lunette(ui)
+    local runFloor, runLunette = reactivity.molbench(floor), reactivity.molbench(lunette)
+    local n = quick and 20 or 100
+    local same = true
+    local tl, tf = measure_pair(quick and 5 or 11,
+      function() for _ = 1, n do runLunette() end end,
+      function() for _ = 1, n do runFloor() end end)
+    same = runLunette() == runFloor()
+    report("P4", "molBench (one iteration: two batches)", tl / n, tf / n, "<= 4x", same and tl / tf <= 4,
+      same and "same results as the floor" or "RESULTS DIFFER")
+    lunette.dispose(); floor.dispose(); collectgarbage()
+  end
 end
 
 -- P6: mount then unmount 10k simple views, vs building the same tables -----

@@ -234,4 +234,75 @@ end
 
 M.order = { "broad", "deep", "diamond", "triangle", "mux", "repeated", "unstable", "avoidable" }
 
+-- cellx: `layers` layers of four computeds over the previous layer, an
+-- effect on every cell; sources swap between 1,2,3,4 and 4,3,2,1. Known
+-- answers for the last layer (js-reactivity-benchmark's).
+M.cellxAnswers = {
+  [1000] = { { -3, -6, -2, 2 }, { -2, -4, 2, 3 } },
+  [5000] = { { 2, 4, -1, -6 }, { -2, 1, -4, -4 } },
+}
+function M.cellx(r, layers)
+  local s = {}
+  for i = 1, 4 do s[i] = { r.signal(i) } end
+  local prev = { s[1][1], s[2][1], s[3][1], s[4][1] }
+  for _ = 1, layers do
+    local p = prev
+    local cell = {
+      r.computed(function() return p[2]() end),
+      r.computed(function() return p[1]() - p[3]() end),
+      r.computed(function() return p[2]() + p[4]() end),
+      r.computed(function() return p[3]() end),
+    }
+    for k = 1, 4 do r.effect(function() local _ = cell[k]() end) end
+    prev = cell
+  end
+  local last = prev
+  local answers = M.cellxAnswers[layers]
+  local flip = false
+  local function check(want)
+    if answers then
+      for k = 1, 4 do if last[k]() ~= want[k] then error("cellx: wrong answer", 2) end end
+    end
+  end
+  check(answers and answers[1])
+  return function()
+    flip = not flip
+    r.batch(function()
+      for k = 1, 4 do s[k][2](flip and 5 - k or k) end
+    end)
+    check(answers and answers[flip and 2 or 1])
+  end
+end
+
+-- molBench: a small model with costly nodes (fib(16)) and two batches an iteration.
+local function fib(n) if n < 2 then return 1 end return fib(n - 1) + fib(n - 2) end
+local function hard(n) return n + fib(16) end
+function M.molbench(r)
+  local A, setA = r.signal(0)
+  local B, setB = r.signal(0)
+  local C = r.computed(function() return (A() % 2) + (B() % 2) end)
+  local D = r.computed(function()
+    local t = {}
+    for i = 0, 4 do t[i + 1] = { x = i + (A() % 2) - (B() % 2) } end
+    return t
+  end)
+  local E = r.computed(function() return hard(C() + A() + D()[1].x) end)
+  local F = r.computed(function() local x = D()[3].x; return hard(x ~= 0 and x or B()) end)
+  local G = r.computed(function()
+    local c = C()
+    return c + (c ~= 0 and c or E() % 2) + D()[5].x + F()
+  end)
+  local last
+  r.effect(function() last = hard(G()) end)
+  r.effect(function() local _ = G() end)
+  r.effect(function() local _ = hard(F()) end)
+  local i = 0
+  return function()
+    r.batch(function() setB(1); setA(1 + i * 2) end)
+    r.batch(function() setA(2 + i * 2); setB(2) end)
+    i = i + 1
+    return last
+  end
+end
+
 return M

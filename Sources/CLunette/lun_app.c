@@ -86,6 +86,19 @@ static int lun_effect_cancel(lua_State *L) {
   return 0;
 }
 
+/* ui.reset() -> (): a fresh start, as between two tests: every app
+ * unmounted, every effect cancelled, every task cancelled (its cleanup runs
+ * now), the virtual clock back at 0 with no sleep or timer pending. */
+static int lun_ui_reset(lua_State *L) {
+  lun_State *S = lun_state(L);
+  lun_app_check_idle(L, "ui.reset");
+  lunh_reset(S->rt);
+  lun_release_refs(L, S);                         /* tasks are cancelled, subscriptions end */
+  lun_flush_now(L);                               /* cancelled tasks see their cancellation */
+  lunh_clock_reset(S->rt);
+  return 0;
+}
+
 /* ui.configure{ listWindow = n, timeBudget = seconds } -> (). */
 static int lun_ui_configure(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -401,7 +414,7 @@ int lun_mount_ref(lua_State *L, int ref, int32_t *app) {
 
 void lun_open_app(lua_State *L) {
   static const luaL_Reg fns[] = {
-    {"mount", lun_ui_mount}, {"flush", lun_ui_flush}, {"effect", lun_ui_effect},
+    {"mount", lun_ui_mount}, {"flush", lun_ui_flush}, {"effect", lun_ui_effect}, {"reset", lun_ui_reset},
     {"configure", lun_ui_configure}, {"trace", lun_ui_trace}, {NULL, NULL}};
   static const luaL_Reg app[] = {
     {"tree", lun_app_tree}, {"json", lun_app_json}, {"find", lun_app_find},

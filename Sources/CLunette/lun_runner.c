@@ -76,6 +76,23 @@ static int lun_loadfile(lua_State *L) {
   return 2;
 }
 
+/* lunette_problems() -> { errors }, { warnings }: what went wrong in views
+ * and events since the last call (error nodes, errors raised by onAppear,
+ * onChange, onReceive or a task, warnings), each "View: file:line: ...". */
+static int lun_problems(lua_State *L) {
+  const lun_Host *rt = lun_state(L)->rt;
+  const char *text;
+  size_t len;
+  int isError, n[2] = {0, 0};
+  lua_newtable(L);
+  lua_newtable(L);
+  while ((text = lunh_problem_next(rt, &isError, &len)) != NULL) {
+    lua_pushlstring(L, text, len);
+    lua_rawseti(L, isError ? -3 : -2, ++n[isError ? 0 : 1]);
+  }
+  return 2;
+}
+
 /* Protected part of lun_install_runner_support. */
 static int lun_install_runner_k(lua_State *L) {
   lua_register(L, "lunette_emit", lun_emit);
@@ -83,6 +100,7 @@ static int lun_install_runner_k(lua_State *L) {
   lua_register(L, "lunette_watch", lun_watch);
   lua_register(L, "lunette_unwatch", lun_unwatch);
   lua_register(L, "lunette_reset_clock", lun_reset_clock);
+  lua_register(L, "lunette_problems", lun_problems);
   return 0;
 }
 

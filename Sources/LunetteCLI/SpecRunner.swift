@@ -17,12 +17,13 @@ struct SpecCase {
 enum SpecRunner {
     static let source = String(decoding: PackageResources.spec_runner_lua, as: UTF8.self)
 
-    static func run(file: String, filter: String?, timeout: Double, limits: ScriptLimits) {
+    static func run(file: String, filter: String?, timeout: Double, failOnWarnings: Bool, limits: ScriptLimits) {
         do {
             let runtime = try Runtimes.make(for: file, limits: limits, virtualClock: true)
             try runtime.installRunnerSupport()
             try runtime.run(source: source, name: "=(spec runner)")
-            let call = "lunette_spec_run(\(quoted(file)), \(filter.map(quoted) ?? "nil"), \(timeout))"
+            let call = "lunette_spec_run(\(quoted(file)), { filter = \(filter.map(quoted) ?? "nil"), timeout = \(timeout), "
+                + "failOnWarnings = \(failOnWarnings) })"
             _ = try runtime.evaluateHostCode(call, name: "=(spec runner)")
         } catch {
             emit(SpecRecord(status: "failed", name: "loading \(file)", message: "\(error)"))

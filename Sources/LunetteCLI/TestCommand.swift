@@ -28,6 +28,9 @@ struct TestCommand: ParsableCommand {
     @Option(name: .long, help: "Seconds a test may run before it is stopped and reported failed.")
     var timeout: Double = 10
 
+    @Flag(name: .long, help: "Fail a test whose views or events produced a warning (errors always fail it).")
+    var failOnWarnings = false
+
     @OptionGroup var limits: ScriptLimits
 
     /// Internal: run the given files in this process, handing results out (see SpecProcess).
@@ -37,12 +40,15 @@ struct TestCommand: ParsableCommand {
     func run() throws {
         if child {
             setpgid(0, 0)                     // its own process group: a kill takes what it started too
-            for file in paths { SpecRunner.run(file: file, filter: filter, timeout: timeout, limits: limits) }
+            for file in paths {
+                SpecRunner.run(file: file, filter: filter, timeout: timeout, failOnWarnings: failOnWarnings, limits: limits)
+            }
             return
         }
         let files = SpecFiles.find(in: paths.isEmpty ? SpecFiles.defaultRoots() : paths)
         var childArguments = ["--timeout", "\(timeout)"] + limits.arguments
         if let filter { childArguments += ["--filter", filter] }
+        if failOnWarnings { childArguments += ["--fail-on-warnings"] }
         var all: [SpecCase] = []
         for file in files {
             if !tap { print(file) }

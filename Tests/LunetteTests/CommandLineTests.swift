@@ -171,6 +171,44 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.errors.contains("error: root: \(file.path):2: appear failed"), result.errors)
     }
 
+    /// Issue 10: errors in views and events fail the test that caused them, unless it says it
+    /// expects them; warnings fail only with --fail-on-warnings.
+    func testErrorsInViewsAndEventsFailTheTest() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("problems_\(UUID().uuidString)_spec.lua")
+        try """
+        local ui = require("lunette")
+        describe("problems", function()
+          it("an unexpected error node", function()
+            ui.mount(ui.View("Broken", function() error("boom") end)())
+          end)
+          it("an expected error node", function()
+            local app = ui.mount(ui.View("Broken", function() error("boom") end)())
+            assert.has_error_node(app, "boom")
+          end)
+          it("an error in onAppear", function()
+            ui.mount(ui.Text("x"):onAppear(function() error("appear failed") end))
+          end)
+          it("a warning", function()
+            ui.mount(ui.View("Loop", { state = { n = 0 }, body = function(self)
+              self.n = self.n + 1
+              return ui.Text(tostring(self.n))
+            end })())
+          end)
+        end)
+        """.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["test", file.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.output.contains("✗ problems an unexpected error node"), result.output)
+        XCTAssertTrue(result.output.contains("Broken: \(file.lastPathComponent):4: boom")
+                      || result.output.contains("Broken: \(file.path):4: boom"), result.output)
+        XCTAssertTrue(result.output.contains("✓ problems an expected error node"), result.output)
+        XCTAssertTrue(result.output.contains("✗ problems an error in onAppear"), result.output)
+        XCTAssertTrue(result.output.contains("✓ problems a warning"), result.output)
+        let strict = try lunette(["test", "--fail-on-warnings", file.path])
+        XCTAssertTrue(strict.output.contains("✗ problems a warning"), strict.output)
+    }
+
     /// F07: `lunette run` prints the first frame, then the one a task loaded.
     func testF07RunPrintsTheFirstFrameBeforeTasksRun() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("frames_\(UUID().uuidString).lua")

@@ -133,7 +133,7 @@ describe("Bindings", function()
 
   it("a binding input must be a Binding", function()
     local app = ui.mount(ui.VStack { PlayButton { isPlaying = true } })
-    assert.matches("PlayButton: input 'isPlaying' must be a Binding", tostring(app:find { type = "Error" }))
+    assert.has_error_node(app, "PlayButton: input 'isPlaying' must be a Binding")
   end)
 
   it("Bindable refuses a property the object does not have", function()

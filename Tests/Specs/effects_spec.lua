@@ -149,6 +149,7 @@ describe("Effects", function()
     local app = ui.mount(V())
     ui.clock.advance(1)
     assert.matches("V: .*effects_spec.lua:%d+: task failed", table.concat(app:warnings(), "\n"))
+    assert.reported(app, "task failed")
     assert.truthy(app:find("ok"))
   end)
 

@@ -36,6 +36,7 @@ describe("Environment", function()
     local app = ui.mount(ui.VStack { Needy(), Relaxed() })
     local errors = app:findAll { type = "Error" }
     assert.equal(1, #errors)
+    assert.has_error_node(app, "no Library in the environment for 'library'")
     local line = tostring(errors[1])
     assert.matches("Needy", line)
     assert.matches("no Library in the environment", line)

@@ -120,7 +120,7 @@ describe("R16 hostile selves", function()
     assert.has_error(function() ui.id(ui.Binding.constant(1)) end)
   end)
 
-  it("R16 a view value whose fields were altered with rawset is an error node, not a crash", function()
+  it("R16 a view value whose fields were altered with rawset is an error node, not a crash #errors", function()
     for _, field in ipairs { "kind", "mods", "env", "attrs", "type", "inputs", "binding", "sheet", "action" } do
       for _, bad in ipairs { 999, "x", { {} }, { [{}] = 1 }, false } do
         local v = ui.Text("x"):padding()
@@ -138,7 +138,7 @@ describe("R16 hostile selves", function()
   end)
 end)
 
-describe("R11 deep and cyclic values", function()
+describe("R11 deep and cyclic values #errors", function()   -- #errors: error nodes are what they test
   it("R11 a table default nested 10 deep is copied", function()
     local t, d = {}, nil
     d = t
@@ -227,7 +227,7 @@ describe("R11 deep and cyclic values", function()
   end)
 end)
 
-describe("R1 errors in computed properties", function()
+describe("R1 errors in computed properties #errors", function()
   it("R1 F09 a computed that raises while its readers are checked is an error node naming it, and recovers", function()
     local M = ui.Observable("Flaky", { n = 1, c = ui.computed(function(self)
       if self.n == 2 then error("bad n") end

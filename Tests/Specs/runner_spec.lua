@@ -1,4 +1,5 @@
 -- The test runner's own API, as a spec author sees it (runs under busted too).
+local ui = require("lunette")
 describe("spy", function()
   it("records calls and passes them through", function()
     local s = spy.new(function(x) return x * 2 end)
@@ -44,5 +45,32 @@ describe("assertions", function()
     assert.has_error(function() error("boom") end, "boom")
     assert.has_error(function() error({ code = 1 }) end)
     assert.error_matches(function() error("a long message") end, "long")
+  end)
+end)
+
+-- Issue 10: the two runners agree: each test starts afresh (ui.reset()
+-- between tests, under lunette test and under busted alike).
+describe("Isolation between tests", function()
+  local fired = 0
+  it("test 1 leaves a mounted app with a running timer behind", function()
+    ui.mount(ui.Text("left behind"):onReceive(ui.Timer.publish(1):autoconnect(), function() fired = fired + 1 end))
+    ui.clock.advance(1)
+    assert.equal(1, fired)
+  end)
+  it("test 2 starts afresh: the clock is back at 0 and test 1's timer never fires", function()
+    assert.equal(0, ui.clock.now())
+    ui.clock.advance(5)
+    assert.equal(1, fired)
+  end)
+  it("ui.reset() unmounts apps and cancels tasks, whose cleanup runs", function()
+    local log = {}
+    local app = ui.mount(ui.Text("x"):task(function()
+      local ok = pcall(ui.sleep, 100)
+      log[#log + 1] = ok and "slept" or "cancelled"
+    end))
+    ui.clock.advance(0)
+    ui.reset()
+    assert.same({ "cancelled" }, log)
+    assert.equal("", app:tree())
   end)
 end)

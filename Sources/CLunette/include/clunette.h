@@ -256,7 +256,12 @@ struct lun_Host {
   /* The virtual clock moves to `time` (after running what fell due before it). */
   void (*clock_settle)(void *context, double time);
   void (*clock_reset)(void *context);
+  /* A fresh start (ui.reset): every app unmounted, every effect disposed, the clock reset. */
+  void (*reset)(void *context);
   void (*event_failed)(void *context, int32_t unit, const char *message, size_t len);
+  /* The next problem recorded for a test runner (an error node, an error in
+   * an event, a warning), oldest first; NULL when none is left. */
+  const char *(*problem_next)(void *context, int *isError, size_t *len);
 
   /* apps, inspection */
   /* A new app whose root renders the view value held at recordRef, queued: C flushes. */

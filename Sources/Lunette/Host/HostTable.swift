@@ -46,7 +46,9 @@ enum HostTable {
         table.pointee.clock_pop = lunhClockPop
         table.pointee.clock_settle = lunhClockSettle
         table.pointee.clock_reset = lunhClockReset
+        table.pointee.reset = lunhReset
         table.pointee.event_failed = lunhEventFailed
+        table.pointee.problem_next = lunhProblemNext
         table.pointee.mount = lunhMount
         table.pointee.flush_begin = lunhFlushBegin
         table.pointee.round_begin = lunhRoundBegin

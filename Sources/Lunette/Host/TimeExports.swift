@@ -41,6 +41,7 @@ func lunhClockReset(_ rt: UnsafeMutableRawPointer?) {
 func lunhEventFailed(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { runtime in
         let text = string(message, length)
+        runtime.problems.record(error: runtime.units[unit].map { "\($0.displayName): \(text)" } ?? text)
         if let unit = runtime.units[unit] {
             runtime.warn(in: unit, "\(unit.displayName): \(text)")
             if let app = unit.app, app.eventErrors.count < 1000 { app.eventErrors.append("\(unit.displayName): \(text)") }
@@ -56,4 +57,19 @@ func lunhOutPath(_ rt: UnsafeMutableRawPointer?, _ length: UnsafeMutablePointer<
         length?.pointee = count
         return pointer
     }
+}
+
+func lunhProblemNext(_ rt: UnsafeMutableRawPointer?, _ isError: UnsafeMutablePointer<Int32>?,
+                     _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
+    withRuntime(rt) { runtime in
+        guard let problem = runtime.problems.next() else { return nil }
+        isError?.pointee = problem.isError ? 1 : 0
+        let (pointer, count) = runtime.text.set(problem.text)
+        length?.pointee = count
+        return pointer
+    }
+}
+
+func lunhReset(_ rt: UnsafeMutableRawPointer?) {
+    withRuntime(rt) { $0.reset() }
 }

@@ -77,6 +77,7 @@ public final class LunetteRuntime {
     @exclusivity(unchecked) var handles = NodeHandles()
     var labels = Labels()
     var tracer = Tracer()
+    var problems = Problems()
     /// Text handed to C (valid until the next call), and the last host-object error.
     let text = CStringBuffer()
     let errorText = CStringBuffer()

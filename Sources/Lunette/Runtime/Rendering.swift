@@ -189,6 +189,13 @@ extension LunetteRuntime {
         return app
     }
 
+    /// A fresh start (ui.reset): every app unmounted, every effect disposed, the clock reset.
+    func reset() {
+        for app in apps { unmount(app) }
+        for id in units.ids where units[id]?.kind == .effect { units[id].map(dispose) }
+        clock.reset()
+    }
+
     func unmount(_ app: App) {
         if let root = app.root { dispose(root) }
         app.root = nil                          // units hold their app: break the cycle (R8)
@@ -243,6 +250,7 @@ extension LunetteRuntime {
     }
 
     func warn(in unit: Unit?, _ message: String) {
+        problems.record(warning: message)
         guard let app = unit?.app else { return }
         if app.warnings.count < 1000 { app.warnings.append(message) }
     }

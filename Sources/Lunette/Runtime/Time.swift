@@ -34,6 +34,7 @@ extension LunetteRuntime {
     /// `lunette_reset_clock()` (a fresh virtual clock for each spec).
     public func installRunnerSupport() throws {
         guard lun_install_runner_support(L) == LUN_OK else { throw LunetteError.setup(lastError) }
+        problems.recording = true
     }
 
     /// Calls `callback` (on the changing thread) whenever a Swift model the

@@ -182,6 +182,7 @@ final class OutputBuilder {
     func finish() {
         guard let unit else { return }
         if let message = errorMessage {
+            runtime.problems.record(error: "\(unit.displayName): \(message)")
             let node = RenderNode(kind: .error, text: message)
             node.ownAttributes.append(("view", unit.displayName))
             if let location = Self.location(in: message) { node.ownAttributes.append(("location", location)) }

@@ -20,4 +20,7 @@ struct UnitTable {
     }
 
     var count: Int { slots.count - 1 - freeIDs.count }
+
+    /// The ids of the live units.
+    var ids: [Int32] { (1..<Int32(slots.count)).filter { slots[Int($0)] != nil } }
 }

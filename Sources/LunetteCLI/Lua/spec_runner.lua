@@ -247,6 +247,62 @@ local function message_of(err)
   return err
 end
 
+-- What the command gave the runner: a way to load spec files (loadfile may
+-- be sandboxed away) and to hand results out as they come. Taken out of the
+-- globals before any spec runs, so specs cannot reach them.
+local load_spec, emit, watch, unwatch, reset_clock, take_problems =
+  lunette_loadfile, lunette_emit, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems
+lunette_loadfile, lunette_emit, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems =
+  nil, nil, nil, nil, nil, nil
+
+-- Problems: what went wrong in views and events while a test ran (error
+-- nodes, errors raised by onAppear, onChange, onReceive or a task, and —
+-- with --fail-on-warnings — warnings) fails it, unless the test said it
+-- expected them (assert.has_error_node, assert.reported).
+local settings = { failOnWarnings = false }
+local expected = {}
+
+local function expect(text) expected[#expected + 1] = text end
+
+local function is_expected(problem)
+  for _, text in ipairs(expected) do
+    if problem:find(text, 1, true) then return true end
+  end
+  return false
+end
+
+-- The problems of the running test nobody expected, as one message (or nil).
+-- A test tagged #errors (in its name or a describe's) expects any.
+local function unexpected_problems(name)
+  local errors, warnings = take_problems()
+  if name and name:find("#errors", 1, true) then return nil end
+  local found = {}
+  for _, e in ipairs(errors) do if not is_expected(e) then found[#found + 1] = e end end
+  if settings.failOnWarnings then
+    for _, w in ipairs(warnings) do if not is_expected(w) then found[#found + 1] = "warning: " .. w end end
+  end
+  if #found == 0 then return nil end
+  local more = #found > 1 and ("\n(and %d more)"):format(#found - 1) or ""
+  return "an error in a view or an event during this test: " .. found[1] .. more
+end
+
+-- assert.has_error_node(app, text): the app shows an error node containing text.
+function checks.has_error_node(app, text)
+  local tree = app:tree()
+  for line in tree:gmatch("[^\n]+") do
+    if line:find("Error", 1, true) and line:find(text, 1, true) then expect(text); return end
+  end
+  fail(("expected an error node containing %s in:\n%s"):format(show(text), tree))
+end
+
+-- assert.reported(app, text): a warning or an event's error containing text was reported.
+function checks.reported(app, text)
+  for _, w in ipairs(app:warnings()) do
+    if w:find(text, 1, true) then expect(text); return end
+  end
+  fail(("expected a report containing %s, the app's warnings are %s"):format(show(text), show(app:warnings())))
+end
+
 -- Runs before_each hooks, the test and after_each hooks; the first failure wins.
 local function run_test(test)
   local blocks = chain_of(test.parent)
@@ -263,15 +319,16 @@ local function run_test(test)
       if ok and not ok2 then ok, err = ok2, err2 end
     end
   end
+  local problems = unexpected_problems(test.fullName)
+  if ok and problems then ok, err = false, problems end
   return ok, err
 end
 
--- What the command gave the runner: a way to load spec files (loadfile may
--- be sandboxed away) and to hand results out as they come. Taken out of the
--- globals before any spec runs, so specs cannot reach them.
-local load_spec, emit, watch, unwatch, reset_clock =
-  lunette_loadfile, lunette_emit, lunette_watch, lunette_unwatch, lunette_reset_clock
-lunette_loadfile, lunette_emit, lunette_watch, lunette_unwatch, lunette_reset_clock = nil, nil, nil, nil, nil
+-- ui.reset(), with the module as a spec file would load it.
+local function reset_ui()
+  local loaded, ui = pcall(require, "lunette")
+  if loaded and ui.reset then ui.reset() end
+end
 
 -- Runs a test in its own coroutine under a time limit: a hung test is
 -- suspended at the limit (lunette_watch), reported failed, and abandoned.
@@ -311,8 +368,9 @@ end
 -- test as it ends (status passed, failed or skipped; full name; message;
 -- seconds), a "start" record before each, and "done" at the end. Loading
 -- the file and its describe blocks is bounded by the same time limit.
-function lunette_spec_run(path, filter, timeout)
-  timeout = timeout or 10
+function lunette_spec_run(path, options)
+  local filter, timeout = options.filter, options.timeout or 10
+  settings.failOnWarnings = options.failOnWarnings
   local chunk, err = load_spec(path)
   if not chunk then
     record("failed", "loading " .. path, err)
@@ -320,6 +378,7 @@ function lunette_spec_run(path, filter, timeout)
   end
   record("start", "loading " .. path)
   local ok, loadErr = run_limited(timeout, chunk)
+  if ok then loadErr = unexpected_problems(); ok = loadErr == nil end
   if not ok then
     record("failed", "loading " .. path, loadErr)
     return record("done", path)
@@ -335,6 +394,10 @@ function lunette_spec_run(path, filter, timeout)
             record("skipped", name, "pending")
           else
             record("start", name)
+            child.fullName = name
+            expected = {}
+            reset_ui()                            -- each test starts afresh: no apps, effects, tasks or timers
+            take_problems()                       -- what came before belongs to no test
             local started = os.clock()
             local good, message = run_watched(child, timeout)
             record(good and "passed" or "failed", name, not good and message_of(message) or nil, os.clock() - started)

@@ -391,6 +391,21 @@ static int lun_node_tostring(lua_State *L) {
   return 1;
 }
 
+/* Protected part of lun_app_global: (app id, name) -> (). */
+static int lun_app_global_k(lua_State *L) {
+  lun_handle_push(L, (int32_t)lua_tointeger(L, 1), LUN_MT_APP);
+  lua_setglobal(L, lua_tostring(L, 2));
+  return 0;
+}
+
+int lun_app_global(lua_State *L, int32_t app, const char *name) {
+  if (!lua_checkstack(L, 4)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_app_global_k);
+  lua_pushinteger(L, app);
+  lua_pushstring(L, name);
+  return lun_protect(L, 2, 0);
+}
+
 /* Protected part of lun_mount_ref: (value) -> app id or 0. */
 static int lun_mount_ref_k(lua_State *L) {
   if (!lun_view_test(L, 1) && !lun_viewtype_test(L, 1)) { lua_pushinteger(L, 0); return 1; }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `lunette repl [FILE]`: explore view scripts interactively.
 struct ReplCommand: ParsableCommand {
@@ -13,6 +14,7 @@ struct ReplCommand: ParsableCommand {
     @OptionGroup var limits: ScriptLimits
 
     func run() throws {
-        try Repl(file: file, limits: limits).run()
+        let repl = try Repl(file: file, limits: limits)
+        if !repl.run() && isatty(STDIN_FILENO) == 0 { throw ExitCode(1) }     // a piped session says a line failed
     }
 }

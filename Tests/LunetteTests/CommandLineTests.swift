@@ -136,6 +136,81 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(transcript.wait(for: "> kept + 1\n42\n"), transcript.output)
     }
 
+    /// Issue 10: at the prompt of a terminal session Ctrl-C drops the line and keeps the state;
+    /// twice in a row quits; history goes to $HOME (the environment's).
+    func testCtrlCAtThePromptDropsTheLineAndTwiceQuits() throws {
+        let binary = root.appendingPathComponent(".build/debug/lunette")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
+        var master: Int32 = 0, slave: Int32 = 0
+        guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw XCTSkip("no pseudo-terminal here") }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("home_\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["repl"]
+        process.environment = ["HOME": home.path, "TERM": "dumb", "PATH": "/usr/bin:/bin"]
+        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+        process.standardInput = terminal
+        process.standardOutput = terminal
+        process.standardError = terminal
+        try process.run()
+        close(slave)
+        let lock = NSLock()
+        nonisolated(unsafe) var output = ""
+        let master = master
+        let readerThread = Thread {                    // raw reads: a pty says EIO when the child is gone
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = read(master, &buffer, buffer.count)
+                if n <= 0 { break }
+                lock.lock(); output += String(decoding: buffer[0..<n], as: UTF8.self); lock.unlock()
+            }
+        }
+        readerThread.start()
+        defer { close(master) }
+        func wait(for text: String) -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                lock.lock(); let seen = output.contains(text); lock.unlock()
+                if seen { return true }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return false
+        }
+        func type(_ s: String) { _ = s.withCString { write(master, $0, strlen($0)) } }
+        // (the child has no controlling terminal, so Ctrl-C is sent as the terminal would: SIGINT)
+        XCTAssertTrue(wait(for: "> "), output)
+        type("kept = 41\r")
+        type("half a line")
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(process.processIdentifier, SIGINT)        // what the terminal does on Ctrl-C
+        XCTAssertTrue(wait(for: "line dropped"), output)
+        type("kept + 1\r")
+        XCTAssertTrue(wait(for: "42"), output)
+        Thread.sleep(forTimeInterval: 0.2)
+        kill(process.processIdentifier, SIGINT)
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(process.processIdentifier, SIGINT)
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertFalse(process.isRunning, output)
+        if process.isRunning { process.terminate() }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: home.appendingPathComponent(".lunette_history").path))
+    }
+
+    /// Issue 10: a piped session whose line failed exits 1; `lunette repl FILE` leaves `app`.
+    func testAPipedSessionReportsAFailedLineAndAFileLeavesItsApp() throws {
+        let failing = try lunette(["repl"], input: "x = 1\nerror('boom')\nx\n")
+        XCTAssertEqual(failing.status, 1, failing.output)
+        let fine = try lunette(["repl"], input: "x = 1\nx\n")
+        XCTAssertEqual(fine.status, 0, fine.output)
+        let withApp = try lunette(["repl", "Examples/BookReader/BookReader.lua"],
+                                  input: "app:find('Check out'):tap()\nprint(#app:findAll('Return'))\n")
+        XCTAssertEqual(withApp.status, 0, withApp.output + withApp.errors)
+        XCTAssertTrue(withApp.output.contains("\n1\n"), withApp.output)
+    }
+
     func testAHungSpecIsReportedFailedAndTheRunGoesOn() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("hang_\(UUID().uuidString)_spec.lua")
         try """

@@ -170,6 +170,8 @@ int lun_release_ref(lua_State *L, int ref);
 int lun_host_define(lua_State *L, int32_t type, const char *name, const char *props, int isObject);
 /* Sets the global `name` to a Swift object. */
 int lun_host_global(lua_State *L, int32_t handle, int32_t type, const char *name);
+/* Sets the global `name` to a handle of app (app:find, app:tree... in Lua). */
+int lun_app_global(lua_State *L, int32_t app, const char *name);
 /* Mounts the view value held at ref, if it is one; *app is its app id or 0. */
 int lun_mount_ref(lua_State *L, int ref, int32_t *app);
 /* Writes "Book#3.title" (slot 0: "Book#3") into buf; 0 if the object is gone.

@@ -315,6 +315,11 @@ public final class LunetteRuntime {
     }
 
     /// Sets a Lua global to a Swift object of a registered type.
+    /// Sets the Lua global `name` to a handle of `app` (`app:find(...)`, `app:tree()`).
+    public func setGlobal(_ name: String, to app: App) throws {
+        guard lun_app_global(L, app.id, name) == LUN_OK else { throw LunetteError.setup(lastError) }
+    }
+
     public func setGlobal(_ name: String, to object: AnyObject) throws {
         guard let handle = hosts.handle(for: object), let type = hosts.typeIndex(of: object) else {
             throw LunetteError.setup("\(Swift.type(of: object)) is not registered with the runtime")

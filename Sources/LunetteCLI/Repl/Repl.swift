@@ -16,24 +16,43 @@ final class Repl {
         runtime.setTracing(true)
     }
 
-    func run() {
+    /// Runs the session; false if a line failed.
+    func run() -> Bool {
         print("Lunette \(LunetteCommand.configuration.version) (Lua 5.4) — :help for commands")
         if let file { load(file, again: false) }
         Interrupts.install(for: runtime)
         var pending: [String] = []
-        while let line = reader.read(prompt: pending.isEmpty ? "> " : ">> ") {
-            if pending.isEmpty, line.hasPrefix(":") {
-                if !command(line) { break }
+        var interruptedEmpty = false
+        loop: while true {
+            let input = reader.read(prompt: pending.isEmpty ? "> " : ">> ")
+            switch input {
+            case .end:
+                break loop
+            case .interrupted:                          // drops the line; twice in a row quits
+                if interruptedEmpty { break loop }
+                interruptedEmpty = true
+                print("(line dropped: Ctrl-C again or Ctrl-D to quit)")
+                pending = []
                 continue
+            case .line(let line):
+                interruptedEmpty = false
+                if pending.isEmpty, line.hasPrefix(":") {
+                    if !command(line) { break loop }
+                    continue
+                }
+                pending.append(line)
+                switch evaluate(pending) {
+                case .incomplete: continue
+                case .done: pending = []
+                }
+                settle()
             }
-            pending.append(line)
-            switch evaluate(pending) {
-            case .incomplete: continue
-            case .done: pending = []
-            }
-            settle()
         }
+        return !failed
     }
+
+    /// A line failed (a piped session then exits with status 1).
+    private var failed = false
 
     // MARK: evaluating
 
@@ -51,6 +70,7 @@ final class Repl {
             case .failed(let error):
                 print(error)
                 fflush(stdout)
+                failed = true
                 return .done
             case .syntax:
                 break                                   // not an expression: statements
@@ -61,9 +81,11 @@ final class Repl {
         case .failed(let error):
             print(error)
             fflush(stdout)
+            failed = true
         case .syntax(let message):
             if message.hasSuffix("<eof>") { return .incomplete }
             print(message)
+            failed = true
         }
         return .done
     }
@@ -92,18 +114,27 @@ final class Repl {
         runtime.flush()
         runtime.runDueWork()
         for line in runtime.takeTraceLines() { print(line) }
-        for error in runtime.effectErrors.suffix(from: reportedErrors) { print("error: \(error)") }
+        for error in runtime.effectErrors.suffix(from: reportedErrors) {
+            print("error: \(error)")
+            failed = true
+        }
         reportedErrors = runtime.effectErrors.count
         fflush(stdout)
     }
 
     private var reportedErrors = 0
 
+    /// Runs the file; a view it returns is mounted and left as `app`.
     private func load(_ path: String, again: Bool) {
         do {
-            if again { try runtime.reload(file: path) } else { try runtime.run(file: path) }
+            if again {
+                try runtime.reload(file: path)
+            } else if let app = try runtime.run(file: path) {
+                try runtime.setGlobal("app", to: app)
+            }
         } catch {
             print(error)
+            failed = true
         }
         settle()
     }
@@ -168,13 +199,29 @@ final class Repl {
         """
 }
 
-/// Ctrl-C while a line runs stops it (the runtime raises "interrupted"). A
-/// signal handler cannot capture: the REPL's runtime is kept here for it.
+/// Ctrl-C while a line runs stops it (the runtime raises "interrupted"); at
+/// the prompt it drops the line. A signal handler cannot capture: what it
+/// needs is kept here.
 enum Interrupts {
     private nonisolated(unsafe) static var target: LunetteRuntime.Interrupter?
+    nonisolated(unsafe) static var atPrompt = false
+    private nonisolated(unsafe) static var pressed: sig_atomic_t = 0
 
     static func install(for runtime: LunetteRuntime) {
         target = runtime.interrupter
-        signal(SIGINT) { _ in Interrupts.target?.interrupt() }
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            Interrupts.pressed = 1
+            if !Interrupts.atPrompt { Interrupts.target?.interrupt() }
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0                      // no SA_RESTART: readline returns at once
+        sigaction(SIGINT, &action, nil)
+    }
+
+    /// Whether Ctrl-C was pressed since the last call.
+    static func takePressed() -> Bool {
+        defer { pressed = 0 }
+        return pressed != 0
     }
 }

@@ -158,11 +158,11 @@ final class CommandLineTests: XCTestCase {
         close(slave)
         let lock = NSLock()
         nonisolated(unsafe) var output = ""
-        let master = master
+        let terminalMaster = master
         let readerThread = Thread {                    // raw reads: a pty says EIO when the child is gone
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
-                let n = read(master, &buffer, buffer.count)
+                let n = read(terminalMaster, &buffer, buffer.count)
                 if n <= 0 { break }
                 lock.lock(); output += String(decoding: buffer[0..<n], as: UTF8.self); lock.unlock()
             }

@@ -9,6 +9,8 @@
 #include "lun_internal.h"
 #include <stdlib.h>
 
+static const char lun_key_lastmiss = 0;
+
 typedef struct lun_Handle {
   int32_t id;
 } lun_Handle;
@@ -200,21 +202,65 @@ static int lun_app_renders(lua_State *L) {
   return 1;
 }
 
-/* Finds the index-th node matching the query at 2 (a string, or { type, text }). */
+/* app:resetRenders() -> (): every render count (per type and per instance) back to 0. */
+static int lun_app_reset_renders(lua_State *L) {
+  size_t n;
+  lunh_app_text(lun_state(L)->rt, lun_app_check(L), LUN_TEXT_RESET_RENDERS, NULL, 0, &n);
+  return 0;
+}
+
+/* Finds the index-th node matching the query at 2 (a string, or { type, text, id }). */
 static int32_t lun_app_find_nth(lua_State *L, int32_t app, int32_t index) {
-  size_t tlen = 0, ylen = 0;
-  const char *text = NULL, *type = NULL;
+  size_t tlen = 0, ylen = 0, ilen = 0;
+  const char *text = NULL, *type = NULL, *id = NULL;
+  int top = lua_gettop(L);
+  int32_t found;
   if (lua_type(L, 2) == LUA_TTABLE) {
     lua_getfield(L, 2, "text");
     if (lua_isnil(L, -1)) { lua_pop(L, 1); lua_getfield(L, 2, "label"); }
     if (!lua_isnil(L, -1)) text = luaL_checklstring(L, -1, &tlen);
     lua_getfield(L, 2, "type");
     if (!lua_isnil(L, -1)) type = luaL_checklstring(L, -1, &ylen);
-    lua_pop(L, 2);
+    if (lua_getfield(L, 2, "id") != LUA_TNIL) {   /* as :id(v) keyed it */
+      lun_identity_key(L, -1);
+      id = lua_tolstring(L, -1, &ilen);
+    }
   } else {
     text = luaL_checklstring(L, 2, &tlen);
   }
-  return lunh_app_find(lun_state(L)->rt, app, text, tlen, type, ylen, index);
+  found = lunh_app_find(lun_state(L)->rt, app, text, tlen, type, ylen, id, ilen, index);
+  lua_settop(L, top);                             /* the strings it read lived on the stack until now */
+  return found;
+}
+
+/* Keeps what the last find that matched nothing asked, for a runner to
+ * explain a later "attempt to index a nil value" (lun_last_miss). [-0, +0] */
+static void lun_app_remember_miss(lua_State *L, int32_t app) {
+  lua_createtable(L, 2, 0);
+  lua_pushinteger(L, app);
+  lua_rawseti(L, -2, 1);
+  if (lua_type(L, 2) == LUA_TSTRING) lua_pushfstring(L, "'%s'", lua_tostring(L, 2));
+  else lua_pushstring(L, "the query");
+  lua_rawseti(L, -2, 2);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_lastmiss);
+}
+
+/* Pushes "no node matches 'Check out' in:\n<tree>" for the last find that
+ * matched nothing, and forgets it; nil if none. [-0, +1] */
+void lun_last_miss(lua_State *L) {
+  size_t len;
+  const char *tree;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_lastmiss) != LUA_TTABLE) return;
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_lastmiss);
+  lua_rawgeti(L, -1, 1);
+  tree = lunh_app_text(lun_state(L)->rt, (int32_t)lua_tointeger(L, -1), LUN_TEXT_TREE, NULL, 0, &len);
+  lua_rawgeti(L, -2, 2);
+  lua_pushfstring(L, "no node matches %s in:\n", lua_tostring(L, -1));
+  lua_pushlstring(L, tree ? tree : "", tree ? len : 0);
+  lua_concat(L, 2);
+  lua_replace(L, -4);
+  lua_pop(L, 2);
 }
 
 /* app:find(query) -> node or nil. */
@@ -222,7 +268,9 @@ static int lun_app_find(lua_State *L) {
   int32_t app = lun_app_check(L), id = lun_app_find_nth(L, app, 0);
   if (!id) {                                      /* nil, and why a match may still exist (F13) */
     size_t len;
-    const char *hidden = lunh_app_text(lun_state(L)->rt, app, LUN_TEXT_HIDDEN, NULL, 0, &len);
+    const char *hidden;
+    lun_app_remember_miss(L, app);
+    hidden = lunh_app_text(lun_state(L)->rt, app, LUN_TEXT_HIDDEN, NULL, 0, &len);
     lua_pushnil(L);
     if (!hidden || strcmp(hidden, "0") == 0) return 1;
     lua_pushfstring(L, "no realised node matches, but Lists hold %s rows outside their windows "
@@ -433,7 +481,7 @@ void lun_open_app(lua_State *L) {
     {"configure", lun_ui_configure}, {"trace", lun_ui_trace}, {NULL, NULL}};
   static const luaL_Reg app[] = {
     {"tree", lun_app_tree}, {"json", lun_app_json}, {"find", lun_app_find},
-    {"findAll", lun_app_findall}, {"renders", lun_app_renders},
+    {"findAll", lun_app_findall}, {"renders", lun_app_renders}, {"resetRenders", lun_app_reset_renders},
     {"warnings", lun_app_warnings}, {"unmount", lun_app_unmount}, {"trace", lun_app_trace},
     {"dependencies", lun_app_dependencies}, {NULL, NULL}};
   static const luaL_Reg node[] = {

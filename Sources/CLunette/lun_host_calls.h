@@ -56,7 +56,7 @@ static inline void lunh_unmount(const lun_Host *h, int32_t app) { h->unmount(h->
 static inline int32_t lunh_effect_new(const lun_Host *h, int recordRef) { return h->effect_new(h->context, recordRef); }
 static inline void lunh_effect_dispose(const lun_Host *h, int32_t unit) { h->effect_dispose(h->context, unit); }
 static inline const char *lunh_app_text(const lun_Host *h, int32_t app, int32_t what, const char *arg, size_t alen, size_t *len) { return h->app_text(h->context, app, what, arg, alen, len); }
-static inline int32_t lunh_app_find(const lun_Host *h, int32_t app, const char *text, size_t tlen, const char *type, size_t ylen, int32_t index) { return h->app_find(h->context, app, text, tlen, type, ylen, index); }
+static inline int32_t lunh_app_find(const lun_Host *h, int32_t app, const char *text, size_t tlen, const char *type, size_t ylen, const char *id, size_t ilen, int32_t index) { return h->app_find(h->context, app, text, tlen, type, ylen, id, ilen, index); }
 static inline int lunh_node_info(const lun_Host *h, int32_t handle, int32_t role, int *recordRef, int32_t *slot) { return h->node_info(h->context, handle, role, recordRef, slot); }
 static inline const char *lunh_node_text(const lun_Host *h, int32_t handle, int32_t what, size_t *len) { return h->node_text(h->context, handle, what, len); }
 static inline void lunh_node_release_handle(const lun_Host *h, int32_t handle) { h->node_release_handle(h->context, handle); }

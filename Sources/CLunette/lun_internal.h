@@ -258,6 +258,7 @@ void lun_env_type_key(lua_State *L, int idx);
 
 /* lun_app.c */
 void lun_open_app(lua_State *L);
+void lun_last_miss(lua_State *L);
 
 /* lun_binding.c */
 void lun_open_binding(lua_State *L);

@@ -93,6 +93,14 @@ static int lun_problems(lua_State *L) {
   return 2;
 }
 
+/* lunette_last_miss() -> message | nil: the last app:find that matched
+ * nothing, with the tree it searched (to explain a nil that was indexed). */
+static int lun_runner_last_miss(lua_State *L) {
+  lua_settop(L, 0);
+  lun_last_miss(L);
+  return lua_gettop(L) > 0 ? 1 : 0;
+}
+
 /* Protected part of lun_install_runner_support. */
 static int lun_install_runner_k(lua_State *L) {
   lua_register(L, "lunette_emit", lun_emit);
@@ -101,6 +109,7 @@ static int lun_install_runner_k(lua_State *L) {
   lua_register(L, "lunette_unwatch", lun_unwatch);
   lua_register(L, "lunette_reset_clock", lun_reset_clock);
   lua_register(L, "lunette_problems", lun_problems);
+  lua_register(L, "lunette_last_miss", lun_runner_last_miss);
   return 0;
 }
 

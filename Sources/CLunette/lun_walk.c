@@ -385,6 +385,15 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (lua_type(L, -1) == LUA_TSTRING) text = lua_tolstring(L, -1, &len);
   lunh_out_begin(W->rt, kind, text, len);
   lua_pop(L, 1);
+  if (lun_rawfield(L, v, "id") != LUA_TNIL) {      /* app:find{ id = ... } matches it */
+    size_t ilen;
+    const char *id;
+    lun_identity_key(L, -1);
+    id = lua_tolstring(L, -1, &ilen);
+    lunh_out_attr(W->rt, "id", 2, id, ilen);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
   lun_walk_env(L, W, v);
   lun_walk_mods(L, W, v);
   lun_walk_animation(L, W, v);

@@ -284,6 +284,23 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(strict.output.contains("✗ problems a warning"), strict.output)
     }
 
+    /// Issue 10: tapping what a find did not match says what was looked for, and shows the tree.
+    func testAFailedFindExplainsItselfWhenUsed() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("find_\(UUID().uuidString)_spec.lua")
+        try """
+        local ui = require("lunette")
+        it("taps what is not there", function()
+          local app = ui.mount(ui.VStack { ui.Button("Return", function() end) })
+          app:find("Check out"):tap()
+        end)
+        """.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["test", file.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.output.contains("no node matches 'Check out' in:"), result.output)
+        XCTAssertTrue(result.output.contains("Button \"Return\""), result.output)
+    }
+
     /// F07: `lunette run` prints the first frame, then the one a task loaded.
     func testF07RunPrintsTheFirstFrameBeforeTasksRun() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("frames_\(UUID().uuidString).lua")

@@ -74,3 +74,41 @@ describe("Isolation between tests", function()
     assert.equal("", app:tree())
   end)
 end)
+
+-- Issue 10: inspecting what rendered, per instance.
+describe("Inspecting", function()
+  local Book = ui.Observable("RunnerBook", { title = "t" })
+  local BookView = ui.View("RunnerBookView", function(self) return ui.Text(self.book.title) end)
+
+  it("app:renders counts per type and per instance, and resetRenders starts again", function()
+    local a, b = Book { title = "a" }, Book { title = "b" }
+    local app = ui.mount(ui.VStack { BookView { book = a }, BookView { book = b } })
+    assert.equal(2, app:renders("RunnerBookView"))
+    local first = tostring(app:find { type = "RunnerBookView" }):match("RunnerBookView#%d+") or ""
+    app:resetRenders()
+    assert.equal(0, app:renders("RunnerBookView"))
+    b.title = "b2"
+    ui.flush()
+    assert.equal(1, app:renders("RunnerBookView"))
+    local views = app:findAll { type = "RunnerBookView" }
+    assert.equal(2, #views)
+    local counts = {}
+    for i = 1, 20 do counts[#counts + 1] = app:renders("RunnerBookView#" .. i) end
+    table.sort(counts, function(x, y) return x > y end)
+    assert.same({ 1, 0 }, { counts[1], counts[2] })
+    app:unmount()
+  end)
+
+  it("app:find matches by :id, and by type and text together", function()
+    local app = ui.mount(ui.VStack {
+      ui.Button("Go", function() end):id("first"),
+      ui.Button("Go", function() end):id("second"),
+      ui.Text("Go"),
+    })
+    assert.equal("Button", app:find { id = "second" }.type)
+    assert.is_nil(app:find { id = "third" })
+    assert.equal("Text", app:find { type = "Text", text = "Go" }.type)
+    assert.equal(2, #app:findAll { type = "Button", text = "Go" })
+    app:unmount()
+  end)
+end)

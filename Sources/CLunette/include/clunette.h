@@ -77,7 +77,7 @@ const char *lun_view_kind_name(int kind);
 
 /* What lunh_app_text and lunh_node_text are asked for. */
 enum { LUN_TEXT_TREE = 1, LUN_TEXT_JSON, LUN_TEXT_WARNINGS, LUN_TEXT_RENDERS, LUN_TEXT_DEPS, LUN_TEXT_TRACE,
-       LUN_TEXT_HIDDEN };
+       LUN_TEXT_HIDDEN, LUN_TEXT_RESET_RENDERS /* sets the counts back to 0; answers "" */ };
 enum { LUN_NODE_TYPE = 1, LUN_NODE_TEXT, LUN_NODE_VALUE, LUN_NODE_TREE, LUN_NODE_DEPS };
 
 /* What a stored Lua value on a render node is for. */
@@ -280,7 +280,8 @@ struct lun_Host {
   int32_t (*effect_new)(void *context, int recordRef);
   void (*effect_dispose)(void *context, int32_t unit);
   const char *(*app_text)(void *context, int32_t app, int32_t what, const char *arg, size_t alen, size_t *len);
-  int32_t (*app_find)(void *context, int32_t app, const char *text, size_t tlen, const char *type, size_t ylen, int32_t index);
+  int32_t (*app_find)(void *context, int32_t app, const char *text, size_t tlen, const char *type, size_t ylen,
+                      const char *id, size_t ilen, int32_t index);
   int (*node_info)(void *context, int32_t handle, int32_t role, int *recordRef, int32_t *slot);
   const char *(*node_text)(void *context, int32_t handle, int32_t what, size_t *len);
   void (*node_release_handle)(void *context, int32_t handle);

@@ -59,6 +59,9 @@ func lunhAppText(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ what: Int32, _ 
         case LUN_TEXT_WARNINGS: return hand(runtime, app.warnings.joined(separator: "\n"), length)
         case LUN_TEXT_RENDERS: return hand(runtime, String(app.renders(of: string(arg, alen))), length)
         case LUN_TEXT_TRACE: return hand(runtime, app.trace.joined(separator: "\n"), length)
+        case LUN_TEXT_RESET_RENDERS:
+            app.resetRenderCounts()
+            return hand(runtime, "", length)
         case LUN_TEXT_HIDDEN: return hand(runtime, String(app.root.map { TreeQuery.hiddenRows(in: $0) } ?? 0), length)
         case LUN_TEXT_DEPS:
             guard let unit = runtime.firstUnit(named: string(arg, alen), in: app) else { return nil }
@@ -69,10 +72,13 @@ func lunhAppText(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ what: Int32, _ 
 }
 
 func lunhAppFind(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ text: UnsafePointer<CChar>?, _ tlen: Int,
-                 _ type: UnsafePointer<CChar>?, _ ylen: Int, _ index: Int32) -> Int32 {
+                 _ type: UnsafePointer<CChar>?, _ ylen: Int, _ id: UnsafePointer<CChar>?, _ ilen: Int,
+                 _ index: Int32) -> Int32 {
     withRuntime(rt) { runtime in
         guard let root = runtime.mounting.appsByID[app]?.root else { return 0 }
-        let matches = TreeQuery.find(in: root, text: text.map { string($0, tlen) }, type: type.map { string($0, ylen) })
+        let query = TreeQuery.Query(text: text.map { string($0, tlen) }, type: type.map { string($0, ylen) },
+                                    id: id.map { string($0, ilen) })
+        let matches = TreeQuery.find(in: root, query)
         guard Int(index) < matches.count else { return 0 }
         let match = matches[Int(index)]
         return runtime.handles.add(.init(unit: match.unit, path: match.path, kind: match.node.kind))

@@ -71,7 +71,7 @@ extension LunetteRuntime {
     /// The unit being updated is stale (or new): its function is about to run.
     func beginUpdate() {
         guard let unit = flushState.updating else { return }
-        if !flushState.updatingBegan, unit.kind == .component, let app = unit.app { app.renderCounts[unit.typeId, default: 0] += 1 }
+        if !flushState.updatingBegan, unit.kind == .component, let app = unit.app { app.renderCounts[unit.typeId, default: 0] += 1; unit.renderCount += 1 }
         if !flushState.updatingBegan, tracer.tracing, unit.kind != .list, unit.kind != .root { traceRun(of: unit) }
         unit.renderCause = nil
         flushState.updatingBegan = true

@@ -7,29 +7,44 @@ enum TreeQuery {
         let path: [Int]
     }
 
-    /// Nodes whose text (Text content, Button/Toggle label, TextField
-    /// placeholder) equals `text`, and whose type name equals `type`, where given.
+    /// What to look for; each given part must hold.
+    struct Query {
+        /// Equals the node's text (Text content, Button/Toggle label, TextField placeholder).
+        var text: String?
+        /// Equals the node's type name ("Button", "BookView").
+        var type: String?
+        /// Equals the identity its `:id(v)` gave it.
+        var id: String?
+
+        var isEmpty: Bool { text == nil && type == nil && id == nil }
+    }
+
+    /// Nodes whose text equals `text`, and whose type name equals `type`, where given.
     static func find(in unit: Unit, text: String?, type: String?) -> [Match] {
+        find(in: unit, Query(text: text, type: type, id: nil))
+    }
+
+    /// Nodes matching the query, in tree order.
+    static func find(in unit: Unit, _ query: Query) -> [Match] {
         var matches: [Match] = []
-        visit(unit, text: text, type: type, into: &matches)
+        visit(unit, query, into: &matches)
         return matches
     }
 
-    private static func visit(_ unit: Unit, text: String?, type: String?, into matches: inout [Match]) {
+    private static func visit(_ unit: Unit, _ query: Query, into matches: inout [Match]) {
         for (index, node) in unit.output.enumerated() {
-            visit(node, unit: unit, path: [index], text: text, type: type, into: &matches)
+            visit(node, unit: unit, path: [index], query, into: &matches)
         }
     }
 
-    private static func visit(_ node: RenderNode, unit: Unit, path: [Int], text: String?, type: String?,
-                              into matches: inout [Match]) {
-        if isMatch(node, text: text, type: type) { matches.append(Match(node: node, unit: unit, path: path)) }
+    private static func visit(_ node: RenderNode, unit: Unit, path: [Int], _ query: Query, into matches: inout [Match]) {
+        if isMatch(node, query) { matches.append(Match(node: node, unit: unit, path: path)) }
         if let child = node.unit {
-            visit(child, text: text, type: type, into: &matches)
+            visit(child, query, into: &matches)
             return
         }
         for (index, child) in node.ownChildren.enumerated() {
-            visit(child, unit: unit, path: path + [index], text: text, type: type, into: &matches)
+            visit(child, unit: unit, path: path + [index], query, into: &matches)
         }
     }
 
@@ -44,12 +59,13 @@ enum TreeQuery {
         return total
     }
 
-    private static func isMatch(_ node: RenderNode, text: String?, type: String?) -> Bool {
-        if node.kind == .row { return false }
-        if let type, node.typeName != type { return false }
-        if let text {
+    private static func isMatch(_ node: RenderNode, _ query: Query) -> Bool {
+        if node.kind == .row || query.isEmpty { return false }
+        if let type = query.type, node.typeName != type { return false }
+        if let text = query.text {
             guard node.kind != .component, node.text == text else { return false }
         }
-        return text != nil || type != nil
+        if let id = query.id, node.ownAttributes.first(where: { $0.name == "id" })?.value != id { return false }
+        return true
     }
 }

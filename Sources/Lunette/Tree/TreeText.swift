@@ -32,7 +32,7 @@ enum TreeText {
             line += " .\(modifier.name)(\(modifier.value))"
         }
         if let animated = node.attribute("animated") { line += " [animated: \(animated)]" }
-        for attribute in node.attributes where !["value", "view", "location", "hiddenRows", "rowsBefore", "animated"].contains(attribute.name) {
+        for attribute in node.attributes where !["value", "view", "location", "hiddenRows", "rowsBefore", "animated", "id"].contains(attribute.name) {
             line += " \(attribute.name)=\(attribute.value)"
         }
         return line

@@ -41,6 +41,8 @@ final class Unit {
     @exclusivity(unchecked) var generation = 0
     /// Its number among the views of its type ("BookView#2"), for diagnostics.
     var ordinal = 0
+    /// Body runs of this instance (`app:renders("BookView#2")`).
+    var renderCount = 0
     /// Why it must run regardless of its dependencies: new, or inputs changed.
     var renderCause: String? = "new"
     /// The animation of the transaction that made it stale, for its next run.
@@ -136,7 +138,29 @@ public final class App {
     public var nodes: [RenderNode] { root?.output ?? [] }
 
     /// How many times bodies of the view type named `viewName` ran in this app.
-    public func renders(of viewName: String) -> Int { typeID(viewName).flatMap { renderCounts[$0] } ?? 0 }
+    /// How many times bodies of the view type named `viewName` ran in this app;
+    /// for "BookView#2", how many times that instance's body ran.
+    public func renders(of viewName: String) -> Int {
+        if viewName.contains("#") { return units().first { $0.kind == .component && $0.label == viewName }?.renderCount ?? 0 }
+        return typeID(viewName).flatMap { renderCounts[$0] } ?? 0
+    }
+
+    /// Every render count back to 0 (a test then asserts "rendered once").
+    public func resetRenderCounts() {
+        renderCounts = [:]
+        for unit in units() { unit.renderCount = 0 }
+    }
+
+    /// The units of this app, parents first.
+    func units() -> [Unit] {
+        guard let root else { return [] }
+        var found: [Unit] = [root], i = 0
+        while i < found.count {
+            found += found[i].children.values.sorted { $0.id < $1.id }
+            i += 1
+        }
+        return found
+    }
 }
 
 extension App {

@@ -242,18 +242,25 @@ local function chain_of(block)
   return blocks
 end
 
-local function message_of(err)
-  if type(err) ~= "string" then return tostring(err) end
-  return err
-end
-
 -- What the command gave the runner: a way to load spec files (loadfile may
 -- be sandboxed away) and to hand results out as they come. Taken out of the
 -- globals before any spec runs, so specs cannot reach them.
-local load_spec, emit, watch, unwatch, reset_clock, take_problems =
-  lunette_loadfile, lunette_emit, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems
-lunette_loadfile, lunette_emit, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems =
-  nil, nil, nil, nil, nil, nil
+local load_spec, emit, watch, unwatch, reset_clock, take_problems, last_miss =
+  lunette_loadfile, lunette_emit, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems,
+  lunette_last_miss
+lunette_loadfile, lunette_emit, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems,
+  lunette_last_miss = nil, nil, nil, nil, nil, nil, nil
+
+-- A failure's message; indexing the nil of an app:find that matched
+-- nothing says what was looked for, and in what.
+local function message_of(err)
+  if type(err) ~= "string" then return tostring(err) end
+  if err:find("attempt to index a nil value", 1, true) and last_miss then
+    local miss = last_miss()
+    if miss then return err .. "\n" .. miss end
+  end
+  return err
+end
 
 -- Problems: what went wrong in views and events while a test ran (error
 -- nodes, errors raised by onAppear, onChange, onReceive or a task, and —

@@ -17,13 +17,28 @@ struct SpecCase {
 enum SpecRunner {
     static let source = String(decoding: PackageResources.spec_runner_lua, as: UTF8.self)
 
-    static func run(file: String, filter: String?, timeout: Double, failOnWarnings: Bool, limits: ScriptLimits) {
+    /// What selects and judges the tests of a run (`lunette test`'s options).
+    struct Options {
+        var filter: String?
+        var filterOut: String?
+        var tags: String?
+        var excludeTags: String?
+        var timeout: Double = 10
+        var failOnWarnings = false
+
+        var lua: String {
+            func text(_ s: String?) -> String { s.map(quoted) ?? "nil" }
+            return "{ filter = \(text(filter)), filterOut = \(text(filterOut)), tags = \(text(tags)), "
+                + "excludeTags = \(text(excludeTags)), timeout = \(timeout), failOnWarnings = \(failOnWarnings) }"
+        }
+    }
+
+    static func run(file: String, options: Options, limits: ScriptLimits) {
         do {
             let runtime = try Runtimes.make(for: file, limits: limits, virtualClock: true)
             try runtime.installRunnerSupport()
             try runtime.run(source: source, name: "=(spec runner)")
-            let call = "lunette_spec_run(\(quoted(file)), { filter = \(filter.map(quoted) ?? "nil"), timeout = \(timeout), "
-                + "failOnWarnings = \(failOnWarnings) })"
+            let call = "lunette_spec_run(\(quoted(file)), \(options.lua))"
             _ = try runtime.evaluateHostCode(call, name: "=(spec runner)")
         } catch {
             emit(SpecRecord(status: "failed", name: "loading \(file)", message: "\(error)"))

@@ -19,6 +19,15 @@ struct TestCommand: ParsableCommand {
     @Option(name: .long, help: "Run only tests whose full name contains this text.")
     var filter: String?
 
+    @Option(name: .long, help: "Skip tests whose full name contains this text.")
+    var filterOut: String?
+
+    @Option(name: .long, help: "Run only tests tagged (#tag in a name) with one of these (comma-separated).")
+    var tags: String?
+
+    @Option(name: .long, help: "Skip tests tagged with one of these (comma-separated).")
+    var excludeTags: String?
+
     @Flag(name: .long, help: "Print TAP (version 13) instead of readable lines.")
     var tap = false
 
@@ -40,15 +49,18 @@ struct TestCommand: ParsableCommand {
     func run() throws {
         if child {
             setpgid(0, 0)                     // its own process group: a kill takes what it started too
-            for file in paths {
-                SpecRunner.run(file: file, filter: filter, timeout: timeout, failOnWarnings: failOnWarnings, limits: limits)
-            }
+            let options = SpecRunner.Options(filter: filter, filterOut: filterOut, tags: tags, excludeTags: excludeTags,
+                                             timeout: timeout, failOnWarnings: failOnWarnings)
+            for file in paths { SpecRunner.run(file: file, options: options, limits: limits) }
             return
         }
         let files = SpecFiles.find(in: paths.isEmpty ? SpecFiles.defaultRoots() : paths)
         var childArguments = ["--timeout", "\(timeout)"] + limits.arguments
         if let filter { childArguments += ["--filter", filter] }
         if failOnWarnings { childArguments += ["--fail-on-warnings"] }
+        if let filterOut { childArguments += ["--filter-out", filterOut] }
+        if let tags { childArguments += ["--tags", tags] }
+        if let excludeTags { childArguments += ["--exclude-tags", excludeTags] }
         var all: [SpecCase] = []
         for file in files {
             if !tap { print(file) }

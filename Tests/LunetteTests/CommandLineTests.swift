@@ -301,6 +301,29 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.output.contains("Button \"Return\""), result.output)
     }
 
+    /// Issue 10: tags (#tag in names) select tests, --filter-out skips them, and a missing global at a
+    /// file's top level fails the file with the message.
+    func testTagsFilterOutAndATopLevelMistake() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tags_\(UUID().uuidString)_spec.lua")
+        try """
+        describe("tags", function()
+          it("a #slow one", function() end)
+          it("a #fast one", function() end)
+          it("an untagged one", function() end)
+        end)
+        """.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        XCTAssertTrue(try lunette(["test", "--tags", "slow", file.path]).output.contains("1 passed, 0 failed"))
+        XCTAssertTrue(try lunette(["test", "--exclude-tags", "slow,fast", file.path]).output.contains("1 passed, 0 failed"))
+        XCTAssertTrue(try lunette(["test", "--filter-out", "untagged", file.path]).output.contains("2 passed, 0 failed"))
+        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("top_\(UUID().uuidString)_spec.lua")
+        try "describe('x', function() it('y', function() end) end)\nundefined_helper()\n".write(to: broken, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: broken) }
+        let result = try lunette(["test", broken.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.output.contains("attempt to call a nil value (global 'undefined_helper')"), result.output)
+    }
+
     /// F07: `lunette run` prints the first frame, then the one a task loaded.
     func testF07RunPrintsTheFirstFrameBeforeTasksRun() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("frames_\(UUID().uuidString).lua")

@@ -29,7 +29,14 @@ local function show(v, depth)
   return "{" .. table.concat(parts, ", ") .. "}"
 end
 
+-- match._, match.is_string(), ...: stand for "any value that ..." in
+-- called_with and same (as luassert's matchers).
+local matcher_meta = {}
+local function is_matcher(v) return type(v) == "table" and getmetatable(v) == matcher_meta end
+
 local function deep_equal(a, b, seen)
+  if is_matcher(a) then return a.test(b) end
+  if is_matcher(b) then return b.test(a) end
   if a == b then return true end
   if type(a) ~= "table" or type(b) ~= "table" then return false end
   seen = seen or {}
@@ -108,6 +115,33 @@ function checks.has_no_error(fn)
   local ok, err = pcall(fn)
   if not ok then fail("expected no error, got " .. show(err)) end
 end
+checks.has_no_errors = checks.has_no_error
+
+-- assert.near(expected, actual, tolerance)
+function checks.near(expected, actual, tolerance)
+  if type(actual) ~= "number" or math.abs(actual - expected) > tolerance then
+    fail(("expected %s within %s of %s"):format(show(actual), show(tolerance), show(expected)))
+  end
+end
+
+-- assert.unique(list[, deep]): no two elements equal.
+function checks.unique(list, deep)
+  for i = 1, #list do
+    for j = i + 1, #list do
+      if (deep and deep_equal(list[i], list[j])) or list[i] == list[j] then
+        fail(("expected unique elements, %d and %d are equal (%s)"):format(i, j, show(list[i])))
+      end
+    end
+  end
+end
+
+-- assert.is_string(v), is_number, is_table, is_function, is_boolean, is_userdata, is_thread.
+local kinds = { "string", "number", "table", "function", "boolean", "userdata", "thread" }
+for _, kind in ipairs(kinds) do
+  checks["is_" .. kind] = function(v)
+    if type(v) ~= kind then fail(("expected a %s, got %s"):format(kind, show(v))) end
+  end
+end
 
 checks.error = checks.has_error
 checks.errors = checks.has_error
@@ -124,15 +158,35 @@ local negations = {
     if deep_equal(a, b) then fail("expected different contents from " .. show(a)) end
   end,
   truthy = "falsy", falsy = "truthy", is_nil = "is_not_nil",
+  error = "has_no_error", errors = "has_no_error", has_error = "has_no_error", has_errors = "has_no_error",
+  near = function(expected, actual, tolerance)
+    if type(actual) == "number" and math.abs(actual - expected) <= tolerance then
+      fail(("expected %s not within %s of %s"):format(show(actual), show(tolerance), show(expected)))
+    end
+  end,
+  matches = function(pattern, s)
+    if type(s) == "string" and s:find(pattern) then fail(("expected a string not matching %s, got %s"):format(show(pattern), show(s))) end
+  end,
 }
+for _, kind in ipairs(kinds) do
+  negations["is_" .. kind] = function(v)
+    if type(v) == kind then fail(("expected anything but a %s, got %s"):format(kind, show(v))) end
+  end
+  negations[kind] = negations["is_" .. kind]
+end
 local negated = setmetatable({}, { __index = function(_, k)
   local n = negations[k]
   if type(n) == "function" then return n end
   return n and checks[n]
 end })
 
-assert = setmetatable({ are = chain, is = chain, has = chain, are_not = negated, is_not = negated, no = negated }, {
-  __index = function(_, k) return checks[k] end,
+assert = setmetatable({ are = chain, is = chain, has = chain, are_not = negated, is_not = negated, no = negated,
+                        has_no = negated, was = chain, was_not = negated }, {
+  __index = function(_, k)
+    if checks[k] then return checks[k] end
+    local plain = type(k) == "string" and (k:match("^is_not_(.+)$") or k:match("^has_no_(.+)$"))
+    if plain then return negated[plain] or negated["is_" .. plain] end
+  end,
   __call = function(_, v, message, ...)
     if not v then error(message or "assertion failed!") end
     return v, message, ...
@@ -148,7 +202,12 @@ local spy_meta = {
   __index = spy_methods,
   __call = function(self, ...)
     self.calls[#self.calls + 1] = { n = select("#", ...), ... }
-    if self.target then return self.target(...) end
+    local results
+    if self.stubbed then results = self.stubbed
+    elseif self.target then results = table.pack(self.target(...))
+    else results = { n = 0 } end
+    self.returns[#self.returns + 1] = results
+    return unpack(results, 1, results.n)
   end,
 }
 
@@ -161,7 +220,7 @@ function spy_methods:revert()
 end
 
 function spy.new(fn)
-  return setmetatable({ calls = {}, target = fn }, spy_meta)
+  return setmetatable({ calls = {}, returns = {}, target = fn }, spy_meta)
 end
 
 function spy.on(tbl, name)
@@ -173,6 +232,44 @@ end
 
 -- True for a spy made by spy.new or spy.on.
 function spy.is_spy(v) return getmetatable(v) == spy_meta end
+
+-- stub(tbl, name, ...): replaces tbl[name] by a spy that returns the values
+-- given (nothing by default) instead of calling the function.
+stub = setmetatable({}, { __call = function(_, tbl, name, ...)
+  local s = spy.on(tbl, name)
+  s.stubbed = table.pack(...)
+  return s
+end })
+function stub.new(tbl, name, ...) return stub(tbl, name, ...) end
+function spy_methods:returns(...) self.stubbed = table.pack(...); return self end
+
+-- mock(tbl[, stubbed]): spies (or stubs) on every function of tbl; mock.revert(m) puts them back.
+mock = setmetatable({}, { __call = function(_, tbl, stubbed)
+  for key, value in pairs(tbl) do
+    if type(value) == "function" then
+      if stubbed then stub(tbl, key) else spy.on(tbl, key) end
+    end
+  end
+  return tbl
+end })
+function mock.revert(tbl)
+  for _, value in pairs(tbl) do
+    if spy.is_spy(value) then value:revert() end
+  end
+end
+
+-- Matchers, for called_with, returned_with and same.
+local function matcher(test) return setmetatable({ test = test }, matcher_meta) end
+match = { _ = matcher(function() return true end) }
+for _, kind in ipairs(kinds) do
+  match["is_" .. kind] = function() return matcher(function(v) return type(v) == kind end) end
+end
+match.is_nil = function() return matcher(function(v) return v == nil end) end
+match.is_truthy = function() return matcher(function(v) return v and true or false end) end
+match.is_falsy = function() return matcher(function(v) return not v end) end
+match.equals = function(x) return matcher(function(v) return v == x end) end
+match.same = function(x) return matcher(function(v) return deep_equal(x, v) end) end
+match.matches = function(pattern) return matcher(function(v) return type(v) == "string" and v:find(pattern) ~= nil end) end
 
 function checks.spy(s)
   local function called(n)
@@ -189,19 +286,37 @@ function checks.spy(s)
     end
     fail("expected a call with " .. show(want[1]) .. (#want > 1 and ", ..." or ""))
   end
+  local function returned_with(...)
+    local want = table.pack(...)
+    for _, result in ipairs(s.returns) do
+      if deep_equal({ unpack(result, 1, result.n) }, { unpack(want, 1, want.n) }) then return end
+    end
+    fail("expected a call that returned " .. show(want[1]) .. (want.n > 1 and ", ..." or ""))
+  end
   local function not_called() called(0) end
-  local was = { called = called, called_with = called_with }
-  return { was = was, was_called = called, was_called_with = called_with,
-           was_not = { called = not_called }, was_not_called = not_called }
+  local function not_called_with(...)
+    local want = { ... }
+    for _, call in ipairs(s.calls) do
+      if deep_equal({ unpack(call, 1, call.n) }, want) then fail("expected no call with " .. show(want[1])) end
+    end
+  end
+  local was = { called = called, called_with = called_with, returned_with = returned_with }
+  return { was = was, was_called = called, was_called_with = called_with, was_returned_with = returned_with,
+           returned_with = returned_with, called = called, called_with = called_with,
+           was_not = { called = not_called, called_with = not_called_with }, was_not_called = not_called }
 end
 
 -- Declaring -----------------------------------------------------------------
 
-local root = { name = nil, children = {}, before = {}, after = {} }
+local function new_block(name, parent)
+  return { name = name, children = {}, before = {}, after = {}, setup = {}, strict = {}, teardown = {}, parent = parent }
+end
+
+local root = new_block(nil, nil)
 local current = root
 
 function describe(name, fn)
-  local block = { name = name, children = {}, before = {}, after = {}, parent = current }
+  local block = new_block(name, current)
   table.insert(current.children, block)
   local saved = current
   current = block
@@ -210,6 +325,8 @@ function describe(name, fn)
 end
 
 context = describe
+insulate = describe      -- every spec file runs in a runtime of its own already
+expose = describe
 
 function it(name, fn)
   table.insert(current.children, { name = name, fn = fn, parent = current })
@@ -221,6 +338,18 @@ end
 
 function before_each(fn) table.insert(current.before, fn) end
 function after_each(fn) table.insert(current.after, fn) end
+-- As busted: lazy_setup runs once before the block's first test that runs,
+-- strict_setup (and setup) when the block starts, tests or not; teardowns
+-- after its last test (a lazy one only if a setup ran).
+function lazy_setup(fn) table.insert(current.setup, fn) end
+function strict_setup(fn) table.insert(current.strict, fn) end
+function lazy_teardown(fn) table.insert(current.teardown, fn) end
+function strict_teardown(fn) table.insert(current.teardown, fn); current.strictTeardown = true end
+setup, teardown = strict_setup, strict_teardown
+
+-- finally(fn) inside a test: fn runs when the test ends, passed or failed.
+local finals = {}
+function finally(fn) finals[#finals + 1] = fn end
 
 -- Running -------------------------------------------------------------------
 
@@ -319,7 +448,12 @@ local function run_test(test)
       if ok then ok, err = xpcall(fn, message_of) end
     end
   end
+  finals = {}
   if ok then ok, err = xpcall(test.fn, message_of) end
+  for i = #finals, 1, -1 do
+    local ok2, err2 = xpcall(finals[i], message_of)
+    if ok and not ok2 then ok, err = ok2, err2 end
+  end
   for i = #blocks, 1, -1 do
     for _, fn in ipairs(blocks[i].after) do
       local ok2, err2 = xpcall(fn, message_of)
@@ -375,8 +509,49 @@ end
 -- test as it ends (status passed, failed or skipped; full name; message;
 -- seconds), a "start" record before each, and "done" at the end. Loading
 -- the file and its describe blocks is bounded by the same time limit.
+-- The #tags in a name: "saves #slow #io" -> { slow = true, io = true }.
+local function tags_of(name)
+  local tags = {}
+  for tag in name:gmatch("#([%w_%-]+)") do tags[tag] = true end
+  return tags
+end
+
+-- A comma-separated list as a set.
+local function set_of(list)
+  local set, any = {}, false
+  for item in (list or ""):gmatch("[^,%s]+") do set[item] = true; any = true end
+  return any and set or nil
+end
+
+-- Whether a test of this name runs: --filter, --filter-out (plain text),
+-- --tags (any of them), --exclude-tags (none of them).
+local function selected(name, options, only, excluded)
+  if options.filter and options.filter ~= "" and not name:find(options.filter, 1, true) then return false end
+  if options.filterOut and options.filterOut ~= "" and name:find(options.filterOut, 1, true) then return false end
+  local tags = tags_of(name)
+  if only then
+    local any = false
+    for tag in pairs(only) do any = any or tags[tag] end
+    if not any then return false end
+  end
+  if excluded then
+    for tag in pairs(excluded) do if tags[tag] then return false end end
+  end
+  return true
+end
+
+-- Runs block-level hooks (setup, teardown) as a limited run; returns ok, message.
+local function run_hooks(hooks, timeout)
+  for _, fn in ipairs(hooks) do
+    local ok, err = run_limited(timeout, fn)
+    if not ok then return false, message_of(err) end
+  end
+  return true
+end
+
 function lunette_spec_run(path, options)
-  local filter, timeout = options.filter, options.timeout or 10
+  local timeout = options.timeout or 10
+  local only, excluded = set_of(options.tags), set_of(options.excludeTags)
   settings.failOnWarnings = options.failOnWarnings
   local chunk, err = load_spec(path)
   if not chunk then
@@ -391,14 +566,25 @@ function lunette_spec_run(path, options)
     return record("done", path)
   end
   local function walk(block)
+    local setUp, setupError = false, nil
+    if #block.strict > 0 then
+      local good, message = run_hooks(block.strict, timeout)
+      setUp, setupError = true, not good and message or nil
+    end
     for _, child in ipairs(block.children) do
       if child.children then
         walk(child)
       else
         local name = full_name(child)
-        if filter == nil or filter == "" or name:find(filter, 1, true) then
+        if selected(name, options, only, excluded) then
+          if not child.pending and not setUp and #block.setup > 0 then
+            local good, message = run_hooks(block.setup, timeout)
+            setUp, setupError = true, not good and message or nil
+          end
           if child.pending then
             record("skipped", name, "pending")
+          elseif setupError then
+            record("failed", name, "setup failed: " .. setupError)
           else
             record("start", name)
             child.fullName = name
@@ -411,6 +597,10 @@ function lunette_spec_run(path, options)
           end
         end
       end
+    end
+    if (setUp or block.strictTeardown) and #block.teardown > 0 then
+      local good, message = run_hooks(block.teardown, timeout)
+      if not good then record("failed", (block.name or path) .. " (teardown)", message) end
     end
   end
   walk(root)

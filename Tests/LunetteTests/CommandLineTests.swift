@@ -324,6 +324,18 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.output.contains("attempt to call a nil value (global 'undefined_helper')"), result.output)
     }
 
+    /// Issue 10: :deps and :state take an instance, :set writes state through the normal path.
+    func testReplInspectsAndSetsAViewsState() throws {
+        let result = try lunette(["repl", "Examples/Player/Player.lua"],
+                                 input: ":state PlayerView\n:set PlayerView isPlaying true\n:state PlayerView#1\n:deps PlayerView#1\n:set PlayerView nope 1\n")
+        XCTAssertTrue(result.output.contains("isPlaying = false"), result.output)
+        XCTAssertTrue(result.output.contains("↻ PlayButton#1  (PlayerView.state#1.isPlaying)"), result.output)
+        XCTAssertTrue(result.output.contains("isPlaying = true"), result.output)
+        XCTAssertTrue(result.output.contains("PlayerView.state#1.isPlaying\n"), result.output)
+        XCTAssertTrue(result.output.contains("cannot assign to 'nope': it is not declared"), result.output)
+        XCTAssertEqual(result.status, 1)                 // the last line failed
+    }
+
     /// F07: `lunette run` prints the first frame, then the one a task loaded.
     func testF07RunPrintsTheFirstFrameBeforeTasksRun() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("frames_\(UUID().uuidString).lua")

@@ -170,6 +170,11 @@ int lun_release_ref(lua_State *L, int ref);
 int lun_host_define(lua_State *L, int32_t type, const char *name, const char *props, int isObject);
 /* Sets the global `name` to a Swift object. */
 int lun_host_global(lua_State *L, int32_t handle, int32_t type, const char *name);
+/* A view's state as "name = value" lines (valid until the next call). */
+int lun_unit_state(lua_State *L, int recordRef, const char **text, size_t *len);
+/* Writes state `name` of a view to the value of a Lua expression, through
+ * the view's self (the normal path: checked, notifying readers). */
+int lun_unit_set(lua_State *L, int recordRef, const char *name, const char *expression, size_t len);
 /* Sets the global `name` to a handle of app (app:find, app:tree... in Lua). */
 int lun_app_global(lua_State *L, int32_t app, const char *name);
 /* Mounts the view value held at ref, if it is one; *app is its app id or 0. */

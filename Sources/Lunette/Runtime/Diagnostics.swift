@@ -34,6 +34,42 @@ extension LunetteRuntime {
         graph.dependencies(of: unit.node).map { label(of: $0) }
     }
 
+    /// The unit showing `view` in an app: "BookView" (the first in tree
+    /// order) or an instance, "BookView#3".
+    func unit(named view: String, in app: App) -> Unit? {
+        if view.contains("#") { return app.units().first { $0.kind == .component && $0.label == view } }
+        return firstUnit(named: view, in: app)
+    }
+
+    /// What `view` ("BookView" or "BookView#3") depends on, in any mounted app.
+    public func dependencies(of view: String) -> [String]? {
+        for app in apps { if let unit = unit(named: view, in: app) { return dependencies(of: unit) } }
+        return nil
+    }
+
+    /// The state of `view` ("BookView" or "BookView#3"), one "name = value" a line.
+    public func state(of view: String) throws -> String? {
+        guard let unit = apps.lazy.compactMap({ self.unit(named: view, in: $0) }).first else { return nil }
+        var text: UnsafePointer<CChar>?
+        var length = 0
+        guard lun_unit_state(L, unit.recordRef, &text, &length) == LUN_OK, let text else {
+            throw LunetteError.script(lastError)
+        }
+        return string(text, length)
+    }
+
+    /// Writes state `name` of `view` to the value of the Lua expression
+    /// `value`, through the normal write path, then flushes.
+    public func setState(of view: String, _ name: String, to value: String) throws {
+        guard let unit = apps.lazy.compactMap({ self.unit(named: view, in: $0) }).first else {
+            throw LunetteError.script("no view named \(view) is rendered")
+        }
+        let status = value.withCString { lun_unit_set(L, unit.recordRef, name, $0, value.utf8.count) }
+        if status == LUN_SYNTAX { throw LunetteError.syntax("'\(value)' is not a Lua value") }
+        guard status == LUN_OK else { throw LunetteError.script(lastError) }
+        flush()
+    }
+
     /// The first unit rendering a view of this name in an app, in tree order.
     func firstUnit(named name: String, in app: App) -> Unit? {
         guard let root = app.root else { return nil }

@@ -157,6 +157,10 @@ final class Repl {
             print(why(argument))
         case "deps", "d":
             print(deps(argument))
+        case "state", "s":
+            print(state(argument))
+        case "set":
+            print(set(argument))
         case "reload", "r":
             guard let file else {
                 print("nothing to reload: start the REPL with a file (lunette repl FILE)")
@@ -177,13 +181,34 @@ final class Repl {
     }
 
     private func deps(_ view: String) -> String {
-        guard !view.isEmpty else { return "usage: :deps VIEW" }
-        for app in runtime.apps {
-            if let deps = runtime.dependencies(of: view, in: app) {
-                return deps.isEmpty ? "\(view) depends on nothing" : deps.joined(separator: "\n")
-            }
+        guard !view.isEmpty else { return "usage: :deps VIEW (or VIEW#n)" }
+        guard let deps = runtime.dependencies(of: view) else { return "no view named \(view) is rendered" }
+        return deps.isEmpty ? "\(view) depends on nothing" : deps.joined(separator: "\n")
+    }
+
+    private func state(_ view: String) -> String {
+        guard !view.isEmpty else { return "usage: :state VIEW (or VIEW#n)" }
+        do {
+            guard let state = try runtime.state(of: view) else { return "no view named \(view) is rendered" }
+            return state.isEmpty ? "\(view) has no state" : state
+        } catch {
+            failed = true
+            return "\(error)"
         }
-        return "no view named \(view) is rendered"
+    }
+
+    /// `:set VIEW name value`: writes the view's state through the normal path.
+    private func set(_ argument: String) -> String {
+        let parts = argument.split(separator: " ", maxSplits: 2).map(String.init)
+        guard parts.count == 3 else { return "usage: :set VIEW name value (value is Lua: 3, \"text\", true)" }
+        do {
+            try runtime.setState(of: parts[0], parts[1], to: parts[2])
+        } catch {
+            failed = true
+            return "\(error)"
+        }
+        let lines = runtime.takeTraceLines()
+        return lines.isEmpty ? "(nothing re-rendered)" : lines.joined(separator: "\n")
     }
 
     static let help = """
@@ -191,7 +216,9 @@ final class Repl {
           ↻ VIEW#n  (what changed, set at file:line)
         :tree          the rendered trees
         :why VIEW      why VIEW last re-rendered
-        :deps VIEW     what VIEW depends on
+        :deps VIEW     what VIEW (or VIEW#n) depends on
+        :state VIEW    its state
+        :set VIEW name value   writes its state (value is Lua), as an action would
         :reload        run the file again, keeping the state of views whose identities match
         :help          this text
         :quit          leave (or end of input)

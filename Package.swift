@@ -13,12 +13,16 @@ let package = Package(
         .executable(name: "lunette-fuzz", targets: ["LunetteFuzz"]),
         .executable(name: "lunette-reliability", targets: ["LunetteReliability"]),
         .library(name: "Lunette", targets: ["Lunette", "LunetteBridge"]),
+        // The live preview and inspector in a browser: a host links it only if it wants it.
+        .library(name: "LunettePreview", targets: ["LunettePreview"]),
         // 6. The loadable module for the stock lua5.4 interpreter (and busted):
         //    libLunetteLua.so, installed as lunette.so on LUA_CPATH.
         .library(name: "LunetteLua", type: .dynamic, targets: ["LuaModule", "LuaModuleHost"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // HTTP and WebSocket for the preview only (see README, "Previewing").
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // 1. Lua 5.4's headers (Debian's liblua5.4-dev), no link.
@@ -31,6 +35,11 @@ let package = Package(
         .target(name: "Lunette", dependencies: ["CLunette", "CLua"]),
         // 4. Swift @Observable classes exposed to Lua by key paths.
         .target(name: "LunetteBridge", dependencies: ["Lunette"]),
+        // 7. `lunette preview` and `runtime.servePreview(port:)`: the page, its
+        //    server (FlyingFox, out of the core runtime), the session on the runtime's thread.
+        .target(name: "LunettePreview",
+                dependencies: ["Lunette", .product(name: "FlyingFox", package: "FlyingFox")],
+                resources: [.embedInCode("Resources/preview.html")]),
         // 6. require("lunette") in the stock interpreter: luaopen_lunette (C)
         //    starts a runtime that adopts the interpreter's state (Swift).
         //    -z nodelete: lua_close unloads C modules, the Swift runtime cannot be.
@@ -42,7 +51,7 @@ let package = Package(
         // 5. The command line: run, test.
         .executableTarget(
             name: "LunetteCLI",
-            dependencies: ["Lunette", "LunetteBridge", "BookModels", "CEditLine",
+            dependencies: ["Lunette", "LunetteBridge", "LunettePreview", "BookModels", "CEditLine",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             resources: [.embedInCode("Lua/spec_runner.lua")],
             linkerSettings: linkLua),

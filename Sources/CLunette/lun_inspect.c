@@ -48,6 +48,45 @@ static int lun_unit_state_k(lua_State *L) {
   return 0;
 }
 
+/* Protected part of lun_unit_inputs: (record ref) -> (). Keeps "name = value" lines. */
+static int lun_unit_inputs_k(lua_State *L) {
+  int n = 0;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, (lua_Integer)lua_tointeger(L, 1));
+  if (!lua_istable(L, -1)) return luaL_error(L, "the view is no longer rendered");
+  lua_getfield(L, -1, "inputs");                  /* 3 */
+  lua_pushliteral(L, "");                         /* 4: the text */
+  if (lua_istable(L, 3)) {
+    lua_pushnil(L);
+    while (lua_next(L, 3)) {
+      if (lua_type(L, -2) == LUA_TSTRING) {
+        lun_describe(L, -1, 2);
+        lua_pushfstring(L, "%s%s = %s", n++ ? "\n" : "", lua_tostring(L, -3), lua_tostring(L, -1));
+        lua_remove(L, -2);
+        lua_pushvalue(L, 4);
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+        lua_replace(L, 4);
+      }
+      lua_pop(L, 1);
+    }
+  }
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_inspected);
+  return 0;
+}
+
+int lun_unit_inputs(lua_State *L, int recordRef, const char **text, size_t *len) {
+  *text = "";
+  *len = 0;
+  if (!lua_checkstack(L, 8)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_unit_inputs_k);
+  lua_pushinteger(L, recordRef);
+  if (lun_protect(L, 1, 0) != LUN_OK) return LUN_ERROR;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_inspected);
+  *text = lua_tolstring(L, -1, len);
+  lua_pop(L, 1);
+  return LUN_OK;
+}
+
 int lun_unit_state(lua_State *L, int recordRef, const char **text, size_t *len) {
   *text = "";
   *len = 0;
@@ -86,5 +125,34 @@ int lun_unit_set(lua_State *L, int recordRef, const char *name, const char *expr
     return LUN_SYNTAX;
   }
   lua_remove(L, -2);
+  return lun_protect(L, 3, 0);
+}
+
+/* Protected part of lun_slot_binding: (record ref, slot, text?) -> (). A
+ * Toggle's binding flips; a TextField's takes the text. */
+static int lun_slot_binding_k(lua_State *L) {
+  int bidx;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, (lua_Integer)lua_tointeger(L, 1));
+  if (!lua_istable(L, -1)) return luaL_error(L, "the view is no longer rendered");
+  lua_getfield(L, -1, "out");
+  lua_rawgeti(L, -1, lua_tointeger(L, 2));
+  bidx = lua_gettop(L);
+  if (!lun_binding_test(L, bidx)) return luaL_error(L, "the node holds no binding");
+  if (lua_isnil(L, 3)) {
+    lun_binding_get(L, bidx);
+    lua_pushboolean(L, !lua_toboolean(L, -1));
+  } else {
+    lua_pushvalue(L, 3);
+  }
+  lun_binding_set(L, bidx, -1);
+  return 0;
+}
+
+int lun_slot_binding(lua_State *L, int recordRef, int slot, const char *text, size_t len, int hasText) {
+  if (!lua_checkstack(L, 8)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_slot_binding_k);
+  lua_pushinteger(L, recordRef);
+  lua_pushinteger(L, slot);
+  if (hasText) lua_pushlstring(L, text, len); else lua_pushnil(L);
   return lun_protect(L, 3, 0);
 }

@@ -7,5 +7,5 @@ struct LunetteCommand: ParsableCommand {
         commandName: "lunette",
         abstract: "SwiftUI's data flow for Lua view scripts.",
         version: "0.1.0",
-        subcommands: [RunCommand.self, TestCommand.self, ReplCommand.self])
+        subcommands: [RunCommand.self, TestCommand.self, ReplCommand.self, PreviewCommand.self])
 }

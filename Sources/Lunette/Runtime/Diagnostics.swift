@@ -70,6 +70,35 @@ extension LunetteRuntime {
         flush()
     }
 
+    /// What an inspector shows of a view (a component node).
+    public struct ViewInspection {
+        /// "BookView#2": its type and identity.
+        public let label: String
+        /// Times its body ran.
+        public let renders: Int
+        /// What it read: "Book#3.title".
+        public let dependencies: [String]
+        /// Its state, "name = value" lines.
+        public let state: String
+        /// Its inputs, "name = value" lines.
+        public let inputs: String
+        /// Why it last rendered, with where the write happened (when tracing).
+        public let lastRender: String?
+    }
+
+    /// The inspection of the view a component node shows; nil for other nodes.
+    public func inspect(_ node: RenderNode) -> ViewInspection? {
+        guard node.kind == .component, let unit = node.unit, !unit.disposed else { return nil }
+        var text: UnsafePointer<CChar>?, length = 0
+        let state = lun_unit_state(L, unit.recordRef, &text, &length) == LUN_OK ? text.map { string($0, length) } ?? "" : ""
+        var inputText: UnsafePointer<CChar>?, inputLength = 0
+        let inputs = lun_unit_inputs(L, unit.recordRef, &inputText, &inputLength) == LUN_OK
+            ? inputText.map { string($0, inputLength) } ?? "" : ""
+        let last = unit.app.flatMap { app in app.trace.last { $0.hasPrefix("↻ \(unit.label)  (") || $0 == "↻ \(unit.label)" } }
+        return ViewInspection(label: unit.label, renders: unit.renderCount, dependencies: dependencies(of: unit),
+                              state: state, inputs: inputs, lastRender: last)
+    }
+
     /// The first unit rendering a view of this name in an app, in tree order.
     func firstUnit(named name: String, in app: App) -> Unit? {
         guard let root = app.root else { return nil }

@@ -235,12 +235,16 @@ public final class LunetteRuntime {
     public func reload(file path: String) throws -> App? {
         try forgetLoadedModules()
         mounting.reloading = apps
+        var succeeded = false
         defer {
-            for app in mounting.reloading ?? [] { unmount(app) }
+            // A script that failed leaves the views it did not replace on screen: the last good frame.
+            if succeeded { for app in mounting.reloading ?? [] { unmount(app) } }
             mounting.reloading = nil
             releasePendingRefs()
         }
-        return try run(file: path)
+        let app = try run(file: path)
+        succeeded = true
+        return app
     }
 
     /// Makes `require` load the script's own modules again (not the standard ones, not lunette).
@@ -301,6 +305,29 @@ public final class LunetteRuntime {
 
     /// Warnings recorded while rendering an app (a body writing what it reads, ...).
     public func warnings(of app: App) -> [String] { app.warnings }
+
+    /// Flips a Toggle's binding, as a click would, then flushes.
+    public func toggle(_ node: RenderNode) throws {
+        try writeBinding(of: node, text: nil)
+    }
+
+    /// Writes a TextField's text through its binding, as typing would, then flushes.
+    public func setText(_ node: RenderNode, _ text: String) throws {
+        try writeBinding(of: node, text: text)
+    }
+
+    private func writeBinding(of node: RenderNode, text: String?) throws {
+        let role = Int32(LUN_ROLE_BINDING)
+        guard let owner = node.owner, !owner.disposed, owner.generation == node.generation,
+              let slot = node.slot(for: role) else {
+            throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to edit (or no longer rendered)")
+        }
+        let status = (text ?? "").withCString {
+            lun_slot_binding(L, owner.recordRef, slot, $0, (text ?? "").utf8.count, text == nil ? 0 : 1)
+        }
+        guard status == LUN_OK else { throw LunetteError.script(lastError) }
+        flush()
+    }
 
     // MARK: Swift objects
 

@@ -70,6 +70,9 @@ public final class RenderNode {
         self.text = text
     }
 
+    /// For a component node, its view's type and identity: "BookView#2".
+    public var viewLabel: String? { kind == .component ? unit?.label : nil }
+
     /// The name shown in trees: the view kind, or the component's name.
     public var typeName: String { kind == .component ? (text ?? "View") : kind.name }
 

@@ -134,6 +134,9 @@ public final class App {
         self.id = id
     }
 
+    /// The app's number (1, 2, ... in mounting order).
+    public var idNumber: Int32 { id }
+
     /// The rendered tree's top-level nodes.
     public var nodes: [RenderNode] { root?.output ?? [] }
 

@@ -1,0 +1,235 @@
+import Foundation
+import Lunette
+
+/// The preview's side on the runtime's thread: it takes what pages asked
+/// (taps, edits, inspections), runs it on the runtime, and sends pages what
+/// changed. The runtime belongs to one thread, so the server (other
+/// threads) only queues requests here; `pump` runs them, on the runtime's
+/// thread, when the host calls it.
+public final class PreviewSession: @unchecked Sendable {
+    let runtime: LunetteRuntime
+    private let requests = RequestQueue()
+    let clients: Clients
+    /// The last frame sent, by node id: a page patches the nodes that differ.
+    private var lastFrame = ""
+    private var timeline: [[String: Any]] = []
+    private var sentTimeline = 0
+    private var clockPaused = false
+    /// The message shown over the last good frame, if the script failed.
+    private var overlay: String?
+
+    init(runtime: LunetteRuntime, clients: Clients) {
+        self.runtime = runtime
+        self.clients = clients
+    }
+
+    /// A page's request (any thread).
+    func enqueue(_ text: String) { requests.push(text) }
+
+    /// Waits up to `timeout` seconds for a request, then handles every waiting one.
+    /// Returns whether any was handled.
+    @discardableResult
+    public func pump(waiting timeout: Double = 0) -> Bool {
+        let batch = requests.take(waiting: timeout)
+        for text in batch { handle(text) }
+        return !batch.isEmpty
+    }
+
+    /// Sends pages the current frame if it changed (after the host flushed or time ran).
+    public func publish(note: String? = nil) {
+        let traced = runtime.takeTraceLines()
+        let rerendered = traced.compactMap { line -> String? in
+            guard line.hasPrefix("↻ ") else { return nil }
+            return line.dropFirst(2).split(separator: " ").first.map(String.init)
+        }
+        for line in traced { record("render", line) }
+        for app in runtime.apps {
+            for warning in runtime.warnings(of: app) where !loggedWarnings.contains(warning) {
+                loggedWarnings.insert(warning)
+                record("warning", warning)
+            }
+        }
+        let apps = PreviewTree.json(of: runtime)
+        let frame = Self.encode(["type": "frame", "apps": apps])
+        if frame != lastFrame || !rerendered.isEmpty || note != nil {
+            lastFrame = frame
+            send(["type": "frame", "apps": apps, "rerendered": rerendered, "note": note ?? NSNull()])
+        }
+        sendTimeline()
+    }
+
+    private var loggedWarnings = Set<String>()
+
+    /// The script failed (a syntax or runtime error): shown over the last good frame.
+    public func showError(_ message: String) {
+        overlay = message
+        record("error", message)
+        send(["type": "error", "message": message])
+        sendTimeline()
+    }
+
+    /// The script ran again cleanly: the overlay goes.
+    public func clearError() {
+        guard overlay != nil else { return }
+        overlay = nil
+        send(["type": "error", "message": NSNull()])
+    }
+
+    /// Whether the page paused the clock (a host then stops running due work).
+    public var isClockPaused: Bool { clockPaused }
+
+    // MARK: requests
+
+    private func handle(_ text: String) {
+        guard let data = text.data(using: .utf8),
+              let request = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let type = request["type"] as? String else { return }
+        let nodeID = request["node"] as? String ?? ""
+        do {
+            switch type {
+            case "hello":
+                lastFrame = ""
+                sentTimeline = 0
+                publish()
+                if let overlay { send(["type": "error", "message": overlay]) }
+            case "tap", "submit", "toggle", "setText":
+                guard let node = PreviewTree.node(nodeID, in: runtime) else { throw PreviewError("that node is no longer rendered") }
+                record("event", "\(type) \(node.typeName) \(node.text.map { "\"\($0)\"" } ?? "")")
+                switch type {
+                case "tap": try runtime.tap(node)
+                case "submit": try runtime.tap(node, submit: true)
+                case "toggle": try runtime.toggle(node)
+                default: try runtime.setText(node, request["text"] as? String ?? "")
+                }
+                publish()
+            case "inspect":
+                guard let node = PreviewTree.node(nodeID, in: runtime) else { throw PreviewError("that node is no longer rendered") }
+                send(inspection(of: node, id: nodeID))
+            case "setState":
+                let view = request["view"] as? String ?? "", name = request["name"] as? String ?? ""
+                try runtime.setState(of: view, name, to: request["value"] as? String ?? "nil")
+                record("event", "set \(view).\(name) = \(request["value"] as? String ?? "nil")")
+                publish()
+            case "graph":
+                send(graph(of: request["view"] as? String))
+            case "clock":
+                switch request["action"] as? String {
+                case "pause": clockPaused = true
+                case "resume": clockPaused = false
+                case "step":
+                    if runtime.advanceClock(by: request["seconds"] as? Double ?? 0.1) == false { runtime.runDueWork() }
+                    publish()
+                default: break
+                }
+                send(["type": "clock", "paused": clockPaused])
+            default:
+                throw PreviewError("unknown request '\(type)'")
+            }
+        } catch {
+            record("error", "\(error)")
+            send(["type": "failure", "message": "\(error)"])
+            publish()
+        }
+    }
+
+    private func inspection(of node: RenderNode, id: String) -> [String: Any] {
+        var out: [String: Any] = ["type": "inspection", "node": id, "nodeType": node.typeName]
+        out["modifiers"] = node.modifiers.map { "\($0.name)(\($0.value))" }
+        out["attributes"] = node.attributes.map { "\($0.name) = \($0.value)" }
+        // A node that is no view shows the view it belongs to: the nearest enclosing one.
+        var owner: RenderNode? = node, ownerID = id
+        while let candidate = owner, runtime.inspect(candidate) == nil,
+              let dot = ownerID.lastIndex(where: { $0 == "." || $0 == "/" }), ownerID[dot] == "." {
+            ownerID = String(ownerID[..<dot])
+            owner = PreviewTree.node(ownerID, in: runtime)
+        }
+        if let owner, let view = runtime.inspect(owner) {
+            out["view"] = view.label
+            out["renders"] = view.renders
+            out["dependencies"] = view.dependencies
+            out["state"] = view.state.split(separator: "\n").map(String.init)
+            out["inputs"] = view.inputs.split(separator: "\n").map(String.init)
+            out["lastRender"] = view.lastRender ?? NSNull()
+        }
+        return out
+    }
+
+    /// The dependency graph of one view (or of every view) as JSON and as a Mermaid diagram.
+    private func graph(of view: String?) -> [String: Any] {
+        var views: [String] = []
+        func visit(_ nodes: [RenderNode]) {
+            for node in nodes {
+                if let label = node.viewLabel, view == nil || view == "" || label == view { views.append(label) }
+                visit(node.children)
+            }
+        }
+        for app in runtime.apps { visit(app.nodes) }
+        var edges: [[String: String]] = []
+        var mermaid = "graph LR\n"
+        for label in views {
+            for dependency in runtime.dependencies(of: label) ?? [] {
+                edges.append(["view": label, "reads": dependency])
+                mermaid += "  \(Self.mermaidID(dependency))[\"\(dependency)\"] --> \(Self.mermaidID(label))[\"\(label)\"]\n"
+            }
+        }
+        return ["type": "graph", "json": Self.encode(["views": views, "edges": edges]), "mermaid": mermaid]
+    }
+
+    private static func mermaidID(_ s: String) -> String {
+        "n" + String(s.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" })
+    }
+
+    // MARK: sending
+
+    private func record(_ kind: String, _ text: String) {
+        timeline.append(["kind": kind, "text": text, "at": Date().timeIntervalSince1970])
+        if timeline.count > 2000 {
+            timeline.removeFirst(timeline.count - 2000)
+            sentTimeline = max(0, sentTimeline - (timeline.count - 2000))
+        }
+    }
+
+    private func sendTimeline() {
+        guard sentTimeline < timeline.count else { return }
+        send(["type": "timeline", "entries": Array(timeline[sentTimeline...])])
+        sentTimeline = timeline.count
+    }
+
+    private func send(_ message: [String: Any]) {
+        clients.broadcast(Self.encode(message))
+    }
+
+    static func encode(_ value: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A request the preview could not carry out.
+struct PreviewError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Requests from pages, queued by server threads for the runtime's thread.
+final class RequestQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var waiting: [String] = []
+
+    func push(_ text: String) {
+        condition.lock()
+        waiting.append(text)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Every waiting request, after waiting up to `timeout` seconds for one.
+    func take(waiting timeout: Double) -> [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        if waiting.isEmpty && timeout > 0 { _ = condition.wait(until: Date().addingTimeInterval(timeout)) }
+        let batch = waiting
+        waiting = []
+        return batch
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Lunette
+
+/// The rendered trees as the page draws them: JSON whose nodes carry an id
+/// (their path from the app, "1/0.2.1"), so a click names the node it was on
+/// and the page patches only the nodes whose JSON changed.
+enum PreviewTree {
+    /// Every mounted app: `[{ "app": 1, "nodes": [...] }]`.
+    static func json(of runtime: LunetteRuntime) -> [[String: Any]] {
+        runtime.apps.map { app in
+            ["app": Int(app.idNumber), "nodes": list(flattened(app.nodes), prefix: "\(app.idNumber)/")]
+        }
+    }
+
+    /// The node an id names, if it is still rendered.
+    static func node(_ id: String, in runtime: LunetteRuntime) -> RenderNode? {
+        let parts = id.split(separator: "/", maxSplits: 1)
+        guard parts.count == 2, let appID = Int(parts[0]),
+              let app = runtime.apps.first(where: { Int($0.idNumber) == appID }) else { return nil }
+        var nodes = flattened(app.nodes)
+        var found: RenderNode?
+        for step in parts[1].split(separator: ".") {
+            guard let index = Int(step), index >= 0, index < nodes.count else { return nil }
+            found = nodes[index]
+            nodes = flattened(nodes[index].children)
+        }
+        return found
+    }
+
+    /// Rows are transparent, as in the text and JSON trees.
+    static func flattened(_ nodes: [RenderNode]) -> [RenderNode] {
+        nodes.flatMap { $0.kind == .row ? flattened($0.children) : [$0] }
+    }
+
+    private static func list(_ nodes: [RenderNode], prefix: String) -> [[String: Any]] {
+        nodes.enumerated().map { index, node in
+            self.node(node, id: prefix + String(index))
+        }
+    }
+
+    private static func node(_ node: RenderNode, id: String) -> [String: Any] {
+        var out: [String: Any] = ["id": id, "type": node.typeName, "kind": node.kind.name]
+        if let text = node.text, node.kind != .component { out["text"] = text }
+        if let label = node.viewLabel { out["view"] = label }
+        if !node.modifiers.isEmpty { out["modifiers"] = node.modifiers.map { ["name": $0.name, "value": $0.value] } }
+        if !node.attributes.isEmpty {
+            out["attributes"] = Dictionary(node.attributes.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
+        }
+        let children = flattened(node.children)
+        if !children.isEmpty { out["children"] = list(children, prefix: id + ".") }
+        return out
+    }
+}

@@ -1,0 +1,139 @@
+"""Browser tests of `lunette preview` (issue 11): the page, driven by Chromium.
+
+Run by scripts/test (which installs chromium and playwright). Each test
+starts `lunette preview` on a copy of a script in a temporary directory,
+opens the page and acts on it as a person would.
+"""
+import os
+import re
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+
+from playwright.sync_api import sync_playwright, expect
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LUNETTE = os.path.join(ROOT, ".build", "debug", "lunette")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+COUNTER = """
+local ui = require("lunette")
+local Counter = ui.View("Counter", { state = { n = 0, name = "" }, body = function(self)
+  return ui.VStack {
+    ui.Text("count " .. self.n):font("title"),
+    ui.Button("add", function() self.n = self.n + 1 end),
+    ui.TextField("name", self["$name"]),
+    ui.Text("hello " .. self.name),
+    ui.Toggle("on", ui.Binding.constant(false)),
+  }
+end })
+return Counter {}
+"""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class PreviewTests(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.script = os.path.join(self.dir, "counter.lua")
+        with open(self.script, "w") as f:
+            f.write(COUNTER)
+        self.port = free_port()
+        self.process = subprocess.Popen([LUNETTE, "preview", self.script, "--port", str(self.port), "--for", "60"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        line = self.process.stdout.readline()
+        self.assertIn(f"http://127.0.0.1:{self.port}/", line)
+        self.playwright = sync_playwright().start()
+        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        self.page = self.browser.new_page()
+        self.page.goto(f"http://127.0.0.1:{self.port}/")
+
+    def tearDown(self):
+        self.browser.close()
+        self.playwright.stop()
+        self.process.kill()
+        self.process.wait()
+        shutil.rmtree(self.dir)
+
+    def test_renders_views_as_controls_and_clicks_act(self):
+        page = self.page
+        expect(page.locator("span", has_text="count 0")).to_be_visible()
+        expect(page.locator("button", has_text="add")).to_be_visible()
+        expect(page.locator("input[placeholder=name]")).to_be_visible()
+        # title font shown readably
+        self.assertIn("font-size", page.locator("span", has_text="count 0").get_attribute("style"))
+        page.locator("button", has_text="add").click()
+        expect(page.locator("span", has_text="count 1")).to_be_visible()
+
+    def test_only_changed_nodes_are_replaced_and_rerenders_flash(self):
+        page = self.page
+        expect(page.locator("span", has_text="count 0")).to_be_visible()
+        page.evaluate("document.querySelector('button').dataset.kept = 'yes'")
+        page.locator("button", has_text="add").click()
+        expect(page.locator("span", has_text="count 1")).to_be_visible()
+        # the button's JSON did not change: the same element stays (no page reload, no rebuild)
+        self.assertEqual(page.evaluate("document.querySelector('button').dataset.kept"), "yes")
+        expect(page.locator("[data-view='Counter#1']")).to_have_attribute("data-flash", "Counter#1")
+
+    def test_typing_goes_through_the_binding(self):
+        page = self.page
+        page.locator("input[placeholder=name]").fill("Ada")
+        expect(page.locator("span", has_text="hello Ada")).to_be_visible()
+
+    def test_inspector_shows_state_and_edits_it(self):
+        page = self.page
+        page.locator("[data-view='Counter#1']").click(position={"x": 2, "y": 2})
+        expect(page.locator("#inspector")).to_contain_text("Counter#1")
+        expect(page.locator("#inspector")).to_contain_text("renders")
+        field = page.locator("#inspector input[data-state=n]")
+        expect(field).to_have_value("0")
+        field.fill("41")
+        field.press("Enter")
+        expect(page.locator("span", has_text="count 41")).to_be_visible()
+        expect(page.locator("#timeline")).to_contain_text("set Counter#1.n = 41")
+
+    def test_saving_the_script_reloads_it_and_errors_overlay_the_last_frame(self):
+        page = self.page
+        page.locator("button", has_text="add").click()
+        expect(page.locator("span", has_text="count 1")).to_be_visible()
+        time.sleep(1.1)  # file stamps have second resolution on some file systems
+        with open(self.script, "w") as f:
+            f.write(COUNTER.replace('"count "', '"total "'))
+        expect(page.locator("span", has_text="total 1")).to_be_visible(timeout=10000)  # state kept
+        time.sleep(1.1)
+        with open(self.script, "w") as f:
+            f.write(COUNTER.replace("return Counter {}", "return Counter {"))
+        expect(page.locator("#overlay")).to_contain_text("counter.lua", timeout=10000)
+        expect(page.locator("span", has_text="total 1")).to_be_visible()  # the last good frame stays
+
+    def test_graph_exports_json_and_mermaid(self):
+        page = self.page
+        page.locator("#graph").click()
+        expect(page.locator("#mermaid")).to_contain_text("graph LR")
+        expect(page.locator("#graphjson")).to_contain_text("Counter#1")
+
+    def test_other_origins_and_hosts_are_refused(self):
+        import urllib.request, urllib.error
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/", headers={"Host": "attacker.example"})
+        with self.assertRaises(urllib.error.HTTPError) as raised:
+            urllib.request.urlopen(request)
+        self.assertEqual(raised.exception.code, 403)
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/socket",
+                                         headers={"Origin": "http://attacker.example", "Upgrade": "websocket",
+                                                  "Connection": "Upgrade", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+                                                  "Sec-WebSocket-Version": "13"})
+        with self.assertRaises(urllib.error.HTTPError) as raised:
+            urllib.request.urlopen(request)
+        self.assertEqual(raised.exception.code, 403)
+
+
+if __name__ == "__main__":
+    unittest.main()

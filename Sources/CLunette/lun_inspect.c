@@ -156,3 +156,20 @@ int lun_slot_binding(lua_State *L, int recordRef, int slot, const char *text, si
   if (hasText) lua_pushlstring(L, text, len); else lua_pushnil(L);
   return lun_protect(L, 3, 0);
 }
+
+/* Protected part of lun_list_scroll: (record ref, row) -> (). */
+static int lun_list_scroll_k(lua_State *L) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, (lua_Integer)lua_tointeger(L, 1));
+  if (!lua_istable(L, -1)) return luaL_error(L, "the List is no longer rendered");
+  lua_pushvalue(L, 2);
+  lua_setfield(L, -2, "first");                  /* lun_run_rows keeps it within the rows */
+  return 0;
+}
+
+int lun_list_scroll(lua_State *L, int recordRef, int64_t row) {
+  if (!lua_checkstack(L, 4)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_list_scroll_k);
+  lua_pushinteger(L, recordRef);
+  lua_pushinteger(L, (lua_Integer)(row < 1 ? 1 : row));
+  return lun_protect(L, 2, 0);
+}

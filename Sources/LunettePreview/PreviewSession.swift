@@ -53,7 +53,10 @@ public final class PreviewSession: @unchecked Sendable {
         let frame = Self.encode(["type": "frame", "apps": apps])
         if frame != lastFrame || !rerendered.isEmpty || note != nil {
             lastFrame = frame
-            send(["type": "frame", "apps": apps, "rerendered": rerendered, "note": note ?? NSNull()])
+            var costs: [String: Double] = [:]
+            for label in rerendered { costs[label] = (runtime.lastRenderSeconds(of: label) ?? 0) * 1000 }
+            if !traced.isEmpty { record("flush", "\(rerendered.count) view(s) re-rendered") }
+            send(["type": "frame", "apps": apps, "rerendered": rerendered, "costs": costs, "note": note ?? NSNull()])
         }
         sendTimeline()
     }
@@ -101,6 +104,10 @@ public final class PreviewSession: @unchecked Sendable {
                 case "toggle": try runtime.toggle(node)
                 default: try runtime.setText(node, request["text"] as? String ?? "")
                 }
+                publish()
+            case "scroll":
+                guard let node = PreviewTree.node(nodeID, in: runtime) else { throw PreviewError("that node is no longer rendered") }
+                try runtime.scroll(node, to: request["row"] as? Int ?? 1)
                 publish()
             case "inspect":
                 guard let node = PreviewTree.node(nodeID, in: runtime) else { throw PreviewError("that node is no longer rendered") }
@@ -150,6 +157,7 @@ public final class PreviewSession: @unchecked Sendable {
             out["state"] = view.state.split(separator: "\n").map(String.init)
             out["inputs"] = view.inputs.split(separator: "\n").map(String.init)
             out["lastRender"] = view.lastRender ?? NSNull()
+            out["milliseconds"] = view.lastRenderSeconds * 1000
         }
         return out
     }

@@ -84,6 +84,13 @@ extension LunetteRuntime {
         public let inputs: String
         /// Why it last rendered, with where the write happened (when tracing).
         public let lastRender: String?
+        /// Seconds its last render took (when tracing).
+        public let lastRenderSeconds: Double
+    }
+
+    /// Seconds the last render of `view` ("BookView#2") took, measured while tracing.
+    public func lastRenderSeconds(of view: String) -> Double? {
+        apps.lazy.compactMap { self.unit(named: view, in: $0) }.first?.lastRenderSeconds
     }
 
     /// The inspection of the view a component node shows; nil for other nodes.
@@ -96,7 +103,7 @@ extension LunetteRuntime {
             ? inputText.map { string($0, inputLength) } ?? "" : ""
         let last = unit.app.flatMap { app in app.trace.last { $0.hasPrefix("↻ \(unit.label)  (") || $0 == "↻ \(unit.label)" } }
         return ViewInspection(label: unit.label, renders: unit.renderCount, dependencies: dependencies(of: unit),
-                              state: state, inputs: inputs, lastRender: last)
+                              state: state, inputs: inputs, lastRender: last, lastRenderSeconds: unit.lastRenderSeconds)
     }
 
     /// The first unit rendering a view of this name in an app, in tree order.

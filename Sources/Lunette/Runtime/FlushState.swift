@@ -11,6 +11,8 @@ struct FlushState {
     /// The unit C is updating, and whether its run began.
     var updating: Unit?
     var updatingBegan = false
+    /// When the unit's run began (while tracing: its cost is measured).
+    var updateStarted: UInt64 = 0
     /// Writes a body made to what it had read (S36), reported after its update.
     var writesDuringRender: [(Unit, Int32)] = []
     /// Nodes changed from other threads: marked changed again at the next flush (see Inbox).

@@ -306,6 +306,18 @@ public final class LunetteRuntime {
     /// Warnings recorded while rendering an app (a body writing what it reads, ...).
     public func warnings(of app: App) -> [String] { app.warnings }
 
+    /// Moves a lazy List's window to start at `row` (as far as the rows go),
+    /// as `node:scroll(row)` does, then flushes.
+    public func scroll(_ list: RenderNode, to row: Int) throws {
+        guard list.kind == .list, let unit = list.unit, !unit.disposed else {
+            throw LunetteError.script("\(list.typeName) is not a List on screen")
+        }
+        guard lun_list_scroll(L, unit.recordRef, Int64(row)) == LUN_OK else { throw LunetteError.script(lastError) }
+        unit.needsRender = true
+        scheduler.schedule(unit)
+        flush()
+    }
+
     /// Flips a Toggle's binding, as a click would, then flushes.
     public func toggle(_ node: RenderNode) throws {
         try writeBinding(of: node, text: nil)

@@ -1,4 +1,5 @@
 import CLunette
+import Dispatch
 
 /// The scheduler's work: flushing, running units, making and disposing them.
 extension LunetteRuntime {
@@ -74,6 +75,7 @@ extension LunetteRuntime {
         if !flushState.updatingBegan, unit.kind == .component, let app = unit.app { app.renderCounts[unit.typeId, default: 0] += 1; unit.renderCount += 1 }
         if !flushState.updatingBegan, tracer.tracing, unit.kind != .list, unit.kind != .root { traceRun(of: unit) }
         unit.renderCause = nil
+        if tracer.tracing { flushState.updateStarted = DispatchTime.now().uptimeNanoseconds }   // its cost, for inspectors
         flushState.updatingBegan = true
         unit.needsRender = false
         if unit.kind != .effect { builder.begin(unit) }
@@ -83,6 +85,9 @@ extension LunetteRuntime {
     func endUpdate(status: Int32, message: String?) {
         guard let unit = flushState.updating else { return }
         flushState.updating = nil
+        if tracer.tracing, flushState.updatingBegan {
+            unit.lastRenderSeconds = Double(DispatchTime.now().uptimeNanoseconds &- flushState.updateStarted) / 1e9
+        }
         if status == Int32(LUN_UNIT_STOPPED) { unit.stoppedInFlush = flushState.flushCount }
         if status == Int32(LUN_UNIT_FAILED) || status == Int32(LUN_UNIT_STOPPED), let message {
             if unit.kind == .effect { effectErrors.append("effect: \(message)") }

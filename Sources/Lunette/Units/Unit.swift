@@ -43,6 +43,8 @@ final class Unit {
     var ordinal = 0
     /// Body runs of this instance (`app:renders("BookView#2")`).
     var renderCount = 0
+    /// Seconds its last run took (measured while tracing).
+    var lastRenderSeconds = 0.0
     /// Why it must run regardless of its dependencies: new, or inputs changed.
     var renderCause: String? = "new"
     /// The animation of the transaction that made it stale, for its next run.

@@ -336,16 +336,19 @@ function App:tree() end
 function App:json() end
 ---The first node matching, in tree order; when none does, nil and — if lazy
 ---Lists hold rows outside their windows — why a match may still exist.
----@param query string|{ type?: string, text?: string }
+---@param query string|{ type?: string, text?: string, id?: any }
 ---@return ui.Node?
 ---@return string?
 function App:find(query) end
----@param query string|{ type?: string, text?: string }
+---@param query string|{ type?: string, text?: string, id?: any }
 ---@return ui.Node[]
 function App:findAll(query) end
+---Body runs of a view type ("BookView") or of one instance ("BookView#2").
 ---@param viewName string
 ---@return integer
 function App:renders(viewName) end
+---Every render count back to 0.
+function App:resetRenders() end
 ---@param view ui.Node|string
 ---@return string[]
 function App:dependencies(view) end
@@ -379,6 +382,10 @@ function ui.mount(view) end
 
 ---Runs pending updates now.
 function ui.flush() end
+
+---A fresh start, as between two tests: every app unmounted, every effect and
+---task cancelled (their cleanup runs), the virtual clock back at 0.
+function ui.reset() end
 
 ---Runs fn now, and again after each flush where what it read changed.
 ---@param fn fun()

@@ -179,6 +179,7 @@ enum { LUN_EVENT_CALL = 1, LUN_EVENT_CHANGE, LUN_EVENT_SUBSCRIBE, LUN_EVENT_TASK
 void lun_life_add(lua_State *L, lun_Walk *W, int lifeidx);
 void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit);
 void lun_life_release(lua_State *L, int recidx, int32_t unit);
+void lun_trace_event(lua_State *L, int32_t unit, const char *what);
 
 /* lun_dynamic.c: ui.DynamicProperty */
 void lun_open_dynamic(lua_State *L);

@@ -264,6 +264,12 @@ void lun_life_release(lua_State *L, int recidx, int32_t unit) {
   lua_setfield(L, recidx, "life");
 }
 
+/* While tracing, tells the host an event of unit ran. */
+void lun_trace_event(lua_State *L, int32_t unit, const char *what) {
+  lun_State *S = lun_state(L);
+  if (S->tracing) lunh_event_ran(S->rt, unit, what, strlen(what));
+}
+
 /* Runs one queued event (at 1) in protection: () -> (). */
 static int lun_event_k(lua_State *L) {
   lun_State *S = lun_state(L);
@@ -271,6 +277,12 @@ static int lun_event_k(lua_State *L) {
   lua_rawgeti(L, 1, LUN_EV_KIND);
   kind = (int)lua_tointeger(L, -1);
   S->active = 0;
+  lua_rawgeti(L, 1, LUN_EV_UNIT);
+  lun_trace_event(L, (int32_t)lua_tointeger(L, -1),
+                  kind == LUN_EVENT_CALL ? "onAppear/onDisappear" : kind == LUN_EVENT_CHANGE ? "onChange"
+                  : kind == LUN_EVENT_SUBSCRIBE ? "onReceive subscribed" : kind == LUN_EVENT_TASK ? "task created"
+                  : "task cancelled");
+  lua_pop(L, 1);
   switch (kind) {
     case LUN_EVENT_CALL:
       lua_rawgeti(L, 1, LUN_EV_A);

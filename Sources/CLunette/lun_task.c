@@ -147,6 +147,11 @@ static void lun_task_resume(lua_State *L, int32_t id, int nargs) {
   taskidx -= nargs;                               /* the thread stays referenced while it runs */
   lua_xmove(L, co, nargs);
   S->active = 0;
+  if (S->tracing) {
+    lua_rawgeti(L, taskidx, LUN_TASK_UNIT);
+    lun_trace_event(L, (int32_t)lua_tointeger(L, -1), "task step");
+    lua_pop(L, 1);
+  }
   if (!lun_budget_begin(co, S, 1)) luaL_error(L, "runs nested too deep");
   status = lua_resume(co, L, nargs, &nres);
   stopped = lun_budget_end(co, S);

@@ -42,7 +42,7 @@ public final class PreviewSession: @unchecked Sendable {
             guard line.hasPrefix("↻ ") else { return nil }
             return line.dropFirst(2).split(separator: " ").first.map(String.init)
         }
-        for line in traced { record("render", line) }
+        for line in traced { record(line.hasPrefix("• ") ? "event" : "render", line) }
         for app in runtime.apps {
             for warning in runtime.warnings(of: app) where !loggedWarnings.contains(warning) {
                 loggedWarnings.insert(warning)

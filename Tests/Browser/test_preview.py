@@ -114,6 +114,18 @@ class PreviewTests(unittest.TestCase):
         expect(page.locator("#overlay")).to_contain_text("counter.lua", timeout=10000)
         expect(page.locator("span", has_text="total 1")).to_be_visible()  # the last good frame stays
 
+    def test_the_timeline_shows_events_and_tasks_in_order(self):
+        page = self.page
+        time.sleep(1.1)
+        with open(self.script, "w") as f:
+            f.write(COUNTER.replace("return ui.VStack {", """return ui.VStack {
+    ui.Text("tick"):task(function() ui.sleep(0.1); self.n = self.n + 100 end),""", 1))
+        expect(page.locator("span", has_text="count 100")).to_be_visible(timeout=10000)
+        timeline = page.locator("#timeline")
+        expect(timeline).to_contain_text(re.compile(r"task created Counter#\d"))
+        expect(timeline).to_contain_text(re.compile(r"task step Counter#\d"))
+        expect(timeline).to_contain_text("flush")
+
     def test_graph_exports_json_and_mermaid(self):
         page = self.page
         page.locator("#graph").click()

@@ -272,6 +272,8 @@ struct lun_Host {
   /* A fresh start (ui.reset): every app unmounted, every effect disposed, the clock reset. */
   void (*reset)(void *context);
   void (*event_failed)(void *context, int32_t unit, const char *message, size_t len);
+  /* While tracing: an event ran for unit ("onChange", "task resumed", ...). */
+  void (*event_ran)(void *context, int32_t unit, const char *what, size_t len);
   /* The next problem recorded for a test runner (an error node, an error in
    * an event, a warning), oldest first; NULL when none is left. */
   const char *(*problem_next)(void *context, int *isError, size_t *len);

@@ -48,6 +48,7 @@ enum HostTable {
         table.pointee.clock_reset = lunhClockReset
         table.pointee.reset = lunhReset
         table.pointee.event_failed = lunhEventFailed
+        table.pointee.event_ran = lunhEventRan
         table.pointee.problem_next = lunhProblemNext
         table.pointee.mount = lunhMount
         table.pointee.flush_begin = lunhFlushBegin

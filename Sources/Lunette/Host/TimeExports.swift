@@ -73,3 +73,7 @@ func lunhProblemNext(_ rt: UnsafeMutableRawPointer?, _ isError: UnsafeMutablePoi
 func lunhReset(_ rt: UnsafeMutableRawPointer?) {
     withRuntime(rt) { $0.reset() }
 }
+
+func lunhEventRan(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ what: UnsafePointer<CChar>?, _ length: Int) {
+    withRuntime(rt) { $0.traceEvent(string(what, length), unit: unit) }
+}

@@ -125,6 +125,18 @@ extension LunetteRuntime {
         }
     }
 
+    /// Records that an event of a view ran (called when tracing): "• onChange BookView#2".
+    func traceEvent(_ what: String, unit id: Int32) {
+        let label = units[id]?.label ?? "a view that is gone"
+        let line = "• \(what) \(label)"
+        tracer.traceLines.append(line)
+        if let app = units[id]?.app {
+            app.trace.append(line)
+            if app.trace.count > 1_000 { app.trace.removeFirst(app.trace.count - 1_000) }
+        }
+        if tracer.traceEcho { print(line) }
+    }
+
     /// Records why `unit` is about to run (called when tracing).
     func traceRun(of unit: Unit) {
         var reasons: [String] = []

@@ -13,6 +13,8 @@ struct SpecProcess {
     let timeout: Double
     /// Where what the specs print themselves goes.
     var printed: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    /// Called as each test starts (its full name): a terminal shows what is running.
+    var started: (String) -> Void = { _ in }
     /// Seconds past the timeout before a silent child is killed: the child's
     /// own limit stops a hung Lua test first; this catches what it cannot.
     static let grace = 5.0
@@ -48,7 +50,9 @@ struct SpecProcess {
             for record in stream.takeRecords(printed: printed) {
                 lastProgress = Date()
                 switch record.status {
-                case "start": running = record.name
+                case "start":
+                    running = record.name
+                    started(record.name)
                 case "done": done = true
                 case "passed", "failed", "skipped":
                     report(SpecCase(file: file, name: record.name, status: SpecCase.Status(rawValue: record.status) ?? .failed,

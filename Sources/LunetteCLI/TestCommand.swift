@@ -62,14 +62,28 @@ struct TestCommand: ParsableCommand {
         if let tags { childArguments += ["--tags", tags] }
         if let excludeTags { childArguments += ["--exclude-tags", excludeTags] }
         var all: [SpecCase] = []
+        // On a terminal, a progress line says what runs now (rewritten in place, erased before results).
+        let progress = !tap && isatty(STDOUT_FILENO) != 0
+        func clearProgress() { if progress { print("\r\u{1B}[K", terminator: "") } }
+        var passed = 0, failed = 0
         for file in files {
             if !tap { print(file) }
             var process = SpecProcess(file: file, childArguments: childArguments, timeout: timeout)
-            if !tap { process.printed = { print($0, terminator: "") } }
-            all += process.run { c in
+            if !tap { process.printed = { clearProgress(); print($0, terminator: "") } }
+            if progress {
+                process.started = { name in
+                    print("\r\u{1B}[K… \(name.prefix(60))  (\(passed) passed, \(failed) failed)", terminator: "")
+                    fflush(stdout)
+                }
+            }
+            let cases = process.run { c in
+                if c.status == .passed { passed += 1 } else if c.status == .failed { failed += 1 }
+                clearProgress()
                 if !tap { print(SpecReport.line(c), terminator: ""); fflush(stdout) }
             }
+            all += cases
         }
+        clearProgress()
         if tap { print(SpecReport.tap(all), terminator: "") } else { print(SpecReport.summary(all)) }
         if let junit {
             try SpecReport.junit(all).write(toFile: junit, atomically: true, encoding: .utf8)

@@ -137,7 +137,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     /// Issue 10: at the prompt of a terminal session Ctrl-C drops the line and keeps the state;
-    /// twice in a row quits; history goes to $HOME (the environment's).
+    /// twice in a row quits; Tab completes names and commands; history goes to $HOME (the environment's).
     func testCtrlCAtThePromptDropsTheLineAndTwiceQuits() throws {
         let binary = root.appendingPathComponent(".build/debug/lunette")
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
@@ -188,6 +188,10 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(wait(for: "line dropped"), output)
         type("kept + 1\r")
         XCTAssertTrue(wait(for: "42"), output)
+        type("type(ui.Togg\t)\r")                      // Tab completes ui.Toggle: a function
+        XCTAssertTrue(wait(for: "function"), output)
+        type(":sta\t\u{15}")                          // :state; then Ctrl-U clears the line
+        XCTAssertTrue(wait(for: "ate"), output)
         Thread.sleep(forTimeInterval: 0.2)
         kill(process.processIdentifier, SIGINT)
         Thread.sleep(forTimeInterval: 0.3)
@@ -334,6 +338,34 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.output.contains("PlayerView.state#1.isPlaying\n"), result.output)
         XCTAssertTrue(result.output.contains("cannot assign to 'nope': it is not declared"), result.output)
         XCTAssertEqual(result.status, 1)                 // the last line failed
+    }
+
+    /// Issue 10: on a terminal a progress line says which test runs, erased before each result.
+    func testOnATerminalAProgressLineShowsTheRunningTest() throws {
+        let binary = root.appendingPathComponent(".build/debug/lunette")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
+        var master: Int32 = 0, slave: Int32 = 0
+        guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw XCTSkip("no pseudo-terminal here") }
+        defer { close(master) }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["test", "Examples/Player"]
+        process.currentDirectoryURL = root
+        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+        process.standardOutput = terminal
+        process.standardError = terminal
+        try process.run()
+        close(slave)
+        var output = Data(), buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(master, &buffer, buffer.count)
+            if n <= 0 { break }
+            output.append(contentsOf: buffer[0..<n])
+        }
+        process.waitUntilExit()
+        let text = String(decoding: output, as: UTF8.self)
+        XCTAssertTrue(text.contains("\r\u{1B}[K… Player"), text)
+        XCTAssertTrue(text.contains("4 passed, 0 failed"), text)
     }
 
     /// F07: `lunette run` prints the first frame, then the one a task loaded.

@@ -21,6 +21,7 @@ final class Repl {
         print("Lunette \(LunetteCommand.configuration.version) (Lua 5.4) — :help for commands")
         if let file { load(file, again: false) }
         Interrupts.install(for: runtime)
+        if reader.interactive { Completion.install(for: runtime, commands: Self.commands) }
         var pending: [String] = []
         var interruptedEmpty = false
         loop: while true {
@@ -210,6 +211,9 @@ final class Repl {
         let lines = runtime.takeTraceLines()
         return lines.isEmpty ? "(nothing re-rendered)" : lines.joined(separator: "\n")
     }
+
+    /// The commands, for completion.
+    static let commands = [":tree", ":why", ":deps", ":state", ":set", ":reload", ":help", ":quit"]
 
     static let help = """
         Lua with `ui` loaded; after each line the views flush and what re-rendered is shown:

@@ -225,6 +225,12 @@ function ui.EmptyView() end
 ---@return string
 function ui.EnvironmentKey(name, default) end
 
+---Declares an environment key with its default in one line, as @Entry does.
+---@param name string
+---@param default any|fun(): any
+---@return string
+function ui.Entry(name, default) end
+
 -- Bindings, animation, publishers ---------------------------------------------
 
 ---@class ui.Binding
@@ -271,10 +277,13 @@ function AnimationFactory.easeInOut(duration) end
 ---@return ui.Animation
 function AnimationFactory.spring(response, dampingFraction) end
 
----Changes made by fn are animated: recorded on the nodes they alter.
+---Changes made by fn are animated: recorded on the nodes they alter. The
+---completion runs once when the animation is done (after its duration on
+---the runtime's clock), as withAnimation(_:_:completion:).
 ---@param animation ui.Animation|fun()
 ---@param fn? fun()
-function ui.withAnimation(animation, fn) end
+---@param completion? fun()
+function ui.withAnimation(animation, fn, completion) end
 
 ---@class ui.Cancellable
 local Cancellable = {}

@@ -87,16 +87,23 @@ void lun_animation_run(lua_State *L, int aidx, int fidx, int nargs) {
   if (status != LUA_OK) lua_error(L);
 }
 
-/* ui.withAnimation(animation, fn) -> (): changes made by fn are animated with it. */
+/* ui.withAnimation([animation,] fn [, completion]) -> (): changes made by fn
+ * are animated with it; completion is called once when the animation is
+ * logically complete — after its duration on the runtime's clock. */
 static int lun_ui_with_animation(lua_State *L) {
-  if (lua_isfunction(L, 1) && lua_isnone(L, 2)) {  /* withAnimation(fn): the default animation */
+  lua_Number duration = 0.35;                     /* SwiftUI's default animation */
+  if (lua_isfunction(L, 1)) {                     /* withAnimation(fn [, completion]): the default animation */
     lun_animation_default(L);
     lua_insert(L, 1);
   }
   lun_animation_check(L, 1);
   luaL_checktype(L, 2, LUA_TFUNCTION);
-  lua_settop(L, 2);
+  if (!lua_isnoneornil(L, 3)) luaL_checktype(L, 3, LUA_TFUNCTION);
+  lua_settop(L, 3);
+  if (lua_getfield(L, 1, "duration") == LUA_TNUMBER) duration = lua_tonumber(L, -1);
+  lua_pop(L, 1);
   lun_animation_run(L, 1, 2, 0);
+  if (!lua_isnil(L, 3)) lun_clock_once(L, 3, (double)duration);
   return 0;
 }
 

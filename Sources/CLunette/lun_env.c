@@ -91,4 +91,6 @@ static int lun_ui_envkey(lua_State *L) {
 void lun_open_env(lua_State *L) {
   lua_pushcfunction(L, lun_ui_envkey);
   lua_setfield(L, -2, "EnvironmentKey");
+  lua_pushcfunction(L, lun_ui_envkey);           /* ui.Entry(name, default): @Entry's one line */
+  lua_setfield(L, -2, "Entry");
 }

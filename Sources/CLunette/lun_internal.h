@@ -192,6 +192,7 @@ void lun_dynamic_update(lua_State *L, int recidx);
 void lun_open_task(lua_State *L);
 void lun_task_start(lua_State *L, int entryidx, int32_t unit);
 int lun_task_cancel(lua_State *L, int32_t task);
+void lun_clock_once(lua_State *L, int fidx, double after);
 void lun_task_deliver_cancel(lua_State *L, int32_t task);
 
 /* lun_animation.c */

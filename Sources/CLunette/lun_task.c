@@ -417,6 +417,17 @@ static int lun_clock_advance(lua_State *L) {
   return 0;
 }
 
+/* Calls the function at fidx once, `after` seconds from now on the runtime's clock. [-0, +0] */
+void lun_clock_once(lua_State *L, int fidx, double after) {
+  int32_t id = lun_task_next_id(L);
+  fidx = lua_absindex(L, fidx);
+  lun_registry_table(L, &lun_key_timers);
+  lua_pushvalue(L, fidx);
+  lua_rawseti(L, -2, id);
+  lua_pop(L, 1);
+  lunh_clock_schedule(lun_state(L)->rt, LUN_CLOCK_ONCE, id, after, 0);
+}
+
 /* Protected part of lun_clock_fire: (kind, id, now) -> (). */
 static int lun_clock_fire_k(lua_State *L) {
   int kind = (int)lua_tointeger(L, 1);
@@ -426,6 +437,13 @@ static int lun_clock_fire_k(lua_State *L) {
     return 0;
   }
   lun_registry_table(L, &lun_key_timers);
+  if (kind == LUN_CLOCK_ONCE) {                   /* called once, then forgotten */
+    if (lua_rawgeti(L, -1, id) != LUA_TFUNCTION) return 0;
+    lua_pushnil(L);
+    lua_rawseti(L, -3, id);
+    lua_call(L, 0, 0);
+    return 0;
+  }
   if (lua_rawgeti(L, -1, id) == LUA_TFUNCTION) {
     lun_State *S = lun_state(L);
     int32_t saved = S->active;

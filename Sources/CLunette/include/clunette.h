@@ -97,7 +97,7 @@ enum { LUN_UNIT_SKIPPED = 0, LUN_UNIT_RAN = 1, LUN_UNIT_FAILED = 2,
        LUN_UNIT_STOPPED = 3 /* failed: stopped by its time budget or an interrupt; not run again this flush */ };
 
 /* What the host's clock wakes (lunh_clock_schedule, lun_clock_fire). */
-enum { LUN_CLOCK_TASK = 1, LUN_CLOCK_TIMER = 2 };
+enum { LUN_CLOCK_TASK = 1, LUN_CLOCK_TIMER = 2, LUN_CLOCK_ONCE = 3 /* a function called once (an animation's completion) */ };
 
 /* A value crossing from a Swift host object to Lua. */
 enum {

@@ -62,6 +62,34 @@ final class EmbeddingTests: XCTestCase {
         XCTAssertTrue(runtime.effectErrors.first?.contains("cleanup failed") == true)
     }
 
+    /// Issue 12 (11): a host hears which app changed, and which views rendered anew, after a flush.
+    func testAHostHearsWhichTreeChanged() throws {
+        let runtime = try LunetteRuntime()
+        var heard: [[String]] = []
+        runtime.onTreeChange { change in heard.append(change.views) }
+        let app = try XCTUnwrap(try runtime.run(source: """
+            local ui = require("lunette")
+            local Box = ui.Observable("Box", { n = 0 })
+            box = Box()
+            local Shown = ui.View("Shown", function(self) return ui.Text("n " .. self.box.n) end)
+            local Still = ui.View("Still", function() return ui.Text("still") end)
+            return ui.VStack { Shown { box = box }, Still {} }
+            """))
+        runtime.flush()
+        heard = []
+        _ = try runtime.evaluate("box.n = 1")
+        runtime.flush()
+        XCTAssertEqual(heard, [["Shown#1"]])
+        runtime.flush()
+        XCTAssertEqual(heard.count, 1)                    // nothing new: not called
+        let toggled = try XCTUnwrap(app.nodes.first)
+        XCTAssertEqual(toggled.typeName, "VStack")
+        runtime.onTreeChange(nil)
+        _ = try runtime.evaluate("box.n = 2")
+        runtime.flush()
+        XCTAssertEqual(heard.count, 1)
+    }
+
     func testSyntaxErrorsNameTheFileAndLine() throws {
         let runtime = try LunetteRuntime()
         XCTAssertThrowsError(try runtime.run(source: "local x = = 1", name: "@broken.lua")) { error in

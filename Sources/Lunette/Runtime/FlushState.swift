@@ -21,4 +21,12 @@ struct FlushState {
     var pendingReleases: [Int32] = []
     /// The animation of the running transaction (ui.withAnimation), if any.
     var transaction: String?
+    /// What rendered anew since the host last heard (`onTreeChange`): by app, the units.
+    var changed: [Int32: (app: App, views: [String])] = [:]
+
+    mutating func noteChanged(_ app: App, _ unit: Unit) {
+        var entry = changed[app.id] ?? (app, [])
+        if unit.kind == .component { entry.views.append(unit.label) }
+        changed[app.id] = entry
+    }
 }

@@ -78,6 +78,7 @@ public final class LunetteRuntime {
     var labels = Labels()
     var tracer = Tracer()
     var problems = Problems()
+    var treeChangeCallback: ((TreeChange) -> Void)?
     /// Text handed to C (valid until the next call), and the last host-object error.
     let text = CStringBuffer()
     let errorText = CStringBuffer()
@@ -316,6 +317,25 @@ public final class LunetteRuntime {
         unit.needsRender = true
         scheduler.schedule(unit)
         flush()
+    }
+
+    /// Runs a node's onSubmit action (a TextField's Return), then flushes.
+    public func submit(_ node: RenderNode) throws {
+        try tap(node, submit: true)
+    }
+
+    /// What rendered anew in one app: a host redraws that app (or those views).
+    public struct TreeChange {
+        public let app: App
+        /// The views whose bodies produced new output: "BookView#2".
+        public let views: [String]
+    }
+
+    /// Calls `callback` after a flush started from Swift (`flush()`, `tap`,
+    /// `runDueWork`...) with each app whose tree changed. Pass nil to stop.
+    public func onTreeChange(_ callback: ((TreeChange) -> Void)?) {
+        treeChangeCallback = callback
+        if callback == nil { flushState.changed = [:] }
     }
 
     /// Flips a Toggle's binding, as a click would, then flushes.

@@ -12,6 +12,16 @@ extension LunetteRuntime {
     /// views update again (at most `renderLoopLimit` rounds).
     public func flush() {
         _ = lun_flush(L)             // the loop is C's (lun_flush.c); the decisions below are ours
+        reportTreeChanges()
+    }
+
+    /// Calls `onTreeChange` with what rendered anew, outside any Lua call
+    /// (a host may flush or tap from it).
+    func reportTreeChanges() {
+        guard let callback = treeChangeCallback, !flushState.changed.isEmpty else { return }
+        let changes = flushState.changed.values.sorted { $0.app.idNumber < $1.app.idNumber }
+        flushState.changed = [:]
+        for change in changes { callback(TreeChange(app: change.app, views: change.views)) }
     }
 
     /// A flush starts, unless one is running: what other threads changed is settled first.

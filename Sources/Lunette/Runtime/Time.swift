@@ -49,6 +49,7 @@ extension LunetteRuntime {
     func runDue(upTo time: Double) -> Bool {
         var ran: Int32 = 0
         _ = lun_run_due(L, time, &ran)
+        reportTreeChanges()
         return ran > 0
     }
 }

@@ -181,6 +181,7 @@ final class OutputBuilder {
     /// Installs the new output; disposes what the run no longer produced.
     func finish() {
         guard let unit else { return }
+        if runtime.treeChangeCallback != nil, let app = unit.app { runtime.flushState.noteChanged(app, unit) }
         if let message = errorMessage {
             runtime.problems.record(error: "\(unit.displayName): \(message)")
             let node = RenderNode(kind: .error, text: message)

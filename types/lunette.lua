@@ -319,6 +319,14 @@ function ui.sleep(seconds) end
 ---@return any
 function ui.await(publisher) end
 
+---Inside a task: `for value in ui.observations(function() return book.title end) do ... end`
+---yields the value now and after every flush in which it changed (one per flush);
+---the loop ends when the task is cancelled. As Swift's Observations (SE-0475).
+---@generic T
+---@param fn fun(): T
+---@return fun(): T
+function ui.observations(fn) end
+
 ---The error a cancelled task's ui.sleep/ui.await raise (compare with ==).
 ---@type userdata
 ui.CancellationError = nil

@@ -32,3 +32,35 @@ describe("Today", function()
     app:unmount()
   end)
 end)
+
+describe("Today: Observations", function()
+  it("T01 ui.observations yields the value now and after each flush that changed it, one per flush, until the task is cancelled", function()
+    local Book = ui.Observable("TodayBook", { title = "a" })
+    local book, seen = Book(), {}
+    local Watcher = ui.View("TodayWatcher", function()
+      return ui.Text("watching"):task(function()
+        for title in ui.observations(function() return book.title end) do
+          seen[#seen + 1] = title
+        end
+        seen[#seen + 1] = "never: the loop ends by the cancellation"
+      end)
+    end)
+    local Host = ui.View("TodayHost", { state = { show = true }, body = function(self)
+      return ui.VStack { self.show and Watcher {} or nil, ui.Button("hide", function() self.show = false end) }
+    end })
+    local app = ui.mount(Host {})
+    ui.clock.advance(0)
+    assert.same({ "a" }, seen)
+    book.title = "b"; book.title = "c"                -- two writes, one flush: one value
+    ui.flush()
+    assert.same({ "a", "c" }, seen)
+    book.title = "c"                                  -- unchanged: nothing
+    ui.flush()
+    assert.same({ "a", "c" }, seen)
+    app:find("hide"):tap()                            -- cancelled: the loop ends, its effect with it
+    book.title = "d"
+    ui.flush()
+    assert.same({ "a", "c" }, seen)
+    app:unmount()
+  end)
+end)

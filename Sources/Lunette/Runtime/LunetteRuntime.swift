@@ -123,6 +123,7 @@ public final class LunetteRuntime {
         let host = HostTable.make(for: self)
         hostTable = host
         guard lun_install(L, host, graph.handle, budget) == LUN_OK else { throw LunetteError.setup(lastError) }
+        _ = try runChunk(String(decoding: PackageResources.prelude_lua, as: UTF8.self), name: "=(lunette prelude)")
         lun_budget_set(lun_state(L), options.timeBudget)
         Watchdog.shared.watch(lun_state(L))
     }

@@ -409,7 +409,10 @@ function ui.reset() end
 ---@return ui.Cancellable
 function ui.effect(fn) end
 
----@param options { listWindow?: integer }
+---listWindow: rows a List realises; timeBudget: lower the host's budget (s);
+---strict: every body runs twice and must describe the same tree, and bodies
+---may not write observable state (T08).
+---@param options { listWindow?: integer, timeBudget?: number, strict?: boolean }
 function ui.configure(options) end
 
 ---Logs why views re-render (and prints each line).

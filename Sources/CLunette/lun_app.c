@@ -101,7 +101,7 @@ static int lun_ui_reset(lua_State *L) {
   return 0;
 }
 
-/* ui.configure{ listWindow = n, timeBudget = seconds } -> (). */
+/* ui.configure{ listWindow = n, timeBudget = seconds, strict = bool } -> (). */
 static int lun_ui_configure(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   if (lua_getfield(L, 1, "listWindow") != LUA_TNIL) {
@@ -110,6 +110,7 @@ static int lun_ui_configure(lua_State *L) {
       return lun_error_here(L, "ui.configure: listWindow must be a positive integer, got %s", luaL_tolstring(L, -1, NULL));
     lun_state(L)->listWindow = (int32_t)n;
   }
+  if (lua_getfield(L, 1, "strict") != LUA_TNIL) lun_state(L)->strict = lua_toboolean(L, -1);
   if (lua_getfield(L, 1, "timeBudget") != LUA_TNIL) {
     if (lua_type(L, -1) != LUA_TNUMBER)
       return lun_error_here(L, "ui.configure: timeBudget must be a number of seconds, got %s", luaL_typename(L, -1));

@@ -113,6 +113,8 @@ static void lun_object_will_change_subject(lua_State *L, int idx) {
  * its run has read is told to the host, which reports it (S36). */
 void lun_changed(lua_State *L, int32_t node) {
   lun_State *S = lun_state(L);
+  if (S->strict && S->rendering)
+    lun_error_here(L, "strict mode: a body may not write observable state (write it in an action, a task or onChange)");
   if (S->rendering && lun_graph_run_has_read(S->graph, S->rendering, node)) lunh_render_write(S->rt, node);
   lun_graph_changed(S->graph, node);
 }

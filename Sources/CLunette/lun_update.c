@@ -57,14 +57,61 @@ static int lun_bad_result(lua_State *L, int fidx, int ridx) {
                     luaL_typename(L, ridx));
 }
 
-/* Calls the function at fidx with nargs arguments above it and walks the view it returns. */
+/* 1 if two results of the same body describe the same tree: the same
+ * structure and values; functions and userdata (actions, bindings) match
+ * any of their kind, since each run makes its own. */
+static int lun_same_tree(lua_State *L, int a, int b, int depth) {
+  int same = 1;
+  size_t count = 0;
+  a = lua_absindex(L, a);
+  b = lua_absindex(L, b);
+  if (lua_type(L, a) != lua_type(L, b)) return 0;
+  switch (lua_type(L, a)) {
+    case LUA_TFUNCTION: case LUA_TUSERDATA: case LUA_TTHREAD: case LUA_TLIGHTUSERDATA: return 1;
+    case LUA_TTABLE: break;
+    default: return lua_rawequal(L, a, b);
+  }
+  lun_nest(L, depth, "strict mode's comparison");
+  lua_pushnil(L);
+  while (same && lua_next(L, a)) {
+    count++;
+    lua_pushvalue(L, -2);
+    lua_rawget(L, b);
+    same = lun_same_tree(L, -2, -1, depth + 1);
+    lua_pop(L, 2);
+  }
+  if (!same) { lua_pop(L, 1); return 0; }
+  lua_pushnil(L);
+  while (lua_next(L, b)) { count--; lua_pop(L, 1); }
+  return count == 0;
+}
+
+/* Calls the function at fidx with nargs arguments above it and walks the
+ * view it returns. In strict mode it runs twice and both runs must
+ * describe the same tree (a body is a function of what it reads). */
 static void lun_run_view(lua_State *L, lun_Walk *W, int fidx, int nargs) {
-  int t;
+  int t, first = 0;
+  if (lun_state(L)->strict) {
+    int i, base = lua_gettop(L) - nargs;
+    lua_pushvalue(L, fidx);
+    for (i = 1; i <= nargs; i++) lua_pushvalue(L, base + i);
+    lua_call(L, nargs, 1);
+    first = lua_gettop(L);
+    lua_insert(L, base + 1);                      /* below the arguments */
+    first = base + 1;
+  }
   lua_pushvalue(L, fidx);
   lua_insert(L, -nargs - 1);
   lua_call(L, nargs, 1);
   t = lua_type(L, -1);
   if (t != LUA_TTABLE && t != LUA_TNIL && t != LUA_TUSERDATA) lun_bad_result(L, fidx, lua_gettop(L));
+  if (first && !lun_same_tree(L, first, -1, 0)) {
+    lua_Debug ar;
+    lua_pushvalue(L, fidx);
+    lua_getinfo(L, ">S", &ar);
+    luaL_error(L, "%s:%d: strict mode: the body returned a different tree when run again (does it read something "
+                  "that is not state, such as os.time or math.random?)", ar.short_src, ar.linedefined);
+  }
   lun_walk_value(L, W, lua_gettop(L));
 }
 

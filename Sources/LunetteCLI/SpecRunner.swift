@@ -25,11 +25,13 @@ enum SpecRunner {
         var excludeTags: String?
         var timeout: Double = 10
         var failOnWarnings = false
+        var strict = false
 
         var lua: String {
             func text(_ s: String?) -> String { s.map(quoted) ?? "nil" }
             return "{ filter = \(text(filter)), filterOut = \(text(filterOut)), tags = \(text(tags)), "
-                + "excludeTags = \(text(excludeTags)), timeout = \(timeout), failOnWarnings = \(failOnWarnings) }"
+                + "excludeTags = \(text(excludeTags)), timeout = \(timeout), failOnWarnings = \(failOnWarnings), "
+                + "strict = \(strict) }"
         }
     }
 

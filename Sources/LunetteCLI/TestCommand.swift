@@ -40,6 +40,9 @@ struct TestCommand: ParsableCommand {
     @Flag(name: .long, help: "Fail a test whose views or events produced a warning (errors always fail it).")
     var failOnWarnings = false
 
+    @Flag(name: .long, help: "Strict mode: every body runs twice and must describe the same tree; bodies may not write state.")
+    var strict = false
+
     @OptionGroup var limits: ScriptLimits
 
     /// Internal: run the given files in this process, handing results out (see SpecProcess).
@@ -50,7 +53,7 @@ struct TestCommand: ParsableCommand {
         if child {
             setpgid(0, 0)                     // its own process group: a kill takes what it started too
             let options = SpecRunner.Options(filter: filter, filterOut: filterOut, tags: tags, excludeTags: excludeTags,
-                                             timeout: timeout, failOnWarnings: failOnWarnings)
+                                             timeout: timeout, failOnWarnings: failOnWarnings, strict: strict)
             for file in paths { SpecRunner.run(file: file, options: options, limits: limits) }
             return
         }
@@ -58,6 +61,7 @@ struct TestCommand: ParsableCommand {
         var childArguments = ["--timeout", "\(timeout)"] + limits.arguments
         if let filter { childArguments += ["--filter", filter] }
         if failOnWarnings { childArguments += ["--fail-on-warnings"] }
+        if strict { childArguments += ["--strict"] }
         if let filterOut { childArguments += ["--filter-out", filterOut] }
         if let tags { childArguments += ["--tags", tags] }
         if let excludeTags { childArguments += ["--exclude-tags", excludeTags] }

@@ -64,3 +64,47 @@ describe("Today: Observations", function()
     app:unmount()
   end)
 end)
+
+describe("Today: strict mode", function()
+  after_each(function() ui.configure { strict = false } end)
+
+  it("T08 in strict mode a body that writes observable state is an error with file:line", function()
+    ui.configure { strict = true }
+    local Writer = ui.View("TodayWriter", { state = { n = 0 }, body = function(self)
+      self.n = self.n + 1
+      return ui.Text("n " .. self.n)
+    end })
+    local app = ui.mount(Writer {})
+    assert.has_error_node(app, "today_spec.lua:")
+    assert.has_error_node(app, "strict mode: a body may not write observable state")
+    app:unmount()
+  end)
+
+  it("T08 in strict mode every body runs twice and must describe the same tree", function()
+    ui.configure { strict = true }
+    local runs, flip = 0, false
+    local Steady = ui.View("TodaySteady", function()
+      runs = runs + 1
+      return ui.VStack { ui.Text("same"), ui.Button("go", function() end) }
+    end)
+    local app = ui.mount(Steady {})
+    assert.equal(2, runs)                              -- twice, and the same tree
+    assert.truthy(app:find("same"))
+    local Flaky = ui.View("TodayFlaky", function()
+      flip = not flip
+      return ui.Text(flip and "heads" or "tails")
+    end)
+    local app2 = ui.mount(Flaky {})
+    assert.has_error_node(app2, "strict mode: the body returned a different tree when run again")
+    app:unmount()
+    app2:unmount()
+  end)
+
+  it("T08 outside strict mode the same body renders once and may write", function()
+    local runs = 0
+    local V = ui.View("TodayLoose", function() runs = runs + 1; return ui.Text("x") end)
+    local app = ui.mount(V {})
+    assert.equal(1, runs)
+    app:unmount()
+  end)
+end)

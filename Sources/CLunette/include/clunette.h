@@ -43,6 +43,7 @@ typedef struct lun_State {
   int32_t listWindow;     /* rows a List realises */
   int32_t nextId;         /* ids of tasks and timer subscriptions */
   int32_t tracing;        /* ui.trace is on: writes report where they happened */
+  int32_t strict;         /* ui.configure{ strict = true }: bodies run twice, and may not write */
   lun_Budget *budget;     /* the runs in progress and their budget; shared with the watchdog thread */
   double testDeadline;    /* lunette_watch: when the watched test must stop (0: none) */
 } lun_State;

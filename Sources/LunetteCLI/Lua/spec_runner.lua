@@ -465,10 +465,13 @@ local function run_test(test)
   return ok, err
 end
 
--- ui.reset(), with the module as a spec file would load it.
+-- ui.reset(), with the module as a spec file would load it (and strict
+-- mode on again, under --strict).
+local strict = false
 local function reset_ui()
   local loaded, ui = pcall(require, "lunette")
   if loaded and ui.reset then ui.reset() end
+  if loaded and strict then ui.configure { strict = true } end
 end
 
 -- Runs a test in its own coroutine under a time limit: a hung test is
@@ -553,6 +556,8 @@ function lunette_spec_run(path, options)
   local timeout = options.timeout or 10
   local only, excluded = set_of(options.tags), set_of(options.excludeTags)
   settings.failOnWarnings = options.failOnWarnings
+  strict = options.strict
+  if strict then reset_ui() end
   local chunk, err = load_spec(path)
   if not chunk then
     record("failed", "loading " .. path, err)

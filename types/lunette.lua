@@ -77,6 +77,7 @@ function ui.id(object) end
 ---@field observedObject? string[] @ObservedObject inputs
 ---@field environmentObject? table<string, ui.Class> @EnvironmentObject types
 ---@field properties? table<string, ui.DynamicProperty> DynamicProperty bundles, read as self.name
+---@field focusState? string[] @FocusState names: state that starts nil
 
 ---@class ui.DynamicProperty
 ---A reusable bundle of state and environment with an update hook (SwiftUI's
@@ -128,6 +129,11 @@ function View:task(fn, options) end
 ---@param fn fun()
 ---@return ui.ViewValue
 function View:onAppear(fn) end
+---The field is focused while the binding holds value (true if omitted), as .focused($focus, equals:).
+---@param binding ui.Binding
+---@param value? any
+---@return ui.ViewValue
+function View:focused(binding, value) end
 ---@param fn fun()
 ---@return ui.ViewValue
 function View:onDisappear(fn) end
@@ -388,6 +394,8 @@ function Node:setText(text) end
 function Node:submit() end
 ---@return string
 function Node:tree() end
+---Focuses a field that has :focused(binding, value), as a click would, then flushes.
+function Node:focus() end
 ---Moves a lazy List's window to start at `row` (as far as the rows go), then flushes.
 ---@param row integer
 function Node:scroll(row) end

@@ -321,7 +321,8 @@ static void lun_node_slot(lua_State *L, int role, const char *verb) {
     lua_pushlstring(L, what, nl ? (size_t)(nl - what) : len);
     if (found < 0) lun_error_here(L, "%s: %s was replaced by a later render; find it again", verb, lua_tostring(L, -1));
     lun_error_here(L, "%s: %s cannot be %s", verb, lua_tostring(L, -1),
-                   role == LUN_ROLE_ACTION ? "tapped" : role == LUN_ROLE_SUBMIT ? "submitted" : "edited");
+                   role == LUN_ROLE_ACTION ? "tapped" : role == LUN_ROLE_SUBMIT ? "submitted"
+                   : role == LUN_ROLE_FOCUS ? "focused (it has no :focused)" : "edited");
   }
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
   lua_getfield(L, -1, "out");
@@ -352,6 +353,14 @@ static int lun_node_tap(lua_State *L) {
 static int lun_node_submit(lua_State *L) {
   lun_app_check_idle(L, "submit");
   lun_node_slot(L, LUN_ROLE_SUBMIT, "submit");
+  lun_node_event(L, 0);
+  return 0;
+}
+
+/* node:focus() -> (): focuses a field with :focused, as a click would (T05). */
+static int lun_node_focus(lua_State *L) {
+  lun_app_check_idle(L, "focus");
+  lun_node_slot(L, LUN_ROLE_FOCUS, "focus");
   lun_node_event(L, 0);
   return 0;
 }
@@ -487,7 +496,7 @@ void lun_open_app(lua_State *L) {
     {"dependencies", lun_app_dependencies}, {NULL, NULL}};
   static const luaL_Reg node[] = {
     {"tap", lun_node_tap}, {"submit", lun_node_submit}, {"toggle", lun_node_toggle},
-    {"setText", lun_node_settext}, {"scroll", lun_node_scroll}, {"tree", lun_node_tree}, {NULL, NULL}};
+    {"setText", lun_node_settext}, {"scroll", lun_node_scroll}, {"focus", lun_node_focus}, {"tree", lun_node_tree}, {NULL, NULL}};
   lun_newmetatable(L, LUN_MT_APP);
   lua_newtable(L);
   luaL_setfuncs(L, app, 0);

@@ -203,6 +203,25 @@ static int lun_modifier_id(lua_State *L) {
   return 1;
 }
 
+/* view:focused(binding[, value]) -> view: the field is focused while the
+ * binding holds value (true by default), as .focused($focus, equals:);
+ * node:focus() sets it (T05). */
+static int lun_modifier_focused(lua_State *L) {
+  lun_modifier_self(L);
+  if (!lun_binding_test(L, 2))
+    luaL_argerror(L, 2, lua_pushfstring(L, "a Binding expected (self[\"$field\"]), got %s", luaL_typename(L, 2)));
+  if (lua_isnoneornil(L, 3)) { lua_settop(L, 2); lua_pushboolean(L, 1); }
+  lua_settop(L, 3);
+  lua_createtable(L, 2, 0);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, 1);
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, -2, 2);
+  lua_setfield(L, 1, "focus");
+  lua_settop(L, 1);
+  return 1;
+}
+
 /* __index of view values: the modifier named by the key, or an error. */
 static int lun_view_index(lua_State *L) {
   const char *key;
@@ -237,6 +256,7 @@ static const luaL_Reg lun_modifier_methods[] = {
   {"onReceive", lun_modifier_on_receive},
   {"onChange", lun_modifier_on_change},
   {"id", lun_modifier_id},
+  {"focused", lun_modifier_focused},
   {NULL, NULL}
 };
 

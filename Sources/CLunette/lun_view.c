@@ -332,7 +332,8 @@ static void lun_viewtype_state_class(lua_State *L, int infoidx, const char *name
 /* Raises on a key of the definition at defidx that is no section (F08). */
 static void lun_viewtype_check_sections(lua_State *L, int defidx, const char *name) {
   static const char *const known[] = {"body", "state", "environment", "binding", "bindable",
-                                      "observedObject", "stateObject", "environmentObject", "properties", NULL};
+                                      "observedObject", "stateObject", "environmentObject", "properties",
+                                      "focusState", NULL};
   lua_pushnil(L);
   while (lua_next(L, defidx)) {
     int i, found = 0;
@@ -343,9 +344,54 @@ static void lun_viewtype_check_sections(lua_State *L, int defidx, const char *na
       const char *key = luaL_tolstring(L, -1, NULL);
       lun_push_suggestion(L, key, 0, known);
       lun_error_here(L, "ui.View('%s'): unknown section '%s'%s (sections: body, state, environment, binding, "
-                     "bindable, observedObject, stateObject, environmentObject, properties)", name, key, lua_tostring(L, -1));
+                     "bindable, observedObject, stateObject, environmentObject, properties, focusState)", name, key, lua_tostring(L, -1));
     }
   }
+}
+
+/* If the definition at defidx has a focusState section ({ "field", ... }),
+ * replaces it by a copy whose state declares those names, starting nil
+ * (@FocusState: which field has focus, none at first). [-0, +0] */
+static void lun_viewtype_focus(lua_State *L, int defidx, const char *name) {
+  lua_Integer i, n;
+  int names, copy, state;
+  defidx = lua_absindex(L, defidx);
+  if (lua_getfield(L, defidx, "focusState") == LUA_TNIL) { lua_pop(L, 1); return; }
+  if (!lua_istable(L, -1)) luaL_error(L, "ui.View('%s'): focusState must list names: { \"field\" }", name);
+  names = lua_gettop(L);
+  lua_newtable(L);                                /* the copy of the definition */
+  copy = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, defidx)) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, copy);
+  }
+  lua_newtable(L);                                /* its state: the declared one, and the focus names */
+  state = lua_gettop(L);
+  if (lua_getfield(L, defidx, "state") == LUA_TTABLE) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      lua_pushvalue(L, -2);
+      lua_insert(L, -2);
+      lua_rawset(L, state);
+    }
+  }
+  lua_pop(L, 1);
+  n = (lua_Integer)lua_rawlen(L, names);
+  for (i = 1; i <= n; i++) {
+    if (lua_rawgeti(L, names, i) != LUA_TSTRING) luaL_error(L, "ui.View('%s'): focusState names must be strings", name);
+    lua_pushvalue(L, -1);
+    if (lua_rawget(L, state) != LUA_TNIL) luaL_error(L, "ui.View('%s'): '%s' is declared twice", name, lua_tostring(L, -2));
+    lua_pop(L, 1);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_module);   /* ui.none: starts nil */
+    lua_getfield(L, -1, "none");
+    lua_remove(L, -2);
+    lua_rawset(L, state);
+  }
+  lua_setfield(L, copy, "state");
+  lua_replace(L, defidx);
+  lua_pop(L, 1);
 }
 
 /* ui.View(name, body | definition) -> view type. */
@@ -364,6 +410,7 @@ static int lun_ui_view(lua_State *L) {
   luaL_checktype(L, 2, LUA_TTABLE);
   lun_viewtype_check_sections(L, 2, name);
   lun_dynamic_expand(L, 2, name);                 /* properties' state and environment join the view's (F14) */
+  lun_viewtype_focus(L, 2, name);                 /* focusState names are state that starts nil (T05) */
   if (lua_getfield(L, 2, "body") != LUA_TFUNCTION)
     luaL_error(L, "ui.View('%s'): the definition needs a body function", name);
   lua_pop(L, 1);

@@ -253,6 +253,30 @@ static void lun_walk_retype(lua_State *L, int rec, int info, lun_Walk *W, int32_
   lunh_out_unit_changed(W->rt, child);
 }
 
+/* focus setter: () -> (): writes the value into the focus binding. Upvalues: binding, value. */
+static int lun_focus_set(lua_State *L) {
+  lun_binding_set(L, lua_upvalueindex(1), lua_upvalueindex(2));
+  return 0;
+}
+
+/* Reports :focused(binding, value) of the node (record at fidx): whether
+ * it is focused (a tracked read of the binding), and a setter for
+ * node:focus(). */
+static void lun_walk_focus(lua_State *L, lun_Walk *W, int fidx) {
+  int equal;
+  if (!lua_istable(L, fidx)) lun_walk_altered(L, "focus");
+  lua_rawgeti(L, fidx, 1);
+  if (!lun_binding_test(L, -1)) lun_walk_altered(L, "focus");
+  lua_rawgeti(L, fidx, 2);
+  lun_binding_get(L, -2);
+  equal = lua_rawequal(L, -1, -2);
+  lua_pop(L, 1);
+  lunh_out_attr(W->rt, "focused", 7, equal ? "true" : "false", equal ? 4 : 5);
+  lua_pushcclosure(L, lun_focus_set, 2);
+  lunh_out_slot(W->rt, LUN_ROLE_FOCUS, lun_walk_store(L, W, -1));
+  lua_pop(L, 1);
+}
+
 /* Matches or creates the child unit of a component view value at v. */
 static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
   size_t klen = 0;
@@ -414,6 +438,8 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
       lua_pop(L, 1);
     }
   }
+  lua_pop(L, 1);
+  if (lun_rawfield(L, v, "focus") != LUA_TNIL) lun_walk_focus(L, W, lua_gettop(L));
   lua_pop(L, 1);
   switch (kind) {
     case LUN_VIEW_BUTTON:

@@ -108,3 +108,43 @@ describe("Today: strict mode", function()
     app:unmount()
   end)
 end)
+
+describe("Today: focus", function()
+  it("T05 focusState names start nil; :focused marks the field; focusing one unfocuses the other", function()
+    local Login = ui.View("TodayLogin", {
+      state = { name = "", password = "" },
+      focusState = { "field" },
+      body = function(self)
+        return ui.VStack {
+          ui.TextField("name", self["$name"]):focused(self["$field"], "name"),
+          ui.TextField("password", self["$password"]):focused(self["$field"], "password"),
+          ui.Text("focus " .. tostring(self.field)),
+          ui.Button("next", function() self.field = "password" end),
+        }
+      end,
+    })
+    local app = ui.mount(Login {})
+    assert.truthy(app:find("focus nil"))
+    assert.matches('TextField "name" = "" focused=false', app:tree())
+    app:find("name"):focus()
+    assert.truthy(app:find("focus name"))
+    assert.matches('TextField "name" = "" focused=true', app:tree())
+    assert.matches('TextField "password" = "" focused=false', app:tree())
+    app:find("next"):tap()                              -- moved from code, as SwiftUI does
+    assert.matches('TextField "name" = "" focused=false', app:tree())
+    assert.matches('TextField "password" = "" focused=true', app:tree())
+    assert.error_matches(function() app:find("focus password"):focus() end, "cannot be focused", 1, true)
+    app:unmount()
+  end)
+
+  it("T05 a Bool focus: :focused(binding) is focused while the binding is true", function()
+    local Search = ui.View("TodaySearch", { state = { query = "", searching = false }, body = function(self)
+      return ui.TextField("search", self["$query"]):focused(self["$searching"])
+    end })
+    local app = ui.mount(Search {})
+    assert.matches("focused=false", app:tree())
+    app:find("search"):focus()
+    assert.matches("focused=true", app:tree())
+    app:unmount()
+  end)
+end)

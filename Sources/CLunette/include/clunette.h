@@ -83,7 +83,8 @@ enum { LUN_NODE_TYPE = 1, LUN_NODE_TEXT, LUN_NODE_VALUE, LUN_NODE_TREE, LUN_NODE
 
 /* What a stored Lua value on a render node is for. */
 /* LUN_ROLE_LIST asks lunh_node_info for the unit a List hosts (its record, its id in slot). */
-enum { LUN_ROLE_ACTION = 1, LUN_ROLE_BINDING = 2, LUN_ROLE_SUBMIT = 3, LUN_ROLE_LIST = 4 };
+enum { LUN_ROLE_ACTION = 1, LUN_ROLE_BINDING = 2, LUN_ROLE_SUBMIT = 3, LUN_ROLE_LIST = 4,
+       LUN_ROLE_FOCUS = 5 /* a function that focuses the node (:focused) */ };
 
 /* A unit the host hands to lun_flush. */
 typedef struct lun_Ticket {

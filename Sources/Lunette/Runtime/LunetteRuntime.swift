@@ -320,6 +320,17 @@ public final class LunetteRuntime {
         flush()
     }
 
+    /// Focuses a field that has `:focused(...)`, as a click would, then flushes.
+    public func focus(_ node: RenderNode) throws {
+        let role = Int32(LUN_ROLE_FOCUS)
+        guard let owner = node.owner, !owner.disposed, owner.generation == node.generation,
+              let slot = node.slot(for: role) else {
+            throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to focus (or no longer rendered)")
+        }
+        guard lun_call_slot(L, owner.recordRef, slot, nil, 0, 0) == LUN_OK else { throw LunetteError.script(lastError) }
+        flush()
+    }
+
     /// Runs a node's onSubmit action (a TextField's Return), then flushes.
     public func submit(_ node: RenderNode) throws {
         try tap(node, submit: true)

@@ -222,6 +222,30 @@ function ui.Spacer() end
 function ui.Image(name) end
 ---@return ui.ViewValue
 function ui.EmptyView() end
+---@param children ui.ViewValue[]
+---@return ui.ViewValue
+function ui.ZStack(children) end
+---@param children ui.ViewValue[]
+---@return ui.ViewValue
+function ui.Form(children) end
+---@param header string
+---@param children ui.ViewValue[]
+---@return ui.ViewValue
+function ui.Section(header, children) end
+---@param label string
+---@param binding ui.Binding
+---@param options any[]
+---@return ui.ViewValue
+function ui.Picker(label, binding, options) end
+---@param binding ui.Binding
+---@param range number[] { low, high }
+---@return ui.ViewValue
+function ui.Slider(binding, range) end
+---@param label string
+---@param binding ui.Binding
+---@param range number[] { low, high }
+---@return ui.ViewValue
+function ui.Stepper(label, binding, range) end
 
 -- Environment ----------------------------------------------------------------
 
@@ -396,6 +420,15 @@ function Node:submit() end
 function Node:tree() end
 ---Focuses a field that has :focused(binding, value), as a click would, then flushes.
 function Node:focus() end
+---Picks one of a Picker's options.
+---@param value any
+function Node:select(value) end
+---Moves a Slider (or sets a Stepper) within its range.
+---@param value number
+function Node:setValue(value) end
+---A Stepper's step up or down, kept within its range.
+function Node:increment() end
+function Node:decrement() end
 ---Moves a lazy List's window to start at `row` (as far as the rows go), then flushes.
 ---@param row integer
 function Node:scroll(row) end

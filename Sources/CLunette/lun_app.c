@@ -322,7 +322,8 @@ static void lun_node_slot(lua_State *L, int role, const char *verb) {
     if (found < 0) lun_error_here(L, "%s: %s was replaced by a later render; find it again", verb, lua_tostring(L, -1));
     lun_error_here(L, "%s: %s cannot be %s", verb, lua_tostring(L, -1),
                    role == LUN_ROLE_ACTION ? "tapped" : role == LUN_ROLE_SUBMIT ? "submitted"
-                   : role == LUN_ROLE_FOCUS ? "focused (it has no :focused)" : "edited");
+                   : role == LUN_ROLE_FOCUS ? "focused (it has no :focused)"
+                   : role == LUN_ROLE_CONTROL ? "used so (it is no Picker, Slider or Stepper)" : "edited");
   }
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
   lua_getfield(L, -1, "out");
@@ -364,6 +365,88 @@ static int lun_node_focus(lua_State *L) {
   lun_node_event(L, 0);
   return 0;
 }
+
+/* Pushes the binding and the control spec ({ kind, options | range }) of a
+ * Picker, Slider or Stepper node at 1. [-0, +2] */
+static void lun_node_control(lua_State *L, const char *verb) {
+  lun_app_check_idle(L, verb);
+  lun_node_slot(L, LUN_ROLE_CONTROL, verb);       /* first: "it is no Picker, Slider or Stepper" */
+  lun_node_slot(L, LUN_ROLE_BINDING, verb);
+  lua_insert(L, -2);
+}
+
+/* Writes the value on top into the binding below the spec, then flushes. [-1, +0] */
+static void lun_node_control_set(lua_State *L) {
+  lun_binding_set(L, -3, -1);
+  lua_pop(L, 1);
+  lun_flush_now(L);
+}
+
+/* node:select(value) -> (): picks one of a Picker's options. */
+static int lun_node_select(lua_State *L) {
+  lua_Integer i, n;
+  luaL_checkany(L, 2);
+  lua_settop(L, 2);
+  lun_node_control(L, "select");
+  if (lua_getfield(L, -1, "options") != LUA_TTABLE) return lun_error_here(L, "select: the node is no Picker");
+  n = (lua_Integer)lua_rawlen(L, -1);
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, -1, i);
+    if (lua_rawequal(L, -1, 2)) {
+      lua_pop(L, 2);
+      lua_pushvalue(L, 2);
+      lun_node_control_set(L);
+      return 0;
+    }
+    lua_pop(L, 1);
+  }
+  lun_describe(L, 2, 1);
+  return lun_error_here(L, "select: %s is not one of the Picker's options", lua_tostring(L, -1));
+}
+
+/* The range of the control spec on top: low, high. */
+static void lun_node_range(lua_State *L, lua_Number *lo, lua_Number *hi, const char *verb) {
+  if (lua_getfield(L, -1, "range") != LUA_TTABLE) lun_error_here(L, "%s: the node has no range", verb);
+  lua_rawgeti(L, -1, 1);
+  lua_rawgeti(L, -2, 2);
+  *lo = lua_tonumber(L, -2);
+  *hi = lua_tonumber(L, -1);
+  lua_pop(L, 3);
+}
+
+/* node:setValue(x) -> (): moves a Slider (or sets a Stepper) to x, within its range. */
+static int lun_node_set_value(lua_State *L) {
+  lua_Number x = luaL_checknumber(L, 2), lo, hi;
+  lua_settop(L, 2);
+  lun_node_control(L, "setValue");
+  lun_node_range(L, &lo, &hi, "setValue");
+  if (x < lo || x > hi) return lun_error_here(L, "setValue: %f is outside the range %f ... %f", x, lo, hi);
+  lua_pushvalue(L, 2);
+  lun_node_control_set(L);
+  return 0;
+}
+
+/* node:increment() / node:decrement() -> (): a Stepper's step (1), kept within its range. */
+static int lun_node_step(lua_State *L, lua_Number step, const char *verb) {
+  lua_Number lo, hi, now;
+  int isint;
+  lua_settop(L, 1);
+  lun_node_control(L, verb);
+  lun_node_range(L, &lo, &hi, verb);
+  lun_binding_get(L, -2);
+  isint = lua_isinteger(L, -1);
+  now = lua_tonumber(L, -1) + step;
+  lua_pop(L, 1);
+  if (now < lo) now = lo;
+  if (now > hi) now = hi;
+  if (isint) lua_pushinteger(L, (lua_Integer)now);
+  else lua_pushnumber(L, now);
+  lun_node_control_set(L);
+  return 0;
+}
+
+static int lun_node_increment(lua_State *L) { return lun_node_step(L, 1, "increment"); }
+static int lun_node_decrement(lua_State *L) { return lun_node_step(L, -1, "decrement"); }
 
 /* node:toggle() -> (): flips a Toggle's binding. */
 static int lun_node_toggle(lua_State *L) {
@@ -496,7 +579,9 @@ void lun_open_app(lua_State *L) {
     {"dependencies", lun_app_dependencies}, {NULL, NULL}};
   static const luaL_Reg node[] = {
     {"tap", lun_node_tap}, {"submit", lun_node_submit}, {"toggle", lun_node_toggle},
-    {"setText", lun_node_settext}, {"scroll", lun_node_scroll}, {"focus", lun_node_focus}, {"tree", lun_node_tree}, {NULL, NULL}};
+    {"setText", lun_node_settext}, {"scroll", lun_node_scroll}, {"focus", lun_node_focus},
+    {"select", lun_node_select}, {"setValue", lun_node_set_value}, {"increment", lun_node_increment},
+    {"decrement", lun_node_decrement}, {"tree", lun_node_tree}, {NULL, NULL}};
   lun_newmetatable(L, LUN_MT_APP);
   lua_newtable(L);
   luaL_setfuncs(L, app, 0);

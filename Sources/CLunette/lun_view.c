@@ -144,6 +144,71 @@ static int lun_ui_group(lua_State *L) { return lun_view_container(L, LUN_VIEW_GR
 /* ui.NavigationStack{...} -> view. */
 static int lun_ui_navigation(lua_State *L) { return lun_view_container(L, LUN_VIEW_NAVIGATIONSTACK); }
 
+/* ui.ZStack{...} -> view: children drawn over each other. */
+static int lun_ui_zstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_ZSTACK); }
+/* ui.Form{...} -> view. */
+static int lun_ui_form(lua_State *L) { return lun_view_container(L, LUN_VIEW_FORM); }
+
+/* ui.Section(header, {...}) -> view. */
+static int lun_ui_section(lua_State *L) {
+  int vidx;
+  lua_settop(L, 2);
+  if (lua_isnil(L, 2)) { lua_newtable(L); lua_replace(L, 2); } else luaL_checktype(L, 2, LUA_TTABLE);
+  vidx = lun_view_new(L, LUN_VIEW_SECTION);
+  lun_view_text_arg(L, 1, vidx, "text");
+  lun_view_children(L, 2, vidx, 0, NULL);
+  return 1;
+}
+
+/* Checks a range argument { low, high } (low <= high). */
+static void lun_view_range_arg(lua_State *L, int arg) {
+  lua_Number lo, hi;
+  luaL_checktype(L, arg, LUA_TTABLE);
+  lua_rawgeti(L, arg, 1);
+  lua_rawgeti(L, arg, 2);
+  if (!lua_isnumber(L, -2) || !lua_isnumber(L, -1) || (lo = lua_tonumber(L, -2)) > (hi = lua_tonumber(L, -1)))
+    luaL_argerror(L, arg, "a range { low, high } with low <= high expected");
+  lua_pop(L, 2);
+}
+
+/* A bound control: kind, label (or nil) at labelarg, binding at bindarg,
+ * and the control's spec (options or range) at specarg. */
+static int lun_view_control(lua_State *L, int kind, int labelarg, int bindarg, int specarg) {
+  int vidx;
+  lua_settop(L, 3);
+  if (!lun_binding_test(L, bindarg))
+    luaL_argerror(L, bindarg, lua_pushfstring(L, "Binding expected (self[\"$name\"]), got %s", luaL_typename(L, bindarg)));
+  vidx = lun_view_new(L, kind);
+  if (labelarg) lun_view_text_arg(L, labelarg, vidx, "text");
+  lua_pushvalue(L, bindarg);
+  lua_setfield(L, vidx, "binding");
+  lua_createtable(L, 0, 2);                       /* the spec the walker keeps for node methods */
+  lua_pushinteger(L, kind);
+  lua_setfield(L, -2, "kind");
+  lua_pushvalue(L, specarg);
+  lua_setfield(L, -2, kind == LUN_VIEW_PICKER ? "options" : "range");
+  lua_setfield(L, vidx, "control");
+  return 1;
+}
+
+/* ui.Picker(label, binding, { option, ... }) -> view. */
+static int lun_ui_picker(lua_State *L) {
+  luaL_checktype(L, 3, LUA_TTABLE);
+  return lun_view_control(L, LUN_VIEW_PICKER, 1, 2, 3);
+}
+
+/* ui.Slider(binding, { low, high }) -> view. */
+static int lun_ui_slider(lua_State *L) {
+  lun_view_range_arg(L, 2);
+  return lun_view_control(L, LUN_VIEW_SLIDER, 0, 1, 2);
+}
+
+/* ui.Stepper(label, binding, { low, high }) -> view. */
+static int lun_ui_stepper(lua_State *L) {
+  lun_view_range_arg(L, 3);
+  return lun_view_control(L, LUN_VIEW_STEPPER, 1, 2, 3);
+}
+
 /* ui.Text(s) -> view. */
 static int lun_ui_text(lua_State *L) {
   int vidx;
@@ -532,7 +597,9 @@ void lun_open_view(lua_State *L) {
     {"VStack", lun_ui_vstack}, {"HStack", lun_ui_hstack}, {"Group", lun_ui_group},
     {"List", lun_ui_list}, {"ForEach", lun_ui_foreach},
     {"NavigationStack", lun_ui_navigation}, {"Spacer", lun_ui_spacer},
-    {"Image", lun_ui_image}, {"EmptyView", lun_ui_empty}, {NULL, NULL}};
+    {"Image", lun_ui_image}, {"EmptyView", lun_ui_empty},
+    {"ZStack", lun_ui_zstack}, {"Form", lun_ui_form}, {"Section", lun_ui_section},
+    {"Picker", lun_ui_picker}, {"Slider", lun_ui_slider}, {"Stepper", lun_ui_stepper}, {NULL, NULL}};
   static const luaL_Reg typemeta[] = {
     {"__call", lun_viewtype_call}, {"__index", lun_viewtype_index},
     {"__newindex", lun_viewtype_newindex}, {"__tostring", lun_viewtype_tostring},

@@ -447,6 +447,15 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
       lunh_out_slot(W->rt, LUN_ROLE_ACTION, lun_walk_store(L, W, -1));
       lua_pop(L, 1);
       break;
+    case LUN_VIEW_PICKER:
+    case LUN_VIEW_SLIDER:
+    case LUN_VIEW_STEPPER:
+      if (lun_rawfield(L, v, "control") != LUA_TTABLE) lun_walk_altered(L, "control");
+      lunh_out_slot(W->rt, LUN_ROLE_CONTROL, lun_walk_store(L, W, -1));
+      lua_getfield(L, -1, kind == LUN_VIEW_PICKER ? "options" : "range");
+      lun_walk_describe_attr(L, W, kind == LUN_VIEW_PICKER ? "options" : "range", lua_gettop(L));
+      lua_pop(L, 2);
+      /* fall through: the binding and its value, as a TextField's */
     case LUN_VIEW_TOGGLE:
     case LUN_VIEW_TEXTFIELD:
       lun_rawfield(L, v, "binding");

@@ -148,3 +148,37 @@ describe("Today: focus", function()
     app:unmount()
   end)
 end)
+
+describe("Today: containers and controls", function()
+  it("T07 Form, Section and ZStack contain; Picker, Slider and Stepper write their bindings", function()
+    local Settings = ui.View("TodaySettings", { state = { flavor = "vanilla", volume = 0.5, count = 1 }, body = function(self)
+      return ui.Form {
+        ui.Section("Taste", {
+          ui.Picker("Flavor", self["$flavor"], { "vanilla", "chocolate" }),
+          ui.Text("flavor " .. self.flavor),
+        }),
+        ui.Section("Sound", {
+          ui.Slider(self["$volume"], { 0, 1 }),
+          ui.Stepper("Count", self["$count"], { 1, 3 }),
+          ui.ZStack { ui.Text("volume " .. self.volume), ui.Text("count " .. self.count) },
+        }),
+      }
+    end })
+    local app = ui.mount(Settings {})
+    assert.matches('Form\n    Section "Taste"\n      Picker "Flavor" vanilla options={"vanilla", "chocolate"}', app:tree(), 1, true)
+    assert.matches('Slider 0.5 range={0, 1}', app:tree(), 1, true)
+    app:find { type = "Picker" }:select("chocolate")
+    assert.truthy(app:find("flavor chocolate"))
+    assert.error_matches(function() app:find { type = "Picker" }:select("mint") end, "not one of the Picker's options", 1, true)
+    app:find { type = "Slider" }:setValue(0.75)
+    assert.truthy(app:find("volume 0.75"))
+    assert.error_matches(function() app:find { type = "Slider" }:setValue(2) end, "outside the range", 1, true)
+    local stepper = app:find { type = "Stepper" }
+    stepper:increment(); app:find { type = "Stepper" }:increment(); app:find { type = "Stepper" }:increment()
+    assert.truthy(app:find("count 3"))                 -- kept within its range
+    app:find { type = "Stepper" }:decrement()
+    assert.truthy(app:find("count 2"))
+    assert.error_matches(function() app:find("count 2"):select("x") end, "cannot be used so", 1, true)
+    app:unmount()
+  end)
+end)

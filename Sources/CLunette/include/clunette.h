@@ -69,7 +69,8 @@ enum {
   X(VSTACK, "VStack") X(HSTACK, "HStack") X(GROUP, "Group") X(LIST, "List") \
   X(FOREACH, "ForEach") X(NAVIGATIONSTACK, "NavigationStack") X(SPACER, "Spacer") \
   X(IMAGE, "Image") X(EMPTY, "EmptyView") X(COMPONENT, "View") X(ROW, "Row") \
-  X(ERROR, "Error") X(SHEET, "Sheet")
+  X(ERROR, "Error") X(SHEET, "Sheet") X(ZSTACK, "ZStack") X(FORM, "Form") X(SECTION, "Section") \
+  X(PICKER, "Picker") X(SLIDER, "Slider") X(STEPPER, "Stepper")
 #define LUN_VIEW_ENUM_(id, name) LUN_VIEW_##id,
 enum { LUN_VIEW_NONE = 0, LUN_VIEW_KINDS(LUN_VIEW_ENUM_) LUN_VIEW_KIND_COUNT };
 #undef LUN_VIEW_ENUM_
@@ -84,7 +85,8 @@ enum { LUN_NODE_TYPE = 1, LUN_NODE_TEXT, LUN_NODE_VALUE, LUN_NODE_TREE, LUN_NODE
 /* What a stored Lua value on a render node is for. */
 /* LUN_ROLE_LIST asks lunh_node_info for the unit a List hosts (its record, its id in slot). */
 enum { LUN_ROLE_ACTION = 1, LUN_ROLE_BINDING = 2, LUN_ROLE_SUBMIT = 3, LUN_ROLE_LIST = 4,
-       LUN_ROLE_FOCUS = 5 /* a function that focuses the node (:focused) */ };
+       LUN_ROLE_FOCUS = 5 /* a function that focuses the node (:focused) */,
+       LUN_ROLE_CONTROL = 6 /* a Picker's options, a Slider's or Stepper's range */ };
 
 /* A unit the host hands to lun_flush. */
 typedef struct lun_Ticket {

@@ -80,8 +80,9 @@ function checks.not_equal(unexpected, actual)
   if unexpected == actual then fail("expected anything but " .. show(unexpected)) end
 end
 
-function checks.matches(pattern, s)
-  if type(s) ~= "string" or not s:find(pattern) then
+-- As in luassert: assert.matches(pattern, s[, init[, plain]]).
+function checks.matches(pattern, s, init, plain)
+  if type(s) ~= "string" or not s:find(pattern, init or 1, plain) then
     fail(("expected a string matching %s, got %s"):format(show(pattern), show(s)))
   end
 end

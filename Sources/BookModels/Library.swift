@@ -36,6 +36,15 @@ public final class Library: LuaConstructible, @unchecked Sendable {
         withMutation(keyPath: \.books) { storage.withLock { $0.append(book) } }
     }
 
+    /// How many books have `title`.
+    public func count(titled title: String) -> Int {
+        books.filter { $0.title == title }.count
+    }
+
+    public static var luaMethods: [LuaMethod<Library>] {
+        [LuaMethod("add", Library.add), LuaMethod("countTitled", Library.count(titled:))]
+    }
+
     public static let luaName = "Library"
     public static var luaProperties: [LuaProperty<Library>] {
         [

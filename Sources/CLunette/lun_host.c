@@ -251,71 +251,97 @@ void lun_host_track_whole(lua_State *L, int idx) {
   if (S->active) lunh_host_track_whole(S->rt, ((lun_HostObject *)lua_touserdata(L, idx))->handle, S->active);
 }
 
-/* Protected part of lun_host_define: (type, name, "a\nb\nc", isObject) -> (). */
+/* A method the host declared: (self, args...) -> result. Upvalues: the
+ * method's number, the type's instance metatable (the self check). */
+static int lun_host_method(lua_State *L) {
+  lun_HostObject *h = (lun_HostObject *)lun_check_self(L, 1, lua_upvalueindex(2), "Swift object");
+  lun_HostValue args[8], out;
+  int i, n = lua_gettop(L) - 1;
+  if (n > 8) return luaL_error(L, "a Swift method takes at most 8 arguments, got %d", n);
+  for (i = 0; i < n; i++) lun_host_to_value(L, i + 2, &args[i]);
+  if (lunh_host_call(lun_state(L)->rt, h->handle, (int32_t)lua_tointeger(L, lua_upvalueindex(1)), args, n, &out) != 0)
+    return lun_host_error(L);
+  if (out.tag == LUN_HV_ARRAY) { lua_pushnil(L); return 1; }   /* arrays come back through properties only */
+  lun_host_push_received(L, &out, 1, 0);
+  return 1;
+}
+
+/* Protected part of lun_host_define: (type, name, "a\nb\nc", isObject, "m\nn") -> (). */
 static int lun_host_define_k(lua_State *L) {
   static const luaL_Reg closures[] = {{"__index", lun_host_index}, {"__newindex", lun_host_newindex}, {NULL, NULL}};
   const luaL_Reg *r;
-  const char *names = lua_tostring(L, 3), *nl;
-  int32_t type = (int32_t)lua_tointeger(L, 1), prop = 0;
+  const char *names = lua_tostring(L, 3), *methods = lua_tostring(L, 5), *nl;
+  int32_t type = (int32_t)lua_tointeger(L, 1), prop = 0, method = 0;
   int isObject = lua_toboolean(L, 4);
-  lua_settop(L, 3);
-  lua_newtable(L);                                 /* 4: props */
+  lua_settop(L, 5);
+  lua_newtable(L);                                 /* 6: props */
   while (*names) {
     nl = strchr(names, '\n');
     lua_pushlstring(L, names, nl ? (size_t)(nl - names) : strlen(names));
     lua_pushinteger(L, ++prop);
-    lua_rawset(L, 4);
+    lua_rawset(L, 6);
     if (!nl) break;
     names = nl + 1;
   }
-  lua_newtable(L);                                 /* 5: the class table (methods) */
-  lua_newtable(L);                                 /* 6: the instance metatable */
+  lua_newtable(L);                                 /* 7: the class table (methods) */
+  lua_newtable(L);                                 /* 8: the instance metatable */
   for (r = closures; r->name; r++) {
-    lua_pushvalue(L, 4);
-    lua_pushvalue(L, 5);
     lua_pushvalue(L, 6);
+    lua_pushvalue(L, 7);
+    lua_pushvalue(L, 8);
     lua_pushcclosure(L, r->func, 3);
-    lua_setfield(L, 6, r->name);
+    lua_setfield(L, 8, r->name);
+  }
+  while (methods && *methods) {                    /* the host's methods, in the class table */
+    nl = strchr(methods, '\n');
+    lua_pushlstring(L, methods, nl ? (size_t)(nl - methods) : strlen(methods));
+    lua_pushinteger(L, ++method);
+    lua_pushvalue(L, 8);
+    lua_pushcclosure(L, lun_host_method, 2);
+    lua_rawset(L, 7);
+    if (!nl) break;
+    methods = nl + 1;
   }
   lua_pushcfunction(L, lun_host_tostring);
-  lua_setfield(L, 6, "__tostring");
+  lua_setfield(L, 8, "__tostring");
   lua_pushcfunction(L, lun_host_gc);
-  lua_setfield(L, 6, "__gc");
+  lua_setfield(L, 8, "__gc");
   lua_pushvalue(L, 2);
-  lua_setfield(L, 6, "__name");
-  lun_seal(L, 6, LUN_SEAL_HOST, lua_tostring(L, 2));
+  lua_setfield(L, 8, "__name");
+  lun_seal(L, 8, LUN_SEAL_HOST, lua_tostring(L, 2));
   lua_pushboolean(L, isObject);
-  lua_setfield(L, 6, "__lunette_hostobject");
+  lua_setfield(L, 8, "__lunette_hostobject");
   lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_hosttypes);
-  lua_pushvalue(L, 6);
+  lua_pushvalue(L, 8);
   lua_rawseti(L, -2, type);
   lua_pop(L, 1);
-  lua_newtable(L);                                 /* 7: the class table's metatable */
+  lua_newtable(L);                                 /* 9: the class table's metatable */
   lua_pushvalue(L, 1);
   lua_pushcclosure(L, lun_host_construct, 1);
-  lua_setfield(L, 7, "__call");
-  lua_pushvalue(L, 6);
-  lua_setfield(L, 7, "__instances");
+  lua_setfield(L, 9, "__call");
+  lua_pushvalue(L, 8);
+  lua_setfield(L, 9, "__instances");
   lua_pushvalue(L, 2);
-  lua_setfield(L, 7, "__name");
-  lun_seal(L, 7, LUN_SEAL_CLASS, lua_tostring(L, 2));
-  lua_setmetatable(L, 5);
+  lua_setfield(L, 9, "__name");
+  lun_seal(L, 9, LUN_SEAL_CLASS, lua_tostring(L, 2));
+  lua_setmetatable(L, 7);
   /* ui.types[name] = class */
   lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_module);
   lua_getfield(L, -1, "types");
-  lua_pushvalue(L, 5);
+  lua_pushvalue(L, 7);
   lua_setfield(L, -2, lua_tostring(L, 2));
   return 0;
 }
 
-int lun_host_define(lua_State *L, int32_t type, const char *name, const char *props, int isObject) {
-  if (!lua_checkstack(L, 8)) return LUN_ERROR;
+int lun_host_define(lua_State *L, int32_t type, const char *name, const char *props, const char *methods, int isObject) {
+  if (!lua_checkstack(L, 12)) return LUN_ERROR;
   lua_pushcfunction(L, lun_host_define_k);
   lua_pushinteger(L, type);
   lua_pushstring(L, name);
   lua_pushstring(L, props);
   lua_pushboolean(L, isObject);
-  return lun_protect(L, 4, 0);
+  lua_pushstring(L, methods ? methods : "");
+  return lun_protect(L, 5, 0);
 }
 
 /* Protected part of lun_host_global: (handle, type, name) -> (): _G[name] = object. */

@@ -67,6 +67,7 @@ static inline int lunh_host_set(const lun_Host *h, int32_t handle, int32_t prop,
 static inline void lunh_host_track_whole(const lun_Host *h, int32_t handle, int32_t tracker) { h->host_track_whole(h->context, handle, tracker); }
 static inline int lunh_host_element(const lun_Host *h, int32_t handle, int32_t prop, int64_t index, int32_t tracker, lun_HostValue *out) { return h->host_element(h->context, handle, prop, index, tracker, out); }
 static inline int lunh_host_set_element(const lun_Host *h, int32_t handle, int32_t prop, int64_t index, const lun_HostValue *value) { return h->host_set_element(h->context, handle, prop, index, value); }
+static inline int lunh_host_call(const lun_Host *h, int32_t handle, int32_t method, const lun_HostValue *args, int32_t nargs, lun_HostValue *out) { return h->host_call(h->context, handle, method, args, nargs, out); }
 static inline int32_t lunh_host_new(const lun_Host *h, int32_t type) { return h->host_new(h->context, type); }
 static inline void lunh_host_release(const lun_Host *h, int32_t handle) { h->host_release(h->context, handle); }
 static inline const char *lunh_host_describe(const lun_Host *h, int32_t handle, size_t *len) { return h->host_describe(h->context, handle, len); }

@@ -22,6 +22,8 @@ import Observation
 public protocol LuaExposed: LuaClass, Observable {
     /// The properties Lua sees.
     static var luaProperties: [LuaProperty<Self>] { get }
+    /// The methods Lua may call (none by default).
+    static var luaMethods: [LuaMethod<Self>] { get }
 }
 
 /// A `LuaExposed` class that Lua may create: `ui.types.Book()`.
@@ -30,9 +32,12 @@ public protocol LuaConstructible: LuaExposed {
 }
 
 extension LuaExposed {
+    public static var luaMethods: [LuaMethod<Self>] { [] }
+
     /// This class as the runtime sees it.
     public static var hostType: HostType {
-        HostType(name: luaName, swiftType: self, properties: luaProperties.map(\.property), make: maker)
+        HostType(name: luaName, swiftType: self, properties: luaProperties.map(\.property),
+                 methods: luaMethods.map(\.method), make: maker)
     }
 
     static var maker: (() -> AnyObject)? {

@@ -69,6 +69,24 @@ final class BridgeTests: XCTestCase {
         XCTAssertEqual(wholeArrayReads, 0)
     }
 
+    /// Issue 12 (10): a host exposes methods; arguments convert and are checked as properties are.
+    func testLuaCallsDeclaredSwiftMethods() throws {
+        XCTAssertEqual(try runtime.evaluate("""
+            library:add(ui.types.Book())
+            return #library.books, library:countTitled("Dune"), library:countTitled("Sample Book Title")
+            """.replacingOccurrences(of: "ui.types", with: "require('lunette').types")), ["4", "1", "1"])
+        XCTAssertEqual(library.books.count, 4)
+        XCTAssertThrowsError(try runtime.evaluate("library:add('not a book')")) { error in
+            XCTAssertTrue("\(error)".contains("Library:add: expected Book as argument 1, got string"), "\(error)")
+        }
+        XCTAssertThrowsError(try runtime.evaluate("library:countTitled()")) { error in
+            XCTAssertTrue("\(error)".contains("expected 1 argument, got 0"), "\(error)")
+        }
+        XCTAssertThrowsError(try runtime.evaluate("local add = library.add; add(42)")) { error in
+            XCTAssertTrue("\(error)".contains("Swift object"), "\(error)")   // a method checks its self
+        }
+    }
+
     func testLuaWritesSwiftProperties() throws {
         try runtime.run(source: "library.books[2].isAvailable = false; library.books[1].title = 'Dune Messiah'")
         XCTAssertFalse(library.books[1].isAvailable)

@@ -169,9 +169,9 @@ int lun_clock_fire(lua_State *L, int32_t kind, int32_t id, double now);
 int lun_release_all(lua_State *L);
 /* Releases a registry reference (never raises). */
 int lun_release_ref(lua_State *L, int ref);
-/* Makes a Swift type visible as ui.types.<name>; props are newline-separated;
- * isObject: ObservableObject-style (whole-object invalidation). */
-int lun_host_define(lua_State *L, int32_t type, const char *name, const char *props, int isObject);
+/* Makes a Swift type visible as ui.types.<name>; props and methods are
+ * newline-separated; isObject: ObservableObject-style (whole-object invalidation). */
+int lun_host_define(lua_State *L, int32_t type, const char *name, const char *props, const char *methods, int isObject);
 /* Sets the global `name` to a Swift object. */
 int lun_host_global(lua_State *L, int32_t handle, int32_t type, const char *name);
 /* A lazy List's window starts at `row` from its next run (node:scroll). */
@@ -311,6 +311,9 @@ struct lun_Host {
   void (*host_track_whole)(void *context, int32_t handle, int32_t tracker);
   int (*host_element)(void *context, int32_t handle, int32_t prop, int64_t index, int32_t tracker, lun_HostValue *out);
   int (*host_set_element)(void *context, int32_t handle, int32_t prop, int64_t index, const lun_HostValue *value);
+  /* Calls method `method` (1-based) of host object handle with nargs arguments; 0 = done. */
+  int (*host_call)(void *context, int32_t handle, int32_t method, const lun_HostValue *args, int32_t nargs,
+                   lun_HostValue *out);
   int32_t (*host_new)(void *context, int32_t type);
   void (*host_release)(void *context, int32_t handle);
   const char *(*host_describe)(void *context, int32_t handle, size_t *len);

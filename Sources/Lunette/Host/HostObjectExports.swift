@@ -174,6 +174,32 @@ func lunhHostSetElement(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop:
     }
 }
 
+func lunhHostCall(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ method: Int32, _ args: UnsafePointer<lun_HostValue>?,
+                  _ nargs: Int32, _ out: UnsafeMutablePointer<lun_HostValue>?) -> Int32 {
+    withRuntime(rt) { runtime in
+        guard let entry = runtime.hosts.entry(handle) else {
+            return runtime.failHost("object destroyed: this Swift object is no longer available to Lua") ? 0 : 1
+        }
+        guard let type = runtime.hosts.type(at: entry.type), method >= 1, Int(method) <= type.methods.count else {
+            return runtime.failHost("no such method") ? 0 : 1
+        }
+        let declared = type.methods[Int(method) - 1]
+        var values: [LuaValue] = []
+        for i in 0..<Int(nargs) {
+            guard let value = runtime.value(of: args![i]) else {
+                return runtime.failHost("\(type.name):\(declared.name): argument \(i + 1) is a destroyed object") ? 0 : 1
+            }
+            values.append(value)
+        }
+        do {
+            let result = try declared.call(entry.object, values)
+            return runtime.fill(out!, with: result) ? 0 : 1
+        } catch {
+            return runtime.failHost("\(type.name):\(declared.name): \(error)") ? 0 : 1
+        }
+    }
+}
+
 func lunhHostNew(_ rt: UnsafeMutableRawPointer?, _ type: Int32) -> Int32 {
     withRuntime(rt) { runtime in
         guard let hostType = runtime.hosts.type(at: type) else { return 0 }

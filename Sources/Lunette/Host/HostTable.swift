@@ -70,6 +70,7 @@ enum HostTable {
         table.pointee.host_track_whole = lunhHostTrackWhole
         table.pointee.host_element = lunhHostElement
         table.pointee.host_set_element = lunhHostSetElement
+        table.pointee.host_call = lunhHostCall
         table.pointee.host_new = lunhHostNew
         table.pointee.host_release = lunhHostRelease
         table.pointee.host_describe = lunhHostDescribe

@@ -44,11 +44,26 @@ public struct HostType {
         }
     }
 
+    /// One method visible to Lua: `library:add(book)`.
+    public struct Method {
+        public let name: String
+        /// Calls it on an instance with Lua's arguments (converted); throws
+        /// `LuaConversionError` (or any error) to fail the call with its message.
+        public let call: (AnyObject, [LuaValue]) throws -> LuaValue
+
+        public init(name: String, call: @escaping (AnyObject, [LuaValue]) throws -> LuaValue) {
+            self.name = name
+            self.call = call
+        }
+    }
+
     /// The name Lua uses: `ui.types.<name>`, `Book#3`, environment keys.
     public let name: String
     /// The Swift class this describes.
     public let swiftType: AnyObject.Type
     public let properties: [Property]
+    /// Methods Lua may call (`obj:name(...)`).
+    public let methods: [Method]
     /// Makes a new instance when Lua calls `ui.types.<name>()`; nil if Lua may not.
     public let make: (() -> AnyObject)?
     /// For ObservableObject-style classes: subscribes `onChange` to every
@@ -58,11 +73,13 @@ public struct HostType {
     /// tracked one by one. Nil for `@Observable` classes.
     public let observeObject: ((AnyObject, @escaping @Sendable () -> Void) -> (() -> Void))?
 
-    public init(name: String, swiftType: AnyObject.Type, properties: [Property], make: (() -> AnyObject)?,
+    public init(name: String, swiftType: AnyObject.Type, properties: [Property], methods: [Method] = [],
+                make: (() -> AnyObject)?,
                 observeObject: ((AnyObject, @escaping @Sendable () -> Void) -> (() -> Void))? = nil) {
         self.name = name
         self.swiftType = swiftType
         self.properties = properties
+        self.methods = methods
         self.make = make
         self.observeObject = observeObject
     }

@@ -380,17 +380,18 @@ public final class LunetteRuntime {
         let (index, isNew) = hosts.register(type)
         guard isNew else { return }
         let names = type.properties.map(\.name).joined(separator: "\n")
-        guard lun_host_define(L, index, type.name, names, type.observeObject != nil ? 1 : 0) == LUN_OK else {
+        let methods = type.methods.map(\.name).joined(separator: "\n")
+        guard lun_host_define(L, index, type.name, names, methods, type.observeObject != nil ? 1 : 0) == LUN_OK else {
             throw LunetteError.setup(lastError)
         }
     }
 
-    /// Sets a Lua global to a Swift object of a registered type.
     /// Sets the Lua global `name` to a handle of `app` (`app:find(...)`, `app:tree()`).
     public func setGlobal(_ name: String, to app: App) throws {
         guard lun_app_global(L, app.id, name) == LUN_OK else { throw LunetteError.setup(lastError) }
     }
 
+    /// Sets a Lua global to a Swift object of a registered type.
     public func setGlobal(_ name: String, to object: AnyObject) throws {
         guard let handle = hosts.handle(for: object), let type = hosts.typeIndex(of: object) else {
             throw LunetteError.setup("\(Swift.type(of: object)) is not registered with the runtime")

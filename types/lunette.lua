@@ -134,6 +134,16 @@ function View:onAppear(fn) end
 ---@param value? any
 ---@return ui.ViewValue
 function View:focused(binding, value) end
+---A value for ancestors' :onPreferenceChange(key, fn).
+---@param key string
+---@param value any
+---@return ui.ViewValue
+function View:preference(key, value) end
+---fn(value) after an update that changed the key's value, reduced over this view's subtree.
+---@param key string
+---@param fn fun(value: any)
+---@return ui.ViewValue
+function View:onPreferenceChange(key, fn) end
 ---@param fn fun()
 ---@return ui.ViewValue
 function View:onDisappear(fn) end
@@ -254,6 +264,15 @@ function ui.Stepper(label, binding, range) end
 ---@param default any|fun(): any
 ---@return string
 function ui.EnvironmentKey(name, default) end
+
+---Declares a preference key: values children set with :preference reach
+---ancestors' :onPreferenceChange after the update, reduced in tree order
+---(reduce(acc, next) -> acc; without it the last value wins).
+---@param name string
+---@param default any
+---@param reduce? fun(acc: any, next: any): any
+---@return string
+function ui.PreferenceKey(name, default, reduce) end
 
 ---Declares an environment key with its default in one line, as @Entry does.
 ---@param name string

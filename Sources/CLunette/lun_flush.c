@@ -20,6 +20,7 @@ static int lun_flush_rounds_k(lua_State *L) {
     int ran;
     while (lunh_next_unit(S->rt, &ticket)) lun_update(L, S, &ticket);
     ran = lun_life_run_events(L);
+    ran += lun_preferences_run(L);                /* values flow up after the update (T06) */
     if (!lunh_round_end(S->rt, ran)) break;
   }
   lun_release_refs(L, S);

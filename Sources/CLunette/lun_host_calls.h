@@ -47,6 +47,8 @@ static inline void lunh_reset(const lun_Host *h) { h->reset(h->context); }
 static inline void lunh_event_failed(const lun_Host *h, int32_t unit, const char *message, size_t len) { h->event_failed(h->context, unit, message, len); }
 static inline const char *lunh_problem_next(const lun_Host *h, int *isError, size_t *len) { return h->problem_next(h->context, isError, len); }
 static inline void lunh_event_ran(const lun_Host *h, int32_t unit, const char *what, size_t len) { h->event_ran(h->context, unit, what, len); }
+static inline int32_t lunh_prefs_prepare(const lun_Host *h) { return h->prefs_prepare(h->context); }
+static inline const char *lunh_prefs_item(const lun_Host *h, int32_t index, int *kind, int *recordRef, int32_t *slot, size_t *len) { return h->prefs_item(h->context, index, kind, recordRef, slot, len); }
 static inline int32_t lunh_mount(const lun_Host *h, int recordRef) { return h->mount(h->context, recordRef); }
 static inline int lunh_flush_begin(const lun_Host *h) { return h->flush_begin(h->context); }
 static inline int lunh_round_begin(const lun_Host *h) { return h->round_begin(h->context); }

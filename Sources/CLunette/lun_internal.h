@@ -181,6 +181,10 @@ void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit);
 void lun_life_release(lua_State *L, int recidx, int32_t unit);
 void lun_trace_event(lua_State *L, int32_t unit, const char *what);
 
+/* lun_preference.c */
+void lun_open_preference(lua_State *L);
+int lun_preferences_run(lua_State *L);
+
 /* lun_dynamic.c: ui.DynamicProperty */
 void lun_open_dynamic(lua_State *L);
 void lun_dynamic_expand(lua_State *L, int defidx, const char *view);

@@ -222,6 +222,37 @@ static int lun_modifier_focused(lua_State *L) {
   return 1;
 }
 
+/* Appends { key, value } to the view's list `field`. */
+static int lun_modifier_pair_list(lua_State *L, const char *field) {
+  lun_modifier_self(L);
+  luaL_checkstring(L, 2);
+  lua_settop(L, 3);
+  if (lun_rawfield(L, 1, field) != LUA_TTABLE) {   /* raw: a missing field is no modifier to look up */
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, 1, field);
+  }
+  lua_createtable(L, 2, 0);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, 1);
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, -2, 2);
+  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* view:preference(key, value) -> view: a value for ancestors' onPreferenceChange (T06). */
+static int lun_modifier_preference(lua_State *L) { return lun_modifier_pair_list(L, "prefs"); }
+
+/* view:onPreferenceChange(key, fn) -> view: fn(value) after an update that changed the
+ * key's value reduced over this view's subtree (T06). */
+static int lun_modifier_on_preference_change(lua_State *L) {
+  luaL_checktype(L, 3, LUA_TFUNCTION);
+  return lun_modifier_pair_list(L, "prefWatch");
+}
+
 /* __index of view values: the modifier named by the key, or an error. */
 static int lun_view_index(lua_State *L) {
   const char *key;
@@ -257,6 +288,8 @@ static const luaL_Reg lun_modifier_methods[] = {
   {"onChange", lun_modifier_on_change},
   {"id", lun_modifier_id},
   {"focused", lun_modifier_focused},
+  {"preference", lun_modifier_preference},
+  {"onPreferenceChange", lun_modifier_on_preference_change},
   {NULL, NULL}
 };
 

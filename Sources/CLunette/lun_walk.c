@@ -253,6 +253,28 @@ static void lun_walk_retype(lua_State *L, int rec, int info, lun_Walk *W, int32_
   lunh_out_unit_changed(W->rt, child);
 }
 
+/* Keeps each { key, value } of the list at lidx in a slot and names the
+ * slot in an attribute "<prefix><key>" (preferences and their handlers). */
+static void lun_walk_prefs(lua_State *L, lun_Walk *W, int lidx, const char *prefix) {
+  lua_Integer i, n;
+  if (!lua_istable(L, lidx)) lun_walk_altered(L, prefix);
+  n = (lua_Integer)lua_rawlen(L, lidx);
+  for (i = 1; i <= n; i++) {
+    size_t len;
+    const char *name;
+    int32_t slot;
+    if (lua_rawgeti(L, lidx, i) != LUA_TTABLE || lua_rawgeti(L, -1, 1) != LUA_TSTRING) lun_walk_altered(L, prefix);
+    lua_pushfstring(L, "%s%s", prefix, lua_tostring(L, -1));
+    lua_rawgeti(L, -3, 2);
+    slot = lun_walk_store(L, W, -1);
+    lua_pop(L, 1);
+    lua_pushfstring(L, "%d", (int)slot);
+    name = lua_tolstring(L, -2, &len);
+    lunh_out_attr(W->rt, name, len, lua_tostring(L, -1), lua_rawlen(L, -1));
+    lua_pop(L, 4);
+  }
+}
+
 /* focus setter: () -> (): writes the value into the focus binding. Upvalues: binding, value. */
 static int lun_focus_set(lua_State *L) {
   lun_binding_set(L, lua_upvalueindex(1), lua_upvalueindex(2));
@@ -440,6 +462,10 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   }
   lua_pop(L, 1);
   if (lun_rawfield(L, v, "focus") != LUA_TNIL) lun_walk_focus(L, W, lua_gettop(L));
+  lua_pop(L, 1);
+  if (lun_rawfield(L, v, "prefs") != LUA_TNIL) lun_walk_prefs(L, W, lua_gettop(L), "preference:");
+  lua_pop(L, 1);
+  if (lun_rawfield(L, v, "prefWatch") != LUA_TNIL) lun_walk_prefs(L, W, lua_gettop(L), "onPreferenceChange:");
   lua_pop(L, 1);
   switch (kind) {
     case LUN_VIEW_BUTTON:

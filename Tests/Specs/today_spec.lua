@@ -182,3 +182,49 @@ describe("Today: containers and controls", function()
     app:unmount()
   end)
 end)
+
+describe("Today: preferences", function()
+  it("T06 values flow from children to an ancestor after the update, reduced in tree order", function()
+    ui.PreferenceKey("todayBadges", 0, function(acc, next) return acc + next end)
+    ui.PreferenceKey("todayTitle", "")              -- no reduce: the last in tree order wins
+    local seen, titles = {}, {}
+    local Row = ui.View("TodayBadgeRow", function(self)
+      return ui.Text(self.label):preference("todayBadges", self.badges):preference("todayTitle", self.label)
+    end)
+    local Inbox = ui.View("TodayInbox", { state = { extra = 0, show = true }, body = function(self)
+      return ui.VStack {
+        Row { label = "a", badges = 2 },
+        self.show and Row { label = "b", badges = 3 + self.extra } or nil,
+        ui.Button("more", function() self.extra = self.extra + 1 end),
+        ui.Button("hide", function() self.show = false end),
+        ui.Button("same", function() self.extra = self.extra end),
+      }:onPreferenceChange("todayBadges", function(total) seen[#seen + 1] = total end)
+       :onPreferenceChange("todayTitle", function(title) titles[#titles + 1] = title end)
+    end })
+    local app = ui.mount(Inbox {})
+    assert.same({ 5 }, seen)
+    assert.same({ "b" }, titles)
+    app:find("more"):tap()
+    assert.same({ 5, 6 }, seen)
+    app:find("same"):tap()                            -- nothing changed: not called again
+    assert.same({ 5, 6 }, seen)
+    app:find("hide"):tap()
+    assert.same({ 5, 6, 2 }, seen)
+    assert.same({ "b", "a" }, titles)
+    assert.is_nil(app:tree():find("preference", 1, true))
+    app:unmount()
+  end)
+
+  it("T06 a handler that sets state re-renders its view in the same flush", function()
+    ui.PreferenceKey("todayNavTitle", "")
+    local Screen = ui.View("TodayScreen", { state = { title = "" }, body = function(self)
+      return ui.VStack {
+        ui.Text("title: " .. self.title),
+        ui.Text("content"):preference("todayNavTitle", "Inbox"),
+      }:onPreferenceChange("todayNavTitle", function(t) self.title = t end)
+    end })
+    local app = ui.mount(Screen {})
+    assert.truthy(app:find("title: Inbox"))
+    app:unmount()
+  end)
+end)

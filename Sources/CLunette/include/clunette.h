@@ -77,6 +77,9 @@ enum { LUN_VIEW_NONE = 0, LUN_VIEW_KINDS(LUN_VIEW_ENUM_) LUN_VIEW_KIND_COUNT };
 /* The name of a view kind ("Text"), or "?" for no kind. */
 const char *lun_view_kind_name(int kind);
 
+/* Items of the host's preference list (lunh_prefs_item). */
+enum { LUN_PREF_HANDLER = 1, LUN_PREF_VALUE = 2 };
+
 /* What lunh_app_text and lunh_node_text are asked for. */
 enum { LUN_TEXT_TREE = 1, LUN_TEXT_JSON, LUN_TEXT_WARNINGS, LUN_TEXT_RENDERS, LUN_TEXT_DEPS, LUN_TEXT_TRACE,
        LUN_TEXT_HIDDEN, LUN_TEXT_RESET_RENDERS /* sets the counts back to 0; answers "" */ };
@@ -276,6 +279,12 @@ struct lun_Host {
   /* A fresh start (ui.reset): every app unmounted, every effect disposed, the clock reset. */
   void (*reset)(void *context);
   void (*event_failed)(void *context, int32_t unit, const char *message, size_t len);
+  /* After a round: lists every onPreferenceChange handler, each followed by
+   * the preference values of its subtree in tree order; returns how many
+   * items (0 when no view uses preferences). An item is a record ref and a
+   * slot; a handler's text is "key\nidentity\nunit". */
+  int32_t (*prefs_prepare)(void *context);
+  const char *(*prefs_item)(void *context, int32_t index, int *kind, int *recordRef, int32_t *slot, size_t *len);
   /* While tracing: an event ran for unit ("onChange", "task resumed", ...). */
   void (*event_ran)(void *context, int32_t unit, const char *what, size_t len);
   /* The next problem recorded for a test runner (an error node, an error in

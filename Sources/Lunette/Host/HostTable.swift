@@ -49,6 +49,8 @@ enum HostTable {
         table.pointee.reset = lunhReset
         table.pointee.event_failed = lunhEventFailed
         table.pointee.event_ran = lunhEventRan
+        table.pointee.prefs_prepare = lunhPrefsPrepare
+        table.pointee.prefs_item = lunhPrefsItem
         table.pointee.problem_next = lunhProblemNext
         table.pointee.mount = lunhMount
         table.pointee.flush_begin = lunhFlushBegin

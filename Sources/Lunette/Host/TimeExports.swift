@@ -77,3 +77,23 @@ func lunhReset(_ rt: UnsafeMutableRawPointer?) {
 func lunhEventRan(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ what: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { $0.traceEvent(string(what, length), unit: unit) }
 }
+
+func lunhPrefsPrepare(_ rt: UnsafeMutableRawPointer?) -> Int32 {
+    withRuntime(rt) { runtime in runtime.preferences.prepare(apps: runtime.apps) }
+}
+
+func lunhPrefsItem(_ rt: UnsafeMutableRawPointer?, _ index: Int32, _ kind: UnsafeMutablePointer<Int32>?,
+                   _ recordRef: UnsafeMutablePointer<Int32>?, _ slot: UnsafeMutablePointer<Int32>?,
+                   _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
+    withRuntime(rt) { runtime in
+        let items = runtime.preferences.items
+        guard index >= 0, Int(index) < items.count else { return nil }
+        let item = items[Int(index)]
+        kind?.pointee = item.kind
+        recordRef?.pointee = item.recordRef
+        slot?.pointee = item.slot
+        let (pointer, count) = runtime.text.set(item.text)
+        length?.pointee = count
+        return pointer
+    }
+}

@@ -32,7 +32,8 @@ enum TreeText {
             line += " .\(modifier.name)(\(modifier.value))"
         }
         if let animated = node.attribute("animated") { line += " [animated: \(animated)]" }
-        for attribute in node.attributes where !["value", "view", "location", "hiddenRows", "rowsBefore", "animated", "id"].contains(attribute.name) {
+        for attribute in node.attributes where !["value", "view", "location", "hiddenRows", "rowsBefore", "animated", "id"].contains(attribute.name)
+            && !attribute.name.hasPrefix("preference:") && !attribute.name.hasPrefix("onPreferenceChange:") {
             line += " \(attribute.name)=\(attribute.value)"
         }
         return line

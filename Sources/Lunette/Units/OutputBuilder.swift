@@ -124,6 +124,7 @@ final class OutputBuilder {
 
     /// An attribute of the open node, or of the whole output when no node is open.
     func attribute(_ name: String, _ value: String) {
+        if !runtime.preferences.inUse, name.hasPrefix("onPreferenceChange:") { runtime.preferences.inUse = true }
         if stack.count > 1 { current.ownAttributes.append((name, value)) } else { outputAttributes.append((name, value)) }
     }
 

@@ -103,8 +103,28 @@ static void lun_host_push_array(lua_State *L, int owner, int32_t prop) {
 }
 
 /* Pushes a value received from the host; owner is the object it was read from. [-0, +1] */
+static void lun_host_push_received(lua_State *L, const lun_HostValue *v, int owner, int32_t prop);
+
+/* Pushes a value table the host filled (token, count entries) as a new Lua
+ * table: a copy, as a Swift array or dictionary is a value. [-0, +1] */
+static void lun_host_push_table(lua_State *L, int32_t token, int64_t count, int depth) {
+  lun_HostValue key, value;
+  int64_t i;
+  lun_nest(L, depth, "a Swift value");
+  lua_createtable(L, 0, 0);
+  for (i = 0; i < count; i++) {
+    if (lunh_table_entry(lun_state(L)->rt, token, (int32_t)i, &key, &value) != 0) continue;
+    if (key.tag == LUN_HV_STRING) lua_pushlstring(L, key.string, key.length);   /* before the next call reuses it */
+    else lua_pushinteger(L, (lua_Integer)key.integer);
+    if (value.tag == LUN_HV_TABLE) lun_host_push_table(L, value.handle, value.integer, depth + 1);
+    else lun_host_push_received(L, &value, 0, 0);
+    lua_rawset(L, -3);
+  }
+}
+
 static void lun_host_push_received(lua_State *L, const lun_HostValue *v, int owner, int32_t prop) {
   switch (v->tag) {
+    case LUN_HV_TABLE: lun_host_push_table(L, v->handle, v->integer, 0); break;
     case LUN_HV_BOOL: lua_pushboolean(L, (int)v->integer); break;
     case LUN_HV_INT: lua_pushinteger(L, (lua_Integer)v->integer); break;
     case LUN_HV_DOUBLE: lua_pushnumber(L, v->number); break;
@@ -115,10 +135,51 @@ static void lun_host_push_received(lua_State *L, const lun_HostValue *v, int own
   }
 }
 
+static int lun_host_to_value_at(lua_State *L, int idx, lun_HostValue *v, int depth);
+
+/* Converts the plain table at idx into a host value table, entry by entry
+ * (string or integer keys); a cycle or a deep nest is refused by lun_nest. */
+static int lun_host_table_to_value(lua_State *L, int idx, lun_HostValue *v, int depth) {
+  const lun_Host *rt = lun_state(L)->rt;
+  int32_t token;
+  idx = lua_absindex(L, idx);
+  lun_nest(L, depth, "a table given to Swift");
+  token = lunh_table_begin(rt);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    lun_HostValue key, value;
+    int kt = lua_type(L, -2);
+    if (kt != LUA_TSTRING && !(kt == LUA_TNUMBER && lua_isinteger(L, -2)))
+      return lun_error_here(L, "a table given to Swift may only have string or integer keys, got %s", luaL_typename(L, -2));
+    lun_host_to_value_at(L, -2, &key, depth + 1);
+    lun_host_to_value_at(L, -1, &value, depth + 1);
+    lunh_table_add(rt, token, &key, &value);
+    lua_pop(L, 1);
+  }
+  memset(v, 0, sizeof(*v));
+  v->tag = LUN_HV_TABLE;
+  v->handle = token;
+  return 1;
+}
+
 /* Converts the Lua value at idx for the host; raises for values it cannot take. */
 int lun_host_to_value(lua_State *L, int idx, lun_HostValue *v) {
+  return lun_host_to_value_at(L, idx, v, 0);
+}
+
+static int lun_host_to_value_at(lua_State *L, int idx, lun_HostValue *v, int depth) {
   int32_t handle;
   memset(v, 0, sizeof(*v));
+  if (lua_type(L, idx) == LUA_TTABLE && !lua_getmetatable(L, idx)) return lun_host_table_to_value(L, idx, v, depth);
+  if (lua_type(L, idx) == LUA_TTABLE) lua_pop(L, 1);
+  if (lun_proxy_test(L, idx)) {                   /* a tracked table a model holds: its raw contents */
+    int ok;
+    lua_pushvalue(L, idx);
+    lun_proxy_unwrap(L, -1);
+    ok = lun_host_table_to_value(L, -1, v, depth);
+    lua_pop(L, 1);
+    return ok;
+  }
   switch (lua_type(L, idx)) {
     case LUA_TNIL: v->tag = LUN_HV_NIL; return 1;
     case LUA_TBOOLEAN: v->tag = LUN_HV_BOOL; v->integer = lua_toboolean(L, idx); return 1;

@@ -70,6 +70,9 @@ static inline void lunh_host_track_whole(const lun_Host *h, int32_t handle, int3
 static inline int lunh_host_element(const lun_Host *h, int32_t handle, int32_t prop, int64_t index, int32_t tracker, lun_HostValue *out) { return h->host_element(h->context, handle, prop, index, tracker, out); }
 static inline int lunh_host_set_element(const lun_Host *h, int32_t handle, int32_t prop, int64_t index, const lun_HostValue *value) { return h->host_set_element(h->context, handle, prop, index, value); }
 static inline int lunh_host_call(const lun_Host *h, int32_t handle, int32_t method, const lun_HostValue *args, int32_t nargs, lun_HostValue *out) { return h->host_call(h->context, handle, method, args, nargs, out); }
+static inline int lunh_table_entry(const lun_Host *h, int32_t token, int32_t index, lun_HostValue *key, lun_HostValue *value) { return h->table_entry(h->context, token, index, key, value); }
+static inline int32_t lunh_table_begin(const lun_Host *h) { return h->table_begin(h->context); }
+static inline void lunh_table_add(const lun_Host *h, int32_t token, const lun_HostValue *key, const lun_HostValue *value) { h->table_add(h->context, token, key, value); }
 static inline int32_t lunh_host_new(const lun_Host *h, int32_t type) { return h->host_new(h->context, type); }
 static inline void lunh_host_release(const lun_Host *h, int32_t handle) { h->host_release(h->context, handle); }
 static inline const char *lunh_host_describe(const lun_Host *h, int32_t handle, size_t *len) { return h->host_describe(h->context, handle, len); }

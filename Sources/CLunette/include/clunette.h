@@ -109,7 +109,8 @@ enum { LUN_CLOCK_TASK = 1, LUN_CLOCK_TIMER = 2, LUN_CLOCK_ONCE = 3 /* a function
 /* A value crossing from a Swift host object to Lua. */
 enum {
   LUN_HV_NIL = 0, LUN_HV_BOOL, LUN_HV_INT, LUN_HV_DOUBLE, LUN_HV_STRING,
-  LUN_HV_OBJECT, LUN_HV_ARRAY
+  LUN_HV_OBJECT, LUN_HV_ARRAY,
+  LUN_HV_TABLE         /* a value table (a list or a dictionary of values): handle is its token, integer its count */
 };
 typedef struct lun_HostValue {
   int32_t tag;
@@ -323,6 +324,11 @@ struct lun_Host {
   /* Calls method `method` (1-based) of host object handle with nargs arguments; 0 = done. */
   int (*host_call)(void *context, int32_t handle, int32_t method, const lun_HostValue *args, int32_t nargs,
                    lun_HostValue *out);
+  /* Value tables crossing to Lua: entry index (0-based) of the table `token` the host filled. */
+  int (*table_entry)(void *context, int32_t token, int32_t index, lun_HostValue *key, lun_HostValue *value);
+  /* Value tables crossing to Swift: a new one's token, and one entry added to it. */
+  int32_t (*table_begin)(void *context);
+  void (*table_add)(void *context, int32_t token, const lun_HostValue *key, const lun_HostValue *value);
   int32_t (*host_new)(void *context, int32_t type);
   void (*host_release)(void *context, int32_t handle);
   const char *(*host_describe)(void *context, int32_t handle, size_t *len);

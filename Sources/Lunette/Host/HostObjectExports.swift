@@ -34,6 +34,14 @@ extension LunetteRuntime {
         case .array(let array):
             v.tag = Int32(LUN_HV_ARRAY)
             v.integer = Int64(array.count)
+        case .list(let values):
+            v.tag = Int32(LUN_HV_TABLE)
+            v.handle = valueTables.read(values.enumerated().map { (.int($0.offset + 1), $0.element) })
+            v.integer = Int64(values.count)
+        case .table(let entries):
+            v.tag = Int32(LUN_HV_TABLE)
+            v.handle = valueTables.read(entries.sorted { $0.key < $1.key }.map { (.string($0.key), $0.value) })
+            v.integer = Int64(entries.count)
         }
         out.pointee = v
         return true
@@ -49,6 +57,8 @@ extension LunetteRuntime {
         case Int(LUN_HV_OBJECT):
             guard let entry = hosts.entry(v.handle) else { return nil }
             return .object(entry.object)
+        case Int(LUN_HV_TABLE):
+            return valueTables.built(v.handle)
         default: return LuaValue.none
         }
     }
@@ -107,6 +117,7 @@ extension LunetteRuntime {
 func lunhHostGet(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32, _ tracker: Int32,
                  _ out: UnsafeMutablePointer<lun_HostValue>?) -> Int32 {
     withRuntime(rt) { runtime in
+        runtime.valueTables.clearReading()
         if !runtime.flushState.flushing { runtime.drainInbox() }    // a flush drains between rounds
         guard let (object, property) = runtime.hostProperty(handle, prop) else { return 1 }
         runtime.trackHost(handle, prop, tracker: tracker)
@@ -134,6 +145,7 @@ func lunhHostTrackWhole(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ track
 func lunhHostSet(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32,
                  _ value: UnsafePointer<lun_HostValue>?) -> Int32 {
     withRuntime(rt) { runtime in
+        defer { runtime.valueTables.clearBuilding() }
         guard let (object, property) = runtime.hostProperty(handle, prop) else { return 1 }
         guard let new = runtime.value(of: value!.pointee) else { return runtime.failHost("object destroyed") ? 0 : 1 }
         return runtime.setHost(object, property, new) ? 0 : 1
@@ -143,6 +155,7 @@ func lunhHostSet(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32,
 func lunhHostElement(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32, _ index: Int64,
                      _ tracker: Int32, _ out: UnsafeMutablePointer<lun_HostValue>?) -> Int32 {
     withRuntime(rt) { runtime in
+        runtime.valueTables.clearReading()
         guard let (object, property) = runtime.hostProperty(handle, prop) else { return 1 }
         runtime.trackHost(handle, prop, tracker: tracker)
         if let elements = property.elements {             // one element, not a copy of the array
@@ -159,6 +172,7 @@ func lunhHostElement(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: In
 func lunhHostSetElement(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32, _ index: Int64,
                         _ value: UnsafePointer<lun_HostValue>?) -> Int32 {
     withRuntime(rt) { runtime in
+        defer { runtime.valueTables.clearBuilding() }
         guard let (object, property) = runtime.hostProperty(handle, prop) else { return 1 }
         guard case .array(var array) = property.get(object) else { return runtime.failHost("'\(property.name)' is not an array") ? 0 : 1 }
         let new = runtime.value(of: value!.pointee)
@@ -177,6 +191,8 @@ func lunhHostSetElement(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop:
 func lunhHostCall(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ method: Int32, _ args: UnsafePointer<lun_HostValue>?,
                   _ nargs: Int32, _ out: UnsafeMutablePointer<lun_HostValue>?) -> Int32 {
     withRuntime(rt) { runtime in
+        runtime.valueTables.clearReading()
+        defer { runtime.valueTables.clearBuilding() }
         guard let entry = runtime.hosts.entry(handle) else {
             return runtime.failHost("object destroyed: this Swift object is no longer available to Lua") ? 0 : 1
         }
@@ -231,5 +247,28 @@ func lunhErrorMessage(_ rt: UnsafeMutableRawPointer?, _ length: UnsafeMutablePoi
         let (pointer, count) = runtime.errorText.set(runtime.lastHostError)
         length?.pointee = count
         return pointer
+    }
+}
+
+func lunhTableEntry(_ rt: UnsafeMutableRawPointer?, _ token: Int32, _ index: Int32,
+                    _ key: UnsafeMutablePointer<lun_HostValue>?, _ value: UnsafeMutablePointer<lun_HostValue>?) -> Int32 {
+    withRuntime(rt) { runtime in
+        guard let (k, v) = runtime.valueTables.entry(token, Int(index)) else { return 1 }
+        // The key first: its string must be copied by C before the value's reuses the text buffer.
+        guard runtime.fill(key!, with: k) else { return 1 }
+        if case .string(let s) = k { key!.pointee.string = runtime.valueTables.keep(s) }
+        return runtime.fill(value!, with: v) ? 0 : 1
+    }
+}
+
+func lunhTableBegin(_ rt: UnsafeMutableRawPointer?) -> Int32 {
+    withRuntime(rt) { $0.valueTables.begin() }
+}
+
+func lunhTableAdd(_ rt: UnsafeMutableRawPointer?, _ token: Int32, _ key: UnsafePointer<lun_HostValue>?,
+                  _ value: UnsafePointer<lun_HostValue>?) {
+    withRuntime(rt) { runtime in
+        guard let k = runtime.value(of: key!.pointee), let v = runtime.value(of: value!.pointee) else { return }
+        runtime.valueTables.add(token, k, v)
     }
 }

@@ -73,6 +73,9 @@ enum HostTable {
         table.pointee.host_element = lunhHostElement
         table.pointee.host_set_element = lunhHostSetElement
         table.pointee.host_call = lunhHostCall
+        table.pointee.table_entry = lunhTableEntry
+        table.pointee.table_begin = lunhTableBegin
+        table.pointee.table_add = lunhTableAdd
         table.pointee.host_new = lunhHostNew
         table.pointee.host_release = lunhHostRelease
         table.pointee.host_describe = lunhHostDescribe

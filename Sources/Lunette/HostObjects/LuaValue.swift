@@ -1,7 +1,9 @@
 /// A value crossing between a Swift host object and Lua.
 ///
 /// Swift properties exposed to Lua convert to and from these: strings,
-/// numbers, booleans, other exposed objects, and arrays of exposed objects.
+/// numbers, booleans, other exposed objects, arrays of exposed objects
+/// (shared, read one element at a time), and lists and dictionaries of
+/// values (copied both ways, as Swift values are).
 public enum LuaValue {
     case none
     case bool(Bool)
@@ -10,6 +12,10 @@ public enum LuaValue {
     case string(String)
     case object(AnyObject)
     case array([AnyObject])
+    /// A Lua sequence: `{ "a", "b" }`.
+    case list([LuaValue])
+    /// A Lua table with string keys: `{ a = 1 }`.
+    case table([String: LuaValue])
 
     /// What a person would call this value's type, for error messages.
     public var typeName: String {
@@ -20,6 +26,8 @@ public enum LuaValue {
         case .string: return "string"
         case .object(let object): return String(describing: type(of: object))
         case .array: return "array"
+        case .list: return "list"
+        case .table: return "table"
         }
     }
 }

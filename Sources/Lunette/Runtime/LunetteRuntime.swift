@@ -78,6 +78,7 @@ public final class LunetteRuntime {
     var labels = Labels()
     var tracer = Tracer()
     var problems = Problems()
+    var valueTables = ValueTables()
     @exclusivity(unchecked) var preferences = PreferenceList()
     var treeChangeCallback: ((TreeChange) -> Void)?
     /// Text handed to C (valid until the next call), and the last host-object error.

@@ -1,0 +1,97 @@
+import Foundation
+import Lunette
+import LunetteBridge
+import Observation
+import XCTest
+
+/// Issue 12 (T09): more types cross the bridge — lists and dictionaries of
+/// values, dates, enums with raw values, optionals and Codable structs — as
+/// copies (values) both ways, and conversion errors name the property.
+final class BridgeValueTests: XCTestCase {
+    enum Genre: String, LuaConvertible { case novel, poetry }
+
+    struct Address: LuaCodable, Equatable {
+        var street: String
+        var zip: Int
+        var tags: [String]
+    }
+
+    @Observable final class Shelf: LuaExposed {
+        var tags: [String] = ["new", "sale"]
+        var scores: [String: Int] = ["dune": 5]
+        var ratings: [Double] = [4.5, 3.0]
+        var opened = Date(timeIntervalSince1970: 1_700_000_000)
+        var genre = Genre.novel
+        var note: String? = nil
+        var address = Address(street: "Main", zip: 1000, tags: ["a"])
+        static let luaName = "Shelf"
+        static var luaProperties: [LuaProperty<Shelf>] {
+            [LuaProperty("tags", \.tags), LuaProperty("scores", \.scores), LuaProperty("ratings", \.ratings),
+             LuaProperty("opened", \.opened), LuaProperty("genre", \.genre), LuaProperty("note", \.note),
+             LuaProperty("address", \.address)]
+        }
+    }
+
+    private var runtime: LunetteRuntime!
+    private var shelf: Shelf!
+
+    override func setUpWithError() throws {
+        runtime = try LunetteRuntime()
+        try runtime.register(Shelf.self)
+        shelf = Shelf()
+        try runtime.setGlobal("shelf", to: shelf)
+    }
+
+    func testValuesCrossToLua() throws {
+        XCTAssertEqual(try runtime.evaluate("""
+            return #shelf.tags, shelf.tags[2], shelf.scores.dune, shelf.ratings[1], shelf.opened,
+                   shelf.genre, tostring(shelf.note), shelf.address.street, shelf.address.zip, shelf.address.tags[1]
+            """), ["2", "sale", "5", "4.5", "1700000000.0", "novel", "nil", "Main", "1000", "a"])
+    }
+
+    func testValuesCrossToSwiftAsCopies() throws {
+        _ = try runtime.evaluate("""
+            local tags = shelf.tags
+            table.insert(tags, "x")                         -- a copy: Swift's array is unchanged
+            shelf.scores = { dune = 4, emma = 3 }
+            shelf.ratings = { 1, 2.5 }
+            shelf.opened = 86400
+            shelf.genre = "poetry"
+            shelf.note = "signed"
+            shelf.address = { street = "High", zip = 2000, tags = { "b", "c" } }
+            """)
+        XCTAssertEqual(shelf.tags, ["new", "sale"])
+        XCTAssertEqual(shelf.scores, ["dune": 4, "emma": 3])
+        XCTAssertEqual(shelf.ratings, [1, 2.5])
+        XCTAssertEqual(shelf.opened, Date(timeIntervalSince1970: 86400))
+        XCTAssertEqual(shelf.genre, .poetry)
+        XCTAssertEqual(shelf.note, "signed")
+        XCTAssertEqual(shelf.address, Address(street: "High", zip: 2000, tags: ["b", "c"]))
+    }
+
+    func testConversionErrorsNameThePropertyAndWhatWasExpected() throws {
+        for (source, expected) in [
+            ("shelf.ratings = { 1, 'x' }", "'ratings'"),
+            ("shelf.ratings = { 1, 'x' }", "at [2]"),
+            ("shelf.genre = 'opera'", "one of Genre's values"),
+            ("shelf.scores = { dune = 'five' }", "at .dune"),
+            ("shelf.address = { street = 'x' }", "missing 'zip'"),
+            ("shelf.tags = { [{}] = 1 }", "string or integer keys"),
+        ] {
+            XCTAssertThrowsError(try runtime.evaluate(source), source) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(source): \(error)")
+            }
+        }
+    }
+
+    func testAViewReRendersWhenSwiftReplacesAList() throws {
+        let app = try XCTUnwrap(try runtime.run(source: """
+            local ui = require("lunette")
+            return ui.View("Tags", function() return ui.Text(table.concat(shelf.tags, ",")) end)()
+            """))
+        XCTAssertTrue(runtime.text(of: app).contains("new,sale"))
+        shelf.tags.append("hot")
+        runtime.flush()
+        XCTAssertTrue(runtime.text(of: app).contains("new,sale,hot"), runtime.text(of: app))
+    }
+}

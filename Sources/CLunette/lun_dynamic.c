@@ -66,22 +66,14 @@ static int lun_ui_dynamic_property(lua_State *L) {
 /* __index of a property type: its methods. */
 static int lun_dynprop_index(lua_State *L) {
   luaL_checkudata(L, 1, LUN_MT_DYNPROP);
-  lua_settop(L, 2);
-  lua_getiuservalue(L, 1, 2);
-  lua_pushvalue(L, 2);
-  lua_rawget(L, -2);
-  return 1;
+  return lun_type_method(L);
 }
 
 /* __newindex of a property type: defines a method (function Paged:next() ... end). */
 static int lun_dynprop_newindex(lua_State *L) {
   luaL_checkudata(L, 1, LUN_MT_DYNPROP);
   luaL_checktype(L, 3, LUA_TFUNCTION);
-  lua_settop(L, 3);
-  lua_getiuservalue(L, 1, 2);
-  lua_insert(L, 2);
-  lua_rawset(L, 2);
-  return 0;
+  return lun_type_define_method(L);
 }
 
 /* __tostring of a property type: "DynamicProperty Paged". */
@@ -116,16 +108,8 @@ static void lun_dynamic_merge(lua_State *L, int pidx, const char *field, int des
 
 /* Pushes a shallow copy of the table def[field] (or a new table). [-0, +1] */
 static void lun_dynamic_copy_section(lua_State *L, int defidx, const char *field) {
-  lua_newtable(L);
-  if (lua_getfield(L, defidx, field) == LUA_TTABLE) {
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {
-      lua_pushvalue(L, -2);
-      lua_insert(L, -2);
-      lua_rawset(L, -5);
-    }
-  }
-  lua_pop(L, 1);
+  if (lua_getfield(L, defidx, field) == LUA_TTABLE) lun_copy_shallow(L, -1); else lua_newtable(L);
+  lua_remove(L, -2);
 }
 
 /* If the view definition at defidx has a `properties` section, replaces it
@@ -136,14 +120,8 @@ void lun_dynamic_expand(lua_State *L, int defidx, const char *view) {
   defidx = lua_absindex(L, defidx);
   if (lua_getfield(L, defidx, "properties") == LUA_TNIL) { lua_pop(L, 1); return; }
   if (!lua_istable(L, -1)) luaL_error(L, "ui.View('%s'): properties must be a table of ui.DynamicProperty", view);
-  lua_newtable(L);                                /* the copy of the definition */
+  lun_copy_shallow(L, defidx);                    /* the copy of the definition */
   copy = lua_gettop(L);
-  lua_pushnil(L);
-  while (lua_next(L, defidx)) {
-    lua_pushvalue(L, -2);
-    lua_insert(L, -2);
-    lua_rawset(L, copy);
-  }
   lun_dynamic_copy_section(L, defidx, "state");
   state = lua_gettop(L);
   lun_dynamic_copy_section(L, defidx, "environment");

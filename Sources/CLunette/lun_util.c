@@ -246,3 +246,35 @@ void lun_push_key_suggestion(lua_State *L, const char *name, int t1, int t2) {
   lun_push_suggestion(L, name, lua_gettop(L), NULL);
   lua_remove(L, -2);
 }
+
+/* For types whose userdata keep their methods in user value 2 (view types,
+ * dynamic properties), once the caller checked arg 1: (type, key) -> method. */
+int lun_type_method(lua_State *L) {
+  lua_settop(L, 2);
+  lua_getiuservalue(L, 1, 2);
+  lua_pushvalue(L, 2);
+  lua_rawget(L, -2);
+  return 1;
+}
+
+/* (type, key, fn) -> (): defines a method (function Type:name() ... end). */
+int lun_type_define_method(lua_State *L) {
+  lua_settop(L, 3);
+  lua_getiuservalue(L, 1, 2);
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, 3);
+  lua_rawset(L, -3);
+  return 0;
+}
+
+/* Pushes a shallow copy of the table at idx (a definition being extended). [-0, +1] */
+void lun_copy_shallow(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, -4);
+  }
+}

@@ -424,25 +424,12 @@ static void lun_viewtype_focus(lua_State *L, int defidx, const char *name) {
   if (lua_getfield(L, defidx, "focusState") == LUA_TNIL) { lua_pop(L, 1); return; }
   if (!lua_istable(L, -1)) luaL_error(L, "ui.View('%s'): focusState must list names: { \"field\" }", name);
   names = lua_gettop(L);
-  lua_newtable(L);                                /* the copy of the definition */
+  lun_copy_shallow(L, defidx);                    /* the copy of the definition */
   copy = lua_gettop(L);
-  lua_pushnil(L);
-  while (lua_next(L, defidx)) {
-    lua_pushvalue(L, -2);
-    lua_insert(L, -2);
-    lua_rawset(L, copy);
-  }
-  lua_newtable(L);                                /* its state: the declared one, and the focus names */
+  if (lua_getfield(L, defidx, "state") == LUA_TTABLE) lun_copy_shallow(L, -1);   /* its state, and the focus names */
+  else lua_newtable(L);
+  lua_remove(L, -2);
   state = lua_gettop(L);
-  if (lua_getfield(L, defidx, "state") == LUA_TTABLE) {
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {
-      lua_pushvalue(L, -2);
-      lua_insert(L, -2);
-      lua_rawset(L, state);
-    }
-  }
-  lua_pop(L, 1);
   n = (lua_Integer)lua_rawlen(L, names);
   for (i = 1; i <= n; i++) {
     if (lua_rawgeti(L, names, i) != LUA_TSTRING) luaL_error(L, "ui.View('%s'): focusState names must be strings", name);
@@ -563,21 +550,13 @@ static int lun_viewtype_index(lua_State *L) {
     lua_getfield(L, -1, "name");
     return 1;
   }
-  lua_getiuservalue(L, 1, 2);
-  lua_pushvalue(L, 2);
-  lua_rawget(L, -2);
-  return 1;
+  return lun_type_method(L);
 }
 
 /* __newindex of a view type: defines a method. */
 static int lun_viewtype_newindex(lua_State *L) {
   luaL_checkudata(L, 1, LUN_MT_VIEWTYPE);
-  lua_settop(L, 3);
-  lua_getiuservalue(L, 1, 2);
-  lua_pushvalue(L, 2);
-  lua_pushvalue(L, 3);
-  lua_rawset(L, -3);
-  return 0;
+  return lun_type_define_method(L);
 }
 
 /* __tostring of a view type: "View BookView". */

@@ -228,3 +228,20 @@ describe("Today: preferences", function()
     app:unmount()
   end)
 end)
+
+describe("Today: ForEach over a binding", function()
+  it("T07 ui.ForEach(self['$items'], fn) gives each row a binding to its element", function()
+    local Todo = ui.View("TodayTodo", { state = { items = { "milk", "bread" } }, body = function(self)
+      return ui.VStack {
+        ui.ForEach(self["$items"], function(item, i) return ui.TextField("item " .. i, item) end),
+        ui.Text(table.concat(self.items, ",")),
+      }
+    end })
+    local app = ui.mount(Todo {})
+    assert.truthy(app:find("milk,bread"))
+    app:find("item 2"):setText("butter")
+    assert.truthy(app:find("milk,butter"))
+    assert.error_matches(function() ui.ForEach(ui.Binding.constant(3), function() end) end, "must hold a list", 1, true)
+    app:unmount()
+  end)
+end)

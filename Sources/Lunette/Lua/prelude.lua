@@ -28,3 +28,20 @@ function ui.observations(fn)
   local closer = setmetatable({}, { __close = function() effect:cancel() end })
   return next_value, nil, nil, closer
 end
+
+-- ui.ForEach(self["$items"], function(item) ... end) (T07, ForEach($items)):
+-- each row gets a Binding to its element, so a row edits the list in place
+-- (items keep their identity by position, as ForEach over indices does).
+local plainForEach = ui.ForEach
+function ui.ForEach(data, row, ...)
+  if getmetatable(data) == "lunette.Binding" and type(row) == "function" then
+    local items = data:get()
+    if type(items) ~= "table" and getmetatable(items) ~= "lunette.Tracked" then
+      error(("ui.ForEach: the binding must hold a list, it holds %s"):format(type(items)), 2)
+    end
+    local positions = {}
+    for i = 1, #items do positions[i] = i end
+    return plainForEach(positions, function(i) return row(data[i], i) end, ...)
+  end
+  return plainForEach(data, row, ...)
+end

@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "Lunette", targets: ["Lunette", "LunetteBridge"]),
         // The live preview and inspector in a browser: a host links it only if it wants it.
         .library(name: "LunettePreview", targets: ["LunettePreview"]),
+        // App storage in a SQLite file: a host links it to make `appStorage` last.
+        .library(name: "LunetteStorage", targets: ["LunetteStorage"]),
         // 6. The loadable module for the stock lua5.4 interpreter (and busted):
         //    libLunetteLua.so, installed as lunette.so on LUA_CPATH.
         .library(name: "LunetteLua", type: .dynamic, targets: ["LuaModule", "LuaModuleHost"]),
@@ -23,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // HTTP and WebSocket for the preview only (see README, "Previewing").
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // SQLite for app storage only (see README, "App storage").
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // 1. Lua 5.4's headers (Debian's liblua5.4-dev), no link.
@@ -40,6 +44,10 @@ let package = Package(
         .target(name: "LunettePreview",
                 dependencies: ["Lunette", .product(name: "FlyingFox", package: "FlyingFox")],
                 resources: [.embedInCode("Resources/preview.html")]),
+        // 8. `appStorage` kept in SQLite (GRDB, out of the core runtime): one
+        //    row per key, safe for several processes sharing a file.
+        .target(name: "LunetteStorage",
+                dependencies: ["Lunette", .product(name: "GRDB", package: "GRDB.swift")]),
         // 6. require("lunette") in the stock interpreter: luaopen_lunette (C)
         //    starts a runtime that adopts the interpreter's state (Swift).
         //    -z nodelete: lua_close unloads C modules, the Swift runtime cannot be.
@@ -51,7 +59,7 @@ let package = Package(
         // 5. The command line: run, test.
         .executableTarget(
             name: "LunetteCLI",
-            dependencies: ["Lunette", "LunetteBridge", "LunettePreview", "BookModels", "CEditLine",
+            dependencies: ["Lunette", "LunetteBridge", "LunettePreview", "LunetteStorage", "BookModels", "CEditLine",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             resources: [.embedInCode("Lua/spec_runner.lua")],
             linkerSettings: linkLua),
@@ -68,7 +76,7 @@ let package = Package(
             linkerSettings: linkLua),
         .testTarget(
             name: "LunetteTests",
-            dependencies: ["Lunette", "LunetteBridge", "BookModels"],
+            dependencies: ["Lunette", "LunetteBridge", "LunetteStorage", "BookModels"],
             linkerSettings: linkLua),
     ],
     swiftLanguageModes: [.v5]

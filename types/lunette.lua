@@ -78,6 +78,7 @@ function ui.id(object) end
 ---@field environmentObject? table<string, ui.Class> @EnvironmentObject types
 ---@field properties? table<string, ui.DynamicProperty> DynamicProperty bundles, read as self.name
 ---@field focusState? string[] @FocusState names: state that starts nil
+---@field appStorage? table<string, any> @AppStorage: name = default (stored under the name) or ui.AppStorage(key, default)
 
 ---@class ui.DynamicProperty
 ---A reusable bundle of state and environment with an update hook (SwiftUI's
@@ -273,6 +274,12 @@ function ui.EnvironmentKey(name, default) end
 ---@param reduce? fun(acc: any, next: any): any
 ---@return string
 function ui.PreferenceKey(name, default, reduce) end
+
+---A value kept in app storage under `key` (@AppStorage("key")), for an appStorage section.
+---@param key string
+---@param default boolean|number|string|table|nil
+---@return ui.Marker
+function ui.AppStorage(key, default) end
 
 ---Declares an environment key with its default in one line, as @Entry does.
 ---@param name string

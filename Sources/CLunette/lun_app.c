@@ -94,7 +94,8 @@ static int lun_effect_cancel(lua_State *L) {
 static int lun_ui_reset(lua_State *L) {
   lun_State *S = lun_state(L);
   lun_app_check_idle(L, "ui.reset");
-  lunh_reset(S->rt);
+  lunh_reset(S->rt);                              /* a test's store empties itself */
+  lun_storage_forget(L);                          /* cells are read from the store again */
   lun_release_refs(L, S);                         /* tasks are cancelled, subscriptions end */
   lun_flush_now(L);                               /* cancelled tasks see their cancellation */
   lunh_clock_reset(S->rt);

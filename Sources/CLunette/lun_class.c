@@ -50,6 +50,8 @@ static int lun_class_names(lua_State *L, int specidx) {
 /* The kind of a property declared with marker `mark` (0 for a plain value). */
 static int lun_class_kind(lua_State *L, lun_Class *cls, int mark, const char *name) {
   if (mark == LUN_MARK_NONE) mark = 0;           /* ui.none: a plain property that starts nil */
+  if (mark == LUN_MARK_STORAGE)
+    luaL_error(L, "'%s' is ui.AppStorage, which belongs in a view's appStorage section", name);
   if (cls->isObject) {
     if (mark == LUN_MARK_COMPUTED)
       luaL_error(L, "ui.ObservableObject: '%s' cannot be ui.computed (define a method instead)", name);
@@ -94,7 +96,7 @@ static void lun_class_fill(lua_State *L, lun_Class *cls, int specidx, int namesi
 }
 
 /* Defines a class from the spec table at specidx. [-0, +1] (the class table) */
-int lun_class_define(lua_State *L, const char *name, int specidx, int isObject) {
+int lun_class_define(lua_State *L, const char *name, int specidx, int kind) {
   int n, namesidx, clsidx, propsidx, methodsidx, infoidx;
   lun_Class *cls;
   specidx = lua_absindex(L, specidx);
@@ -103,7 +105,8 @@ int lun_class_define(lua_State *L, const char *name, int specidx, int isObject) 
   cls = (lun_Class *)lua_newuserdatauv(L, sizeof(lun_Class) + (size_t)n, 0);
   memset(cls, 0, sizeof(lun_Class) + (size_t)n);
   cls->nprops = n;
-  cls->isObject = isObject;
+  cls->isObject = kind == LUN_CLASS_OBJECT;
+  cls->isStorage = kind == LUN_CLASS_STORAGE;
   clsidx = lua_gettop(L);
   lua_newtable(L);
   propsidx = lua_gettop(L);
@@ -146,18 +149,18 @@ int lun_class_define(lua_State *L, const char *name, int specidx, int isObject) 
 static int lun_ui_observable(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
-  return lun_class_define(L, name, 2, 0);
+  return lun_class_define(L, name, 2, LUN_CLASS_OBSERVABLE);
 }
 
 /* ui.ObservableObject(name, spec) -> class (the pre-Observation model). */
 static int lun_ui_observable_object(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
-  return lun_class_define(L, name, 2, 1);
+  return lun_class_define(L, name, 2, LUN_CLASS_OBJECT);
 }
 
 /* Pushes a marker userdata of kind mark wrapping the value at vidx. [-0, +1] */
-static int lun_marker_new(lua_State *L, int mark, int vidx) {
+int lun_marker_new(lua_State *L, int mark, int vidx) {
   vidx = lua_absindex(L, vidx);
   lua_newuserdatauv(L, 1, 2);
   lua_pushinteger(L, mark);

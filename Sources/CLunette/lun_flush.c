@@ -23,6 +23,7 @@ static int lun_flush_rounds_k(lua_State *L) {
     ran += lun_preferences_run(L);                /* values flow up after the update (T06) */
     if (!lunh_round_end(S->rt, ran)) break;
   }
+  lun_storage_sync(L);                            /* app storage written once per flush (T04) */
   lun_release_refs(L, S);
   return 0;
 }

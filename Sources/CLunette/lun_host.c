@@ -135,6 +135,12 @@ static void lun_host_push_received(lua_State *L, const lun_HostValue *v, int own
   }
 }
 
+/* Pushes a value (not an object or an array) the host gave outside any object. [-0, +1] */
+void lun_host_push_value(lua_State *L, const lun_HostValue *v) {
+  if (v->tag == LUN_HV_ARRAY || v->tag == LUN_HV_OBJECT) lua_pushnil(L);
+  else lun_host_push_received(L, v, 0, 0);
+}
+
 static int lun_host_to_value_at(lua_State *L, int idx, lun_HostValue *v, int depth);
 
 /* Converts the plain table at idx into a host value table, entry by entry

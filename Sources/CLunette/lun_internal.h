@@ -57,20 +57,23 @@ enum {
 /* Section kinds of a view type's properties. */
 enum {
   LUN_SECTION_STATE = 1, LUN_SECTION_ENV, LUN_SECTION_BINDING, LUN_SECTION_BINDABLE,
-  LUN_SECTION_OBSERVED, LUN_SECTION_STATEOBJECT, LUN_SECTION_ENVOBJECT, LUN_SECTION_PROPERTY
+  LUN_SECTION_OBSERVED, LUN_SECTION_STATEOBJECT, LUN_SECTION_ENVOBJECT, LUN_SECTION_PROPERTY,
+  LUN_SECTION_STORAGE
 };
 
 /* Environment read modes. */
 enum { LUN_ENV_REQUIRED = 1, LUN_ENV_OPTIONAL, LUN_ENV_KEYED };
 
 /* Marker kinds (ui.computed, ui.ignored, ui.optional). */
-enum { LUN_MARK_COMPUTED = 1, LUN_MARK_IGNORED, LUN_MARK_OPTIONAL, LUN_MARK_PUBLISHED, LUN_MARK_NONE };
+enum { LUN_MARK_COMPUTED = 1, LUN_MARK_IGNORED, LUN_MARK_OPTIONAL, LUN_MARK_PUBLISHED, LUN_MARK_NONE, LUN_MARK_STORAGE };
+int lun_marker_new(lua_State *L, int mark, int vidx);
 int lun_is_none(lua_State *L, int idx);
 
 typedef struct lun_Class {
   int32_t nprops;
   int32_t count;            /* instances made so far, for Book#3 */
   int32_t isObject;         /* an ObservableObject class (whole-object invalidation) */
+  int32_t isStorage;        /* app storage cells: a write is kept in the store (lun_storage.c) */
   uint8_t kinds[1];         /* kinds[1..nprops] (flexible) */
 } lun_Class;
 
@@ -143,7 +146,19 @@ void lun_object_track_whole(lua_State *L, int idx);
 int lun_object_is_observable_object(lua_State *L, int idx);
 
 /* lun_class.c */
-int lun_class_define(lua_State *L, const char *name, int specidx, int isObject);
+enum { LUN_CLASS_OBSERVABLE, LUN_CLASS_OBJECT, LUN_CLASS_STORAGE };
+int lun_class_define(lua_State *L, const char *name, int specidx, int kind);
+
+/* lun_storage.c */
+void lun_open_storage(lua_State *L);
+void lun_storage_cell(lua_State *L, int keyidx, int defidx);
+void lun_storage_check(lua_State *L, int vidx, const char *view, const char *name);
+void lun_storage_dirty(lua_State *L, int idx);
+void lun_storage_check_cell(lua_State *L, int cellidx, int vidx);
+void lun_storage_sync(lua_State *L);
+void lun_storage_forget(lua_State *L);
+void lun_storage_section_cell(lua_State *L, int secidx, int nidx);
+void lun_storage_check_section(lua_State *L, int defidx, const char *view);
 
 /* lun_computed.c */
 int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int prop);
@@ -215,6 +230,7 @@ void lun_subject_send(lua_State *L, int subjectidx, int vidx);
 void lun_open_host(lua_State *L);
 int lun_host_test(lua_State *L, int idx, int32_t *handle);
 int lun_host_to_value(lua_State *L, int idx, lun_HostValue *v);
+void lun_host_push_value(lua_State *L, const lun_HostValue *v);
 const char *lun_host_typename(lua_State *L, int idx);
 int lun_host_is_object(lua_State *L, int idx);
 void lun_host_track_whole(lua_State *L, int idx);

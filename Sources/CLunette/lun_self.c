@@ -65,6 +65,15 @@ static void lun_self_state(lua_State *L, int recidx) {
   }
 }
 
+/* Pushes the app storage cell behind name kidx of self's view. [-0, +1] */
+static void lun_self_cell(lua_State *L, int recidx, int kidx) {
+  lua_getfield(L, recidx, "info");
+  lua_getfield(L, -1, "appStorage");
+  lun_storage_section_cell(L, -1, kidx);
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+}
+
 /* Pushes the ObservableObject self holds under the name at kidx for a
  * section kind, tracking the whole object. [-0, +1] */
 static int lun_self_object(lua_State *L, int recidx, int kidx, int kind) {
@@ -119,10 +128,15 @@ static int lun_self_projection(lua_State *L, int recidx, int nidx) {
       lun_self_field(L, recidx, "inputs", nidx);
       lun_bindable_push(L, -1);
       return 1;
+    case LUN_SECTION_STORAGE:
+      lun_self_cell(L, recidx, nidx);
+      lua_pushliteral(L, "value");
+      lun_binding_push_prop(L, -2, lua_gettop(L));
+      return 1;
     default:
       lun_self_viewname(L, 1);
       return lun_error_here(L, "%s: '$%s' has no projection ('%s' is not declared in state, binding, bindable, "
-                               "observedObject, stateObject or environmentObject)",
+                               "observedObject, stateObject, environmentObject or appStorage)",
                             lua_tostring(L, -1), lua_tostring(L, nidx), lua_tostring(L, nidx));
   }
 }
@@ -150,6 +164,10 @@ static int lun_self_index(lua_State *L) {
     case LUN_SECTION_PROPERTY:
       lun_dynamic_handle(L, recidx, 2);
       return 1;
+    case LUN_SECTION_STORAGE:
+      lun_self_cell(L, recidx, 2);
+      lua_pushliteral(L, "value");
+      return lun_object_read(L, -2, lun_object_prop(L, -2, -1));
     default:
       break;
   }
@@ -200,6 +218,13 @@ static int lun_self_newindex(lua_State *L) {
     case LUN_SECTION_BINDING:
       lun_self_field(L, recidx, "inputs", 2);
       lun_binding_set(L, -1, 3);
+      return 0;
+    case LUN_SECTION_STORAGE:
+      lun_self_viewname(L, 1);
+      lun_storage_check(L, 3, lua_tostring(L, -1), luaL_tolstring(L, 2, NULL));
+      lun_self_cell(L, recidx, 2);
+      lua_pushliteral(L, "value");
+      lun_object_write(L, -2, lun_object_prop(L, -2, -1), 3);
       return 0;
     default:
       return lun_self_undeclared(L, recidx);

@@ -153,6 +153,14 @@ int lun_error_here(lua_State *L, const char *fmt, ...) {
   va_list argp;
   va_start(argp, fmt);
   luaL_where(L, 1);
+  if (lua_rawlen(L, -1) == 0) {                   /* called by C (a binding's setter): the nearest Lua code */
+    lua_pop(L, 1);
+    lun_where_lua(L);
+    if (lua_rawlen(L, -1) > 0) {
+      lua_pushliteral(L, ": ");
+      lua_concat(L, 2);
+    }
+  }
   lua_pushvfstring(L, fmt, argp);
   va_end(argp);
   lua_concat(L, 2);

@@ -311,7 +311,7 @@ static void lun_viewtype_section(lua_State *L, int defidx, int infoidx, const ch
     }
     lua_pushinteger(L, kind);
     lua_rawset(L, sections);
-    if (kind >= LUN_SECTION_OBSERVED) {            /* held objects: subscribed before each body run */
+    if (kind >= LUN_SECTION_OBSERVED && kind <= LUN_SECTION_ENVOBJECT) {   /* held objects: subscribed before each body run */
       if (lua_getfield(L, infoidx, "objects") == LUA_TNIL) {
         lua_pop(L, 1);
         lua_newtable(L);
@@ -387,7 +387,7 @@ static void lun_viewtype_state_class(lua_State *L, int infoidx, const char *name
     lua_rawset(L, -4);
   }
   lua_pushfstring(L, "%s.state", name);
-  lun_class_define(L, lua_tostring(L, -1), -2, 0);
+  lun_class_define(L, lua_tostring(L, -1), -2, LUN_CLASS_OBSERVABLE);
   lua_getmetatable(L, -1);
   lua_getfield(L, -1, "__instances");
   lua_setfield(L, infoidx, "stateClass");
@@ -398,7 +398,7 @@ static void lun_viewtype_state_class(lua_State *L, int infoidx, const char *name
 static void lun_viewtype_check_sections(lua_State *L, int defidx, const char *name) {
   static const char *const known[] = {"body", "state", "environment", "binding", "bindable",
                                       "observedObject", "stateObject", "environmentObject", "properties",
-                                      "focusState", NULL};
+                                      "focusState", "appStorage", NULL};
   lua_pushnil(L);
   while (lua_next(L, defidx)) {
     int i, found = 0;
@@ -409,7 +409,7 @@ static void lun_viewtype_check_sections(lua_State *L, int defidx, const char *na
       const char *key = luaL_tolstring(L, -1, NULL);
       lun_push_suggestion(L, key, 0, known);
       lun_error_here(L, "ui.View('%s'): unknown section '%s'%s (sections: body, state, environment, binding, "
-                     "bindable, observedObject, stateObject, environmentObject, properties, focusState)", name, key, lua_tostring(L, -1));
+                     "bindable, observedObject, stateObject, environmentObject, properties, focusState, appStorage)", name, key, lua_tostring(L, -1));
     }
   }
 }
@@ -463,6 +463,7 @@ static int lun_ui_view(lua_State *L) {
   lun_viewtype_check_sections(L, 2, name);
   lun_dynamic_expand(L, 2, name);                 /* properties' state and environment join the view's (F14) */
   lun_viewtype_focus(L, 2, name);                 /* focusState names are state that starts nil (T05) */
+  lun_storage_check_section(L, 2, name);          /* what appStorage starts from can be stored (T04) */
   if (lua_getfield(L, 2, "body") != LUA_TFUNCTION)
     luaL_error(L, "ui.View('%s'): the definition needs a body function", name);
   lua_pop(L, 1);
@@ -486,6 +487,7 @@ static int lun_ui_view(lua_State *L) {
   lun_viewtype_section(L, 2, infoidx, "observedObject", LUN_SECTION_OBSERVED);
   lun_viewtype_section(L, 2, infoidx, "stateObject", LUN_SECTION_STATEOBJECT);
   lun_viewtype_section(L, 2, infoidx, "environmentObject", LUN_SECTION_ENVOBJECT);
+  lun_viewtype_section(L, 2, infoidx, "appStorage", LUN_SECTION_STORAGE);
   lun_dynamic_sections(L, 2, infoidx);
   lun_viewtype_env(L, infoidx, "environment");
   lun_viewtype_env(L, infoidx, "environmentObject");

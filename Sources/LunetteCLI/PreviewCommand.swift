@@ -25,8 +25,10 @@ struct PreviewCommand: ParsableCommand {
 
     @OptionGroup var limits: ScriptLimits
 
+    @OptionGroup var storage: StorageOption
+
     func run() throws {
-        let runtime = try Runtimes.make(for: file, limits: limits)
+        let runtime = try Runtimes.make(for: file, limits: limits, storage: storage.store)
         let preview = try runtime.servePreview(port: port)
         print("Lunette preview of \(file): \(preview.address)")
         fflush(stdout)

@@ -13,8 +13,10 @@ struct ReplCommand: ParsableCommand {
 
     @OptionGroup var limits: ScriptLimits
 
+    @OptionGroup var storage: StorageOption
+
     func run() throws {
-        let repl = try Repl(file: file, limits: limits)
+        let repl = try Repl(file: file, limits: limits, storage: storage.store)
         if !repl.run() && isatty(STDIN_FILENO) == 0 { throw ExitCode(1) }     // a piped session says a line failed
     }
 }

@@ -23,11 +23,13 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var limits: ScriptLimits
 
+    @OptionGroup var storage: StorageOption
+
     @Argument(parsing: .remaining, help: "Arguments for the script (the global `arg`, as lua5.4 sets it).")
     var arguments: [String] = []
 
     func run() throws {
-        let runtime = try Runtimes.make(for: file, limits: limits)
+        let runtime = try Runtimes.make(for: file, limits: limits, storage: storage.store)
         do {
             try Runtimes.setArguments(runtime, script: file, arguments)
             try runtime.run(file: file)
@@ -78,8 +80,8 @@ struct RunCommand: ParsableCommand {
                 printError("warning: \(warning)")
             }
         }
-        for error in runtime.effectErrors { printError("error: \(error)") }
-        if failed || !runtime.effectErrors.isEmpty { throw ExitCode(1) }
+        for error in runtime.effectErrors + runtime.storageErrors { printError("error: \(error)") }
+        if failed || !runtime.effectErrors.isEmpty || !runtime.storageErrors.isEmpty { throw ExitCode(1) }
     }
 
     /// Every mounted app, as text or JSON.

@@ -6,9 +6,12 @@ import Lunette
 /// (the embedding's sandbox with --sandbox), a memory cap, the seeds' Swift
 /// models registered, and `require` finding modules next to the script.
 enum Runtimes {
-    static func make(for scriptPath: String, limits: ScriptLimits, virtualClock: Bool = false) throws -> LunetteRuntime {
+    static func make(for scriptPath: String, limits: ScriptLimits, virtualClock: Bool = false,
+                     storage: AppStorageStore? = nil) throws -> LunetteRuntime {
         let directory = URL(fileURLWithPath: scriptPath).deletingLastPathComponent().path
-        let runtime = try LunetteRuntime(options: limits.options(directory: directory, virtualClock: virtualClock))
+        var options = limits.options(directory: directory, virtualClock: virtualClock)
+        options.appStorage = storage
+        let runtime = try LunetteRuntime(options: options)
         try BookModels.register(in: runtime)
         return runtime
     }

@@ -3,11 +3,11 @@ import XCTest
 
 /// The `lunette` executable, run as a person would (needs `swift build` first, as scripts/test does).
 final class CommandLineTests: XCTestCase {
-    private var root: URL {
+    var root: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    private func lunette(_ arguments: [String], input: String? = nil, directory: String? = nil)
+    func lunette(_ arguments: [String], input: String? = nil, directory: String? = nil)
         throws -> (status: Int32, output: String, errors: String) {
         let binary = root.appendingPathComponent(".build/debug/lunette")
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")

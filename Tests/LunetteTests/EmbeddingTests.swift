@@ -32,8 +32,8 @@ final class EmbeddingTests: XCTestCase {
     func testR8AnUnmountedAppIsFreed() throws {
         let runtime = try LunetteRuntime()
         _ = try runtime.evaluate("app = require('lunette').mount(require('lunette').VStack { require('lunette').Text('x') })")
-        weak var app = runtime.apps.last
-        weak var root = runtime.apps.last?.nodes.first
+        weak let app = runtime.apps.last
+        weak let root = runtime.apps.last?.nodes.first
         XCTAssertNotNil(app)
         _ = try runtime.evaluate("app:unmount() app = nil collectgarbage()")
         XCTAssertNil(app)

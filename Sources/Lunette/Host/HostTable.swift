@@ -80,6 +80,8 @@ enum HostTable {
         table.pointee.host_release = lunhHostRelease
         table.pointee.host_describe = lunhHostDescribe
         table.pointee.error_message = lunhErrorMessage
+        table.pointee.storage_read = lunhStorageRead
+        table.pointee.storage_write = lunhStorageWrite
         return table
     }
 }

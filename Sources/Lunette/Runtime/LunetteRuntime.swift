@@ -45,15 +45,20 @@ public final class LunetteRuntime {
         /// coroutine or an xpcall handler. A script may lower it with
         /// `ui.configure{ timeBudget = s }`, never lift it (0: no budget).
         public var timeBudget: Double
+        /// Where `appStorage` values are kept (nil: in memory, for the runtime's
+        /// life). `LunetteStorage.SQLiteAppStorage` keeps them in a file.
+        public var appStorage: AppStorageStore?
 
         public init(sandboxed: Bool = true, modulePaths: [String] = [], renderLoopLimit: Int = 100,
-                    virtualClock: Bool = false, memoryLimit: Int = 1 << 30, timeBudget: Double = 2) {
+                    virtualClock: Bool = false, memoryLimit: Int = 1 << 30, timeBudget: Double = 2,
+                    appStorage: AppStorageStore? = nil) {
             self.sandboxed = sandboxed
             self.modulePaths = modulePaths
             self.renderLoopLimit = renderLoopLimit
             self.virtualClock = virtualClock
             self.memoryLimit = memoryLimit
             self.timeBudget = timeBudget
+            self.appStorage = appStorage
         }
     }
 
@@ -87,6 +92,11 @@ public final class LunetteRuntime {
     var lastHostError = ""
     /// Errors of units that belong to no app (ui.effect).
     public internal(set) var effectErrors: [String] = []
+    /// Where `appStorage` values live (Options.appStorage).
+    let appStorage: AppStorageStore
+    /// What the app store failed to read or keep, each message once.
+    public internal(set) var storageErrors: [String] = []
+    var storageCauses: Set<String> = []
 
     /// Creates a Lua state with the standard libraries (sandboxed unless
     /// options say otherwise) and `require("lunette")` ready.
@@ -98,6 +108,7 @@ public final class LunetteRuntime {
         self.budget = budget
         ownsState = true
         self.options = options
+        appStorage = options.appStorage ?? MemoryAppStorage()
         clock = Clock(mode: options.virtualClock ? .virtual : .real)
         guard lun_open_libraries(L, options.sandboxed ? 1 : 0) == LUN_OK else {
             throw LunetteError.setup("not enough memory for the standard libraries")
@@ -116,6 +127,7 @@ public final class LunetteRuntime {
         self.budget = budget
         ownsState = false
         options = Options(sandboxed: false, virtualClock: virtualClock)
+        appStorage = MemoryAppStorage()
         clock = Clock(mode: virtualClock ? .virtual : .real)
         try install()
     }

@@ -209,6 +209,7 @@ extension LunetteRuntime {
         for app in apps { unmount(app) }
         for id in units.ids where units[id]?.kind == .effect { units[id].map(dispose) }
         clock.reset()
+        appStorage.reset()
     }
 
     func unmount(_ app: App) {

@@ -46,7 +46,6 @@ enum Completion {
             return names.split(separator: " ").map { ":" + $0 }.filter { $0.hasPrefix(word) }
         }
         let parts = word.split(separator: ".", omittingEmptySubsequences: false)
-        let partial = String(parts.last ?? "")
         let base = parts.dropLast().joined(separator: ".")
         guard base.isEmpty || base.range(of: #"^[A-Za-z_][A-Za-z0-9_.]*$"#, options: .regularExpression) != nil else { return [] }
         let keys = (try? runtime.evaluate("""

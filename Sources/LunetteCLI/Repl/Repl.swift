@@ -9,9 +9,9 @@ final class Repl {
     private let file: String?
     private let reader = LineReader()
 
-    init(file: String?, limits: ScriptLimits) throws {
+    init(file: String?, limits: ScriptLimits, storage: AppStorageStore) throws {
         self.file = file
-        runtime = try Runtimes.make(for: file ?? "./repl", limits: limits)
+        runtime = try Runtimes.make(for: file ?? "./repl", limits: limits, storage: storage)
         try runtime.run(source: "ui = require('lunette')", name: "=(repl)")
         runtime.setTracing(true)
     }

@@ -1,0 +1,72 @@
+import Foundation
+import XCTest
+import Lunette
+
+/// T04 from the command line: `lunette run --storage PATH`, across processes.
+extension CommandLineTests {
+    private func storageScript(taps: Int) throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("stored_\(UUID().uuidString).lua")
+        try """
+            local ui = require("lunette")
+            local Counter = ui.View("Counter", { appStorage = { count = 0 }, body = function(self)
+              return ui.VStack { ui.Text("count " .. self.count), ui.Button("add", function() self.count = self.count + 1 end) }
+            end })
+            local app = ui.mount(Counter {})
+            for _ = 1, \(taps) do app:find("add"):tap() end
+            """.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    func testT04AStoredValueSurvivesTheProcess() throws {
+        let script = try storageScript(taps: 1)
+        let store = script.deletingPathExtension().path + ".sqlite"
+        defer { for path in [script.path, store] { try? FileManager.default.removeItem(atPath: path) } }
+        let first = try lunette(["run", "--storage", store, script.path])
+        XCTAssertEqual(first.status, 0, first.errors)
+        XCTAssertTrue(first.output.contains("count 1"), first.output)
+        let second = try lunette(["run", "--storage", store, script.path])
+        XCTAssertTrue(second.output.contains("count 2"), second.output)
+    }
+
+    func testT04ACorruptStoreGivesDefaultsAndAClearErrorAndIsNotOverwritten() throws {
+        let script = try storageScript(taps: 1)
+        let store = script.deletingPathExtension().path + ".sqlite"
+        defer { for path in [script.path, store] { try? FileManager.default.removeItem(atPath: path) } }
+        try "not a database".write(toFile: store, atomically: true, encoding: .utf8)
+        let result = try lunette(["run", "--storage", store, script.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.output.contains("count 1"), result.output)     // from the default, 0
+        XCTAssertTrue(result.errors.contains("\(store) cannot be used (file is not a database)"), result.errors)
+        XCTAssertEqual(result.errors.components(separatedBy: "error:").count, 2, result.errors)   // once, not per key
+        XCTAssertEqual(try String(contentsOfFile: store, encoding: .utf8), "not a database")
+    }
+
+    /// Two processes writing the same key at once: both finish without an
+    /// error, the file stays a sound database, and the key holds one of
+    /// the values they wrote.
+    func testT04TwoProcessesWritingTheSameKeyDoNotCorruptTheStore() throws {
+        let script = try storageScript(taps: 150)
+        let store = script.deletingPathExtension().path + ".sqlite"
+        defer { for path in [script.path, store, store + "-journal"] { try? FileManager.default.removeItem(atPath: path) } }
+        let results = Locked<[(status: Int32, output: String, errors: String)]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            if let result = try? lunette(["run", "--storage", store, script.path]) { results.withLock { $0.append(result) } }
+        }
+        let both = results.withLock { $0 }
+        XCTAssertEqual(both.count, 2)
+        for result in both { XCTAssertEqual(result.status, 0, result.errors) }
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        check.arguments = [store, "PRAGMA integrity_check; SELECT value FROM app_storage WHERE key = 'count';"]
+        let out = Pipe()
+        check.standardOutput = out
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "sqlite3 is not installed")
+        try check.run()
+        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        check.waitUntilExit()
+        XCTAssertEqual(lines.first, "ok")
+        let count = Int(lines.last ?? "") ?? 0
+        XCTAssertTrue((150...300).contains(count), "count \(count)")  // each process adds 150 to what it read first
+    }
+}
+

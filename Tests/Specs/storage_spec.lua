@@ -1,0 +1,106 @@
+-- App storage (issue 12, T04): values kept by key, shared by every view
+-- that reads the key, as @AppStorage. `lunette test` gives each test a
+-- fresh, empty store (ui.reset() empties it), so these tests see defaults.
+local ui = require("lunette")
+
+local function counterType(name)
+  return ui.View(name, {
+    appStorage = { launches = 0, user = ui.AppStorage("user.name", "anonymous") },
+    body = function(self)
+      return ui.VStack {
+        ui.Text(name .. ": " .. self.launches .. " " .. self.user),
+        ui.Button(name .. " +", function() self.launches = self.launches + 1 end),
+        ui.TextField(name .. " user", self["$user"]),
+      }
+    end,
+  })
+end
+
+describe("App storage", function()
+  it("T04 a stored value starts from its default and is read by key", function()
+    local app = ui.mount(counterType("StoreA") {})
+    assert.truthy(app:find("StoreA: 0 anonymous"))
+    app:unmount()
+  end)
+
+  it("T04 a write from one view invalidates every view that reads the key", function()
+    local A, B = counterType("StoreB1"), counterType("StoreB2")
+    local Unrelated = ui.View("StoreUnrelated", { appStorage = { other = 1 }, body = function(self)
+      return ui.Text("other " .. self.other)
+    end })
+    local app = ui.mount(ui.VStack { A {}, B {}, Unrelated {} })
+    app:resetRenders()
+    app:find("StoreB1 +"):tap()
+    assert.truthy(app:find("StoreB1: 1 anonymous"))
+    assert.truthy(app:find("StoreB2: 1 anonymous"))
+    assert.equal(0, app:renders("StoreUnrelated"))
+    app:find("StoreB2 user"):setText("ada")            -- through the binding self["$user"]
+    assert.truthy(app:find("StoreB1: 1 ada"))
+    app:unmount()
+  end)
+
+  it("T04 each test starts from an empty store", function()
+    local app = ui.mount(counterType("StoreC") {})
+    assert.truthy(app:find("StoreC: 0 anonymous"))     -- the previous test wrote 1 and "ada"
+    app:find("StoreC +"):tap()
+    ui.reset()
+    app = ui.mount(counterType("StoreC") {})
+    assert.truthy(app:find("StoreC: 0 anonymous"))
+    app:unmount()
+  end)
+
+  it("T04 a table is stored as a value; changing a field inside it is a write", function()
+    local Prefs = ui.View("StorePrefs", { appStorage = { prefs = { theme = "dark", size = 12 } }, body = function(self)
+      return ui.VStack {
+        ui.Text("theme " .. self.prefs.theme),
+        ui.Button("light", function() self.prefs.theme = "light" end),
+      }
+    end })
+    local Other = ui.View("StorePrefsReader", { appStorage = { "prefs" }, body = function(self)
+      return ui.Text("other sees " .. (self.prefs and self.prefs.theme or "nothing"))
+    end })
+    local app = ui.mount(ui.VStack { Prefs {}, Other {} })
+    assert.truthy(app:find("other sees dark"))
+    app:find("light"):tap()
+    assert.truthy(app:find("theme light"))
+    assert.truthy(app:find("other sees light"))
+    app:unmount()
+  end)
+
+  it("T04 a value that cannot be stored is an error naming the view, the key and the type", function()
+    local Bad = ui.View("StoreBad", { appStorage = { count = 0 }, body = function(self)
+      return ui.Button("bad", function() self.count = function() end end)
+    end })
+    local app = ui.mount(Bad {})
+    local ok, err = pcall(function() app:find("bad"):tap() end)   -- pcall: busted's error_matches drops the position
+    assert.is_false(ok)
+    assert.matches("storage_spec.lua:%d+: StoreBad: appStorage 'count' cannot hold a function", err)
+    local Through = ui.View("StoreBadBinding", { appStorage = { count = 0 }, body = function(self)
+      return ui.Button("through", function() self["$count"]:set(print) end)
+    end })
+    local other = ui.mount(Through {})
+    ok, err = pcall(function() other:find("through"):tap() end)
+    assert.is_false(ok)
+    assert.matches("storage_spec.lua:%d+: app storage: appStorage 'count' cannot hold a function", err)
+    other:unmount()
+    assert.error_matches(function()
+      ui.View("StoreBadDefault", { appStorage = { when = print }, body = function() return ui.Text("") end })
+    end, "StoreBadDefault: appStorage 'when' cannot hold a function", 1, true)
+    assert.error_matches(function() ui.AppStorage("", 0) end, "non-empty string", 1, true)
+    assert.error_matches(function()
+      ui.Observable("StoreMisplaced", { n = ui.AppStorage("n", 0) })
+    end, "belongs in a view's appStorage section", 1, true)
+    app:unmount()
+  end)
+
+  it("T04 writing the same value again notifies nobody", function()
+    local Same = ui.View("StoreSame", { appStorage = { flag = true }, body = function(self)
+      return ui.Button("again", function() self.flag = true end)
+    end })
+    local app = ui.mount(Same {})
+    app:resetRenders()
+    app:find("again"):tap()
+    assert.equal(0, app:renders("StoreSame"))
+    app:unmount()
+  end)
+end)

@@ -155,6 +155,10 @@ function View:id(id) end
 ---@param value any
 ---@return ui.ViewValue
 function View:animation(animation, value) end
+---Reads and changes the transaction that reaches this view (each render; an empty one when none).
+---@param fn fun(t: ui.Transaction)
+---@return ui.ViewValue
+function View:transaction(fn) end
 ---@param isPresented ui.Binding
 ---@param content ui.ViewValue|fun(): ui.ViewValue
 ---@return ui.ViewValue
@@ -274,6 +278,23 @@ function ui.EnvironmentKey(name, default) end
 ---@param reduce? fun(acc: any, next: any): any
 ---@return string
 function ui.PreferenceKey(name, default, reduce) end
+
+---A key transactions carry (SwiftUI's TransactionKey), read as t[name] in view:transaction.
+---@param name string
+---@param default any
+---@return string
+function ui.TransactionKey(name, default) end
+
+---Runs fn in a transaction that carries key = value (and the current one's other fields).
+---@param key string a TransactionKey, "animation" or "disablesAnimations"
+---@param value any
+---@param fn fun()
+function ui.withTransaction(key, value, fn) end
+
+---@class ui.Transaction
+---@field animation ui.Animation|nil the animation its changes render with
+---@field disablesAnimations boolean
+---Declared TransactionKeys read as fields (their default when not set).
 
 ---A value kept in app storage under `key` (@AppStorage("key")), for an appStorage section.
 ---@param key string

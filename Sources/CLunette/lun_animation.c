@@ -1,10 +1,10 @@
 /*
- * lun_animation.c — transactions: ui.Animation, ui.withAnimation,
+ * lun_animation.c — animations: ui.Animation, ui.withAnimation,
  * binding:animation(a) and view:animation(a, value).
  *
  * An animation is a table { curve, duration } shown as "easeInOut 0.3s".
- * withAnimation tells the host which animation the changes made inside it
- * belong to; the host records it on the nodes those changes altered.
+ * withAnimation runs its function as a transaction carrying the animation
+ * (lun_transaction.c); the host records it on the nodes those changes altered.
  */
 #include "lun_internal.h"
 
@@ -66,25 +66,6 @@ static int lun_animation_spring(lua_State *L) {
   lua_pushnumber(L, luaL_optnumber(L, 2, 0.825));
   lua_setfield(L, -2, "damping");
   return 1;
-}
-
-/* Runs the function at fidx (with no arguments) as a transaction with the
- * animation at aidx; errors end the transaction and propagate. [-0, +0] */
-void lun_animation_run(lua_State *L, int aidx, int fidx, int nargs) {
-  lun_State *S = lun_state(L);
-  size_t len;
-  const char *desc;
-  int status;
-  aidx = lua_absindex(L, aidx);
-  fidx = lua_absindex(L, fidx);
-  desc = luaL_tolstring(L, aidx, &len);
-  lunh_transaction_begin(S->rt, desc, len);
-  lua_pop(L, 1);
-  lua_pushvalue(L, fidx);
-  lua_insert(L, -nargs - 1);
-  status = lua_pcall(L, nargs, 0, 0);
-  lunh_transaction_end(S->rt);
-  if (status != LUA_OK) lua_error(L);
 }
 
 /* ui.withAnimation([animation,] fn [, completion]) -> (): changes made by fn

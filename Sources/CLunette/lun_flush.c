@@ -24,6 +24,7 @@ static int lun_flush_rounds_k(lua_State *L) {
     if (!lunh_round_end(S->rt, ran)) break;
   }
   lun_storage_sync(L);                            /* app storage written once per flush (T04) */
+  lun_transaction_forget(L);                      /* what they changed has rendered (T02) */
   lun_release_refs(L, S);
   return 0;
 }

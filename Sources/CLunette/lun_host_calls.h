@@ -33,9 +33,10 @@ static inline int32_t lunh_release_next(const lun_Host *h) { return h->release_n
 static inline void lunh_trace_write(const lun_Host *h, int32_t node, const char *place, size_t len) { h->trace_write(h->context, node, place, len); }
 static inline void lunh_trace_where(const lun_Host *h, const char *place, size_t len) { h->trace_where(h->context, place, len); }
 static inline void lunh_trace_set(const lun_Host *h, int on, int echo) { h->trace_set(h->context, on, echo); }
-static inline void lunh_transaction_begin(const lun_Host *h, const char *animation, size_t len) { h->transaction_begin(h->context, animation, len); }
+static inline void lunh_transaction_begin(const lun_Host *h, const char *animation, size_t len, int32_t id) { h->transaction_begin(h->context, animation, len, id); }
 static inline void lunh_transaction_end(const lun_Host *h) { h->transaction_end(h->context); }
 static inline void lunh_out_animate(const lun_Host *h, const char *animation, size_t len) { h->out_animate(h->context, animation, len); }
+static inline int32_t lunh_out_transaction(const lun_Host *h) { return h->out_transaction(h->context); }
 static inline double lunh_clock_now(const lun_Host *h) { return h->clock_now(h->context); }
 static inline void lunh_clock_schedule(const lun_Host *h, int32_t kind, int32_t id, double after, double every) { h->clock_schedule(h->context, kind, id, after, every); }
 static inline void lunh_clock_cancel(const lun_Host *h, int32_t kind, int32_t id) { h->clock_cancel(h->context, kind, id); }

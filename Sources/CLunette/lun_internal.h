@@ -149,6 +149,12 @@ int lun_object_is_observable_object(lua_State *L, int idx);
 enum { LUN_CLASS_OBSERVABLE, LUN_CLASS_OBJECT, LUN_CLASS_STORAGE };
 int lun_class_define(lua_State *L, const char *name, int specidx, int kind);
 
+/* lun_transaction.c */
+void lun_open_transaction(lua_State *L);
+void lun_transaction_run(lua_State *L, int tidx, int fidx, int nargs);
+void lun_walk_transaction(lua_State *L, const lun_Host *rt, int v);
+void lun_transaction_forget(lua_State *L);
+
 /* lun_storage.c */
 void lun_open_storage(lua_State *L);
 void lun_storage_cell(lua_State *L, int keyidx, int defidx);

@@ -183,6 +183,16 @@ static int lun_modifier_animation(lua_State *L) {
   return lun_modifier_pair(L, "animation");
 }
 
+/* view:transaction(fn) -> view: fn(t) may read and change the transaction
+ * that reaches this view; its animation then applies to the view's subtree (T02). */
+static int lun_modifier_transaction(lua_State *L) {
+  lun_modifier_self(L);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_settop(L, 2);
+  lua_setfield(L, 1, "transaction");
+  return 1;
+}
+
 /* view:sheet(isPresented, content) -> view: presents content (a view, or a
  * function returning one) while the binding is true; its `dismiss` sets it false. */
 static int lun_modifier_sheet(lua_State *L) {
@@ -281,6 +291,7 @@ static const luaL_Reg lun_modifier_methods[] = {
   {"environmentObject", lun_modifier_environment_object},
   {"sheet", lun_modifier_sheet},
   {"animation", lun_modifier_animation},
+  {"transaction", lun_modifier_transaction},
   {"onAppear", lun_modifier_on_appear},
   {"onDisappear", lun_modifier_on_disappear},
   {"task", lun_modifier_task},

@@ -443,6 +443,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   lun_walk_env(L, W, v);
   lun_walk_mods(L, W, v);
   lun_walk_animation(L, W, v);
+  lun_walk_transaction(L, W->rt, v);
   if (lun_rawfield(L, v, "life") == LUA_TTABLE && W->life) {
     lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
     for (i = 1; i <= n; i++) {

@@ -26,6 +26,7 @@ int lun_open_module(lua_State *L) {
   lun_open_dynamic(L);
   lun_open_preference(L);
   lun_open_storage(L);
+  lun_open_transaction(L);
   lua_pushliteral(L, "0.1.0");
   lua_setfield(L, -2, "version");
   lua_pushvalue(L, -1);

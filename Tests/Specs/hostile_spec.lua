@@ -8,7 +8,7 @@ local Old = ui.ObservableObject("HostileOld", { n = ui.Published(1) })
 local captured = {}
 local Probe = ui.View("Probe", { state = { on = false }, environment = { dismiss = "dismiss" }, body = function(self)
   captured.self, captured.dismiss = self, self.dismiss
-  return ui.Text(tostring(self.on))
+  return ui.Text(tostring(self.on)):transaction(function(t) captured.transaction = t end)
 end })
 
 -- One value of every kind Lunette hands to scripts.
@@ -23,7 +23,7 @@ local function samples()
     timer = ui.Timer.publish(1), marker = ui.computed(function() end),
     effect = ui.effect(function() end),
   }
-  s.self, s.dismiss = captured.self, captured.dismiss
+  s.self, s.dismiss, s.transaction = captured.self, captured.dismiss, captured.transaction
   s.cancellable = s.subject:sink(function() end)
   s.autoconnected = s.timer:autoconnect()
   if ui.types and ui.types.Library then

@@ -261,10 +261,15 @@ struct lun_Host {
   void (*trace_set)(void *context, int on, int echo);
 
   /* transactions: changes made between begin and end carry an animation */
-  void (*transaction_begin)(void *context, const char *animation, size_t len);
+  /* The current transaction (ui.withAnimation, ui.withTransaction): its
+   * animation (len 0: none) and its id, which units it makes stale carry
+   * to their next run; they nest, so begin may follow begin. */
+  void (*transaction_begin)(void *context, const char *animation, size_t len, int32_t id);
   void (*transaction_end)(void *context);
   /* The open node is animated (view:animation(a, value) saw value change). */
   void (*out_animate)(void *context, const char *animation, size_t len);
+  /* The id of the transaction the running unit's run belongs to (0: none). */
+  int32_t (*out_transaction)(void *context);
 
   /* time, and failures of code that runs outside bodies */
   double (*clock_now)(void *context);

@@ -39,6 +39,7 @@ enum HostTable {
         table.pointee.transaction_begin = lunhTransactionBegin
         table.pointee.transaction_end = lunhTransactionEnd
         table.pointee.out_animate = lunhOutAnimate
+        table.pointee.out_transaction = lunhOutTransaction
         table.pointee.clock_now = lunhClockNow
         table.pointee.clock_schedule = lunhClockSchedule
         table.pointee.clock_cancel = lunhClockCancel

@@ -72,19 +72,24 @@ func lunhOutUnitChanged(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
         if runtime.tracer.tracing, child.renderCause == nil, let parent = runtime.builder.unit {
             child.renderCause = "inputs from \(parent.label)"
         }
-        if child.pendingAnimation == nil { child.pendingAnimation = runtime.builder.animation }
+        if child.pendingTransaction == nil { child.pendingTransaction = runtime.builder.transaction }
         runtime.scheduler.schedule(child)
     }
 }
 
 func lunhOutAnimate(_ rt: UnsafeMutableRawPointer?, _ animation: UnsafePointer<CChar>?, _ length: Int) {
-    withRuntime(rt) { $0.builder.current.animation = string(animation, length) }
+    withRuntime(rt) { $0.builder.current.animation = length > 0 ? string(animation, length) : nil }
 }
 
-func lunhTransactionBegin(_ rt: UnsafeMutableRawPointer?, _ animation: UnsafePointer<CChar>?, _ length: Int) {
+func lunhOutTransaction(_ rt: UnsafeMutableRawPointer?) -> Int32 {
+    withRuntime(rt) { $0.builder.transaction?.id ?? 0 }
+}
+
+func lunhTransactionBegin(_ rt: UnsafeMutableRawPointer?, _ animation: UnsafePointer<CChar>?, _ length: Int,
+                          _ id: Int32) {
     withRuntime(rt) { runtime in
-        runtime.schedulePendingEffects()              // made stale before it: not animated
-        runtime.flushState.transaction = string(animation, length)
+        runtime.schedulePendingEffects()              // made stale before it (or in the outer one): not in it
+        runtime.flushState.transaction = Transaction(animation: length > 0 ? string(animation, length) : nil, id: id)
     }
 }
 

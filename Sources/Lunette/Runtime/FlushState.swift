@@ -19,8 +19,8 @@ struct FlushState {
     var rechecks: [Int32] = []
     /// Registry references of disposed units, for C to release between updates.
     var pendingReleases: [Int32] = []
-    /// The animation of the running transaction (ui.withAnimation), if any.
-    var transaction: String?
+    /// The running transaction (ui.withAnimation, ui.withTransaction), if any.
+    var transaction: Transaction?
     /// What rendered anew since the host last heard (`onTreeChange`): by app, the units.
     var changed: [Int32: (app: App, views: [String])] = [:]
 

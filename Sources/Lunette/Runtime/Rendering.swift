@@ -166,12 +166,12 @@ extension LunetteRuntime {
 
     /// Queues the units whose graph nodes became pending (the C graph
     /// collects them as writes happen: no crossing per write). A unit made
-    /// stale inside a transaction carries its animation to its next run.
+    /// stale inside a transaction carries it to its next run.
     func schedulePendingEffects() {
         guard graph.hasPending else { return }
         for node in graph.takePending() where graph.isLive(node) && graph.origin(node) == .unit {
             guard let unit = units[graph.node(node).owner], unit.node == node else { continue }
-            if let transaction = flushState.transaction { unit.pendingAnimation = transaction }
+            if let transaction = flushState.transaction { unit.pendingTransaction = transaction }
             scheduler.schedule(unit)
         }
     }

@@ -47,8 +47,8 @@ final class OutputBuilder {
     /// The line of the body that built the next child unit, when it has no explicit id (F01).
     @exclusivity(unchecked) var nextSite: Int32 = 0
     private let root = RenderNode(kind: .group, text: nil)
-    /// The animation of the transaction this run belongs to, if any.
-    @exclusivity(unchecked) private(set) var animation: String?
+    /// The transaction this run belongs to, if any.
+    @exclusivity(unchecked) private(set) var transaction: Transaction?
 
     unowned let runtime: LunetteRuntime
 
@@ -72,8 +72,8 @@ final class OutputBuilder {
         newEntries = [:]
         lastEntry = nil
         errorMessage = nil
-        animation = unit.pendingAnimation
-        unit.pendingAnimation = nil
+        transaction = unit.pendingTransaction
+        unit.pendingTransaction = nil
     }
 
     // MARK: nodes
@@ -83,7 +83,7 @@ final class OutputBuilder {
         let known = RenderNode.Kind(rawValue: kind)
         let node = RenderNode(kind: known ?? .error, text: known == nil ? "internal: unknown view kind \(kind)" : text)
         let parent = stack[stack.count - 1]
-        node.animation = parent === root ? animation : parent.animation
+        node.animation = parent === root ? transaction?.animation : parent.animation
         node.owner = unit
         node.generation = (unit?.generation ?? 0) + 1     // finish() moves the unit to it
         parent.ownChildren.append(node)

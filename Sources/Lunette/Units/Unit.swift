@@ -47,8 +47,8 @@ final class Unit {
     var lastRenderSeconds = 0.0
     /// Why it must run regardless of its dependencies: new, or inputs changed.
     var renderCause: String? = "new"
-    /// The animation of the transaction that made it stale, for its next run.
-    var pendingAnimation: String?
+    /// The transaction that made it stale, for its next run.
+    var pendingTransaction: Transaction?
     /// Loop detection: runs within the current flush.
     @exclusivity(unchecked) var flushStamp = 0
     @exclusivity(unchecked) var runsThisFlush = 0

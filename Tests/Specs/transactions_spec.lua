@@ -1,0 +1,95 @@
+-- Transactions and their keys (issue 12, T02): what a change carries to the
+-- re-renders it causes, read and changed by view:transaction(fn).
+local ui = require("lunette")
+
+local Card = ui.Observable("TxCard", { offset = 0 })
+ui.TransactionKey("txFromSwipe", false)
+
+local function animated(app, text)
+  local node = app:find(text)
+  return node and tostring(node):match("%[animated: (.-)%]")
+end
+
+local function cardView(seen)
+  return ui.View("TxCardView", function(self)
+    return ui.Text("card"):scaleEffect(self.card.offset):transaction(function(t)
+      seen[#seen + 1] = t.txFromSwipe
+      if t.txFromSwipe then t.animation = ui.Animation.spring() end
+    end)
+  end)
+end
+
+describe("Transactions", function()
+  it("T02 withTransaction carries a key to the views its change re-renders; :transaction reads it and picks the animation", function()
+    local card, seen = Card(), {}
+    local app = ui.mount(cardView(seen) { card = card })
+    assert.same({ false }, seen)                       -- the first render: no transaction, the key's default
+    ui.withTransaction("txFromSwipe", true, function() card.offset = 40 end)
+    ui.flush()
+    assert.same({ false, true }, seen)
+    assert.equal("scaleEffect 0 -> 40, spring 0.5s", animated(app, "card"))
+    card.offset = 0                                    -- a plain write: the default again, not animated
+    ui.flush()
+    assert.same({ false, true, false }, seen)
+    assert.is_nil(animated(app, "card"))
+    app:unmount()
+  end)
+
+  it("T02 :transaction can take the animation away from a subtree, or disable animations", function()
+    local card = Card()
+    local V = ui.View("TxQuiet", function(self)
+      return ui.VStack {
+        ui.Text("quiet"):scaleEffect(self.card.offset):transaction(function(t) t.animation = nil end),
+        ui.Text("calm"):scaleEffect(self.card.offset):transaction(function(t) t.disablesAnimations = true end),
+        ui.Text("loud"):scaleEffect(self.card.offset),
+      }
+    end)
+    local app = ui.mount(V { card = card })
+    ui.withAnimation(ui.Animation.easeInOut(0.3), function() card.offset = 10 end)
+    ui.flush()
+    assert.is_nil(animated(app, "quiet"))
+    assert.is_nil(animated(app, "calm"))
+    assert.equal("scaleEffect 0 -> 10, easeInOut 0.3s", animated(app, "loud"))
+    app:unmount()
+  end)
+
+  it("T02 transactions nest: the inner one starts from the outer, and the outer is current again after it", function()
+    local card, seen = Card(), {}
+    local other = Card()
+    local function reader(name)
+      return ui.View("TxNested" .. name, function(self)
+        return ui.Text(name):scaleEffect(self.m.offset):transaction(function(t)
+          seen[#seen + 1] = name .. ":" .. tostring(t.txFromSwipe) .. ":" .. tostring(t.animation)
+        end)
+      end)
+    end
+    local Both = ui.View("TxNested", function(self)
+      return ui.VStack { reader("a") { m = self.a }, reader("b") { m = self.b } }
+    end)
+    local app = ui.mount(Both { a = card, b = other })
+    seen = {}
+    ui.withAnimation(ui.Animation.linear(1), function()
+      ui.withTransaction("txFromSwipe", true, function() card.offset = 1 end)
+      other.offset = 1
+    end)
+    ui.flush()
+    table.sort(seen)
+    assert.same({ "a:true:linear 1.0s", "b:false:linear 1.0s" }, seen)
+    app:unmount()
+  end)
+
+  it("T02 an undeclared key or a wrong value is an error naming it", function()
+    assert.error_matches(function() ui.withTransaction("txFromSwip", true, function() end) end,
+      "no transaction key 'txFromSwip' (did you mean 'txFromSwipe'?)", 1, true)
+    assert.error_matches(function() ui.withTransaction("animation", 3, function() end) end,
+      "animation must be an animation or nil, got number", 1, true)
+    local card = Card()
+    local V = ui.View("TxBad", function(self)
+      return ui.Text("bad"):scaleEffect(self.card.offset):transaction(function(t) return t.nope end)
+    end)
+    local app = ui.mount(V { card = card })
+    assert.has_error_node(app, "no transaction key 'nope'")
+    assert.error_matches(function() ui.TransactionKey("animation", 1) end, "own fields", 1, true)
+    app:unmount()
+  end)
+end)

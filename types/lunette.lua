@@ -159,10 +159,18 @@ function View:animation(animation, value) end
 ---@param fn fun(t: ui.Transaction)
 ---@return ui.ViewValue
 function View:transaction(fn) end
----@param isPresented ui.Binding
----@param content ui.ViewValue|fun(): ui.ViewValue
+---Presents content while isPresented is true; or, given { item = binding }, content(item)
+---while the binding holds a value (sheet(item:)); the sheet's `dismiss` sets it false / nil.
+---@param isPresented ui.Binding|{ item: ui.Binding }
+---@param content ui.ViewValue|fun(item?: any): ui.ViewValue
 ---@return ui.ViewValue
 function View:sheet(isPresented, content) end
+---Shows an Alert (title, then the buttons) while isPresented is true; any button dismisses it.
+---@param title string
+---@param isPresented ui.Binding
+---@param actions? ui.ViewValue[] ui.Button values (default: one "OK")
+---@return ui.ViewValue
+function View:alert(title, isPresented, actions) end
 ---@param title string
 ---@return ui.ViewValue
 function View:navigationTitle(title) end
@@ -218,9 +226,20 @@ function ui.HStack(children) end
 ---@param children (ui.ViewValue|false|nil)[]
 ---@return ui.ViewValue
 function ui.Group(children) end
+---A navigation stack: its content, then a screen per element of its path. With a path
+---binding (NavigationStack(path:)), the path is yours; without one the stack keeps its own.
+---A value in the path becomes a screen through destination(value) (navigationDestination).
+---@overload fun(children: (ui.ViewValue|false|nil)[]): ui.ViewValue
+---@param path ui.Binding a list
 ---@param children (ui.ViewValue|false|nil)[]
+---@param destination? fun(value: any): ui.ViewValue
 ---@return ui.ViewValue
-function ui.NavigationStack(children) end
+function ui.NavigationStack(path, children, destination) end
+---A link that pushes destination onto the nearest stack's path (node:tapLink() in tests).
+---@param label string
+---@param destination ui.ViewValue|fun(): ui.ViewValue|any a view, a function making one at the tap, or a value
+---@return ui.ViewValue
+function ui.NavigationLink(label, destination) end
 ---A lazy list: rows in their own scope, only a window realised. Or a static list of children.
 ---@param data table|ui.Object[]|(ui.ViewValue|false|nil)[]
 ---@param row? fun(element: any, index: integer): ui.ViewValue

@@ -351,6 +351,15 @@ static int lun_node_tap(lua_State *L) {
   return 0;
 }
 
+/* node:tapLink() -> (): follows a NavigationLink (taps its label), pushing
+ * its destination onto the stack's path (T07). */
+static int lun_node_tap_link(lua_State *L) {
+  lun_app_check_idle(L, "tapLink");
+  lun_node_slot(L, LUN_ROLE_ACTION, "tapLink");
+  lun_node_event(L, 0);
+  return 0;
+}
+
 /* node:submit() -> (): runs the node's onSubmit action. */
 static int lun_node_submit(lua_State *L) {
   lun_app_check_idle(L, "submit");
@@ -579,7 +588,7 @@ void lun_open_app(lua_State *L) {
     {"warnings", lun_app_warnings}, {"unmount", lun_app_unmount}, {"trace", lun_app_trace},
     {"dependencies", lun_app_dependencies}, {NULL, NULL}};
   static const luaL_Reg node[] = {
-    {"tap", lun_node_tap}, {"submit", lun_node_submit}, {"toggle", lun_node_toggle},
+    {"tap", lun_node_tap}, {"tapLink", lun_node_tap_link}, {"submit", lun_node_submit}, {"toggle", lun_node_toggle},
     {"setText", lun_node_settext}, {"scroll", lun_node_scroll}, {"focus", lun_node_focus},
     {"select", lun_node_select}, {"setValue", lun_node_set_value}, {"increment", lun_node_increment},
     {"decrement", lun_node_decrement}, {"tree", lun_node_tree}, {NULL, NULL}};

@@ -253,20 +253,21 @@ static int lun_bindable_index(lua_State *L) {
 
 #define LUN_MT_DISMISS "lunette.Dismiss"
 
-/* Pushes a dismiss action for the sheet presented by the binding at bidx. [-0, +1] */
-void lun_dismiss_push(lua_State *L, int bidx) {
+/* Pushes a dismiss action for the sheet presented by the binding at bidx:
+ * it sets the binding false, or nil for a sheet(item:). [-0, +1] */
+void lun_dismiss_push(lua_State *L, int bidx, int toNil) {
   bidx = lua_absindex(L, bidx);
-  lua_newuserdatauv(L, 1, 1);
+  *(unsigned char *)lua_newuserdatauv(L, 1, 1) = (unsigned char)toNil;
   lua_pushvalue(L, bidx);
   lua_setiuservalue(L, -2, 1);
   luaL_setmetatable(L, LUN_MT_DISMISS);
 }
 
-/* __call of a dismiss action: () -> (): sets its sheet's binding false. */
+/* __call of a dismiss action: () -> (): sets its sheet's binding false (or nil). */
 static int lun_dismiss_call(lua_State *L) {
-  luaL_checkudata(L, 1, LUN_MT_DISMISS);
+  unsigned char *toNil = (unsigned char *)luaL_checkudata(L, 1, LUN_MT_DISMISS);
   lua_getiuservalue(L, 1, 1);
-  lua_pushboolean(L, 0);
+  if (*toNil) lua_pushnil(L); else lua_pushboolean(L, 0);
   lun_binding_set(L, -2, -1);
   return 0;
 }

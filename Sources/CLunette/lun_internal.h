@@ -244,11 +244,16 @@ void lun_host_track_whole(lua_State *L, int idx);
 /* lun_view.c */
 void lun_open_view(lua_State *L);
 int lun_view_test(lua_State *L, int idx);
+int lun_view_new(lua_State *L, int kind);
 void lun_view_name(lua_State *L, int idx);
 int lun_viewtype_test(lua_State *L, int idx);
 
 /* lun_modifier.c */
 void lun_open_modifier(lua_State *L);
+
+/* lun_alert.c */
+int lun_modifier_alert(lua_State *L);
+void lun_walk_alert(lua_State *L, lun_Walk *W, int v);
 
 /* lun_self.c */
 void lun_open_self(lua_State *L);
@@ -295,7 +300,7 @@ void lun_binding_get(lua_State *L, int idx);
 void lun_binding_set(lua_State *L, int idx, int vidx);
 void lun_binding_push_prop(lua_State *L, int objidx, int keyidx);
 void lun_bindable_push(lua_State *L, int objidx);
-void lun_dismiss_push(lua_State *L, int bidx);
+void lun_dismiss_push(lua_State *L, int bidx, int toNil);
 
 /* lun_util.c */
 /* How deep a recursion over script-made values (copies, walks, keys) may go. */

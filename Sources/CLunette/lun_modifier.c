@@ -194,14 +194,31 @@ static int lun_modifier_transaction(lua_State *L) {
 }
 
 /* view:sheet(isPresented, content) -> view: presents content (a view, or a
- * function returning one) while the binding is true; its `dismiss` sets it false. */
+ * function returning one) while the binding is true; its `dismiss` sets it
+ * false. view:sheet({ item = binding }, function(item) ... end): presents
+ * content(item) while the binding holds a value, a new sheet for each item;
+ * its `dismiss` sets it nil (sheet(item:), T07). */
 static int lun_modifier_sheet(lua_State *L) {
+  int itemMode = 0;
   lun_modifier_self(L);
+  if (lua_type(L, 2) == LUA_TTABLE && !lua_getmetatable(L, 2)) {
+    if (lua_getfield(L, 2, "item") == LUA_TNIL || !lun_binding_test(L, -1))
+      luaL_argerror(L, 2, "{ item = binding } expected (self[\"$selected\"])");
+    lua_replace(L, 2);
+    if (!lua_isfunction(L, 3))
+      luaL_argerror(L, 3, lua_pushfstring(L, "a function(item) returning a view expected, got %s", luaL_typename(L, 3)));
+    itemMode = 1;
+  }
   if (!lun_binding_test(L, 2))
     luaL_argerror(L, 2, lua_pushfstring(L, "Binding expected (self[\"$showSheet\"]), got %s", luaL_typename(L, 2)));
   if (!lua_isfunction(L, 3) && !lun_view_test(L, 3) && !lun_viewtype_test(L, 3))
     luaL_argerror(L, 3, lua_pushfstring(L, "a view or a function returning one expected, got %s", luaL_typename(L, 3)));
-  return lun_modifier_pair(L, "sheet");
+  lun_modifier_pair(L, "sheet");
+  lun_rawfield(L, 1, "sheet");
+  lua_pushboolean(L, itemMode);
+  lua_rawseti(L, -2, 3);
+  lua_pop(L, 1);
+  return 1;
 }
 
 /* view:id(v) -> view: explicit identity. */
@@ -290,6 +307,7 @@ static const luaL_Reg lun_modifier_methods[] = {
   {"environment", lun_modifier_environment},
   {"environmentObject", lun_modifier_environment_object},
   {"sheet", lun_modifier_sheet},
+  {"alert", lun_modifier_alert},
   {"animation", lun_modifier_animation},
   {"transaction", lun_modifier_transaction},
   {"onAppear", lun_modifier_on_appear},

@@ -36,7 +36,7 @@ const char *lun_view_kind_name(int kind) {
 }
 
 /* Pushes a new view value of the given kind. [-0, +1] */
-static int lun_view_new(lua_State *L, int kind) {
+int lun_view_new(lua_State *L, int kind) {
   lua_createtable(L, 0, 4);
   lua_pushinteger(L, kind);
   lua_setfield(L, -2, "kind");
@@ -141,8 +141,6 @@ static int lun_ui_vstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_V
 static int lun_ui_hstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_HSTACK); }
 /* ui.Group{...} -> view. */
 static int lun_ui_group(lua_State *L) { return lun_view_container(L, LUN_VIEW_GROUP); }
-/* ui.NavigationStack{...} -> view. */
-static int lun_ui_navigation(lua_State *L) { return lun_view_container(L, LUN_VIEW_NAVIGATIONSTACK); }
 
 /* ui.ZStack{...} -> view: children drawn over each other. */
 static int lun_ui_zstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_ZSTACK); }
@@ -577,7 +575,7 @@ void lun_open_view(lua_State *L) {
     {"Toggle", lun_ui_toggle}, {"TextField", lun_ui_textfield},
     {"VStack", lun_ui_vstack}, {"HStack", lun_ui_hstack}, {"Group", lun_ui_group},
     {"List", lun_ui_list}, {"ForEach", lun_ui_foreach},
-    {"NavigationStack", lun_ui_navigation}, {"Spacer", lun_ui_spacer},
+    {"Spacer", lun_ui_spacer},
     {"Image", lun_ui_image}, {"EmptyView", lun_ui_empty},
     {"ZStack", lun_ui_zstack}, {"Form", lun_ui_form}, {"Section", lun_ui_section},
     {"Picker", lun_ui_picker}, {"Slider", lun_ui_slider}, {"Stepper", lun_ui_stepper}, {NULL, NULL}};

@@ -378,14 +378,18 @@ static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
  * whose content sees `dismiss` as an action that sets the binding false. */
 static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
   int32_t slot, old;
+  int itemMode, item;
   if (lun_rawfield(L, v, "sheet") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  lua_rawgeti(L, -1, 3);
+  itemMode = lua_toboolean(L, -1);
+  lua_pop(L, 1);
   lua_rawgeti(L, -1, 1);
   if (!lun_binding_test(L, -1)) lun_walk_altered(L, "sheet");
-  lun_binding_get(L, -1);
-  if (!lua_toboolean(L, -1)) { lua_pop(L, 3); return; }
-  lua_pop(L, 1);
+  lun_binding_get(L, -1);                         /* sheet, binding, value (the item) */
+  if (itemMode ? lua_isnil(L, -1) : !lua_toboolean(L, -1)) { lua_pop(L, 3); return; }
+  item = lua_gettop(L);
   lunh_out_begin(W->rt, LUN_VIEW_SHEET, NULL, 0);
-  lun_dismiss_push(L, -1);
+  lun_dismiss_push(L, item - 1, itemMode);
   slot = lun_walk_store(L, W, -1);
   old = lunh_out_env(W->rt, "dismiss", 7, slot);
   if (old) {
@@ -394,12 +398,22 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
     if (!lua_compare(L, -1, -3, LUA_OPEQ)) lunh_out_env_changed(W->rt);
     lua_pop(L, 2);
   }
-  lua_pop(L, 2);
-  lua_rawgeti(L, -1, 2);
-  if (lua_isfunction(L, -1)) lua_call(L, 0, 1);
+  lua_settop(L, item);                            /* sheet, binding, item */
+  lua_rawgeti(L, item - 2, 2);
+  if (itemMode) {                                 /* content(item), a new identity per item */
+    lua_pushvalue(L, item);
+    lua_call(L, 1, 1);
+    if (lun_view_test(L, -1)) {
+      if (lun_rawfield(L, -1, "id") == LUA_TNIL) {
+        lua_pushvalue(L, item);
+        lua_setfield(L, -3, "id");
+      }
+      lua_pop(L, 1);
+    }
+  } else if (lua_isfunction(L, -1)) lua_call(L, 0, 1);
   lun_walk_value(L, W, lua_gettop(L));
   lunh_out_end(W->rt);
-  lua_pop(L, 2);
+  lua_settop(L, item - 3);
 }
 
 /* Walks one view value (or a view type, or a plain array of views). */
@@ -508,6 +522,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
       break;
   }
   lun_walk_sheet(L, W, v);
+  lun_walk_alert(L, W, v);
   lunh_out_end(W->rt);
   W->depth--;
 }

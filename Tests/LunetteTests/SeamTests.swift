@@ -45,7 +45,7 @@ final class SeamTests: XCTestCase {
     func testViewKindsComeFromTheCList() {
         XCTAssertEqual(RenderNode.Kind.allCases.count, Int(LUN_VIEW_KIND_COUNT) - 1)
         XCTAssertEqual(RenderNode.Kind.allCases.map(\.name).first, "Text")
-        XCTAssertEqual(RenderNode.Kind.navigationStack.name, "NavigationStack")
+        XCTAssertEqual(RenderNode.Kind.alert.name, "Alert")
         XCTAssertEqual(RenderNode.Kind.component.name, String(cString: lun_view_kind_name(Int32(LUN_VIEW_COMPONENT))))
         XCTAssertNil(RenderNode.Kind(rawValue: Int32(LUN_VIEW_KIND_COUNT)))
         XCTAssertNil(RenderNode.Kind(rawValue: 0))

@@ -67,10 +67,10 @@ enum {
 #define LUN_VIEW_KINDS(X) \
   X(TEXT, "Text") X(BUTTON, "Button") X(TOGGLE, "Toggle") X(TEXTFIELD, "TextField") \
   X(VSTACK, "VStack") X(HSTACK, "HStack") X(GROUP, "Group") X(LIST, "List") \
-  X(FOREACH, "ForEach") X(NAVIGATIONSTACK, "NavigationStack") X(SPACER, "Spacer") \
+  X(FOREACH, "ForEach") X(SPACER, "Spacer") \
   X(IMAGE, "Image") X(EMPTY, "EmptyView") X(COMPONENT, "View") X(ROW, "Row") \
   X(ERROR, "Error") X(SHEET, "Sheet") X(ZSTACK, "ZStack") X(FORM, "Form") X(SECTION, "Section") \
-  X(PICKER, "Picker") X(SLIDER, "Slider") X(STEPPER, "Stepper")
+  X(PICKER, "Picker") X(SLIDER, "Slider") X(STEPPER, "Stepper") X(ALERT, "Alert")
 #define LUN_VIEW_ENUM_(id, name) LUN_VIEW_##id,
 enum { LUN_VIEW_NONE = 0, LUN_VIEW_KINDS(LUN_VIEW_ENUM_) LUN_VIEW_KIND_COUNT };
 #undef LUN_VIEW_ENUM_

@@ -45,3 +45,98 @@ function ui.ForEach(data, row, ...)
   end
   return plainForEach(data, row, ...)
 end
+
+-- Navigation (T07): ui.NavigationStack(self["$path"], { ... }, destination),
+-- ui.NavigationStack{ ... }, ui.NavigationLink(label, destination), as
+-- NavigationStack(path:) and NavigationLink. The stack shows its content,
+-- then one screen per element of its path; a link appends its destination
+-- to the path of the nearest stack (an environment value the stack gives
+-- its content), and a pushed screen's `dismiss` pops it and what is above
+-- it. An element is a view (a link's destination, or a function's result
+-- at the tap) or a value the stack's destination function turns into a
+-- view, as navigationDestination(for:) does. A stack without a path
+-- binding keeps its own, in its state.
+local navigationPath = ui.Entry("lunette.navigationPath", false)
+
+local function isView(v) return getmetatable(v) == "lunette.View" or getmetatable(v) == "lunette.ViewType" end
+
+local function screenFor(stack, element, index)
+  if isView(element) then return element end
+  local destination = stack.destination
+  if destination then return destination(element) end
+  error(("NavigationStack: element %d of the path is a %s, and the stack has no destination for values " ..
+         "(ui.NavigationStack(path, { ... }, function(value) return SomeView { value = value } end))")
+        :format(index, type(element)), 0)
+end
+
+-- Gives a content view the stack's path once: a view value keeps what its
+-- modifiers add, and the stack may render again with the same content.
+local given = setmetatable({}, { __mode = "k" })
+local function withPath(v, path)
+  if getmetatable(v) == "lunette.ViewType" then v = v() end
+  if getmetatable(v) == "lunette.View" then
+    if not given[v] then given[v] = true; v:environment(navigationPath, path) end
+    return v
+  end
+  if type(v) == "table" and getmetatable(v) == nil then
+    local list = {}
+    for i = 1, #v do list[i] = withPath(v[i], path) end
+    return list
+  end
+  return v
+end
+
+local Stack = ui.View("NavigationStack", { state = { own = {} }, body = function(self)
+  local path = self.path or self["$own"]
+  local screens, content = {}, self.content
+  for i = 1, #content do screens[i] = withPath(content[i], path) end
+  local list = path:get()
+  for i = 1, #list do
+    local depth = i
+    local function pop()
+      local kept = {}
+      for j = 1, depth - 1 do kept[j] = path:get()[j] end
+      path:set(kept)
+    end
+    screens[#screens + 1] = ui.Group { withPath(screenFor(self, list[i], i), path) }:environment("dismiss", pop)
+  end
+  return screens
+end })
+
+function ui.NavigationStack(path, content, destination)
+  if getmetatable(path) ~= "lunette.Binding" then path, content, destination = nil, path, content end
+  if type(content) ~= "table" or getmetatable(content) ~= nil then
+    error(("ui.NavigationStack: a list of views expected%s, got %s")
+          :format(path and " after the path" or "", getmetatable(content) or type(content)), 2)
+  end
+  if destination ~= nil and type(destination) ~= "function" then
+    error(("ui.NavigationStack: the destination must be a function(value) returning a view, got %s")
+          :format(type(destination)), 2)
+  end
+  return Stack { path = path, content = content, destination = destination }
+end
+
+local Link = ui.View("NavigationLink", { environment = { path = navigationPath }, body = function(self)
+  return ui.Button(self.label, function()
+    local path = self.path
+    if not path then
+      error(("NavigationLink '%s' is not inside a NavigationStack"):format(self.label), 0)
+    end
+    local list, destination = {}, self.destination
+    for i = 1, #path:get() do list[i] = path:get()[i] end
+    if type(destination) == "function" then destination = destination() end
+    list[#list + 1] = destination
+    path:set(list)
+  end)
+end })
+
+function ui.NavigationLink(label, destination)
+  if type(label) ~= "string" then
+    error(("ui.NavigationLink: a label string expected, got %s"):format(type(label)), 2)
+  end
+  if destination == nil then
+    error("ui.NavigationLink: a destination expected (a view, a function returning one, or a value for the " ..
+          "stack's destination)", 2)
+  end
+  return Link { label = label, destination = destination }
+end

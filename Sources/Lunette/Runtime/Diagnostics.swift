@@ -120,8 +120,9 @@ extension LunetteRuntime {
 
     private static func childUnits(of nodes: [RenderNode]) -> [Unit] {
         nodes.flatMap { node -> [Unit] in
-            if let unit = node.unit { return [unit] }
-            return childUnits(of: node.ownChildren)
+            let presented = childUnits(of: node.ownChildren)     // with a unit: a sheet or alert on it
+            if let unit = node.unit { return [unit] + presented }
+            return presented
         }
     }
 

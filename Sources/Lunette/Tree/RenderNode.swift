@@ -21,7 +21,7 @@ public final class RenderNode {
         public static let toggle = Kind(LUN_VIEW_TOGGLE), textField = Kind(LUN_VIEW_TEXTFIELD)
         public static let vStack = Kind(LUN_VIEW_VSTACK), hStack = Kind(LUN_VIEW_HSTACK)
         public static let group = Kind(LUN_VIEW_GROUP), list = Kind(LUN_VIEW_LIST)
-        public static let forEach = Kind(LUN_VIEW_FOREACH), navigationStack = Kind(LUN_VIEW_NAVIGATIONSTACK)
+        public static let forEach = Kind(LUN_VIEW_FOREACH), alert = Kind(LUN_VIEW_ALERT)
         public static let spacer = Kind(LUN_VIEW_SPACER), image = Kind(LUN_VIEW_IMAGE)
         public static let emptyView = Kind(LUN_VIEW_EMPTY), component = Kind(LUN_VIEW_COMPONENT)
         public static let row = Kind(LUN_VIEW_ROW), error = Kind(LUN_VIEW_ERROR), sheet = Kind(LUN_VIEW_SHEET)
@@ -76,8 +76,12 @@ public final class RenderNode {
     /// The name shown in trees: the view kind, or the component's name.
     public var typeName: String { kind == .component ? (text ?? "View") : kind.name }
 
-    /// The node's children as rendered: a component's body, a list's rows.
-    public var children: [RenderNode] { unit?.output ?? ownChildren }
+    /// The node's children as rendered: a component's body, a list's rows;
+    /// then what its parent presented on it (a sheet, an alert).
+    public var children: [RenderNode] {
+        guard let unit else { return ownChildren }
+        return ownChildren.isEmpty ? unit.output : unit.output + ownChildren
+    }
 
     /// The value of an attribute, if set.
     public func attribute(_ name: String) -> String? {

@@ -39,11 +39,8 @@ enum TreeQuery {
 
     private static func visit(_ node: RenderNode, unit: Unit, path: [Int], _ query: Query, into matches: inout [Match]) {
         if isMatch(node, query) { matches.append(Match(node: node, unit: unit, path: path)) }
-        if let child = node.unit {
-            visit(child, query, into: &matches)
-            return
-        }
-        for (index, child) in node.ownChildren.enumerated() {
+        if let child = node.unit { visit(child, query, into: &matches) }
+        for (index, child) in node.ownChildren.enumerated() {    // with a unit: what its parent presented on it
             visit(child, unit: unit, path: path + [index], query, into: &matches)
         }
     }

@@ -18,7 +18,7 @@ enum TreeText {
     static func line(_ node: RenderNode) -> String {
         var line = node.typeName
         switch node.kind {
-        case .component, .row, .list, .forEach, .vStack, .hStack, .group, .navigationStack, .spacer, .emptyView, .sheet:
+        case .component, .row, .list, .forEach, .vStack, .hStack, .group, .spacer, .emptyView, .sheet:
             break
         case .error:
             line += " \(node.attribute("view") ?? "view"): \(node.text ?? "")"

@@ -1,0 +1,108 @@
+/*
+ * lun_alert.c — view:alert(title, isPresented, actions) (T07), as
+ * SwiftUI's .alert(_:isPresented:actions:).
+ *
+ *   view:alert("Delete the book?", self["$confirming"], {
+ *     ui.Button("Delete", function() library:remove(book) end),
+ *     ui.Button("Cancel", function() end),
+ *   })
+ *
+ * While the binding is true the view shows an Alert node (its title, then
+ * its buttons) after its content; any button runs its action and then
+ * dismisses the alert (sets the binding false), as an alert's buttons do.
+ * Without actions, the alert has one "OK" button.
+ */
+#include "lun_internal.h"
+
+/* An alert button's action: runs the original action, then sets the
+ * binding false. Upvalues: the action, the binding. */
+static int lun_alert_action(lua_State *L) {
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_call(L, 0, 0);
+  lua_pushvalue(L, lua_upvalueindex(2));
+  lua_pushboolean(L, 0);
+  lun_binding_set(L, -2, -1);
+  return 0;
+}
+
+/* Does nothing: the action of the default "OK" button. */
+static int lun_alert_nothing(lua_State *L) {
+  (void)L;
+  return 0;
+}
+
+/* Pushes a copy of the Button at bidx whose action also dismisses the
+ * alert of the binding at pidx. [-0, +1] */
+static void lun_alert_button(lua_State *L, int bidx, int pidx, int i) {
+  int kind;
+  lun_rawfield(L, bidx, "kind");
+  kind = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  if (!lun_view_test(L, bidx) || kind != LUN_VIEW_BUTTON)
+    luaL_error(L, "view:alert: action %d must be a ui.Button, got %s", i,
+               lun_view_test(L, bidx) ? (lun_view_name(L, bidx), lua_tostring(L, -1)) : luaL_typename(L, bidx));
+  lun_copy_shallow(L, bidx);
+  luaL_setmetatable(L, LUN_MT_VIEW);
+  lun_rawfield(L, bidx, "action");
+  lua_pushvalue(L, pidx);
+  lua_pushcclosure(L, lun_alert_action, 2);
+  lua_setfield(L, -2, "action");
+}
+
+/* view:alert(title, isPresented, actions?) -> view. */
+int lun_modifier_alert(lua_State *L) {
+  lua_Integer i, n;
+  if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
+  luaL_checkstring(L, 2);
+  if (!lun_binding_test(L, 3))
+    luaL_argerror(L, 3, lua_pushfstring(L, "Binding expected (self[\"$showAlert\"]), got %s", luaL_typename(L, 3)));
+  if (!lua_isnoneornil(L, 4)) luaL_checktype(L, 4, LUA_TTABLE);
+  lua_settop(L, 4);
+  lua_createtable(L, 3, 0);                       /* 5: { title, binding, buttons } */
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, 5, 1);
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, 5, 2);
+  lua_newtable(L);                                /* 6: the buttons */
+  if (lua_isnil(L, 4)) {                          /* one "OK" button */
+    int vidx = lun_view_new(L, LUN_VIEW_BUTTON);
+    lua_pushliteral(L, "OK");
+    lua_setfield(L, vidx, "text");
+    lua_pushcfunction(L, lun_alert_nothing);
+    lua_setfield(L, vidx, "action");
+    lun_alert_button(L, vidx, 3, 1);
+    lua_rawseti(L, 6, 1);
+    lua_pop(L, 1);
+  } else {
+    n = (lua_Integer)luaL_len(L, 4);
+    for (i = 1; i <= n; i++) {
+      lua_rawgeti(L, 4, i);
+      lun_alert_button(L, -1, 3, (int)i);
+      lua_rawseti(L, 6, i);
+      lua_pop(L, 1);
+    }
+  }
+  lua_rawseti(L, 5, 3);
+  lua_setfield(L, 1, "alert");
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* The walker's part: the view at v shows its alert while the binding is
+ * true — an Alert node with the title and the buttons. */
+void lun_walk_alert(lua_State *L, lun_Walk *W, int v) {
+  size_t len;
+  const char *title;
+  if (lun_rawfield(L, v, "alert") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  if (lua_rawgeti(L, -1, 1) != LUA_TSTRING || lua_rawgeti(L, -2, 2) == LUA_TNIL || !lun_binding_test(L, -1) ||
+      lua_rawgeti(L, -3, 3) != LUA_TTABLE)
+    luaL_error(L, "the view's 'alert' field was altered");
+  lun_binding_get(L, -2);
+  if (!lua_toboolean(L, -1)) { lua_pop(L, 5); return; }
+  lua_pop(L, 1);
+  title = lua_tolstring(L, -3, &len);
+  lunh_out_begin(W->rt, LUN_VIEW_ALERT, title, len);
+  lun_walk_value(L, W, lua_gettop(L));            /* the buttons: a plain list of views */
+  lunh_out_end(W->rt);
+  lua_pop(L, 4);
+}

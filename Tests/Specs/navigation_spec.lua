@@ -1,0 +1,128 @@
+-- Navigation and presentations (issue 12, T07): NavigationStack with a path,
+-- NavigationLink, alert, and sheet(item:).
+local ui = require("lunette")
+
+local Detail = ui.View("NavDetail", { environment = { dismiss = "dismiss" }, body = function(self)
+  return ui.VStack { ui.Text("detail " .. self.title), ui.Button("back from " .. self.title, function() self.dismiss() end) }
+end })
+
+local function library(seen)
+  return ui.View("NavLibrary", { state = { path = {} }, body = function(self)
+    seen.path = self.path
+    return ui.NavigationStack(self["$path"], {
+      ui.Text("depth " .. #self.path),
+      ui.NavigationLink("Dune", Detail { title = "Dune" }),
+      ui.NavigationLink("Emma", "Emma"),                    -- a value: the stack's destination makes the view
+    }, function(title) return Detail { title = title } end)
+  end })
+end
+
+describe("Navigation", function()
+  it("T07 a NavigationLink pushes its destination onto the stack's path; dismiss pops it", function()
+    local seen = {}
+    local app = ui.mount(library(seen) {})
+    assert.is_nil(app:find("detail Dune"))
+    app:find("Dune"):tapLink()
+    assert.truthy(app:find("detail Dune"))
+    assert.truthy(app:find("depth 1"))
+    app:find("Emma"):tapLink()
+    assert.truthy(app:find("detail Emma"))
+    assert.equal("Emma", seen.path[2])                     -- the path holds the value pushed
+    app:find("back from Emma"):tap()
+    assert.is_nil(app:find("detail Emma"))
+    assert.truthy(app:find("detail Dune"))
+    app:find("Emma"):tapLink()
+    app:find("back from Dune"):tap()                        -- popping a screen pops what is above it
+    assert.truthy(app:find("depth 0"))
+    assert.is_nil(app:find("detail Emma"))
+    app:unmount()
+  end)
+
+  it("T07 writing the path pushes and pops, as NavigationStack(path:) does", function()
+    local Nav = ui.View("NavWritten", { state = { path = {} }, body = function(self)
+      return ui.VStack {
+        ui.NavigationStack(self["$path"], { ui.Text("root") }, function(n) return ui.Text("screen " .. n) end),
+        ui.Button("deep", function() self.path = { 1, 2, 3 } end),
+        ui.Button("home", function() self.path = {} end),
+      }
+    end })
+    local app = ui.mount(Nav {})
+    app:find("deep"):tap()
+    assert.truthy(app:find("screen 3"))
+    assert.equal(3, #app:findAll{ type = "Text" } - 1)
+    app:find("home"):tap()
+    assert.is_nil(app:find("screen 1"))
+    app:unmount()
+  end)
+
+  it("T07 a stack without a path keeps its own; a link outside any stack is an error naming it", function()
+    local app = ui.mount(ui.NavigationStack { ui.NavigationLink("Go", ui.Text("gone there")) })
+    app:find("Go"):tapLink()
+    assert.truthy(app:find("gone there"))
+    app:unmount()
+    local lost = ui.mount(ui.VStack { ui.NavigationLink("Lost", ui.Text("x")) })
+    assert.error_matches(function() lost:find("Lost"):tapLink() end, "NavigationLink 'Lost' is not inside a NavigationStack", 1, true)
+    lost:unmount()
+    local noDestination = ui.mount(ui.View("NavNoDestination", { state = { path = { 7 } }, body = function(self)
+      return ui.NavigationStack(self["$path"], { ui.Text("root") })
+    end }) {})
+    assert.has_error_node(noDestination, "element 1 of the path is a number, and the stack has no destination")
+    noDestination:unmount()
+  end)
+end)
+
+describe("Presentations", function()
+  it("T07 an alert shows its title and buttons while its binding is true; any button runs and dismisses it", function()
+    local deleted = 0
+    local V = ui.View("NavAlert", { state = { confirming = false }, body = function(self)
+      return ui.Button("delete", function() self.confirming = true end)
+        :alert("Delete the book?", self["$confirming"], {
+          ui.Button("Delete", function() deleted = deleted + 1 end),
+          ui.Button("Cancel", function() end),
+        })
+    end })
+    local app = ui.mount(V {})
+    assert.is_nil(app:find("Delete the book?"))
+    app:find("delete"):tap()
+    assert.truthy(app:find{ type = "Alert" })
+    assert.equal("Delete the book?", app:find{ type = "Alert" }.text)
+    app:find("Delete"):tap()
+    assert.equal(1, deleted)
+    assert.is_nil(app:find{ type = "Alert" })
+    app:find("delete"):tap()
+    app:find("Cancel"):tap()
+    assert.equal(1, deleted)
+    assert.is_nil(app:find{ type = "Alert" })
+    assert.error_matches(function() ui.Text("x"):alert("t", ui.Binding.constant(true), { ui.Text("no") }) end,
+      "action 1 must be a ui.Button, got Text", 1, true)
+    app:unmount()
+  end)
+
+  it("T07 sheet(item:) presents content(item) while the binding holds one; dismiss sets it nil", function()
+    local Editor = ui.View("NavEditor", { state = { draft = "" }, environment = { dismiss = "dismiss" }, body = function(self)
+      return ui.VStack {
+        ui.Text("editing " .. self.book .. " draft=" .. self.draft),
+        ui.Button("type", function() self.draft = "x" end),
+        ui.Button("done", function() self.dismiss() end),
+      }
+    end })
+    local V = ui.View("NavItemSheet", { state = { selected = ui.none }, body = function(self)
+      return ui.VStack {
+        ui.Button("open Dune", function() self.selected = "Dune" end),
+        ui.Button("open Emma", function() self.selected = "Emma" end),
+        ui.Text("selected " .. tostring(self.selected)),
+      }:sheet({ item = self["$selected"] }, function(book) return Editor { book = book } end)
+    end })
+    local app = ui.mount(V {})
+    assert.is_nil(app:find{ type = "Sheet" })
+    app:find("open Dune"):tap()
+    app:find("type"):tap()
+    assert.truthy(app:find("editing Dune draft=x"))
+    app:find("open Emma"):tap()                              -- another item: another sheet, fresh state
+    assert.truthy(app:find("editing Emma draft="))
+    app:find("done"):tap()
+    assert.is_nil(app:find{ type = "Sheet" })
+    assert.truthy(app:find("selected nil"))
+    app:unmount()
+  end)
+end)

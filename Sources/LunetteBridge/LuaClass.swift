@@ -6,9 +6,15 @@ import Lunette
 public protocol LuaClass: AnyObject, LuaConvertible {
     /// The name Lua uses (`ui.types.<luaName>`, `Book#3`, environment type keys).
     static var luaName: String { get }
+    /// Whether Lua's handles keep instances alive: `.retained` (the default)
+    /// or `.borrowed`, where a handle to an instance Swift destroyed answers
+    /// "object destroyed".
+    static var luaLifetime: HostType.Lifetime { get }
 }
 
 extension LuaClass {
+    public static var luaLifetime: HostType.Lifetime { .retained }
+
     public var luaValue: LuaValue { .object(self) }
 
     public static var luaTypeName: String { luaName }

@@ -37,7 +37,7 @@ extension LuaExposed {
     /// This class as the runtime sees it.
     public static var hostType: HostType {
         HostType(name: luaName, swiftType: self, properties: luaProperties.map(\.property),
-                 methods: luaMethods.map(\.method), make: maker)
+                 methods: luaMethods.map(\.method), make: maker, lifetime: luaLifetime)
     }
 
     static var maker: (() -> AnyObject)? {

@@ -28,7 +28,8 @@ extension LuaExposedObject {
     /// This class as the runtime sees it.
     public static var hostType: HostType {
         HostType(name: luaName, swiftType: self, properties: luaProperties.map(\.property), make: nil,
-                 observeObject: { object, action in (object as! Self).luaObjectWillChange(action) })
+                 observeObject: { object, action in (object as! Self).luaObjectWillChange(action) },
+                 lifetime: luaLifetime)
     }
 }
 

@@ -55,8 +55,8 @@ extension LunetteRuntime {
         case Int(LUN_HV_DOUBLE): return .double(v.number)
         case Int(LUN_HV_STRING): return .string(string(v.string, v.length))
         case Int(LUN_HV_OBJECT):
-            guard let entry = hosts.entry(v.handle) else { return nil }
-            return .object(entry.object)
+            guard let object = hosts.entry(v.handle)?.object else { return nil }
+            return .object(object)
         case Int(LUN_HV_TABLE):
             return valueTables.built(v.handle)
         default: return LuaValue.none
@@ -70,7 +70,7 @@ extension LunetteRuntime {
 
     /// The object and property behind (handle, prop), or a failure.
     func hostProperty(_ handle: Int32, _ prop: Int32) -> (AnyObject, HostType.Property)? {
-        guard let entry = hosts.entry(handle) else {
+        guard let entry = hosts.entry(handle), let object = entry.object else {
             _ = failHost("object destroyed: this Swift object is no longer available to Lua")
             return nil
         }
@@ -78,7 +78,7 @@ extension LunetteRuntime {
             _ = failHost("no such property")
             return nil
         }
-        return (entry.object, type.properties[Int(prop) - 1])
+        return (object, type.properties[Int(prop) - 1])
     }
 
     /// Records that `tracker` read (handle, prop), and makes sure a change will reach it.
@@ -193,7 +193,7 @@ func lunhHostCall(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ method: Int
     withRuntime(rt) { runtime in
         runtime.valueTables.clearReading()
         defer { runtime.valueTables.clearBuilding() }
-        guard let entry = runtime.hosts.entry(handle) else {
+        guard let entry = runtime.hosts.entry(handle), let object = entry.object else {
             return runtime.failHost("object destroyed: this Swift object is no longer available to Lua") ? 0 : 1
         }
         guard let type = runtime.hosts.type(at: entry.type), method >= 1, Int(method) <= type.methods.count else {
@@ -208,7 +208,8 @@ func lunhHostCall(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ method: Int
             values.append(value)
         }
         do {
-            let result = try declared.call(entry.object, values)
+            let result = try declared.call(object, values)
+            if case .object(let made) = result { _ = runtime.hosts.handle(for: made, madeByLua: true) }  // a method's result is Lua's to keep
             return runtime.fill(out!, with: result) ? 0 : 1
         } catch {
             return runtime.failHost("\(type.name):\(declared.name): \(error)") ? 0 : 1
@@ -223,7 +224,7 @@ func lunhHostNew(_ rt: UnsafeMutableRawPointer?, _ type: Int32) -> Int32 {
             _ = runtime.failHost("\(hostType.name) cannot be created from Lua")
             return 0
         }
-        return runtime.hosts.handle(for: make()) ?? 0
+        return runtime.hosts.handle(for: make(), madeByLua: true) ?? 0
     }
 }
 

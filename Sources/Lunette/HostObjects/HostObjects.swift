@@ -1,16 +1,30 @@
 
 /// The Swift objects Lua currently holds, by handle.
 ///
-/// Lua's userdata hold a handle; the entry holds the object strongly until
-/// the userdata is collected. Each (object, property) read by a live scope
+/// Lua's userdata hold a handle; the entry holds the object until the
+/// userdata is collected — strongly, or weakly for a type whose lifetime is
+/// `.borrowed` (then a handle may outlive its object: "object destroyed"). Each (object, property) read by a live scope
 /// gets one graph node and at most one observation registration: the
 /// registration outlives handles (it is keyed by the object), so dropping
 /// and re-reading an object never stacks registrations on its registrar.
 final class HostObjects {
     struct Entry {
-        let object: AnyObject
+        private let strong: AnyObject?
+        private weak var weak: AnyObject?
+        let id: ObjectIdentifier
         let type: Int32
         var nodes: [Int32]
+
+        init(_ object: AnyObject, retained: Bool, type: Int32, nodes: [Int32]) {
+            strong = retained ? object : nil
+            weak = object
+            id = ObjectIdentifier(object)
+            self.type = type
+            self.nodes = nodes
+        }
+
+        /// The object, or nil once Swift destroyed a borrowed one.
+        var object: AnyObject? { strong ?? weak }
     }
 
     /// One pending `observe` registration on one (object, property).
@@ -105,14 +119,16 @@ final class HostObjects {
 
     func entry(_ handle: Int32) -> Entry? { entries[handle] }
 
-    /// The handle of an object, made if Lua does not hold it yet; nil if its type is not registered.
-    func handle(for object: AnyObject) -> Int32? {
+    /// The handle of an object, made if Lua does not hold it yet; nil if its
+    /// type is not registered. `madeByLua`: Lua keeps it alive whatever its type's lifetime.
+    func handle(for object: AnyObject, madeByLua: Bool = false) -> Int32? {
         let id = ObjectIdentifier(object)
         if let handle = handleOf[id], let entry = entries[handle], entry.object === object { return handle }
         guard let type = typeIndex(of: object), let hostType = self.type(at: type) else { return nil }
         let handle = nextHandle
         nextHandle += 1
-        entries[handle] = Entry(object: object, type: type, nodes: Array(repeating: 0, count: hostType.properties.count + 1))
+        entries[handle] = Entry(object, retained: madeByLua || hostType.lifetime == .retained, type: type,
+                                nodes: Array(repeating: 0, count: hostType.properties.count + 1))
         handleOf[id] = handle
         if identities[id]?.object !== object {
             ordinalCounters[type, default: 0] += 1
@@ -124,7 +140,7 @@ final class HostObjects {
     /// Lua collected the handle's userdata: forget it; returns the nodes to free.
     func release(_ handle: Int32) -> [Int32] {
         guard let entry = entries.removeValue(forKey: handle) else { return [] }
-        let id = ObjectIdentifier(entry.object)
+        let id = entry.id
         if handleOf[id] == handle { handleOf[id] = nil }
         for registration in identities[id]?.registrations.values ?? [:].values { registration.retarget(0) }
         identities[id]?.subscription?.retarget(0)
@@ -134,8 +150,8 @@ final class HostObjects {
     /// "Book#2": the type name and the object's stable ordinal.
     func describe(_ handle: Int32) -> String {
         guard let entry = entries[handle], let type = type(at: entry.type) else { return "destroyed object" }
-        let ordinal = identities[ObjectIdentifier(entry.object)]?.ordinal ?? 0
-        return "\(type.name)#\(ordinal)"
+        let ordinal = identities[entry.id]?.ordinal ?? 0
+        return entry.object == nil ? "\(type.name)#\(ordinal) (destroyed)" : "\(type.name)#\(ordinal)"
     }
 
     // MARK: observation
@@ -150,28 +166,29 @@ final class HostObjects {
 
     /// Makes sure a change to (object, prop) will post `node`: one live registration per pair.
     func observe(_ handle: Int32, _ prop: Int, node: Int32) {
-        guard let entry = entries[handle], let type = type(at: entry.type) else { return }
-        let id = ObjectIdentifier(entry.object)
+        guard let entry = entries[handle], let object = entry.object, let type = type(at: entry.type) else { return }
+        let id = entry.id
         if let registration = identities[id]?.registrations[prop], registration.isLive {
             registration.retarget(node)
             return
         }
         let registration = Registration(node: node, inbox: inbox)
         identities[id]?.registrations[prop] = registration
-        type.properties[prop - 1].observe(entry.object) { registration.fire() }
+        type.properties[prop - 1].observe(object) { registration.fire() }
     }
 
     /// Makes sure every change of an ObservableObject-style object posts `node`: one subscription per object.
     func observeWhole(_ handle: Int32, node: Int32) {
-        guard let entry = entries[handle], let type = type(at: entry.type), let observe = type.observeObject else { return }
-        let id = ObjectIdentifier(entry.object)
+        guard let entry = entries[handle], let object = entry.object, let type = type(at: entry.type),
+              let observe = type.observeObject else { return }
+        let id = entry.id
         if let subscription = identities[id]?.subscription {
             subscription.retarget(node)
             return
         }
         let subscription = ObjectSubscription(node: node, inbox: inbox)
         identities[id]?.subscription = subscription
-        let cancel = observe(entry.object) { subscription.fire() }
+        let cancel = observe(object) { subscription.fire() }
         subscription.cancel.withLock { $0 = cancel }
     }
 

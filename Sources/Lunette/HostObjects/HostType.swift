@@ -57,6 +57,17 @@ public struct HostType {
         }
     }
 
+    /// Whether Lua's handles keep an instance alive.
+    public enum Lifetime {
+        /// Lua keeps the objects it holds alive, as a SwiftUI view keeps its
+        /// model (the default).
+        case retained
+        /// The host owns its objects: Lua holds them weakly, and a handle
+        /// whose object Swift has destroyed answers "object destroyed" (R9).
+        /// Objects Lua makes (`ui.types.<name>()`) are still Lua's to keep.
+        case borrowed
+    }
+
     /// The name Lua uses: `ui.types.<name>`, `Book#3`, environment keys.
     public let name: String
     /// The Swift class this describes.
@@ -72,10 +83,14 @@ public struct HostType {
     /// environmentObject) re-render on any change; property reads are not
     /// tracked one by one. Nil for `@Observable` classes.
     public let observeObject: ((AnyObject, @escaping @Sendable () -> Void) -> (() -> Void))?
+    /// Whether Lua's handles keep instances alive (`.retained` by default).
+    public let lifetime: Lifetime
 
     public init(name: String, swiftType: AnyObject.Type, properties: [Property], methods: [Method] = [],
                 make: (() -> AnyObject)?,
-                observeObject: ((AnyObject, @escaping @Sendable () -> Void) -> (() -> Void))? = nil) {
+                observeObject: ((AnyObject, @escaping @Sendable () -> Void) -> (() -> Void))? = nil,
+                lifetime: Lifetime = .retained) {
+        self.lifetime = lifetime
         self.name = name
         self.swiftType = swiftType
         self.properties = properties

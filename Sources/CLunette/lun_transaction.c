@@ -279,6 +279,11 @@ void lun_walk_transaction(lua_State *L, const lun_Host *rt, int v) {
  * the current ones (a flush inside withTransaction) are kept. [-0, +0] */
 void lun_transaction_forget(lua_State *L) {
   lua_Integer i, n;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_byid) != LUA_TTABLE || (lua_pushnil(L), !lua_next(L, -2))) {
+    lua_pop(L, 1);                                /* none kept: most flushes */
+    return;
+  }
+  lua_pop(L, 3);
   lua_newtable(L);
   lun_registry_table(L, &lun_key_current);
   n = (lua_Integer)lua_rawlen(L, -1);

@@ -154,6 +154,7 @@ extension LunetteRuntime {
     func dispose(_ unit: Unit) {
         guard !unit.disposed else { return }
         unit.disposed = true
+        if unit.hasPreferences { preferences.dirty = true }     // its values leave the reduction
         for child in unit.children.values { dispose(child) }
         for entry in unit.environmentEntries.values { dropEnvironmentEntry(entry) }
         unit.children = [:]

@@ -47,6 +47,8 @@ final class OutputBuilder {
     /// The line of the body that built the next child unit, when it has no explicit id (F01).
     @exclusivity(unchecked) var nextSite: Int32 = 0
     private let root = RenderNode(kind: .group, text: nil)
+    /// The run recorded a preference value or handler (T06).
+    @exclusivity(unchecked) private var sawPreferences = false
     /// The transaction this run belongs to, if any.
     @exclusivity(unchecked) private(set) var transaction: Transaction?
 
@@ -74,6 +76,7 @@ final class OutputBuilder {
         errorMessage = nil
         transaction = unit.pendingTransaction
         unit.pendingTransaction = nil
+        sawPreferences = false
     }
 
     // MARK: nodes
@@ -124,7 +127,10 @@ final class OutputBuilder {
 
     /// An attribute of the open node, or of the whole output when no node is open.
     func attribute(_ name: String, _ value: String) {
-        if !runtime.preferences.inUse, name.hasPrefix("onPreferenceChange:") { runtime.preferences.inUse = true }
+        if name.hasPrefix("preference:") || name.hasPrefix("onPreferenceChange:") {
+            sawPreferences = true
+            if !runtime.preferences.inUse, name.hasPrefix("onPreferenceChange:") { runtime.preferences.inUse = true }
+        }
         if stack.count > 1 { current.ownAttributes.append((name, value)) } else { outputAttributes.append((name, value)) }
     }
 
@@ -196,6 +202,8 @@ final class OutputBuilder {
             unit.output = root.ownChildren
         }
         unit.outputAttributes = outputAttributes
+        if sawPreferences || unit.hasPreferences { runtime.preferences.dirty = true }
+        unit.hasPreferences = sawPreferences
         root.ownChildren = []
         for child in oldChildren.values { runtime.dispose(child) }
         for entry in oldEntries.values { runtime.dropEnvironmentEntry(entry) }

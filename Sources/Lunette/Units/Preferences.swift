@@ -13,11 +13,19 @@ struct PreferenceList {
 
     /// Set once a view declared a handler: until then a round costs nothing here.
     var inUse = false
+    /// A view whose output holds (or held) a preference value or handler ran
+    /// or went away: only then can a reduced value have changed, so a round
+    /// without one costs nothing here, however much is mounted.
+    var dirty = false
+    /// Walks of the mounted trees so far (for tests: they follow what changed).
+    private(set) var walks = 0
     private(set) var items: [Item] = []
 
     mutating func prepare(apps: [App]) -> Int32 {
         items = []
-        guard inUse else { return 0 }
+        guard inUse, dirty else { return 0 }
+        dirty = false
+        walks += 1
         for app in apps {
             for (index, node) in app.nodes.enumerated() { collectHandlers(node, path: "\(app.idNumber)/\(index)") }
         }

@@ -47,6 +47,8 @@ final class Unit {
     var lastRenderSeconds = 0.0
     /// Why it must run regardless of its dependencies: new, or inputs changed.
     var renderCause: String? = "new"
+    /// Its output holds a preference value or handler (T06).
+    var hasPreferences = false
     /// The transaction that made it stale, for its next run.
     var pendingTransaction: Transaction?
     /// Loop detection: runs within the current flush.

@@ -38,6 +38,8 @@ struct ScriptGenerator {
           __len = function() error("evil len") end, __call = function() error("evil call") end,
           __concat = function() error("evil concat") end, __lt = function() error("evil lt") end })
         local subject = ui.Subject()
+        pcall(ui.TransactionKey, "fz", false)
+        pcall(ui.PreferenceKey, "fzp", 0, function(a, b) return a + b end)
         """
 
     private mutating func value(depth: Int = 0) -> String {
@@ -78,6 +80,10 @@ struct ScriptGenerator {
         if chance(0.2) { sections.append("observedObject = { \"o\" }") }
         if chance(0.2) { sections.append("stateObject = { so = function() return objects[1] end }") }
         if chance(0.2) { sections.append("bindable = { \"o\" }") }
+        if chance(0.3) {
+            sections.append("appStorage = { s = \(pick(["0", "'x'", "{ a = 1 }", "evil", "function() end", "deep(3)"])), " +
+                            "k = ui.AppStorage(\(pick(["'fz.k'", "''", "1", "evil"])), \(pick(["0", "{}", "print"]))) }")
+        }
         let body = "function(self) \(bodyStatements()) return \(viewExpression(depth: 1)) end"
         sections.append("body = \(body)")
         return "pcall(function() V[\(i + 1)] = ui.View(\(pick(["\"V\(i)\"", "\"V\(i)\"", "42", "nil"])), { \(sections.joined(separator: ", ")) }) end)"
@@ -94,6 +100,7 @@ struct ScriptGenerator {
                 "if math.random() < 0.05 then while true do end end", "if math.random() < 0.2 then error(\(value())) end",
                 "coroutine.wrap(function() local _ = self.n end)()", "xpcall(function() error('x') end, function(e) return e end)",
                 "local _ = ui.Bindable(objects[1])", "ui.flush()", "ui.mount(ui.Text('inner'))",
+                "local _ = self.s", "local _ = self.k", "self.s = \(value())", "local _ = self['$s']",
             ]))
         }
         return out.joined(separator: " ")
@@ -111,6 +118,8 @@ struct ScriptGenerator {
         let child1 = viewExpression(depth: depth + 1), child2 = viewExpression(depth: depth + 1)
         options += ["ui.VStack { \(child1), \(child2) }", "ui.HStack { \(child1), nil, \(child2) }",
                     "ui.Group { { \(child1) }, \(child2) }", "ui.NavigationStack { \(child1) }",
+                    "ui.NavigationStack(\(pick(["ui.Binding.constant({ 1, 2 })", "self and self['$n']", "ui.Binding.constant({ ui.Text('p') })"])), { \(child1) }, \(pick(["nil", "function(v) return \(child2) end", "function() error('dest') end", "5"])))",
+                    "ui.NavigationLink('l', \(value()))",
                     "ui.List(\(pick(["{1, 2, 3}", "objects", "evil", "deep(3)", "{ evil }"])), function(x) return \(child1) end)",
                     "ui.ForEach(\(pick(["{ 'a', 'b' }", "objects", "{ { id = 1 }, { id = 1 } }"])), function(x) return \(child1) end)"]
         var expression = pick(options)
@@ -127,7 +136,11 @@ struct ScriptGenerator {
               ":onChange(\(value()), function(a, b) \(action()) end, { initial = \(pick(["true", "false"])) })",
               ":onReceive(\(pick(["subject", "ui.Timer.publish(0.5):autoconnect()", "5"])), function(v) \(action()) end)",
               ":animation(ui.Animation.easeInOut(0.3), \(value()))",
-              ":sheet(ui.Binding.constant(true), function() return ui.Text('sheet') end)", ":unknownModifier()"])
+              ":sheet(ui.Binding.constant(true), function() return ui.Text('sheet') end)", ":unknownModifier()",
+              ":sheet({ item = ui.Binding.constant(\(value())) }, function(i) return ui.Text(tostring(i)) end)",
+              ":alert('a', ui.Binding.constant(\(pick(["true", "false"]))), \(pick(["nil", "{ ui.Button('ok', function() \(action()) end) }", "{ ui.Text('x') }", "evil"])))",
+              ":transaction(function(t) \(pick(["t.animation = nil", "t.fz = \(value())", "local _ = t.nope", "t.animation = \(value())", "local _ = tostring(t)"])) end)",
+              ":preference('fzp', \(pick(["1", "'x'", "nil"])))", ":onPreferenceChange('fzp', function(v) \(action()) end)"])
     }
 
     private mutating func action() -> String {
@@ -136,7 +149,8 @@ struct ScriptGenerator {
               "local t = {} for i = 1, 1e7 do t[i] = i end", "ui.configure { timeBudget = \(value()) }",
               "pcall(setmetatable, {}, { __gc = function() while true do end end })",
               "local x <close> = setmetatable({}, { __close = function() \(pick(["", "error('close')", "while true do end"])) end })",
-              "local co = coroutine.create(function() coroutine.yield() end) coroutine.resume(co) coroutine.close(co)"])
+              "local co = coroutine.create(function() coroutine.yield() end) coroutine.resume(co) coroutine.close(co)",
+              "ui.withTransaction('fz', \(value()), function() if objects[1] then objects[1].a = 2 end end)"])
     }
 
     private mutating func statement() -> String {
@@ -151,6 +165,8 @@ struct ScriptGenerator {
             "ui.withAnimation(\(value()), function() \(action()) end)",
             "local o = objects[\(int(1...3))]; if o then for k, v in pairs(o) do local _ = tostring(v) end end",
             "collectgarbage()", "ui.flush()",
+            "ui.withTransaction(\(value()), \(value()), function() \(action()) end)",
+            "ui.TransactionKey(\(value()), \(value()))", "local _ = ui.AppStorage(\(value()), \(value()))",
         ])
     }
 }

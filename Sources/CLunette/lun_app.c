@@ -458,6 +458,27 @@ static int lun_node_step(lua_State *L, lua_Number step, const char *verb) {
 static int lun_node_increment(lua_State *L) { return lun_node_step(L, 1, "increment"); }
 static int lun_node_decrement(lua_State *L) { return lun_node_step(L, -1, "decrement"); }
 
+/* Protected part of lun_node_invoke: (handle, method, arg) -> (); the
+ * node userdata takes the handle (its collection releases it). */
+static int lun_node_invoke_k(lua_State *L) {
+  const lun_HostValue *arg = (const lun_HostValue *)lua_touserdata(L, 3);
+  lun_handle_push(L, (int32_t)lua_tointeger(L, 1), LUN_MT_NODE);
+  lua_getfield(L, -1, (const char *)lua_touserdata(L, 2));
+  lua_insert(L, -2);
+  if (arg) lun_host_push_value(L, arg);
+  lua_call(L, arg ? 2 : 1, 0);
+  return 0;
+}
+
+int lun_node_invoke(lua_State *L, int32_t handle, const char *method, const lun_HostValue *arg) {
+  if (!lua_checkstack(L, 6)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_node_invoke_k);
+  lua_pushinteger(L, handle);
+  lua_pushlightuserdata(L, (void *)method);
+  lua_pushlightuserdata(L, (void *)arg);
+  return lun_protect(L, 3, 0);
+}
+
 /* node:toggle() -> (): flips a Toggle's binding. */
 static int lun_node_toggle(lua_State *L) {
   lun_app_check_idle(L, "toggle");

@@ -83,6 +83,17 @@ public final class PreviewSession: @unchecked Sendable {
 
     // MARK: requests
 
+    /// A Picker option as the page sent it: its text and its kind
+    /// ("string", "number" or "boolean"), as the option list describes it.
+    private static func option(_ request: [String: Any]) -> LuaValue {
+        let text = request["value"] as? String ?? ""
+        switch request["kind"] as? String {
+        case "number": return Int(text).map(LuaValue.int) ?? Double(text).map(LuaValue.double) ?? .string(text)
+        case "boolean": return .bool(text == "true")
+        default: return .string(text)
+        }
+    }
+
     private func handle(_ text: String) {
         guard let data = text.data(using: .utf8),
               let request = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
@@ -95,6 +106,15 @@ public final class PreviewSession: @unchecked Sendable {
                 sentTimeline = 0
                 publish()
                 if let overlay { send(["type": "error", "message": overlay]) }
+            case "select", "setValue", "step":
+                guard let node = PreviewTree.node(nodeID, in: runtime) else { throw PreviewError("that node is no longer rendered") }
+                record("event", "\(type) \(node.typeName) \(node.text.map { "\"\($0)\"" } ?? "")")
+                switch type {
+                case "select": try runtime.select(node, Self.option(request))
+                case "setValue": try runtime.setValue(node, (request["value"] as? NSNumber)?.doubleValue ?? 0)
+                default: try runtime.step(node, by: request["by"] as? Int ?? 1)
+                }
+                publish()
             case "tap", "submit", "toggle", "setText":
                 guard let node = PreviewTree.node(nodeID, in: runtime) else { throw PreviewError("that node is no longer rendered") }
                 record("event", "\(type) \(node.typeName) \(node.text.map { "\"\($0)\"" } ?? "")")

@@ -175,5 +175,58 @@ class ListPreviewTests(unittest.TestCase):
             shutil.rmtree(directory)
 
 
+CONTROLS = """
+local ui = require("lunette")
+return ui.View("Order", { state = { flavor = "vanilla", volume = 0.5, count = 1, sure = false }, body = function(self)
+  return ui.VStack {
+    ui.Picker("Flavor", self["$flavor"], { "vanilla", "chocolate", 3 }),
+    ui.Slider(self["$volume"], { 0, 1 }),
+    ui.Stepper("Count", self["$count"], { 1, 3 }),
+    ui.Text("order " .. tostring(self.flavor) .. " " .. self.volume .. " " .. self.count),
+    ui.Button("clear", function() self.sure = true end),
+  }:alert("Clear the order?", self["$sure"], { ui.Button("Clear", function() self.count = 1 end) })
+end })()
+"""
+
+
+class ControlPreviewTests(unittest.TestCase):
+    """T07 controls in the preview: a Picker is a select, a Slider a range,
+    a Stepper two buttons, an alert a dialog; each acts through its binding."""
+
+    def test_pickers_sliders_steppers_and_alerts_act(self):
+        directory = tempfile.mkdtemp()
+        script = os.path.join(directory, "order.lua")
+        with open(script, "w") as f:
+            f.write(CONTROLS)
+        port = free_port()
+        process = subprocess.Popen([LUNETTE, "preview", script, "--port", str(port), "--for", "60"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            process.stdout.readline()
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+                page = browser.new_page()
+                page.goto(f"http://127.0.0.1:{port}/")
+                expect(page.locator("span", has_text="order vanilla 0.5 1")).to_be_visible()
+                page.locator("select").select_option(label="chocolate")
+                expect(page.locator("span", has_text="order chocolate 0.5 1")).to_be_visible()
+                page.locator("select").select_option(label="3")
+                expect(page.locator("span", has_text="order 3 0.5 1")).to_be_visible()
+                page.locator("input[type=range]").evaluate("el => { el.value = 0.25; el.dispatchEvent(new Event('change')) }")
+                expect(page.locator("span", has_text="order 3 0.25 1")).to_be_visible()
+                page.locator("button", has_text="+").click()
+                expect(page.locator("span", has_text="order 3 0.25 2")).to_be_visible()
+                page.locator("button", has_text="clear").click()
+                expect(page.locator("dialog[role=alertdialog]")).to_contain_text("Clear the order?")
+                page.locator("dialog button", has_text="Clear").click()
+                expect(page.locator("span", has_text="order 3 0.25 1")).to_be_visible()
+                expect(page.locator("dialog[role=alertdialog]")).to_have_count(0)
+                browser.close()
+        finally:
+            process.kill()
+            process.wait()
+            shutil.rmtree(directory)
+
+
 if __name__ == "__main__":
     unittest.main()

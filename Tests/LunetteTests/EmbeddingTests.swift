@@ -196,4 +196,35 @@ final class TimeBudgetTests: XCTestCase {
             """)
         XCTAssertEqual(stopped, ["0"])
     }
+
+    /// T11: a host drives the controls as `node:select`, `setValue` and
+    /// `increment` do, with the same checks.
+    func testT11AHostSelectsSlidesAndStepsControls() throws {
+        let runtime = try LunetteRuntime()
+        let app = try XCTUnwrap(try runtime.run(source: """
+            local ui = require("lunette")
+            return ui.View("Order", { state = { flavor = "vanilla", volume = 0.5, count = 1 }, body = function(self)
+              return ui.VStack {
+                ui.Picker("Flavor", self["$flavor"], { "vanilla", "chocolate" }),
+                ui.Slider(self["$volume"], { 0, 1 }),
+                ui.Stepper("Count", self["$count"], { 1, 3 }),
+                ui.Text(self.flavor .. " " .. self.volume .. " " .. self.count),
+              }
+            end })()
+            """))
+        func node(_ type: String) throws -> RenderNode {
+            try XCTUnwrap(app.nodes.first?.children.first?.children.first { $0.typeName == type })
+        }
+        try runtime.select(try node("Picker"), .string("chocolate"))
+        try runtime.setValue(try node("Slider"), 0.25)
+        try runtime.step(try node("Stepper"), by: 1)
+        try runtime.step(try node("Stepper"), by: 1)
+        try runtime.step(try node("Stepper"), by: 1)              // kept within 1...3
+        XCTAssertTrue(runtime.text(of: app).contains("Text \"chocolate 0.25 3\""), runtime.text(of: app))
+        XCTAssertThrowsError(try runtime.select(try node("Picker"), .string("mint"))) { error in
+            XCTAssertTrue("\(error)".contains("not one of the Picker's options"), "\(error)")
+        }
+        XCTAssertThrowsError(try runtime.setValue(try node("Slider"), 7))
+        XCTAssertThrowsError(try runtime.step(try node("Text"), by: 1))
+    }
 }

@@ -364,6 +364,40 @@ public final class LunetteRuntime {
         if callback == nil { flushState.changed = [:] }
     }
 
+    /// Picks one of a Picker's options (the value as Lua has it: `.string("vanilla")`),
+    /// as a click would, then flushes; as `node:select(v)`.
+    public func select(_ node: RenderNode, _ value: LuaValue) throws {
+        try invoke(node, "select", value)
+    }
+
+    /// Moves a Slider (or sets a Stepper) to `value` within its range, then flushes.
+    public func setValue(_ node: RenderNode, _ value: Double) throws {
+        try invoke(node, "setValue", .double(value))
+    }
+
+    /// A Stepper's + (`by: 1`) or − (`by: -1`), kept within its range, then flushes.
+    public func step(_ node: RenderNode, by direction: Int) throws {
+        try invoke(node, direction >= 0 ? "increment" : "decrement", nil)
+    }
+
+    /// Calls a node method of the Lua API on a node, as a script would.
+    private func invoke(_ node: RenderNode, _ method: String, _ argument: LuaValue?) throws {
+        guard let owner = node.owner, !owner.disposed, owner.generation == node.generation,
+              let path = TreeQuery.path(of: node, in: owner) else {
+            throw LunetteError.script("\(node.typeName) \(node.text ?? ""): no longer rendered")
+        }
+        let handle = handles.add(.init(unit: owner, path: path, kind: node.kind))
+        var value = lun_HostValue()
+        if let argument, !fill(&value, with: argument) {
+            handles.remove(handle)
+            throw LunetteError.script(lastHostError)
+        }
+        let status = method.withCString { name in
+            argument == nil ? lun_node_invoke(L, handle, name, nil) : lun_node_invoke(L, handle, name, &value)
+        }
+        guard status == LUN_OK else { throw LunetteError.script(lastError) }
+    }
+
     /// Flips a Toggle's binding, as a click would, then flushes.
     public func toggle(_ node: RenderNode) throws {
         try writeBinding(of: node, text: nil)

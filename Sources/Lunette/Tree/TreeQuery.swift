@@ -45,6 +45,19 @@ enum TreeQuery {
         }
     }
 
+    /// Where `node` sits in `unit`'s output (indices through nodes the unit
+    /// built), or nil if it is not there.
+    static func path(of node: RenderNode, in unit: Unit) -> [Int]? {
+        func search(_ nodes: [RenderNode], _ prefix: [Int]) -> [Int]? {
+            for (index, candidate) in nodes.enumerated() {
+                if candidate === node { return prefix + [index] }
+                if let found = search(candidate.ownChildren, prefix + [index]) { return found }
+            }
+            return nil
+        }
+        return search(unit.output, [])
+    }
+
     /// How many rows the lazy Lists under `unit` hold outside their windows.
     static func hiddenRows(in unit: Unit) -> Int {
         var total = 0

@@ -3,28 +3,23 @@
  *
  * ui.mount(view) -> app; app:tree(), app:json(), app:find(q), app:findAll(q),
  * app:renders(name), app:warnings(), app:unmount(). Found nodes are handles
- * (node:tap(), node:toggle(), node:setText(s), node:submit()); interacting
- * runs the Lua action and then flushes, as an event loop would.
+ * (lun_node.c).
  */
 #include "lun_internal.h"
 #include <stdlib.h>
 
 static const char lun_key_lastmiss = 0;
 
-typedef struct lun_Handle {
-  int32_t id;
-} lun_Handle;
-
 
 /* Raises unless the runtime may start a flush now. */
-static void lun_app_check_idle(lua_State *L, const char *what) {
+void lun_app_check_idle(lua_State *L, const char *what) {
   lun_State *S = lun_state(L);
   if (S->inBody || lunh_flushing(S->rt))
     lun_error_here(L, "%s cannot be called while views are rendering", what);
 }
 
 /* Pushes a new handle userdata with metatable mt. [-0, +1] */
-static void lun_handle_push(lua_State *L, int32_t id, const char *mt) {
+void lun_handle_push(lua_State *L, int32_t id, const char *mt) {
   lun_Handle *h = (lun_Handle *)lua_newuserdatauv(L, sizeof(lun_Handle), 0);
   h->id = id;
   luaL_setmetatable(L, mt);
@@ -304,265 +299,6 @@ static int lun_app_unmount(lua_State *L) {
   return 0;
 }
 
-/* The node id of argument 1, checked. */
-static int32_t lun_node_check(lua_State *L) {
-  return ((lun_Handle *)luaL_checkudata(L, 1, LUN_MT_NODE))->id;
-}
-
-/* Pushes the Lua value a node keeps for role, or raises naming the node. [-0, +1] */
-static void lun_node_slot(lua_State *L, int role, const char *verb) {
-  lun_State *S = lun_state(L);
-  int ref = 0;
-  int32_t slot = 0;
-  int found = lunh_node_info(S->rt, lun_node_check(L), role, &ref, &slot);
-  if (found <= 0) {
-    size_t len;
-    const char *what = lunh_node_text(S->rt, lun_node_check(L), LUN_NODE_TREE, &len);
-    const char *nl = memchr(what, '\n', len);
-    lua_pushlstring(L, what, nl ? (size_t)(nl - what) : len);
-    if (found < 0) lun_error_here(L, "%s: %s was replaced by a later render; find it again", verb, lua_tostring(L, -1));
-    lun_error_here(L, "%s: %s cannot be %s", verb, lua_tostring(L, -1),
-                   role == LUN_ROLE_ACTION ? "tapped" : role == LUN_ROLE_SUBMIT ? "submitted"
-                   : role == LUN_ROLE_FOCUS ? "focused (it has no :focused)"
-                   : role == LUN_ROLE_CONTROL ? "used so (it is no Picker, Slider or Stepper)" : "edited");
-  }
-  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-  lua_getfield(L, -1, "out");
-  lua_rawgeti(L, -1, slot);
-  lua_replace(L, -3);
-  lua_pop(L, 1);
-}
-
-/* Runs the function on top of the stack with nargs arguments as an event, then flushes. */
-static void lun_node_event(lua_State *L, int nargs) {
-  lun_State *S = lun_state(L);
-  int32_t saved = S->active;
-  S->active = 0;
-  lua_call(L, nargs, 0);
-  S->active = saved;
-  lun_flush_now(L);
-}
-
-/* node:tap() -> (): runs a Button's action. */
-static int lun_node_tap(lua_State *L) {
-  lun_app_check_idle(L, "tap");
-  lun_node_slot(L, LUN_ROLE_ACTION, "tap");
-  lun_node_event(L, 0);
-  return 0;
-}
-
-/* node:tapLink() -> (): follows a NavigationLink (taps its label), pushing
- * its destination onto the stack's path (T07). */
-static int lun_node_tap_link(lua_State *L) {
-  lun_app_check_idle(L, "tapLink");
-  lun_node_slot(L, LUN_ROLE_ACTION, "tapLink");
-  lun_node_event(L, 0);
-  return 0;
-}
-
-/* node:submit() -> (): runs the node's onSubmit action. */
-static int lun_node_submit(lua_State *L) {
-  lun_app_check_idle(L, "submit");
-  lun_node_slot(L, LUN_ROLE_SUBMIT, "submit");
-  lun_node_event(L, 0);
-  return 0;
-}
-
-/* node:focus() -> (): focuses a field with :focused, as a click would (T05). */
-static int lun_node_focus(lua_State *L) {
-  lun_app_check_idle(L, "focus");
-  lun_node_slot(L, LUN_ROLE_FOCUS, "focus");
-  lun_node_event(L, 0);
-  return 0;
-}
-
-/* Pushes the binding and the control spec ({ kind, options | range }) of a
- * Picker, Slider or Stepper node at 1. [-0, +2] */
-static void lun_node_control(lua_State *L, const char *verb) {
-  lun_app_check_idle(L, verb);
-  lun_node_slot(L, LUN_ROLE_CONTROL, verb);       /* first: "it is no Picker, Slider or Stepper" */
-  lun_node_slot(L, LUN_ROLE_BINDING, verb);
-  lua_insert(L, -2);
-}
-
-/* Writes the value on top into the binding below the spec, then flushes. [-1, +0] */
-static void lun_node_control_set(lua_State *L) {
-  lun_binding_set(L, -3, -1);
-  lua_pop(L, 1);
-  lun_flush_now(L);
-}
-
-/* node:select(value) -> (): picks one of a Picker's options. */
-static int lun_node_select(lua_State *L) {
-  lua_Integer i, n;
-  luaL_checkany(L, 2);
-  lua_settop(L, 2);
-  lun_node_control(L, "select");
-  if (lua_getfield(L, -1, "options") != LUA_TTABLE) return lun_error_here(L, "select: the node is no Picker");
-  n = (lua_Integer)lua_rawlen(L, -1);
-  for (i = 1; i <= n; i++) {
-    lua_rawgeti(L, -1, i);
-    if (lua_rawequal(L, -1, 2)) {
-      lua_pop(L, 2);
-      lua_pushvalue(L, 2);
-      lun_node_control_set(L);
-      return 0;
-    }
-    lua_pop(L, 1);
-  }
-  lun_describe(L, 2, 1);
-  return lun_error_here(L, "select: %s is not one of the Picker's options", lua_tostring(L, -1));
-}
-
-/* The range of the control spec on top: low, high. */
-static void lun_node_range(lua_State *L, lua_Number *lo, lua_Number *hi, const char *verb) {
-  if (lua_getfield(L, -1, "range") != LUA_TTABLE) lun_error_here(L, "%s: the node has no range", verb);
-  lua_rawgeti(L, -1, 1);
-  lua_rawgeti(L, -2, 2);
-  *lo = lua_tonumber(L, -2);
-  *hi = lua_tonumber(L, -1);
-  lua_pop(L, 3);
-}
-
-/* node:setValue(x) -> (): moves a Slider (or sets a Stepper) to x, within its range. */
-static int lun_node_set_value(lua_State *L) {
-  lua_Number x = luaL_checknumber(L, 2), lo, hi;
-  lua_settop(L, 2);
-  lun_node_control(L, "setValue");
-  lun_node_range(L, &lo, &hi, "setValue");
-  if (x < lo || x > hi) return lun_error_here(L, "setValue: %f is outside the range %f ... %f", x, lo, hi);
-  lua_pushvalue(L, 2);
-  lun_node_control_set(L);
-  return 0;
-}
-
-/* node:increment() / node:decrement() -> (): a Stepper's step (1), kept within its range. */
-static int lun_node_step(lua_State *L, lua_Number step, const char *verb) {
-  lua_Number lo, hi, now;
-  int isint;
-  lua_settop(L, 1);
-  lun_node_control(L, verb);
-  lun_node_range(L, &lo, &hi, verb);
-  lun_binding_get(L, -2);
-  isint = lua_isinteger(L, -1);
-  now = lua_tonumber(L, -1) + step;
-  lua_pop(L, 1);
-  if (now < lo) now = lo;
-  if (now > hi) now = hi;
-  if (isint) lua_pushinteger(L, (lua_Integer)now);
-  else lua_pushnumber(L, now);
-  lun_node_control_set(L);
-  return 0;
-}
-
-static int lun_node_increment(lua_State *L) { return lun_node_step(L, 1, "increment"); }
-static int lun_node_decrement(lua_State *L) { return lun_node_step(L, -1, "decrement"); }
-
-/* Protected part of lun_node_invoke: (handle, method, arg) -> (); the
- * node userdata takes the handle (its collection releases it). */
-static int lun_node_invoke_k(lua_State *L) {
-  const lun_HostValue *arg = (const lun_HostValue *)lua_touserdata(L, 3);
-  lun_handle_push(L, (int32_t)lua_tointeger(L, 1), LUN_MT_NODE);
-  lua_getfield(L, -1, (const char *)lua_touserdata(L, 2));
-  lua_insert(L, -2);
-  if (arg) lun_host_push_value(L, arg);
-  lua_call(L, arg ? 2 : 1, 0);
-  return 0;
-}
-
-int lun_node_invoke(lua_State *L, int32_t handle, const char *method, const lun_HostValue *arg) {
-  if (!lua_checkstack(L, 6)) return LUN_ERROR;
-  lua_pushcfunction(L, lun_node_invoke_k);
-  lua_pushinteger(L, handle);
-  lua_pushlightuserdata(L, (void *)method);
-  lua_pushlightuserdata(L, (void *)arg);
-  return lun_protect(L, 3, 0);
-}
-
-/* node:toggle() -> (): flips a Toggle's binding. */
-static int lun_node_toggle(lua_State *L) {
-  lun_app_check_idle(L, "toggle");
-  lun_node_slot(L, LUN_ROLE_BINDING, "toggle");
-  lun_binding_get(L, -1);
-  lua_pushboolean(L, !lua_toboolean(L, -1));
-  lun_binding_set(L, -3, -1);
-  lun_flush_now(L);
-  return 0;
-}
-
-/* node:setText(s) -> (): writes a TextField's binding. */
-static int lun_node_settext(lua_State *L) {
-  luaL_checkstring(L, 2);
-  lun_app_check_idle(L, "setText");
-  lun_node_slot(L, LUN_ROLE_BINDING, "setText");
-  lun_binding_set(L, -1, 2);
-  lun_flush_now(L);
-  return 0;
-}
-
-/* node:scroll(row) -> (): moves a lazy List's window to start at row (as
- * far as the rows go), as scrolling does, then flushes (F13). */
-static int lun_node_scroll(lua_State *L) {
-  lun_State *S = lun_state(L);
-  lua_Integer row = luaL_checkinteger(L, 2);
-  int ref = 0;
-  int32_t unit = 0;
-  luaL_argcheck(L, row >= 1, 2, "rows are numbered from 1");
-  lun_app_check_idle(L, "scroll");
-  if (lunh_node_info(S->rt, lun_node_check(L), LUN_ROLE_LIST, &ref, &unit) <= 0) {
-    size_t len;
-    const char *what = lunh_node_text(S->rt, lun_node_check(L), LUN_NODE_TREE, &len);
-    const char *nl = memchr(what, '\n', len);
-    lua_pushlstring(L, what, nl ? (size_t)(nl - what) : len);
-    return lun_error_here(L, "scroll: %s is not a List on screen", lua_tostring(L, -1));
-  }
-  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-  lua_pushinteger(L, row);
-  lua_setfield(L, -2, "first");
-  lunh_unit_invalidate(S->rt, unit);
-  lun_flush_now(L);
-  return 0;
-}
-
-/* node:tree() -> the node's subtree as text. */
-static int lun_node_tree(lua_State *L) {
-  size_t len;
-  const char *s = lunh_node_text(lun_state(L)->rt, lun_node_check(L), LUN_NODE_TREE, &len);
-  lua_pushlstring(L, s, len);
-  return 1;
-}
-
-/* __index of nodes: a method, or the fields type, text (label), value. */
-static int lun_node_index(lua_State *L) {
-  static const char *const fields[] = {"type", "text", "value", NULL};
-  int what;
-  size_t len;
-  const char *s;
-  lua_pushvalue(L, 2);
-  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
-  if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "label") == 0) what = LUN_NODE_TEXT;
-  else what = luaL_checkoption(L, 2, NULL, fields) + 1;
-  s = lunh_node_text(lun_state(L)->rt, lun_node_check(L), what, &len);
-  if (!s) return 0;
-  lua_pushlstring(L, s, len);
-  return 1;
-}
-
-/* __gc of nodes: lets the host forget the handle. */
-static int lun_node_gc(lua_State *L) {
-  lunh_node_release_handle(lun_state(L)->rt, lun_node_check(L));
-  return 0;
-}
-
-/* __tostring of nodes: their line in the tree. */
-static int lun_node_tostring(lua_State *L) {
-  size_t len;
-  const char *s = lunh_node_text(lun_state(L)->rt, lun_node_check(L), LUN_NODE_TREE, &len);
-  const char *nl = memchr(s, '\n', len);
-  lua_pushlstring(L, s, nl ? (size_t)(nl - s) : len);
-  return 1;
-}
-
 /* Protected part of lun_app_global: (app id, name) -> (). */
 static int lun_app_global_k(lua_State *L) {
   lun_handle_push(L, (int32_t)lua_tointeger(L, 1), LUN_MT_APP);
@@ -608,25 +344,10 @@ void lun_open_app(lua_State *L) {
     {"findAll", lun_app_findall}, {"renders", lun_app_renders}, {"resetRenders", lun_app_reset_renders},
     {"warnings", lun_app_warnings}, {"unmount", lun_app_unmount}, {"trace", lun_app_trace},
     {"dependencies", lun_app_dependencies}, {NULL, NULL}};
-  static const luaL_Reg node[] = {
-    {"tap", lun_node_tap}, {"tapLink", lun_node_tap_link}, {"submit", lun_node_submit}, {"toggle", lun_node_toggle},
-    {"setText", lun_node_settext}, {"scroll", lun_node_scroll}, {"focus", lun_node_focus},
-    {"select", lun_node_select}, {"setValue", lun_node_set_value}, {"increment", lun_node_increment},
-    {"decrement", lun_node_decrement}, {"tree", lun_node_tree}, {NULL, NULL}};
   lun_newmetatable(L, LUN_MT_APP);
   lua_newtable(L);
   luaL_setfuncs(L, app, 0);
   lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
-  lun_newmetatable(L, LUN_MT_NODE);
-  lua_newtable(L);
-  luaL_setfuncs(L, node, 0);
-  lua_pushcclosure(L, lun_node_index, 1);
-  lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, lun_node_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_pushcfunction(L, lun_node_tostring);
-  lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);
   lun_newmetatable(L, LUN_MT_EFFECT);
   lua_newtable(L);

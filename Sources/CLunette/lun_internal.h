@@ -290,7 +290,16 @@ int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx);
 void lun_env_type_key(lua_State *L, int idx);
 
 /* lun_app.c */
+/* An app, a node or an effect as Lua holds it: the host's id. */
+typedef struct lun_Handle {
+  int32_t id;
+} lun_Handle;
 void lun_open_app(lua_State *L);
+void lun_app_check_idle(lua_State *L, const char *what);
+void lun_handle_push(lua_State *L, int32_t id, const char *mt);
+
+/* lun_node.c */
+void lun_open_node(lua_State *L);
 void lun_last_miss(lua_State *L);
 
 /* lun_binding.c */

@@ -19,6 +19,7 @@ int lun_open_module(lua_State *L) {
   lun_open_env(L);
   lun_open_binding(L);
   lun_open_app(L);
+  lun_open_node(L);
   lun_open_host(L);
   lun_open_publisher(L);
   lun_open_task(L);

@@ -1,0 +1,103 @@
+import CLunette
+
+// Acting on a rendered tree as a person would: each call runs the Lua the
+// node keeps (an action, a binding, a control) in a protected call, then
+// flushes, as an event loop would; a node no longer rendered is an error.
+extension LunetteRuntime {
+    /// Runs a Button's action (or a node's onSubmit action with `submit`),
+    /// then flushes, as an event loop would.
+    public func tap(_ node: RenderNode, submit: Bool = false) throws {
+        let role = Int32(submit ? LUN_ROLE_SUBMIT : LUN_ROLE_ACTION)
+        guard let owner = node.owner, !owner.disposed, owner.generation == node.generation,
+              let slot = node.slot(for: role) else {
+            throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to \(submit ? "submit" : "tap") (or no longer rendered)")
+        }
+        guard lun_call_slot(L, owner.recordRef, slot, nil, 0, 0) == LUN_OK else { throw LunetteError.script(lastError) }
+        flush()
+    }
+
+    /// Moves a lazy List's window to start at `row` (as far as the rows go),
+    /// as `node:scroll(row)` does, then flushes.
+    public func scroll(_ list: RenderNode, to row: Int) throws {
+        guard list.kind == .list, let unit = list.unit, !unit.disposed else {
+            throw LunetteError.script("\(list.typeName) is not a List on screen")
+        }
+        guard lun_list_scroll(L, unit.recordRef, Int64(row)) == LUN_OK else { throw LunetteError.script(lastError) }
+        unit.needsRender = true
+        scheduler.schedule(unit)
+        flush()
+    }
+
+    /// Focuses a field that has `:focused(...)`, as a click would, then flushes.
+    public func focus(_ node: RenderNode) throws {
+        let role = Int32(LUN_ROLE_FOCUS)
+        guard let owner = node.owner, !owner.disposed, owner.generation == node.generation,
+              let slot = node.slot(for: role) else {
+            throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to focus (or no longer rendered)")
+        }
+        guard lun_call_slot(L, owner.recordRef, slot, nil, 0, 0) == LUN_OK else { throw LunetteError.script(lastError) }
+        flush()
+    }
+
+    /// Runs a node's onSubmit action (a TextField's Return), then flushes.
+    public func submit(_ node: RenderNode) throws {
+        try tap(node, submit: true)
+    }
+
+    /// Picks one of a Picker's options (the value as Lua has it: `.string("vanilla")`),
+    /// as a click would, then flushes; as `node:select(v)`.
+    public func select(_ node: RenderNode, _ value: LuaValue) throws {
+        try invoke(node, "select", value)
+    }
+
+    /// Moves a Slider (or sets a Stepper) to `value` within its range, then flushes.
+    public func setValue(_ node: RenderNode, _ value: Double) throws {
+        try invoke(node, "setValue", .double(value))
+    }
+
+    /// A Stepper's + (`by: 1`) or − (`by: -1`), kept within its range, then flushes.
+    public func step(_ node: RenderNode, by direction: Int) throws {
+        try invoke(node, direction >= 0 ? "increment" : "decrement", nil)
+    }
+
+    /// Calls a node method of the Lua API on a node, as a script would.
+    private func invoke(_ node: RenderNode, _ method: String, _ argument: LuaValue?) throws {
+        guard let owner = node.owner, !owner.disposed, owner.generation == node.generation,
+              let path = TreeQuery.path(of: node, in: owner) else {
+            throw LunetteError.script("\(node.typeName) \(node.text ?? ""): no longer rendered")
+        }
+        let handle = handles.add(.init(unit: owner, path: path, kind: node.kind))
+        var value = lun_HostValue()
+        if let argument, !fill(&value, with: argument) {
+            handles.remove(handle)
+            throw LunetteError.script(lastHostError)
+        }
+        let status = method.withCString { name in
+            argument == nil ? lun_node_invoke(L, handle, name, nil) : lun_node_invoke(L, handle, name, &value)
+        }
+        guard status == LUN_OK else { throw LunetteError.script(lastError) }
+    }
+
+    /// Flips a Toggle's binding, as a click would, then flushes.
+    public func toggle(_ node: RenderNode) throws {
+        try writeBinding(of: node, text: nil)
+    }
+
+    /// Writes a TextField's text through its binding, as typing would, then flushes.
+    public func setText(_ node: RenderNode, _ text: String) throws {
+        try writeBinding(of: node, text: text)
+    }
+
+    private func writeBinding(of node: RenderNode, text: String?) throws {
+        let role = Int32(LUN_ROLE_BINDING)
+        guard let owner = node.owner, !owner.disposed, owner.generation == node.generation,
+              let slot = node.slot(for: role) else {
+            throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to edit (or no longer rendered)")
+        }
+        let status = (text ?? "").withCString {
+            lun_slot_binding(L, owner.recordRef, slot, $0, (text ?? "").utf8.count, text == nil ? 0 : 1)
+        }
+        guard status == LUN_OK else { throw LunetteError.script(lastError) }
+        flush()
+    }
+}

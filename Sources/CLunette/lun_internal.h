@@ -152,6 +152,7 @@ int lun_class_define(lua_State *L, const char *name, int specidx, int kind);
 /* lun_transaction.c */
 void lun_open_transaction(lua_State *L);
 void lun_transaction_run(lua_State *L, int tidx, int fidx, int nargs);
+void lun_animation_run(lua_State *L, int aidx, int fidx, int nargs);
 void lun_walk_transaction(lua_State *L, const lun_Host *rt, int v);
 void lun_transaction_forget(lua_State *L);
 
@@ -225,7 +226,6 @@ void lun_open_animation(lua_State *L);
 int lun_animation_test(lua_State *L, int idx);
 void lun_animation_check(lua_State *L, int arg);
 void lun_animation_default(lua_State *L);
-void lun_animation_run(lua_State *L, int aidx, int fidx, int nargs);
 
 /* lun_publisher.c */
 void lun_open_publisher(lua_State *L);

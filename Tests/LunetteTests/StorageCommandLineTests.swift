@@ -68,5 +68,20 @@ extension CommandLineTests {
         let count = Int(lines.last ?? "") ?? 0
         XCTAssertTrue((150...300).contains(count), "count \(count)")  // each process adds 150 to what it read first
     }
-}
 
+    /// The ReadingList example, run as its README line says: a book opened
+    /// in one run is "Last opened" in the next.
+    func testT04TheReadingListExampleRemembersTheLastBookOpened() throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("reading_\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let script = "Examples/ReadingList/ReadingList.lua"
+        let fresh = try lunette(["run", "--storage", store, script])
+        XCTAssertEqual(fresh.status, 0, fresh.errors)
+        XCTAssertTrue(fresh.output.contains("Text \"Nothing opened yet\""), fresh.output)
+        let opening = try lunette(["run", "--storage", store, script, "Emma"])
+        XCTAssertEqual(opening.status, 0, opening.errors)
+        XCTAssertTrue(opening.output.contains("Text \"On the shelf\""), opening.output)
+        let next = try lunette(["run", "--storage", store, script])
+        XCTAssertTrue(next.output.contains("Text \"Last opened: Emma\""), next.output)
+    }
+}

@@ -48,38 +48,23 @@ static void lun_node_event(lua_State *L, int nargs) {
   lun_flush_now(L);
 }
 
-/* node:tap() -> (): runs a Button's action. */
-static int lun_node_tap(lua_State *L) {
-  lun_app_check_idle(L, "tap");
-  lun_node_slot(L, LUN_ROLE_ACTION, "tap");
+/* Runs the function the node keeps for role as an event, then flushes. */
+static int lun_node_act(lua_State *L, int role, const char *verb) {
+  lun_app_check_idle(L, verb);
+  lun_node_slot(L, role, verb);
   lun_node_event(L, 0);
   return 0;
 }
 
+/* node:tap() -> (): runs a Button's action. */
+static int lun_node_tap(lua_State *L) { return lun_node_act(L, LUN_ROLE_ACTION, "tap"); }
 /* node:tapLink() -> (): follows a NavigationLink (taps its label), pushing
  * its destination onto the stack's path (T07). */
-static int lun_node_tap_link(lua_State *L) {
-  lun_app_check_idle(L, "tapLink");
-  lun_node_slot(L, LUN_ROLE_ACTION, "tapLink");
-  lun_node_event(L, 0);
-  return 0;
-}
-
+static int lun_node_tap_link(lua_State *L) { return lun_node_act(L, LUN_ROLE_ACTION, "tapLink"); }
 /* node:submit() -> (): runs the node's onSubmit action. */
-static int lun_node_submit(lua_State *L) {
-  lun_app_check_idle(L, "submit");
-  lun_node_slot(L, LUN_ROLE_SUBMIT, "submit");
-  lun_node_event(L, 0);
-  return 0;
-}
-
+static int lun_node_submit(lua_State *L) { return lun_node_act(L, LUN_ROLE_SUBMIT, "submit"); }
 /* node:focus() -> (): focuses a field with :focused, as a click would (T05). */
-static int lun_node_focus(lua_State *L) {
-  lun_app_check_idle(L, "focus");
-  lun_node_slot(L, LUN_ROLE_FOCUS, "focus");
-  lun_node_event(L, 0);
-  return 0;
-}
+static int lun_node_focus(lua_State *L) { return lun_node_act(L, LUN_ROLE_FOCUS, "focus"); }
 
 /* Pushes the binding and the control spec ({ kind, options | range }) of a
  * Picker, Slider or Stepper node at 1. [-0, +2] */

@@ -40,6 +40,37 @@ def free_port():
         return s.getsockname()[1]
 
 
+class previewing:
+    """`lunette preview` of `source` in a temporary directory, and a Chromium
+    page on it: `with previewing(source) as page: ...`."""
+
+    def __init__(self, source, name="script.lua"):
+        self.source, self.name = source, name
+
+    def __enter__(self):
+        self.dir = tempfile.mkdtemp()
+        script = os.path.join(self.dir, self.name)
+        with open(script, "w") as f:
+            f.write(self.source)
+        port = free_port()
+        self.process = subprocess.Popen([LUNETTE, "preview", script, "--port", str(port), "--for", "60"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.process.stdout.readline()
+        self.playwright = sync_playwright().start()
+        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = self.browser.new_page()
+        page.goto(f"http://127.0.0.1:{port}/")
+        return page
+
+    def __exit__(self, *exc):
+        self.browser.close()
+        self.playwright.stop()
+        self.process.kill()
+        self.process.wait()
+        shutil.rmtree(self.dir)
+        return False
+
+
 class PreviewTests(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp()
@@ -149,30 +180,14 @@ class PreviewTests(unittest.TestCase):
 
 class ListPreviewTests(unittest.TestCase):
     def test_a_lazy_list_window_follows_the_scroll(self):
-        directory = tempfile.mkdtemp()
-        script = os.path.join(directory, "rows.lua")
-        with open(script, "w") as f:
-            f.write('local ui = require("lunette")\nlocal rows = {}\nfor i = 1, 200 do rows[i] = "row " .. i end\n'
-                    'return ui.List(rows, function(r) return ui.Text(r) end)\n')
-        port = free_port()
-        process = subprocess.Popen([LUNETTE, "preview", script, "--port", str(port), "--for", "60"],
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        try:
-            process.stdout.readline()
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-                page = browser.new_page()
-                page.goto(f"http://127.0.0.1:{port}/")
-                expect(page.locator(".List")).to_contain_text("… 150 more rows")
-                expect(page.locator("span", has_text=re.compile("^row 60$"))).to_have_count(0)
-                page.locator(".List").evaluate("el => { el.scrollTop = el.scrollHeight; el.dispatchEvent(new Event('scroll')) }")
-                expect(page.locator("span", has_text=re.compile("^row 60$"))).to_have_count(1)
-                expect(page.locator(".List")).to_contain_text("rows before")
-                browser.close()
-        finally:
-            process.kill()
-            process.wait()
-            shutil.rmtree(directory)
+        rows = ('local ui = require("lunette")\nlocal rows = {}\nfor i = 1, 200 do rows[i] = "row " .. i end\n'
+                'return ui.List(rows, function(r) return ui.Text(r) end)\n')
+        with previewing(rows, "rows.lua") as page:
+            expect(page.locator(".List")).to_contain_text("… 150 more rows")
+            expect(page.locator("span", has_text=re.compile("^row 60$"))).to_have_count(0)
+            page.locator(".List").evaluate("el => { el.scrollTop = el.scrollHeight; el.dispatchEvent(new Event('scroll')) }")
+            expect(page.locator("span", has_text=re.compile("^row 60$"))).to_have_count(1)
+            expect(page.locator(".List")).to_contain_text("rows before")
 
 
 CONTROLS = """
@@ -194,38 +209,21 @@ class ControlPreviewTests(unittest.TestCase):
     a Stepper two buttons, an alert a dialog; each acts through its binding."""
 
     def test_pickers_sliders_steppers_and_alerts_act(self):
-        directory = tempfile.mkdtemp()
-        script = os.path.join(directory, "order.lua")
-        with open(script, "w") as f:
-            f.write(CONTROLS)
-        port = free_port()
-        process = subprocess.Popen([LUNETTE, "preview", script, "--port", str(port), "--for", "60"],
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        try:
-            process.stdout.readline()
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-                page = browser.new_page()
-                page.goto(f"http://127.0.0.1:{port}/")
-                expect(page.locator("span", has_text="order vanilla 0.5 1")).to_be_visible()
-                page.locator("select").select_option(label="chocolate")
-                expect(page.locator("span", has_text="order chocolate 0.5 1")).to_be_visible()
-                page.locator("select").select_option(label="3")
-                expect(page.locator("span", has_text="order 3 0.5 1")).to_be_visible()
-                page.locator("input[type=range]").evaluate("el => { el.value = 0.25; el.dispatchEvent(new Event('change')) }")
-                expect(page.locator("span", has_text="order 3 0.25 1")).to_be_visible()
-                page.locator("button", has_text="+").click()
-                expect(page.locator("span", has_text="order 3 0.25 2")).to_be_visible()
-                page.locator("button", has_text="clear").click()
-                expect(page.locator("dialog[role=alertdialog]")).to_contain_text("Clear the order?")
-                page.locator("dialog button", has_text="Clear").click()
-                expect(page.locator("span", has_text="order 3 0.25 1")).to_be_visible()
-                expect(page.locator("dialog[role=alertdialog]")).to_have_count(0)
-                browser.close()
-        finally:
-            process.kill()
-            process.wait()
-            shutil.rmtree(directory)
+        with previewing(CONTROLS, "order.lua") as page:
+            expect(page.locator("span", has_text="order vanilla 0.5 1")).to_be_visible()
+            page.locator("select").select_option(label="chocolate")
+            expect(page.locator("span", has_text="order chocolate 0.5 1")).to_be_visible()
+            page.locator("select").select_option(label="3")
+            expect(page.locator("span", has_text="order 3 0.5 1")).to_be_visible()
+            page.locator("input[type=range]").evaluate("el => { el.value = 0.25; el.dispatchEvent(new Event('change')) }")
+            expect(page.locator("span", has_text="order 3 0.25 1")).to_be_visible()
+            page.locator("button", has_text="+").click()
+            expect(page.locator("span", has_text="order 3 0.25 2")).to_be_visible()
+            page.locator("button", has_text="clear").click()
+            expect(page.locator("dialog[role=alertdialog]")).to_contain_text("Clear the order?")
+            page.locator("dialog button", has_text="Clear").click()
+            expect(page.locator("span", has_text="order 3 0.25 1")).to_be_visible()
+            expect(page.locator("dialog[role=alertdialog]")).to_have_count(0)
 
 
 if __name__ == "__main__":

@@ -238,15 +238,7 @@ static int lun_modifier_focused(lua_State *L) {
   if (!lun_binding_test(L, 2))
     luaL_argerror(L, 2, lua_pushfstring(L, "a Binding expected (self[\"$field\"]), got %s", luaL_typename(L, 2)));
   if (lua_isnoneornil(L, 3)) { lua_settop(L, 2); lua_pushboolean(L, 1); }
-  lua_settop(L, 3);
-  lua_createtable(L, 2, 0);
-  lua_pushvalue(L, 2);
-  lua_rawseti(L, -2, 1);
-  lua_pushvalue(L, 3);
-  lua_rawseti(L, -2, 2);
-  lua_setfield(L, 1, "focus");
-  lua_settop(L, 1);
-  return 1;
+  return lun_modifier_pair(L, "focus");
 }
 
 /* Appends { key, value } to the view's list `field`. */

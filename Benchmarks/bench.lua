@@ -1,4 +1,4 @@
--- Benchmarks/bench.lua — TARGETS.md P1, P2, P2b, P4, P5, P6, P10, P11, each beside its floor
+-- Benchmarks/bench.lua — TARGETS.md P1–P8, P10, P11, each beside its floor
 -- measured in the same run. Run by scripts/bench (release build):
 --   lunette run Benchmarks/bench.lua [quick]
 -- Times are CPU seconds from os.clock; every figure is a median of samples.
@@ -182,6 +182,31 @@ for _, observe in ipairs { "all", "end" } do
   end
 end
 
+-- P3: cellx build time (every cell observed) vs building the floor's cells --
+for _, layers in ipairs { 1000, 5000 } do
+  local samples = quick and 3 or 7
+  local tl, tf, cancel = {}, {}, nil
+  local correct = true
+  for i = 0, samples do                           -- sample 0 warms up; each build starts from a collected heap
+    collectgarbage()
+    local t0 = os.clock()
+    local _, lseen, lcancel = cellx_lunette(layers, "all")
+    local t1 = os.clock()
+    collectgarbage()
+    local t2 = os.clock()
+    local _, fseen = cellx_floor(layers, "all")
+    local t3 = os.clock()
+    correct = correct and same(lseen(), table.unpack(expected[layers].before))
+      and same(fseen(), table.unpack(expected[layers].before))
+    lcancel()
+    collectgarbage()
+    if i > 0 then tl[i], tf[i] = t1 - t0, t3 - t2 end
+  end
+  local l, f = median(tl), median(tf)
+  report("P3", ("cellx %d layers, every cell observed: build"):format(layers), l, f, "<= 4x",
+    correct and l / f <= 4, correct and "answers correct" or "WRONG ANSWERS")
+end
+
 -- P5 ------------------------------------------------------------------------
 do
   local Book = ui.Observable("Book", { title = "Sample Book Title" })
@@ -309,6 +334,62 @@ do
   assert(built)
   report("P6", ("mount + unmount %d views vs building their tables"):format(n), tm, tf, "<= 5x", tm / tf <= 5,
     ("%.0f bytes of Lua heap per mounted view"):format(perView))
+end
+
+-- P7: a lazy List over 1k vs 1M elements (the data built beforehand) -------
+do
+  local Row = ui.View("BenchListRow", function(self) return ui.Text(self.label) end)
+  local function data(n) local t = {} for i = 1, n do t[i] = "row " .. i end return t end
+  local small, large = data(1000), data(quick and 200000 or 1000000)
+  local function mount(rows)
+    return function()
+      local app = ui.mount(ui.List(rows, function(label) return Row { label = label } end))
+      app:unmount()
+    end
+  end
+  local tlarge, tsmall = measure_pair(quick and 5 or 11, mount(large), mount(small))
+  local app = ui.mount(ui.List(large, function(label) return Row { label = label } end))
+  local realised = app:renders("BenchListRow")
+  app:unmount()
+  report("P7", ("List over %dk vs 1k elements: mount"):format(#large // 1000), tlarge, tsmall, "<= 2x",
+    tlarge / tsmall <= 2 and realised <= 50, ("%d rows realised, window 50"):format(realised))
+end
+
+-- P8: a view re-rendered many times that also reads an unchanged Swift
+-- @Observable property: the process's memory growth, then the time of the
+-- next mutation of that property (registrations must not pile up) -------
+if ui.types and ui.types.Book then
+  local function rss()                            -- resident KiB of this process
+    local f = io.open("/proc/self/status")
+    if not f then return 0 end
+    local kib = f:read("a"):match("VmRSS:%s*(%d+)")
+    f:close()
+    return tonumber(kib) or 0
+  end
+  local n = quick and 100000 or 1000000
+  local book = ui.types.Book()
+  local Ticker = ui.Observable("BenchTicker", { n = 0 })
+  local ticker = Ticker()
+  local View = ui.View("BenchSwiftReader", function(self)
+    return ui.Text(self.book.title .. " " .. self.ticker.n)
+  end)
+  local app = ui.mount(View { book = book, ticker = ticker })
+  for i = 1, 1000 do ticker.n = i; ui.flush() end   -- warm up: the heaps reach their working size
+  collectgarbage(); collectgarbage()
+  local before = rss()
+  for i = 1, n do ticker.n = i; ui.flush() end
+  collectgarbage(); collectgarbage()
+  local growth = rss() - before
+  local renders = app:renders("BenchSwiftReader")
+  local t0 = os.clock()
+  book.title = "Changed"
+  ui.flush()
+  local mutation = os.clock() - t0
+  local shown = app:find("Changed " .. n) ~= nil
+  app:unmount()
+  report("P8", ("%dk re-renders reading a Swift property, then it changes"):format(n // 1000), mutation, nil,
+    "<= 1 ms", shown and mutation <= 1e-3 and growth <= 1024,
+    ("resident memory %+d KiB over the re-renders, target <= +1024; %d renders"):format(growth, renders))
 end
 
 -- P10: re-render 1000 views, each reading its own model property ------------

@@ -137,7 +137,7 @@ extension LunetteRuntime {
     func makeUnit(kind: Unit.Kind, typeId: Int32, parent: Unit?, app: App? = nil) -> Unit {
         let id = units.nextID()
         let node = graph.newNode(.effect, owner: id, slot: 0, origin: .unit)
-        let name = kind == .component ? viewTypeName(typeId) : "\(kind)"
+        let name = kind == .component ? viewTypeName(typeId) : kind.name
         let unit = Unit(id: id, kind: kind, typeId: typeId, name: name, parent: parent,
                         app: app ?? parent?.app, node: node)
         if kind == .component || kind == .row {

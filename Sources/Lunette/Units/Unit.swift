@@ -10,6 +10,18 @@ import CLunette
 final class Unit {
     enum Kind: Int32 {
         case root = 1, component, list, row, effect
+
+        /// "row", "effect": a unit's name when it is no component. Spelled
+        /// out: interpolating a case reflects on it, microseconds per unit.
+        var name: String {
+            switch self {
+            case .root: return "root"
+            case .component: return "component"
+            case .list: return "list"
+            case .row: return "row"
+            case .effect: return "effect"
+            }
+        }
     }
 
     let id: Int32

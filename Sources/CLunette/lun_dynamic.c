@@ -29,19 +29,9 @@ static int lun_ui_dynamic_property(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
   lua_settop(L, 2);
-  lua_pushnil(L);
-  while (lua_next(L, 2)) {
-    int i, found = 0;
-    lua_pop(L, 1);
-    for (i = 0; known[i] && !found; i++)
-      found = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), known[i]) == 0;
-    if (!found) {
-      const char *key = luaL_tolstring(L, -1, NULL);
-      lun_push_suggestion(L, key, 0, known);
-      return lun_error_here(L, "ui.DynamicProperty('%s'): unknown section '%s'%s (sections: state, environment, update)",
-                            name, key, lua_tostring(L, -1));
-    }
-  }
+  lua_pushfstring(L, "ui.DynamicProperty('%s')", name);
+  lun_check_sections(L, 2, known, lua_tostring(L, -1));
+  lua_pop(L, 1);
   if (lua_getfield(L, 2, "state") != LUA_TNIL) luaL_argexpected(L, lua_istable(L, -1), 2, "state as a table");
   if (lua_getfield(L, 2, "environment") != LUA_TNIL) luaL_argexpected(L, lua_istable(L, -1), 2, "environment as a table");
   if (lua_getfield(L, 2, "update") != LUA_TNIL) luaL_argexpected(L, lua_isfunction(L, -1), 2, "update as a function");

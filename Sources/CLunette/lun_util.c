@@ -220,6 +220,32 @@ static void lun_consider(const char *name, const char *candidate, const char **b
 /* Pushes " (did you mean 'x'?)" for the candidate closest to name — the
  * strings of the array at arrayidx (0: none) and of the NULL-terminated
  * list (NULL: none) — if it is close enough to be a typo, else "". [-0, +1] */
+/* Raises "<owner>: unknown section 'x' (did you mean 'y'?) (sections: a, b)"
+ * for a key of the table at tidx that is not in `known` (F08, F12). */
+void lun_check_sections(lua_State *L, int tidx, const char *const *known, const char *owner) {
+  tidx = lua_absindex(L, tidx);
+  lua_pushnil(L);
+  while (lua_next(L, tidx)) {
+    int i, found = 0;
+    lua_pop(L, 1);
+    for (i = 0; known[i] && !found; i++)
+      found = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), known[i]) == 0;
+    if (!found) {
+      luaL_Buffer b;
+      const char *key = luaL_tolstring(L, -1, NULL);
+      lun_push_suggestion(L, key, 0, known);
+      luaL_buffinit(L, &b);
+      for (i = 0; known[i]; i++) {
+        if (i) luaL_addstring(&b, ", ");
+        luaL_addstring(&b, known[i]);
+      }
+      luaL_pushresult(&b);
+      lun_error_here(L, "%s: unknown section '%s'%s (sections: %s)", owner, key, lua_tostring(L, -2),
+                     lua_tostring(L, -1));
+    }
+  }
+}
+
 void lun_push_suggestion(lua_State *L, const char *name, int arrayidx, const char *const *list) {
   const char *best = NULL;
   int i, bestd = 99, limit = strlen(name) <= 4 ? 1 : 2;

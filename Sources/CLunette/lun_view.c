@@ -397,19 +397,9 @@ static void lun_viewtype_check_sections(lua_State *L, int defidx, const char *na
   static const char *const known[] = {"body", "state", "environment", "binding", "bindable",
                                       "observedObject", "stateObject", "environmentObject", "properties",
                                       "focusState", "appStorage", NULL};
-  lua_pushnil(L);
-  while (lua_next(L, defidx)) {
-    int i, found = 0;
-    lua_pop(L, 1);
-    for (i = 0; known[i] && !found; i++)
-      found = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), known[i]) == 0;
-    if (!found) {
-      const char *key = luaL_tolstring(L, -1, NULL);
-      lun_push_suggestion(L, key, 0, known);
-      lun_error_here(L, "ui.View('%s'): unknown section '%s'%s (sections: body, state, environment, binding, "
-                     "bindable, observedObject, stateObject, environmentObject, properties, focusState, appStorage)", name, key, lua_tostring(L, -1));
-    }
-  }
+  lua_pushfstring(L, "ui.View('%s')", name);
+  lun_check_sections(L, defidx, known, lua_tostring(L, -1));
+  lua_pop(L, 1);
 }
 
 /* If the definition at defidx has a focusState section ({ "field", ... }),

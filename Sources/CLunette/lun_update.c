@@ -165,7 +165,7 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
     lun_identity_key(L, elem);
     key = lua_tolstring(L, -1, &klen);
     lunh_out_begin(W->rt, LUN_VIEW_ROW, NULL, 0);
-    ref = lunh_out_unit(W->rt, LUN_UNIT_ROW, 0, key, klen, &unit);
+    ref = lun_walk_unit(L, W, LUN_UNIT_ROW, 0, key, klen, &unit);
     lunh_out_end(W->rt);
     if (ref == 0) {
       lua_createtable(L, 0, 5);

@@ -299,6 +299,17 @@ static void lun_walk_focus(lua_State *L, lun_Walk *W, int fidx) {
   lua_pop(L, 1);
 }
 
+/* Attaches a child unit to the open node (lunh_out_unit); raises if the
+ * rendered tree would grow past LUN_MAX_TREE_DEPTH levels across bodies. */
+int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
+                  int32_t *child) {
+  int ref = lunh_out_unit(W->rt, kind, typeId, key, klen, child);
+  if (ref == LUN_TOO_DEEP)
+    luaL_error(L, "the rendered tree is more than %d views deep (does a view contain itself without end?)",
+               LUN_MAX_TREE_DEPTH);
+  return ref;
+}
+
 /* Matches or creates the child unit of a component view value at v. */
 static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
   size_t klen = 0;
@@ -319,7 +330,7 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
   if (!key && lun_rawfield(L, v, "site") == LUA_TNUMBER) lunh_out_site(W->rt, (int32_t)lua_tointeger(L, -1));
   lua_pop(L, 1);
   lua_getfield(L, info, "id");
-  ref = lunh_out_unit(W->rt, LUN_UNIT_COMPONENT, (int32_t)lua_tointeger(L, -1), key, klen, &child);
+  ref = lun_walk_unit(L, W, LUN_UNIT_COMPONENT, (int32_t)lua_tointeger(L, -1), key, klen, &child);
   if (ref == 0) {
     lua_createtable(L, 0, 8);
     lua_pushvalue(L, info - 1);
@@ -352,7 +363,7 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
 static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
   static const char *const fields[] = {"data", "row", "lazy"};
   int32_t child = 0;
-  int i, ref = lunh_out_unit(W->rt, LUN_UNIT_LIST, 0, NULL, 0, &child);
+  int i, ref = lun_walk_unit(L, W, LUN_UNIT_LIST, 0, NULL, 0, &child);
   if (ref == 0) {
     lua_createtable(L, 0, 4);
     lua_newtable(L);

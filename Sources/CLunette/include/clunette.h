@@ -53,6 +53,11 @@ typedef struct lun_State {
 #define LUN_ERROR 1
 #define LUN_SYNTAX 2
 
+/* The deepest a rendered tree may be, across bodies (R18): every walk and
+ * release of a tree, in C and Swift, recurses at most this far. */
+#define LUN_MAX_TREE_DEPTH 1000
+#define LUN_TOO_DEEP (-1)
+
 /* Unit kinds: what a view unit runs when it renders. */
 enum {
   LUN_UNIT_ROOT = 1,      /* a mounted view value */
@@ -239,7 +244,9 @@ struct lun_Host {
   /* The next child unit without an explicit id was built at this line of its
    * body: part of its identity (F01). */
   void (*out_site)(void *context, int32_t line);
-  /* Attaches a child unit to the open node; returns its record ref, 0 if it is new. */
+  /* Attaches a child unit to the open node; returns its record ref, 0 if it is
+   * new, LUN_TOO_DEEP if the open node is LUN_MAX_TREE_DEPTH levels deep in
+   * the whole rendered tree (across bodies): C raises, the body is an error. */
   int (*out_unit)(void *context, int32_t kind, int32_t typeId, const char *key, size_t klen, int32_t *unit);
   void (*out_unit_record)(void *context, int32_t unit, int recordRef);
   void (*out_unit_changed)(void *context, int32_t unit);

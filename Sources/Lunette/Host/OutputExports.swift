@@ -50,8 +50,8 @@ func lunhOutError(_ rt: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar
 func lunhOutUnit(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ typeId: Int32, _ key: UnsafePointer<CChar>?,
                  _ klen: Int, _ unit: UnsafeMutablePointer<Int32>?) -> Int32 {
     withRuntime(rt) { runtime in
-        let (child, isNew) = runtime.builder.child(kind: Unit.Kind(rawValue: kind) ?? .component, typeId: typeId,
-                                                   key: key.map { string($0, klen) })
+        guard let (child, isNew) = runtime.builder.child(kind: Unit.Kind(rawValue: kind) ?? .component, typeId: typeId,
+                                                         key: key.map { string($0, klen) }) else { return LUN_TOO_DEEP }
         unit?.pointee = child.id
         return isNew ? 0 : child.recordRef
     }

@@ -140,8 +140,12 @@ final class OutputBuilder {
 
     // MARK: child units
 
-    /// The child unit for the open node: the previous run's at this key, or a new one.
-    func child(kind: Unit.Kind, typeId: Int32, key: String?) -> (unit: Unit, isNew: Bool) {
+    /// The child unit for the open node: the previous run's at this key, or a
+    /// new one; nil if the open node is already `LUN_MAX_TREE_DEPTH` deep in
+    /// the whole tree, across bodies (R18: no walk of a tree recurses further).
+    func child(kind: Unit.Kind, typeId: Int32, key: String?) -> (unit: Unit, isNew: Bool)? {
+        let depth = (unit?.treeDepth ?? 0) + stack.count - 1
+        guard depth < LUN_MAX_TREE_DEPTH else { return nil }
         var structural = key.map { ChildKey(kind: kind.rawValue, typeId: typeId, id: $0, path: [], site: 0) }
             ?? ChildKey(kind: kind.rawValue, typeId: typeId, id: nil, path: path, site: nextSite)
         nextSite = 0
@@ -156,6 +160,7 @@ final class OutputBuilder {
             isNew = true
         }
         child.environment = environmentStack
+        child.treeDepth = depth
         newChildren[structural] = child
         current.unit = child
         return (child, isNew)

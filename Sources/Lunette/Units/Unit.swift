@@ -33,6 +33,8 @@ final class Unit {
     let app: App?
     let node: Int32
     @exclusivity(unchecked) var recordRef: Int32 = 0
+    /// How deep the node hosting it sits in the whole rendered tree (R18).
+    @exclusivity(unchecked) var treeDepth = 0
 
     /// The rendered output: the top-level nodes of its last run.
     @exclusivity(unchecked) var output: [RenderNode] = []

@@ -1,0 +1,38 @@
+-- Safety, round two (issue 16): what the runtime does *for* a script —
+-- deep trees across bodies, copies of strings, timers at any interval,
+-- app storage's values — stays bounded, exact or refused. Numbered by
+-- TARGETS.md's R18-R26.
+local ui = require("lunette")
+
+-- A view that renders itself `levels` times, each body under a static stack
+-- of `stack` VStacks: each body is shallow, the whole tree is not.
+local function recursive(name, levels, stack)
+  local V
+  V = ui.View(name, function(self)
+    local n = self.n or 0
+    local inner = n < levels and V { n = n + 1 } or ui.Text("bottom")
+    for _ = 1, stack do inner = ui.VStack { inner } end
+    return inner
+  end)
+  return V
+end
+
+describe("R18 trees deep across bodies #errors", function()
+  it("R18 a view rendering itself 400 times under 150-deep stacks is an error node; queries, JSON and unmount survive", function()
+    local app = ui.mount(recursive("DeepAcross", 400, 150) {})
+    local tree = app:tree()
+    assert.matches("Error DeepAcross: the rendered tree is more than %d+ views deep", tree)
+    assert.truthy(#tree < 8 * 1024 * 1024)
+    assert.is_nil(app:find("bottom"))
+    assert.truthy(#app:findAll { type = "VStack" } >= 900)
+    assert.truthy(#app:json() > 0)
+    app:unmount()
+  end)
+
+  it("R18 a tree 750 views deep across five bodies renders whole", function()
+    local app = ui.mount(recursive("DeepButFine", 4, 150) {})
+    assert.truthy(app:find("bottom"))
+    assert.is_false(app:tree():find("Error", 1, true) ~= nil)
+    app:unmount()
+  end)
+end)

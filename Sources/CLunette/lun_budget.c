@@ -179,6 +179,7 @@ int lun_budget_stopping(lun_State *S) {
 }
 
 void lun_budget_set(lun_State *S, double seconds) {
+  if (seconds > 1e9) seconds = 1e9;                /* no conversion out of range (also inf) */
   S->budget->limit = seconds > 0 ? (uint64_t)(seconds * 1e9) : 0;
 }
 

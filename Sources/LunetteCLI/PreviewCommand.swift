@@ -23,6 +23,12 @@ struct PreviewCommand: ParsableCommand {
     @Option(name: .customLong("for"), help: "Stop after this many seconds (default: until interrupted).")
     var seconds: Double?
 
+    func validate() throws {
+        if let seconds, !(seconds >= 0 && seconds.isFinite) {
+            throw ValidationError("--for must be a number of seconds, 0 or more, got \(seconds)")
+        }
+    }
+
     @OptionGroup var limits: ScriptLimits
 
     @OptionGroup var storage: StorageOption

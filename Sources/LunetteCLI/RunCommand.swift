@@ -21,6 +21,12 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("for"), help: "Stop after this many seconds even if timers are still running.")
     var seconds: Double?
 
+    func validate() throws {
+        if let seconds, !(seconds >= 0 && seconds.isFinite) {
+            throw ValidationError("--for must be a number of seconds, 0 or more, got \(seconds)")
+        }
+    }
+
     @OptionGroup var limits: ScriptLimits
 
     @OptionGroup var storage: StorageOption

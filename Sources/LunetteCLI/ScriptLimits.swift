@@ -17,8 +17,12 @@ struct ScriptLimits: ParsableArguments {
     static let defaultMemoryMegabytes = 1024
 
     func validate() throws {
-        guard memoryLimit > 0 else { throw ValidationError("--memory-limit must be a positive number of megabytes") }
-        guard timeBudget > 0, timeBudget.isFinite else { throw ValidationError("--time-budget must be a positive number of seconds") }
+        guard memoryLimit > 0, memoryLimit <= LunetteRuntime.Options.maximumMemoryLimit >> 20 else {
+            throw ValidationError("--memory-limit must be a number of megabytes from 1 to \(LunetteRuntime.Options.maximumMemoryLimit >> 20), got \(memoryLimit)")
+        }
+        guard timeBudget > 0, timeBudget <= LunetteRuntime.Options.maximumTimeBudget else {
+            throw ValidationError("--time-budget must be a number of seconds above 0 and at most \(Int(LunetteRuntime.Options.maximumTimeBudget)), got \(timeBudget)")
+        }
     }
 
     /// Runtime options for a script in `directory`.

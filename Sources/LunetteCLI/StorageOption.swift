@@ -10,6 +10,12 @@ struct StorageOption: ParsableArguments {
             help: "The SQLite file appStorage values are kept in (default: $XDG_DATA_HOME/lunette/app-storage.sqlite).")
     var path: String?
 
+    func validate() throws {
+        if let path, path.isEmpty {
+            throw ValidationError("--storage needs a file name (an empty one would keep nothing)")
+        }
+    }
+
     /// The file: --storage, else under $XDG_DATA_HOME (or ~/.local/share).
     var resolvedPath: String {
         if let path { return path }

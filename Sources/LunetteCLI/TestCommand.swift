@@ -37,6 +37,13 @@ struct TestCommand: ParsableCommand {
     @Option(name: .long, help: "Seconds a test may run before it is stopped and reported failed.")
     var timeout: Double = 10
 
+    func validate() throws {
+        guard timeout > 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout must be a number of seconds above 0 and at most 86400, got \(timeout)")
+        }
+        if let junit, junit.isEmpty { throw ValidationError("--junit needs a file name") }
+    }
+
     @Flag(name: .long, help: "Fail a test whose views or events produced a warning (errors always fail it).")
     var failOnWarnings = false
 

@@ -60,6 +60,24 @@ public final class LunetteRuntime {
             self.timeBudget = timeBudget
             self.appStorage = appStorage
         }
+
+        /// The largest `memoryLimit`: 1 TiB (more than any machine this runs on).
+        public static let maximumMemoryLimit = 1 << 40
+        /// The largest `timeBudget`: a day.
+        public static let maximumTimeBudget = 86_400.0
+
+        /// Throws `LunetteError.setup` naming the first option out of its range.
+        func validate() throws {
+            guard (0...Self.maximumMemoryLimit).contains(memoryLimit) else {
+                throw LunetteError.setup("Options.memoryLimit must be 0 (no cap) to \(Self.maximumMemoryLimit) bytes, got \(memoryLimit)")
+            }
+            guard timeBudget >= 0, timeBudget <= Self.maximumTimeBudget else {
+                throw LunetteError.setup("Options.timeBudget must be 0 (none) to \(Int(Self.maximumTimeBudget)) seconds, got \(timeBudget)")
+            }
+            guard renderLoopLimit > 0 else {
+                throw LunetteError.setup("Options.renderLoopLimit must be positive, got \(renderLoopLimit)")
+            }
+        }
     }
 
     let L: OpaquePointer
@@ -101,6 +119,7 @@ public final class LunetteRuntime {
     /// Creates a Lua state with the standard libraries (sandboxed unless
     /// options say otherwise) and `require("lunette")` ready.
     public init(options: Options = Options()) throws {
+        try options.validate()
         guard let state = lun_new_state(0), let budget = lun_budget_new() else {
             throw LunetteError.setup("not enough memory for a Lua state")
         }

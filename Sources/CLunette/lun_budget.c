@@ -178,6 +178,22 @@ int lun_budget_stopping(lun_State *S) {
   return stopping;
 }
 
+/* The monotonic clock, for a loop that runs script work (lun_budget_over). */
+uint64_t lun_budget_clock(void) {
+  return lun_budget_now();
+}
+
+/* 1 if a loop the runtime drives, started at `start` (lun_budget_clock),
+ * has run past the budget in force: it stops and reports, whatever each
+ * step took (R20). */
+int lun_budget_over(lun_State *S, uint64_t start) {
+  uint64_t limit;
+  pthread_mutex_lock(&S->budget->lock);
+  limit = lun_budget_limit(S->budget);
+  pthread_mutex_unlock(&S->budget->lock);
+  return limit && lun_budget_now() - start > limit;
+}
+
 void lun_budget_set(lun_State *S, double seconds) {
   if (seconds > 1e9) seconds = 1e9;                /* no conversion out of range (also inf) */
   S->budget->limit = seconds > 0 ? (uint64_t)(seconds * 1e9) : 0;

@@ -60,6 +60,7 @@ int lun_run_due_now(lua_State *L, double upTo) {
   int32_t kind, id;
   double due;
   int ran = 0;
+  uint64_t start = lun_budget_clock();
   while (lunh_clock_pop(S->rt, upTo, &kind, &id, &due)) {
     if (lun_clock_fire(L, kind, id, due) != LUN_OK) {
       size_t len;
@@ -68,6 +69,13 @@ int lun_run_due_now(lua_State *L, double upTo) {
     }
     lun_flush_now(L);
     ran++;
+    if (lun_budget_over(S, start)) {               /* what is still due waits for the next turn (R20) */
+      const char *msg = lua_pushfstring(L, "the clock's due work ran longer than its time budget (%d firings); "
+                                           "the rest is left for later (a timer faster than its work?)", ran);
+      lunh_event_failed(S->rt, 0, msg, strlen(msg));
+      lua_pop(L, 1);
+      break;
+    }
   }
   return ran;
 }

@@ -274,6 +274,8 @@ int lun_budget_begin(lua_State *L, lun_State *S, int bounded);
 int lun_budget_end(lua_State *L, lun_State *S);
 int lun_budget_lower(lun_State *S, double seconds);
 int lun_budget_stopping(lun_State *S);
+uint64_t lun_budget_clock(void);
+int lun_budget_over(lun_State *S, uint64_t start);
 
 /* lun_alloc.c */
 int lun_alloc_adopt(lua_State *L, lun_State *S);

@@ -17,4 +17,32 @@ final class SafetyTests: XCTestCase {
         }
         XCTAssertNoThrow(try LunetteRuntime(options: .init(memoryLimit: 0, timeBudget: 0)))
     }
+
+    private let nanosecondTimer = """
+        local ui = require("lunette")
+        fired = 0
+        subscription = ui.Timer.publish(1e-9):sink(function() fired = fired + 1 end)
+        """
+
+    func testR20ANanosecondTimerOnTheRealClockCoalescesMissedFirings() throws {
+        let runtime = try LunetteRuntime(options: .init(timeBudget: 0.5))
+        _ = try runtime.run(source: nanosecondTimer, name: "@timer.lua")
+        Thread.sleep(forTimeInterval: 0.05)             // millions of firings missed
+        let started = Date()
+        XCTAssertTrue(runtime.runDueWork())
+        XCTAssertLessThan(Date().timeIntervalSince(started), 0.4)
+        XCTAssertEqual(try runtime.evaluate("return fired"), ["1"], "missed firings are one firing")
+        XCTAssertTrue(runtime.hasPendingWork)
+    }
+
+    func testR20ANanosecondTimerOnTheVirtualClockIsStoppedByTheBudgetAndReported() throws {
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true, timeBudget: 0.2))
+        _ = try runtime.run(source: nanosecondTimer, name: "@timer.lua")
+        let started = Date()
+        runtime.advanceClock(by: 1)                     // a billion firings due
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2)
+        XCTAssertTrue(runtime.effectErrors.contains { $0.contains("the clock's due work ran longer than its time budget") },
+                      "\(runtime.effectErrors)")
+        XCTAssertEqual(try runtime.evaluate("return 40 + 2"), ["42"])
+    }
 }

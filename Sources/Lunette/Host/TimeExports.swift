@@ -46,7 +46,7 @@ func lunhEventFailed(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: U
             runtime.warn(in: unit, "\(unit.displayName): \(text)")
             if let app = unit.app, app.eventErrors.count < 1000 { app.eventErrors.append("\(unit.displayName): \(text)") }
         } else {
-            runtime.effectErrors.append(text)
+            if runtime.effectErrors.count < 1000 { runtime.effectErrors.append(text) }
         }
     }
 }

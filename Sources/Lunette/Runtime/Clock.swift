@@ -75,9 +75,25 @@ final class Clock {
         removeFirst()
         if first.every > 0 {
             order += 1
-            push(Entry(due: first.due + first.every, order: order, kind: first.kind, id: first.id, every: first.every))
+            push(Entry(due: nextFiring(after: first), order: order, kind: first.kind, id: first.id, every: first.every))
         }
         return first
+    }
+
+    /// When a repeating entry fires next: one interval on. On the real clock,
+    /// firings already missed are coalesced into this one, as a run loop's
+    /// timer does ("fired only once for that time period", Foundation's
+    /// `Timer`): the next is the first multiple of the interval after now
+    /// (R20). The virtual clock fires each in turn (time moves only when
+    /// told). Always strictly later, even when the interval is below the
+    /// precision of the time.
+    private func nextFiring(after entry: Entry) -> Double {
+        var next = entry.due + entry.every
+        if mode == .real, case let current = now, next <= current {
+            let missed = ((current - entry.due) / entry.every).rounded(.down)
+            next = entry.due + (missed + 1) * entry.every
+        }
+        return max(next, entry.due.nextUp)
     }
 
     private static func key(_ kind: Int32, _ id: Int32) -> Int64 { Int64(kind) << 32 | Int64(id) }

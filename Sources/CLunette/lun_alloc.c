@@ -17,6 +17,7 @@
 /* Memory in use by a state, and its cap (0: none). */
 typedef struct lun_Memory {
   size_t used;
+  size_t host;            /* bytes the host holds for scripts (copies of their strings), charged to the cap */
   size_t limit;
   lun_State *state;       /* the runtime installed in this state (lun_state) */
   lua_Alloc inner;        /* an adopted state's own allocator, which does the work */
@@ -33,7 +34,7 @@ static void *lun_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     m->used = m->used > old ? m->used - old : 0;     /* an adopted state's blocks predate us */
     return NULL;
   }
-  if (m->limit && nsize > old && m->used - old + nsize > m->limit) return NULL;
+  if (m->limit && nsize > old && m->used + m->host - old + nsize > m->limit) return NULL;
   p = m->inner ? m->inner(m->innerUd, ptr, osize, nsize) : realloc(ptr, nsize);
   if (p) m->used = m->used - old + nsize;
   return p;
@@ -82,7 +83,23 @@ void lun_close_state(lua_State *L) {
 
 size_t lun_memory_used(lua_State *L) {
   void *ud;
-  return lua_getallocf(L, &ud) == lun_alloc ? ((lun_Memory *)ud)->used : 0;
+  if (lua_getallocf(L, &ud) != lun_alloc) return 0;
+  return ((lun_Memory *)ud)->used + ((lun_Memory *)ud)->host;
+}
+
+int lun_memory_charge(lua_State *L, long long delta) {
+  void *ud;
+  lun_Memory *m;
+  if (lua_getallocf(L, &ud) != lun_alloc) return 1;
+  m = (lun_Memory *)ud;
+  if (delta < 0) {
+    size_t back = (size_t)(-(delta + 1)) + 1;        /* no overflow at LLONG_MIN */
+    m->host = m->host > back ? m->host - back : 0;
+    return 1;
+  }
+  if (m->limit && ((size_t)delta > m->limit || m->used + m->host > m->limit - (size_t)delta)) return 0;
+  m->host += (size_t)delta;
+  return 1;
 }
 
 void lun_memory_limit(lua_State *L, size_t limit) {

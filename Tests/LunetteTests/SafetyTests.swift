@@ -45,4 +45,44 @@ final class SafetyTests: XCTestCase {
                       "\(runtime.effectErrors)")
         XCTAssertEqual(try runtime.evaluate("return 40 + 2"), ["42"])
     }
+
+    func testR19StringsCopiedIntoNodesAreChargedToTheMemoryCapAndGivenBack() throws {
+        let runtime = try LunetteRuntime(options: .init(memoryLimit: 64 << 20, timeBudget: 5))
+        // One 8 MB Lua string shown by 40 Texts: 8 MB for Lua, 320 MB of copies without the charge.
+        _ = try runtime.run(source: """
+            local ui = require("lunette")
+            big = string.rep("x", 8 * 1024 * 1024)
+            local rows = {}
+            for i = 1, 40 do rows[i] = ui.Text(big) end
+            app = ui.mount(ui.View("Big", function() return ui.VStack(rows) end) {})
+            """, name: "@big.lua")
+        runtime.flush()
+        let tree = try runtime.evaluate("return app:tree()")[0]
+        XCTAssertTrue(tree.contains("Error Big: not enough memory: its output holds more text than the memory cap allows"), tree)
+        // What a failed or unmounted output held is given back: a smaller one fits.
+        _ = try runtime.evaluate("""
+            app:unmount()
+            local ui = require("lunette")
+            local rows = {}
+            for i = 1, 4 do rows[i] = ui.Text(big) end
+            app = ui.mount(ui.View("Fits", function() return ui.VStack(rows) end) {})
+            """)
+        runtime.flush()
+        let fits = try runtime.evaluate("return #app:findAll { type = 'Text' }")
+        XCTAssertEqual(fits, ["4"])
+        _ = try runtime.evaluate("app:unmount(); app = nil; big = nil; collectgarbage()")
+        XCTAssertLessThan(runtime.memoryInUse, 4 << 20, "nothing stays charged")
+    }
+
+    func testR19AHugeErrorMessageIsCutNotCopiedWhole() throws {
+        let runtime = try LunetteRuntime(options: .init(timeBudget: 5))
+        _ = try runtime.run(source: """
+            local ui = require("lunette")
+            app = ui.mount(ui.View("Loud", function() error(string.rep("y", 32 * 1024 * 1024)) end) {})
+            """, name: "@loud.lua")
+        runtime.flush()
+        let tree = try runtime.evaluate("return app:tree()")[0]
+        XCTAssertLessThan(tree.utf8.count, 64 * 1024)
+        XCTAssertTrue(tree.contains("more bytes)"), String(tree.prefix(200)))
+    }
 }

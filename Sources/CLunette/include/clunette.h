@@ -142,9 +142,14 @@ int lun_budget_check(lun_State *S);
 lua_State *lun_new_state(size_t limit);
 /* Closes a state made by lun_new_state (and frees its accounting). */
 void lun_close_state(lua_State *L);
-/* Bytes in use, and a new cap (0: none). */
+/* Bytes in use (Lua's, and what the host holds for scripts: lun_memory_charge), and a new cap (0: none). */
 size_t lun_memory_used(lua_State *L);
 void lun_memory_limit(lua_State *L, size_t limit);
+/* Charges delta bytes the host holds on behalf of the state's scripts
+ * (copies of their strings in rendered nodes) to the cap, or gives them
+ * back (delta < 0). Returns 0, charging nothing, if they would pass the cap
+ * (R19). Never raises. */
+int lun_memory_charge(lua_State *L, long long delta);
 
 /* Opens the standard libraries: the sandbox's allow-list, or all of them;
  * either way without finalizers or debug.sethook (lun_libraries.c). */

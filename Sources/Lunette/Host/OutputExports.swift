@@ -7,6 +7,16 @@ func string(_ pointer: UnsafePointer<CChar>?, _ length: Int) -> String {
     return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
 }
 
+/// The longest error message Swift keeps a copy of (a script's error value
+/// may be any string): the rest is cut, and the cut is said (R19).
+let longestMessage = 16 * 1024
+
+/// An error message from C, cut at `longestMessage` bytes.
+func message(_ pointer: UnsafePointer<CChar>?, _ length: Int) -> String {
+    guard length > longestMessage else { return string(pointer, length) }
+    return string(pointer, longestMessage) + "… (\(length - longestMessage) more bytes)"
+}
+
 func lunhViewType(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
     withRuntime(rt) { runtime in
         // One id per name: a script run again (:reload, --watch) keeps its views' identities.
@@ -18,7 +28,7 @@ func lunhViewType(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?,
 }
 
 func lunhOutBegin(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ text: UnsafePointer<CChar>?, _ length: Int) {
-    withRuntime(rt) { $0.builder.open(kind: kind, text: text.map { string($0, length) }) }
+    withRuntime(rt) { $0.builder.open(kind: kind, text: text, length: length) }
 }
 
 func lunhOutPosition(_ rt: UnsafeMutableRawPointer?, _ slot: UnsafePointer<CChar>?, _ length: Int) {
@@ -27,7 +37,7 @@ func lunhOutPosition(_ rt: UnsafeMutableRawPointer?, _ slot: UnsafePointer<CChar
 
 func lunhOutModifier(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ nlen: Int,
                      _ value: UnsafePointer<CChar>?, _ vlen: Int) {
-    withRuntime(rt) { $0.builder.current.modifiers.append(.init(name: string(name, nlen), value: string(value, vlen))) }
+    withRuntime(rt) { $0.builder.modifier(name, nlen, value, vlen) }
 }
 
 func lunhOutSlot(_ rt: UnsafeMutableRawPointer?, _ role: Int32, _ slot: Int32) {
@@ -36,7 +46,10 @@ func lunhOutSlot(_ rt: UnsafeMutableRawPointer?, _ role: Int32, _ slot: Int32) {
 
 func lunhOutAttr(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ nlen: Int,
                  _ value: UnsafePointer<CChar>?, _ vlen: Int) {
-    withRuntime(rt) { $0.builder.attribute(string(name, nlen), string(value, vlen)) }
+    withRuntime(rt) { runtime in
+        let builder = runtime.builder
+        builder.attribute(builder.copy(name, nlen), builder.copy(value, vlen))
+    }
 }
 
 func lunhOutEnd(_ rt: UnsafeMutableRawPointer?) {
@@ -44,7 +57,7 @@ func lunhOutEnd(_ rt: UnsafeMutableRawPointer?) {
 }
 
 func lunhOutError(_ rt: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?, _ length: Int) {
-    withRuntime(rt) { $0.builder.fail(string(message, length)) }
+    withRuntime(rt) { $0.builder.fail(Lunette.message(message, length)) }
 }
 
 func lunhOutUnit(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ typeId: Int32, _ key: UnsafePointer<CChar>?,

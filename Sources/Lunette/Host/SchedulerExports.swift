@@ -20,7 +20,7 @@ func lunhUnitBegin(_ rt: UnsafeMutableRawPointer?) {
 
 func lunhUnitEnd(_ rt: UnsafeMutableRawPointer?, _ status: Int32, _ message: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
     withRuntime(rt) { runtime in
-        runtime.endUpdate(status: status, message: message.map { string($0, length) })
+        runtime.endUpdate(status: status, message: message.map { Lunette.message($0, length) })
         return runtime.flushState.pendingReleases.isEmpty ? 0 : 1
     }
 }

@@ -40,7 +40,7 @@ func lunhClockReset(_ rt: UnsafeMutableRawPointer?) {
 
 func lunhEventFailed(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { runtime in
-        let text = string(message, length)
+        let text = Lunette.message(message, length)
         runtime.problems.record(error: runtime.units[unit].map { "\($0.displayName): \(text)" } ?? text)
         if let unit = runtime.units[unit] {
             runtime.warn(in: unit, "\(unit.displayName): \(text)")

@@ -312,7 +312,8 @@ public final class LunetteRuntime {
     /// What stops this runtime's running line (`evaluateInterruptibly`).
     public var interrupter: Interrupter { Interrupter(budget: budget) }
 
-    /// Bytes the Lua state uses now.
+    /// Bytes scripts use now: the Lua state's, and the copies of their strings
+    /// rendered trees hold (both count against `Options.memoryLimit`).
     public var memoryInUse: Int { lun_memory_used(L) }
 
     // MARK: apps

@@ -100,7 +100,7 @@ extension LunetteRuntime {
         }
         if status == Int32(LUN_UNIT_STOPPED) { unit.stoppedInFlush = flushState.flushCount }
         if status == Int32(LUN_UNIT_FAILED) || status == Int32(LUN_UNIT_STOPPED), let message {
-            if unit.kind == .effect { effectErrors.append("effect: \(message)") }
+            if unit.kind == .effect, effectErrors.count < 1000 { effectErrors.append("effect: \(message)") }
             builder.fail(message)
         }
         if flushState.updatingBegan, unit.kind != .effect { builder.finish() }
@@ -154,6 +154,7 @@ extension LunetteRuntime {
     func dispose(_ unit: Unit) {
         guard !unit.disposed else { return }
         unit.disposed = true
+        builder.release(unit)
         if unit.hasPreferences { preferences.dirty = true }     // its values leave the reduction
         for child in unit.children.values { dispose(child) }
         for entry in unit.environmentEntries.values { dropEnvironmentEntry(entry) }

@@ -42,6 +42,9 @@ final class OutputBuilder {
     @exclusivity(unchecked) private var newEntries: [EntryKey: EnvironmentEntry] = [:]
     @exclusivity(unchecked) private var lastEntry: EnvironmentEntry?
     @exclusivity(unchecked) private var errorMessage: String?
+    /// Bytes of script strings this run copied (charged to the cap), and whether it ran out.
+    @exclusivity(unchecked) private var runBytes = 0
+    @exclusivity(unchecked) private var overCap = false
     /// The constructor slot of the next node opened, when it differs from its place (F02).
     @exclusivity(unchecked) var nextPosition: String?
     /// The line of the body that built the next child unit, when it has no explicit id (F01).
@@ -74,6 +77,8 @@ final class OutputBuilder {
         newEntries = [:]
         lastEntry = nil
         errorMessage = nil
+        runBytes = 0
+        overCap = false
         transaction = unit.pendingTransaction
         unit.pendingTransaction = nil
         sawPreferences = false
@@ -81,10 +86,11 @@ final class OutputBuilder {
 
     // MARK: nodes
 
-    func open(kind: Int32, text: String?) {
+    func open(kind: Int32, text: UnsafePointer<CChar>?, length: Int) {
         // A kind C does not list is a bug on C's side: shown, not swallowed.
         let known = RenderNode.Kind(rawValue: kind)
-        let node = RenderNode(kind: known ?? .error, text: known == nil ? "internal: unknown view kind \(kind)" : text)
+        let node = RenderNode(kind: known ?? .error,
+                              text: known == nil ? "internal: unknown view kind \(kind)" : text.map { copy($0, length) })
         let parent = stack[stack.count - 1]
         node.animation = parent === root ? transaction?.animation : parent.animation
         node.owner = unit
@@ -123,6 +129,37 @@ final class OutputBuilder {
         let id = -Int32(slotNames.count)
         slotIDs[slot] = id
         return id
+    }
+
+    /// A modifier of the open node.
+    func modifier(_ name: UnsafePointer<CChar>?, _ nlen: Int, _ value: UnsafePointer<CChar>?, _ vlen: Int) {
+        current.modifiers.append(.init(name: copy(name, nlen), value: copy(value, vlen)))
+    }
+
+    // MARK: memory held for the script (R19)
+
+    /// A copy of a string C handed over, charged to the Lua state's memory
+    /// cap for as long as the output holds it. Past the cap the copy is
+    /// empty and the run ends as an error node saying so: Swift's copies of
+    /// script strings are bounded as Lua's own memory is.
+    func copy(_ pointer: UnsafePointer<CChar>?, _ length: Int) -> String {
+        guard let pointer, length > 0 else { return "" }
+        guard !overCap, lun_memory_charge(runtime.L, Int64(length)) != 0 else {
+            if !overCap, errorMessage == nil {
+                errorMessage = "not enough memory: its output holds more text than the memory cap allows "
+                    + "(a \(length)-byte string after \(runBytes) bytes)"
+            }
+            overCap = true
+            return ""
+        }
+        runBytes += length
+        return string(pointer, length)
+    }
+
+    /// Gives back what a unit's output held (the unit is gone).
+    func release(_ unit: Unit) {
+        if unit.outputBytes > 0 { _ = lun_memory_charge(runtime.L, -Int64(unit.outputBytes)) }
+        unit.outputBytes = 0
     }
 
     /// An attribute of the open node, or of the whole output when no node is open.
@@ -202,9 +239,13 @@ final class OutputBuilder {
             unit.output = [node]
             oldChildren.merge(newChildren) { old, _ in old }
             newChildren = [:]
+            release(unit)
+            _ = lun_memory_charge(runtime.L, -Int64(runBytes))
         } else {
             Animations.record(old: unit.output, new: root.ownChildren)
             unit.output = root.ownChildren
+            release(unit)
+            unit.outputBytes = runBytes
         }
         unit.outputAttributes = outputAttributes
         if sawPreferences || unit.hasPreferences { runtime.preferences.dirty = true }

@@ -35,6 +35,8 @@ final class Unit {
     @exclusivity(unchecked) var recordRef: Int32 = 0
     /// How deep the node hosting it sits in the whole rendered tree (R18).
     @exclusivity(unchecked) var treeDepth = 0
+    /// Bytes of script strings its output holds, charged to the memory cap (R19).
+    @exclusivity(unchecked) var outputBytes = 0
 
     /// The rendered output: the top-level nodes of its last run.
     @exclusivity(unchecked) var output: [RenderNode] = []

@@ -18,6 +18,7 @@
  * debug.sethook, which would take the budget's hook away, is refused.
  */
 #include "lun_internal.h"
+#include <stdio.h>
 
 static const luaL_Reg lun_safe_libs[] = {
   {LUA_GNAME, luaopen_base}, {LUA_LOADLIBNAME, luaopen_package},
@@ -82,6 +83,75 @@ static void lun_open_subset(lua_State *L, const char *name, lua_CFunction open, 
   lua_pop(L, 1);
   lua_setglobal(L, name);
   lua_pop(L, 1);
+}
+
+/* 1 if name is a module name the sandbox looks up: letters, digits, '_'
+ * and '-', in parts separated by single dots. */
+static int lun_module_name_ok(const char *name, size_t len) {
+  size_t i;
+  if (len == 0 || len > 200 || name[0] == '.' || name[len - 1] == '.') return 0;
+  for (i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)name[i];
+    if (c == '.' && name[i + 1] == '.') return 0;
+    if (!(c == '.' || c == '_' || c == '-' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z'))) return 0;
+  }
+  return 1;
+}
+
+/* The sandbox's searcher for Lua modules: (name) -> loader, file | message.
+ * It looks only in the host's module paths, a copy of which it holds as
+ * upvalue 1 (templates "dir/?.lua;dir/?/init.lua"): package.path, which a
+ * script can assign, is not read. Its messages name only the module and
+ * those paths, never what lies outside them (R22). */
+static int lun_host_searcher(lua_State *L) {
+  size_t len, plen;
+  const char *name = luaL_checklstring(L, 1, &len);
+  const char *paths = lua_tolstring(L, lua_upvalueindex(1), &plen), *end = paths + plen;
+  const char *file;
+  if (!lun_module_name_ok(name, len)) {
+    lua_pushliteral(L, "the sandbox finds modules by names of letters, digits, '_' and '-' parted by dots");
+    return 1;
+  }
+  file = luaL_gsub(L, name, ".", "/");              /* name, file */
+  while (paths < end) {
+    const char *sep = memchr(paths, ';', (size_t)(end - paths));
+    size_t tlen = sep ? (size_t)(sep - paths) : (size_t)(end - paths);
+    const char *candidate;
+    FILE *f;
+    lua_pushlstring(L, paths, tlen);
+    candidate = luaL_gsub(L, lua_tostring(L, -1), "?", file);
+    paths += tlen + (sep ? 1 : 0);
+    if ((f = fopen(candidate, "r")) == NULL) { lua_pop(L, 2); continue; }
+    fclose(f);
+    if (luaL_loadfilex(L, candidate, "t") != LUA_OK)
+      return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, candidate, lua_tostring(L, -1));
+    lua_pushstring(L, candidate);
+    return 2;
+  }
+  lua_pushfstring(L, "no module '%s' in the script's module paths", name);
+  return 1;
+}
+
+/* Protected part of lun_sandbox_module_paths: (templates) -> (). */
+static int lun_sandbox_module_paths_k(lua_State *L) {
+  luaL_checkstring(L, 1);
+  lua_getglobal(L, LUA_LOADLIBNAME);
+  if (!lua_istable(L, -1) || lua_getfield(L, -1, "searchers") != LUA_TTABLE) return 0;
+  lua_pushvalue(L, 1);
+  lua_pushcclosure(L, lun_host_searcher, 1);
+  lua_rawseti(L, -2, 2);                           /* in place of the Lua searcher (package.path) */
+  return 0;
+}
+
+int lun_sandbox_module_paths(lua_State *L, const char *templates, size_t len) {
+  if (!lua_checkstack(L, 4)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_sandbox_module_paths_k);
+  lua_pushlstring(L, templates, len);
+  if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+    lua_pop(L, 1);
+    return LUN_ERROR;
+  }
+  return LUN_OK;
 }
 
 /* Protected part of lun_open_libraries: (sandboxed) -> (). */

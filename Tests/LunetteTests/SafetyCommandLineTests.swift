@@ -21,7 +21,7 @@ extension CommandLineTests {
             (["run", "--time-budget", "1e300", file.path], "--time-budget must be a number of seconds"),
             (["run", "--for", "nan", file.path], "--for must be a number of seconds"),
             (["run", "--storage", "", file.path], "--storage needs a file name"),
-            (["test", "--timeout", "-1", file.path], "--timeout must be"),
+            (["test", "--timeout=-1", file.path], "--timeout must be"),
         ]
         for (arguments, message) in cases {
             let result = try lunette(arguments)

@@ -52,6 +52,34 @@ final class SandboxTests: XCTestCase {
         XCTAssertEqual(result, ["false"])
     }
 
+    func testR22AssigningPackagePathReachesNoFileOutsideTheHostsModulePaths() throws {
+        let fm = FileManager.default
+        let base = fm.temporaryDirectory.appendingPathComponent("r22_\(UUID().uuidString)")
+        let scripts = base.appendingPathComponent("scripts"), outside = base.appendingPathComponent("outside")
+        try fm.createDirectory(at: scripts, withIntermediateDirectories: true)
+        try fm.createDirectory(at: outside, withIntermediateDirectories: true)
+        defer { try? fm.removeItem(at: base) }
+        try "return { ok = 'mine' }".write(to: scripts.appendingPathComponent("helper.lua"), atomically: true, encoding: .utf8)
+        try "TOKEN=secret".write(to: outside.appendingPathComponent(".env"), atomically: true, encoding: .utf8)
+        try "return 'secret module'".write(to: outside.appendingPathComponent("stolen.lua"), atomically: true, encoding: .utf8)
+        let runtime = try LunetteRuntime(options: .init(sandboxed: true, modulePaths: [scripts.path]))
+        let result = try runtime.evaluate("""
+            local seen = { require("helper").ok }
+            package.path = "\(outside.path)/?;\(outside.path)/?.lua;/etc/?"
+            for _, name in ipairs { "stolen", ".env", "os-release", "../outside/stolen", "" } do
+              local ok, err = pcall(require, name)
+              seen[#seen + 1] = tostring(ok) .. ":" .. tostring(err)
+            end
+            return table.concat(seen, "|")
+            """)[0]
+        XCTAssertTrue(result.hasPrefix("mine|false:"), result)
+        for leak in ["secret", "TOKEN", outside.path, "/etc", "os-release'" + " from"] {
+            XCTAssertFalse(result.contains(leak), "\(leak) in \(result)")
+        }
+        XCTAssertTrue(result.contains("no module 'stolen' in the script's module paths"), result)
+        XCTAssertTrue(result.contains("the sandbox finds modules by names of letters"), result)
+    }
+
     func testR5TheAllowedLibrariesWork() throws {
         let result = try evaluate("""
             local ui = require("lunette")

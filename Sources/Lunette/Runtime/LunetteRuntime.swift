@@ -24,7 +24,8 @@ public final class LunetteRuntime {
         /// `loadfile`; `load` takes text only), `require` of preloaded modules
         /// and `modulePaths`, coroutine, table, string (no `dump`), math, utf8,
         /// `os.clock/time/date/difftime`, `debug.traceback`. Nothing else
-        /// exists to be found. (Finalizers and `debug.sethook` are refused in
+        /// exists to be found. `require` searches its own copy of
+        /// `modulePaths`: assigning `package.path` changes nothing. (Finalizers and `debug.sethook` are refused in
         /// every runtime.)
         public var sandboxed: Bool
         /// Directories searched by `require` (besides preloaded modules).
@@ -176,12 +177,15 @@ public final class LunetteRuntime {
     }
 
     private func configureLibraries() throws {
-        var setup = ""
-        if !options.modulePaths.isEmpty {
-            let paths = options.modulePaths.map { "\($0)/?.lua;\($0)/?/init.lua" }.joined(separator: ";")
-            setup += "package.path = \(luaQuoted(paths)) .. ';' .. package.path\n"
+        let paths = options.modulePaths.map { "\($0)/?.lua;\($0)/?/init.lua" }.joined(separator: ";")
+        if options.sandboxed {
+            // The module search belongs to the host: a copy of its paths no script can change (R22).
+            guard lun_sandbox_module_paths(L, paths, paths.utf8.count) == LUN_OK else {
+                throw LunetteError.setup("not enough memory for the module search")
+            }
+        } else if !paths.isEmpty {
+            try runChunk("package.path = \(luaQuoted(paths)) .. ';' .. package.path\n", name: "=(lunette setup)")
         }
-        if !setup.isEmpty { try runChunk(setup, name: "=(lunette setup)") }
     }
 
     // MARK: running scripts

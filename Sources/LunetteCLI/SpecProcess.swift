@@ -3,16 +3,20 @@ import Foundation
 /// Runs one spec file in a child `lunette test --child` process, so nothing
 /// a spec does — crash, `os.exit`, a call blocked in C, memory exhaustion —
 /// can take the run down with it (TARGETS R13, R17). Results arrive as the
-/// child hands them out; a child that stops making progress for longer than
+/// child hands them out, on a channel of their own (SpecChannel, R25): what
+/// the specs print to stdout and stderr passes through verbatim and never
+/// changes a verdict. A child that stops making progress for longer than
 /// the per-test timeout (plus a grace period) is killed, and the test it was
-/// running is reported failed. A child that ends without its "done" record
-/// failed, whatever its exit status.
+/// running is reported failed. A child that ends without its "done" record,
+/// or whose channel carried anything malformed, failed, whatever its exit status.
 struct SpecProcess {
     let file: String
     let childArguments: [String]
     let timeout: Double
-    /// Where what the specs print themselves goes.
-    var printed: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    /// Where what the specs print to stdout goes, as the bytes they wrote.
+    var printed: (Data) -> Void = { FileHandle.standardError.write($0) }
+    /// Where what they print to stderr goes.
+    var printedErrors: (Data) -> Void = { FileHandle.standardError.write($0) }
     /// Called as each test starts (its full name): a terminal shows what is running.
     var started: (String) -> Void = { _ in }
     /// Seconds past the timeout before a silent child is killed: the child's
@@ -23,64 +27,49 @@ struct SpecProcess {
     func run(onCase: (SpecCase) -> Void) -> [SpecCase] {
         var cases: [SpecCase] = []
         func report(_ c: SpecCase) { cases.append(c); onCase(c) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.executablePath)
-        process.arguments = ["test", "--child"] + childArguments + [file]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"       // a crash is reported here, briefly
-        process.environment = environment
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        let stream = ChildStream(output.fileHandleForReading)
-        let stderrTail = ChildStream(errors.fileHandleForReading)
+        let child: ChildIO
         do {
-            try process.run()
+            child = try ChildIO.start(file: file, arguments: ["test", "--child"] + childArguments + [file])
         } catch {
             report(failure("running \(file)", "could not start a test process: \(error)"))
             return cases
         }
         var running = "loading \(file)"
-        var done = false
         var lastProgress = Date()
         var killed = false
-        while true {
-            let exited = !process.isRunning
-            for record in stream.takeRecords(printed: printed) {
+        var decoder = SpecChannelDecoder()
+        var stderrTail = Data()
+        child.pump(printed: printed, printedErrors: { data in
+            stderrTail = Data((stderrTail + data).suffix(4096))
+            printedErrors(data)
+        }, results: { data in
+            for record in decoder.take(data) {
                 lastProgress = Date()
                 switch record.status {
                 case "start":
                     running = record.name
                     started(record.name)
-                case "done": done = true
                 case "passed", "failed", "skipped":
                     report(SpecCase(file: file, name: record.name, status: SpecCase.Status(rawValue: record.status) ?? .failed,
                                     message: record.message, seconds: record.seconds))
                 default: break
                 }
             }
-            if exited { break }
-            if Date().timeIntervalSince(lastProgress) > timeout + Self.grace {
-                kill(-process.processIdentifier, SIGKILL)      // its group: what it started goes too
-                kill(process.processIdentifier, SIGKILL)
-                killed = true
-                process.waitUntilExit()
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        process.waitUntilExit()
-        for record in stream.takeRecords(printed: printed) where ["passed", "failed", "skipped"].contains(record.status) {
-            report(SpecCase(file: file, name: record.name, status: SpecCase.Status(rawValue: record.status) ?? .failed,
-                            message: record.message, seconds: record.seconds))
-        }
-        if killed {
+        }, shouldKill: {
+            killed = Date().timeIntervalSince(lastProgress) > timeout + Self.grace
+            return killed
+        })
+        decoder.finish()
+        if let why = decoder.malformed {
+            report(failure(running, "the results channel of the spec process was corrupted (\(why)); "
+                + "the file's results cannot be trusted"))
+        } else if killed {
             report(failure(running, "timed out after \(timeout)s and was killed (blocked outside Lua?)"))
-        } else if !done {
-            let how = process.terminationReason == .uncaughtSignal
-                ? "crashed (signal \(process.terminationStatus))" : "exited with status \(process.terminationStatus)"
-            let tail = stderrTail.text.split(separator: "\n").suffix(3).joined(separator: "\n")
+        } else if !decoder.done {
+            let how = child.process.terminationReason == .uncaughtSignal
+                ? "crashed (signal \(child.process.terminationStatus))"
+                : "exited with status \(child.process.terminationStatus)"
+            let tail = String(decoding: stderrTail, as: UTF8.self).split(separator: "\n").suffix(3).joined(separator: "\n")
             report(failure(running, "the spec process \(how) before the file finished" + (tail.isEmpty ? "" : ":\n" + tail)))
         }
         return cases
@@ -91,44 +80,110 @@ struct SpecProcess {
     }
 }
 
-/// What a child writes, read on a thread of its own as it comes.
-final class ChildStream: @unchecked Sendable {
-    private let lock = NSLock()
-    private var buffer = Data()
+/// A child process and its three streams: stdout, stderr (what the specs
+/// print) and the results socket (which the child gets as its stdin and
+/// moves out of the specs' reach; see SpecChannelWriter).
+struct ChildIO {
+    let process: Process
+    let output: Int32, errors: Int32, results: Int32
 
-    init(_ handle: FileHandle) {
-        let thread = Thread { [self] in
-            while true {
-                let data = handle.availableData
-                if data.isEmpty { return }
-                lock.withLock { buffer.append(data) }
-            }
+    static func start(file: String, arguments: [String]) throws -> ChildIO {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.executablePath)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"       // a crash is reported here, briefly
+        process.environment = environment
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            throw ValidationErrorText("could not make the results channel: \(String(cString: strerror(errno)))")
         }
-        thread.start()
+        let output = Pipe(), errors = Pipe()
+        let childEnd = FileHandle(fileDescriptor: pair[1], closeOnDealloc: true)
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = childEnd
+        do {
+            try process.run()
+        } catch {
+            close(pair[0])
+            throw error
+        }
+        try? childEnd.close()                              // the child has it; our copy would hide its end
+        return ChildIO(process: process, output: output.fileHandleForReading.fileDescriptor,
+                       errors: errors.fileHandleForReading.fileDescriptor, results: pair[0],
+                       keep: [output, errors])
     }
 
-    /// The complete records received so far, taken out of the buffer; what
-    /// the specs printed themselves between records goes to `printed`.
-    func takeRecords(printed: (String) -> Void = { _ in }) -> [SpecRecord] {
-        lock.withLock {
-            var records: [SpecRecord] = []
-            while let begin = buffer.firstIndex(of: SpecRecord.recordStart),
-                  let end = buffer[begin...].firstIndex(of: SpecRecord.recordEnd) {
-                if begin > buffer.startIndex { printed(String(decoding: buffer[buffer.startIndex..<begin], as: UTF8.self)) }
-                let text = String(decoding: buffer[buffer.index(after: begin)..<end], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex...end)
-                if let record = SpecRecord(decoding: text) { records.append(record) }
+    /// Keeps the Pipes (and so their descriptors) alive as long as this.
+    private let keep: [AnyObject]
+
+    private init(process: Process, output: Int32, errors: Int32, results: Int32, keep: [AnyObject]) {
+        self.process = process
+        self.output = output
+        self.errors = errors
+        self.results = results
+        self.keep = keep
+    }
+
+    /// Reads all three streams until the results socket closes (the child
+    /// and only it holds the other end) or `shouldKill` says so. Before each
+    /// read of the results, whatever stdout holds is passed on first: the
+    /// child flushes its output before each record, so the output a test
+    /// printed comes before its result.
+    func pump(printed: (Data) -> Void, printedErrors: (Data) -> Void, results take: (Data) -> Void,
+              shouldKill: () -> Bool) {
+        var open: [Int32] = [output, errors, results]
+        func pass(_ fd: Int32) -> Bool {
+            guard let data = Self.read(fd) else { return false }
+            if fd == output { printed(data) } else if fd == errors { printedErrors(data) } else { take(data) }
+            return true
+        }
+        while open.contains(results) {
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&fds, nfds_t(fds.count), 100)
+            if ready < 0, errno != EINTR { break }
+            for entry in fds where entry.revents != 0 && entry.fd != results {
+                if !pass(entry.fd) { open.removeAll { $0 == entry.fd } }
             }
-            if !buffer.isEmpty, !buffer.contains(SpecRecord.recordStart), buffer.last == UInt8(ascii: "\n") {
-                printed(String(decoding: buffer, as: UTF8.self))
-                buffer.removeAll()
+            if let entry = fds.first(where: { $0.fd == results }), entry.revents != 0 {
+                drain(output, into: printed)
+                if !pass(results) { open.removeAll { $0 == results } }
             }
-            return records
+            if open.contains(results), shouldKill() {
+                kill(-process.processIdentifier, SIGKILL)      // its group: what it started goes too
+                kill(process.processIdentifier, SIGKILL)
+                break
+            }
+        }
+        process.waitUntilExit()
+        // What the child wrote before it ended is in the pipes now; a
+        // process the spec started may hold them open, so take only what is there.
+        drain(output, into: printed)
+        drain(errors, into: printedErrors)
+        drain(results, into: take)                          // what came before a kill
+        close(results)
+    }
+
+    /// Passes on what `fd` holds right now, without waiting for more (at most a second of it).
+    private func drain(_ fd: Int32, into sink: (Data) -> Void) {
+        let until = Date().addingTimeInterval(1)
+        while Date() < until {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 0) > 0, let data = Self.read(fd) else { return }
+            sink(data)
         }
     }
 
-    /// Everything received, as text.
-    var text: String { lock.withLock { String(decoding: buffer, as: UTF8.self) } }
+    /// One read; nil at the end of the stream (or on an error).
+    private static func read(_ fd: Int32) -> Data? {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = Foundation.read(fd, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            return count > 0 ? Data(buffer[0..<count]) : nil
+        }
+    }
 }
 
 extension CommandLine {

@@ -1,6 +1,8 @@
 import Foundation
 
-/// How `lunette test` shows results: readable lines, TAP, and JUnit XML.
+/// How `lunette test` shows results: readable lines, TAP, and JUnit XML —
+/// each well-formed whatever a name or message holds (R25): control
+/// characters are shown as visible escapes (`\u{1B}`), never written raw.
 enum SpecReport {
     /// "3 passed, 1 failed" (", 2 skipped" where any).
     static func summary(_ cases: [SpecCase]) -> String {
@@ -13,9 +15,10 @@ enum SpecReport {
     /// The readable line of one test: ✓ / ✗ / -, a failure with its message.
     static func line(_ c: SpecCase) -> String {
         switch c.status {
-        case .passed: return "  ✓ \(c.name)\n"
-        case .skipped: return "  - \(c.name) (pending)\n"
-        case .failed: return "  ✗ \(c.name)\n      " + c.message.replacingOccurrences(of: "\n", with: "\n      ") + "\n"
+        case .passed: return "  ✓ \(visible(c.name))\n"
+        case .skipped: return "  - \(visible(c.name)) (pending)\n"
+        case .failed:
+            return "  ✗ \(visible(c.name))\n      " + visible(c.message, keeping: ["\n", "\t"]).replacingOccurrences(of: "\n", with: "\n      ") + "\n"
         }
     }
 
@@ -23,7 +26,7 @@ enum SpecReport {
     static func tap(_ cases: [SpecCase]) -> String {
         var out = "TAP version 13\n"
         for (i, c) in cases.enumerated() {
-            let title = "\(c.file): \(c.name)"
+            let title = tapDescription("\(c.file): \(c.name)")
             switch c.status {
             case .passed: out += "ok \(i + 1) - \(title)\n"
             case .skipped: out += "ok \(i + 1) - \(title) # SKIP pending\n"
@@ -63,12 +66,74 @@ enum SpecReport {
         return out + "</testsuites>\n"
     }
 
-    private static func xml(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    /// Text with its control characters (C0, DEL, C1, line and paragraph
+    /// separators) as visible escapes `\u{1B}`, except those in `keeping`.
+    static func visible(_ s: String, keeping: Set<Unicode.Scalar> = []) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in s.unicodeScalars {
+            if isControl(scalar), !keeping.contains(scalar) {
+                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0xFFFE, 0xFFFF: return true
+        default: return false
+        }
+    }
+
+    /// Text for XML 1.0 content or attributes: markup escaped, characters
+    /// XML cannot hold (most C0 controls, U+FFFE/U+FFFF) as visible escapes,
+    /// and line breaks and tabs as character references (kept exactly, even in attributes).
+    private static func xml(_ s: String) -> String {
+        var out = ""
+        for scalar in visible(s, keeping: ["\n", "\r", "\t"]).unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            case "\t": out += "&#9;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// A TAP test description: one line (controls escaped), `#` escaped as
+    /// `\#` so no name can make a failure a TODO or SKIP directive.
+    private static func tapDescription(_ s: String) -> String {
+        visible(s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#"))
+    }
+
+    /// A YAML double-quoted scalar on one line: every character YAML would
+    /// read as a break or could not hold is an escape.
     private static func yamlQuoted(_ s: String) -> String {
-        "'" + s.replacingOccurrences(of: "'", with: "''").replacingOccurrences(of: "\n", with: " ") + "'"
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{85}": out += "\\N"
+            case "\u{2028}": out += "\\L"
+            case "\u{2029}": out += "\\P"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                out += String(format: "\\x%02X", scalar.value)
+            case "\u{FEFF}", "\u{FFFE}", "\u{FFFF}": out += String(format: "\\u%04X", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 }

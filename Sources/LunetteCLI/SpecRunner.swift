@@ -35,42 +35,85 @@ enum SpecRunner {
         }
     }
 
-    static func run(file: String, options: Options, limits: ScriptLimits) {
+    /// Runs one file, sending its results on `channel`. The "done" record is
+    /// Swift's, sent only once the runner returned: a spec that ends the
+    /// process early can never look finished.
+    static func run(file: String, options: Options, limits: ScriptLimits, channel: SpecChannelWriter) {
         do {
             let runtime = try Runtimes.make(for: file, limits: limits, virtualClock: true)
             try runtime.installRunnerSupport()
+            try SpecResults.install(in: runtime, channel: channel)
             try runtime.run(source: source, name: "=(spec runner)")
             let call = "lunette_spec_run(\(quoted(file)), \(options.lua))"
             _ = try runtime.evaluateHostCode(call, name: "=(spec runner)")
         } catch {
-            emit(SpecRecord(status: "failed", name: "loading \(file)", message: "\(error)"))
-            emit(SpecRecord(status: "done", name: file))
+            channel.send(SpecRecord(status: "failed", name: "loading \(file)", message: "\(error)"))
         }
+        channel.send(SpecRecord(status: "done", name: file))
     }
 
-    private static func emit(_ record: SpecRecord) {
-        FileHandle.standardOutput.write(Data(record.encoded.utf8))
-    }
-
+    /// A Lua string literal of `s`; control characters as `\ddd`, so a
+    /// file name with a newline is still one literal.
     static func quoted(_ s: String) -> String {
-        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case _ where scalar.value < 32 || scalar.value == 127: out += String(format: "\\%03d", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 }
 
-/// One result line of a spec file, as the runner hands it out: status
-/// (start, passed, failed, skipped, done), name, message, seconds.
+/// What the Lua runner gets to hand results out: the global
+/// `lunette_results`, taken out of the globals before any spec runs, whose
+/// one method `results:emit(status, name, message, seconds)` sends a record.
+/// The channel itself stays in Swift.
+final class SpecResults {
+    let channel: SpecChannelWriter
+    init(channel: SpecChannelWriter) { self.channel = channel }
+
+    /// The statuses the Lua runner may send ("done" is Swift's own).
+    static let statuses: Set<String> = ["start", "passed", "failed", "skipped"]
+
+    static func install(in runtime: LunetteRuntime, channel: SpecChannelWriter) throws {
+        let emit = HostType.Method(name: "emit") { object, arguments in
+            guard let results = object as? SpecResults else { return .none }
+            try results.emit(arguments)
+            return .none
+        }
+        try runtime.register(HostType(name: "LunetteSpecResults", swiftType: SpecResults.self, properties: [],
+                                      methods: [emit], make: nil))
+        try runtime.setGlobal("lunette_results", to: SpecResults(channel: channel))
+    }
+
+    private func emit(_ arguments: [LuaValue]) throws {
+        func text(_ i: Int) -> String {
+            guard i < arguments.count, case .string(let s) = arguments[i] else { return "" }
+            return s
+        }
+        guard Self.statuses.contains(text(0)) else {
+            throw ValidationErrorText("results:emit: unknown status \(SpecRunner.quoted(text(0)))")
+        }
+        var seconds = 0.0
+        if arguments.count > 3 {
+            if case .double(let d) = arguments[3] { seconds = d } else if case .int(let n) = arguments[3] { seconds = Double(n) }
+        }
+        channel.send(SpecRecord(status: text(0), name: text(1), message: text(2), seconds: seconds.isFinite ? seconds : 0))
+    }
+}
+
+/// One result of a spec file, as the runner hands it out: status
+/// (start, passed, failed, skipped, done), name, message, seconds. On the
+/// channel it is a JSON object, so no name or message can break the framing.
 struct SpecRecord {
-    static let fieldSeparator: Character = "\u{1f}"
-    /// A record is framed (GS ... RS), so what specs print between records passes through.
-    static let recordStart: UInt8 = 0x1d, recordEnd: UInt8 = 0x1e
     var status: String
     var name: String
     var message = ""
     var seconds = 0.0
-
-    var encoded: String {
-        "\u{1d}" + [status, name, message, String(format: "%.4f", seconds)].joined(separator: String(Self.fieldSeparator)) + "\u{1e}"
-    }
 
     init(status: String, name: String, message: String = "", seconds: Double = 0) {
         self.status = status
@@ -79,10 +122,19 @@ struct SpecRecord {
         self.seconds = seconds
     }
 
-    init?(decoding record: String) {
-        let fields = record.split(separator: Self.fieldSeparator, omittingEmptySubsequences: false).map(String.init)
-        guard fields.count == 4 else { return nil }
-        self.init(status: fields[0], name: fields[1], message: fields[2], seconds: Double(fields[3]) ?? 0)
+    /// The record as JSON (strings escaped by JSONSerialization: any text fits).
+    var json: Data {
+        let object: [String: Any] = ["status": status, "name": name, "message": message, "seconds": seconds]
+        return (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
+    }
+
+    /// A record from its JSON; nil unless it has every field with the right type and a known status.
+    init?(json: Data) {
+        guard let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
+              let status = object["status"] as? String, SpecResults.statuses.contains(status) || status == "done",
+              let name = object["name"] as? String, let message = object["message"] as? String,
+              let seconds = object["seconds"] as? NSNumber else { return nil }
+        self.init(status: status, name: name, message: message, seconds: seconds.doubleValue)
     }
 }
 

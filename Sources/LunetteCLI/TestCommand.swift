@@ -61,7 +61,8 @@ struct TestCommand: ParsableCommand {
             setpgid(0, 0)                     // its own process group: a kill takes what it started too
             let options = SpecRunner.Options(filter: filter, filterOut: filterOut, tags: tags, excludeTags: excludeTags,
                                              timeout: timeout, failOnWarnings: failOnWarnings, strict: strict)
-            for file in paths { SpecRunner.run(file: file, options: options, limits: limits) }
+            let channel = try SpecChannelWriter()      // before any Lua runs: specs never see it
+            for file in paths { SpecRunner.run(file: file, options: options, limits: limits, channel: channel) }
             return
         }
         let files = SpecFiles.find(in: paths.isEmpty ? SpecFiles.defaultRoots() : paths)
@@ -76,21 +77,35 @@ struct TestCommand: ParsableCommand {
         // On a terminal, a progress line says what runs now (rewritten in place, erased before results).
         let progress = !tap && isatty(STDOUT_FILENO) != 0
         func clearProgress() { if progress { print("\r\u{1B}[K", terminator: "") } }
+        // What specs print passes through as they wrote it; a result line
+        // after output that did not end its line starts a line of its own.
+        var atLineStart = true
+        func passThrough(_ data: Data) {
+            clearProgress()
+            fflush(stdout)
+            FileHandle.standardOutput.write(data)
+            if let last = data.last { atLineStart = last == UInt8(ascii: "\n") }
+        }
         var passed = 0, failed = 0
         for file in files {
-            if !tap { print(file) }
+            if !tap { print(SpecReport.visible(file)) }
             var process = SpecProcess(file: file, childArguments: childArguments, timeout: timeout)
-            if !tap { process.printed = { clearProgress(); print($0, terminator: "") } }
+            if !tap { process.printed = passThrough }
             if progress {
                 process.started = { name in
-                    print("\r\u{1B}[K… \(name.prefix(60))  (\(passed) passed, \(failed) failed)", terminator: "")
+                    print("\r\u{1B}[K… \(SpecReport.visible(name).prefix(60))  (\(passed) passed, \(failed) failed)",
+                          terminator: "")
                     fflush(stdout)
                 }
             }
             let cases = process.run { c in
                 if c.status == .passed { passed += 1 } else if c.status == .failed { failed += 1 }
                 clearProgress()
-                if !tap { print(SpecReport.line(c), terminator: ""); fflush(stdout) }
+                if !tap {
+                    if !atLineStart { print(); atLineStart = true }
+                    print(SpecReport.line(c), terminator: "")
+                    fflush(stdout)
+                }
             }
             all += cases
         }

@@ -2,8 +2,8 @@
 --
 -- Loaded into a fresh runtime for each spec file. Defines describe, it,
 -- pending, before_each, after_each, assert and spy as globals, then
--- `lunette_spec_run(path, filter)` loads the file, runs what it declared and
--- prints one line per test. It returns "passed failed skipped".
+-- `lunette_spec_run(path, options)` loads the file, runs what it declared and
+-- hands out one record per test (through lunette_results).
 
 local unpack = table.unpack
 
@@ -375,11 +375,13 @@ end
 -- What the command gave the runner: a way to load spec files (loadfile may
 -- be sandboxed away) and to hand results out as they come. Taken out of the
 -- globals before any spec runs, so specs cannot reach them.
-local load_spec, emit, watch, unwatch, reset_clock, take_problems, last_miss =
-  lunette_loadfile, lunette_emit, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems,
+-- Results go to `lunette_results` (Swift's, writing to a channel of its
+-- own that specs cannot reach, R25), not through lunette_emit (stdout).
+local load_spec, results, watch, unwatch, reset_clock, take_problems, last_miss =
+  lunette_loadfile, lunette_results, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems,
   lunette_last_miss
-lunette_loadfile, lunette_emit, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems,
-  lunette_last_miss = nil, nil, nil, nil, nil, nil, nil
+lunette_loadfile, lunette_emit, lunette_results, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems,
+  lunette_last_miss = nil, nil, nil, nil, nil, nil, nil, nil
 
 -- A failure's message; indexing the nil of an app:find that matched
 -- nothing says what was looked for, and in what.
@@ -496,12 +498,26 @@ local function run_watched(test, timeout)
   return ok, err
 end
 
--- Field separator and record frame of the results handed out (framed, so
--- what specs print between records passes through).
-local FS, GS, RS = "\31", "\29", "\30"
+-- Text as valid UTF-8: each byte that is not part of a well-formed
+-- character becomes the text \xNN (names and messages are any bytes; the
+-- reports are UTF-8).
+local utf8_len, byte, format, concat = utf8.len, string.byte, string.format, table.concat
+local function valid_text(s)
+  s = tostring(s or "")
+  local parts, i = {}, 1
+  while true do
+    local n, bad = utf8_len(s, i)
+    if n then parts[#parts + 1] = s:sub(i); break end
+    parts[#parts + 1] = s:sub(i, bad - 1)
+    parts[#parts + 1] = format("\\x%02X", byte(s, bad))
+    i = bad + 1
+  end
+  return concat(parts)
+end
 
+-- Hands one result out (Swift encodes it; the framing is not Lua's).
 local function record(status, name, message, seconds)
-  emit(GS .. table.concat({ status, name, message or "", ("%.4f"):format(seconds or 0) }, FS) .. RS)
+  results:emit(status, valid_text(name), valid_text(message), seconds or 0)
 end
 
 -- Runs fn(...) in its own coroutine under the time limit, like a test.
@@ -511,7 +527,7 @@ end
 
 -- Loads a spec file and runs what it declared, handing out one record per
 -- test as it ends (status passed, failed or skipped; full name; message;
--- seconds), a "start" record before each, and "done" at the end. Loading
+-- seconds) and a "start" record before each. Loading
 -- the file and its describe blocks is bounded by the same time limit.
 -- The #tags in a name: "saves #slow #io" -> { slow = true, io = true }.
 local function tags_of(name)
@@ -561,15 +577,13 @@ function lunette_spec_run(path, options)
   if strict then reset_ui() end
   local chunk, err = load_spec(path)
   if not chunk then
-    record("failed", "loading " .. path, err)
-    return record("done", path)
+    return record("failed", "loading " .. path, err)
   end
   record("start", "loading " .. path)
   local ok, loadErr = run_limited(timeout, chunk)
   if ok then loadErr = unexpected_problems(); ok = loadErr == nil end
   if not ok then
-    record("failed", "loading " .. path, loadErr)
-    return record("done", path)
+    return record("failed", "loading " .. path, loadErr)
   end
   local function walk(block)
     local setUp, setupError = false, nil
@@ -609,6 +623,5 @@ function lunette_spec_run(path, options)
       if not good then record("failed", (block.name or path) .. " (teardown)", message) end
     end
   end
-  walk(root)
-  record("done", path)
+  walk(root)            -- "done" is sent by Swift once this returns
 end

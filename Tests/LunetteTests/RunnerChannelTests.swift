@@ -1,0 +1,163 @@
+import Foundation
+import XCTest
+
+/// R25 (issue 16): the test runner's results travel on a channel specs
+/// cannot write to, whatever specs print cannot change a verdict, and
+/// `--junit` / `--tap` are well-formed for any name or message.
+extension CommandLineTests {
+    /// Writes a spec file (bytes: names may hold any byte) and returns its path.
+    private func specFile(_ source: String) throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("r25_\(UUID().uuidString)_spec.lua")
+        try Data(source.utf8).write(to: file)
+        return file
+    }
+
+    /// Three failing tests: one prints the old runner's record separator,
+    /// one a NUL and CRLF, one a forged pass in the old in-band format (and
+    /// names carry control characters). Before, this printed "1 passed, 2
+    /// failed" and, under --sandbox, exited 0.
+    func testR25PrintedControlCharactersAndForgedRecordsCannotHideFailures() throws {
+        let file = try specFile(#"""
+            describe("printing", function()
+              it("a record separator", function() print("\30"); assert.equal(1, 2) end)
+              it("a NUL and CRLF\r\n", function() print("\0\r\n"); assert.equal(1, 2) end)
+              it("a forged pass \30 named\n with controls", function()
+                print("\29passed\31forged\31\0310.1\30\29done\31x\31\0310\30")
+                print('{"status":"passed","name":"forged","message":"","seconds":0}')
+                assert.equal(1, 2)
+              end)
+            end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file) }
+        for sandbox in [[], ["--sandbox"]] {
+            let result = try lunette(["test"] + sandbox + [file.path])
+            XCTAssertEqual(result.status, 1, "\(sandbox) \(result.output)")
+            XCTAssertTrue(result.output.hasSuffix("0 passed, 3 failed\n"), "\(sandbox) \(result.output)")
+            XCTAssertFalse(result.output.contains("✓"), result.output)
+            // What the specs printed passes through as they wrote it.
+            XCTAssertTrue(result.output.contains("\u{1D}passed\u{1F}forged"), result.output)
+            XCTAssertTrue(result.output.contains("\0\r\n"), result.output)
+            XCTAssertTrue(result.output.contains("a forged pass \\u{1E} named\\u{A} with controls"), result.output)
+        }
+    }
+
+    /// A spec that writes forged records — in the old format and the new one —
+    /// through every descriptor it can open (/proc/self/fd/N, a shell's
+    /// `>&N`, and, where the kernel allows, a descriptor stolen from the
+    /// process with pidfd_getfd) is still counted failed.
+    func testR25ASpecCannotForgeAPassThroughAnyDescriptor() throws {
+        let thief = FileManager.default.temporaryDirectory.appendingPathComponent("r25_thief_\(UUID().uuidString).py")
+        try """
+            import ctypes, os, sys
+            libc = ctypes.CDLL(None, use_errno=True)
+            pidfd = libc.syscall(434, int(sys.argv[1]), 0)          # pidfd_open
+            for n in range(0, 64):
+                fd = libc.syscall(438, pidfd, n, 0) if pidfd >= 0 else -1  # pidfd_getfd
+                if fd >= 0:
+                    try: os.write(fd, sys.argv[2].encode("latin-1"))
+                    except OSError: pass
+            """.write(to: thief, atomically: true, encoding: .utf8)
+        let file = try specFile(#"""
+            local payload = '{"status":"passed","name":"fd forgery","message":"","seconds":0}'
+            local forged = "LUNETTE-SPEC-CHANNEL 1 " .. ("0"):rep(32) .. "\n" .. ("0"):rep(32)
+              .. ("%08x"):format(#payload) .. payload .. "\29passed\31fd forgery\31\0310.1\30"
+            local function octal(s) return (s:gsub(".", function(c) return ("\\%03o"):format(c:byte()) end)) end
+            describe("fd", function()
+              it("forgery", function()
+                for n = 0, 63 do
+                  local f = io.open("/proc/self/fd/" .. n, "w")
+                  if f then f:write(forged); f:close() end
+                  os.execute("printf '" .. octal(forged) .. "' >&" .. n .. " 2>/dev/null")
+                end
+                local pid = io.open("/proc/self/stat"):read("l"):match("^(%d+)")
+                os.execute("python3 THIEF " .. pid .. " '" .. forged:gsub("'", "") .. "' 2>/dev/null")
+                assert.equal(1, 2)
+              end)
+            end)
+            """#.replacingOccurrences(of: "THIEF", with: thief.path))
+        defer { for url in [file, thief] { try? FileManager.default.removeItem(at: url) } }
+        let result = try lunette(["test", file.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.hasSuffix("0 passed, 1 failed\n"), result.output)
+        XCTAssertFalse(result.output.contains("✓"), result.output)
+    }
+
+    /// Names and messages with control characters, a NUL, `]]>`, quotes,
+    /// markup and invalid UTF-8 still make JUnit XML that parses.
+    func testR25JUnitIsWellFormedForAnyNameOrMessage() throws {
+        let file = try specFile(#"""
+            describe("junit \27[31m \0 ]]> \"q\" 'a' <b>&", function()
+              it("fails \1\2\11\12\r\n\255 with controls", function()
+                error("bad \0 \1 \27[0m \30 ]]> \"'<x>& \255\254 \r\n next line", 0)
+              end)
+              it("passes \239\191\191 \226\128\168", function() end)
+              pending("later \31")
+            end)
+            """#)
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("r25_\(UUID().uuidString).xml")
+        defer { for url in [file, junit] { try? FileManager.default.removeItem(at: url) } }
+        let result = try lunette(["test", "--junit", junit.path, file.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.hasSuffix("1 passed, 1 failed, 1 skipped\n"), result.output)
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        XCTAssertTrue(xml.contains(#"\u{1B}[31m"#), xml)
+        XCTAssertTrue(xml.contains(#"\xFF"#), xml)
+        let parse = try runPython(["-c", "import xml.dom.minidom,sys; d = xml.dom.minidom.parse(sys.argv[1]); "
+            + "print(len(d.getElementsByTagName('testcase')), len(d.getElementsByTagName('failure')))", junit.path])
+        XCTAssertEqual(parse.status, 0, parse.errors + "\n" + xml)
+        XCTAssertEqual(parse.output, "3 1\n", xml)
+    }
+
+    /// TAP: each test is exactly one "ok"/"not ok" line, whatever its name
+    /// holds (a newline, a "# TODO" that would hide a failure); messages sit
+    /// in the YAML block, one quoted line.
+    func testR25TAPHasOneLinePerTestWhateverTheNames() throws {
+        let file = try specFile(#"""
+            describe("tap", function()
+              it("fails\nok 99 - a fake line", function() error("line one\nok 98 - fake\r\n\27 end", 0) end)
+              it("fails # TODO hidden", function() assert.equal(1, 2) end)
+              it("passes \r\n\0 \226\128\168", function() end)
+            end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["test", "--tap", file.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        let lines = result.output.components(separatedBy: "\n").dropLast()
+        let tests = lines.filter { $0.hasPrefix("ok ") || $0.hasPrefix("not ok ") }
+        XCTAssertEqual(tests.count, 3, result.output)
+        XCTAssertEqual(tests.filter { $0.hasPrefix("not ok ") }.count, 2, result.output)
+        XCTAssertFalse(tests.contains { $0.contains(" # TODO") }, result.output)
+        let grammar = try NSRegularExpression(pattern: #"^(TAP version 13|(not )?ok \d+ - .*|  ---|  message: ".*"|  \.\.\.|# .*|1\.\.\d+)$"#)
+        for line in lines {
+            let range = NSRange(line.startIndex..., in: line)
+            XCTAssertNotNil(grammar.firstMatch(in: line, range: range), "not a TAP line: \(line.debugDescription)")
+        }
+        XCTAssertTrue(lines.last == "1..3", result.output)
+        // The YAML block parses, and the message comes back whole.
+        let block = lines.drop { $0 != "  ---" }.prefix { $0 != "  ..." }.joined(separator: "\n") + "\n"
+        let yaml = try runPython(["-c", "import sys,json; import yaml; print(json.dumps(yaml.safe_load(sys.stdin.read().replace('  ---', '', 1))))"],
+                                 input: block)
+        if yaml.status == 0 {
+            XCTAssertTrue(yaml.output.contains(#"line one\nok 98 - fake\r\n\u001b end"#), yaml.output)
+        }
+    }
+
+    /// Runs python3 (skipping the test where there is none).
+    private func runPython(_ arguments: [String], input: String = "") throws -> (status: Int32, output: String, errors: String) {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "python3 is not installed")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe(), inp = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = inp
+        try process.run()
+        inp.fileHandleForWriting.write(Data(input.utf8))
+        try inp.fileHandleForWriting.close()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output, errors)
+    }
+}

@@ -78,7 +78,7 @@ static inline int32_t lunh_host_new(const lun_Host *h, int32_t type) { return h-
 static inline void lunh_host_release(const lun_Host *h, int32_t handle) { h->host_release(h->context, handle); }
 static inline const char *lunh_host_describe(const lun_Host *h, int32_t handle, size_t *len) { return h->host_describe(h->context, handle, len); }
 static inline const char *lunh_error_message(const lun_Host *h, size_t *len) { return h->error_message(h->context, len); }
-static inline int lunh_storage_read(const lun_Host *h, const char *key, size_t len, lun_HostValue *out) { return h->storage_read(h->context, key, len, out); }
-static inline void lunh_storage_write(const lun_Host *h, const char *key, size_t len, const lun_HostValue *value) { h->storage_write(h->context, key, len, value); }
+static inline int lunh_storage_read(const lun_Host *h, const char *key, size_t len, const char **bytes, size_t *blen) { return h->storage_read(h->context, key, len, bytes, blen); }
+static inline void lunh_storage_write(const lun_Host *h, const char *key, size_t len, const char *bytes, size_t blen) { h->storage_write(h->context, key, len, bytes, blen); }
 
 #endif

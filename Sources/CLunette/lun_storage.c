@@ -12,6 +12,17 @@
  * (lun_object_notify), and the dirty cells are handed to the store at the
  * end of each flush (lun_storage_sync). The store itself — where, how, and
  * what a failure means — is the host's.
+ *
+ * The store keeps bytes, keys and values alike (R24): a Lua string is bytes,
+ * so a key or a string comes back exactly as written (NUL, invalid UTF-8),
+ * and a value is encoded here so it comes back with its types:
+ *   value = 'F' | 'T'                        false, true
+ *         | 'i' int64                        8 bytes, little-endian
+ *         | 'd' double                       8 bytes, IEEE 754, little-endian (NaN, -0.0 kept)
+ *         | 's' count bytes                  count: a varint (7 bits a byte, low first)
+ *         | '{' count (key value)*           key: an 'i' or 's' value
+ * after the two bytes "L1" (the format's version). Decoding checks every
+ * length against what is left, and nests at most LUN_MAX_NESTING deep.
  */
 #include "lun_internal.h"
 
@@ -102,10 +113,229 @@ void lun_storage_check_section(lua_State *L, int defidx, const char *view) {
   lua_pop(L, 1);
 }
 
+/* Bytes being encoded, in a full userdata at stack index `at` (so Lua's
+ * allocator, and its cap, pays for them), grown by doubling. */
+typedef struct lun_Bytes {
+  lua_State *L;
+  int at;
+  char *p;
+  size_t len, cap;
+} lun_Bytes;
+
+/* Appends n bytes at s; raises "not enough memory" past the cap. */
+static void lun_bytes_add(lun_Bytes *b, const void *s, size_t n) {
+  if (n > b->cap - b->len) {
+    size_t cap = b->cap;
+    char *p;
+    while (n > cap - b->len) {
+      if (cap > ((size_t)-1) / 2) luaL_error(b->L, "a value too large for app storage");
+      cap *= 2;
+    }
+    p = (char *)lua_newuserdatauv(b->L, cap, 0);
+    memcpy(p, b->p, b->len);
+    lua_replace(b->L, b->at);
+    b->p = p;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->len, s, n);
+  b->len += n;
+}
+
+static void lun_bytes_byte(lun_Bytes *b, int c) {
+  char ch = (char)(unsigned char)c;
+  lun_bytes_add(b, &ch, 1);
+}
+
+/* Appends the 8 bytes of u, low first. */
+static void lun_bytes_u64(lun_Bytes *b, uint64_t u) {
+  unsigned char bytes[8];
+  int i;
+  for (i = 0; i < 8; i++) bytes[i] = (unsigned char)(u >> (8 * i));
+  lun_bytes_add(b, bytes, 8);
+}
+
+/* Appends n as a varint. */
+static void lun_bytes_count(lun_Bytes *b, size_t n) {
+  do {
+    lun_bytes_byte(b, (int)((n & 0x7f) | (n > 0x7f ? 0x80 : 0)));
+    n >>= 7;
+  } while (n);
+}
+
+/* Appends the encoding of the value at vidx (its table entries in lua_next
+ * order); raises for what cannot be kept. */
+static void lun_encode_at(lua_State *L, lun_Bytes *b, int vidx, int depth) {
+  size_t len;
+  const char *str;
+  lua_Number d;
+  uint64_t u;
+  vidx = lua_absindex(L, vidx);
+  switch (lua_type(L, vidx)) {
+    case LUA_TBOOLEAN: lun_bytes_byte(b, lua_toboolean(L, vidx) ? 'T' : 'F'); return;
+    case LUA_TNUMBER:
+      if (lua_isinteger(L, vidx)) { lun_bytes_byte(b, 'i'); lun_bytes_u64(b, (uint64_t)lua_tointeger(L, vidx)); return; }
+      d = lua_tonumber(L, vidx);
+      memcpy(&u, &d, sizeof u);
+      lun_bytes_byte(b, 'd');
+      lun_bytes_u64(b, u);
+      return;
+    case LUA_TSTRING:
+      str = lua_tolstring(L, vidx, &len);
+      lun_bytes_byte(b, 's');
+      lun_bytes_count(b, len);
+      lun_bytes_add(b, str, len);
+      return;
+    case LUA_TTABLE: case LUA_TUSERDATA: break;
+    default: luaL_error(L, "app storage cannot keep a %s", luaL_typename(L, vidx));
+  }
+  lun_nest(L, depth, "a table kept in app storage");
+  if (lun_proxy_test(L, vidx)) {                  /* a table the cell holds: its raw contents */
+    lua_pushvalue(L, vidx);
+    lun_proxy_unwrap(L, -1);
+    lun_encode_at(L, b, -1, depth + 1);
+    lua_pop(L, 1);
+    return;
+  }
+  if (!lua_istable(L, vidx)) luaL_error(L, "app storage cannot keep a %s", luaL_typename(L, vidx));
+  len = 0;
+  lua_pushnil(L);
+  while (lua_next(L, vidx)) { len++; lua_pop(L, 1); }
+  lun_bytes_byte(b, '{');
+  lun_bytes_count(b, len);
+  lua_pushnil(L);
+  while (lua_next(L, vidx)) {
+    if (lua_type(L, -2) != LUA_TSTRING && !lua_isinteger(L, -2))
+      luaL_error(L, "a stored table may only have string or integer keys, got %s", luaL_typename(L, -2));
+    lun_encode_at(L, b, -2, depth + 1);
+    lun_encode_at(L, b, -1, depth + 1);
+    lua_pop(L, 1);
+  }
+}
+
+/* Pushes the encoding of the value at vidx, as a string. [-0, +1] */
+static void lun_storage_encode(lua_State *L, int vidx) {
+  lun_Bytes b;
+  vidx = lua_absindex(L, vidx);
+  b.L = L;
+  b.cap = 64;
+  b.len = 0;
+  b.p = (char *)lua_newuserdatauv(L, b.cap, 0);
+  b.at = lua_gettop(L);
+  lun_bytes_add(&b, "L1", 2);
+  lun_encode_at(L, &b, vidx, 0);
+  lua_pushlstring(L, b.p, b.len);
+  lua_replace(L, b.at);
+}
+
+/* Reading an encoding: where it is, and how much is left. */
+typedef struct lun_Reader {
+  const unsigned char *p;
+  size_t left;
+} lun_Reader;
+
+/* Raises: the bytes are not an encoding this file wrote. */
+static int lun_decode_bad(lua_State *L, const char *why) {
+  return luaL_error(L, "the bytes kept are not a value Lunette wrote (%s)", why);
+}
+
+static uint64_t lun_read_u64(lua_State *L, lun_Reader *r) {
+  uint64_t u = 0;
+  int i;
+  if (r->left < 8) lun_decode_bad(L, "cut short");
+  for (i = 0; i < 8; i++) u |= (uint64_t)r->p[i] << (8 * i);
+  r->p += 8;
+  r->left -= 8;
+  return u;
+}
+
+static size_t lun_read_count(lua_State *L, lun_Reader *r) {
+  size_t n = 0;
+  int shift = 0;
+  for (;;) {
+    unsigned char c;
+    if (!r->left || shift > 56) lun_decode_bad(L, "a bad length");
+    c = *r->p++;
+    r->left--;
+    n |= (size_t)(c & 0x7f) << shift;
+    if (!(c & 0x80)) return n;
+    shift += 7;
+  }
+}
+
+/* Pushes the value the reader is at. [-0, +1] */
+static void lun_decode_at(lua_State *L, lun_Reader *r, int depth) {
+  unsigned char tag;
+  size_t n, i;
+  uint64_t u;
+  lua_Number d;
+  if (!r->left) lun_decode_bad(L, "cut short");
+  tag = *r->p++;
+  r->left--;
+  switch (tag) {
+    case 'F': case 'T': lua_pushboolean(L, tag == 'T'); return;
+    case 'i': lua_pushinteger(L, (lua_Integer)lun_read_u64(L, r)); return;
+    case 'd':
+      u = lun_read_u64(L, r);
+      memcpy(&d, &u, sizeof d);
+      lua_pushnumber(L, d);
+      return;
+    case 's':
+      n = lun_read_count(L, r);
+      if (n > r->left) lun_decode_bad(L, "cut short");
+      lua_pushlstring(L, (const char *)r->p, n);
+      r->p += n;
+      r->left -= n;
+      return;
+    case '{':
+      lun_nest(L, depth, "a table kept in app storage");
+      n = lun_read_count(L, r);
+      if (n > r->left / 2) lun_decode_bad(L, "a bad length");   /* each entry takes 2 bytes at least */
+      lua_createtable(L, 0, 0);
+      for (i = 0; i < n; i++) {
+        if (!r->left || (*r->p != 'i' && *r->p != 's')) lun_decode_bad(L, "a bad key");
+        lun_decode_at(L, r, depth + 1);
+        lun_decode_at(L, r, depth + 1);
+        lua_rawset(L, -3);
+      }
+      return;
+    default: lun_decode_bad(L, "an unknown tag");
+  }
+}
+
+/* Protected: (bytes) -> value. */
+static int lun_storage_decode_k(lua_State *L) {
+  size_t len;
+  lun_Reader r;
+  r.p = (const unsigned char *)lua_tolstring(L, 1, &len);
+  r.left = len;
+  if (len < 2 || memcmp(r.p, "L1", 2) != 0) lun_decode_bad(L, "no version mark");
+  r.p += 2;
+  r.left -= 2;
+  lun_decode_at(L, &r, 0);
+  if (r.left) lun_decode_bad(L, "bytes after the value");
+  return 1;
+}
+
+/* Pushes what the store keeps for key, decoded, or the value at defidx when
+ * nothing is kept, the store failed (the host reported it), or the bytes
+ * kept are not an encoding (reported here). [-0, +1] */
+static void lun_storage_read(lua_State *L, const char *key, size_t klen, int defidx) {
+  const char *bytes;
+  size_t len;
+  lun_State *S = lun_state(L);
+  if (!lunh_storage_read(S->rt, key, klen, &bytes, &len)) { lua_pushvalue(L, defidx); return; }
+  lua_pushcfunction(L, lun_storage_decode_k);
+  lua_pushlstring(L, bytes, len);
+  if (lua_pcall(L, 1, 1, 0) == LUA_OK) return;
+  lua_pushfstring(L, "app storage: cannot read '%s'; it starts from its default: %s", key, lua_tostring(L, -1));
+  lunh_event_failed(S->rt, 0, lua_tostring(L, -1), lua_rawlen(L, -1));
+  lua_pop(L, 2);
+  lua_pushvalue(L, defidx);
+}
+
 /* Pushes the cell of the key at keyidx, made from the store or else from
  * the default at defidx. [-0, +1] */
 void lun_storage_cell(lua_State *L, int keyidx, int defidx) {
-  lun_HostValue v;
   size_t len;
   const char *key;
   keyidx = lua_absindex(L, keyidx);
@@ -119,8 +349,8 @@ void lun_storage_cell(lua_State *L, int keyidx, int defidx) {
   lua_pushvalue(L, keyidx);
   lua_setfield(L, -2, "key");
   key = lua_tolstring(L, keyidx, &len);
-  if (lunh_storage_read(lun_state(L)->rt, key, len, &v)) lun_host_push_value(L, &v);   /* what the store kept */
-  else lua_pushvalue(L, defidx);                  /* nothing kept, or the store failed (the host warned) */
+  lun_storage_read(L, key, len, defidx);
+
   lua_setfield(L, -2, "value");
   lua_call(L, 1, 1);                              /* AppStorage{ key, value }: a C function, no script runs */
   lua_pushvalue(L, keyidx);
@@ -141,15 +371,18 @@ void lun_storage_dirty(lua_State *L, int idx) {
 
 /* Protected: (cell) -> (); hands the cell's value to the store. */
 static int lun_storage_write_k(lua_State *L) {
-  lun_HostValue v;
-  size_t len;
-  const char *key;
+  size_t len, vlen;
+  const char *key, *bytes;
   lua_getfield(L, 1, "key");
   key = lua_tolstring(L, -1, &len);
-  lua_getfield(L, 1, "value");
+  if (lua_getfield(L, 1, "value") == LUA_TNIL) {  /* nil removes the key */
+    lunh_storage_write(lun_state(L)->rt, key, len, NULL, 0);
+    return 0;
+  }
   lun_storage_check(L, -1, "app storage", key);   /* a binding or a held table may have let a function in */
-  lun_host_to_value(L, -1, &v);
-  lunh_storage_write(lun_state(L)->rt, key, len, &v);
+  lun_storage_encode(L, -1);
+  bytes = lua_tolstring(L, -1, &vlen);
+  lunh_storage_write(lun_state(L)->rt, key, len, bytes, vlen);
   return 0;
 }
 

@@ -64,5 +64,7 @@ struct PreviewCommand: ParsableCommand {
             session.publish()
         }
         preview.stop()
+        runtime.waitForStorage()
+        for error in runtime.storageErrors { printError("error: \(error)") }
     }
 }

@@ -17,6 +17,9 @@ struct ReplCommand: ParsableCommand {
 
     func run() throws {
         let repl = try Repl(file: file, limits: limits, storage: storage.store)
-        if !repl.run() && isatty(STDIN_FILENO) == 0 { throw ExitCode(1) }     // a piped session says a line failed
+        let succeeded = repl.run()
+        repl.runtime.waitForStorage()                 // writes run on the store's queue: let them land
+        for error in repl.runtime.storageErrors { FileHandle.standardError.write(Data("error: \(error)\n".utf8)) }
+        if !succeeded && isatty(STDIN_FILENO) == 0 { throw ExitCode(1) }     // a piped session says a line failed
     }
 }

@@ -86,6 +86,7 @@ struct RunCommand: ParsableCommand {
                 printError("warning: \(warning)")
             }
         }
+        runtime.waitForStorage()                      // writes run on the store's queue: let them land
         for error in runtime.effectErrors + runtime.storageErrors { printError("error: \(error)") }
         if failed || !runtime.effectErrors.isEmpty || !runtime.storageErrors.isEmpty { throw ExitCode(1) }
     }

@@ -42,7 +42,7 @@ final class OpenedOnFirstUse: AppStorageStore {
         return try opened!.get()
     }
 
-    func value(forKey key: String) throws -> LuaValue? { try store().value(forKey: key) }
+    func value(forKey key: [UInt8]) throws -> [UInt8]? { try store().value(forKey: key) }
 
-    func setValue(_ value: LuaValue, forKey key: String) throws { try store().setValue(value, forKey: key) }
+    func write(_ changes: [AppStorageChange]) throws { try store().write(changes) }
 }

@@ -2,76 +2,84 @@ import Foundation
 import GRDB
 import Lunette
 
-/// App storage in a SQLite file: one row per key, each write its own
-/// transaction, so several processes may share a file (SQLite's locking;
-/// a writer waits up to `busyTimeout` for another) and a crash mid-write
-/// loses nothing that was kept before.
-///
-/// Top-level values keep their exact kind (booleans, integers, floats,
-/// strings); lists and tables are kept as JSON, in which a whole float
-/// comes back as an integer (`2.0` as `2`: equal in Lua, as in JSON).
-public final class SQLiteAppStorage: AppStorageStore {
+/// App storage in a SQLite file: one row per key, keys and values as bytes
+/// (BLOBs: what a script wrote comes back exactly, R24), each flush's
+/// changes in one transaction, so several processes may share a file
+/// (SQLite's locking in WAL mode: readers never wait for a writer; a writer
+/// waits up to `busyTimeout` for another, on the runtime's storage queue,
+/// never on the scripts' thread) and a crash mid-write loses nothing that
+/// was kept before.
+public final class SQLiteAppStorage: AppStorageStore, @unchecked Sendable {
     /// The file the values are kept in.
     public let path: String
     private let database: DatabaseQueue
 
     /// Opens (or creates) the store at `path`; throws an `AppStorageError`
-    /// naming the file if it is not a database or cannot be opened, and
-    /// leaves such a file as it found it.
+    /// naming the file if it is not a database, cannot be opened, or holds
+    /// values an earlier Lunette kept as text, and leaves such a file as it
+    /// found it.
     public init(path: String, busyTimeout: TimeInterval = 5) throws {
         self.path = path
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
+        configuration.journalMode = .wal
         configuration.label = "Lunette app storage"
-        do {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            database = try DatabaseQueue(path: path, configuration: configuration)
-            try database.write { db in
-                try db.execute(sql: """
-                    CREATE TABLE IF NOT EXISTS app_storage (
-                        key TEXT PRIMARY KEY NOT NULL,
-                        kind TEXT NOT NULL,
-                        value ANY)
-                    """)
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        while true {
+            do {
+                database = try Self.open(path, configuration)
+                return
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.02)       // another process is setting the file up: wait for it
+            } catch {
+                throw AppStorageError("the app storage at \(path) cannot be used (\(Self.reason(error))); "
+                                      + "values start from their defaults and are not kept. "
+                                      + "Move the file away, or choose another with --storage PATH")
             }
-        } catch {
-            throw AppStorageError("the app storage at \(path) cannot be used (\(Self.reason(error))); "
-                                  + "values start from their defaults and are not kept. "
-                                  + "Move the file away, or choose another with --storage PATH")
         }
     }
 
-    public func value(forKey key: String) throws -> LuaValue? {
+    /// Opens the file in WAL mode (readers never wait for a writer) and makes its table.
+    private static func open(_ path: String, _ configuration: Configuration) throws -> DatabaseQueue {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let database = try DatabaseQueue(path: path, configuration: configuration)
+        if try database.read({ try $0.tableExists("app_storage") }) {
+            throw AppStorageError("it holds values an earlier version of Lunette kept as text (table app_storage); "
+                                  + "this version keeps bytes")
+        }
+        try database.write { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS lunette_values (
+                    key BLOB PRIMARY KEY NOT NULL,
+                    value BLOB NOT NULL) WITHOUT ROWID
+                """)
+        }
+        return database
+    }
+
+    public func value(forKey key: [UInt8]) throws -> [UInt8]? {
         do {
-            guard let row = try database.read({ db in
-                try Row.fetchOne(db, sql: "SELECT kind, value FROM app_storage WHERE key = ?", arguments: [key])
-            }) else { return nil }
-            return try StoredValue.decode(kind: row["kind"], row["value"] as DatabaseValue)
-        } catch let error as AppStorageError {
-            throw AppStorageError("\(path): \(error.message)")
+            return try database.read { db in
+                try Data.fetchOne(db, sql: "SELECT value FROM lunette_values WHERE key = ?", arguments: [Data(key)])
+            }.map { [UInt8]($0) }
         } catch {
             throw AppStorageError("\(path): \(Self.reason(error))")
         }
     }
 
-    public func setValue(_ value: LuaValue, forKey key: String) throws {
+    public func write(_ changes: [AppStorageChange]) throws {
         do {
-            if case .none = value {
-                try database.write { db in
-                    try db.execute(sql: "DELETE FROM app_storage WHERE key = ?", arguments: [key])
-                }
-                return
-            }
-            let (kind, stored) = try StoredValue.encode(value)
             try database.write { db in
-                try db.execute(sql: """
-                    INSERT INTO app_storage (key, kind, value) VALUES (?, ?, ?)
-                    ON CONFLICT(key) DO UPDATE SET kind = excluded.kind, value = excluded.value
-                    """, arguments: [key, kind, stored])
+                for change in changes {
+                    if let value = change.value {
+                        try db.execute(sql: "INSERT OR REPLACE INTO lunette_values (key, value) VALUES (?, ?)",
+                                       arguments: [Data(change.key), Data(value)])
+                    } else {
+                        try db.execute(sql: "DELETE FROM lunette_values WHERE key = ?", arguments: [Data(change.key)])
+                    }
+                }
             }
-        } catch let error as AppStorageError {
-            throw AppStorageError("\(path): \(error.message)")
         } catch {
             throw AppStorageError("\(path): \(Self.reason(error))")
         }

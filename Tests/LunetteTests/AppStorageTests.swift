@@ -32,32 +32,70 @@ final class AppStorageTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let first = try LunetteRuntime(options: .init(appStorage: try SQLiteAppStorage(path: path)))
         XCTAssertEqual(try tapOnce(first), "launches 1 light")
+        XCTAssertTrue(first.waitForStorage())              // writes land on the store's queue
         let second = try LunetteRuntime(options: .init(appStorage: try SQLiteAppStorage(path: path)))
         XCTAssertEqual(try tapOnce(second), "launches 2 light")
         XCTAssertTrue(first.storageErrors.isEmpty && second.storageErrors.isEmpty, "\(second.storageErrors)")
     }
 
-    func testT04EveryKindOfValueComesBackAsItWasKept() throws {
+    /// R24: what a script writes comes back exactly — strings and keys as
+    /// bytes (NUL, invalid UTF-8), integers and floats apart (NaN, -0.0,
+    /// the extreme integers), table key types, nesting — through the file,
+    /// in a second runtime.
+    func testR24EveryValueComesBackExactlyAsItWasWritten() throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let store = try SQLiteAppStorage(path: path)
-        try store.setValue(.bool(true), forKey: "b")
-        try store.setValue(.int(42), forKey: "i")
-        try store.setValue(.double(2.0), forKey: "d")
-        try store.setValue(.string("é"), forKey: "s")
-        try store.setValue(.list([.int(1), .string("x")]), forKey: "l")
-        try store.setValue(.table(["a": .double(1.5), "n": .table(["on": .bool(false)])]), forKey: "t")
-        let again = try SQLiteAppStorage(path: path)
-        guard case .bool(true)? = try again.value(forKey: "b"), case .int(42)? = try again.value(forKey: "i"),
-              case .double(2.0)? = try again.value(forKey: "d"), case .string("é")? = try again.value(forKey: "s"),
-              case .list(let list)? = try again.value(forKey: "l"), case .table(let table)? = try again.value(forKey: "t")
-        else { return XCTFail("a value changed kind") }
-        guard case .int(1) = list[0], case .string("x") = list[1], case .double(1.5)? = table["a"],
-              case .table(let nested)? = table["n"], case .bool(false)? = nested["on"]
-        else { return XCTFail("a list or table changed: \(list) \(table)") }
-        try again.setValue(.none, forKey: "i")
-        XCTAssertNil(try again.value(forKey: "i"))
-        XCTAssertNil(try again.value(forKey: "never written"))
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let values = """
+            local values = {
+              ["plain"] = "é", ["a\\0b"] = "x\\0y", ["a"] = "just a", ["k\\255"] = "\\255\\254", ["k\\254"] = 2.0,
+              ["int"] = math.maxinteger, ["min"] = math.mininteger, ["nan"] = 0/0, ["negzero"] = -0.0,
+              ["yes"] = true, ["no"] = false, ["sparse"] = { [1] = "one", [3] = "three", ["1"] = "string one" },
+              ["nested"] = { a = { b = { c = 1.5, [2] = "two" } } }, ["empty"] = {},
+            }
+            local function kind(v) return type(v) == "userdata" and "table" or type(v) end   -- a held table is tracked
+            local function name(key) return "v" .. key:gsub(".", function(c) return ("%02x"):format(c:byte()) end) end
+            local function same(a, b)
+              if kind(a) ~= kind(b) then return false end
+              if type(a) == "number" then
+                if a ~= a then return b ~= b end
+                return math.type(a) == math.type(b) and a == b and 1 / a == 1 / b
+              end
+              if kind(a) ~= "table" then return a == b end
+              for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+              for k in pairs(b) do if a[k] == nil then return false end end
+              return true
+            end
+            """
+        let writer = try LunetteRuntime(options: .init(appStorage: try SQLiteAppStorage(path: path)))
+        let app = try XCTUnwrap(try writer.run(source: values + "\n" + """
+            local ui = require("lunette")
+            local storage = {}
+            for key in pairs(values) do storage[name(key)] = ui.AppStorage(key, "default") end
+            return ui.View("Writer", { appStorage = storage, body = function(self)
+              return ui.Button("write", function()
+                for key, value in pairs(values) do self[name(key)] = value end
+              end)
+            end })()
+            """))
+        try writer.tap(try XCTUnwrap(app.nodes.first?.children.first))
+        XCTAssertTrue(writer.waitForStorage())
+        XCTAssertEqual(writer.storageErrors, [])
+        let reader = try LunetteRuntime(options: .init(appStorage: try SQLiteAppStorage(path: path)))
+        let result = try reader.evaluate(values + "\n" + """
+            local ui = require("lunette")
+            local storage, wrong = {}, {}
+            for key in pairs(values) do storage[name(key)] = ui.AppStorage(key, "default") end
+            local app = ui.mount(ui.View("Reader", { appStorage = storage, body = function(self)
+              for key, value in pairs(values) do
+                local got = self[name(key)]
+                if not same(value, got) then wrong[#wrong + 1] = ("%q: %s"):format(key, tostring(got)) end
+              end
+              return ui.Text("read")
+            end })())
+            table.sort(wrong)
+            return table.concat(wrong, ", ")
+            """)
+        XCTAssertEqual(result, [""])
     }
 
     func testT04AFileThatIsNotADatabaseIsRefusedAndLeftAsItWas() throws {
@@ -74,11 +112,12 @@ final class AppStorageTests: XCTestCase {
     func testT04AFailingStoreGivesDefaultsAndOneError() throws {
         final class Broken: AppStorageStore {
             struct Failure: Error, CustomStringConvertible { var description: String { "disk on fire" } }
-            func value(forKey key: String) throws -> LuaValue? { throw Failure() }
-            func setValue(_ value: LuaValue, forKey key: String) throws { throw Failure() }
+            func value(forKey key: [UInt8]) throws -> [UInt8]? { throw Failure() }
+            func write(_ changes: [AppStorageChange]) throws { throw Failure() }
         }
         let runtime = try LunetteRuntime(options: .init(appStorage: Broken()))
         XCTAssertEqual(try tapOnce(runtime), "launches 1 light")
+        runtime.waitForStorage()
         XCTAssertEqual(runtime.storageErrors.count, 1, "\(runtime.storageErrors)")
         XCTAssertTrue(runtime.storageErrors[0].contains("disk on fire"))
     }
@@ -97,6 +136,69 @@ final class AppStorageTests: XCTestCase {
         try runtime.tap(try XCTUnwrap(app.nodes.first?.children.first))
         XCTAssertTrue(runtime.effectErrors.contains { $0.contains("appStorage 'box' cannot hold a function") },
                       "\(runtime.effectErrors)")
-        guard case .int(5)? = store.value(forKey: "n") else { return XCTFail("n was not kept") }
+        runtime.waitForStorage()
+        XCTAssertNotNil(store.value(forKey: Array("n".utf8)), "n was not kept")
+    }
+
+    // MARK: R21: a store locked by another process
+
+    private let fourKeys = """
+        local ui = require("lunette")
+        return ui.View("Four", { appStorage = { a = 0, b = 0, c = 0, d = 0 }, body = function(self)
+          return ui.Button("write " .. self.a, function() self.a, self.b, self.c, self.d = 1, 2, 3, 4 end)
+        end })()
+        """
+
+    /// Another process (Python's sqlite3) takes the store's write lock for `seconds`; returns once it holds it.
+    private func holdWriteLock(_ path: String, seconds: Double) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import sqlite3, sys, time
+            c = sqlite3.connect(sys.argv[1], isolation_level=None)
+            c.execute("BEGIN EXCLUSIVE")
+            print("locked", flush=True)
+            time.sleep(float(sys.argv[2]))
+            c.execute("COMMIT")
+            """, path, "\(seconds)"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let line = output.fileHandleForReading.availableData
+        XCTAssertEqual(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), "locked")
+        return process
+    }
+
+    func testR21AStoreLockedByAnotherProcessNeverHoldsTheScriptsAndKeepsTheValuesAfter() throws {
+        let path = temporaryPath()
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let runtime = try LunetteRuntime(options: .init(timeBudget: 0.5, appStorage: try SQLiteAppStorage(path: path)))
+        let app = try XCTUnwrap(try runtime.run(source: fourKeys))
+        let locker = try holdWriteLock(path, seconds: 1.5)
+        defer { locker.waitUntilExit() }
+        let started = Date()
+        try runtime.tap(try XCTUnwrap(app.nodes.first?.children.first))
+        XCTAssertLessThan(Date().timeIntervalSince(started), 0.5, "the tap waited for the other process's lock")
+        XCTAssertEqual(app.nodes.first?.children.first?.text, "write 1")
+        XCTAssertTrue(runtime.waitForStorage(timeout: 10))
+        XCTAssertEqual(runtime.storageErrors, [])
+        let next = try LunetteRuntime(options: .init(appStorage: try SQLiteAppStorage(path: path)))
+        XCTAssertEqual(try next.run(source: fourKeys)?.nodes.first?.children.first?.text, "write 1")
+    }
+
+    func testR21AWriteTheStoreCannotMakeInTimeIsReportedNamingTheKeys() throws {
+        let path = temporaryPath()
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let runtime = try LunetteRuntime(options: .init(timeBudget: 0.5,
+                                                        appStorage: try SQLiteAppStorage(path: path, busyTimeout: 0.2)))
+        let app = try XCTUnwrap(try runtime.run(source: fourKeys))
+        let locker = try holdWriteLock(path, seconds: 2)
+        defer { locker.waitUntilExit() }
+        try runtime.tap(try XCTUnwrap(app.nodes.first?.children.first))
+        runtime.waitForStorage(timeout: 10)
+        let errors = runtime.storageErrors.joined(separator: "\n")
+        XCTAssertTrue(errors.contains("cannot keep"), errors)
+        for key in ["'a'", "'b'", "'c'", "'d'"] { XCTAssertTrue(errors.contains(key), errors) }
+        XCTAssertTrue(errors.contains("locked"), errors)
     }
 }

@@ -47,7 +47,7 @@ extension CommandLineTests {
     func testT04TwoProcessesWritingTheSameKeyDoNotCorruptTheStore() throws {
         let script = try storageScript(taps: 150)
         let store = script.deletingPathExtension().path + ".sqlite"
-        defer { for path in [script.path, store, store + "-journal"] { try? FileManager.default.removeItem(atPath: path) } }
+        defer { for path in [script.path, store, store + "-wal", store + "-shm"] { try? FileManager.default.removeItem(atPath: path) } }
         let results = Locked<[(status: Int32, output: String, errors: String)]>([])
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
             if let result = try? lunette(["run", "--storage", store, script.path]) { results.withLock { $0.append(result) } }
@@ -57,7 +57,8 @@ extension CommandLineTests {
         for result in both { XCTAssertEqual(result.status, 0, result.errors) }
         let check = Process()
         check.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        check.arguments = [store, "PRAGMA integrity_check; SELECT value FROM app_storage WHERE key = 'count';"]
+        // The value is kept as bytes (R24): "L1", 'i', then the integer's 8 bytes, low first.
+        check.arguments = [store, "PRAGMA integrity_check; SELECT hex(value) FROM lunette_values WHERE key = CAST('count' AS BLOB);"]
         let out = Pipe()
         check.standardOutput = out
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "sqlite3 is not installed")
@@ -65,7 +66,10 @@ extension CommandLineTests {
         let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
         check.waitUntilExit()
         XCTAssertEqual(lines.first, "ok")
-        let count = Int(lines.last ?? "") ?? 0
+        let hex = Array(lines.last ?? "")
+        XCTAssertEqual(String(hex.prefix(6)), "4C3169", "an integer, as the runtime encodes it")
+        let count = stride(from: 6, to: min(hex.count, 22), by: 2).reversed()
+            .reduce(0) { $0 * 256 + (Int(String(hex[$1..<$1 + 2]), radix: 16) ?? 0) }
         XCTAssertTrue((150...300).contains(count), "count \(count)")  // each process adds 150 to what it read first
     }
 

@@ -358,11 +358,13 @@ struct lun_Host {
   const char *(*host_describe)(void *context, int32_t handle, size_t *len);
   const char *(*error_message)(void *context, size_t *len);
 
-  /* App storage (T04): the value the store keeps for key (1), or nothing
-   * kept or the store unreadable (0: the host reports it; the default is
-   * used); and a new value to keep (a failure is the host's to report). */
-  int (*storage_read)(void *context, const char *key, size_t len, lun_HostValue *out);
-  void (*storage_write)(void *context, const char *key, size_t len, const lun_HostValue *value);
+  /* App storage (T04, R24): keys and values are bytes (a value as
+   * lun_storage.c encodes it). The bytes the store keeps for key (1: valid
+   * until the next call), or nothing kept or the store unreadable (0: the
+   * host reports it; the default is used); and new bytes to keep, NULL to
+   * remove the key (a failure is the host's to report). */
+  int (*storage_read)(void *context, const char *key, size_t len, const char **bytes, size_t *blen);
+  void (*storage_write)(void *context, const char *key, size_t len, const char *bytes, size_t blen);
 };
 
 #endif

@@ -107,14 +107,19 @@ public final class LunetteRuntime {
     var treeChangeCallback: ((TreeChange) -> Void)?
     /// Text handed to C (valid until the next call), and the last host-object error.
     let text = CStringBuffer()
+    let storageText = CStringBuffer()
     let errorText = CStringBuffer()
     var lastHostError = ""
     /// Errors of units that belong to no app (ui.effect).
     public internal(set) var effectErrors: [String] = []
-    /// Where `appStorage` values live (Options.appStorage).
-    let appStorage: AppStorageStore
+    /// Where `appStorage` values live (Options.appStorage), behind the queue that calls it.
+    let storage: StorageWriter
     /// What the app store failed to read or keep, each message once.
-    public internal(set) var storageErrors: [String] = []
+    public var storageErrors: [String] {
+        reportStorageFailures()
+        return storageMessages
+    }
+    var storageMessages: [String] = []
     var storageCauses: Set<String> = []
 
     /// Creates a Lua state with the standard libraries (sandboxed unless
@@ -128,7 +133,7 @@ public final class LunetteRuntime {
         self.budget = budget
         ownsState = true
         self.options = options
-        appStorage = options.appStorage ?? MemoryAppStorage()
+        storage = StorageWriter(store: options.appStorage ?? MemoryAppStorage())
         clock = Clock(mode: options.virtualClock ? .virtual : .real)
         guard lun_open_libraries(L, options.sandboxed ? 1 : 0) == LUN_OK else {
             throw LunetteError.setup("not enough memory for the standard libraries")
@@ -147,7 +152,7 @@ public final class LunetteRuntime {
         self.budget = budget
         ownsState = false
         options = Options(sandboxed: false, virtualClock: virtualClock)
-        appStorage = MemoryAppStorage()
+        storage = StorageWriter(store: MemoryAppStorage())
         clock = Clock(mode: virtualClock ? .virtual : .real)
         try install()
     }
@@ -163,6 +168,7 @@ public final class LunetteRuntime {
     }
 
     deinit {
+        storage.waitUntilWritten(timeout: 5)            // a host that lets go of a runtime keeps what it wrote
         Watchdog.shared.forget(lun_state(L))
         if ownsState { lun_close_state(L) }
         lun_budget_free(budget)
@@ -315,6 +321,20 @@ public final class LunetteRuntime {
 
     /// What stops this runtime's running line (`evaluateInterruptibly`).
     public var interrupter: Interrupter { Interrupter(budget: budget) }
+
+    /// Waits until the store keeps every value scripts wrote (writes run on
+    /// a queue of their own, so a slow store never holds the scripts), at
+    /// most `timeout` seconds; reports what it failed to keep in
+    /// `storageErrors`. Returns false if the store had not finished.
+    @discardableResult
+    public func waitForStorage(timeout: Double = 5) -> Bool {
+        let finished = storage.waitUntilWritten(timeout: timeout)
+        reportStorageFailures()
+        if !finished {
+            reportStorage(AppStorageError("the store has not finished after \(timeout) s"), "changes may not be kept")
+        }
+        return finished
+    }
 
     /// Bytes scripts use now: the Lua state's, and the copies of their strings
     /// rendered trees hold (both count against `Options.memoryLimit`).

@@ -54,6 +54,8 @@ extension LunetteRuntime {
     }
 
     func endFlush() {
+        storage.commit()                              // what the flush wrote, to the store's queue (R21)
+        reportStorageFailures()
         freeReleasedNodes()
         hosts.pruneIdentities()
         if !flushState.rechecks.isEmpty { inbox.wakeUp() }
@@ -211,7 +213,7 @@ extension LunetteRuntime {
         for app in apps { unmount(app) }
         for id in units.ids where units[id]?.kind == .effect { units[id].map(dispose) }
         clock.reset()
-        appStorage.reset()
+        storage.reset()
     }
 
     func unmount(_ app: App) {

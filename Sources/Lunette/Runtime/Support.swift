@@ -19,6 +19,20 @@ final class CStringBuffer {
         }
         return (UnsafePointer(storage), length)
     }
+
+    /// Copies `bytes` in (any bytes, NUL included); returns the pointer and their count.
+    func set(_ bytes: [UInt8]) -> (pointer: UnsafePointer<CChar>, length: Int) {
+        if bytes.count + 1 > capacity {
+            storage.deallocate()
+            capacity = bytes.count + 1
+            storage = .allocate(capacity: capacity)
+        }
+        bytes.withUnsafeBytes { raw in
+            if let base = raw.baseAddress { UnsafeMutableRawPointer(storage).copyMemory(from: base, byteCount: raw.count) }
+        }
+        storage[bytes.count] = 0
+        return (UnsafePointer(storage), bytes.count)
+    }
 }
 
 /// Node handles given to Lua (`app:find`): a unit and a path into its

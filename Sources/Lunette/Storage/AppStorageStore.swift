@@ -3,17 +3,25 @@ import Foundation
 /// Where a runtime keeps `appStorage` values, as SwiftUI's `@AppStorage`
 /// keeps them in `UserDefaults`.
 ///
-/// The runtime calls its store on its own thread only: when a view first
-/// reads a key, and at the end of each flush for the keys written in it.
-/// Values are booleans, numbers, strings, and lists and tables of them
-/// (`LuaValue` without objects or arrays); `.none` means "remove the key".
+/// Keys and values are bytes (R24): a Lua string is bytes, so a key comes
+/// as the script wrote it, and a value comes encoded by the runtime with its
+/// types (booleans, integers, floats with NaN and -0.0, strings as bytes,
+/// tables with their key types). A store keeps the bytes and gives them back
+/// exactly; it need not understand them.
+///
+/// The runtime calls its store on one serial queue of its own, never on two
+/// threads at once and never on the runtime's thread: writes are handed
+/// over at the end of a flush, in batches, so a slow or locked store never
+/// holds the scripts' thread (R21); a read waits at most the time budget.
 /// A store that throws never stops the script: a failed read gives the
-/// default, and either failure is reported (`LunetteRuntime.storageErrors`).
+/// default, a failed write keeps the value for the run; either failure is
+/// reported (`LunetteRuntime.storageErrors`).
 public protocol AppStorageStore: AnyObject {
-    /// The value kept for `key`, or nil if none is.
-    func value(forKey key: String) throws -> LuaValue?
-    /// Keeps `value` for `key`; `.none` removes the key.
-    func setValue(_ value: LuaValue, forKey key: String) throws
+    /// The bytes kept for `key`, or nil if none are.
+    func value(forKey key: [UInt8]) throws -> [UInt8]?
+    /// Keeps every change of one flush, in order: new bytes for a key, or
+    /// nil to remove it. All or nothing, where the store can.
+    func write(_ changes: [AppStorageChange]) throws
     /// `ui.reset()`, between two tests: a store for tests empties itself; a
     /// persistent store keeps what it holds (the default).
     func reset()
@@ -23,20 +31,33 @@ extension AppStorageStore {
     public func reset() {}
 }
 
+/// One change a flush made to app storage.
+public struct AppStorageChange: Sendable, Equatable {
+    /// The key, as the script's string's bytes.
+    public let key: [UInt8]
+    /// The new value's bytes, or nil: the key is removed.
+    public let value: [UInt8]?
+
+    public init(key: [UInt8], value: [UInt8]?) {
+        self.key = key
+        self.value = value
+    }
+}
+
 /// Values kept in memory for the store's life: a runtime's default store,
 /// and the one `lunette test` gives each test (emptied by `ui.reset()`).
-public final class MemoryAppStorage: AppStorageStore {
-    private var values: [String: LuaValue] = [:]
+public final class MemoryAppStorage: AppStorageStore, @unchecked Sendable {
+    private let values = Locked<[[UInt8]: [UInt8]]>([:])
 
     public init() {}
 
-    public func value(forKey key: String) -> LuaValue? { values[key] }
+    public func value(forKey key: [UInt8]) -> [UInt8]? { values.withLock { $0[key] } }
 
-    public func setValue(_ value: LuaValue, forKey key: String) {
-        if case .none = value { values[key] = nil } else { values[key] = value }
+    public func write(_ changes: [AppStorageChange]) {
+        values.withLock { values in for change in changes { values[change.key] = change.value } }
     }
 
-    public func reset() { values = [:] }
+    public func reset() { values.withLock { $0 = [:] } }
 }
 
 /// A store could not read or keep a value; the message says what to do.

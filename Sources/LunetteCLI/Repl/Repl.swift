@@ -5,7 +5,7 @@ import Lunette
 /// flush, and what re-rendered is reported with why:
 /// `↻ BookView#2  (Book#1.title, set at stdin:1)`.
 final class Repl {
-    private let runtime: LunetteRuntime
+    let runtime: LunetteRuntime
     private let file: String?
     private let reader = LineReader()
 

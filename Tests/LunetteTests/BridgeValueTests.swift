@@ -84,6 +84,26 @@ final class BridgeValueTests: XCTestCase {
         }
     }
 
+    /// R24: what cannot cross exactly is refused naming the property, never
+    /// repaired: bytes that are not UTF-8 for a Swift String (they became
+    /// U+FFFD twice), and a table whose keys 1 and "1" would be one key.
+    func testR24InvalidUTF8AndCollidingKeysAreRefusedNamingTheProperty() throws {
+        shelf.note = "kept"
+        for (source, expected) in [
+            ("shelf.note = '\\255\\254'", "cannot set 'note': a string that is not valid UTF-8 cannot become a Swift String (byte 0xFF at 1)"),
+            ("shelf.note = 'ok\\200'", "(byte 0xC8 at 3)"),
+            ("shelf.tags = { 'a', '\\255' }", "not valid UTF-8"),
+            ("shelf.scores = { [1] = 1, ['1'] = 2 }", "would be one key in Swift"),
+        ] {
+            XCTAssertThrowsError(try runtime.evaluate(source), source) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(source): \(error)")
+            }
+        }
+        XCTAssertEqual(shelf.note, "kept")
+        XCTAssertEqual(shelf.tags, ["new", "sale"])
+        XCTAssertEqual(shelf.scores, ["dune": 5])
+    }
+
     func testAViewReRendersWhenSwiftReplacesAList() throws {
         let app = try XCTUnwrap(try runtime.run(source: """
             local ui = require("lunette")

@@ -53,13 +53,40 @@ extension LunetteRuntime {
         case Int(LUN_HV_BOOL): return .bool(v.integer != 0)
         case Int(LUN_HV_INT): return .int(Int(v.integer))
         case Int(LUN_HV_DOUBLE): return .double(v.number)
-        case Int(LUN_HV_STRING): return .string(string(v.string, v.length))
+        case Int(LUN_HV_STRING):
+            // A Swift String is Unicode text: bytes that are not UTF-8 are refused, never repaired (R24).
+            let bytes = UnsafeRawBufferPointer(start: v.string, count: v.length)
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                conversionFailure = "a string that is not valid UTF-8 cannot become a Swift String \(Self.firstInvalid(bytes))"
+                return nil
+            }
+            return .string(text)
         case Int(LUN_HV_OBJECT):
             guard let object = hosts.entry(v.handle)?.object else { return nil }
             return .object(object)
         case Int(LUN_HV_TABLE):
-            return valueTables.built(v.handle)
+            switch valueTables.built(v.handle) {
+            case .success(let value): return value
+            case .failure(let failure):
+                conversionFailure = failure.description
+                return nil
+            }
         default: return LuaValue.none
+        }
+    }
+
+    /// "(byte 0xFF at 3)": where the UTF-8 of `bytes` first goes wrong.
+    static func firstInvalid(_ bytes: UnsafeRawBufferPointer) -> String {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return ""
+            case .error:
+                return "(byte 0x\(String(bytes[offset], radix: 16, uppercase: true)) at \(offset + 1))"
+            }
         }
     }
 
@@ -147,7 +174,10 @@ func lunhHostSet(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: Int32,
     withRuntime(rt) { runtime in
         defer { runtime.valueTables.clearBuilding() }
         guard let (object, property) = runtime.hostProperty(handle, prop) else { return 1 }
-        guard let new = runtime.value(of: value!.pointee) else { return runtime.failHost("object destroyed") ? 0 : 1 }
+        runtime.conversionFailure = nil
+        guard let new = runtime.value(of: value!.pointee) else {
+            return runtime.failHost(runtime.conversionFailure.map { "cannot set '\(property.name)': \($0)" } ?? "object destroyed") ? 0 : 1
+        }
         return runtime.setHost(object, property, new) ? 0 : 1
     }
 }
@@ -175,6 +205,7 @@ func lunhHostSetElement(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop:
         defer { runtime.valueTables.clearBuilding() }
         guard let (object, property) = runtime.hostProperty(handle, prop) else { return 1 }
         guard case .array(var array) = property.get(object) else { return runtime.failHost("'\(property.name)' is not an array") ? 0 : 1 }
+        runtime.conversionFailure = nil
         let new = runtime.value(of: value!.pointee)
         let i = Int(index)
         switch new {
@@ -182,7 +213,7 @@ func lunhHostSetElement(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop:
         case .object(let element)? where i == array.count + 1: array.append(element)
         case .none? where i == array.count && i >= 1: array.removeLast()
         default:
-            return runtime.failHost("cannot set element \(i) of '\(property.name)' (\(array.count) elements) to \(new?.typeName ?? "a destroyed object")") ? 0 : 1
+            return runtime.failHost("cannot set element \(i) of '\(property.name)' (\(array.count) elements) to \(new?.typeName ?? runtime.conversionFailure ?? "a destroyed object")") ? 0 : 1
         }
         return runtime.setHost(object, property, .array(array)) ? 0 : 1
     }
@@ -202,8 +233,10 @@ func lunhHostCall(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ method: Int
         let declared = type.methods[Int(method) - 1]
         var values: [LuaValue] = []
         for i in 0..<Int(nargs) {
+            runtime.conversionFailure = nil
             guard let value = runtime.value(of: args![i]) else {
-                return runtime.failHost("\(type.name):\(declared.name): argument \(i + 1) is a destroyed object") ? 0 : 1
+                let why = runtime.conversionFailure ?? "is a destroyed object"
+                return runtime.failHost("\(type.name):\(declared.name): argument \(i + 1) \(runtime.conversionFailure == nil ? why : "holds " + why)") ? 0 : 1
             }
             values.append(value)
         }
@@ -269,7 +302,11 @@ func lunhTableBegin(_ rt: UnsafeMutableRawPointer?) -> Int32 {
 func lunhTableAdd(_ rt: UnsafeMutableRawPointer?, _ token: Int32, _ key: UnsafePointer<lun_HostValue>?,
                   _ value: UnsafePointer<lun_HostValue>?) {
     withRuntime(rt) { runtime in
-        guard let k = runtime.value(of: key!.pointee), let v = runtime.value(of: value!.pointee) else { return }
+        runtime.conversionFailure = nil
+        guard let k = runtime.value(of: key!.pointee), let v = runtime.value(of: value!.pointee) else {
+            runtime.valueTables.fail(token, runtime.conversionFailure ?? "it holds a destroyed object")
+            return
+        }
         runtime.valueTables.add(token, k, v)
     }
 }

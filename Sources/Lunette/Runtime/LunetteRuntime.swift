@@ -110,6 +110,8 @@ public final class LunetteRuntime {
     let storageText = CStringBuffer()
     let errorText = CStringBuffer()
     var lastHostError = ""
+    /// Why the last value from C could not become a Swift value (not a destroyed object).
+    var conversionFailure: String?
     /// Errors of units that belong to no app (ui.effect).
     public internal(set) var effectErrors: [String] = []
     /// Where `appStorage` values live (Options.appStorage), behind the queue that calls it.

@@ -8,6 +8,7 @@
  * binding, a control's spec) are in its unit's `out`, by slot.
  */
 #include "lun_internal.h"
+#include <math.h>
 
 /* The node id of argument 1, checked. */
 static int32_t lun_node_check(lua_State *L) {
@@ -126,27 +127,44 @@ static int lun_node_set_value(lua_State *L) {
   return 0;
 }
 
-/* node:increment() / node:decrement() -> (): a Stepper's step (1), kept within its range. */
-static int lun_node_step(lua_State *L, lua_Number step, const char *verb) {
+/* x as an integer, clamped to the integers (NaN: 0): no conversion out of range. */
+static lua_Integer lun_clamp_integer(lua_Number x) {
+  if (x != x) return 0;
+  if (x >= (lua_Number)LUA_MAXINTEGER) return LUA_MAXINTEGER;   /* 2^63: the first float past it */
+  if (x <= (lua_Number)LUA_MININTEGER) return LUA_MININTEGER;
+  return (lua_Integer)x;
+}
+
+/* node:increment() / node:decrement() -> (): a Stepper's step (1), kept
+ * within its range. An integer value steps in integers, clamped at the
+ * integers' ends (no wrap, no signed overflow). */
+static int lun_node_step(lua_State *L, int up, const char *verb) {
   lua_Number lo, hi, now;
-  int isint;
   lua_settop(L, 1);
   lun_node_control(L, verb);
   lun_node_range(L, &lo, &hi, verb);
   lun_binding_get(L, -2);
-  isint = lua_isinteger(L, -1);
-  now = lua_tonumber(L, -1) + step;
-  lua_pop(L, 1);
-  if (now < lo) now = lo;
-  if (now > hi) now = hi;
-  if (isint) lua_pushinteger(L, (lua_Integer)now);
-  else lua_pushnumber(L, now);
+  if (lua_isinteger(L, -1)) {
+    lua_Integer v = lua_tointeger(L, -1), low = lun_clamp_integer(ceil(lo)), high = lun_clamp_integer(floor(hi));
+    if (up && v < LUA_MAXINTEGER) v++;
+    else if (!up && v > LUA_MININTEGER) v--;
+    if (v > high) v = high;
+    if (v < low) v = low;
+    lua_pop(L, 1);
+    lua_pushinteger(L, v);
+  } else {
+    now = lua_tonumber(L, -1) + (up ? 1 : -1);
+    lua_pop(L, 1);
+    if (now < lo) now = lo;
+    if (now > hi) now = hi;
+    lua_pushnumber(L, now);
+  }
   lun_node_control_set(L);
   return 0;
 }
 
 static int lun_node_increment(lua_State *L) { return lun_node_step(L, 1, "increment"); }
-static int lun_node_decrement(lua_State *L) { return lun_node_step(L, -1, "decrement"); }
+static int lun_node_decrement(lua_State *L) { return lun_node_step(L, 0, "decrement"); }
 
 /* Protected part of lun_node_invoke: (handle, method, arg) -> (); the
  * node userdata takes the handle (its collection releases it). */

@@ -36,3 +36,22 @@ describe("R18 trees deep across bodies #errors", function()
     app:unmount()
   end)
 end)
+
+describe("R24 values stay what they were", function()
+  it("R24 a Stepper at the integers' ends stays there: no wrap, no signed overflow", function()
+    local V = ui.View("Ends", { state = { n = math.maxinteger, m = math.mininteger }, body = function(self)
+      return ui.VStack {
+        ui.Text("n " .. self.n), ui.Stepper("n", self["$n"], { 0, math.huge }),
+        ui.Text("m " .. self.m), ui.Stepper("m", self["$m"], { -math.huge, 0 }),
+      }
+    end })
+    local app = ui.mount(V {})
+    app:findAll { type = "Stepper" }[1]:increment()
+    app:findAll { type = "Stepper" }[2]:decrement()
+    assert.truthy(app:find("n " .. math.maxinteger))
+    assert.truthy(app:find("m " .. math.mininteger))
+    app:findAll { type = "Stepper" }[1]:decrement()
+    assert.truthy(app:find("n " .. (math.maxinteger - 1)))
+    app:unmount()
+  end)
+end)

@@ -2,55 +2,191 @@ import FlyingFox
 import Foundation
 import Lunette
 
-/// The pages connected to a preview: each has a stream the server writes to.
+/// What one page is waiting to be sent, bounded: a page that reads slowly,
+/// or never, cannot make the process hold more than a frame and a few
+/// messages for it. Frames are whole snapshots of every app, so a new frame
+/// replaces a frame still waiting (only the latest matters, and the page
+/// diffs it against what it shows). Other messages (timeline entries, the
+/// error overlay, replies) are not snapshots: past the bound the page is
+/// closed rather than left showing something wrong.
+final class Outbox: @unchecked Sendable {
+    /// Messages (besides the frame) a page may have waiting before it is closed.
+    static let maxPending = 256
+    /// Bytes a page may have waiting before it is closed.
+    static let maxPendingBytes = 8 << 20
+
+    private enum State { case open, closing, ended }
+
+    private let lock = NSLock()
+    private var pending: [(text: String, isFrame: Bool)] = []
+    private var pendingBytes = 0
+    private var controls: [WSFrame] = []
+    private var state = State.open
+    private var waiter: CheckedContinuation<WSFrame?, Never>?
+
+    /// Whether messages are still taken (not overflowed, not gone).
+    var isOpen: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return state == .open
+    }
+
+    /// Queues a message; a frame replaces the frame still waiting, if any.
+    func send(_ text: String, isFrame: Bool) {
+        lock.lock()
+        guard state == .open else { lock.unlock(); return }
+        if isFrame, let old = pending.firstIndex(where: { $0.isFrame }) {
+            pendingBytes -= pending[old].text.utf8.count
+            pending.remove(at: old)
+        }
+        pending.append((text, isFrame))
+        pendingBytes += text.utf8.count
+        if pending.count > Self.maxPending || pendingBytes > Self.maxPendingBytes {
+            pending = []                  // it fell too far behind: closed, never shown a partial page
+            pendingBytes = 0
+            state = .closing
+        }
+        wakeLocked()
+    }
+
+    /// Queues a protocol frame (a pong, the echo of a close) ahead of messages.
+    func sendControl(_ frame: WSFrame) {
+        lock.lock()
+        guard state != .ended else { lock.unlock(); return }
+        controls.append(frame)
+        wakeLocked()
+    }
+
+    /// The page went: nothing more is queued; control frames waiting still go.
+    func finish() {
+        lock.lock()
+        state = .ended
+        pending = []
+        pendingBytes = 0
+        wakeLocked()
+    }
+
+    /// The next frame to write to the page's socket; nil when it is done.
+    /// Asked only when the previous one was written: the socket's pace.
+    func next() async -> WSFrame? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<WSFrame?, Never>) in
+                lock.lock()
+                if let frame = takeLocked() {
+                    lock.unlock()
+                    continuation.resume(returning: frame)
+                } else if state == .ended {
+                    lock.unlock()
+                    continuation.resume(returning: nil)
+                } else {
+                    waiter = continuation
+                    lock.unlock()
+                }
+            }
+        } onCancel: {
+            finish()
+        }
+    }
+
+    /// Hands the waiting writer what is ready, then unlocks.
+    private func wakeLocked() {
+        guard let waiter else { lock.unlock(); return }
+        let frame = takeLocked()
+        if frame == nil && state != .ended { lock.unlock(); return }
+        self.waiter = nil
+        lock.unlock()
+        waiter.resume(returning: frame)
+    }
+
+    private func takeLocked() -> WSFrame? {
+        if !controls.isEmpty { return controls.removeFirst() }
+        if !pending.isEmpty {
+            let message = pending.removeFirst()
+            pendingBytes -= message.text.utf8.count
+            return WSFrame(fin: true, opcode: .text, mask: nil, payload: Data(message.text.utf8))
+        }
+        if state == .closing {
+            state = .ended
+            return .close(code: WSCloseCode(1008, reason: "too far behind"))
+        }
+        return nil
+    }
+}
+
+/// The pages connected to a preview: each has an outbox the server writes from.
 final class Clients: @unchecked Sendable {
     private let lock = NSLock()
-    private var streams: [UUID: AsyncStream<WSMessage>.Continuation] = [:]
+    private var outboxes: [UUID: Outbox] = [:]
 
-    func add(_ id: UUID, _ continuation: AsyncStream<WSMessage>.Continuation) {
-        lock.lock(); streams[id] = continuation; lock.unlock()
+    func add(_ id: UUID, _ outbox: Outbox) {
+        lock.lock(); outboxes[id] = outbox; lock.unlock()
     }
 
     func remove(_ id: UUID) {
-        lock.lock(); streams[id] = nil; lock.unlock()
+        lock.lock(); outboxes[id] = nil; lock.unlock()
     }
 
-    func broadcast(_ text: String) {
-        lock.lock(); let all = Array(streams.values); lock.unlock()
-        for stream in all { stream.yield(.text(text)) }
+    /// Sends every page `text`; `isFrame` marks a whole-state frame, which
+    /// replaces an older one a page has not taken yet.
+    func broadcast(_ text: String, isFrame: Bool = false) {
+        lock.lock(); let all = outboxes; lock.unlock()
+        for (id, outbox) in all {
+            outbox.send(text, isFrame: isFrame)
+            if !outbox.isOpen { remove(id) }
+        }
     }
 
     var count: Int {
         lock.lock(); defer { lock.unlock() }
-        return streams.count
+        return outboxes.count
     }
 }
 
 /// A page's WebSocket: what it sends is queued for the runtime's thread;
-/// what the session broadcasts is sent to it.
-struct PreviewSocket: WSMessageHandler {
+/// what the session broadcasts reaches it through its bounded outbox, at
+/// the pace its socket takes it.
+struct PreviewSocket: WSHandler {
     let session: PreviewSession
     let clients: Clients
 
+    func makeFrames(for client: AsyncThrowingStream<WSFrame, any Error>) async throws -> AsyncStream<WSFrame> {
+        let id = UUID(), outbox = Outbox()
+        clients.add(id, outbox)
+        // FlyingFox's message handler reads and checks the page's frames and
+        // answers pings; its replies go through the outbox too.
+        let replies = try await MessageFrameWSHandler(handler: PageRequests(session: session)).makeFrames(for: client)
+        let clients = self.clients
+        Task {
+            for await frame in replies { outbox.sendControl(frame) }
+            clients.remove(id)
+            outbox.finish()
+        }
+        session.enqueue(#"{"type":"hello"}"#)
+        return AsyncStream(unfolding: { await outbox.next() })
+    }
+}
+
+/// What a page sends: each text message is queued for the runtime's thread.
+/// Its own outgoing stream stays open, empty, until the page goes.
+struct PageRequests: WSMessageHandler {
+    let session: PreviewSession
+
     func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
-        let id = UUID()
         let (outgoing, continuation) = AsyncStream<WSMessage>.makeStream()
-        clients.add(id, continuation)
-        let session = self.session, clients = self.clients
+        let session = self.session
         Task {
             for await message in client {
                 if case .text(let text) = message { session.enqueue(text) }
             }
-            clients.remove(id)
             continuation.finish()
         }
-        session.enqueue(#"{"type":"hello"}"#)
         return outgoing
     }
 }
 
 /// Refuses requests a page on this machine's loopback did not make: another
-/// Host (DNS rebinding) or another Origin (a site the browser has open).
+/// Host (DNS rebinding) or another Origin (a site the browser has open). A
+/// WebSocket upgrade must name the page's own origin: browsers always send
+/// Origin on one, so a missing Origin is not a page of ours either.
 struct LoopbackOnly: HTTPHandler {
     let port: @Sendable () -> UInt16
     let inner: any HTTPHandler
@@ -59,10 +195,112 @@ struct LoopbackOnly: HTTPHandler {
         let allowed = ["127.0.0.1:\(port())", "localhost:\(port())"]
         let host = request.headers[HTTPHeader("Host")] ?? ""
         if !allowed.contains(host) { return HTTPResponse(statusCode: .forbidden) }
-        if let origin = request.headers[HTTPHeader("Origin")], !allowed.map({ "http://" + $0 }).contains(origin) {
+        let origin = request.headers[HTTPHeader("Origin")]
+        if let origin, !allowed.map({ "http://" + $0 }).contains(origin) {
             return HTTPResponse(statusCode: .forbidden)
         }
+        let upgrade = request.headers[HTTPHeader("Upgrade")] != nil || request.path == "/socket"
+        if origin == nil && upgrade { return HTTPResponse(statusCode: .forbidden) }
         return try await inner.handleRequest(request)
+    }
+}
+
+/// Puts the page's security headers on every response, refusals and
+/// not-found included: a policy allowing only the page's own script, style
+/// and socket; no framing by any site; no sniffing; no referrer.
+struct SecurityHeaders: HTTPHandler {
+    let port: @Sendable () -> UInt16
+    let inner: any HTTPHandler
+
+    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var response: HTTPResponse
+        do {
+            response = try await inner.handleRequest(request)
+        } catch is HTTPUnhandledError {
+            response = HTTPResponse(statusCode: .notFound)
+        } catch {
+            response = HTTPResponse(statusCode: .internalServerError)
+        }
+        for (name, value) in Self.headers(port: port()) { response.headers[HTTPHeader(name)] = value }
+        return response
+    }
+
+    /// The headers, for a server on `port`.
+    static func headers(port: UInt16) -> [(String, String)] {
+        let policy = [
+            "default-src 'none'", "script-src 'self'", "style-src 'self'",
+            "connect-src 'self' ws://127.0.0.1:\(port) ws://localhost:\(port)", "img-src 'self' data:",
+            "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'",
+        ].joined(separator: "; ")
+        return [("Content-Security-Policy", policy), ("X-Frame-Options", "DENY"),
+                ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+                ("Cache-Control", "no-store")]
+    }
+}
+
+/// The page split in three, so that its policy need allow no inline script
+/// or style: the HTML, and its one script and one style sheet served from
+/// the page's own origin.
+struct PageAssets {
+    let html: String
+    let script: String
+    let style: String
+
+    init(page: String) {
+        var html = page
+        script = Self.cut(&html, open: "<script>", close: "</script>", with: #"<script src="/preview.js"></script>"#)
+        style = Self.cut(&html, open: "<style>", close: "</style>", with: #"<link rel="stylesheet" href="/preview.css">"#)
+        self.html = html
+    }
+
+    /// Takes the text between `open` and `close` out of `html`, leaving `replacement`.
+    private static func cut(_ html: inout String, open: String, close: String, with replacement: String) -> String {
+        guard let start = html.range(of: open), let end = html.range(of: close, range: start.upperBound..<html.endIndex) else {
+            return ""
+        }
+        let body = String(html[start.upperBound..<end.lowerBound])
+        html.replaceSubrange(start.lowerBound..<end.upperBound, with: replacement)
+        return body
+    }
+
+    /// The routes serving the three.
+    func routes(into routes: inout RoutedHTTPHandler) {
+        for (path, type, body) in [("/", "text/html", html), ("/preview.js", "text/javascript", script),
+                                   ("/preview.css", "text/css", style)] {
+            let data = Data(body.utf8)
+            routes.appendRoute(HTTPRoute("GET \(path)")) { _ in
+                HTTPResponse(statusCode: .ok, headers: [HTTPHeader("Content-Type"): "\(type); charset=utf-8"], body: data)
+            }
+        }
+    }
+}
+
+/// Keeps the server listening. FlyingFox's accept loop ends the server when
+/// accept fails (out of descriptors: EMFILE), closing the listening socket
+/// for good; here it is started again on the same port, after a pause that
+/// doubles while it keeps failing, and the first failure is said on stderr.
+enum Listening {
+    static func keep(_ first: HTTPServer, handler: any HTTPHandler, port: @escaping @Sendable () -> UInt16) async {
+        var server = first, pause = 0.05, reported = false
+        while !Task.isCancelled {
+            let started = Date()
+            do {
+                try await server.run()
+            } catch where !Task.isCancelled && port() != 0 {
+                if !reported {
+                    reported = true
+                    FileHandle.standardError.write(Data(("lunette preview: the server stopped (\(error)); "
+                        + "listening again on 127.0.0.1:\(port()) (out of file descriptors? see ulimit -n)\n").utf8))
+                }
+            } catch {}
+            if Task.isCancelled { return }
+            if Date().timeIntervalSince(started) > 10 { pause = 0.05 }   // it had recovered
+            try? await Task.sleep(nanoseconds: UInt64(pause * 1e9))
+            pause = min(pause * 2, 2)
+            if let address = try? sockaddr_in.inet(ip4: "127.0.0.1", port: port()) {
+                server = HTTPServer(address: address, logger: .disabled, handler: handler)
+            }
+        }
     }
 }
 
@@ -72,9 +310,9 @@ public final class Preview: @unchecked Sendable {
     public let address: String
     public let session: PreviewSession
     private let server: HTTPServer
-    private let task: Task<Void, Error>
+    private let task: Task<Void, Never>
 
-    init(address: String, session: PreviewSession, server: HTTPServer, task: Task<Void, Error>) {
+    init(address: String, session: PreviewSession, server: HTTPServer, task: Task<Void, Never>) {
         self.address = address
         self.session = session
         self.server = server
@@ -110,15 +348,11 @@ extension LunetteRuntime {
         setTracing(true)
         let box = PortBox()
         var routes = RoutedHTTPHandler()
-        let page = String(decoding: PackageResources.preview_html, as: UTF8.self)
-        routes.appendRoute("GET /") { _ in
-            HTTPResponse(statusCode: .ok, headers: [HTTPHeader("Content-Type"): "text/html; charset=utf-8"],
-                         body: Data(page.utf8))
-        }
-        routes.appendRoute("GET /socket", to: .webSocket(PreviewSocket(session: session, clients: clients)))
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), logger: .disabled,
-                                handler: LoopbackOnly(port: { box.port }, inner: routes))
-        let task = Task { try await server.run() }
+        PageAssets(page: String(decoding: PackageResources.preview_html, as: UTF8.self)).routes(into: &routes)
+        routes.appendRoute("GET /socket", to: WebSocketHTTPHandler(handler: PreviewSocket(session: session, clients: clients)))
+        let handler = SecurityHeaders(port: { box.port }, inner: LoopbackOnly(port: { box.port }, inner: routes))
+        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), logger: .disabled, handler: handler)
+        let task = Task { await Listening.keep(server, handler: handler, port: { box.port }) }
         let ready = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var bound: UInt16?
         Task {

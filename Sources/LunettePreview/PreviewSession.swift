@@ -224,7 +224,8 @@ public final class PreviewSession: @unchecked Sendable {
     }
 
     private func send(_ message: [String: Any]) {
-        clients.broadcast(Self.encode(message))
+        // A frame is every app whole: a page behind by several needs only the last.
+        clients.broadcast(Self.encode(message), isFrame: message["type"] as? String == "frame")
     }
 
     static func encode(_ value: Any) -> String {

@@ -1,0 +1,410 @@
+"""Issue 16 round two, R23: the preview page is safe to embed.
+
+Script values never become markup or CSS beyond validated values; every
+response carries CSP and frame-ancestors 'none'; a socket upgrade from
+another origin (or none) is refused; clients that never read cannot grow
+the process; running out of descriptors does not stop the server; and a
+page of 10,000 views arrives in seconds.
+"""
+import base64
+import http.server
+import os
+import re
+import resource
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+from playwright.sync_api import sync_playwright, expect
+
+from test_preview import CHROMIUM, LUNETTE, free_port
+
+
+class serving:
+    """`lunette preview` of `source` in a temporary directory, without a
+    browser: `with serving(source) as preview: preview.port, preview.process`.
+    `nofile` caps the process's descriptors (RLIMIT_NOFILE)."""
+
+    def __init__(self, source, name="script.lua", nofile=None, seconds=60):
+        self.source, self.name, self.nofile, self.seconds = source, name, nofile, seconds
+
+    def __enter__(self):
+        self.dir = tempfile.mkdtemp()
+        script = os.path.join(self.dir, self.name)
+        with open(script, "w") as f:
+            f.write(self.source)
+        self.port = free_port()
+        limit = self.nofile
+
+        def cap():
+            if limit:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+        self.started = time.monotonic()
+        self.process = subprocess.Popen([LUNETTE, "preview", script, "--port", str(self.port),
+                                         "--for", str(self.seconds)],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=cap)
+        self.process.stdout.readline()
+        return self
+
+    def url(self, path="/"):
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def rss_megabytes(self):
+        with open(f"/proc/{self.process.pid}/status") as f:
+            kilobytes = int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
+        return kilobytes / 1024
+
+    def stderr(self):
+        """What the process wrote to stderr (call after it stopped)."""
+        return self.process.stderr.read()
+
+    def __exit__(self, *exc):
+        self.process.kill()
+        self.process.wait()
+        shutil.rmtree(self.dir)
+        return False
+
+
+class browsing:
+    """A Chromium page: `with browsing() as page: ...`."""
+
+    def __enter__(self):
+        self.playwright = sync_playwright().start()
+        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        return self.browser.new_page()
+
+    def __exit__(self, *exc):
+        self.browser.close()
+        self.playwright.stop()
+        return False
+
+
+class recording_server:
+    """An HTTP server on another loopback port that records the paths asked
+    and answers with `page` (an attacker's page, or a beacon)."""
+
+    def __init__(self, page=b"ok"):
+        self.page, self.hits = page, []
+
+    def __enter__(self):
+        hits, page = self.hits, self.page
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                hits.append(self.path)
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.end_headers()
+                self.wfile.write(page)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+        return False
+
+
+def websocket_handshake(port, origin=None):
+    """Opens a raw socket and asks for a WebSocket upgrade (with `origin`
+    unless None); returns the socket and the response's status line. The
+    socket is never read again by callers that want a client that never reads."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    key = base64.b64encode(os.urandom(16)).decode()
+    lines = [f"GET /socket HTTP/1.1", f"Host: 127.0.0.1:{port}", "Upgrade: websocket", "Connection: Upgrade",
+             f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
+    if origin is not None:
+        lines.append(f"Origin: {origin}")
+    s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    response = b""
+    while b"\r\n" not in response:
+        chunk = s.recv(1)
+        if not chunk:
+            break
+        response += chunk
+    return s, response.decode(errors="replace").strip()
+
+
+def finish_headers(s):
+    """Reads the rest of a handshake response's headers, one byte at a time
+    (nothing of the frames after them)."""
+    seen = b""
+    while not seen.endswith(b"\r\n\r\n"):
+        chunk = s.recv(1)
+        if not chunk:
+            return
+        seen += chunk
+
+
+HOSTILE_MODIFIERS = """
+local ui = require("lunette")
+local beacon = "http://127.0.0.1:BEACON"
+return ui.VStack {
+  ui.Text("bg"):background("url(" .. beacon .. "/background)"),
+  ui.Text("fg"):foregroundStyle("red; position: fixed; inset: 0; z-index: 2147483647; background-image: url(" .. beacon .. "/foreground)"),
+  ui.Text("bg2"):background("#fff;position:fixed;inset:0;z-index:99999"),
+  ui.Text("font"):font("title;position:fixed;inset:0;z-index:99999"),
+  ui.Text("frame"):frame({ width = "1px;position:fixed;inset:0" }),
+  ui.Text("fine"):foregroundStyle("red"):padding(12):background("#00ff00"):opacity(0.5):font("headline"),
+  ui.Text("rgb"):foregroundStyle("rgb(0, 0, 255)"),
+}
+"""
+
+
+class ModifierStyleTests(unittest.TestCase):
+    def test_modifier_values_reach_styles_only_when_valid(self):
+        with recording_server() as beacon, \
+                serving(HOSTILE_MODIFIERS.replace("BEACON", str(beacon.port)), "hostile.lua") as preview, \
+                browsing() as page:
+            page.goto(preview.url())
+            expect(page.locator("span", has_text="fine")).to_be_visible()
+            time.sleep(1.5)
+            self.assertEqual(beacon.hits, [], "a modifier made the page fetch another origin")
+            covering = page.evaluate("""[...document.querySelectorAll('#apps *')]
+                .filter(e => ['fixed', 'absolute'].includes(getComputedStyle(e).position)
+                             || getComputedStyle(e).zIndex !== 'auto').length""")
+            self.assertEqual(covering, 0, "a modifier placed an element over the page")
+            fine = page.locator("span", has_text="fine")
+            self.assertEqual(fine.evaluate("e => getComputedStyle(e).color"), "rgb(255, 59, 48)")  # SwiftUI's red
+            self.assertEqual(fine.evaluate("e => getComputedStyle(e).paddingTop"), "12px")
+            self.assertEqual(fine.evaluate("e => getComputedStyle(e).backgroundColor"), "rgb(0, 255, 0)")
+            self.assertEqual(fine.evaluate("e => getComputedStyle(e).opacity"), "0.5")
+            self.assertEqual(page.locator("span", has_text="rgb").evaluate("e => getComputedStyle(e).color"),
+                             "rgb(0, 0, 255)")
+            # the refused values are reported, not silently lost
+            expect(page.locator("#timeline")).to_contain_text("modifier value not drawn: .background(")
+            expect(page.locator("#timeline")).to_contain_text("modifier value not drawn: .foregroundStyle(")
+            # the inspector is still reachable: nothing covers it
+            page.locator("span", has_text="fine").click()
+            expect(page.locator("#inspector")).to_contain_text("Text")
+
+
+MARKUP = """
+local ui = require("lunette")
+local evil = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b>bold</b>'
+return ui.View("Markup", { state = { text = evil, sure = true }, body = function(self)
+  return ui.NavigationStack {
+    ui.VStack {
+      ui.Text("T " .. evil),
+      ui.Button("B " .. evil, function() end),
+      ui.TextField("P " .. evil, self["$text"]),
+      ui.Toggle("G " .. evil, ui.Binding.constant(true)),
+    }:navigationTitle("N " .. evil),
+  }:alert("A " .. evil, self["$sure"], { ui.Button("OK " .. evil, function() end) })
+end })()
+"""
+
+
+class MarkupTests(unittest.TestCase):
+    def test_markup_in_every_drawn_string_stays_text(self):
+        evil = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b>bold</b>'
+        with serving(MARKUP, "markup.lua") as preview, browsing() as page:
+            page.goto(preview.url())
+            expect(page.locator("span", has_text="T " + evil)).to_be_visible()
+            expect(page.locator("button", has_text="B " + evil)).to_be_visible()
+            expect(page.locator(".navtitle", has_text="N " + evil)).to_be_visible()
+            expect(page.locator("dialog[role=alertdialog] strong", has_text="A " + evil)).to_be_visible()
+            expect(page.locator("label", has_text="G " + evil)).to_be_visible()
+            field = page.locator("input[type=text]").first
+            expect(field).to_have_value(evil)
+            self.assertEqual(field.get_attribute("placeholder"), "P " + evil)
+            page.locator("[data-view='Markup#1']").click(position={"x": 1, "y": 1})
+            expect(page.locator("#inspector")).to_contain_text('navigationTitle("N ' + evil)
+            time.sleep(0.5)
+            self.assertEqual(page.locator("img, script:not([src]), b:text('bold')").count(), 0,
+                             "a drawn string became an element")
+            self.assertIsNone(page.evaluate("window.__pwned"))
+
+
+SAFE_HEADERS = {
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+}
+
+
+class FramingTests(unittest.TestCase):
+    SCRIPT = 'local ui = require("lunette")\nreturn ui.Text("framed?")\n'
+
+    def assert_safe_headers(self, headers, what):
+        for name, value in SAFE_HEADERS.items():
+            self.assertEqual(headers.get(name), value, f"{name} on {what}")
+        policy = headers.get("content-security-policy") or ""
+        for directive in ["frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'", "default-src"]:
+            self.assertIn(directive, policy, f"CSP on {what}")
+
+    def test_every_response_carries_the_security_headers(self):
+        with serving(self.SCRIPT) as preview:
+            with urllib.request.urlopen(preview.url()) as response:
+                self.assert_safe_headers({k.lower(): v for k, v in response.headers.items()}, "the page")
+            for path in ["/nothing-here", "/socket"]:
+                with self.assertRaises(urllib.error.HTTPError) as raised:
+                    urllib.request.urlopen(preview.url(path))
+                self.assert_safe_headers({k.lower(): v for k, v in raised.exception.headers.items()}, path)
+            request = urllib.request.Request(preview.url(), headers={"Host": "attacker.example"})
+            with self.assertRaises(urllib.error.HTTPError) as raised:
+                urllib.request.urlopen(request)
+            self.assert_safe_headers({k.lower(): v for k, v in raised.exception.headers.items()}, "a refusal")
+
+    def test_the_page_works_under_its_policy(self):
+        with serving(COUNTER_LIKE) as preview, browsing() as page:
+            violations = []
+            page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+            page.goto(preview.url())
+            expect(page.locator("span", has_text="count 0")).to_be_visible()
+            page.locator("button", has_text="add").click()
+            expect(page.locator("span", has_text="count 1")).to_be_visible()
+            expect(page.locator("#status")).to_have_text("connected")
+            self.assertEqual(violations, [])
+
+    def test_a_socket_upgrade_without_the_page_origin_is_refused(self):
+        with serving(self.SCRIPT) as preview:
+            s, status = websocket_handshake(preview.port, origin=None)
+            s.close()
+            self.assertIn(" 403", status, "an upgrade without Origin was accepted")
+            s, status = websocket_handshake(preview.port, origin="http://127.0.0.1:1")
+            s.close()
+            self.assertIn(" 403", status)
+            s, status = websocket_handshake(preview.port, origin=f"http://127.0.0.1:{preview.port}")
+            s.close()
+            self.assertIn(" 101", status)
+            s, status = websocket_handshake(preview.port, origin=f"http://localhost:{preview.port}")
+            s.close()
+            self.assertIn(" 101", status)
+
+    def test_another_origin_can_neither_frame_the_page_nor_open_its_socket(self):
+        with serving(self.SCRIPT) as preview:
+            attacker = f"""<!doctype html><body>
+<iframe id="victim" src="http://127.0.0.1:{preview.port}/" width="800" height="600"></iframe>
+<script>
+window.socketResult = "pending";
+const ws = new WebSocket("ws://127.0.0.1:{preview.port}/socket");
+ws.onopen = () => {{ window.socketResult = "open"; }};
+ws.onerror = () => {{ if (window.socketResult === "pending") window.socketResult = "refused"; }};
+ws.onclose = () => {{ if (window.socketResult === "pending") window.socketResult = "refused"; }};
+</script></body>""".encode()
+            with recording_server(attacker) as site, browsing() as page:
+                page.goto(f"http://localhost:{site.port}/")
+                page.wait_for_function("window.socketResult !== 'pending'", timeout=10000)
+                self.assertEqual(page.evaluate("window.socketResult"), "refused")
+                time.sleep(1.5)
+                children = [f for f in page.frames if f != page.main_frame]
+                self.assertTrue(children)
+                for frame in children:
+                    try:
+                        drawn = frame.locator("#stage").count()
+                    except Exception:
+                        drawn = 0
+                    self.assertEqual(drawn, 0, "the preview rendered inside another site's frame")
+
+
+COUNTER_LIKE = """
+local ui = require("lunette")
+return ui.View("Counter", { state = { n = 0 }, body = function(self)
+  return ui.VStack {
+    ui.Text("count " .. self.n):font("title"):foregroundStyle("blue"):padding(4),
+    ui.Button("add", function() self.n = self.n + 1 end),
+  }
+end })()
+"""
+
+FLOOD = """
+local ui = require("lunette")
+local big = string.rep("x", 400000)
+return ui.View("Flood", { state = { n = 0 }, body = function(self)
+  return ui.Text(big .. self.n):onReceive(ui.Timer.publish(0.01):autoconnect(), function() self.n = self.n + 1 end)
+end })()
+"""
+
+
+class SlowClientTests(unittest.TestCase):
+    def test_clients_that_never_read_cannot_grow_the_process(self):
+        with serving(FLOOD, "flood.lua") as preview:
+            origin = f"http://127.0.0.1:{preview.port}"
+            sockets = []
+            for _ in range(8):
+                s, status = websocket_handshake(preview.port, origin=origin)
+                self.assertIn(" 101", status)
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                sockets.append(s)
+            time.sleep(1.5)
+            before = preview.rss_megabytes()
+            time.sleep(6)
+            after = preview.rss_megabytes()
+            for s in sockets:
+                s.close()
+            print(f"\n  RSS with 8 clients that never read: {before:.0f} MB -> {after:.0f} MB in 6 s")
+            self.assertIsNone(preview.process.poll(), "the preview stopped")
+            self.assertLess(after - before, 64, f"grew from {before:.0f} MB to {after:.0f} MB")
+
+    def test_a_reading_page_still_sees_the_latest_frame(self):
+        with serving(FLOOD.replace("400000", "10"), "flood.lua") as preview, browsing() as page:
+            page.goto(preview.url())
+            expect(page.locator("span", has_text=re.compile(r"^x+\d+$"))).to_be_visible()
+            first = int(re.search(r"\d+$", page.locator("span").first.text_content()).group())
+            time.sleep(1)
+            later = int(re.search(r"\d+$", page.locator("span").first.text_content()).group())
+            self.assertGreater(later, first)
+
+
+class DescriptorTests(unittest.TestCase):
+    def test_running_out_of_descriptors_does_not_stop_the_server(self):
+        with serving(FramingTests.SCRIPT, nofile=64) as preview:
+            with urllib.request.urlopen(preview.url(), timeout=5) as response:
+                self.assertEqual(response.status, 200)
+            held = []
+            for _ in range(120):
+                held.append(socket.create_connection(("127.0.0.1", preview.port), timeout=5))
+            time.sleep(1.5)  # the server accepts until it runs out
+            for s in held:
+                s.close()
+            deadline, served = time.monotonic() + 15, False
+            while time.monotonic() < deadline and not served:
+                try:
+                    with urllib.request.urlopen(preview.url(), timeout=3) as response:
+                        served = response.status == 200 and b"<html" in response.read()
+                except (urllib.error.URLError, ConnectionError, socket.timeout):
+                    time.sleep(0.3)
+            self.assertTrue(served, "the server stopped serving after running out of descriptors")
+            preview.process.kill()
+            preview.process.wait()
+            message = preview.stderr()
+            self.assertEqual(message.count("listening again"), 1, message)
+
+
+MANY = """
+local ui = require("lunette")
+local Cell = ui.View("Cell", function(self) return ui.Text("cell " .. self.i) end)
+local cells = {}
+for i = 1, 10000 do cells[i] = Cell { i = i } end
+return ui.VStack(cells)
+"""
+
+
+class ManyViewsTests(unittest.TestCase):
+    def test_the_first_frame_of_ten_thousand_views_arrives_in_seconds(self):
+        with serving(MANY, "many.lua") as preview, browsing() as page:
+            started = time.monotonic()
+            page.goto(preview.url())
+            expect(page.locator("span", has_text=re.compile("^cell 10000$"))).to_be_visible(timeout=60000)
+            took = time.monotonic() - started
+            print(f"\n  first frame of 10,000 views drawn in {took:.1f} s")
+            self.assertLess(took, 10)
+            self.assertEqual(page.locator("[data-view^='Cell#']").count(), 10000)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -82,7 +82,7 @@ struct ScriptGenerator {
         if chance(0.2) { sections.append("bindable = { \"o\" }") }
         if chance(0.3) {
             sections.append("appStorage = { s = \(pick(["0", "'x'", "{ a = 1 }", "evil", "function() end", "deep(3)"])), " +
-                            "k = ui.AppStorage(\(pick(["'fz.k'", "''", "1", "evil"])), \(pick(["0", "{}", "print"]))) }")
+                            "k = ui.AppStorage(\(pick(["'fz.k'", "''", "1", "evil", "'k\\0'", "'k\\255'", "string.rep('k', 5000)"])), \(pick(["0", "{}", "print", storedValue()]))) }")
         }
         let body = "function(self) \(bodyStatements()) return \(viewExpression(depth: 1)) end"
         sections.append("body = \(body)")
@@ -101,6 +101,7 @@ struct ScriptGenerator {
                 "coroutine.wrap(function() local _ = self.n end)()", "xpcall(function() error('x') end, function(e) return e end)",
                 "local _ = ui.Bindable(objects[1])", "ui.flush()", "ui.mount(ui.Text('inner'))",
                 "local _ = self.s", "local _ = self.k", "self.s = \(value())", "local _ = self['$s']",
+                "self.s = \(storedValue())", "self.k = \(storedValue())",
             ]))
         }
         return out.joined(separator: " ")
@@ -140,7 +141,28 @@ struct ScriptGenerator {
               ":sheet({ item = ui.Binding.constant(\(value())) }, function(i) return ui.Text(tostring(i)) end)",
               ":alert('a', ui.Binding.constant(\(pick(["true", "false"]))), \(pick(["nil", "{ ui.Button('ok', function() \(action()) end) }", "{ ui.Text('x') }", "evil"])))",
               ":transaction(function(t) \(pick(["t.animation = nil", "t.fz = \(value())", "local _ = t.nope", "t.animation = \(value())", "local _ = tostring(t)"])) end)",
-              ":preference('fzp', \(pick(["1", "'x'", "nil"])))", ":onPreferenceChange('fzp', function(v) \(action()) end)"])
+              ":preference('fzp', \(pick(["1", "'x'", "nil"])))", ":onPreferenceChange('fzp', function(v) \(action()) end)",
+              ":\(pick(["foregroundStyle", "background", "font", "navigationTitle"]))(\(hostileText()))",
+              ":\(pick(["padding", "opacity", "scaleEffect"]))(\(pick(["-1e308", "1e308", "0/0", "math.huge", "-0.0", "math.mininteger"])))",
+              ":frame(\(pick(["{ width = \(hostileText()) }", "{ width = 1e308, height = -1 }", "evil", "deep(250)"])))",
+              ":onReceive(ui.Timer.publish(\(timerInterval())):autoconnect(), function(v) \(action()) end)"])
+    }
+
+    /// An interval a careless script gives a timer: tiny, huge, or not a number (R20).
+    private mutating func timerInterval() -> String {
+        pick(["1e-9", "1e-300", "0.001", "5e-324", "1e300", "math.huge", "0/0", "-1", "0"])
+    }
+
+    /// Text that would be markup or CSS if it reached a page unescaped (R23).
+    private mutating func hostileText() -> String {
+        pick(["'red; position:fixed; inset:0'", "'url(http://127.0.0.2:9/beacon)'", "'</style><script>alert(1)</script>'",
+              "'<img src=x onerror=alert(1)>'", "'\\0\\255\\254'", "'expression(alert(1))'", "string.rep('x', 100000)"])
+    }
+
+    /// A value a script writes to app storage: bytes, NaN, integer keys, the integers' ends (R24).
+    private mutating func storedValue() -> String {
+        pick(["'a\\0b'", "'\\255\\254'", "0/0", "-0.0", "math.maxinteger", "math.mininteger", "{ [1] = 'a', [3] = 'c' }",
+              "{ [1] = 'a', ['1'] = 'b' }", "deep(\(pick([3, 250])))", "deep(2, true)", "{ f = print }", "nil", "2^63"])
     }
 
     private mutating func action() -> String {
@@ -167,6 +189,9 @@ struct ScriptGenerator {
             "collectgarbage()", "ui.flush()",
             "ui.withTransaction(\(value()), \(value()), function() \(action()) end)",
             "ui.TransactionKey(\(value()), \(value()))", "local _ = ui.AppStorage(\(value()), \(value()))",
+            // A view that contains itself: deep across bodies, each body shallow (R18).
+            "local R; R = ui.View('Rec', function(self) local n = self.n or 0; local v = n < \(pick([3, 40, 400])) and R { n = n + 1 } or ui.Text('b'); for _ = 1, \(pick([1, 30, 150])) do v = ui.VStack { v } end return v end); local a = ui.mount(R {}); local _ = a:find('b'), a:json(); a:unmount()",
+            "local t = ui.Timer.publish(\(timerInterval())):sink(function() \(action()) end); if math.random() < 0.3 then t:cancel() end",
         ])
     }
 }

@@ -19,7 +19,7 @@ import Lunette
 enum SpecChannel {
     static let helloPrefix = "LUNETTE-SPEC-CHANNEL 1 "
     static let tokenLength = 32
-    /// A record longer than this is not one the runner writes (messages are cut well below).
+    /// A record longer than this is not one the runner writes (SpecResults cuts names and messages well below).
     static let longestPayload = 16 * 1024 * 1024
 
     /// A frame's bytes.
@@ -60,11 +60,23 @@ final class SpecChannelWriter {
         write(Data((SpecChannel.helloPrefix + token + "\n").utf8))
     }
 
-    /// Sends one record.
+    /// Sends one record, once what the specs printed before it is out of
+    /// this process and read by the parent, so their output shows before the
+    /// result that follows it (the two travel apart).
     func send(_ record: SpecRecord) {
         fflush(stdout)
         fflush(stderr)
+        Self.waitUntilRead(STDOUT_FILENO)
+        Self.waitUntilRead(STDERR_FILENO)
         write(SpecChannel.frame(record, token: token))
+    }
+
+    /// Waits (at most two seconds: a process a spec started may keep
+    /// writing) until the pipe on `fd` is empty. Not a pipe: no wait.
+    private static func waitUntilRead(_ fd: Int32) {
+        let until = Date().addingTimeInterval(2)
+        var waiting: Int32 = 0
+        while ioctl(fd, UInt(FIONREAD), &waiting) == 0, waiting > 0, Date() < until { usleep(200) }
     }
 
     /// Writes all of `data`; a parent that went away is not this process's problem (MSG_NOSIGNAL: no SIGPIPE).

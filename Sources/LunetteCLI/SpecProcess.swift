@@ -127,10 +127,10 @@ struct ChildIO {
     }
 
     /// Reads all three streams until the results socket closes (the child
-    /// and only it holds the other end) or `shouldKill` says so. Before each
-    /// read of the results, whatever stdout holds is passed on first: the
-    /// child flushes its output before each record, so the output a test
-    /// printed comes before its result.
+    /// and only it holds the other end) or `shouldKill` says so. The child
+    /// sends each record only once the parent has read what was printed
+    /// before it (SpecChannelWriter.send), and the parent reads records before
+    /// output, so a test's output shows before its result and after the one before.
     func pump(printed: (Data) -> Void, printedErrors: (Data) -> Void, results take: (Data) -> Void,
               shouldKill: () -> Bool) {
         var open: [Int32] = [output, errors, results]
@@ -140,15 +140,17 @@ struct ChildIO {
             return true
         }
         while open.contains(results) {
+            // Only the child holds the socket's other end, unless a spec stole a copy
+            // (pidfd_getfd): a child gone before a poll that finds nothing is the end too.
+            let exited = !process.isRunning
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&fds, nfds_t(fds.count), 100)
             if ready < 0, errno != EINTR { break }
-            for entry in fds where entry.revents != 0 && entry.fd != results {
+            if ready == 0, exited { break }
+            // Results first: the child sends a record only once the pipes are
+            // empty, so what they hold now was printed after every record waiting.
+            for entry in fds.filter({ $0.fd == results }) + fds.filter({ $0.fd != results }) where entry.revents != 0 {
                 if !pass(entry.fd) { open.removeAll { $0 == entry.fd } }
-            }
-            if let entry = fds.first(where: { $0.fd == results }), entry.revents != 0 {
-                drain(output, into: printed)
-                if !pass(results) { open.removeAll { $0 == results } }
             }
             if open.contains(results), shouldKill() {
                 kill(-process.processIdentifier, SIGKILL)      // its group: what it started goes too
@@ -159,9 +161,9 @@ struct ChildIO {
         process.waitUntilExit()
         // What the child wrote before it ended is in the pipes now; a
         // process the spec started may hold them open, so take only what is there.
+        drain(results, into: take)                          // what came before a kill
         drain(output, into: printed)
         drain(errors, into: printedErrors)
-        drain(results, into: take)                          // what came before a kill
         close(results)
     }
 

@@ -102,7 +102,14 @@ final class SpecResults {
         if arguments.count > 3 {
             if case .double(let d) = arguments[3] { seconds = d } else if case .int(let n) = arguments[3] { seconds = Double(n) }
         }
-        channel.send(SpecRecord(status: text(0), name: text(1), message: text(2), seconds: seconds.isFinite ? seconds : 0))
+        channel.send(SpecRecord(status: text(0), name: Self.cut(text(1), at: 4096), message: Self.cut(text(2), at: 65536),
+                                seconds: seconds.isFinite ? seconds : 0))
+    }
+
+    /// Text of at most `limit` characters, the cut said: a record stays far
+    /// below what the parent accepts (SpecChannel.longestPayload).
+    static func cut(_ s: String, at limit: Int) -> String {
+        s.count <= limit ? s : s.prefix(limit) + "… (cut at \(limit) characters)"
     }
 }
 

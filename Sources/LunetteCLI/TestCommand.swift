@@ -80,6 +80,7 @@ struct TestCommand: ParsableCommand {
         // What specs print passes through as they wrote it; a result line
         // after output that did not end its line starts a line of its own.
         var atLineStart = true
+        func startLine() { if !atLineStart { print(); atLineStart = true } }
         func passThrough(_ data: Data) {
             clearProgress()
             fflush(stdout)
@@ -88,7 +89,7 @@ struct TestCommand: ParsableCommand {
         }
         var passed = 0, failed = 0
         for file in files {
-            if !tap { print(SpecReport.visible(file)) }
+            if !tap { startLine(); print(SpecReport.visible(file)) }
             var process = SpecProcess(file: file, childArguments: childArguments, timeout: timeout)
             if !tap { process.printed = passThrough }
             if progress {
@@ -102,7 +103,7 @@ struct TestCommand: ParsableCommand {
                 if c.status == .passed { passed += 1 } else if c.status == .failed { failed += 1 }
                 clearProgress()
                 if !tap {
-                    if !atLineStart { print(); atLineStart = true }
+                    startLine()
                     print(SpecReport.line(c), terminator: "")
                     fflush(stdout)
                 }
@@ -110,7 +111,7 @@ struct TestCommand: ParsableCommand {
             all += cases
         }
         clearProgress()
-        if tap { print(SpecReport.tap(all), terminator: "") } else { print(SpecReport.summary(all)) }
+        if tap { print(SpecReport.tap(all), terminator: "") } else { startLine(); print(SpecReport.summary(all)) }
         if let junit {
             try SpecReport.junit(all).write(toFile: junit, atomically: true, encoding: .utf8)
         }

@@ -37,6 +37,8 @@ extension CommandLineTests {
             // What the specs printed passes through as they wrote it.
             XCTAssertTrue(result.output.contains("\u{1D}passed\u{1F}forged"), result.output)
             XCTAssertTrue(result.output.contains("\0\r\n"), result.output)
+            // ... and before the result of the test that printed it.
+            XCTAssertTrue(result.output.contains("\u{1E}\n  ✗ printing a record separator"), result.output)
             XCTAssertTrue(result.output.contains("a forged pass \\u{1E} named\\u{A} with controls"), result.output)
         }
     }

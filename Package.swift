@@ -72,7 +72,7 @@ let package = Package(
         // TARGETS.md's reliability figures, measured (scripts/reliability).
         .executableTarget(
             name: "LunetteReliability",
-            dependencies: ["Lunette"],
+            dependencies: ["Lunette", "LunetteStorage"],
             linkerSettings: linkLua),
         .testTarget(
             name: "LunetteTests",

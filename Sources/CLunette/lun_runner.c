@@ -7,10 +7,10 @@
  * coroutine where it can (even inside pcall, which cannot catch a yield),
  * or raises "timed out" where it cannot; the runner then abandons it. So a
  * spec that hangs is reported failed and the run goes on.
- * lunette_emit and lunette_loadfile hand results out and read spec files.
+ * lunette_loadfile reads spec files (results leave through the runner's own
+ * channel, held by Swift: SpecChannel.swift).
  */
 #include "lun_internal.h"
-#include <stdio.h>
 #include <time.h>
 
 /* Seconds on the monotonic clock. */
@@ -56,16 +56,6 @@ static int lun_reset_clock(lua_State *L) {
   return 0;
 }
 
-/* lunette_emit(s) -> (): writes s to standard output at once (the command
- * reads a spec file's results as they come). */
-static int lun_emit(lua_State *L) {
-  size_t len;
-  const char *s = luaL_checklstring(L, 1, &len);
-  fwrite(s, 1, len, stdout);
-  fflush(stdout);
-  return 0;
-}
-
 /* lunette_loadfile(path) -> chunk | nil, message: a text chunk from a file,
  * whatever the sandbox left of loadfile. */
 static int lun_loadfile(lua_State *L) {
@@ -103,7 +93,6 @@ static int lun_runner_last_miss(lua_State *L) {
 
 /* Protected part of lun_install_runner_support. */
 static int lun_install_runner_k(lua_State *L) {
-  lua_register(L, "lunette_emit", lun_emit);
   lua_register(L, "lunette_loadfile", lun_loadfile);
   lua_register(L, "lunette_watch", lun_watch);
   lua_register(L, "lunette_unwatch", lun_unwatch);

@@ -376,12 +376,12 @@ end
 -- be sandboxed away) and to hand results out as they come. Taken out of the
 -- globals before any spec runs, so specs cannot reach them.
 -- Results go to `lunette_results` (Swift's, writing to a channel of its
--- own that specs cannot reach, R25), not through lunette_emit (stdout).
+-- own that specs cannot reach, R25), never to stdout.
 local load_spec, results, watch, unwatch, reset_clock, take_problems, last_miss =
   lunette_loadfile, lunette_results, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems,
   lunette_last_miss
-lunette_loadfile, lunette_emit, lunette_results, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems,
-  lunette_last_miss = nil, nil, nil, nil, nil, nil, nil, nil
+lunette_loadfile, lunette_results, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems,
+  lunette_last_miss = nil, nil, nil, nil, nil, nil, nil
 
 -- A failure's message; indexing the nil of an app:find that matched
 -- nothing says what was looked for, and in what.

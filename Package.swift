@@ -1,8 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Lua is linked only into executables and tests: the C module and the Swift
-// runtime must not carry their own copy of Lua (see README, "Linking").
+// Lua is linked into executables and tests, never into the loadable module:
+// the stock lua5.4 interpreter exports its own Lua, and a second copy in
+// lunette.so would split the state's globals (ARCHITECTURE.md). A host
+// linking the `Lunette` product gets Lua through `LunetteLinksLua`, which
+// the loadable module's targets never depend on.
 let linkLua: [LinkerSetting] = [.linkedLibrary("lua5.4")]
 
 let package = Package(
@@ -12,7 +15,8 @@ let package = Package(
         .executable(name: "lunette", targets: ["LunetteCLI"]),
         .executable(name: "lunette-fuzz", targets: ["LunetteFuzz"]),
         .executable(name: "lunette-reliability", targets: ["LunetteReliability"]),
-        .library(name: "Lunette", targets: ["Lunette", "LunetteBridge"]),
+        // What a Swift host depends on: the runtime, the bridge, and Lua linked in.
+        .library(name: "Lunette", targets: ["Lunette", "LunetteBridge", "LunetteLinksLua"]),
         // The live preview and inspector in a browser: a host links it only if it wants it.
         .library(name: "LunettePreview", targets: ["LunettePreview"]),
         // App storage in a SQLite file: a host links it to make `appStorage` last.
@@ -39,6 +43,9 @@ let package = Package(
         .target(name: "Lunette", dependencies: ["CLunette", "CLua"], resources: [.embedInCode("Lua/prelude.lua")]),
         // 4. Swift @Observable classes exposed to Lua by key paths.
         .target(name: "LunetteBridge", dependencies: ["Lunette"]),
+        // The `Lunette` product's link to liblua5.4 (nothing else): a host adds
+        // the product and builds, with no linker settings of its own.
+        .target(name: "LunetteLinksLua", dependencies: ["Lunette", "LunetteBridge"], linkerSettings: linkLua),
         // 7. `lunette preview` and `runtime.servePreview(port:)`: the page, its
         //    server (FlyingFox, out of the core runtime), the session on the runtime's thread.
         .target(name: "LunettePreview",

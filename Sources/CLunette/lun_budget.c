@@ -8,6 +8,13 @@
  * (coroutine.resume, coroutine.wrap, a task) adds its thread as a level of
  * its own, so the chain names every thread that may be executing Lua.
  *
+ * Each run's budget counts its own time, not the time of the bounded runs it
+ * starts (R26): a body that flushes, a chunk that mounts, a host's tap that
+ * flushes — each nested body, action, event or task step has a budget of
+ * its own, and the run that started it is paused meanwhile. So one slow
+ * body never turns its siblings into budget errors, and a flush costs the
+ * same budget in a host, under `lunette run`, the REPL and `lunette test`.
+ *
  * The host's watchdog thread looks at the chain now and then
  * (lun_budget_check). When a run is past its budget, or an interrupt was
  * asked for, it arms a count hook on every thread from that level up; the
@@ -31,7 +38,8 @@
 
 typedef struct lun_Level {
   lua_State *thread;
-  uint64_t start;                  /* ns; 0: a coroutine of the run below */
+  uint64_t start;                  /* ns, moved on by the time its nested runs took; 0: a coroutine of the run below */
+  uint64_t paused;                 /* ns: when a nested bounded run began (its time is not this run's); 0: running */
   int bounded;                     /* the host's budget applies to this run */
   lua_Hook hook;                   /* the thread's hook before this level */
   int mask, count;
@@ -111,6 +119,30 @@ static void lun_budget_arm(lun_Budget *b, int from, int reason) {
   for (i = from; i < b->depth; i++) lua_sethook(b->levels[i].thread, lun_budget_hook, LUA_MASKCOUNT, 1);
 }
 
+/* The bounded run below level `top` (the one a new bounded run nests in),
+ * or NULL. Lock held. */
+static lun_Level *lun_budget_enclosing(lun_Budget *b, int top) {
+  int i;
+  for (i = top - 1; i >= 0; i--)
+    if (b->levels[i].bounded) return &b->levels[i];
+  return NULL;
+}
+
+/* A bounded run begins at level `top`: the run it nests in stops counting. Lock held. */
+static void lun_budget_pause(lun_Budget *b, int top, uint64_t now) {
+  lun_Level *outer = lun_budget_enclosing(b, top);
+  if (outer && !outer->paused) outer->paused = now ? now : 1;
+}
+
+/* The bounded run at level `top` ended: the run it nested in counts again,
+ * its start moved on by the time it was paused. Lock held. */
+static void lun_budget_resume(lun_Budget *b, int top) {
+  lun_Level *outer = lun_budget_enclosing(b, top);
+  if (!outer || !outer->paused) return;
+  outer->start += lun_budget_now() - outer->paused;
+  outer->paused = 0;
+}
+
 /* A run (bounded: the host's budget applies) or a coroutine of the running
  * run starts on thread L. Returns 0 if the chain is full. */
 int lun_budget_begin(lua_State *L, lun_State *S, int bounded) {
@@ -122,6 +154,8 @@ int lun_budget_begin(lua_State *L, lun_State *S, int bounded) {
   level->thread = L;
   level->bounded = bounded;
   level->start = bounded ? lun_budget_now() : 0;
+  level->paused = 0;
+  if (bounded) lun_budget_pause(b, b->depth - 1, level->start);
   level->hook = lua_gethook(L);
   level->mask = lua_gethookmask(L);
   level->count = lua_gethookcount(L);
@@ -137,6 +171,7 @@ int lun_budget_end(lua_State *L, lun_State *S) {
   int stopped;
   pthread_mutex_lock(&b->lock);
   level = &b->levels[--b->depth];
+  if (level->bounded) lun_budget_resume(b, b->depth);
   stopped = b->armed && b->depth + 1 >= b->armed;
   if (b->armed > b->depth) b->armed = 0;           /* the stopped run has unwound */
   if (b->armed && b->depth > 0 && b->levels[b->depth - 1].thread == L)
@@ -162,7 +197,7 @@ int lun_budget_check(lun_State *S) {
   now = lun_budget_now();
   for (i = 0; !armed && limit && i < b->depth && (!b->armed || i + 1 < b->armed); i++) {
     lun_Level *level = &b->levels[i];
-    if (level->bounded && now - level->start >= limit) { lun_budget_arm(b, i, LUN_STOP_BUDGET); armed = 1; }
+    if (level->bounded && !level->paused && now - level->start >= limit) { lun_budget_arm(b, i, LUN_STOP_BUDGET); armed = 1; }
   }
   pthread_mutex_unlock(&b->lock);
   return armed;

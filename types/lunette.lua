@@ -201,6 +201,22 @@ function View:onSubmit(action) end
 ---@param value number
 ---@return ui.ViewValue
 function View:opacity(value) end
+---Recorded on the node: a fixed size, e.g. { width = 120, height = 44 }.
+---@param size table|number
+---@return ui.ViewValue
+function View:frame(size) end
+---@return ui.ViewValue
+function View:bold() end
+---@return ui.ViewValue
+function View:italic() end
+---Recorded on the node (the preview draws it disabled).
+---@param disabled? boolean
+---@return ui.ViewValue
+function View:disabled(disabled) end
+---The value a Picker option stands for.
+---@param value any
+---@return ui.ViewValue
+function View:tag(value) end
 
 ---@param text string|number
 ---@return ui.ViewValue
@@ -478,6 +494,8 @@ function App:unmount() end
 ---@field value string?
 local Node = {}
 function Node:tap() end
+---Follows a NavigationLink: pushes its destination onto the stack's path.
+function Node:tapLink() end
 function Node:toggle() end
 ---@param text string
 function Node:setText(text) end

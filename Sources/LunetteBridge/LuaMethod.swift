@@ -1,76 +1,82 @@
 import Lunette
 
 /// One method of a `LuaExposed` class that Lua may call: `library:add(book)`.
-/// Arguments and results convert as properties do (`LuaConvertible`); a
-/// wrong argument fails the call naming it and the type expected.
+///
+/// Any method declares the same way, by its unapplied reference: from no
+/// argument to as many as you like, returning nothing or a `LuaConvertible`
+/// value, throwing or not.
 ///
 /// ```swift
-/// static var luaMethods: [LuaMethod<Library>] {
-///     [LuaMethod("add", Library.add), LuaMethod("count", Library.count)]
+/// static var luaMethods: [LuaMethod<Inbox>] {
+///     [LuaMethod("archiveAll", Inbox.archiveAll),         // () -> Void
+///      LuaMethod("count", Inbox.count),                   // (Folder) -> Int
+///      LuaMethod("move", Inbox.move),                     // (Int, Folder) throws -> Void
+///      LuaMethod("compose", Inbox.compose)]               // (String, String, Folder, Bool) -> Message
 /// }
 /// ```
 ///
-/// A method runs while Lua waits for it: it may change models (their
-/// readers re-render at the next flush) but must not call the runtime.
+/// Arguments and results convert as properties do (`LuaConvertible`). The
+/// call fails in Lua, naming the type and the method (`Inbox:move: ...`),
+/// when Lua passes the wrong number of arguments, an argument that does not
+/// convert (naming its position and the type expected), or when the method
+/// throws (with the error's description).
+///
+/// Thread: a method runs on the runtime's thread while Lua waits for it. It
+/// may change models (their readers re-render at the next flush) but must
+/// not call the runtime.
 public struct LuaMethod<Root: AnyObject> {
     let method: HostType.Method
 
-    /// A method with no arguments and no result.
-    public init(_ name: String, _ fn: @escaping (Root) -> () -> Void) {
-        method = HostType.Method(name: name) { object, arguments in
-            try Self.check(arguments, count: 0, name)
-            fn(object as! Root)()
+    /// A method that returns nothing: `(Root) -> (A, B, ...) throws -> Void`.
+    public init<each Argument: LuaConvertible>(_ name: String,
+                                               _ method: @escaping (Root) -> (repeat each Argument) throws -> Void) {
+        self.method = HostType.Method(name: name) { object, arguments in
+            var reader = Arguments(arguments)
+            try reader.expect(count: Self.count(of: (repeat (each Argument).self)))
+            let values = (repeat try reader.next((each Argument).self))
+            try method(object as! Root)(repeat each values)
             return .none
         }
     }
 
-    /// A method with no arguments that returns a value.
-    public init<R: LuaConvertible>(_ name: String, _ fn: @escaping (Root) -> () -> R) {
-        method = HostType.Method(name: name) { object, arguments in
-            try Self.check(arguments, count: 0, name)
-            return fn(object as! Root)().luaValue
+    /// A method that returns a value Lua receives: `(Root) -> (A, B, ...) throws -> Result`.
+    public init<each Argument: LuaConvertible, Result: LuaConvertible>(
+        _ name: String, _ method: @escaping (Root) -> (repeat each Argument) throws -> Result
+    ) {
+        self.method = HostType.Method(name: name) { object, arguments in
+            var reader = Arguments(arguments)
+            try reader.expect(count: Self.count(of: (repeat (each Argument).self)))
+            let values = (repeat try reader.next((each Argument).self))
+            return try method(object as! Root)(repeat each values).luaValue
         }
     }
 
-    /// A method with one argument and no result.
-    public init<A: LuaConvertible>(_ name: String, _ fn: @escaping (Root) -> (A) -> Void) {
-        method = HostType.Method(name: name) { object, arguments in
-            try Self.check(arguments, count: 1, name)
-            fn(object as! Root)(try Self.argument(A.self, arguments[0], 1, name))
-            return .none
+    private static func count<each T>(of types: (repeat (each T).Type)) -> Int {
+        var count = 0
+        for _ in repeat each types { count += 1 }
+        return count
+    }
+}
+
+/// Lua's arguments to a method, converted one at a time in order.
+private struct Arguments {
+    private let values: [LuaValue]
+    private var position = 0
+
+    init(_ values: [LuaValue]) { self.values = values }
+
+    func expect(count: Int) throws {
+        guard values.count == count else {
+            throw LuaConversionError(expected: "\(count) argument\(count == 1 ? "" : "s")", got: "\(values.count)")
         }
     }
 
-    /// A method with one argument that returns a value.
-    public init<A: LuaConvertible, R: LuaConvertible>(_ name: String, _ fn: @escaping (Root) -> (A) -> R) {
-        method = HostType.Method(name: name) { object, arguments in
-            try Self.check(arguments, count: 1, name)
-            return fn(object as! Root)(try Self.argument(A.self, arguments[0], 1, name)).luaValue
-        }
-    }
-
-    /// A method with two arguments that returns a value.
-    public init<A: LuaConvertible, B: LuaConvertible, R: LuaConvertible>(_ name: String,
-                                                                         _ fn: @escaping (Root) -> (A, B) -> R) {
-        method = HostType.Method(name: name) { object, arguments in
-            try Self.check(arguments, count: 2, name)
-            return fn(object as! Root)(try Self.argument(A.self, arguments[0], 1, name),
-                                       try Self.argument(B.self, arguments[1], 2, name)).luaValue
-        }
-    }
-
-    private static func check(_ arguments: [LuaValue], count: Int, _ name: String) throws {
-        guard arguments.count == count else {
-            throw LuaConversionError(expected: "\(count) argument\(count == 1 ? "" : "s")", got: "\(arguments.count)")
-        }
-    }
-
-    private static func argument<T: LuaConvertible>(_ type: T.Type, _ value: LuaValue, _ position: Int,
-                                                    _ name: String) throws -> T {
+    mutating func next<T: LuaConvertible>(_ type: T.Type) throws -> T {
+        defer { position += 1 }
         do {
-            return try T.fromLua(value)
+            return try T.fromLua(values[position])
         } catch let error as LuaConversionError {
-            throw LuaConversionError(expected: "\(error.expected) as argument \(position)", got: error.got)
+            throw LuaConversionError(expected: "\(error.expected) as argument \(position + 1)", got: error.got)
         }
     }
 }

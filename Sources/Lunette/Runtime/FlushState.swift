@@ -21,12 +21,23 @@ struct FlushState {
     var pendingReleases: [Int32] = []
     /// The running transaction (ui.withAnimation, ui.withTransaction), if any.
     var transaction: Transaction?
-    /// What rendered anew since the host last heard (`onTreeChange`): by app, the units.
-    var changed: [Int32: (app: App, views: [String])] = [:]
+    /// What ran since the host last heard (`onTreeChange`), by app: each unit
+    /// once, with the output the host last saw (nil: the unit is new).
+    var changed: [Int32: RanSinceReport] = [:]
 
+    /// The units of one app that ran since the last report, in the order they first ran.
+    struct RanSinceReport {
+        let app: App
+        var units: [(unit: Unit, before: [RenderNode]?, attributesBefore: [(name: String, value: String)])] = []
+        var seen: Set<Int32> = []
+    }
+
+    /// A unit is about to install a new output (its old one is still in place).
     mutating func noteChanged(_ app: App, _ unit: Unit) {
-        var entry = changed[app.id] ?? (app, [])
-        if unit.kind == .component { entry.views.append(unit.label) }
+        var entry = changed[app.id] ?? RanSinceReport(app: app)
+        if entry.seen.insert(unit.id).inserted {
+            entry.units.append((unit, unit.generation == 0 ? nil : unit.output, unit.outputAttributes))
+        }
         changed[app.id] = entry
     }
 }

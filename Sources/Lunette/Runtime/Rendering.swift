@@ -17,11 +17,23 @@ extension LunetteRuntime {
 
     /// Calls `onTreeChange` with what rendered anew, outside any Lua call
     /// (a host may flush or tap from it).
+    /// A view is reported once, and only if its output differs from what the
+    /// host last heard of: a body that ran again to the same output (a change
+    /// from another thread settled at the next flush) is not news.
     func reportTreeChanges() {
         guard let callback = treeChangeCallback, !flushState.changed.isEmpty else { return }
-        let changes = flushState.changed.values.sorted { $0.app.idNumber < $1.app.idNumber }
+        let ran = flushState.changed.values.sorted { $0.app.idNumber < $1.app.idNumber }
         flushState.changed = [:]
-        for change in changes { callback(TreeChange(app: change.app, views: change.views)) }
+        for entry in ran where mounting.appsByID[entry.app.id] === entry.app {
+            let renewed = entry.units.filter { record in
+                guard !record.unit.disposed else { return false }
+                guard let before = record.before else { return true }
+                return !OutputComparison.same(before, record.unit.output)
+                    || !OutputComparison.same(record.attributesBefore, record.unit.outputAttributes)
+            }
+            guard !renewed.isEmpty else { continue }
+            callback(TreeChange(app: entry.app, views: renewed.filter { $0.unit.kind == .component }.map(\.unit.label)))
+        }
     }
 
     /// A flush starts, unless one is running: what other threads changed is settled first.
@@ -210,13 +222,15 @@ extension LunetteRuntime {
 
     /// A fresh start (ui.reset): every app unmounted, every effect disposed, the clock reset.
     func reset() {
-        for app in apps { unmount(app) }
+        for app in apps { removeApp(app) }
         for id in units.ids where units[id]?.kind == .effect { units[id].map(dispose) }
         clock.reset()
         storage.reset()
     }
 
-    func unmount(_ app: App) {
+    /// Disposes an app's views and forgets it; safe inside a Lua call (`app:unmount()`):
+    /// the records are released and onDisappear runs at the next flush.
+    func removeApp(_ app: App) {
         if let root = app.root { dispose(root) }
         app.root = nil                          // units hold their app: break the cycle (R8)
         mounting.appsByID[app.id] = nil

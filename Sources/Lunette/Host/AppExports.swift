@@ -35,7 +35,7 @@ func lunhFlushing(_ rt: UnsafeMutableRawPointer?) -> Int32 {
 
 func lunhUnmount(_ rt: UnsafeMutableRawPointer?, _ app: Int32) {
     withRuntime(rt) { runtime in
-        if let app = runtime.mounting.appsByID[app] { runtime.unmount(app) }
+        if let app = runtime.mounting.appsByID[app] { runtime.removeApp(app) }
     }
 }
 

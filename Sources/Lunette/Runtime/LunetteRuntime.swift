@@ -224,6 +224,7 @@ public final class LunetteRuntime {
         defer { _ = lun_release_ref(L, ref) }
         var app: Int32 = 0
         guard lun_mount_ref(L, ref, &app) == LUN_OK else { throw LunetteError.script(lastError) }
+        reportTreeChanges()                            // the mount is news too: a host hears of its first render
         return mounting.appsByID[app]
     }
 
@@ -246,6 +247,7 @@ public final class LunetteRuntime {
                 lun_eval(L, chars.baseAddress, chars.count, name, bounded ? 1 : 0, &count)
             }
         }
+        defer { reportTreeChanges() }                  // what the code rendered (ui.mount, a tap from Lua)
         switch status {
         case LUN_OK:
             return (0..<count).map { i in
@@ -285,7 +287,7 @@ public final class LunetteRuntime {
         var succeeded = false
         defer {
             // A script that failed leaves the views it did not replace on screen: the last good frame.
-            if succeeded { for app in mounting.reloading ?? [] { unmount(app) } }
+            if succeeded { for app in mounting.reloading ?? [] { removeApp(app) } }
             mounting.reloading = nil
             releasePendingRefs()
         }

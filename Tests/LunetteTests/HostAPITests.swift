@@ -1,0 +1,103 @@
+import BookModels
+import Foundation
+import Lunette
+import LunetteBridge
+import XCTest
+
+/// Issue 18, item 5: `find`, `unmount` and `setGlobal` for plain values, from Swift.
+final class HostAPITests: XCTestCase {
+    private let inbox = """
+        local ui = require("lunette")
+        local State = ui.Observable("State", { archived = 0, gone = false })
+        state = State()
+        local Row = ui.View("Row", function(self)
+          return ui.HStack { ui.Text(self.subject), ui.Button("Archive", function() state.archived = state.archived + 1 end) }
+            :id(self.key)
+        end)
+        local List = ui.View("List", function()
+          return ui.VStack {
+            ui.Text("archived " .. state.archived),
+            Row { subject = "Hello", key = "m1" },
+            Row { subject = "Lunch?", key = "m2" },
+          }:onDisappear(function() state.gone = true end)
+        end)
+        return List {}
+        """
+
+    func testFindUsesTheQueriesScriptsUse() throws {
+        let runtime = try LunetteRuntime()
+        let app = try XCTUnwrap(try runtime.run(source: inbox))
+        XCTAssertEqual(app.find("Lunch?")?.typeName, "Text")
+        XCTAssertEqual(app.find(type: "Button")?.text, "Archive")
+        XCTAssertEqual(app.findAll(type: "Button").count, 2)
+        XCTAssertEqual(app.findAll(text: "Archive", type: "Button").count, 2)
+        XCTAssertEqual(app.find(id: .string("m2"))?.typeName, "HStack")
+        XCTAssertEqual(app.find(id: .string("m2"))?.children.first?.text, "Lunch?")
+        XCTAssertEqual(app.find(type: "Row")?.viewLabel, "Row#1")
+        XCTAssertNil(app.find("Nobody"))
+        XCTAssertNil(app.find())                                   // no query: nothing
+        try runtime.tap(try XCTUnwrap(app.findAll(type: "Button").last))
+        XCTAssertNotNil(app.find("archived 1"))
+    }
+
+    func testUnmountTakesOneAppDown() throws {
+        let runtime = try LunetteRuntime()
+        let app = try XCTUnwrap(try runtime.run(source: inbox))
+        let other = try XCTUnwrap(try runtime.run(source: "local ui = require('lunette'); return ui.Text('other')"))
+        let button = try XCTUnwrap(app.find("Archive"))
+        runtime.unmount(app)
+        XCTAssertEqual(runtime.apps.map(\.idNumber), [other.idNumber])
+        XCTAssertEqual(try runtime.evaluate("return state.gone"), ["true"])    // its onDisappear ran
+        XCTAssertThrowsError(try runtime.tap(button))                          // no longer rendered
+        XCTAssertTrue(app.nodes.isEmpty)
+        runtime.unmount(app)                                                   // twice: nothing
+        XCTAssertEqual(runtime.text(of: other), "Text \"other\"\n")
+    }
+
+    func testSetGlobalGivesLuaACopyOfPlainValues() throws {
+        let runtime = try LunetteRuntime()
+        try runtime.setGlobal("name", to: .string("Ünïcode \"quoted\" \\ \n\u{0}end"))
+        try runtime.setGlobal("big", to: .int(Int.min))
+        try runtime.setGlobal("negativeZero", to: .double(-0.0))
+        try runtime.setGlobal("whole", to: .double(3))
+        try runtime.setGlobal("notANumber", to: .double(.nan))
+        try runtime.setGlobal("limits", to: .table(["unread": .int(50), "ratio": .double(0.5),
+                                                    "tags": .list([.string("a"), .bool(false)])]))
+        XCTAssertEqual(try runtime.evaluate("""
+            return #name, name:sub(1, 9), name:byte(-4), big == math.mininteger, math.type(big),
+                   1 / negativeZero, math.type(whole), notANumber ~= notANumber,
+                   limits.unread, math.type(limits.unread), limits.ratio, limits.tags[1], limits.tags[2]
+            """), ["26", "Ünïcode", "0", "true", "integer", "-inf", "float", "true", "50", "integer", "0.5", "a", "false"])
+        try runtime.setGlobal("name", to: .none)
+        XCTAssertEqual(try runtime.evaluate("return name"), ["nil"])
+    }
+
+    func testSetGlobalTakesLuaConvertibleValuesAndObjectsInside() throws {
+        enum Folder: String, LuaConvertible { case inbox, archive }
+        let runtime = try LunetteRuntime()
+        try BookModels.register(in: runtime)
+        let book = Book(title: "Dune")
+        try runtime.setGlobal("title", to: "Inbox")
+        try runtime.setGlobal("unread", to: 3)
+        try runtime.setGlobal("folders", to: [Folder.inbox, .archive])
+        try runtime.setGlobal("counts", to: ["inbox": 3, "archive": 0])
+        try runtime.setGlobal("since", to: Date(timeIntervalSince1970: 86_400))
+        try runtime.setGlobal("shelf", to: .table(["first": .object(book), "all": .array([book, book])]))
+        XCTAssertEqual(try runtime.evaluate("""
+            return title, unread, folders[2], counts.inbox, since, shelf.first.title, shelf.all[2] == shelf.first
+            """), ["Inbox", "3", "archive", "3", "86400.0", "Dune", "true"])
+        shelf: do {
+            book.title = "Emma"                                                 // objects are shared, not copied
+            XCTAssertEqual(try runtime.evaluate("return shelf.first.title"), ["Emma"])
+        }
+        final class Unknown {}
+        XCTAssertThrowsError(try runtime.setGlobal("x", to: .list([.object(Unknown())]))) { error in
+            XCTAssertTrue("\(error)".contains("Unknown is not registered"), "\(error)")
+        }
+        var deep = LuaValue.int(1)
+        for _ in 0..<150 { deep = .list([deep]) }
+        XCTAssertThrowsError(try runtime.setGlobal("deep", to: deep)) { error in
+            XCTAssertTrue("\(error)".contains("nested at most 100 levels"), "\(error)")
+        }
+    }
+}

@@ -29,6 +29,24 @@ describe("R18 trees deep across bodies #errors", function()
     app:unmount()
   end)
 
+  it("R18 a kept view that its parent wraps deeper is checked again, with everything below it", function()
+    local selves, Level = {}, nil
+    Level = ui.View("Level", { state = { wrap = false }, body = function(self)
+      selves[self.n] = self
+      local inner = self.n > 0 and Level { n = self.n - 1 }:id("L" .. self.n) or ui.Text("leaf")
+      if self.wrap then for _ = 1, 150 do inner = ui.VStack { inner } end end
+      return inner
+    end })
+    local app = ui.mount(Level { n = 40 })
+    for n = 0, 40 do selves[n].wrap = true; ui.flush() end   -- from the bottom up: each kept child moves deeper
+    local tree = app:tree()
+    assert.matches("the rendered tree is more than %d+ views deep", tree)
+    local deepest = 0
+    for indent in tree:gmatch("\n( *)") do deepest = math.max(deepest, #indent // 2) end
+    assert.truthy(deepest < 1250, "deepest " .. deepest)
+    app:unmount()
+  end)
+
   it("R18 a tree 750 views deep across five bodies renders whole", function()
     local app = ui.mount(recursive("DeepButFine", 4, 150) {})
     assert.truthy(app:find("bottom"))

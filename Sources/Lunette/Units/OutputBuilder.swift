@@ -197,6 +197,12 @@ final class OutputBuilder {
             isNew = true
         }
         child.environment = environmentStack
+        if !isNew, child.treeDepth != depth {
+            // Kept at another depth (its parent wraps it anew): it runs again, so
+            // the depths of everything below it are checked anew too (R18).
+            child.needsRender = true
+            runtime.scheduler.schedule(child)
+        }
         child.treeDepth = depth
         newChildren[structural] = child
         current.unit = child

@@ -18,7 +18,8 @@
  * debug.sethook, which would take the budget's hook away, is refused.
  */
 #include "lun_internal.h"
-#include <stdio.h>
+#include <limits.h>
+#include <stdlib.h>
 
 static const luaL_Reg lun_safe_libs[] = {
   {LUA_GNAME, luaopen_base}, {LUA_LOADLIBNAME, luaopen_package},
@@ -98,55 +99,82 @@ static int lun_module_name_ok(const char *name, size_t len) {
   return 1;
 }
 
+/* 1 if the file at path, with every link resolved, lies inside the
+ * directory whose resolved path is root (rlen bytes): a link in the module
+ * folder reaches nothing outside it. */
+static int lun_inside(const char *path, const char *root, size_t rlen) {
+  char resolved[PATH_MAX];
+  if (!realpath(path, resolved)) return 0;
+  return strncmp(resolved, root, rlen) == 0 && (resolved[rlen] == '/' || (rlen == 1 && root[0] == '/'));
+}
+
+/* Tries dir/<file><suffix> for the module; pushes its loader and file name
+ * and returns 2 if it is there (inside dir), 0 if not. Raises for a file
+ * that does not load. */
+static int lun_try_module(lua_State *L, const char *name, const char *dir, const char *file, const char *suffix) {
+  char root[PATH_MAX];
+  const char *candidate;
+  if (!realpath(dir, root)) return 0;
+  candidate = lua_pushfstring(L, "%s/%s%s", dir, file, suffix);
+  if (!lun_inside(candidate, root, strlen(root))) { lua_pop(L, 1); return 0; }
+  if (luaL_loadfilex(L, candidate, "t") != LUA_OK)
+    return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, candidate, lua_tostring(L, -1));
+  lua_insert(L, -2);                              /* loader, file name */
+  return 2;
+}
+
 /* The sandbox's searcher for Lua modules: (name) -> loader, file | message.
- * It looks only in the host's module paths, a copy of which it holds as
- * upvalue 1 (templates "dir/?.lua;dir/?/init.lua"): package.path, which a
- * script can assign, is not read. Its messages name only the module and
- * those paths, never what lies outside them (R22). */
+ * It looks only in the host's module directories, a copy of which it holds
+ * as upvalue 1 (a list): package.path, which a script can assign, is not
+ * read, a directory's name is never parsed as a template, and a file is
+ * loaded only if it lies inside its directory once links are resolved.
+ * Its messages name only the module, never what lies outside (R22). */
 static int lun_host_searcher(lua_State *L) {
-  size_t len, plen;
+  size_t len;
   const char *name = luaL_checklstring(L, 1, &len);
-  const char *paths = lua_tolstring(L, lua_upvalueindex(1), &plen), *end = paths + plen;
   const char *file;
+  lua_Integer i, n;
   if (!lun_module_name_ok(name, len)) {
     lua_pushliteral(L, "the sandbox finds modules by names of letters, digits, '_' and '-' parted by dots");
     return 1;
   }
-  file = luaL_gsub(L, name, ".", "/");              /* name, file */
-  while (paths < end) {
-    const char *sep = memchr(paths, ';', (size_t)(end - paths));
-    size_t tlen = sep ? (size_t)(sep - paths) : (size_t)(end - paths);
-    const char *candidate;
-    FILE *f;
-    lua_pushlstring(L, paths, tlen);
-    candidate = luaL_gsub(L, lua_tostring(L, -1), "?", file);
-    paths += tlen + (sep ? 1 : 0);
-    if ((f = fopen(candidate, "r")) == NULL) { lua_pop(L, 2); continue; }
-    fclose(f);
-    if (luaL_loadfilex(L, candidate, "t") != LUA_OK)
-      return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, candidate, lua_tostring(L, -1));
-    lua_pushstring(L, candidate);
-    return 2;
+  file = luaL_gsub(L, name, ".", "/");
+  n = (lua_Integer)lua_rawlen(L, lua_upvalueindex(1));
+  for (i = 1; i <= n; i++) {
+    const char *dir;
+    lua_rawgeti(L, lua_upvalueindex(1), i);
+    dir = lua_tostring(L, -1);
+    if (dir && (lun_try_module(L, name, dir, file, ".lua") || lun_try_module(L, name, dir, file, "/init.lua"))) return 2;
+    lua_pop(L, 1);
   }
   lua_pushfstring(L, "no module '%s' in the script's module paths", name);
   return 1;
 }
 
-/* Protected part of lun_sandbox_module_paths: (templates) -> (). */
+/* Protected part of lun_sandbox_module_paths: (directories, one per line) -> (). */
 static int lun_sandbox_module_paths_k(lua_State *L) {
-  luaL_checkstring(L, 1);
+  size_t len;
+  const char *dirs = luaL_checklstring(L, 1, &len), *end = dirs + len;
+  lua_Integer n = 0;
+  lua_newtable(L);                                /* the list the searcher keeps */
+  while (dirs < end) {
+    const char *nl = memchr(dirs, '\n', (size_t)(end - dirs));
+    size_t dlen = nl ? (size_t)(nl - dirs) : (size_t)(end - dirs);
+    if (dlen) { lua_pushlstring(L, dirs, dlen); lua_rawseti(L, -2, ++n); }
+    dirs += dlen + 1;
+  }
   lua_getglobal(L, LUA_LOADLIBNAME);
   if (!lua_istable(L, -1) || lua_getfield(L, -1, "searchers") != LUA_TTABLE) return 0;
-  lua_pushvalue(L, 1);
+  lua_pushvalue(L, 2);
   lua_pushcclosure(L, lun_host_searcher, 1);
   lua_rawseti(L, -2, 2);                           /* in place of the Lua searcher (package.path) */
   return 0;
 }
 
-int lun_sandbox_module_paths(lua_State *L, const char *templates, size_t len) {
-  if (!lua_checkstack(L, 4)) return LUN_ERROR;
+int lun_sandbox_module_paths(lua_State *L, const char *directories, size_t len) {
+  if (!lua_checkstack(L, 6)) return LUN_ERROR;
   lua_pushcfunction(L, lun_sandbox_module_paths_k);
-  lua_pushlstring(L, templates, len);
+  lua_pushlstring(L, directories, len);
   if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
     lua_pop(L, 1);
     return LUN_ERROR;

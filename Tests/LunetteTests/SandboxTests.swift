@@ -80,6 +80,33 @@ final class SandboxTests: XCTestCase {
         XCTAssertTrue(result.contains("the sandbox finds modules by names of letters"), result)
     }
 
+    /// Found by the hostile pass: a link in the module folder pointing out,
+    /// and a folder whose name holds ';' or '?' (it was parsed as templates).
+    func testR22NeitherLinksNorTemplateCharactersInAFolderNameReachOutside() throws {
+        let fm = FileManager.default
+        let base = fm.temporaryDirectory.appendingPathComponent("r22b_\(UUID().uuidString)")
+        let scripts = base.appendingPathComponent("odd;name?"), outside = base.appendingPathComponent("outside")
+        try fm.createDirectory(at: scripts, withIntermediateDirectories: true)
+        try fm.createDirectory(at: outside, withIntermediateDirectories: true)
+        defer { try? fm.removeItem(at: base) }
+        try "TOKEN = 'secret'".write(to: outside.appendingPathComponent("secret.lua"), atomically: true, encoding: .utf8)
+        try "return 'mine'".write(to: scripts.appendingPathComponent("mine.lua"), atomically: true, encoding: .utf8)
+        try fm.createSymbolicLink(atPath: scripts.appendingPathComponent("cfg.lua").path, withDestinationPath: "../outside/secret.lua")
+        try fm.createSymbolicLink(atPath: scripts.appendingPathComponent("root").path, withDestinationPath: "/")
+        try fm.createSymbolicLink(atPath: scripts.appendingPathComponent("pw.lua").path, withDestinationPath: "/etc/passwd")
+        let runtime = try LunetteRuntime(options: .init(sandboxed: true, modulePaths: [scripts.path]))
+        let outsideModule = outside.path.dropFirst().replacingOccurrences(of: "/", with: ".") + ".secret"
+        let result = try runtime.evaluate("""
+            local seen = { (require("mine")) }
+            for _, name in ipairs { "cfg", "pw", "root.etc.passwd", "\(outsideModule)", "secret" } do
+              local ok, err = pcall(require, name)
+              seen[#seen + 1] = tostring(ok)
+            end
+            return table.concat(seen, " ") .. " " .. tostring(TOKEN)
+            """)[0]
+        XCTAssertEqual(result, "mine false false false false false nil")
+    }
+
     func testR5TheAllowedLibrariesWork() throws {
         let result = try evaluate("""
             local ui = require("lunette")

@@ -154,10 +154,11 @@ int lun_memory_charge(lua_State *L, long long delta);
 /* Opens the standard libraries: the sandbox's allow-list, or all of them;
  * either way without finalizers or debug.sethook (lun_libraries.c). */
 int lun_open_libraries(lua_State *L, int sandboxed);
-/* In a sandboxed state, require finds Lua modules only through these
- * templates ("dir/?.lua;dir/?/init.lua"), kept where no script can change
- * them (package.path is not read). */
-int lun_sandbox_module_paths(lua_State *L, const char *templates, size_t len);
+/* In a sandboxed state, require finds Lua modules only in these
+ * directories (one per line: dir/name.lua, dir/name/init.lua, inside dir
+ * once links are resolved), kept where no script can change them
+ * (package.path is not read). */
+int lun_sandbox_module_paths(lua_State *L, const char *directories, size_t len);
 
 lun_State *lun_state(lua_State *L);
 /* 1 if a runtime is installed in L. */

@@ -185,13 +185,19 @@ public final class LunetteRuntime {
     }
 
     private func configureLibraries() throws {
-        let paths = options.modulePaths.map { "\($0)/?.lua;\($0)/?/init.lua" }.joined(separator: ";")
         if options.sandboxed {
-            // The module search belongs to the host: a copy of its paths no script can change (R22).
-            guard lun_sandbox_module_paths(L, paths, paths.utf8.count) == LUN_OK else {
+            // The module search belongs to the host: a copy of its directories no script can change (R22).
+            guard options.modulePaths.allSatisfy({ !$0.contains("\n") }) else {
+                throw LunetteError.setup("Options.modulePaths: a directory name may not contain a line break")
+            }
+            let directories = options.modulePaths.joined(separator: "\n")
+            guard lun_sandbox_module_paths(L, directories, directories.utf8.count) == LUN_OK else {
                 throw LunetteError.setup("not enough memory for the module search")
             }
-        } else if !paths.isEmpty {
+            return
+        }
+        let paths = options.modulePaths.map { "\($0)/?.lua;\($0)/?/init.lua" }.joined(separator: ";")
+        if !paths.isEmpty {
             try runChunk("package.path = \(luaQuoted(paths)) .. ';' .. package.path\n", name: "=(lunette setup)")
         }
     }

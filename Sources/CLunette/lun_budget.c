@@ -230,8 +230,10 @@ int lun_budget_over(lun_State *S, uint64_t start) {
 }
 
 void lun_budget_set(lun_State *S, double seconds) {
+  uint64_t ns;
   if (seconds > 1e9) seconds = 1e9;                /* no conversion out of range (also inf) */
-  S->budget->limit = seconds > 0 ? (uint64_t)(seconds * 1e9) : 0;
+  ns = seconds > 0 ? (uint64_t)(seconds * 1e9) : 0;
+  S->budget->limit = seconds > 0 && ns == 0 ? 1 : ns;   /* a tiny budget is a tiny budget, never none */
 }
 
 /* A script asks for a budget of `seconds`. The budget in force is the

@@ -20,8 +20,8 @@ struct ScriptLimits: ParsableArguments {
         guard memoryLimit > 0, memoryLimit <= LunetteRuntime.Options.maximumMemoryLimit >> 20 else {
             throw ValidationError("--memory-limit must be a number of megabytes from 1 to \(LunetteRuntime.Options.maximumMemoryLimit >> 20), got \(memoryLimit)")
         }
-        guard timeBudget > 0, timeBudget <= LunetteRuntime.Options.maximumTimeBudget else {
-            throw ValidationError("--time-budget must be a number of seconds above 0 and at most \(Int(LunetteRuntime.Options.maximumTimeBudget)), got \(timeBudget)")
+        guard timeBudget >= LunetteRuntime.Options.minimumTimeBudget, timeBudget <= LunetteRuntime.Options.maximumTimeBudget else {
+            throw ValidationError("--time-budget must be a number of seconds from \(LunetteRuntime.Options.minimumTimeBudget) to \(Int(LunetteRuntime.Options.maximumTimeBudget)), got \(timeBudget)")
         }
     }
 

@@ -19,6 +19,7 @@ extension CommandLineTests {
             (["repl", "--memory-limit", "8796093022208"], "got 8796093022208"),
             (["preview", "--memory-limit", "8796093022208", file.path], "--memory-limit"),
             (["run", "--time-budget", "1e300", file.path], "--time-budget must be a number of seconds"),
+            (["run", "--time-budget", "1e-10", file.path], "--time-budget must be a number of seconds from 0.001"),
             (["run", "--for", "nan", file.path], "--for must be a number of seconds"),
             (["run", "--storage", "", file.path], "--storage needs a file name"),
             (["test", "--timeout=-1", file.path], "--timeout must be"),

@@ -8,7 +8,7 @@ final class SafetyTests: XCTestCase {
     func testR19AnEmbeddingsOptionsOutOfRangeAreRefusedNotTrapped() {
         let bad: [LunetteRuntime.Options] = [
             .init(memoryLimit: -1), .init(memoryLimit: Int.max), .init(timeBudget: -1),
-            .init(timeBudget: .infinity), .init(timeBudget: .nan), .init(renderLoopLimit: 0),
+            .init(timeBudget: .infinity), .init(timeBudget: .nan), .init(timeBudget: 1e-10), .init(renderLoopLimit: 0),
         ]
         for options in bad {
             XCTAssertThrowsError(try LunetteRuntime(options: options)) { error in

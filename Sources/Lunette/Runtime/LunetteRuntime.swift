@@ -66,14 +66,16 @@ public final class LunetteRuntime {
         public static let maximumMemoryLimit = 1 << 40
         /// The largest `timeBudget`: a day.
         public static let maximumTimeBudget = 86_400.0
+        /// The smallest `timeBudget` but 0: a millisecond (the watchdog looks every few).
+        public static let minimumTimeBudget = 0.001
 
         /// Throws `LunetteError.setup` naming the first option out of its range.
         func validate() throws {
             guard (0...Self.maximumMemoryLimit).contains(memoryLimit) else {
                 throw LunetteError.setup("Options.memoryLimit must be 0 (no cap) to \(Self.maximumMemoryLimit) bytes, got \(memoryLimit)")
             }
-            guard timeBudget >= 0, timeBudget <= Self.maximumTimeBudget else {
-                throw LunetteError.setup("Options.timeBudget must be 0 (none) to \(Int(Self.maximumTimeBudget)) seconds, got \(timeBudget)")
+            guard timeBudget == 0 || (timeBudget >= Self.minimumTimeBudget && timeBudget <= Self.maximumTimeBudget) else {
+                throw LunetteError.setup("Options.timeBudget must be 0 (none) or \(Self.minimumTimeBudget) to \(Int(Self.maximumTimeBudget)) seconds, got \(timeBudget)")
             }
             guard renderLoopLimit > 0 else {
                 throw LunetteError.setup("Options.renderLoopLimit must be positive, got \(renderLoopLimit)")

@@ -44,7 +44,8 @@ enum SpecRunner {
             try runtime.installRunnerSupport()
             try SpecResults.install(in: runtime, channel: channel)
             try runtime.run(source: source, name: "=(spec runner)")
-            let call = "lunette_spec_run(\(quoted(file)), \(options.lua))"
+            // Out of the globals before any spec loads: no spec can call the runner again.
+            let call = "local run = lunette_spec_run; lunette_spec_run = nil; run(\(quoted(file)), \(options.lua))"
             _ = try runtime.evaluateHostCode(call, name: "=(spec runner)")
         } catch {
             channel.send(SpecRecord(status: "failed", name: "loading \(file)", message: "\(error)"))

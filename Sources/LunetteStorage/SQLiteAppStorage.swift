@@ -48,6 +48,7 @@ public final class SQLiteAppStorage: AppStorageStore, @unchecked Sendable {
             throw AppStorageError("it holds values an earlier version of Lunette kept as text (table app_storage); "
                                   + "this version keeps bytes")
         }
+        if try database.read({ try $0.tableExists("lunette_values") }) { return database }   // no write to open it
         try database.write { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS lunette_values (

@@ -201,4 +201,31 @@ final class AppStorageTests: XCTestCase {
         for key in ["'a'", "'b'", "'c'", "'d'"] { XCTAssertTrue(errors.contains(key), errors) }
         XCTAssertTrue(errors.contains("locked"), errors)
     }
+
+    /// Found by the hostile pass: a read that timed out gave the default, and
+    /// the next write of that default replaced the value kept. Here the
+    /// store fails every read (as one locked past the wait does).
+    func testR21AKeyWhoseStoredValueCouldNotBeReadIsNotWrittenOver() throws {
+        final class Unreadable: AppStorageStore {
+            let kept: MemoryAppStorage
+            init(_ kept: MemoryAppStorage) { self.kept = kept }
+            struct Busy: Error, CustomStringConvertible { var description: String { "the store is busy" } }
+            func value(forKey key: [UInt8]) throws -> [UInt8]? { throw Busy() }
+            func write(_ changes: [AppStorageChange]) throws { kept.write(changes) }
+        }
+        let store = MemoryAppStorage()
+        let first = try LunetteRuntime(options: .init(appStorage: store))
+        let app = try XCTUnwrap(try first.run(source: fourKeys))
+        try first.tap(try XCTUnwrap(app.nodes.first?.children.first))     // a = 1 kept
+        XCTAssertTrue(first.waitForStorage())
+        let blocked = try LunetteRuntime(options: .init(appStorage: Unreadable(store)))
+        let again = try XCTUnwrap(try blocked.run(source: fourKeys))     // every read fails: the defaults
+        XCTAssertEqual(again.nodes.first?.children.first?.text, "write 0")
+        try blocked.tap(try XCTUnwrap(again.nodes.first?.children.first))
+        XCTAssertTrue(blocked.waitForStorage())
+        XCTAssertTrue(blocked.effectErrors.contains { $0.contains("'a' is not kept: its stored value could not be read") },
+                      "\(blocked.effectErrors)")
+        let after = try LunetteRuntime(options: .init(appStorage: store))
+        XCTAssertEqual(try after.run(source: fourKeys)?.nodes.first?.children.first?.text, "write 1")
+    }
 }

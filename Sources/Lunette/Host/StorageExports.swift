@@ -18,7 +18,7 @@ func lunhStorageRead(_ rt: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>
             return 1
         } catch {
             runtime.reportStorage(error, "cannot read \(StorageWriter.describe(key)); it starts from its default")
-            return 0
+            return -1
         }
     }
 }

@@ -10,7 +10,7 @@ public final class PreviewSession: @unchecked Sendable {
     let runtime: LunetteRuntime
     private let requests = RequestQueue()
     let clients: Clients
-    /// The last frame sent, by node id: a page patches the nodes that differ.
+    /// The apps of the last frame sent, as JSON: a page patches the nodes that differ.
     private var lastFrame = ""
     private var timeline: [[String: Any]] = []
     private var sentTimeline = 0
@@ -49,19 +49,43 @@ public final class PreviewSession: @unchecked Sendable {
                 record("warning", warning)
             }
         }
-        let apps = PreviewTree.json(of: runtime)
-        let frame = Self.encode(["type": "frame", "apps": apps])
-        if frame != lastFrame || !rerendered.isEmpty || note != nil {
-            lastFrame = frame
-            var costs: [String: Double] = [:]
-            for label in rerendered { costs[label] = (runtime.lastRenderSeconds(of: label) ?? 0) * 1000 }
+        if isQuiet(traced: traced, note: note) {
+            sendTimeline()
+            return
+        }
+        let (apps, costs) = PreviewTree.json(of: runtime, timing: Set(rerendered))
+        let appsJSON = Self.encode(apps)      // encoded once: compared, then sent
+        if appsJSON != lastFrame || !rerendered.isEmpty || note != nil {
+            lastFrame = appsJSON
             if !traced.isEmpty { record("flush", "\(rerendered.count) view(s) re-rendered") }
-            send(["type": "frame", "apps": apps, "rerendered": rerendered, "costs": costs, "note": note ?? NSNull()])
+            let fields: [String: Any] = ["type": "frame", "rerendered": rerendered, "costs": costs, "note": note ?? NSNull()]
+            let rest = Self.encode(fields)
+            clients.broadcast("{\"apps\":" + appsJSON + "," + rest.dropFirst(), isFrame: true)
         }
         sendTimeline()
     }
 
     private var loggedWarnings = Set<String>()
+    /// Whether a request ran since the last frame (it may have changed a tree).
+    private var requested = true
+    private var lastAppIDs: [Int32] = []
+    private var quietPublishes = 0
+
+    /// Whether nothing can have changed since the last frame: no view ran
+    /// (with tracing on, every run is a trace line), no request, no note, the
+    /// same apps. Then the trees are not walked, so an idle preview of n views
+    /// costs nothing per tick instead of O(n). Every 100th quiet call walks
+    /// anyway, in case a script turned tracing off.
+    private func isQuiet(traced: [String], note: String?) -> Bool {
+        let appIDs = runtime.apps.map(\.idNumber)
+        defer { lastAppIDs = appIDs; requested = false }
+        if traced.isEmpty && note == nil && !requested && appIDs == lastAppIDs && quietPublishes < 100 {
+            quietPublishes += 1
+            return true
+        }
+        quietPublishes = 0
+        return false
+    }
 
     /// The script failed (a syntax or runtime error): shown over the last good frame.
     public func showError(_ message: String) {
@@ -99,6 +123,7 @@ public final class PreviewSession: @unchecked Sendable {
               let request = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let type = request["type"] as? String else { return }
         let nodeID = request["node"] as? String ?? ""
+        requested = true
         do {
             switch type {
             case "hello":
@@ -209,11 +234,14 @@ public final class PreviewSession: @unchecked Sendable {
 
     // MARK: sending
 
+    /// Keeps the last 2000 entries, trimmed in batches (a flush of 10,000
+    /// views records 10,000 lines: one removal per line would be quadratic).
     private func record(_ kind: String, _ text: String) {
         timeline.append(["kind": kind, "text": text, "at": Date().timeIntervalSince1970])
-        if timeline.count > 2000 {
-            timeline.removeFirst(timeline.count - 2000)
-            sentTimeline = max(0, sentTimeline - (timeline.count - 2000))
+        if timeline.count > 4000 {
+            let dropped = timeline.count - 2000
+            timeline.removeFirst(dropped)
+            sentTimeline = max(0, sentTimeline - dropped)
         }
     }
 

@@ -5,11 +5,15 @@ import Lunette
 /// (their path from the app, "1/0.2.1"), so a click names the node it was on
 /// and the page patches only the nodes whose JSON changed.
 enum PreviewTree {
-    /// Every mounted app: `[{ "app": 1, "nodes": [...] }]`.
-    static func json(of runtime: LunetteRuntime) -> [[String: Any]] {
-        runtime.apps.map { app in
-            ["app": Int(app.idNumber), "nodes": list(flattened(app.nodes), prefix: "\(app.idNumber)/")]
+    /// Every mounted app: `[{ "app": 1, "nodes": [...] }]`, and the
+    /// milliseconds the last render took of each view named in `timed`, read
+    /// on the way (one walk: no lookup by label per view).
+    static func json(of runtime: LunetteRuntime, timing timed: Set<String> = []) -> (apps: [[String: Any]], costs: [String: Double]) {
+        var walk = Walk(timed: timed)
+        let apps: [[String: Any]] = runtime.apps.map { app in
+            ["app": Int(app.idNumber), "nodes": walk.list(flattened(app.nodes), prefix: "\(app.idNumber)/")]
         }
+        return (apps, walk.costs)
     }
 
     /// The node an id names, if it is still rendered.
@@ -32,22 +36,33 @@ enum PreviewTree {
         nodes.flatMap { $0.kind == .row ? flattened($0.children) : [$0] }
     }
 
-    private static func list(_ nodes: [RenderNode], prefix: String) -> [[String: Any]] {
-        nodes.enumerated().map { index, node in
-            self.node(node, id: prefix + String(index))
-        }
-    }
+    /// One walk over the trees: the JSON of each node, and the render
+    /// costs of the views asked for.
+    private struct Walk {
+        let timed: Set<String>
+        var costs: [String: Double] = [:]
 
-    private static func node(_ node: RenderNode, id: String) -> [String: Any] {
-        var out: [String: Any] = ["id": id, "type": node.typeName, "kind": node.kind.name]
-        if let text = node.text, node.kind != .component { out["text"] = text }
-        if let label = node.viewLabel { out["view"] = label }
-        if !node.modifiers.isEmpty { out["modifiers"] = node.modifiers.map { ["name": $0.name, "value": $0.value] } }
-        if !node.attributes.isEmpty {
-            out["attributes"] = Dictionary(node.attributes.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
+        mutating func list(_ nodes: [RenderNode], prefix: String) -> [[String: Any]] {
+            nodes.enumerated().map { index, node in
+                self.node(node, id: prefix + String(index))
+            }
         }
-        let children = flattened(node.children)
-        if !children.isEmpty { out["children"] = list(children, prefix: id + ".") }
-        return out
+
+        private mutating func node(_ node: RenderNode, id: String) -> [String: Any] {
+            var out: [String: Any] = ["id": id, "type": node.typeName, "kind": node.kind.name]
+            if let text = node.text, node.kind != .component { out["text"] = text }
+            if let label = node.viewLabel {
+                out["view"] = label
+                if timed.contains(label) { costs[label] = (node.lastRenderSeconds ?? 0) * 1000 }
+            }
+            if !node.modifiers.isEmpty { out["modifiers"] = node.modifiers.map { ["name": $0.name, "value": $0.value] } }
+            let attributes = node.attributes
+            if !attributes.isEmpty {
+                out["attributes"] = Dictionary(attributes.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
+            }
+            let children = PreviewTree.flattened(node.children)
+            if !children.isEmpty { out["children"] = list(children, prefix: id + ".") }
+            return out
+        }
     }
 }

@@ -224,7 +224,7 @@ class MarkupTests(unittest.TestCase):
             page.locator("[data-view='Markup#1']").click(position={"x": 1, "y": 1})
             expect(page.locator("#inspector")).to_contain_text('navigationTitle("N ' + evil)
             time.sleep(0.5)
-            self.assertEqual(page.locator("img, script:not([src]), b:text('bold')").count(), 0,
+            self.assertEqual(page.locator("#stage img, #stage script, #side img, #side script, b:text('bold')").count(), 0,
                              "a drawn string became an element")
             self.assertIsNone(page.evaluate("window.__pwned"))
 
@@ -367,7 +367,10 @@ class DescriptorTests(unittest.TestCase):
                 self.assertEqual(response.status, 200)
             held = []
             for _ in range(120):
-                held.append(socket.create_connection(("127.0.0.1", preview.port), timeout=5))
+                try:
+                    held.append(socket.create_connection(("127.0.0.1", preview.port), timeout=5))
+                except ConnectionRefusedError:
+                    break  # accept failed and the listening socket is being opened again
             time.sleep(1.5)  # the server accepts until it runs out
             for s in held:
                 s.close()

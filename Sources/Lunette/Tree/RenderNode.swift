@@ -73,6 +73,11 @@ public final class RenderNode {
     /// For a component node, its view's type and identity: "BookView#2".
     public var viewLabel: String? { kind == .component ? unit?.label : nil }
 
+    /// For a component node, seconds its view's last render took (measured
+    /// while tracing); nil for other nodes. Read from the node itself, so a
+    /// tool walking a tree needs no lookup by label per view.
+    public var lastRenderSeconds: Double? { kind == .component ? unit?.lastRenderSeconds : nil }
+
     /// The name shown in trees: the view kind, or the component's name.
     public var typeName: String { kind == .component ? (text ?? "View") : kind.name }
 

@@ -318,6 +318,8 @@ void lun_dismiss_push(lua_State *L, int bidx, int toNil);
 /* lun_util.c */
 /* How deep a recursion over script-made values (copies, walks, keys) may go. */
 #define LUN_MAX_NESTING 200
+/* The longest name of a view type (the host keeps each one). */
+#define LUN_MAX_NAME 256
 void lun_nest(lua_State *L, int depth, const char *what);
 void lun_push_suggestion(lua_State *L, const char *name, int arrayidx, const char *const *list);
 void lun_check_sections(lua_State *L, int tidx, const char *const *known, const char *owner);

@@ -437,10 +437,12 @@ static void lun_viewtype_focus(lua_State *L, int defidx, const char *name) {
 /* ui.View(name, body | definition) -> view type. */
 static int lun_ui_view(lua_State *L) {
   const char *name;
-  if (lua_type(L, 1) != LUA_TSTRING) luaL_typeerror(L, 1, "string (the view's name)");
-  name = lua_tostring(L, 1);
   size_t len;
   int infoidx;
+  if (lua_type(L, 1) != LUA_TSTRING) luaL_typeerror(L, 1, "string (the view's name)");
+  name = lua_tolstring(L, 1, &len);
+  if (len == 0 || len > LUN_MAX_NAME)               /* the host keeps every view type's name (R19) */
+    luaL_argerror(L, 1, lua_pushfstring(L, "a view's name is 1 to %d bytes, got %d", LUN_MAX_NAME, (int)(len > 1000000 ? 1000000 : len)));
   if (lua_isfunction(L, 2)) {
     lua_createtable(L, 0, 1);
     lua_pushvalue(L, 2);
@@ -461,7 +463,6 @@ static int lun_ui_view(lua_State *L) {
   infoidx = 4;
   lua_pushvalue(L, 1);
   lua_setfield(L, infoidx, "name");
-  (void)lua_tolstring(L, 1, &len);
   lua_pushinteger(L, lunh_view_type(lun_state(L)->rt, name, len));
   lua_setfield(L, infoidx, "id");
   lua_getfield(L, 2, "body");

@@ -211,7 +211,7 @@ final class AppStorageTests: XCTestCase {
             init(_ kept: MemoryAppStorage) { self.kept = kept }
             struct Busy: Error, CustomStringConvertible { var description: String { "the store is busy" } }
             func value(forKey key: [UInt8]) throws -> [UInt8]? { throw Busy() }
-            func write(_ changes: [AppStorageChange]) throws { kept.write(changes) }
+            func write(_ changes: [AppStorageChange]) throws { try kept.write(changes) }
         }
         let store = MemoryAppStorage()
         let first = try LunetteRuntime(options: .init(appStorage: store))

@@ -85,4 +85,29 @@ final class SafetyTests: XCTestCase {
         XCTAssertLessThan(tree.utf8.count, 64 * 1024)
         XCTAssertTrue(tree.contains("more bytes)"), String(tree.prefix(200)))
     }
+
+    /// Found by the hostile pass: Swift memory a script controls outside the
+    /// cap — view type names (1 MB each, a thousand of them) and values kept
+    /// in the in-memory store (100 keys of 8 MB).
+    func testR19ViewNamesAndStoredValuesAreBounded() throws {
+        let runtime = try LunetteRuntime(options: .init(memoryLimit: 64 << 20, timeBudget: 10))
+        XCTAssertThrowsError(try runtime.evaluate("require('lunette').View(('x'):rep(1000000), function() end)")) { error in
+            XCTAssertTrue("\(error)".contains("a view's name is 1 to 256 bytes"), "\(error)")
+        }
+        let app = try XCTUnwrap(try runtime.run(source: """
+            local ui = require("lunette")
+            local storage = {}
+            for i = 1, 100 do storage["k" .. i] = 0 end
+            return ui.View("Big", { appStorage = storage, body = function(self)
+              return ui.Button("fill", function()
+                local big = ("x"):rep(8 * 1024 * 1024)
+                for i = 1, 100 do self["k" .. i] = big end
+              end)
+            end })()
+            """, name: "@fill.lua"))
+        try runtime.tap(try XCTUnwrap(app.nodes.first?.children.first))
+        runtime.waitForStorage()
+        let errors = runtime.storageErrors.joined(separator: "\n")
+        XCTAssertTrue(errors.contains("MiB of app storage wait to be kept") || errors.contains("holds at most 64 MiB"), errors)
+    }
 }

@@ -21,9 +21,11 @@ func lunhViewType(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?,
     withRuntime(rt) { runtime in
         // One id per name: a script run again (:reload, --watch) keeps its views' identities.
         let name = string(name, length)
-        if let index = runtime.labels.viewTypeNames.firstIndex(of: name) { return Int32(index + 1) }
+        if let id = runtime.labels.viewTypeIDs[name] { return id }
         runtime.labels.viewTypeNames.append(name)
-        return Int32(runtime.labels.viewTypeNames.count)
+        let id = Int32(runtime.labels.viewTypeNames.count)
+        runtime.labels.viewTypeIDs[name] = id
+        return id
     }
 }
 

@@ -10,8 +10,9 @@ struct Mounting {
 
 /// Names that labels and messages use.
 struct Labels {
-    /// View type names by id (lunh_view_type).
+    /// View type names by id (lunh_view_type), and the id of each name.
     var viewTypeNames: [String] = []
+    var viewTypeIDs: [String: Int32] = [:]
     /// The key of each environment entry's node.
     var environmentKeys: [Int32: String] = [:]
     /// The next serial of a Lua model instance ("Book#3").

@@ -210,7 +210,7 @@ extension LunetteRuntime {
         }
         let app = App(id: mounting.nextAppID)
         app.typeID = { [weak self] name in
-            self?.labels.viewTypeNames.firstIndex(of: name).map { Int32($0 + 1) }
+            self?.labels.viewTypeIDs[name]
         }
         mounting.nextAppID += 1
         mounting.appsByID[app.id] = app

@@ -47,17 +47,32 @@ public struct AppStorageChange: Sendable, Equatable {
 /// Values kept in memory for the store's life: a runtime's default store,
 /// and the one `lunette test` gives each test (emptied by `ui.reset()`).
 public final class MemoryAppStorage: AppStorageStore, @unchecked Sendable {
-    private let values = Locked<[[UInt8]: [UInt8]]>([:])
+    private let values = Locked<(entries: [[UInt8]: [UInt8]], bytes: Int)>(([:], 0))
+    /// The most bytes (keys and values) it holds; a write past it fails whole.
+    public let limit: Int
 
-    public init() {}
+    /// A store in memory holding at most `limit` bytes (64 MiB by default:
+    /// what scripts keep here is memory they make Swift hold, R19).
+    public init(limit: Int = 64 << 20) { self.limit = limit }
 
-    public func value(forKey key: [UInt8]) -> [UInt8]? { values.withLock { $0[key] } }
+    public func value(forKey key: [UInt8]) -> [UInt8]? { values.withLock { $0.entries[key] } }
 
-    public func write(_ changes: [AppStorageChange]) {
-        values.withLock { values in for change in changes { values[change.key] = change.value } }
+    public func write(_ changes: [AppStorageChange]) throws {
+        try values.withLock { held in
+            var bytes = held.bytes, sizes: [[UInt8]: Int] = [:]    // what each key holds as the batch goes
+            for change in changes {
+                let old = sizes[change.key] ?? held.entries[change.key].map { change.key.count + $0.count } ?? 0
+                let new = change.value.map { change.key.count + $0.count } ?? 0
+                bytes += new - old
+                sizes[change.key] = new
+            }
+            guard bytes <= limit else { throw AppStorageError("the app storage in memory holds at most \(limit >> 20) MiB") }
+            for change in changes { held.entries[change.key] = change.value }
+            held.bytes = bytes
+        }
     }
 
-    public func reset() { values.withLock { $0 = [:] } }
+    public func reset() { values.withLock { $0 = ([:], 0) } }
 }
 
 /// A store could not read or keep a value; the message says what to do.

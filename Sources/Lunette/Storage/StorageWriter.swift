@@ -18,6 +18,9 @@ final class StorageWriter: @unchecked Sendable {
     private let pending = Locked<[[UInt8]: (value: [UInt8]?, batch: Int)]>([:])
     private let failures = Locked<[(message: String, cause: String)]>([])
     private var batches = 0
+    /// Bytes staged or handed over and not yet kept: at most `inFlightLimit` (R19).
+    private let inFlight = Locked(0)
+    let inFlightLimit = 64 << 20
 
     init(store: AppStorageStore) {
         self.store = store
@@ -42,8 +45,20 @@ final class StorageWriter: @unchecked Sendable {
         return try result.get()
     }
 
-    /// A change made in this flush, handed over when it ends.
+    /// A change made in this flush, handed over when it ends; refused (and
+    /// reported) when more than `inFlightLimit` bytes wait to be kept.
     func stage(_ key: [UInt8], _ value: [UInt8]?) {
+        let size = key.count + (value?.count ?? 0)
+        let admitted = inFlight.withLock { total -> Bool in
+            guard total + size <= inFlightLimit else { return false }
+            total += size
+            return true
+        }
+        guard admitted else {
+            let cause = "more than \(inFlightLimit >> 20) MiB of app storage wait to be kept"
+            failures.withLock { $0.append(("cannot keep \(Self.describe(key)); the change lasts until the script ends: \(cause)", cause)) }
+            return
+        }
         staged.append(AppStorageChange(key: key, value: value))
     }
 
@@ -55,8 +70,10 @@ final class StorageWriter: @unchecked Sendable {
         batches += 1
         let batch = batches
         pending.withLock { pending in for change in changes { pending[change.key] = (change.value, batch) } }
-        let store = self.store, pending = self.pending, failures = self.failures
+        let store = self.store, pending = self.pending, failures = self.failures, inFlight = self.inFlight
+        let size = changes.reduce(0) { $0 + $1.key.count + ($1.value?.count ?? 0) }
         queue.async {
+            defer { inFlight.withLock { $0 -= size } }
             do {
                 try store.write(changes)
             } catch {
@@ -71,6 +88,8 @@ final class StorageWriter: @unchecked Sendable {
 
     /// Empties a store for tests (`ui.reset()`), after what was handed over.
     func reset() {
+        let size = staged.reduce(0) { $0 + $1.key.count + ($1.value?.count ?? 0) }
+        inFlight.withLock { $0 -= size }
         staged = []
         let store = self.store
         queue.async { store.reset() }

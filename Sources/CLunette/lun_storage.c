@@ -294,6 +294,9 @@ static void lun_decode_at(lua_State *L, lun_Reader *r, int depth) {
       for (i = 0; i < n; i++) {
         if (!r->left || (*r->p != 'i' && *r->p != 's')) lun_decode_bad(L, "a bad key");
         lun_decode_at(L, r, depth + 1);
+        lua_pushvalue(L, -1);
+        if (lua_rawget(L, -3) != LUA_TNIL) lun_decode_bad(L, "a key twice");   /* no encoding has one */
+        lua_pop(L, 1);
         lun_decode_at(L, r, depth + 1);
         lua_rawset(L, -3);
       }

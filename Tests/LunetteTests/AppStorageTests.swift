@@ -228,4 +228,30 @@ final class AppStorageTests: XCTestCase {
         let after = try LunetteRuntime(options: .init(appStorage: store))
         XCTAssertEqual(try after.run(source: fourKeys)?.nodes.first?.children.first?.text, "write 1")
     }
+
+    /// R24: bytes in a store that are not an encoding Lunette wrote — cut
+    /// short, an unknown tag, a key twice, a count past the end, nesting
+    /// past the bound — are refused with a message, and the key starts from
+    /// its default.
+    func testR24CraftedStoredBytesAreRefusedAndTheDefaultIsUsed() throws {
+        let deep = Array(repeating: UInt8(ascii: "{"), count: 1).flatMap { _ in [UInt8]() }
+            + Array(String(repeating: "{\u{1}i\0\0\0\0\0\0\0\0", count: 300).utf8) + Array("T".utf8)
+        let crafted: [(String, [UInt8])] = [
+            ("cut short", Array("L1i\u{1}".utf8)), ("an unknown tag", Array("L1?".utf8)),
+            ("a key twice", Array("L1{\u{2}s\u{1}aTs\u{1}aF".utf8)), ("a bad length", Array("L1{\u{7F}".utf8)),
+            ("nested more than", Array("L1".utf8) + deep), ("no version mark", Array("X1T".utf8)),
+        ]
+        for (why, bytes) in crafted {
+            let store = MemoryAppStorage()
+            try store.write([AppStorageChange(key: Array("v".utf8), value: bytes)])
+            let runtime = try LunetteRuntime(options: .init(appStorage: store))
+            let app = try XCTUnwrap(try runtime.run(source: """
+                local ui = require("lunette")
+                return ui.View("V", { appStorage = { v = "default" }, body = function(self) return ui.Text(tostring(self.v)) end })()
+                """))
+            XCTAssertEqual(app.nodes.first?.children.first?.text, "default", why)
+            XCTAssertTrue(runtime.effectErrors.contains { $0.contains("cannot read 'v'") && $0.contains(why) },
+                          "\(why): \(runtime.effectErrors)")
+        }
+    }
 }

@@ -149,12 +149,11 @@ struct PreviewSocket: WSHandler {
     let clients: Clients
 
     func makeFrames(for client: AsyncThrowingStream<WSFrame, any Error>) async throws -> AsyncStream<WSFrame> {
-        let id = UUID(), outbox = Outbox()
-        clients.add(id, outbox)
         // FlyingFox's message handler reads and checks the page's frames and
         // answers pings; its replies go through the outbox too.
         let replies = try await MessageFrameWSHandler(handler: PageRequests(session: session)).makeFrames(for: client)
-        let clients = self.clients
+        let id = UUID(), outbox = Outbox(), clients = self.clients
+        clients.add(id, outbox)
         Task {
             for await frame in replies { outbox.sendControl(frame) }
             clients.remove(id)
@@ -308,6 +307,7 @@ enum Listening {
 public final class Preview: @unchecked Sendable {
     /// `http://127.0.0.1:PORT/`.
     public let address: String
+    /// The session the host pumps, on the runtime's thread.
     public let session: PreviewSession
     private let server: HTTPServer
     private let task: Task<Void, Never>

@@ -36,6 +36,9 @@ final class HostAPITests: XCTestCase {
         XCTAssertEqual(app.find(type: "Row")?.viewLabel, "Row#1")
         XCTAssertNil(app.find("Nobody"))
         XCTAssertNil(app.find())                                   // no query: nothing
+        let row = try XCTUnwrap(app.find(id: .string("m2")))
+        XCTAssertEqual(row.find(type: "Text")?.text, "Lunch?")     // below one node only
+        XCTAssertEqual(row.findAll(text: "Archive").count, 1)
         try runtime.tap(try XCTUnwrap(app.findAll(type: "Button").last))
         XCTAssertNotNil(app.find("archived 1"))
     }

@@ -29,17 +29,53 @@ extension App {
     ///
     /// Thread: the runtime's.
     public func findAll(text: String? = nil, type: String? = nil, id: LuaValue? = nil) -> [RenderNode] {
-        guard let root else { return [] }
+        guard let root, let query = TreeQuery.Query(text: text, type: type, id: id) else { return [] }
+        return TreeQuery.find(in: root, query).map(\.node)
+    }
+}
+
+extension RenderNode {
+    /// The first node below this one (not itself), in tree order, that
+    /// matches every part given, as `App.find(text:type:id:)` does for a
+    /// whole app: the Archive button of one row is
+    /// `row.find(text: "Archive", type: "Button")`.
+    ///
+    /// Thread: the runtime's.
+    public func find(text: String? = nil, type: String? = nil, id: LuaValue? = nil) -> RenderNode? {
+        findAll(text: text, type: type, id: id).first
+    }
+
+    /// Every node below this one that matches every part given, in tree order.
+    ///
+    /// Thread: the runtime's.
+    public func findAll(text: String? = nil, type: String? = nil, id: LuaValue? = nil) -> [RenderNode] {
+        guard let query = TreeQuery.Query(text: text, type: type, id: id) else { return [] }
+        var found: [RenderNode] = []
+        func visit(_ nodes: [RenderNode], depth: Int) {
+            guard depth <= 2_000 else { return }                       // trees are at most 1000 views deep (R18)
+            for node in nodes {
+                if TreeQuery.isMatch(node, query) { found.append(node) }
+                visit(node.children, depth: depth + 1)
+            }
+        }
+        visit(children, depth: 0)
+        return found
+    }
+}
+
+extension TreeQuery.Query {
+    /// A query from Swift's arguments; nil when `id` is a value no node can have (a table, an object).
+    init?(text: String?, type: String?, id: LuaValue?) {
         var key: String?
         if let id {
-            guard let identity = Self.identityKey(id) else { return [] }
+            guard let identity = Self.identityKey(id) else { return nil }
             key = identity
         }
-        return TreeQuery.find(in: root, TreeQuery.Query(text: text, type: type, id: key)).map(\.node)
+        self.init(text: text, type: type, id: key)
     }
 
     /// The key `:id(v)` files a node under (lun_identity_key in C): "s:m2", "v:2", "v:true".
-    private static func identityKey(_ id: LuaValue) -> String? {
+    static func identityKey(_ id: LuaValue) -> String? {
         switch id {
         case .string(let s): return "s:" + s
         case .int(let i): return "v:\(i)"

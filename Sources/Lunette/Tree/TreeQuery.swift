@@ -69,7 +69,7 @@ enum TreeQuery {
         return total
     }
 
-    private static func isMatch(_ node: RenderNode, _ query: Query) -> Bool {
+    static func isMatch(_ node: RenderNode, _ query: Query) -> Bool {
         if node.kind == .row || query.isEmpty { return false }
         if let type = query.type, node.typeName != type { return false }
         if let text = query.text {

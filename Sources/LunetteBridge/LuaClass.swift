@@ -13,12 +13,16 @@ public protocol LuaClass: AnyObject, LuaConvertible {
 }
 
 extension LuaClass {
+    /// `.retained`: Lua's handles keep instances alive.
     public static var luaLifetime: HostType.Lifetime { .retained }
 
+    /// The object itself: Lua gets a handle to it (shared, not copied).
     public var luaValue: LuaValue { .object(self) }
 
+    /// The class's `luaName`.
     public static var luaTypeName: String { luaName }
 
+    /// The object behind a Lua handle; throws `LuaConversionError` for anything else (another type included).
     public static func fromLua(_ value: LuaValue) throws -> Self {
         guard case .object(let object) = value, let typed = object as? Self else {
             throw LuaConversionError(expected: luaName, got: value.typeName)

@@ -7,14 +7,18 @@ import Lunette
 public protocol LuaCodable: Codable, LuaConvertible {}
 
 extension LuaCodable {
+    /// A Lua table of the struct's fields (a copy), through its `Codable` encoding.
     public var luaValue: LuaValue {
         guard let data = try? JSONEncoder().encode(self),
               let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return .none }
         return LuaCodableValues.value(of: object)
     }
 
+    /// "<Struct> (a table)".
     public static var luaTypeName: String { "\(Self.self) (a table)" }
 
+    /// The struct decoded from a Lua table; a missing or mistyped field throws
+    /// `LuaConversionError` naming it (`missing 'zip'`).
     public static func fromLua(_ value: LuaValue) throws -> Self {
         do {
             let data = try JSONSerialization.data(withJSONObject: LuaCodableValues.object(of: value), options: [.fragmentsAllowed])

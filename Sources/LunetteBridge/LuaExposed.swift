@@ -32,6 +32,7 @@ public protocol LuaConstructible: LuaExposed {
 }
 
 extension LuaExposed {
+    /// No methods unless the class declares them.
     public static var luaMethods: [LuaMethod<Self>] { [] }
 
     /// This class as the runtime sees it.

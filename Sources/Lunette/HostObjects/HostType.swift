@@ -6,6 +6,7 @@
 public struct HostType {
     /// One property visible to Lua.
     public struct Property {
+        /// The name Lua uses: `object.name`.
         public let name: String
         /// Reads the property of an instance.
         public let get: (AnyObject) -> LuaValue
@@ -21,16 +22,21 @@ public struct HostType {
 
         /// Reading an array property's elements one at a time.
         public struct Elements {
+            /// How many elements an instance's array holds now.
             public let count: (AnyObject) -> Int
             /// The element at a 0-based index within `count`.
             public let element: (AnyObject, Int) -> AnyObject
 
+            /// Reads an array property's elements one at a time (`count`, then `element(i)`).
             public init(count: @escaping (AnyObject) -> Int, element: @escaping (AnyObject, Int) -> AnyObject) {
                 self.count = count
                 self.element = element
             }
         }
 
+        /// A property: `get` reads it, `set` writes it (nil: Lua may only read it),
+        /// `observe` registers one change callback (any thread), `elements` reads an
+        /// array of objects one at a time.
         public init(name: String,
                     get: @escaping (AnyObject) -> LuaValue,
                     set: ((AnyObject, LuaValue) throws -> Void)?,
@@ -46,11 +52,15 @@ public struct HostType {
 
     /// One method visible to Lua: `library:add(book)`.
     public struct Method {
+        /// The name Lua calls: `object:name(...)`.
         public let name: String
         /// Calls it on an instance with Lua's arguments (converted); throws
         /// `LuaConversionError` (or any error) to fail the call with its message.
         public let call: (AnyObject, [LuaValue]) throws -> LuaValue
 
+        /// A method: `call` gets the instance and Lua's arguments, converted; it runs
+        /// on the runtime's thread while Lua waits, and what it throws fails the Lua
+        /// call with the error's description.
         public init(name: String, call: @escaping (AnyObject, [LuaValue]) throws -> LuaValue) {
             self.name = name
             self.call = call
@@ -58,7 +68,7 @@ public struct HostType {
     }
 
     /// Whether Lua's handles keep an instance alive.
-    public enum Lifetime {
+    public enum Lifetime: Sendable {
         /// Lua keeps the objects it holds alive, as a SwiftUI view keeps its
         /// model (the default).
         case retained
@@ -72,6 +82,7 @@ public struct HostType {
     public let name: String
     /// The Swift class this describes.
     public let swiftType: AnyObject.Type
+    /// The properties Lua sees, in the order `pairs` shows them.
     public let properties: [Property]
     /// Methods Lua may call (`obj:name(...)`).
     public let methods: [Method]
@@ -86,6 +97,8 @@ public struct HostType {
     /// Whether Lua's handles keep instances alive (`.retained` by default).
     public let lifetime: Lifetime
 
+    /// A type as Lua sees it; register it with `LunetteRuntime.register(_:)`.
+    /// Thread: build it anywhere; it is used on the runtime's thread.
     public init(name: String, swiftType: AnyObject.Type, properties: [Property], methods: [Method] = [],
                 make: (() -> AnyObject)?,
                 observeObject: ((AnyObject, @escaping @Sendable () -> Void) -> (() -> Void))? = nil,

@@ -34,13 +34,17 @@ public enum LuaValue {
 
 /// A conversion failed: the value Lua gave does not fit the Swift property.
 public struct LuaConversionError: Error, CustomStringConvertible {
+    /// What the property or argument needed: "number", "2 arguments", "Folder (string)".
     public let expected: String
+    /// What Lua gave: a type name or the value.
     public let got: String
 
+    /// A conversion error; a `LuaConvertible` type throws it from `fromLua`.
     public init(expected: String, got: String) {
         self.expected = expected
         self.got = got
     }
 
+    /// "expected number, got string": the text Lua's error shows after the property's name.
     public var description: String { "expected \(expected), got \(got)" }
 }

@@ -9,6 +9,7 @@ public final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
+    /// A lock around `value`.
     public init(_ value: Value) {
         self.value = value
     }

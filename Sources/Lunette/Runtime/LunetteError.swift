@@ -9,6 +9,7 @@ public enum LunetteError: Error, CustomStringConvertible, Equatable {
     /// The runtime could not be set up (out of memory, a bad registration).
     case setup(String)
 
+    /// The message alone, as a person reads it (`file:line: message` for script errors).
     public var description: String {
         switch self {
         case .syntax(let message), .script(let message), .setup(let message): return message

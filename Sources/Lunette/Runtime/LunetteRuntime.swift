@@ -5,18 +5,22 @@ import Foundation
 /// A Lua state with Lunette loaded: run view scripts, flush updates, read trees.
 ///
 /// ```swift
-/// let runtime = try LunetteRuntime()
-/// try runtime.register(Library.hostType)       // Swift models Lua may use
-/// try runtime.setGlobal("library", to: library)
-/// let app = try runtime.run(file: "LibraryView.lua")
-/// library.books[0].title = "Dune"                // from Swift, any thread
-/// runtime.flush()                                // re-renders what read it
-/// print(runtime.text(of: app!))
+/// let runtime = try LunetteRuntime(options: .init(memoryLimit: 64 << 20, timeBudget: 0.5))
+/// try runtime.register(Inbox.self)                // Swift models Lua may use (LunetteBridge)
+/// try runtime.setGlobal("inbox", to: inbox)
+/// let app = try runtime.run(file: "inbox.lua")!
+/// inbox.messages[0].isRead = true                 // from Swift
+/// runtime.flush()                                 // re-renders the views that read it
+/// print(runtime.text(of: app))
 /// ```
 ///
-/// The runtime belongs to the thread that created it (the scheduler's
-/// thread): call it from there only. Swift models it exposes may be mutated
-/// from any thread; their changes are rendered at the next `flush()`.
+/// Thread: the runtime belongs to the thread that created it — or to one
+/// serial executor, such as the main actor — and is called from there only;
+/// it is not `Sendable`, nor are its `App`s and `RenderNode`s. The models
+/// it exposes may change on any thread if they guard their own storage (a
+/// `Mutex`); their changes are rendered at the next `flush()`, and
+/// `onModelChange` tells the host when to schedule one (see
+/// Examples/InboxHost).
 public final class LunetteRuntime {
     /// How a runtime is set up.
     public struct Options {
@@ -50,6 +54,9 @@ public final class LunetteRuntime {
         /// life). `LunetteStorage.SQLiteAppStorage` keeps them in a file.
         public var appStorage: AppStorageStore?
 
+        /// Options with the defaults: sandboxed, no module paths, 100 renders per
+        /// view per flush, a real clock, a 1 GiB memory cap, a 2 s time budget, app
+        /// storage in memory. The runtime checks them (`LunetteError.setup`).
         public init(sandboxed: Bool = true, modulePaths: [String] = [], renderLoopLimit: Int = 100,
                     virtualClock: Bool = false, memoryLimit: Int = 1 << 30, timeBudget: Double = 2,
                     appStorage: AppStorageStore? = nil) {
@@ -206,7 +213,12 @@ public final class LunetteRuntime {
 
     // MARK: running scripts
 
-    /// Runs a Lua file. If it returns a view, the view is mounted and rendered.
+    /// Runs a Lua file. If it returns a view, the view is mounted and
+    /// rendered (and `onTreeChange` hears of it) and its app is returned.
+    ///
+    /// Throws `LunetteError.unreadable` if the file cannot be read,
+    /// `.syntax` if it does not parse, `.script` if it raises (or runs past
+    /// its time budget, or out of memory): "file.lua:12: message".
     @discardableResult
     public func run(file path: String) throws -> App? {
         let source: Data
@@ -218,7 +230,9 @@ public final class LunetteRuntime {
         return try run(bytes: source, name: "@\(path)")
     }
 
-    /// Runs Lua source. `name` is its chunk name: "@path" shows as "path:line" in messages.
+    /// Runs Lua source, as `run(file:)` does. `name` is its chunk name:
+    /// "@path" shows as "path:line" in messages. Throws `LunetteError.syntax`
+    /// or `.script`.
     @discardableResult
     public func run(source: String, name: String = "=(script)") throws -> App? {
         try run(bytes: Data(source.utf8), name: name)
@@ -237,6 +251,8 @@ public final class LunetteRuntime {
     }
 
     /// Runs Lua source and returns its results as `tostring` would show them.
+    /// Throws `LunetteError.syntax` or `.script` (a method's thrown error
+    /// included: "Inbox:move: no message is titled 'Nope'").
     public func evaluate(_ source: String, name: String = "=(evaluate)") throws -> [String] {
         try evaluate(source, name: name, bounded: true)
     }
@@ -368,13 +384,23 @@ public final class LunetteRuntime {
 
     /// What rendered anew in one app: a host redraws that app (or those views).
     public struct TreeChange {
+        /// The app whose tree changed.
         public let app: App
-        /// The views whose bodies produced new output: "BookView#2".
+        /// The views whose bodies produced new output since the host last
+        /// heard, each once, in the order they first ran: "MessageRow#2". A
+        /// body that ran again to the same output is not listed; a view that
+        /// went away is not listed (its parent is).
         public let views: [String]
     }
 
-    /// Calls `callback` after a flush started from Swift (`flush()`, `tap`,
-    /// `runDueWork`...) with each app whose tree changed. Pass nil to stop.
+    /// Calls `callback` with each app whose tree changed, after each call
+    /// from Swift that renders — `run`, `evaluate`, `flush()`, `tap` and the
+    /// other interactions, `runDueWork()`, `unmount` — so a host redraws only
+    /// that. Every view is reported once, at the first of these calls after
+    /// its output changed (a mount included). Pass nil to stop.
+    ///
+    /// Thread: called on the runtime's thread, outside any Lua call: the
+    /// callback may flush or tap.
     public func onTreeChange(_ callback: ((TreeChange) -> Void)?) {
         treeChangeCallback = callback
         if callback == nil { flushState.changed = [:] }
@@ -382,7 +408,9 @@ public final class LunetteRuntime {
 
     // MARK: Swift objects
 
-    /// Makes a Swift type visible to Lua as `ui.types.<name>`.
+    /// Makes a Swift type visible to Lua as `ui.types.<name>`; registering a
+    /// type twice does nothing. Throws `LunetteError.setup` if Lua runs out
+    /// of memory. (`LunetteBridge` adds `register(Inbox.self)` for exposed classes.)
     public func register(_ type: HostType) throws {
         let (index, isNew) = hosts.register(type)
         guard isNew else { return }
@@ -398,7 +426,8 @@ public final class LunetteRuntime {
         guard lun_app_global(L, app.id, name) == LUN_OK else { throw LunetteError.setup(lastError) }
     }
 
-    /// Sets a Lua global to a Swift object of a registered type.
+    /// Sets a Lua global to a Swift object of a registered type (shared: Lua's
+    /// handle is the object). Throws `LunetteError.setup` if its type is not registered.
     public func setGlobal(_ name: String, to object: AnyObject) throws {
         guard let handle = hosts.handle(for: object), let type = hosts.typeIndex(of: object) else {
             throw LunetteError.setup("\(Swift.type(of: object)) is not registered with the runtime")

@@ -40,6 +40,16 @@ extension LunetteRuntime {
     /// Calls `callback` (on the changing thread) whenever a Swift model the
     /// runtime observes changes: a host can then schedule `flush()` on the
     /// runtime's own thread. Pass nil to stop.
+    ///
+    /// Thread: `callback` runs on whatever thread changed the model, during
+    /// the change: it must only wake the runtime's thread (yield to an
+    /// `AsyncStream`, signal a semaphore), never call the runtime:
+    ///
+    /// ```swift
+    /// let (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    /// runtime.onModelChange { changed.yield() }
+    /// for await _ in changes { runtime.flush() }       // on the runtime's thread
+    /// ```
     public func onModelChange(_ callback: (@Sendable () -> Void)?) {
         inbox.onPost(callback)
     }

@@ -6,7 +6,8 @@ import CLunette
 public final class RenderNode {
     /// The kind of view a node shows. The kinds and their names are the C
     /// module's (`LUN_VIEW_KINDS` in clunette.h): one list for both languages.
-    public struct Kind: Hashable, CaseIterable, CustomStringConvertible {
+    public struct Kind: Hashable, CaseIterable, CustomStringConvertible, Sendable {
+        /// C's number for the kind (`LUN_VIEW_*` in clunette.h).
         public let rawValue: Int32
 
         /// The kind C numbered `rawValue`, or nil if C has no such kind.
@@ -17,6 +18,7 @@ public final class RenderNode {
 
         private init(_ value: Int) { rawValue = Int32(value) }
 
+        /// The built-in kinds, named as in trees and in `app:find{ type = ... }`.
         public static let text = Kind(LUN_VIEW_TEXT), button = Kind(LUN_VIEW_BUTTON)
         public static let toggle = Kind(LUN_VIEW_TOGGLE), textField = Kind(LUN_VIEW_TEXTFIELD)
         public static let vStack = Kind(LUN_VIEW_VSTACK), hStack = Kind(LUN_VIEW_HSTACK)
@@ -26,6 +28,7 @@ public final class RenderNode {
         public static let emptyView = Kind(LUN_VIEW_EMPTY), component = Kind(LUN_VIEW_COMPONENT)
         public static let row = Kind(LUN_VIEW_ROW), error = Kind(LUN_VIEW_ERROR), sheet = Kind(LUN_VIEW_SHEET)
 
+        /// Every kind C defines, in C's order.
         public static let allCases: [Kind] = (1..<Int(LUN_VIEW_KIND_COUNT)).map { Kind($0) }
 
         private static let names: [String] = (0..<Int(LUN_VIEW_KIND_COUNT)).map { String(cString: lun_view_kind_name(Int32($0))) }
@@ -33,19 +36,24 @@ public final class RenderNode {
         /// The name shown in trees and used by `app:find{ type = ... }`.
         public var name: String { Kind.names[Int(rawValue)] }
 
+        /// The kind's name: "Text", "Button".
         public var description: String { name }
     }
 
     /// A modifier as written in Lua, with its argument described.
-    public struct Modifier: Equatable {
+    public struct Modifier: Equatable, Sendable {
+        /// The modifier's name: "padding", "font".
         public let name: String
+        /// Its argument as text: "8", "title".
         public let value: String
     }
 
+    /// What kind of view the node shows.
     public let kind: Kind
     /// Text content, a Button/Toggle label, a TextField placeholder, an Image
     /// name, a component's view name, or an error message.
     public internal(set) var text: String?
+    /// The modifiers applied to the node, in the order written.
     public internal(set) var modifiers: [Modifier] = []
     /// Other facts: a Toggle's "value" (on/off), a TextField's "value",
     /// "hiddenRows" of a lazy List, an error's "view" and "location".

@@ -2,6 +2,10 @@ import Lunette
 import Observation
 
 /// One property of a `LuaExposed` class, declared by its key path.
+///
+/// Thread: Lua reads and writes it on the runtime's thread. A model that
+/// other threads change guards the storage behind its properties (a
+/// `Mutex`, as Examples/InboxHost's `Message` does).
 public struct LuaProperty<Root: AnyObject> {
     let property: HostType.Property
 

@@ -3,9 +3,15 @@ import CLunette
 // Acting on a rendered tree as a person would: each call runs the Lua the
 // node keeps (an action, a binding, a control) in a protected call, then
 // flushes, as an event loop would; a node no longer rendered is an error.
+//
+// Thread: the runtime's. Each throws `LunetteError.script` when the node has
+// nothing to act on or is no longer rendered ("Button Archive: nothing to tap
+// (or no longer rendered)"), or when the Lua it runs raises ("inbox.lua:12:
+// Inbox:move: no message is titled 'Nope'"); the runtime stays usable.
 extension LunetteRuntime {
     /// Runs a Button's action (or a node's onSubmit action with `submit`),
-    /// then flushes, as an event loop would.
+    /// then flushes, as an event loop would. Throws `LunetteError.script`
+    /// for a node no longer rendered, or an action that raised.
     public func tap(_ node: RenderNode, submit: Bool = false) throws {
         let role = Int32(submit ? LUN_ROLE_SUBMIT : LUN_ROLE_ACTION)
         guard let owner = node.owner, !owner.disposed, owner.generation == node.generation,

@@ -123,8 +123,10 @@ static int lun_modifier_on_appear(lua_State *L) { return lun_modifier_life(L, LU
 static int lun_modifier_on_disappear(lua_State *L) { return lun_modifier_life(L, LUN_ON_DISAPPEAR, 2, 0, 0); }
 /* view:task(fn) -> view: fn runs as a task when the view appears; closed when it goes. */
 static int lun_modifier_task(lua_State *L) {
+  static const char *const options[] = {"id", NULL};
   if (lua_isnoneornil(L, 3)) return lun_modifier_life(L, LUN_ON_TASK, 2, 0, 0);
   luaL_checktype(L, 3, LUA_TTABLE);               /* { id = v }: restarted when v changes (F06) */
+  lun_check_keys(L, 3, options, "view:task", "option");
   lua_getfield(L, 3, "id");
   lua_replace(L, 3);
   return lun_modifier_life(L, LUN_ON_TASK, 2, 3, 1);
@@ -143,9 +145,11 @@ static int lun_modifier_on_receive(lua_State *L) {
  * an update where value changed. A plain table is kept as a snapshot and
  * compared by contents, as an Equatable array is (F10). */
 static int lun_modifier_on_change(lua_State *L) {
+  static const char *const options[] = {"initial", NULL};
   int initial = 0;
   if (!lua_isnoneornil(L, 4)) {
     luaL_checktype(L, 4, LUA_TTABLE);
+    lun_check_keys(L, 4, options, "view:onChange", "option");
     lua_getfield(L, 4, "initial");
     initial = lua_toboolean(L, -1);
     lua_pop(L, 1);
@@ -201,7 +205,9 @@ static int lun_modifier_transaction(lua_State *L) {
 static int lun_modifier_sheet(lua_State *L) {
   int itemMode = 0;
   lun_modifier_self(L);
+  static const char *const options[] = {"item", NULL};
   if (lua_type(L, 2) == LUA_TTABLE && !lua_getmetatable(L, 2)) {
+    lun_check_keys(L, 2, options, "view:sheet", "option");
     if (lua_getfield(L, 2, "item") == LUA_TNIL || !lun_binding_test(L, -1))
       luaL_argerror(L, 2, "{ item = binding } expected (self[\"$selected\"])");
     lua_replace(L, 2);

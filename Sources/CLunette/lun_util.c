@@ -217,12 +217,10 @@ static void lun_consider(const char *name, const char *candidate, const char **b
   if (d < *bestd) { *bestd = d; *best = candidate; }
 }
 
-/* Pushes " (did you mean 'x'?)" for the candidate closest to name — the
- * strings of the array at arrayidx (0: none) and of the NULL-terminated
- * list (NULL: none) — if it is close enough to be a typo, else "". [-0, +1] */
-/* Raises "<owner>: unknown section 'x' (did you mean 'y'?) (sections: a, b)"
- * for a key of the table at tidx that is not in `known` (F08, F12). */
-void lun_check_sections(lua_State *L, int tidx, const char *const *known, const char *owner) {
+/* Raises "<owner>: unknown <noun> 'x' (did you mean 'y'?) (<noun>s: a, b)"
+ * for a key of the table at tidx that is not in `known`: nothing a script
+ * writes is silently ignored (F08, F12). */
+void lun_check_keys(lua_State *L, int tidx, const char *const *known, const char *owner, const char *noun) {
   tidx = lua_absindex(L, tidx);
   lua_pushnil(L);
   while (lua_next(L, tidx)) {
@@ -240,12 +238,19 @@ void lun_check_sections(lua_State *L, int tidx, const char *const *known, const 
         luaL_addstring(&b, known[i]);
       }
       luaL_pushresult(&b);
-      lun_error_here(L, "%s: unknown section '%s'%s (sections: %s)", owner, key, lua_tostring(L, -2),
+      lun_error_here(L, "%s: unknown %s '%s'%s (%ss: %s)", owner, noun, key, lua_tostring(L, -2), noun,
                      lua_tostring(L, -1));
     }
   }
 }
 
+void lun_check_sections(lua_State *L, int tidx, const char *const *known, const char *owner) {
+  lun_check_keys(L, tidx, known, owner, "section");
+}
+
+/* Pushes " (did you mean 'x'?)" for the candidate closest to name — the
+ * strings of the array at arrayidx (0: none) and of the NULL-terminated
+ * list (NULL: none) — if it is close enough to be a typo, else "". [-0, +1] */
 void lun_push_suggestion(lua_State *L, const char *name, int arrayidx, const char *const *list) {
   const char *best = NULL;
   int i, bestd = 99, limit = strlen(name) <= 4 ? 1 : 2;

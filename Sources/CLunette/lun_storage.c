@@ -26,7 +26,7 @@
  */
 #include "lun_internal.h"
 
-static const char lun_key_cells = 0, lun_key_dirty = 0, lun_key_cellclass = 0, lun_key_unread = 0;
+static const char lun_key_cells = 0, lun_key_dirty = 0, lun_key_cellclass = 0;
 
 /* ui.AppStorage(key, default) -> marker: the value stored under `key`. */
 static int lun_ui_app_storage(lua_State *L) {
@@ -326,15 +326,7 @@ static void lun_storage_read(lua_State *L, const char *key, size_t klen, int def
   const char *bytes;
   size_t len;
   lun_State *S = lun_state(L);
-  int found = lunh_storage_read(S->rt, key, klen, &bytes, &len);
-  if (found < 0) {                                /* unreadable: it must not be overwritten by the default */
-    lun_registry_table(L, &lun_key_unread);
-    lua_pushlstring(L, key, klen);
-    lua_pushboolean(L, 1);
-    lua_rawset(L, -3);
-    lua_pop(L, 1);
-  }
-  if (found <= 0) { lua_pushvalue(L, defidx); return; }
+  if (lunh_storage_read(S->rt, key, klen, &bytes, &len) <= 0) { lua_pushvalue(L, defidx); return; }
   lua_pushcfunction(L, lun_storage_decode_k);
   lua_pushlstring(L, bytes, len);
   if (lua_pcall(L, 1, 1, 0) == LUA_OK) return;
@@ -386,17 +378,6 @@ static int lun_storage_write_k(lua_State *L) {
   const char *key, *bytes;
   lua_getfield(L, 1, "key");
   key = lua_tolstring(L, -1, &len);
-  lun_registry_table(L, &lun_key_unread);
-  lua_pushvalue(L, -2);
-  if (lua_rawget(L, -2) != LUA_TNIL) {            /* its stored value was never read: keep it (R21) */
-    if (!lua_toboolean(L, -1)) return 0;          /* said once already */
-    lua_pushvalue(L, -3);
-    lua_pushboolean(L, 0);
-    lua_rawset(L, -4);
-    return luaL_error(L, "app storage: '%s' is not kept: its stored value could not be read, and this "
-                         "write would replace it; the change lasts until the script ends", key);
-  }
-  lua_pop(L, 2);
   if (lua_getfield(L, 1, "value") == LUA_TNIL) {  /* nil removes the key */
     lunh_storage_write(lun_state(L)->rt, key, len, NULL, 0);
     return 0;
@@ -431,8 +412,6 @@ void lun_storage_sync(lua_State *L) {
 
 /* Forgets every cell (ui.reset): the next read asks the store again. [-0, +0] */
 void lun_storage_forget(lua_State *L) {
-  lua_pushnil(L);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_unread);
   lua_pushnil(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_cells);
   lua_pushnil(L);

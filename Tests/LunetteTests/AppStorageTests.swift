@@ -223,8 +223,8 @@ final class AppStorageTests: XCTestCase {
         XCTAssertEqual(again.nodes.first?.children.first?.text, "write 0")
         try blocked.tap(try XCTUnwrap(again.nodes.first?.children.first))
         XCTAssertTrue(blocked.waitForStorage())
-        XCTAssertTrue(blocked.effectErrors.contains { $0.contains("'a' is not kept: its stored value could not be read") },
-                      "\(blocked.effectErrors)")
+        XCTAssertTrue(blocked.storageErrors.contains { $0.contains("cannot read 'a'") && $0.contains("not written over") },
+                      "\(blocked.storageErrors)")
         let after = try LunetteRuntime(options: .init(appStorage: store))
         XCTAssertEqual(try after.run(source: fourKeys)?.nodes.first?.children.first?.text, "write 1")
     }

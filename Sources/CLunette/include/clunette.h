@@ -362,9 +362,9 @@ struct lun_Host {
   /* App storage (T04, R24): keys and values are bytes (a value as
    * lun_storage.c encodes it). The bytes the store keeps for key (1: valid
    * until the next call), nothing kept (0), or the store could not say (-1:
-   * the host reports it; the default is used and the key is not written
-   * over); and new bytes to keep, NULL to remove the key (a failure is the
-   * host's to report). */
+   * the host reports it and keeps the key from being written over; the
+   * default is used); and new bytes to keep, NULL to remove the key (a
+   * failure is the host's to report). */
   int (*storage_read)(void *context, const char *key, size_t len, const char **bytes, size_t *blen);
   void (*storage_write)(void *context, const char *key, size_t len, const char *bytes, size_t blen);
 };

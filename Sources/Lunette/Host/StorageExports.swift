@@ -17,7 +17,8 @@ func lunhStorageRead(_ rt: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>
             count?.pointee = length
             return 1
         } catch {
-            runtime.reportStorage(error, "cannot read \(StorageWriter.describe(key)); it starts from its default")
+            runtime.reportStorage(error, "cannot read \(StorageWriter.describe(key)); it starts from its default, "
+                                  + "and its changes last until the script ends (what was kept is not written over)")
             return -1
         }
     }

@@ -26,9 +26,23 @@ final class StorageWriter: @unchecked Sendable {
         self.store = store
     }
 
+    /// Keys whose stored value could not be read: their writes are dropped, so
+    /// the default a script started from never replaces what was kept (R21).
+    private var unreadable = Set<[UInt8]>()
+
     /// The bytes kept for `key`: handed over and pending, or the store's.
-    /// Throws the store's error, or says it did not answer in time.
+    /// Throws the store's error, or says it did not answer in time; the key
+    /// is then not written over for the rest of the run.
     func read(_ key: [UInt8], wait readWait: Double) throws -> [UInt8]? {
+        do {
+            return try readThrough(key, wait: readWait)
+        } catch {
+            unreadable.insert(key)
+            throw error
+        }
+    }
+
+    private func readThrough(_ key: [UInt8], wait readWait: Double) throws -> [UInt8]? {
         if let change = staged.last(where: { $0.key == key }) { return change.value }
         if let entry = pending.withLock({ $0[key] }) { return entry.value }
         let answer = Locked<Result<[UInt8]?, Error>?>(nil)
@@ -48,6 +62,7 @@ final class StorageWriter: @unchecked Sendable {
     /// A change made in this flush, handed over when it ends; refused (and
     /// reported) when more than `inFlightLimit` bytes wait to be kept.
     func stage(_ key: [UInt8], _ value: [UInt8]?) {
+        guard !unreadable.contains(key) else { return }  // reported when its read failed
         let size = key.count + (value?.count ?? 0)
         let admitted = inFlight.withLock { total -> Bool in
             guard total + size <= inFlightLimit else { return false }
@@ -88,6 +103,7 @@ final class StorageWriter: @unchecked Sendable {
 
     /// Empties a store for tests (`ui.reset()`), after what was handed over.
     func reset() {
+        unreadable = []
         let size = staged.reduce(0) { $0 + $1.key.count + ($1.value?.count ?? 0) }
         inFlight.withLock { $0 -= size }
         staged = []

@@ -104,4 +104,19 @@ describe("the surface, declared once", function()
     assert.equal("", missing(names, types, { "---@field %s? ", "---@field %s " }))
     assert.equal("", missing(names, readme, { "%s = " }))
   end)
+
+  it("every view kind a script can make is drawn by the preview page", function()
+    local page = read("Sources/LunettePreview/Resources/preview.html")
+    local kinds = {}
+    for _, name in ipairs(ui_names()) do                -- what each constructor makes from one string
+      pcall(function()
+        local app = ui.mount(ui[name]("x"))
+        kinds[app:tree():match("^(%a+)")] = true
+        app:unmount()
+      end)
+    end
+    local names = sorted_keys(kinds)
+    assert.is_true(#names >= 5, table.concat(names, ", "))
+    assert.equal("", missing(names, page, { 't === "%s"' }))
+  end)
 end)

@@ -254,4 +254,26 @@ final class AppStorageTests: XCTestCase {
                           "\(why): \(runtime.effectErrors)")
         }
     }
+
+    /// `ui.reset()` while a write is still on its way to a slow store: the
+    /// next read sees the empty store, not the write in flight (this raced
+    /// in `lunette test`, which resets between tests).
+    func testT04AResetForgetsWritesStillInFlight() throws {
+        final class Slow: AppStorageStore {
+            let kept = MemoryAppStorage()
+            func value(forKey key: [UInt8]) throws -> [UInt8]? { kept.value(forKey: key) }
+            func write(_ changes: [AppStorageChange]) throws { Thread.sleep(forTimeInterval: 0.3); try kept.write(changes) }
+            func reset() { kept.reset() }
+        }
+        let runtime = try LunetteRuntime(options: .init(appStorage: Slow()))
+        let app = try XCTUnwrap(try runtime.run(source: fourKeys))
+        try runtime.tap(try XCTUnwrap(app.nodes.first?.children.first))     // a = 1, on its way
+        let after = try runtime.evaluate("""
+            local ui = require("lunette")
+            ui.reset()
+            local V = ui.View("AfterReset", { appStorage = { a = 0 }, body = function(self) return ui.Text("a " .. self.a) end })
+            return ui.mount(V {}):tree()
+            """)[0]
+        XCTAssertTrue(after.contains("a 0"), after)
+    }
 }

@@ -104,6 +104,7 @@ final class StorageWriter: @unchecked Sendable {
     /// Empties a store for tests (`ui.reset()`), after what was handed over.
     func reset() {
         unreadable = []
+        pending.withLock { $0 = [:] }                  // the store's reset follows the batches in flight
         let size = staged.reduce(0) { $0 + $1.key.count + ($1.value?.count ?? 0) }
         inFlight.withLock { $0 -= size }
         staged = []

@@ -61,6 +61,23 @@ enum {
   LUN_SECTION_STORAGE
 };
 
+/* A section of a view definition, declared once (lun_self.c, lun_sections):
+ * its key in ui.View's definition, its kind (0: a key self never resolves,
+ * such as body), whether ui.View registers the names it lists (1) or the
+ * section registers itself (0: properties, focusState), whether the view
+ * holds objects through it (subscribed before each body), and how self
+ * reads, writes and projects ("$name") a name it declares — NULL where the
+ * section does not allow it. read and project: [-0, +1]; write: [-0, +0]. */
+typedef struct lun_Section {
+  const char *name;
+  int kind;
+  int registers, holds;
+  int (*read)(lua_State *L, int recidx, int kidx, int kind);
+  void (*write)(lua_State *L, int recidx, int kidx, int vidx);
+  int (*project)(lua_State *L, int recidx, int kidx, int kind);
+} lun_Section;
+extern const lun_Section lun_sections[];         /* ends with a NULL name */
+
 /* Environment read modes. */
 enum { LUN_ENV_REQUIRED = 1, LUN_ENV_OPTIONAL, LUN_ENV_KEYED };
 

@@ -107,73 +107,159 @@ void lun_self_subscribe(lua_State *L, int recidx) {
   lua_pop(L, 3);
 }
 
-/* Pushes the projection self["$name"] for the name at nidx. [-0, +1] */
-static int lun_self_projection(lua_State *L, int recidx, int nidx) {
-  int kind = lun_self_section(L, recidx, nidx);
-  switch (kind) {
-    case LUN_SECTION_OBSERVED:
-    case LUN_SECTION_STATEOBJECT:
-    case LUN_SECTION_ENVOBJECT:
-      lun_self_object(L, recidx, nidx, kind);
-      lun_bindable_push(L, -1);
-      return 1;
-    case LUN_SECTION_STATE:
-      lun_self_state(L, recidx);
-      lun_binding_push_prop(L, -1, nidx);
-      return 1;
-    case LUN_SECTION_BINDING:
-      lun_self_field(L, recidx, "inputs", nidx);
-      return 1;
-    case LUN_SECTION_BINDABLE:
-      lun_self_field(L, recidx, "inputs", nidx);
-      lun_bindable_push(L, -1);
-      return 1;
-    case LUN_SECTION_STORAGE:
-      lun_self_cell(L, recidx, nidx);
-      lua_pushliteral(L, "value");
-      lun_binding_push_prop(L, -2, lua_gettop(L));
-      return 1;
-    default:
-      lun_self_viewname(L, 1);
-      return lun_error_here(L, "%s: '$%s' has no projection ('%s' is not declared in state, binding, bindable, "
-                               "observedObject, stateObject, environmentObject or appStorage)",
-                            lua_tostring(L, -1), lua_tostring(L, nidx), lua_tostring(L, nidx));
-  }
+/* How self reads, writes and projects each section's names. */
+
+static int lun_read_state(lua_State *L, int recidx, int kidx, int kind) {
+  (void)kind;
+  lun_self_state(L, recidx);
+  return lun_object_read(L, -1, lun_object_prop(L, -1, kidx));
 }
 
-/* __index of self: (self, key) -> value. */
+static void lun_write_state(lua_State *L, int recidx, int kidx, int vidx) {
+  lun_self_state(L, recidx);
+  lun_object_write(L, -1, lun_object_prop(L, -1, kidx), vidx);
+  lua_pop(L, 1);
+}
+
+static int lun_project_state(lua_State *L, int recidx, int kidx, int kind) {
+  (void)kind;
+  lun_self_state(L, recidx);
+  lun_binding_push_prop(L, -1, kidx);
+  lua_remove(L, -2);
+  return 1;
+}
+
+static int lun_read_env(lua_State *L, int recidx, int kidx, int kind) {
+  (void)kind;
+  return lun_self_env(L, recidx, kidx);
+}
+
+static int lun_read_input(lua_State *L, int recidx, int kidx, int kind) {
+  (void)kind;
+  lun_self_field(L, recidx, "inputs", kidx);
+  return 1;
+}
+
+static int lun_read_binding(lua_State *L, int recidx, int kidx, int kind) {
+  lun_read_input(L, recidx, kidx, kind);
+  lun_binding_get(L, -1);
+  lua_remove(L, -2);
+  return 1;
+}
+
+static void lun_write_binding(lua_State *L, int recidx, int kidx, int vidx) {
+  lun_self_field(L, recidx, "inputs", kidx);
+  lun_binding_set(L, -1, vidx);
+  lua_pop(L, 1);
+}
+
+static int lun_project_bindable(lua_State *L, int recidx, int kidx, int kind) {
+  lun_read_input(L, recidx, kidx, kind);
+  lun_bindable_push(L, -1);
+  lua_remove(L, -2);
+  return 1;
+}
+
+static int lun_project_object(lua_State *L, int recidx, int kidx, int kind) {
+  lun_self_object(L, recidx, kidx, kind);
+  lun_bindable_push(L, -1);
+  lua_remove(L, -2);
+  return 1;
+}
+
+static int lun_read_property(lua_State *L, int recidx, int kidx, int kind) {
+  (void)kind;
+  lun_dynamic_handle(L, recidx, kidx);
+  return 1;
+}
+
+static int lun_read_storage(lua_State *L, int recidx, int kidx, int kind) {
+  (void)kind;
+  lun_self_cell(L, recidx, kidx);
+  lua_pushliteral(L, "value");
+  lun_object_read(L, -2, lun_object_prop(L, -2, -1));
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+  return 1;
+}
+
+static void lun_write_storage(lua_State *L, int recidx, int kidx, int vidx) {
+  lun_self_viewname(L, 1);
+  lun_storage_check(L, vidx, lua_tostring(L, -1), luaL_tolstring(L, kidx, NULL));
+  lua_pop(L, 2);
+  lun_self_cell(L, recidx, kidx);
+  lua_pushliteral(L, "value");
+  lun_object_write(L, -2, lun_object_prop(L, -2, -1), vidx);
+  lua_pop(L, 2);
+}
+
+static int lun_project_storage(lua_State *L, int recidx, int kidx, int kind) {
+  (void)kind;
+  lun_self_cell(L, recidx, kidx);
+  lua_pushliteral(L, "value");
+  lun_binding_push_prop(L, -2, lua_gettop(L));
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+  return 1;
+}
+
+/* The sections of a view definition, in the order ui.View reads them. */
+const lun_Section lun_sections[] = {
+  {"body", 0, 0, 0, NULL, NULL, NULL},
+  {"state", LUN_SECTION_STATE, 1, 0, lun_read_state, lun_write_state, lun_project_state},
+  {"environment", LUN_SECTION_ENV, 1, 0, lun_read_env, NULL, NULL},
+  {"binding", LUN_SECTION_BINDING, 1, 0, lun_read_binding, lun_write_binding, lun_read_input},
+  {"bindable", LUN_SECTION_BINDABLE, 1, 0, lun_read_input, NULL, lun_project_bindable},
+  {"observedObject", LUN_SECTION_OBSERVED, 1, 1, lun_self_object, NULL, lun_project_object},
+  {"stateObject", LUN_SECTION_STATEOBJECT, 1, 1, lun_self_object, NULL, lun_project_object},
+  {"environmentObject", LUN_SECTION_ENVOBJECT, 1, 1, lun_self_object, NULL, lun_project_object},
+  {"properties", LUN_SECTION_PROPERTY, 0, 0, lun_read_property, NULL, NULL},
+  {"focusState", 0, 0, 0, NULL, NULL, NULL},      /* state that starts nil: registered as state */
+  {"appStorage", LUN_SECTION_STORAGE, 1, 0, lun_read_storage, lun_write_storage, lun_project_storage},
+  {NULL, 0, 0, 0, NULL, NULL, NULL}};
+
+/* The section of a kind (NULL for 0 or an unknown one). */
+static const lun_Section *lun_section_of(int kind) {
+  const lun_Section *d;
+  for (d = lun_sections; kind && d->name; d++)
+    if (d->kind == kind) return d;
+  return NULL;
+}
+
+/* Raises: "$name" names nothing with a projection; the message lists the
+ * sections that have one. */
+static int lun_self_no_projection(lua_State *L, int nidx) {
+  const lun_Section *d;
+  luaL_Buffer b;
+  lun_self_viewname(L, 1);
+  luaL_buffinit(L, &b);
+  for (d = lun_sections; d->name; d++) {
+    if (!d->project) continue;
+    if (luaL_bufflen(&b)) luaL_addstring(&b, ", ");
+    luaL_addstring(&b, d->name);
+  }
+  luaL_pushresult(&b);
+  return lun_error_here(L, "%s: '$%s' has no projection ('%s' is not declared in %s)", lua_tostring(L, -2),
+                        lua_tostring(L, nidx), lua_tostring(L, nidx), lua_tostring(L, -1));
+}
+
+/* __index of self: (self, key) -> value: a declared name as its section
+ * reads it, "$name" as its section projects it, an input, a method. */
 static int lun_self_index(lua_State *L) {
   int recidx, kind;
+  const lun_Section *d;
   lun_check_self(L, 1, lua_upvalueindex(1), "view self");
   lua_getiuservalue(L, 1, 1);
   recidx = lua_gettop(L);
-  switch (kind = lun_self_section(L, recidx, 2)) {
-    case LUN_SECTION_STATE:
-      lun_self_state(L, recidx);
-      return lun_object_read(L, -1, lun_object_prop(L, -1, 2));
-    case LUN_SECTION_ENV:
-      return lun_self_env(L, recidx, 2);
-    case LUN_SECTION_OBSERVED:
-    case LUN_SECTION_STATEOBJECT:
-    case LUN_SECTION_ENVOBJECT:
-      return lun_self_object(L, recidx, 2, kind);
-    case LUN_SECTION_BINDING:
-      lun_self_field(L, recidx, "inputs", 2);
-      lun_binding_get(L, -1);
-      return 1;
-    case LUN_SECTION_PROPERTY:
-      lun_dynamic_handle(L, recidx, 2);
-      return 1;
-    case LUN_SECTION_STORAGE:
-      lun_self_cell(L, recidx, 2);
-      lua_pushliteral(L, "value");
-      return lun_object_read(L, -2, lun_object_prop(L, -2, -1));
-    default:
-      break;
-  }
+  kind = lun_self_section(L, recidx, 2);
+  if ((d = lun_section_of(kind)) != NULL && d->read) return d->read(L, recidx, 2, kind);
   if (lua_type(L, 2) == LUA_TSTRING && lua_tostring(L, 2)[0] == '$') {
+    int nidx;
     lua_pushstring(L, lua_tostring(L, 2) + 1);
-    return lun_self_projection(L, recidx, lua_gettop(L));
+    nidx = lua_gettop(L);
+    kind = lun_self_section(L, recidx, nidx);
+    if ((d = lun_section_of(kind)) == NULL || !d->project) return lun_self_no_projection(L, nidx);
+    return d->project(L, recidx, nidx, kind);
   }
   lun_self_field(L, recidx, "inputs", 2);
   if (!lua_isnil(L, -1)) return 1;
@@ -204,31 +290,17 @@ static int lun_self_undeclared(lua_State *L, int recidx) {
                         "one that starts nil as `%s = ui.none`)", lua_tostring(L, -4), key, lua_tostring(L, -1), key);
 }
 
-/* __newindex of self: (self, key, value) -> (); state and bindings only. */
+/* __newindex of self: (self, key, value) -> (); the sections that allow writes. */
 static int lun_self_newindex(lua_State *L) {
   int recidx;
+  const lun_Section *d;
   lun_check_self(L, 1, lua_upvalueindex(1), "view self");
   lua_getiuservalue(L, 1, 1);
   recidx = lua_gettop(L);
-  switch (lun_self_section(L, recidx, 2)) {
-    case LUN_SECTION_STATE:
-      lun_self_state(L, recidx);
-      lun_object_write(L, -1, lun_object_prop(L, -1, 2), 3);
-      return 0;
-    case LUN_SECTION_BINDING:
-      lun_self_field(L, recidx, "inputs", 2);
-      lun_binding_set(L, -1, 3);
-      return 0;
-    case LUN_SECTION_STORAGE:
-      lun_self_viewname(L, 1);
-      lun_storage_check(L, 3, lua_tostring(L, -1), luaL_tolstring(L, 2, NULL));
-      lun_self_cell(L, recidx, 2);
-      lua_pushliteral(L, "value");
-      lun_object_write(L, -2, lun_object_prop(L, -2, -1), 3);
-      return 0;
-    default:
-      return lun_self_undeclared(L, recidx);
-  }
+  d = lun_section_of(lun_self_section(L, recidx, 2));
+  if (!d || !d->write) return lun_self_undeclared(L, recidx);
+  d->write(L, recidx, 2, 3);
+  return 0;
 }
 
 /* __tostring of self: (self) -> "BookView#12". */

@@ -291,9 +291,10 @@ static int lun_ui_foreach(lua_State *L) {
   return lun_view_rows(L, LUN_VIEW_FOREACH, 0);
 }
 
-/* Registers section `name` of the definition table at defidx as kind. */
-static void lun_viewtype_section(lua_State *L, int defidx, int infoidx, const char *name, int kind) {
-  int sections;
+/* Registers the names section `d` of the definition table at defidx lists. */
+static void lun_viewtype_section(lua_State *L, int defidx, int infoidx, const lun_Section *d) {
+  const char *name = d->name;
+  int sections, kind = d->kind, holds = d->holds;
   lua_getfield(L, infoidx, "sections");
   sections = lua_gettop(L);
   if (lua_getfield(L, defidx, name) == LUA_TNIL) { lua_pop(L, 2); return; }
@@ -309,7 +310,7 @@ static void lun_viewtype_section(lua_State *L, int defidx, int infoidx, const ch
     }
     lua_pushinteger(L, kind);
     lua_rawset(L, sections);
-    if (kind >= LUN_SECTION_OBSERVED && kind <= LUN_SECTION_ENVOBJECT) {   /* held objects: subscribed before each body run */
+    if (holds) {                                  /* held objects: subscribed before each body run */
       if (lua_getfield(L, infoidx, "objects") == LUA_TNIL) {
         lua_pop(L, 1);
         lua_newtable(L);
@@ -394,9 +395,10 @@ static void lun_viewtype_state_class(lua_State *L, int infoidx, const char *name
 
 /* Raises on a key of the definition at defidx that is no section (F08). */
 static void lun_viewtype_check_sections(lua_State *L, int defidx, const char *name) {
-  static const char *const known[] = {"body", "state", "environment", "binding", "bindable",
-                                      "observedObject", "stateObject", "environmentObject", "properties",
-                                      "focusState", "appStorage", NULL};
+  const char *known[32];                          /* lun_sections has a dozen */
+  int i;
+  for (i = 0; lun_sections[i].name && i < 31; i++) known[i] = lun_sections[i].name;
+  known[i] = NULL;
   lua_pushfstring(L, "ui.View('%s')", name);
   lun_check_sections(L, defidx, known, lua_tostring(L, -1));
   lua_pop(L, 1);
@@ -438,7 +440,7 @@ static void lun_viewtype_focus(lua_State *L, int defidx, const char *name) {
 static int lun_ui_view(lua_State *L) {
   const char *name;
   size_t len;
-  int infoidx;
+  int infoidx, i;
   if (lua_type(L, 1) != LUA_TSTRING) luaL_typeerror(L, 1, "string (the view's name)");
   name = lua_tolstring(L, 1, &len);
   if (len == 0 || len > LUN_MAX_NAME)               /* the host keeps every view type's name (R19) */
@@ -469,14 +471,8 @@ static int lun_ui_view(lua_State *L) {
   lua_setfield(L, infoidx, "body");
   lua_newtable(L);
   lua_setfield(L, infoidx, "sections");
-  lun_viewtype_section(L, 2, infoidx, "state", LUN_SECTION_STATE);
-  lun_viewtype_section(L, 2, infoidx, "environment", LUN_SECTION_ENV);
-  lun_viewtype_section(L, 2, infoidx, "binding", LUN_SECTION_BINDING);
-  lun_viewtype_section(L, 2, infoidx, "bindable", LUN_SECTION_BINDABLE);
-  lun_viewtype_section(L, 2, infoidx, "observedObject", LUN_SECTION_OBSERVED);
-  lun_viewtype_section(L, 2, infoidx, "stateObject", LUN_SECTION_STATEOBJECT);
-  lun_viewtype_section(L, 2, infoidx, "environmentObject", LUN_SECTION_ENVOBJECT);
-  lun_viewtype_section(L, 2, infoidx, "appStorage", LUN_SECTION_STORAGE);
+  for (i = 0; lun_sections[i].name; i++)
+    if (lun_sections[i].registers) lun_viewtype_section(L, 2, infoidx, &lun_sections[i]);
   lun_dynamic_sections(L, 2, infoidx);
   lun_viewtype_env(L, infoidx, "environment");
   lun_viewtype_env(L, infoidx, "environmentObject");

@@ -79,6 +79,7 @@ function ui.id(object) end
 ---@field properties? table<string, ui.DynamicProperty> DynamicProperty bundles, read as self.name
 ---@field focusState? string[] @FocusState names: state that starts nil
 ---@field appStorage? table<string, any> @AppStorage: name = default (stored under the name) or ui.AppStorage(key, default)
+---@field sceneStorage? table<string, any> @SceneStorage: name = default, kept per scene (lunette run: per script)
 
 ---@class ui.DynamicProperty
 ---A reusable bundle of state and environment with an update hook (SwiftUI's

@@ -58,7 +58,7 @@ enum {
 enum {
   LUN_SECTION_STATE = 1, LUN_SECTION_ENV, LUN_SECTION_BINDING, LUN_SECTION_BINDABLE,
   LUN_SECTION_OBSERVED, LUN_SECTION_STATEOBJECT, LUN_SECTION_ENVOBJECT, LUN_SECTION_PROPERTY,
-  LUN_SECTION_STORAGE
+  LUN_SECTION_STORAGE, LUN_SECTION_SCENE
 };
 
 /* A section of a view definition, declared once (lun_self.c, lun_sections):
@@ -181,8 +181,8 @@ void lun_storage_dirty(lua_State *L, int idx);
 void lun_storage_check_cell(lua_State *L, int cellidx, int vidx);
 void lun_storage_sync(lua_State *L);
 void lun_storage_forget(lua_State *L);
-void lun_storage_section_cell(lua_State *L, int secidx, int nidx);
-void lun_storage_check_section(lua_State *L, int defidx, const char *view);
+void lun_storage_section_cell(lua_State *L, int secidx, int nidx, int scene);
+void lun_storage_check_section(lua_State *L, int defidx, const char *section, const char *view);
 
 /* lun_computed.c */
 int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int prop);

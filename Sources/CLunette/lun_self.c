@@ -65,11 +65,13 @@ static void lun_self_state(lua_State *L, int recidx) {
   }
 }
 
-/* Pushes the app storage cell behind name kidx of self's view. [-0, +1] */
-static void lun_self_cell(lua_State *L, int recidx, int kidx) {
+/* Pushes the storage cell behind name kidx of self's view: its appStorage
+ * or, for kind LUN_SECTION_SCENE, its sceneStorage. [-0, +1] */
+static void lun_self_cell(lua_State *L, int recidx, int kidx, int kind) {
+  int scene = kind == LUN_SECTION_SCENE;
   lua_getfield(L, recidx, "info");
-  lua_getfield(L, -1, "appStorage");
-  lun_storage_section_cell(L, -1, kidx);
+  lua_getfield(L, -1, scene ? "sceneStorage" : "appStorage");
+  lun_storage_section_cell(L, -1, kidx, scene);
   lua_replace(L, -3);
   lua_pop(L, 1);
 }
@@ -174,8 +176,7 @@ static int lun_read_property(lua_State *L, int recidx, int kidx, int kind) {
 }
 
 static int lun_read_storage(lua_State *L, int recidx, int kidx, int kind) {
-  (void)kind;
-  lun_self_cell(L, recidx, kidx);
+  lun_self_cell(L, recidx, kidx, kind);
   lua_pushliteral(L, "value");
   lun_object_read(L, -2, lun_object_prop(L, -2, -1));
   lua_replace(L, -3);
@@ -184,18 +185,18 @@ static int lun_read_storage(lua_State *L, int recidx, int kidx, int kind) {
 }
 
 static void lun_write_storage(lua_State *L, int recidx, int kidx, int vidx) {
+  int kind = lun_self_section(L, recidx, kidx);
   lun_self_viewname(L, 1);
   lun_storage_check(L, vidx, lua_tostring(L, -1), luaL_tolstring(L, kidx, NULL));
   lua_pop(L, 2);
-  lun_self_cell(L, recidx, kidx);
+  lun_self_cell(L, recidx, kidx, kind);
   lua_pushliteral(L, "value");
   lun_object_write(L, -2, lun_object_prop(L, -2, -1), vidx);
   lua_pop(L, 2);
 }
 
 static int lun_project_storage(lua_State *L, int recidx, int kidx, int kind) {
-  (void)kind;
-  lun_self_cell(L, recidx, kidx);
+  lun_self_cell(L, recidx, kidx, kind);
   lua_pushliteral(L, "value");
   lun_binding_push_prop(L, -2, lua_gettop(L));
   lua_replace(L, -3);
@@ -216,6 +217,7 @@ const lun_Section lun_sections[] = {
   {"properties", LUN_SECTION_PROPERTY, 0, 0, lun_read_property, NULL, NULL},
   {"focusState", 0, 0, 0, NULL, NULL, NULL},      /* state that starts nil: registered as state */
   {"appStorage", LUN_SECTION_STORAGE, 1, 0, lun_read_storage, lun_write_storage, lun_project_storage},
+  {"sceneStorage", LUN_SECTION_SCENE, 1, 0, lun_read_storage, lun_write_storage, lun_project_storage},
   {NULL, 0, 0, 0, NULL, NULL, NULL}};
 
 /* The section of a kind (NULL for 0 or an unknown one). */

@@ -26,7 +26,7 @@
  */
 #include "lun_internal.h"
 
-static const char lun_key_cells = 0, lun_key_dirty = 0, lun_key_cellclass = 0;
+static const char lun_key_cells = 0, lun_key_dirty = 0, lun_key_cellclass = 0, lun_key_scene = 0;
 
 /* ui.AppStorage(key, default) -> marker: the value stored under `key`. */
 static int lun_ui_app_storage(lua_State *L) {
@@ -100,10 +100,10 @@ void lun_storage_check_cell(lua_State *L, int cellidx, int vidx) {
   lua_pop(L, 1);
 }
 
-/* Raises for an appStorage section of the definition at defidx whose
- * defaults cannot be stored. [-0, +0] */
-void lun_storage_check_section(lua_State *L, int defidx, const char *view) {
-  if (lua_getfield(L, defidx, "appStorage") != LUA_TTABLE) { lua_pop(L, 1); return; }
+/* Raises for an appStorage or sceneStorage section (named `section`) of
+ * the definition at defidx whose defaults cannot be stored. [-0, +0] */
+void lun_storage_check_section(lua_State *L, int defidx, const char *section, const char *view) {
+  if (lua_getfield(L, defidx, section) != LUA_TTABLE) { lua_pop(L, 1); return; }
   lua_pushnil(L);
   while (lua_next(L, -2)) {
     if (lua_type(L, -2) == LUA_TSTRING && !luaL_testudata(L, -1, LUN_MT_MARKER))
@@ -418,14 +418,26 @@ void lun_storage_forget(lua_State *L) {
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_dirty);
 }
 
-/* Pushes the cell behind appStorage name (at nidx) of a view type whose
- * section table is at secidx. [-0, +1] */
-void lun_storage_section_cell(lua_State *L, int secidx, int nidx) {
+/* Pushes the key a sceneStorage name (at nidx) is kept under: the scene's
+ * name (lun_scene_set; "main" if the host named none), then the name —
+ * "scene:<scene>:<name>", so each scene keeps its own (SceneStorage). [-0, +1] */
+static void lun_scene_key(lua_State *L, int nidx) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_scene) != LUA_TSTRING) {
+    lua_pop(L, 1);
+    lua_pushliteral(L, "main");
+  }
+  lua_pushfstring(L, "scene:%s:%s", lua_tostring(L, -1), lua_tostring(L, nidx));
+  lua_remove(L, -2);
+}
+
+/* Pushes the cell behind the appStorage (or, with scene, sceneStorage) name
+ * at nidx of a view type whose section table is at secidx. [-0, +1] */
+void lun_storage_section_cell(lua_State *L, int secidx, int nidx, int scene) {
   secidx = lua_absindex(L, secidx);
   nidx = lua_absindex(L, nidx);
   lua_pushvalue(L, nidx);
   lua_rawget(L, secidx);                          /* the declared default, or a ui.AppStorage marker */
-  if (luaL_testudata(L, -1, LUN_MT_MARKER)) {
+  if (!scene && luaL_testudata(L, -1, LUN_MT_MARKER)) {
     lua_getiuservalue(L, -1, 2);
     lua_getfield(L, -1, "key");
     lua_getfield(L, -2, "default");
@@ -434,8 +446,25 @@ void lun_storage_section_cell(lua_State *L, int secidx, int nidx) {
     lua_pop(L, 3);
     return;
   }
-  lun_storage_cell(L, nidx, -1);                  /* `count = 0`: stored under its own name */
-  lua_remove(L, -2);
+  if (scene) lun_scene_key(L, nidx); else lua_pushvalue(L, nidx);   /* `count = 0`: stored under its own name */
+  lun_storage_cell(L, -1, -2);
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+}
+
+/* Protected part of lun_scene_set: (name) -> (). */
+static int lun_scene_set_k(lua_State *L) {
+  luaL_checkstring(L, 1);
+  lua_pushvalue(L, 1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_scene);
+  return 0;
+}
+
+int lun_scene_set(lua_State *L, const char *name, size_t len) {
+  if (!lua_checkstack(L, 4)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_scene_set_k);
+  lua_pushlstring(L, name, len);
+  return lua_pcall(L, 1, 0, 0) == LUA_OK ? LUN_OK : (lua_pop(L, 1), LUN_ERROR);
 }
 
 void lun_open_storage(lua_State *L) {

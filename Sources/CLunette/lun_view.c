@@ -455,7 +455,8 @@ static int lun_ui_view(lua_State *L) {
   lun_viewtype_check_sections(L, 2, name);
   lun_dynamic_expand(L, 2, name);                 /* properties' state and environment join the view's (F14) */
   lun_viewtype_focus(L, 2, name);                 /* focusState names are state that starts nil (T05) */
-  lun_storage_check_section(L, 2, name);          /* what appStorage starts from can be stored (T04) */
+  lun_storage_check_section(L, 2, "appStorage", name);     /* what they start from can be stored (T04) */
+  lun_storage_check_section(L, 2, "sceneStorage", name);
   if (lua_getfield(L, 2, "body") != LUA_TFUNCTION)
     luaL_error(L, "ui.View('%s'): the definition needs a body function", name);
   lua_pop(L, 1);

@@ -11,6 +11,7 @@ enum Runtimes {
         let directory = URL(fileURLWithPath: scriptPath).deletingLastPathComponent().path
         var options = limits.options(directory: directory, virtualClock: virtualClock)
         options.appStorage = storage
+        options.scene = URL(fileURLWithPath: scriptPath).standardizedFileURL.path   // sceneStorage: per script
         let runtime = try LunetteRuntime(options: options)
         try BookModels.register(in: runtime)
         return runtime

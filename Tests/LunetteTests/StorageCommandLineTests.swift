@@ -88,4 +88,27 @@ extension CommandLineTests {
         let next = try lunette(["run", "--storage", store, script])
         XCTAssertTrue(next.output.contains("Text \"Last opened: Emma\""), next.output)
     }
+
+    /// SceneStorage from the command line: the same script opened again gets
+    /// its scene's values back; another script is another scene.
+    func testSceneStorageIsKeptPerScript() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scenes_\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = """
+            local ui = require("lunette")
+            local Tabs = ui.View("Tabs", { sceneStorage = { tab = 1 }, body = function(self)
+              return ui.VStack { ui.Text("tab " .. self.tab), ui.Button("next", function() self.tab = self.tab + 1 end) }
+            end })
+            ui.mount(Tabs {}):find("next"):tap()
+            """
+        let one = directory.appendingPathComponent("one.lua"), two = directory.appendingPathComponent("two.lua")
+        try source.write(to: one, atomically: true, encoding: .utf8)
+        try source.write(to: two, atomically: true, encoding: .utf8)
+        let store = directory.appendingPathComponent("store.sqlite").path
+        XCTAssertTrue(try lunette(["run", "--storage", store, one.path]).output.contains("tab 2"))
+        XCTAssertTrue(try lunette(["run", "--storage", store, one.path]).output.contains("tab 3"))
+        let other = try lunette(["run", "--storage", store, two.path])
+        XCTAssertTrue(other.output.contains("tab 2"), other.output + other.errors)
+    }
 }

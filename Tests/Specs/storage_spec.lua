@@ -104,3 +104,48 @@ describe("App storage", function()
     app:unmount()
   end)
 end)
+
+-- SceneStorage: "a property wrapper type that reads and writes to persisted,
+-- per-scene storage" (https://developer.apple.com/documentation/swiftui/scenestorage).
+-- lunette run keeps a scene per script; a test starts from an empty store.
+describe("Scene storage", function()
+  local function tabs(name)
+    return ui.View(name, { sceneStorage = { tab = 1 }, body = function(self)
+      return ui.VStack {
+        ui.Text(name .. " tab " .. self.tab),
+        ui.Button(name .. " next", function() self.tab = self.tab + 1 end),
+        ui.Stepper(name .. " step", self["$tab"], { 1, 9 }),
+      }
+    end })
+  end
+
+  it("a sceneStorage value starts from its default, is shared by the views of the scene, and writes through its binding", function()
+    local app = ui.mount(ui.VStack { tabs("SceneA") {}, tabs("SceneB") {} })
+    assert.truthy(app:find("SceneA tab 1"))
+    app:find("SceneA next"):tap()
+    assert.truthy(app:find("SceneA tab 2"))
+    assert.truthy(app:find("SceneB tab 2"))           -- one key per scene, as appStorage shares one per app
+    app:find { type = "Stepper" }:increment()
+    assert.truthy(app:find("SceneB tab 3"))
+    app:unmount()
+  end)
+
+  it("a sceneStorage key is its own, apart from an appStorage key of the same name", function()
+    local Both = ui.View("SceneBoth", { sceneStorage = { count = 5 }, body = function(self)
+      return ui.Text("scene " .. self.count)
+    end })
+    local App = ui.View("AppCount", { appStorage = { count = 7 }, body = function(self)
+      return ui.Text("app " .. self.count)
+    end })
+    local app = ui.mount(ui.VStack { Both {}, App {} })
+    assert.truthy(app:find("scene 5"))
+    assert.truthy(app:find("app 7"))
+    app:unmount()
+  end)
+
+  it("a sceneStorage default that cannot be stored is an error naming the view", function()
+    local ok, err = pcall(ui.View, "SceneBad", { sceneStorage = { f = print }, body = function() return ui.Text("x") end })
+    assert.is_false(ok)
+    assert.matches("SceneBad", err)
+  end)
+end)

@@ -159,6 +159,8 @@ int lun_open_libraries(lua_State *L, int sandboxed);
  * once links are resolved), kept where no script can change them
  * (package.path is not read). */
 int lun_sandbox_module_paths(lua_State *L, const char *directories, size_t len);
+/* Names the scene whose sceneStorage values the state keeps (default "main"). */
+int lun_scene_set(lua_State *L, const char *name, size_t len);
 
 lun_State *lun_state(lua_State *L);
 /* 1 if a runtime is installed in L. */

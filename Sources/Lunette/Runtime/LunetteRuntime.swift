@@ -53,6 +53,11 @@ public final class LunetteRuntime {
         /// Where `appStorage` values are kept (nil: in memory, for the runtime's
         /// life). `LunetteStorage.SQLiteAppStorage` keeps them in a file.
         public var appStorage: AppStorageStore?
+        /// The scene whose `sceneStorage` values scripts keep (SwiftUI's
+        /// `@SceneStorage`): the same scene opened again gets them back, another
+        /// scene has its own. Kept in `appStorage`'s store. `lunette run` names
+        /// the scene after the script's path.
+        public var scene = "main"
 
         /// Options with the defaults: sandboxed, no module paths, 100 renders per
         /// view per flush, a real clock, a 1 GiB memory cap, a 2 s time budget, app
@@ -151,6 +156,9 @@ public final class LunetteRuntime {
         }
         try install()
         try configureLibraries()
+        guard lun_scene_set(L, options.scene, options.scene.utf8.count) == LUN_OK else {
+            throw LunetteError.setup("not enough memory for the scene's name")
+        }
         lun_memory_limit(L, options.memoryLimit)       // after set-up: the cap is for scripts
     }
 

@@ -222,6 +222,13 @@ function View:tag(value) end
 ---@param text string|number
 ---@return ui.ViewValue
 function ui.Text(text) end
+---SwiftUI's ProgressView: indeterminate without a value; else value of total
+---(1 by default), pinned to 0...total.
+---@param label? string
+---@param value? number
+---@param total? number
+---@return ui.ViewValue
+function ui.ProgressView(label, value, total) end
 ---@param label string
 ---@param action fun()
 ---@return ui.ViewValue

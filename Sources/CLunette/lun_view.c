@@ -11,6 +11,7 @@
  *   2: its methods table (function BookView:helper() ... end).
  */
 #include "lun_internal.h"
+#include <float.h>
 
 /* 1 if the value at idx is a view value (a table with LUN_MT_VIEW). */
 int lun_view_test(lua_State *L, int idx) {
@@ -222,6 +223,41 @@ static int lun_ui_image(lua_State *L) {
   lua_settop(L, 1);
   vidx = lun_view_new(L, LUN_VIEW_IMAGE);
   lun_view_text_arg(L, 1, vidx, "text");
+  return 1;
+}
+
+/* Pushes x, as the integer argument arg was when x is that integer (3, not 3.0). [-0, +1] */
+static void lun_push_as_given(lua_State *L, int arg, lua_Number x) {
+  if (lua_isinteger(L, arg) && x == (lua_Number)lua_tointeger(L, arg)) lua_pushvalue(L, arg);
+  else if (lua_isnoneornil(L, arg) && x == 1) lua_pushinteger(L, 1);
+  else lua_pushnumber(L, x);
+}
+
+/* ui.ProgressView([label], [value [, total]]) -> view: SwiftUI's
+ * ProgressView — indeterminate without a value; with one, `value` of
+ * `total` (1 by default), pinned to 0...total as SwiftUI pins it
+ * (https://developer.apple.com/documentation/swiftui/progressview). */
+static int lun_ui_progress(lua_State *L) {
+  int vidx, at = lua_type(L, 1) == LUA_TSTRING ? 2 : 1;
+  lua_Number value, total = 1;
+  if (!lua_isnoneornil(L, at + 1)) {
+    total = luaL_checknumber(L, at + 1);
+    luaL_argcheck(L, total > 0 && total <= DBL_MAX, at + 1, "the total must be a positive, finite number");
+  }
+  lua_settop(L, 3);
+  vidx = lun_view_new(L, LUN_VIEW_PROGRESS);
+  if (at == 2) lun_view_text_arg(L, 1, vidx, "text");
+  if (lua_isnil(L, at)) return 1;                 /* indeterminate */
+  value = luaL_checknumber(L, at);
+  luaL_argcheck(L, value == value, at, "the value must be a number, not NaN");
+  if (value < 0) value = 0;
+  if (value > total) value = total;
+  lua_createtable(L, 0, 2);
+  lun_push_as_given(L, at, value);
+  lua_setfield(L, -2, "value");
+  lun_push_as_given(L, at + 1, total);
+  lua_setfield(L, -2, "total");
+  lua_setfield(L, vidx, "attrs");
   return 1;
 }
 
@@ -564,7 +600,7 @@ void lun_open_view(lua_State *L) {
     {"VStack", lun_ui_vstack}, {"HStack", lun_ui_hstack}, {"Group", lun_ui_group},
     {"List", lun_ui_list}, {"ForEach", lun_ui_foreach},
     {"Spacer", lun_ui_spacer},
-    {"Image", lun_ui_image}, {"EmptyView", lun_ui_empty},
+    {"Image", lun_ui_image}, {"EmptyView", lun_ui_empty}, {"ProgressView", lun_ui_progress},
     {"ZStack", lun_ui_zstack}, {"Form", lun_ui_form}, {"Section", lun_ui_section},
     {"Picker", lun_ui_picker}, {"Slider", lun_ui_slider}, {"Stepper", lun_ui_stepper}, {NULL, NULL}};
   static const luaL_Reg typemeta[] = {

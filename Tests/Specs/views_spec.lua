@@ -210,3 +210,27 @@ describe("Views", function()
     assert.has_error_node(app, "ui.flush cannot be called while views are rendering")
   end)
 end)
+
+-- ProgressView: "a view that shows the progress toward completion of a task";
+-- without a value it is indeterminate; "if the value is non-nil, but outside
+-- the range of 0.0 through total, the progress view pins the value to those
+-- limits" (https://developer.apple.com/documentation/swiftui/progressview,
+-- init(value:total:)).
+describe("ProgressView", function()
+  it("is indeterminate without a value, shows value of total with one, and pins the value to 0...total", function()
+    local app = ui.mount(ui.VStack {
+      ui.ProgressView(), ui.ProgressView(0.5), ui.ProgressView("Loading", 3, 10), ui.ProgressView("Over", 12, 10),
+    })
+    local tree = app:tree()
+    assert.matches("\n  ProgressView\n", tree)
+    assert.matches('ProgressView 0.5 total=1', tree, 1, true)
+    assert.matches('ProgressView "Loading" 3 total=10', tree, 1, true)
+    assert.matches('ProgressView "Over" 10.0 total=10', tree, 1, true)
+    app:unmount()
+  end)
+
+  it("refuses a total that is not positive and a value that is NaN", function()
+    assert.error_matches(function() ui.ProgressView(1, 0) end, "the total must be a positive, finite number")
+    assert.error_matches(function() ui.ProgressView(0 / 0) end, "not NaN")
+  end)
+end)

@@ -75,7 +75,8 @@ enum {
   X(FOREACH, "ForEach") X(SPACER, "Spacer") \
   X(IMAGE, "Image") X(EMPTY, "EmptyView") X(COMPONENT, "View") X(ROW, "Row") \
   X(ERROR, "Error") X(SHEET, "Sheet") X(ZSTACK, "ZStack") X(FORM, "Form") X(SECTION, "Section") \
-  X(PICKER, "Picker") X(SLIDER, "Slider") X(STEPPER, "Stepper") X(ALERT, "Alert")
+  X(PICKER, "Picker") X(SLIDER, "Slider") X(STEPPER, "Stepper") X(ALERT, "Alert") \
+  X(PROGRESS, "ProgressView")
 #define LUN_VIEW_ENUM_(id, name) LUN_VIEW_##id,
 enum { LUN_VIEW_NONE = 0, LUN_VIEW_KINDS(LUN_VIEW_ENUM_) LUN_VIEW_KIND_COUNT };
 #undef LUN_VIEW_ENUM_
@@ -180,6 +181,8 @@ const char *lun_eval_result(lua_State *L, int i, size_t *len);
 /* Runs a flush (lun_flush.c): the rounds the host asks for, each updating
  * the units it hands out (lunh_next_unit), then the events they queued. */
 int lun_flush(lua_State *L);
+/* On (1) while a script runs again: the tasks of views that stay start anew (lun_life.c). */
+int lun_reloading(lua_State *L, int on);
 /* Runs what the host's clock has due up to `upTo` (lunh_clock_pop), a flush after each. */
 int lun_run_due(lua_State *L, double upTo, int *ran);
 /* Calls a function kept on a render node (an action), with an optional string. */

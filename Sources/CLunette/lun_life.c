@@ -17,6 +17,29 @@
 enum { LUN_EV_KIND = 1, LUN_EV_UNIT, LUN_EV_A, LUN_EV_B, LUN_EV_C };
 
 static const char lun_key_events = 0;
+static const char lun_key_reloading = 0;
+
+/* Protected part of lun_reloading: the flag lives in the registry. */
+static int lun_reloading_k(lua_State *L) {
+  lua_pushboolean(L, (int)lua_tointeger(L, 1));
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_reloading);
+  return 0;
+}
+
+/* While a script runs again (a reload), the tasks of views that stay start anew. */
+int lun_reloading(lua_State *L, int on) {
+  if (!lua_checkstack(L, 3)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_reloading_k);
+  lua_pushinteger(L, on);
+  return lun_protect(L, 1, 0);
+}
+
+/* 1 while a reload runs. */
+static int lun_life_reloading(lua_State *L) {
+  int on = lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_reloading) == LUA_TBOOLEAN && lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return on;
+}
 
 /* Appends an event { kind, unit, a, b, c } taking the top n (<= 3) values. [-n, +0] */
 static void lun_life_queue(lua_State *L, int kind, int32_t unit, int n) {
@@ -177,7 +200,8 @@ static void lun_life_stay(lua_State *L, int oidx, int eidx, int32_t unit) {
   switch (kind) {
     case LUN_ON_TASK:
       if (lun_life_pending(L, oidx, eidx, LUN_LIFE_TASK, LUN_EVENT_TASK, unit)) break;
-      if (lun_life_task_id_changed(L, oidx, eidx)) {  /* :task(fn, { id = v }) with a new v: start anew (F06) */
+      /* :task(fn, { id = v }) with a new v: start anew (F06); so on a reload (its models are new) */
+      if (lun_life_task_id_changed(L, oidx, eidx) || lun_life_reloading(L)) {
         lun_life_disappear(L, oidx, unit);
         lua_pushvalue(L, eidx);
         lun_life_queue(L, LUN_EVENT_TASK, unit, 1);

@@ -311,16 +311,23 @@ public final class LunetteRuntime {
 
     /// Runs a script again: apps it mounts (or returns) replace its earlier
     /// ones in order, keeping the state of views whose identities match.
-    /// Models it creates are new (they are the script's own values).
+    /// Models it creates are new (they are the script's own values), so the
+    /// `.task`s of the views that stay start again (the old ones are
+    /// cancelled), as after a `:task(fn, { id = v })` whose `v` changed;
+    /// onAppear does not run again (the view never left). `lunette run
+    /// --watch`, `lunette preview` and the REPL's `:reload` all reload here.
     @discardableResult
     public func reload(file path: String) throws -> App? {
         try forgetLoadedModules()
+        guard lun_reloading(L, 1) == LUN_OK else { throw LunetteError.setup(lastError) }
         mounting.reloading = apps
         var succeeded = false
         defer {
             // A script that failed leaves the views it did not replace on screen: the last good frame.
             if succeeded { for app in mounting.reloading ?? [] { removeApp(app) } }
             mounting.reloading = nil
+            if succeeded { flush() }                    // the views that stay render with the new definitions
+            _ = lun_reloading(L, 0)
             releasePendingRefs()
         }
         let app = try run(file: path)

@@ -1,0 +1,90 @@
+import Foundation
+import Lunette
+import XCTest
+
+/// Issue 20, item 4: a reload keeps the state of views whose identities
+/// match, makes the script's models anew, and starts the views' tasks again
+/// (so an app that loads in a task loads from its new models).
+final class ReloadTests: XCTestCase {
+    /// A view whose task loads into a model the script makes (at the top of the file).
+    static let script = """
+        local ui = require("lunette")
+        local Store = ui.Observable("Store", { items = ui.none, loads = 0 })
+        function Store:load()
+          ui.sleep(0.1)
+          self.items = { "milk", "eggs" }
+          self.loads = self.loads + 1
+        end
+        store = Store()
+        local Content = ui.View("Content", {
+          state = { opened = 0 },
+          body = function(self)
+            local label = store.items == nil and "Loading…" or (#store.items .. " items")
+            return ui.VStack {
+              ui.Text(label),
+              ui.Button("Open " .. self.opened, function() self.opened = self.opened + 1 end),
+            }:task(function() store:load() end)
+          end,
+        })
+        return Content()
+        """
+
+    private func scriptFile() throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("reload_\(UUID().uuidString).lua")
+        try Self.script.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    func testReloadStartsTasksAgainAndKeepsState() throws {
+        let file = try scriptFile()
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
+        let app = try XCTUnwrap(runtime.run(file: file))
+        runtime.flush()
+        runtime.advanceClock(by: 0.2)
+        XCTAssertTrue(runtime.text(of: app).contains("2 items"), runtime.text(of: app))
+        try runtime.setGlobal("app", to: app)
+        _ = try runtime.evaluate("app:find('Open 0'):tap()", name: "=t")
+
+        let reloaded = try XCTUnwrap(runtime.reload(file: file))
+        XCTAssertTrue(runtime.text(of: reloaded).contains("Open 1"), "state kept by identity: \(runtime.text(of: reloaded))")
+        XCTAssertTrue(runtime.text(of: reloaded).contains("Loading…"), "the new store has not loaded yet")
+        runtime.advanceClock(by: 0.2)
+        XCTAssertTrue(runtime.text(of: reloaded).contains("2 items"),
+                      "the task started again and loaded the new store: \(runtime.text(of: reloaded))")
+        XCTAssertEqual(try runtime.evaluate("return store.loads", name: "=t"), ["1"])
+        XCTAssertEqual(runtime.apps.count, 1)
+    }
+
+    /// The REPL's `:reload` is that reload (piped: what fell due runs after each line).
+    func testReplReloadLoadsAgain() throws {
+        let file = try scriptFile()
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let binary = root.appendingPathComponent(".build/debug/lunette")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["repl", file]
+        let out = Pipe(), inp = Pipe()
+        process.standardOutput = out
+        process.standardInput = inp
+        try process.run()
+        inp.fileHandleForWriting.write(Data("""
+            os.execute("sleep 0.3")
+            :tree
+            :reload
+            os.execute("sleep 0.3")
+            :tree
+            store.loads
+
+            """.utf8))
+        try inp.fileHandleForWriting.close()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let trees = output.components(separatedBy: "> :tree\n").dropFirst().map { $0.components(separatedBy: "> ")[0] }
+        XCTAssertEqual(trees.count, 2, output)
+        XCTAssertTrue(trees.allSatisfy { $0.contains("Text \"2 items\"") }, output)
+        XCTAssertTrue(output.contains("> store.loads\n1\n"), output)
+    }
+}

@@ -241,12 +241,20 @@ function ui.Toggle(label, isOn) end
 ---@param text ui.Binding
 ---@return ui.ViewValue
 function ui.TextField(placeholder, text) end
----@param children (ui.ViewValue|false|nil)[]
+---@class ui.StackOptions
+---@field spacing? number
+---@field alignment? string VStack: leading|center|trailing; HStack: top|center|bottom|firstTextBaseline|lastTextBaseline
+
+---ui.VStack{ … } or ui.VStack({ spacing = 8, alignment = "leading" }, { … }).
+---@param optionsOrChildren ui.StackOptions|(ui.ViewValue|false|nil)[]
+---@param children? (ui.ViewValue|false|nil)[]
 ---@return ui.ViewValue
-function ui.VStack(children) end
----@param children (ui.ViewValue|false|nil)[]
+function ui.VStack(optionsOrChildren, children) end
+---ui.HStack{ … } or ui.HStack({ spacing = 8, alignment = "top" }, { … }).
+---@param optionsOrChildren ui.StackOptions|(ui.ViewValue|false|nil)[]
+---@param children? (ui.ViewValue|false|nil)[]
 ---@return ui.ViewValue
-function ui.HStack(children) end
+function ui.HStack(optionsOrChildren, children) end
 ---@param children (ui.ViewValue|false|nil)[]
 ---@return ui.ViewValue
 function ui.Group(children) end
@@ -280,9 +288,11 @@ function ui.Spacer() end
 function ui.Image(name) end
 ---@return ui.ViewValue
 function ui.EmptyView() end
----@param children ui.ViewValue[]
+---ui.ZStack{ … } or ui.ZStack({ alignment = "bottomTrailing" }, { … }).
+---@param optionsOrChildren { alignment?: string }|ui.ViewValue[]
+---@param children? ui.ViewValue[]
 ---@return ui.ViewValue
-function ui.ZStack(children) end
+function ui.ZStack(optionsOrChildren, children) end
 ---@param children ui.ViewValue[]
 ---@return ui.ViewValue
 function ui.Form(children) end

@@ -126,27 +126,86 @@ static void lun_view_children(lua_State *L, int src, int vidx, int depth, const 
   }
 }
 
-/* Shared body of the containers: (children) -> view. */
-static int lun_view_container(lua_State *L, int kind) {
+/* Checks the options (the string keys) of the table at idx for container
+ * `name`, which knows `known` (spacing: a number, 0 or more; alignment: one
+ * of `alignments`): anything else is an error, never ignored. [-0, +0] */
+static void lun_view_options(lua_State *L, int idx, const char *name, const char *const known[],
+                             const char *const alignments[]) {
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    if (lua_type(L, -2) == LUA_TSTRING) {
+      const char *key = lua_tostring(L, -2);
+      int i, found = 0;
+      for (i = 0; known[i] && !found; i++) found = strcmp(key, known[i]) == 0;
+      if (!found && !known[0]) lun_error_here(L, "ui.%s takes no options, got '%s'", name, key);
+      if (!found) {
+        lua_pushfstring(L, "ui.%s", name);
+        lun_check_keys(L, idx, known, lua_tostring(L, -1), "option");   /* raises, naming it and the known */
+      }
+      if (strcmp(key, "spacing") == 0 && !(lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) >= 0 &&
+                                           lua_tonumber(L, -1) < 1e6))
+        lun_error_here(L, "ui.%s: spacing must be a number from 0, got %s", name, luaL_tolstring(L, -1, NULL));
+      if (strcmp(key, "alignment") == 0) {
+        const char *a = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+        for (i = 0, found = 0; alignments[i] && !found; i++) found = strcmp(a, alignments[i]) == 0;
+        if (!found) {
+          luaL_Buffer b;
+          luaL_buffinit(L, &b);
+          for (i = 0; alignments[i]; i++) { if (i) luaL_addstring(&b, ", "); luaL_addstring(&b, alignments[i]); }
+          luaL_pushresult(&b);
+          lun_error_here(L, "ui.%s: alignment must be one of %s", name, lua_tostring(L, -1));
+        }
+      }
+    }
+    lua_pop(L, 1);
+  }
+}
+
+/* Shared body of the containers: (children) or (options, children) -> view,
+ * as SwiftUI's HStack(spacing: 8) { … }; options may also stand among the
+ * children (ui.HStack{ spacing = 8, … }). They become the node's attributes. */
+static int lun_view_container(lua_State *L, int kind, const char *name, const char *const known[],
+                              const char *const alignments[]) {
   int vidx;
-  lua_settop(L, 1);
+  lua_settop(L, 2);
+  if (!lua_isnil(L, 2)) {                         /* (options, children) */
+    if (lua_type(L, 1) != LUA_TTABLE || lua_getmetatable(L, 1))
+      luaL_argerror(L, 1, "an options table expected before the children ({ spacing = 8 })");
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lun_view_options(L, 1, name, known, alignments);
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {                      /* ui.HStack({ spacing = 8 }, { … }): the options join */
+      if (lua_type(L, -2) != LUA_TSTRING) luaL_argerror(L, 1, "the options table holds only options; children come second");
+      lua_pop(L, 1);
+    }
+  }
   if (lua_isnil(L, 1)) { lua_newtable(L); lua_replace(L, 1); } else luaL_checktype(L, 1, LUA_TTABLE);
+  lun_view_options(L, lua_isnil(L, 2) ? 1 : 2, name, known, alignments);
   vidx = lun_view_new(L, kind);
-  lun_view_children(L, 1, vidx, 0, NULL);
+  if (!lua_isnil(L, 2)) lun_view_children(L, 1, vidx, 0, NULL);   /* the options, as attributes */
+  lun_view_children(L, lua_isnil(L, 2) ? 1 : 2, vidx, 0, NULL);
   return 1;
 }
 
-/* ui.VStack{...} -> view. */
-static int lun_ui_vstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_VSTACK); }
-/* ui.HStack{...} -> view. */
-static int lun_ui_hstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_HSTACK); }
-/* ui.Group{...} -> view. */
-static int lun_ui_group(lua_State *L) { return lun_view_container(L, LUN_VIEW_GROUP); }
+static const char *const lun_stack_options[] = {"spacing", "alignment", NULL};
+static const char *const lun_zstack_options[] = {"alignment", NULL};
+static const char *const lun_no_options[] = {NULL};
+static const char *const lun_vertical[] = {"leading", "center", "trailing", NULL};
+static const char *const lun_horizontal[] = {"top", "center", "bottom", "firstTextBaseline", "lastTextBaseline", NULL};
+static const char *const lun_both[] = {"topLeading", "top", "topTrailing", "leading", "center", "trailing",
+                                       "bottomLeading", "bottom", "bottomTrailing", NULL};
 
-/* ui.ZStack{...} -> view: children drawn over each other. */
-static int lun_ui_zstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_ZSTACK); }
+/* ui.VStack{...} / ui.VStack({ spacing, alignment }, {...}) -> view. */
+static int lun_ui_vstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_VSTACK, "VStack", lun_stack_options, lun_vertical); }
+/* ui.HStack{...} / ui.HStack({ spacing, alignment }, {...}) -> view. */
+static int lun_ui_hstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_HSTACK, "HStack", lun_stack_options, lun_horizontal); }
+/* ui.Group{...} -> view. */
+static int lun_ui_group(lua_State *L) { return lun_view_container(L, LUN_VIEW_GROUP, "Group", lun_no_options, lun_no_options); }
+
+/* ui.ZStack{...} / ui.ZStack({ alignment }, {...}) -> view: children drawn over each other. */
+static int lun_ui_zstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_ZSTACK, "ZStack", lun_zstack_options, lun_both); }
 /* ui.Form{...} -> view. */
-static int lun_ui_form(lua_State *L) { return lun_view_container(L, LUN_VIEW_FORM); }
+static int lun_ui_form(lua_State *L) { return lun_view_container(L, LUN_VIEW_FORM, "Form", lun_no_options, lun_no_options); }
 
 /* ui.Section(header, {...}) -> view. */
 static int lun_ui_section(lua_State *L) {
@@ -316,7 +375,7 @@ static int lun_view_rows(lua_State *L, int kind, int lazy) {
   }
   if (!lua_isnoneornil(L, 2))
     luaL_argerror(L, 2, lua_pushfstring(L, "row function expected, got %s", luaL_typename(L, 2)));
-  return lun_view_container(L, kind);
+  return lun_view_container(L, kind, kind == LUN_VIEW_LIST ? "List" : "ForEach", lun_no_options, lun_no_options);
 }
 
 /* ui.List(data, row) or ui.List{...} -> view. */

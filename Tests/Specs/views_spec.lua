@@ -234,3 +234,35 @@ describe("ProgressView", function()
     assert.error_matches(function() ui.ProgressView(0 / 0) end, "not NaN")
   end)
 end)
+
+-- HStack(alignment:spacing:content:), VStack(alignment:spacing:content:),
+-- ZStack(alignment:content:) (https://developer.apple.com/documentation/swiftui/hstack/init(alignment:spacing:content:)):
+-- the options come first, as SwiftUI's arguments do, or among the children;
+-- an option a stack does not have is an error, and the children are never dropped.
+describe("Stacks with options", function()
+  it("take (options, children) and options among the children, as attributes of the node", function()
+    local app = ui.mount(ui.VStack {
+      ui.HStack({ spacing = 8, alignment = "top" }, { ui.Text("a"), ui.Text("b") }),
+      ui.VStack { spacing = 4, alignment = "leading", ui.Text("c") },
+      ui.ZStack({ alignment = "bottomTrailing" }, { ui.Text("d") }),
+    })
+    local tree = app:tree()
+    local hstack = tree:match("\n  (HStack[^\n]*)")
+    assert.truthy(hstack:find("spacing=8", 1, true) and hstack:find('alignment="top"', 1, true), hstack)
+    assert.matches('HStack[^\n]*\n    Text "a"\n    Text "b"', tree)
+    local vstack = tree:match("\n  (VStack[^\n]*)")
+    assert.truthy(vstack:find("spacing=4", 1, true) and vstack:find('alignment="leading"', 1, true), vstack)
+    assert.truthy(app:find("d"))
+    app:unmount()
+  end)
+
+  it("refuse an option they do not know, a bad value, and options where children belong", function()
+    assert.error_matches(function() ui.HStack({ spacng = 8 }, { ui.Text("a") }) end,
+      "ui.HStack: unknown option 'spacng' (did you mean 'spacing'?)", 1, true)
+    assert.error_matches(function() ui.VStack { alignment = "top", ui.Text("a") } end,
+      "ui.VStack: alignment must be one of leading, center, trailing", 1, true)
+    assert.error_matches(function() ui.HStack({ spacing = -1 }, {}) end, "spacing must be a number from 0, got -1", 1, true)
+    assert.error_matches(function() ui.Group({ spacing = 1 }, {}) end, "ui.Group takes no options", 1, true)
+    assert.error_matches(function() ui.HStack({ ui.Text("x") }, { ui.Text("y") }) end, "children come second", 1, true)
+  end)
+end)

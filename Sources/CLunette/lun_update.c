@@ -105,6 +105,13 @@ static void lun_run_view(lua_State *L, lun_Walk *W, int fidx, int nargs) {
   lua_call(L, nargs, 1);
   t = lua_type(L, -1);
   if (t != LUA_TTABLE && t != LUA_TNIL && t != LUA_TUSERDATA) lun_bad_result(L, fidx, lua_gettop(L));
+  if (t == LUA_TNIL && nargs == 1) {              /* a body (not a row) that returned nothing: a forgotten return */
+    lua_Debug ar;
+    lua_pushvalue(L, fidx);
+    lua_getinfo(L, ">S", &ar);
+    luaL_error(L, "%s:%d: the body returned nothing, expected a view (return ui.EmptyView() to show nothing)",
+               ar.short_src, ar.linedefined);
+  }
   if (first && !lun_same_tree(L, first, -1, 0)) {
     lua_Debug ar;
     lua_pushvalue(L, fidx);

@@ -32,8 +32,12 @@ final class LineReader {
         return (home as NSString).appendingPathComponent(".lunette_history")
     }
 
-    /// The next input.
-    func read(prompt: String) -> Input {
+    /// The next input. While a terminal's prompt waits, `idle` runs whenever
+    /// `due()` seconds pass without a key (nil: nothing is due) and returns
+    /// lines to show: they are printed above the prompt, which is drawn
+    /// again with the partial line as it was (the runtime's work stays on
+    /// this thread: it runs between waits for input).
+    func read(prompt: String, due: () -> Double? = { nil }, idle: () -> [String] = { [] }) -> Input {
         guard interactive else {
             print(prompt, terminator: "")
             fflush(stdout)
@@ -45,21 +49,55 @@ final class LineReader {
             fflush(stdout)
             return .line(line)
         }
+        LineReader.received = nil
+        LineReader.finished = false
         Interrupts.atPrompt = true
-        let raw = readline(prompt)
-        Interrupts.atPrompt = false
-        if Interrupts.takePressed() {
+        rl_callback_handler_install(prompt) { raw in
+            LineReader.finished = true
+            LineReader.received = raw.map { String(cString: $0) }
             if let raw { free(raw) }
-            print()
-            return .interrupted
         }
-        guard let raw else { return .end }
-        defer { free(raw) }
-        let line = String(cString: raw)
+        fflush(stdout)
+        defer {
+            rl_callback_handler_remove()
+            Interrupts.atPrompt = false
+        }
+        while !LineReader.finished {
+            let wait = due()
+            let milliseconds = wait.map { Int32(min(max(0, $0) * 1000 + 1, 60_000)) } ?? -1
+            var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, milliseconds)
+            if Interrupts.takePressed() {
+                rl_replace_line("", 0)                 // the partial line is dropped
+                print()
+                return .interrupted
+            }
+            if ready > 0 {
+                if descriptor.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { rl_callback_read_char() }
+                if descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 && descriptor.revents & Int16(POLLIN) == 0 {
+                    return .end
+                }
+            } else if ready == 0 {
+                let lines = idle()
+                guard !lines.isEmpty else { continue }
+                print("\r\u{1B}[K", terminator: "")   // the prompt line goes; what re-rendered shows above it
+                for line in lines { print(line) }
+                fflush(stdout)
+                rl_forced_update_display()               // the prompt and the partial line, as they were
+            }
+        }
+        guard let line = LineReader.received else {
+            print()
+            return .end
+        }
         if !line.trimmingCharacters(in: .whitespaces).isEmpty, let historyPath {
-            add_history(raw)
+            add_history(line)
             _ = write_history(historyPath)
         }
         return .line(line)
     }
+
+    /// What libedit's line handler received (it is a C function: no captures).
+    nonisolated(unsafe) private static var received: String?
+    nonisolated(unsafe) private static var finished = false
 }

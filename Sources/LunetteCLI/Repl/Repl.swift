@@ -25,7 +25,10 @@ final class Repl {
         var pending: [String] = []
         var interruptedEmpty = false
         loop: while true {
-            let input = reader.read(prompt: pending.isEmpty ? "> " : ">> ")
+            // While the prompt waits, timers and tasks run on this thread (as under `lunette run`).
+            let input = reader.read(prompt: pending.isEmpty ? "> " : ">> ",
+                                    due: { [runtime] in runtime.secondsUntilNextDue },
+                                    idle: { [unowned self] in self.dueWork() })
             switch input {
             case .end:
                 break loop
@@ -113,14 +116,20 @@ final class Repl {
     /// Flushes, runs what fell due, and reports what re-rendered.
     private func settle() {
         runtime.flush()
+        for line in dueWork() { print(line) }
+        fflush(stdout)
+    }
+
+    /// Runs what fell due; the lines that report what re-rendered and the errors.
+    private func dueWork() -> [String] {
         runtime.runDueWork()
-        for line in runtime.takeTraceLines() { print(line) }
+        var lines = runtime.takeTraceLines()
         for error in runtime.effectErrors.suffix(from: reportedErrors) {
-            print("error: \(error)")
+            lines.append("error: \(error)")
             failed = true
         }
         reportedErrors = runtime.effectErrors.count
-        fflush(stdout)
+        return lines
     }
 
     private var reportedErrors = 0
@@ -183,7 +192,11 @@ final class Repl {
 
     private func deps(_ view: String) -> String {
         guard !view.isEmpty else { return "usage: :deps VIEW (or VIEW#n)" }
-        guard let deps = runtime.dependencies(of: view) else { return "no view named \(view) is rendered" }
+        guard var deps = runtime.dependencies(of: view) else { return "no view named \(view) is rendered" }
+        // Each once: after a reload a view can hold two graph nodes with one label (the old and
+        // the new environment entry of a key), which read as the same dependency twice.
+        var seen = Set<String>()
+        deps = deps.filter { seen.insert($0).inserted }
         return deps.isEmpty ? "\(view) depends on nothing" : deps.joined(separator: "\n")
     }
 

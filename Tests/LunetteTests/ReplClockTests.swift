@@ -1,0 +1,136 @@
+import Foundation
+import XCTest
+
+/// Issue 20, item 3: under the real clock the REPL's timers and tasks run
+/// while the prompt waits, and what re-renders is shown without disturbing
+/// the line being typed (through a pseudo-terminal, as a person uses it).
+/// Item 6: `:deps` lists each dependency once.
+final class ReplClockTests: XCTestCase {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    private func script(_ text: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("repl_\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("clock.lua")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    func testTimersTickWhileThePromptWaitsAndThePartialLineSurvives() throws {
+        let binary = root.appendingPathComponent(".build/debug/lunette")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
+        let file = try script("""
+            local Clock = ui.View("Clock", {
+              state = { ticks = 0 },
+              body = function(self)
+                return ui.Text("ticks " .. self.ticks)
+                  :onReceive(ui.Timer.publish(0.2), function() self.ticks = self.ticks + 1 end)
+              end,
+            })
+            return Clock()
+            """)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        var master: Int32 = 0, slave: Int32 = 0
+        guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw XCTSkip("no pseudo-terminal here") }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["repl", file.path]
+        process.environment = ["HOME": file.deletingLastPathComponent().path, "TERM": "dumb", "PATH": "/usr/bin:/bin"]
+        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+        process.standardInput = terminal
+        process.standardOutput = terminal
+        process.standardError = terminal
+        try process.run()
+        close(slave)
+        let lock = NSLock()
+        nonisolated(unsafe) var output = ""
+        let terminalMaster = master
+        let readerThread = Thread {                    // raw reads: a pty says EIO when the child is gone
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = read(terminalMaster, &buffer, buffer.count)
+                if n <= 0 { break }
+                lock.lock(); output += String(decoding: buffer[0..<n], as: UTF8.self); lock.unlock()
+            }
+        }
+        readerThread.start()
+        defer {
+            if process.isRunning { process.terminate() }
+            close(master)
+        }
+        func seen() -> String { lock.lock(); defer { lock.unlock() }; return output }
+        func wait(for text: String, after start: String.Index? = nil) -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                let now = seen()
+                if now[(start ?? now.startIndex)...].contains(text) { return true }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return false
+        }
+        func ticks(_ text: String) -> Int { text.components(separatedBy: "(Clock.state#1.ticks").count - 1 }
+        func type(_ s: String) { _ = s.withCString { write(master, $0, strlen($0)) } }
+
+        XCTAssertTrue(wait(for: "> "), seen())
+        let started = Date()
+        Thread.sleep(forTimeInterval: 1.1)               // idle at the prompt
+        let idle = ticks(seen())
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertGreaterThanOrEqual(idle, 4, "the timer fired while the prompt waited: \(seen())")
+        XCTAssertLessThanOrEqual(abs(Double(idle) - elapsed / 0.2), 1.5, "one tick per 0.2 s (\(idle) in \(elapsed) s)")
+
+        type("print(\"he")                              // half a line, then the clock ticks over it
+        XCTAssertTrue(wait(for: "> print(\"he"), seen())
+        let typed = seen().endIndex
+        Thread.sleep(forTimeInterval: 0.5)
+        let during = String(seen()[typed...])
+        XCTAssertGreaterThanOrEqual(ticks(during), 1, "ticks while a line is half typed: \(during)")
+        XCTAssertTrue(during.hasSuffix("> print(\"he"), "the prompt and the partial line are drawn again: \(during)")
+        let finishing = seen().endIndex
+        type("llo\")\r")
+        XCTAssertTrue(wait(for: "hello\r\n", after: finishing), "the line completes as typed: \(seen())")
+        type(":tree\r")
+        XCTAssertTrue(wait(for: "Text \"ticks ", after: finishing), seen())
+        type(":quit\r")
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertFalse(process.isRunning)
+    }
+
+    /// After a reload a view depends on two environment entries with one label (and, once the
+    /// model changes, two `M#1.n`); `:deps` said each twice.
+    func testDepsListsEachDependencyOnce() throws {
+        let binary = root.appendingPathComponent(".build/debug/lunette")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
+        let file = try script("""
+            local M = ui.Observable("M", { n = 1 })
+            local V = ui.View("V", { environment = { m = M }, body = function(self)
+              return ui.VStack { ui.Text(tostring(self.m.n)), ui.Text(tostring(self.m.n)) }
+            end })
+            local W = ui.View("W", { environment = { m = M }, body = function(self)
+              return ui.Text(tostring(self.m.n + self.m.n))
+            end })
+            m = M()
+            return ui.VStack { V(), W() }:environment(m)
+            """)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["repl", file.path]
+        let out = Pipe(), inp = Pipe()
+        process.standardOutput = out
+        process.standardInput = inp
+        try process.run()
+        inp.fileHandleForWriting.write(Data(":deps V\n:reload\n:deps V\nm.n = 5\n:deps V\n".utf8))
+        try inp.fileHandleForWriting.close()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let answers = output.components(separatedBy: "> :deps V\n").dropFirst().map { $0.components(separatedBy: "> ")[0] }
+        XCTAssertEqual(answers.count, 3, output)
+        for answer in answers {
+            let lines = answer.split(separator: "\n")
+            XCTAssertEqual(lines.count, Set(lines).count, "each dependency once: \(answer)")
+            XCTAssertTrue(lines.contains("M#1.n") || lines.contains { $0.hasSuffix(".n") }, answer)
+        }
+    }
+}

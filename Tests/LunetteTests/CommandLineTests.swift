@@ -492,7 +492,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(transcript.wait(for: "Text \"v1 1\""), transcript.output)
         Thread.sleep(forTimeInterval: 1.1)            // a later modification time
         try write("v2")
-        XCTAssertTrue(transcript.wait(for: "Text \"v2 1\""), transcript.output)   // state kept, task not restarted
+        XCTAssertTrue(transcript.wait(for: "Text \"v2 2\""), transcript.output)   // state kept, task started again (issue 20)
         let output = transcript.output
         XCTAssertTrue(output.contains("changed, running it again"), output)
     }

@@ -312,8 +312,9 @@ function ui.Slider(binding, range) end
 ---@param label string
 ---@param binding ui.Binding
 ---@param range number[] { low, high }
+---@param options? { step?: number } step: by how much a tap moves it (1)
 ---@return ui.ViewValue
-function ui.Stepper(label, binding, range) end
+function ui.Stepper(label, binding, range, options) end
 
 -- Environment ----------------------------------------------------------------
 

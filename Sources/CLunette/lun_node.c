@@ -135,25 +135,32 @@ static lua_Integer lun_clamp_integer(lua_Number x) {
   return (lua_Integer)x;
 }
 
-/* node:increment() / node:decrement() -> (): a Stepper's step (1), kept
- * within its range. An integer value steps in integers, clamped at the
+/* node:increment() / node:decrement() -> (): a Stepper's step (its `step`,
+ * 1 by default), kept within its range. An integer value steps in integers, clamped at the
  * integers' ends (no wrap, no signed overflow). */
 static int lun_node_step(lua_State *L, int up, const char *verb) {
-  lua_Number lo, hi, now;
+  lua_Number lo, hi, now, step;
+  lua_Integer istep;
+  int integral;
   lua_settop(L, 1);
   lun_node_control(L, verb);
   lun_node_range(L, &lo, &hi, verb);
+  lua_getfield(L, -1, "step");                    /* Stepper(value:in:step:), 1 when none */
+  integral = lua_isinteger(L, -1) || lua_isnil(L, -1);
+  istep = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 1;
+  step = lua_isnumber(L, -1) ? lua_tonumber(L, -1) : 1;
+  lua_pop(L, 1);
   lun_binding_get(L, -2);
-  if (lua_isinteger(L, -1)) {
+  if (lua_isinteger(L, -1) && integral) {
     lua_Integer v = lua_tointeger(L, -1), low = lun_clamp_integer(ceil(lo)), high = lun_clamp_integer(floor(hi));
-    if (up && v < LUA_MAXINTEGER) v++;
-    else if (!up && v > LUA_MININTEGER) v--;
+    if (up) v = v <= LUA_MAXINTEGER - istep ? v + istep : LUA_MAXINTEGER;
+    else v = v >= LUA_MININTEGER + istep ? v - istep : LUA_MININTEGER;
     if (v > high) v = high;
     if (v < low) v = low;
     lua_pop(L, 1);
     lua_pushinteger(L, v);
   } else {
-    now = lua_tonumber(L, -1) + (up ? 1 : -1);
+    now = lua_tonumber(L, -1) + (up ? step : -step);
     lua_pop(L, 1);
     if (now < lo) now = lo;
     if (now > hi) now = hi;

@@ -261,10 +261,32 @@ static int lun_ui_slider(lua_State *L) {
   return lun_view_control(L, LUN_VIEW_SLIDER, 0, 1, 2);
 }
 
-/* ui.Stepper(label, binding, { low, high }) -> view. */
+/* ui.Stepper(label, binding, { low, high } [, { step = n }]) -> view:
+ * SwiftUI's Stepper(_:value:in:step:), stepping by n (1 by default). */
 static int lun_ui_stepper(lua_State *L) {
+  static const char *const options[] = {"step", NULL};
+  lua_Integer istep = 1;
+  lua_Number step = 1;
+  int integral = 1;
   lun_view_range_arg(L, 3);
-  return lun_view_control(L, LUN_VIEW_STEPPER, 1, 2, 3);
+  if (!lua_isnoneornil(L, 4)) {
+    luaL_checktype(L, 4, LUA_TTABLE);
+    lun_check_keys(L, 4, options, "ui.Stepper", "option");
+    if (lua_getfield(L, 4, "step") != LUA_TNIL) {
+      luaL_argcheck(L, lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) > 0 && lua_tonumber(L, -1) < 1e15, 4,
+                    "step must be a positive number");
+      integral = lua_isinteger(L, -1);
+      istep = lua_tointeger(L, -1);
+      step = lua_tonumber(L, -1);
+    }
+    lua_pop(L, 1);
+  }
+  lun_view_control(L, LUN_VIEW_STEPPER, 1, 2, 3);
+  lua_getfield(L, -1, "control");
+  if (integral) lua_pushinteger(L, istep); else lua_pushnumber(L, step);
+  lua_setfield(L, -2, "step");
+  lua_pop(L, 1);
+  return 1;
 }
 
 /* ui.Text(s) -> view. */

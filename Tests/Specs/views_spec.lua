@@ -266,3 +266,29 @@ describe("Stacks with options", function()
     assert.error_matches(function() ui.HStack({ ui.Text("x") }, { ui.Text("y") }) end, "children come second", 1, true)
   end)
 end)
+
+-- Stepper(_:value:in:step:) "increments or decrements the value by step"
+-- (https://developer.apple.com/documentation/swiftui/stepper/init(_:value:in:step:oneditingchanged:)-7q7x4).
+describe("Stepper with a step", function()
+  it("steps by its step, within its range; an option it does not know is an error", function()
+    local V = ui.View("Stepped", { state = { n = 1, x = 1.0 }, body = function(self)
+      return ui.VStack {
+        ui.Text("n " .. self.n), ui.Stepper("n", self["$n"], { 1, 6 }, { step = 2 }),
+        ui.Text("x " .. self.x), ui.Stepper("x", self["$x"], { 0, 2 }, { step = 0.5 }),
+      }
+    end })
+    local app = ui.mount(V {})
+    app:findAll { type = "Stepper" }[1]:increment()
+    assert.truthy(app:find("n 3"))
+    app:findAll { type = "Stepper" }[1]:increment()
+    app:findAll { type = "Stepper" }[1]:increment()
+    assert.truthy(app:find("n 6"))                    -- 7 is past the range: pinned
+    app:findAll { type = "Stepper" }[2]:increment()
+    assert.truthy(app:find("x 1.5"))
+    app:unmount()
+    assert.error_matches(function() ui.Stepper("s", ui.Binding.constant(1), { 0, 1 }, { stpe = 1 }) end,
+      "ui.Stepper: unknown option 'stpe' (did you mean 'step'?)", 1, true)
+    assert.error_matches(function() ui.Stepper("s", ui.Binding.constant(1), { 0, 1 }, { step = 0 }) end,
+      "step must be a positive number", 1, true)
+  end)
+end)

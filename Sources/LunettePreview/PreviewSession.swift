@@ -58,7 +58,8 @@ public final class PreviewSession: @unchecked Sendable {
         if appsJSON != lastFrame || !rerendered.isEmpty || note != nil {
             lastFrame = appsJSON
             if !traced.isEmpty { record("flush", "\(rerendered.count) view(s) re-rendered") }
-            let fields: [String: Any] = ["type": "frame", "rerendered": rerendered, "costs": costs, "note": note ?? NSNull()]
+            let fields: [String: Any] = ["type": "frame", "rerendered": rerendered, "costs": costs, "note": note ?? NSNull(),
+                                         "acked": acknowledged]
             let rest = Self.encode(fields)
             clients.broadcast("{\"apps\":" + appsJSON + "," + rest.dropFirst(), isFrame: true)
         }
@@ -124,6 +125,7 @@ public final class PreviewSession: @unchecked Sendable {
               let type = request["type"] as? String else { return }
         let nodeID = request["node"] as? String ?? ""
         requested = true
+        noteAcknowledged(request)
         do {
             switch type {
             case "hello":
@@ -131,31 +133,17 @@ public final class PreviewSession: @unchecked Sendable {
                 sentTimeline = 0
                 publish()
                 if let overlay { send(["type": "error", "message": overlay]) }
-            case "select", "setValue", "step":
-                guard let node = PreviewTree.node(nodeID, in: runtime) else { throw PreviewError("that node is no longer rendered") }
-                record("event", "\(type) \(node.typeName) \(node.text.map { "\"\($0)\"" } ?? "")")
-                switch type {
-                case "select": try runtime.select(node, Self.option(request))
-                case "setValue": try runtime.setValue(node, (request["value"] as? NSNumber)?.doubleValue ?? 0)
-                default: try runtime.step(node, by: request["by"] as? Int ?? 1)
-                }
-                publish()
-            case "tap", "submit", "toggle", "setText":
-                guard let node = PreviewTree.node(nodeID, in: runtime) else { throw PreviewError("that node is no longer rendered") }
-                record("event", "\(type) \(node.typeName) \(node.text.map { "\"\($0)\"" } ?? "")")
-                switch type {
-                case "tap": try runtime.tap(node)
-                case "submit": try runtime.tap(node, submit: true)
-                case "toggle": try runtime.toggle(node)
-                default: try runtime.setText(node, request["text"] as? String ?? "")
-                }
-                publish()
-            case "scroll":
-                guard let node = PreviewTree.node(nodeID, in: runtime) else { throw PreviewError("that node is no longer rendered") }
-                try runtime.scroll(node, to: request["row"] as? Int ?? 1)
+            case "select", "setValue", "step", "tap", "submit", "toggle", "setText", "scroll", "pop":
+                // A request on a node that went under it (a click racing a
+                // frame) is dropped: it is no error of the script's.
+                guard let node = target(of: request) else { publish(); return }
+                try act(type, on: node, request)
                 publish()
             case "inspect":
-                guard let node = PreviewTree.node(nodeID, in: runtime) else { throw PreviewError("that node is no longer rendered") }
+                guard let node = PreviewTree.node(nodeID, in: runtime) else {
+                    send(["type": "inspection", "node": nodeID, "gone": true])   // the selection went: not an error
+                    return
+                }
                 send(inspection(of: node, id: nodeID))
             case "setState":
                 let view = request["view"] as? String ?? "", name = request["name"] as? String ?? ""
@@ -182,6 +170,51 @@ public final class PreviewSession: @unchecked Sendable {
             send(["type": "failure", "message": "\(error)"])
             publish()
         }
+    }
+
+    /// Carries out a page's action on `node`, as a script or a test would.
+    private func act(_ type: String, on node: RenderNode, _ request: [String: Any]) throws {
+        if type != "scroll" {
+            record("event", "\(type) \(node.typeName) \(node.text.map { "\"\($0)\"" } ?? "")")
+        }
+        switch type {
+        case "select": try runtime.select(node, Self.option(request))
+        case "setValue": try runtime.setValue(node, (request["value"] as? NSNumber)?.doubleValue ?? 0)
+        case "step": try runtime.step(node, by: request["by"] as? Int ?? 1)
+        case "tap": try runtime.tap(node)
+        case "submit": try runtime.tap(node, submit: true)
+        case "toggle": try runtime.toggle(node)
+        case "setText": try runtime.setText(node, request["text"] as? String ?? "")
+        case "scroll": try runtime.scroll(node, to: request["row"] as? Int ?? 1)
+        default: try NavigationPop(runtime: runtime).pop(node)
+        }
+    }
+
+    /// The node a request meant. A page names it by its id (its place in the
+    /// frame the page drew) and by what it was (type, label, the view it was
+    /// drawn in); the tree may have moved since. The node at the id if it is
+    /// still that node; else the one node of that type and label in that
+    /// view; else nil (gone, or ambiguous: acting on a guess could tap the
+    /// wrong row).
+    private func target(of request: [String: Any]) -> RenderNode? {
+        let found = PreviewTree.node(request["node"] as? String ?? "", in: runtime)
+        guard let expected = request["expect"] as? [String: Any] else { return found }
+        let identity = PreviewTree.Identity(type: expected["type"] as? String, text: expected["text"] as? String)
+        if let found, identity.matches(found) { return found }
+        guard let label = expected["view"] as? String, let view = PreviewTree.view(label, in: runtime) else { return nil }
+        let candidates = PreviewTree.descendants(of: view, including: true).filter(identity.matches)
+        return candidates.count == 1 ? candidates[0] : nil
+    }
+
+    /// The last request of each page handled, by the page's own count: a
+    /// frame carries them, so a page can tell a frame drawn before its
+    /// latest keystroke (whose field value is stale) from one drawn after.
+    private var acknowledged: [String: Int] = [:]
+
+    private func noteAcknowledged(_ request: [String: Any]) {
+        guard let client = request["client"] as? String, client.count <= 64, let seq = request["seq"] as? Int else { return }
+        if acknowledged[client] == nil && acknowledged.count >= 64 { acknowledged.removeAll() }   // pages come and go
+        acknowledged[client] = seq
     }
 
     private func inspection(of node: RenderNode, id: String) -> [String: Any] {

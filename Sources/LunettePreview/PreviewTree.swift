@@ -9,7 +9,7 @@ enum PreviewTree {
     /// milliseconds the last render took of each view named in `timed`, read
     /// on the way (one walk: no lookup by label per view).
     static func json(of runtime: LunetteRuntime, timing timed: Set<String> = []) -> (apps: [[String: Any]], costs: [String: Double]) {
-        var walk = Walk(timed: timed)
+        var walk = Walk(timed: timed, stackScreens: { NavigationPop(runtime: runtime).screens(of: $0, children: $1) })
         let apps: [[String: Any]] = runtime.apps.map { app in
             ["app": Int(app.idNumber), "nodes": walk.list(flattened(app.nodes), prefix: "\(app.idNumber)/")]
         }
@@ -31,6 +31,38 @@ enum PreviewTree {
         return found
     }
 
+    /// The component node of the view labelled `label` ("BookView#2"), if it is rendered.
+    static func view(_ label: String, in runtime: LunetteRuntime) -> RenderNode? {
+        for app in runtime.apps {
+            for node in app.nodes {
+                if let found = descendants(of: node, including: true).first(where: { $0.viewLabel == label }) { return found }
+            }
+        }
+        return nil
+    }
+
+    /// Every node under `node` (and it, with `including`), depth first, rows transparent.
+    static func descendants(of node: RenderNode, including: Bool = false) -> [RenderNode] {
+        var out: [RenderNode] = including ? [node] : []
+        var stack = Array(flattened(node.children).reversed())
+        while let next = stack.popLast() {
+            out.append(next)
+            stack.append(contentsOf: flattened(next.children).reversed())
+        }
+        return out
+    }
+
+    /// What a page knew of a node when it asked to act on it: its type and
+    /// its label (a view's node has no label in the page's JSON).
+    struct Identity {
+        let type: String?
+        let text: String?
+
+        func matches(_ node: RenderNode) -> Bool {
+            node.typeName == type && (node.kind == .component || node.text == text)
+        }
+    }
+
     /// Rows are transparent, as in the text and JSON trees.
     static func flattened(_ nodes: [RenderNode]) -> [RenderNode] {
         nodes.flatMap { $0.kind == .row ? flattened($0.children) : [$0] }
@@ -40,6 +72,8 @@ enum PreviewTree {
     /// costs of the views asked for.
     private struct Walk {
         let timed: Set<String>
+        /// How many of a NavigationStack's children are pushed screens (nil for other nodes).
+        var stackScreens: ((RenderNode, [RenderNode]) -> Int?)?
         var costs: [String: Double] = [:]
 
         mutating func list(_ nodes: [RenderNode], prefix: String) -> [[String: Any]] {
@@ -61,6 +95,7 @@ enum PreviewTree {
                 out["attributes"] = Dictionary(attributes.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
             }
             let children = PreviewTree.flattened(node.children)
+            if let stack = stackScreens?(node, children) { out["screens"] = stack }
             if !children.isEmpty { out["children"] = list(children, prefix: id + ".") }
             return out
         }

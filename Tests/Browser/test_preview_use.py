@@ -1,0 +1,194 @@
+"""Browser tests of the preview as a person uses it (issue 20): typing at a
+person's pace into a field while frames arrive, navigating a stack and back,
+and clicks that race a frame.
+
+Run as the other browser tests: `source scripts/browser-setup; python3 -m
+unittest discover -s Tests/Browser -p "test_*.py" -v`.
+"""
+import re
+import time
+import unittest
+
+from playwright.sync_api import expect
+
+from test_preview import previewing
+
+TODO = """
+local ui = require("lunette")
+return ui.View("Todo", { state = { title = "" }, body = function(self)
+  return ui.VStack {
+    ui.TextField("New task", self["$title"]),
+    ui.Text("echo: " .. self.title),
+  }
+end })()
+"""
+
+# A clock ticking in another view: frames keep arriving while a person types.
+TICKING = """
+local ui = require("lunette")
+local Clock = ui.View("Clock", { state = { ticks = 0 }, body = function(self)
+  return ui.Text("ticks " .. self.ticks):task(function()
+    while true do ui.sleep(0.05); self.ticks = self.ticks + 1 end
+  end)
+end })
+return ui.View("Form", { state = { title = "", volume = 0.5, flavor = "vanilla" }, body = function(self)
+  return ui.VStack {
+    Clock {},
+    ui.TextField("New task", self["$title"]),
+    ui.Slider(self["$volume"], { 0, 1 }),
+    ui.Picker("Flavor", self["$flavor"], { "vanilla", "chocolate" }),
+    ui.Text("echo: " .. self.title),
+  }
+end })()
+"""
+
+LIBRARY = """
+local ui = require("lunette")
+local Detail = ui.View("BookDetail", { body = function(self)
+  return ui.VStack { ui.Text("by " .. self.author) }:navigationTitle(self.title)
+end })
+local authors = { Dune = "Herbert", Emma = "Austen" }
+return ui.View("Library", { state = { path = {} }, body = function(self)
+  return ui.NavigationStack(self["$path"], {
+    ui.List({ "Dune", "Emma" }, function(t) return ui.NavigationLink(t, t) end):navigationTitle("Books"),
+  }, function(t) return Detail { title = t, author = authors[t] } end)
+end })()
+"""
+
+ROWS = """
+local ui = require("lunette")
+return ui.View("Rows", { state = { rows = { "A", "B", "C" } }, body = function(self)
+  local rows = self.rows
+  local views = { ui.Text("rows " .. table.concat(rows, "")) }
+  for i, r in ipairs(rows) do
+    views[#views + 1] = ui.Button("remove " .. r, function()
+      local kept = {}
+      for _, other in ipairs(self.rows) do if other ~= r then kept[#kept + 1] = other end end
+      self.rows = kept
+    end)
+  end
+  return ui.VStack(views)
+end })()
+"""
+
+
+def timeline_errors(page):
+    return [t for t in page.locator("#timeline .error").all_inner_texts()]
+
+
+class TypingTests(unittest.TestCase):
+    """Item 1: a field keeps focus, caret and what was typed while frames arrive."""
+
+    def type_into_todo(self, delay):
+        with previewing(TODO, "todo.lua") as page:
+            field = page.locator("input[placeholder='New task']")
+            field.click()
+            field.press_sequentially("Walk the dog", delay=delay)
+            expect(page.locator("span", has_text=re.compile("^echo: Walk the dog$"))).to_be_visible()
+            expect(field).to_have_value("Walk the dog")
+            expect(field).to_be_focused()
+            self.assertEqual(timeline_errors(page), [])
+
+    def test_typing_at_a_persons_pace_keeps_every_character_and_the_focus(self):
+        self.type_into_todo(150)
+
+    def test_typing_fast_keeps_every_character_and_the_focus(self):
+        self.type_into_todo(0)
+
+    def test_the_caret_and_selection_stay_where_the_person_put_them(self):
+        with previewing(TODO, "todo.lua") as page:
+            field = page.locator("input[placeholder='New task']")
+            field.click()
+            field.press_sequentially("Walk dog", delay=60)
+            expect(page.locator("span", has_text=re.compile("^echo: Walk dog$"))).to_be_visible()
+            for _ in range(3):
+                field.press("ArrowLeft")
+            field.press_sequentially("the ", delay=150)   # typed in the middle, each key a frame
+            expect(page.locator("span", has_text=re.compile("^echo: Walk the dog$"))).to_be_visible()
+            expect(field).to_be_focused()
+            self.assertEqual(field.evaluate("el => [el.selectionStart, el.selectionEnd]"), [9, 9])
+
+    def test_controls_in_use_are_not_rebuilt_while_other_views_tick(self):
+        with previewing(TICKING, "form.lua") as page:
+            expect(page.locator("span", has_text=re.compile(r"^ticks [1-9]"))).to_be_visible()
+            field = page.locator("input[placeholder='New task']")
+            field.click()
+            field.press_sequentially("Walk the dog", delay=40)
+            expect(page.locator("span", has_text=re.compile("^echo: Walk the dog$"))).to_be_visible()
+            expect(field).to_be_focused()
+            # the same elements stay while frames arrive (a rebuilt one would lose these marks)
+            page.evaluate("""() => { document.querySelector("input[type=range]").dataset.kept = "yes";
+                                     document.querySelector("select").dataset.kept = "yes"; }""")
+            page.locator("select").focus()
+            ticks = page.locator("span", has_text=re.compile(r"^ticks ")).inner_text()
+            expect(page.locator("span", has_text=re.compile(r"^ticks "))).not_to_have_text(ticks)
+            expect(page.locator("select")).to_be_focused()
+            self.assertEqual(page.evaluate("document.querySelector('input[type=range]').dataset.kept"), "yes")
+            self.assertEqual(page.evaluate("document.querySelector('select').dataset.kept"), "yes")
+            page.locator("select").select_option(label="chocolate")
+            page.locator("input[type=range]").evaluate("el => { el.value = 0.25; el.dispatchEvent(new Event('change')) }")
+            time.sleep(0.3)
+            expect(page.locator("select")).to_have_value("1")
+            expect(page.locator("input[type=range]")).to_have_value("0.25")
+            self.assertEqual(page.evaluate("document.querySelector('select').dataset.kept"), "yes")
+
+
+class NavigationTests(unittest.TestCase):
+    """Item 2: a NavigationStack is drawn as a stack: the top screen alone,
+    its title, a back control that pops."""
+
+    def test_a_pushed_screen_replaces_the_list_with_its_title_and_back_pops_it(self):
+        with previewing(LIBRARY, "library.lua") as page:
+            expect(page.locator("button", has_text="Dune")).to_be_visible()
+            expect(page.locator(".navtitle", has_text="Books")).to_be_visible()
+            expect(page.get_by_role("button", name="Back")).to_have_count(0)
+            page.locator("button", has_text="Dune").click()
+            expect(page.locator("span", has_text="by Herbert")).to_be_visible()
+            expect(page.locator(".navtitle:visible", has_text=re.compile("^Dune$"))).to_have_count(1)   # once, above the screen
+            expect(page.locator("button", has_text="Emma")).to_be_hidden()    # the list is not drawn below
+            expect(page.locator(".navtitle", has_text="Books")).to_be_hidden()
+            back = page.get_by_role("button", name="Back")
+            expect(back).to_be_visible()
+            expect(back).to_contain_text("Books")                              # it names the screen it goes back to
+            back.click()
+            expect(page.locator("button", has_text="Emma")).to_be_visible()
+            expect(page.locator("span", has_text="by Herbert")).to_have_count(0)
+            expect(page.get_by_role("button", name="Back")).to_have_count(0)
+            page.locator("button", has_text="Emma").click()
+            expect(page.locator("span", has_text="by Austen")).to_be_visible()
+            self.assertEqual(timeline_errors(page), [])
+
+
+class StaleNodeTests(unittest.TestCase):
+    """Item 6: a page acting on a node from an older frame acts on the node it
+    meant or on none, and the timeline shows no stray errors."""
+
+    def test_a_click_racing_a_frame_acts_on_the_node_it_meant_or_none(self):
+        with previewing(ROWS, "rows.lua") as page:
+            expect(page.locator("span", has_text="rows ABC")).to_be_visible()
+            # two clicks on "remove A" before the first one's frame arrives: the
+            # second names a place where "remove B" now is
+            page.locator("button", has_text="remove A").evaluate("el => { el.click(); el.click(); }")
+            expect(page.locator("span", has_text="rows BC")).to_be_visible()
+            time.sleep(0.5)
+            expect(page.locator("span", has_text=re.compile("^rows BC$"))).to_be_visible()
+            page.locator("button", has_text="remove C").evaluate("el => { el.click(); el.click(); }")
+            expect(page.locator("span", has_text=re.compile("^rows B$"))).to_be_visible()
+            time.sleep(0.5)
+            self.assertEqual(timeline_errors(page), [])
+
+    def test_a_selected_node_that_goes_leaves_no_error(self):
+        with previewing(ROWS, "rows.lua") as page:
+            page.locator("button", has_text="remove C").click(modifiers=["Alt"])   # Alt-click inspects
+            expect(page.locator("#inspector")).to_contain_text("Button")
+            page.locator("button", has_text="remove C").click()
+            expect(page.locator("span", has_text=re.compile("^rows AB$"))).to_be_visible()
+            page.locator("button", has_text="remove B").click()                  # another frame
+            expect(page.locator("span", has_text=re.compile("^rows A$"))).to_be_visible()
+            time.sleep(0.3)
+            self.assertEqual(timeline_errors(page), [])     # was: "that node is no longer rendered", per frame
+            expect(page.locator("#inspector")).to_contain_text("no longer rendered")
+
+
+if __name__ == "__main__":
+    unittest.main()

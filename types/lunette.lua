@@ -162,10 +162,12 @@ function View:animation(animation, value) end
 function View:transaction(fn) end
 ---Presents content while isPresented is true; or, given { item = binding }, content(item)
 ---while the binding holds a value (sheet(item:)); the sheet's `dismiss` sets it false / nil.
----@param isPresented ui.Binding|{ item: ui.Binding }
+---onDismiss runs once each time the sheet goes ({ onDismiss = fn } third, or in the item table).
+---@param isPresented ui.Binding|{ item: ui.Binding, onDismiss?: fun() }
 ---@param content ui.ViewValue|fun(item?: any): ui.ViewValue
+---@param options? { onDismiss?: fun() }
 ---@return ui.ViewValue
-function View:sheet(isPresented, content) end
+function View:sheet(isPresented, content, options) end
 ---Shows an Alert (title, then the buttons) while isPresented is true; any button dismisses it.
 ---@param title string
 ---@param isPresented ui.Binding

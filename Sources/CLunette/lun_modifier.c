@@ -197,33 +197,53 @@ static int lun_modifier_transaction(lua_State *L) {
   return 1;
 }
 
-/* view:sheet(isPresented, content) -> view: presents content (a view, or a
- * function returning one) while the binding is true; its `dismiss` sets it
- * false. view:sheet({ item = binding }, function(item) ... end): presents
- * content(item) while the binding holds a value, a new sheet for each item;
- * its `dismiss` sets it nil (sheet(item:), T07). */
+/* view:sheet(isPresented, content [, { onDismiss = fn }]) -> view: presents
+ * content (a view, or a function returning one) while the binding is true;
+ * its `dismiss` sets it false. view:sheet({ item = binding, onDismiss = fn },
+ * function(item) ... end): presents content(item) while the binding holds a
+ * value, a new sheet for each item; its `dismiss` sets it nil (sheet(item:),
+ * T07). onDismiss runs once each time the sheet goes (sheet(isPresented:
+ * onDismiss:content:)). */
 static int lun_modifier_sheet(lua_State *L) {
+  static const char *const itemOptions[] = {"item", "onDismiss", NULL};
+  static const char *const options[] = {"onDismiss", NULL};
   int itemMode = 0;
   lun_modifier_self(L);
-  static const char *const options[] = {"item", NULL};
+  lua_settop(L, 4);
   if (lua_type(L, 2) == LUA_TTABLE && !lua_getmetatable(L, 2)) {
-    lun_check_keys(L, 2, options, "view:sheet", "option");
+    lun_check_keys(L, 2, itemOptions, "view:sheet", "option");
+    if (!lua_isnil(L, 4)) luaL_argerror(L, 4, "with { item = ... }, onDismiss goes in that table");
+    lua_getfield(L, 2, "onDismiss");
+    lua_replace(L, 4);                            /* the options' onDismiss, where the other form has it */
     if (lua_getfield(L, 2, "item") == LUA_TNIL || !lun_binding_test(L, -1))
       luaL_argerror(L, 2, "{ item = binding } expected (self[\"$selected\"])");
     lua_replace(L, 2);
     if (!lua_isfunction(L, 3))
       luaL_argerror(L, 3, lua_pushfstring(L, "a function(item) returning a view expected, got %s", luaL_typename(L, 3)));
     itemMode = 1;
+  } else if (!lua_isnil(L, 4)) {
+    luaL_checktype(L, 4, LUA_TTABLE);
+    lun_check_keys(L, 4, options, "view:sheet", "option");
+    lua_getfield(L, 4, "onDismiss");
+    lua_replace(L, 4);
   }
+  if (!lua_isnil(L, 4) && !lua_isfunction(L, 4))
+    luaL_argerror(L, 4, lua_pushfstring(L, "onDismiss must be a function, got %s", luaL_typename(L, 4)));
   if (!lun_binding_test(L, 2))
     luaL_argerror(L, 2, lua_pushfstring(L, "Binding expected (self[\"$showSheet\"]), got %s", luaL_typename(L, 2)));
   if (!lua_isfunction(L, 3) && !lun_view_test(L, 3) && !lun_viewtype_test(L, 3))
     luaL_argerror(L, 3, lua_pushfstring(L, "a view or a function returning one expected, got %s", luaL_typename(L, 3)));
-  lun_modifier_pair(L, "sheet");
-  lun_rawfield(L, 1, "sheet");
+  lua_createtable(L, 4, 0);                       /* { binding, content, itemMode, onDismiss } */
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, 1);
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, -2, 2);
   lua_pushboolean(L, itemMode);
   lua_rawseti(L, -2, 3);
-  lua_pop(L, 1);
+  lua_pushvalue(L, 4);
+  lua_rawseti(L, -2, 4);
+  lua_setfield(L, 1, "sheet");
+  lua_settop(L, 1);
   return 1;
 }
 

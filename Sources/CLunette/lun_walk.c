@@ -400,6 +400,16 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
   if (itemMode ? lua_isnil(L, -1) : !lua_toboolean(L, -1)) { lua_pop(L, 3); return; }
   item = lua_gettop(L);
   lunh_out_begin(W->rt, LUN_VIEW_SHEET, NULL, 0);
+  if (W->life && lua_rawgeti(L, item - 2, 4) == LUA_TFUNCTION) {   /* onDismiss: when the sheet goes */
+    lua_createtable(L, 2, 0);
+    lua_pushinteger(L, LUN_ON_DISAPPEAR);
+    lua_rawseti(L, -2, LUN_LIFE_KIND);
+    lua_pushvalue(L, -2);
+    lua_rawseti(L, -2, LUN_LIFE_FN);
+    lun_life_add(L, W, W->life);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
   lun_dismiss_push(L, item - 1, itemMode);
   slot = lun_walk_store(L, W, -1);
   old = lunh_out_env(W->rt, "dismiss", 7, slot);

@@ -126,3 +126,44 @@ describe("Presentations", function()
     app:unmount()
   end)
 end)
+
+-- sheet(isPresented:onDismiss:content:) and sheet(item:onDismiss:content:):
+-- "onDismiss: The closure to execute when dismissing the sheet"
+-- (https://developer.apple.com/documentation/swiftui/view/sheet(ispresented:ondismiss:content:)).
+describe("Sheets' onDismiss", function()
+  it("runs once each time the sheet goes, for both forms; not while it stays", function()
+    local log = {}
+    local V = ui.View("Dismisser", { state = { show = false, sel = ui.none, n = 0 }, body = function(self)
+      return ui.VStack {
+        ui.Text("n " .. self.n),
+        ui.Button("show", function() self.show = true end)
+          :sheet(self["$show"], function()
+            return ui.VStack { ui.Button("close", function() self.show = false end),
+                               ui.Button("bump", function() self.n = self.n + 1 end) }
+          end, { onDismiss = function() log[#log + 1] = "show" end }),
+        ui.Button("pick", function() self.sel = "a" end)
+          :sheet({ item = self["$sel"], onDismiss = function() log[#log + 1] = "item" end }, function(item)
+            return ui.Button("done " .. item, function() self.sel = nil end)
+          end),
+      }
+    end })
+    local app = ui.mount(V {})
+    app:find("show"):tap()
+    app:find("bump"):tap()                        -- re-renders while shown: nothing dismissed
+    assert.same({}, log)
+    app:find("close"):tap()
+    assert.same({ "show" }, log)
+    app:find("pick"):tap()
+    app:find("done a"):tap()
+    assert.same({ "show", "item" }, log)
+    app:unmount()
+  end)
+
+  it("refuses an option it does not know, and an onDismiss that is not a function", function()
+    local b = ui.Binding.constant(false)
+    assert.error_matches(function() ui.Text("x"):sheet(b, ui.Text("s"), { onDismis = print }) end,
+      "unknown option 'onDismis' (did you mean 'onDismiss'?)", 1, true)
+    assert.error_matches(function() ui.Text("x"):sheet(b, ui.Text("s"), { onDismiss = 1 }) end,
+      "onDismiss must be a function", 1, true)
+  end)
+end)

@@ -159,11 +159,13 @@ describe("Sheets' onDismiss", function()
     app:unmount()
   end)
 
-  it("refuses an option it does not know, and an onDismiss that is not a function", function()
+  it("refuses an option it does not know, an onDismiss that is not a function, and a second sheet on one view", function()
     local b = ui.Binding.constant(false)
     assert.error_matches(function() ui.Text("x"):sheet(b, ui.Text("s"), { onDismis = print }) end,
       "unknown option 'onDismis' (did you mean 'onDismiss'?)", 1, true)
     assert.error_matches(function() ui.Text("x"):sheet(b, ui.Text("s"), { onDismiss = 1 }) end,
       "onDismiss must be a function", 1, true)
+    assert.error_matches(function() ui.Text("x"):sheet(b, ui.Text("s")):sheet(b, ui.Text("t")) end,
+      "view:sheet: this view presents a sheet already", 1, true)
   end)
 end)

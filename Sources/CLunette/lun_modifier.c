@@ -233,7 +233,7 @@ static int lun_modifier_sheet(lua_State *L) {
     luaL_argerror(L, 2, lua_pushfstring(L, "Binding expected (self[\"$showSheet\"]), got %s", luaL_typename(L, 2)));
   if (!lua_isfunction(L, 3) && !lun_view_test(L, 3) && !lun_viewtype_test(L, 3))
     luaL_argerror(L, 3, lua_pushfstring(L, "a view or a function returning one expected, got %s", luaL_typename(L, 3)));
-  if (lun_rawfield(L, 1, "sheet") != LUA_TNIL)    /* it would replace the first without a word */
+  if (lun_rawfield(L, 1, "sheetSpec") != LUA_TNIL)    /* it would replace the first without a word */
     lun_error_here(L, "view:sheet: this view presents a sheet already; attach the second to another view");
   lua_pop(L, 1);
   lua_createtable(L, 4, 0);                       /* { binding, content, itemMode, onDismiss } */
@@ -245,7 +245,7 @@ static int lun_modifier_sheet(lua_State *L) {
   lua_rawseti(L, -2, 3);
   lua_pushvalue(L, 4);
   lua_rawseti(L, -2, 4);
-  lua_setfield(L, 1, "sheet");
+  lua_setfield(L, 1, "sheetSpec");            /* not "sheet": that name is the modifier */
   lua_settop(L, 1);
   return 1;
 }

@@ -390,7 +390,7 @@ static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
 static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
   int32_t slot, old;
   int itemMode, item;
-  if (lun_rawfield(L, v, "sheet") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  if (lun_rawfield(L, v, "sheetSpec") != LUA_TTABLE) { lua_pop(L, 1); return; }
   lua_rawgeti(L, -1, 3);
   itemMode = lua_toboolean(L, -1);
   lua_pop(L, 1);

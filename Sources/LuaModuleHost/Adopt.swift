@@ -1,4 +1,5 @@
 import BookModels
+import Foundation
 import CLua
 import Lunette
 
@@ -6,41 +7,248 @@ import Lunette
 /// (the interpreter's lua_close still calls into them).
 private nonisolated(unsafe) var adopted: [LunetteRuntime] = []
 
-/// What the loadable module adds when busted loaded it: the assertions
-/// `lunette test` has for error nodes and reports, and `ui.reset()` after
-/// each test, so a spec passes or fails the same way under both runners.
+/// What the loadable module adds when busted loaded it, so a spec passes or
+/// fails the same way under both runners (issue 20): the assertions
+/// `lunette test` has for error nodes, reports and snapshots; an error node
+/// or an event's error nobody expected fails the test (busted.fail); indexing
+/// the nil of a `find` that matched nothing says what was looked for, in
+/// what tree; `ui.reset()` after each test. Installed once per interpreter
+/// (busted insulates each file's package.loaded, so the module may be opened
+/// again: the newest runtime's problems are the ones taken).
 private let bustedSupport = """
+    local problems, last_miss = lunette_problems, lunette_last_miss
+    lunette_loadfile, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems, lunette_last_miss =
+      nil, nil, nil, nil, nil, nil
+    local has_busted, busted = pcall(require, "busted")
+    if not (has_busted and type(busted) == "table" and busted.subscribe) then return end
+    local registry = debug.getregistry()
+    local S = registry["lunette busted support"]
+    if S then S.problems, S.last_miss = problems, last_miss; return end
+    S = { problems = problems, last_miss = last_miss, expected = {}, stores = {} }
+    registry["lunette busted support"] = S
+
+    \(snapshotsLua)
+
+    local function expect(text) S.expected[#S.expected + 1] = text end
+    local function full_name(element)
+      local parts, node = { element.name }, busted.parent(element)
+      while node and node.descriptor ~= "file" do
+        if node.name then table.insert(parts, 1, node.name) end
+        node = busted.parent(node)
+      end
+      return table.concat(parts, " "), node and node.name
+    end
+    -- As lunette test: the problems of the test nobody expected (a #errors tag expects any).
+    local function unexpected_problems(name)
+      local errors = S.problems()
+      if name:find("#errors", 1, true) then return nil end
+      local found = {}
+      for _, e in ipairs(errors) do
+        local wanted = false
+        for _, text in ipairs(S.expected) do wanted = wanted or e:find(text, 1, true) ~= nil end
+        if not wanted then found[#found + 1] = e end
+      end
+      if #found == 0 then return nil end
+      local more = #found > 1 and ("\\n(and %d more)"):format(#found - 1) or ""
+      return "an error in a view or an event during this test: " .. found[1] .. more
+    end
+
     local has_luassert, luassert = pcall(require, "luassert")
     local has_say, say = pcall(require, "say")
     if has_luassert and has_say then
       local function has_error_node(state, arguments)
         local app, text = arguments[1], arguments[2]
         for line in app:tree():gmatch("[^\\n]+") do
-          if line:find("Error", 1, true) and line:find(text, 1, true) then return true end
+          if line:find("Error", 1, true) and line:find(text, 1, true) then expect(text); return true end
         end
         return false
       end
       local function reported(state, arguments)
         for _, warning in ipairs(arguments[1]:warnings()) do
-          if warning:find(arguments[2], 1, true) then return true end
+          if warning:find(arguments[2], 1, true) then expect(arguments[2]); return true end
         end
         return false
+      end
+      local function matches_snapshot(state, arguments)
+        local test = S.test
+        if not test then state.failure_message = "assert.matches_snapshot is for inside a test (it)"; return false end
+        local text = snapshots.text(arguments[1])
+        local name = arguments[2]
+        if name == nil then S.count = S.count + 1 end
+        local spec = test.file or "spec"
+        local directory, base = spec:match("^(.-)([^/]*)$")
+        local path = directory .. "__snapshots__/" .. base:gsub("%.lua$", "") .. ".snap"
+        local store = S.stores[path]
+        if not store then
+          store = {
+            read = function()
+              local f = io.open(path, "rb")
+              if not f then return nil end
+              local content = f:read("a")
+              f:close()
+              return content
+            end,
+            write = function(content)
+              os.execute("mkdir -p '" .. (directory .. "__snapshots__"):gsub("'", "'\\''") .. "'")
+              local f = assert(io.open(path, "wb"))
+              f:write(content)
+              f:close()
+            end,
+          }
+          S.stores[path] = store
+        end
+        local update = os.getenv("LUNETTE_UPDATE_SNAPSHOTS")
+        local ok, message = snapshots.check(store, snapshots.key(test.name, name, S.count), text,
+                                            update ~= nil and update ~= "" and update ~= "0")
+        if not ok then state.failure_message = message end
+        return ok
       end
       say:set("assertion.has_error_node.positive", "Expected an error node containing the text")
       say:set("assertion.has_error_node.negative", "Expected no error node containing the text")
       say:set("assertion.reported.positive", "Expected a report (warning or event error) containing the text")
       say:set("assertion.reported.negative", "Expected no report containing the text")
+      say:set("assertion.matches_snapshot.positive", "Expected the snapshot's text")
+      say:set("assertion.matches_snapshot.negative", "Expected a text other than the snapshot's")
       luassert:register("assertion", "has_error_node", has_error_node,
                         "assertion.has_error_node.positive", "assertion.has_error_node.negative")
       luassert:register("assertion", "reported", reported, "assertion.reported.positive", "assertion.reported.negative")
+      luassert:register("assertion", "matches_snapshot", matches_snapshot,
+                        "assertion.matches_snapshot.positive", "assertion.matches_snapshot.negative")
     end
-    local has_busted, busted = pcall(require, "busted")
-    if has_busted and type(busted) == "table" and busted.subscribe then
-      busted.subscribe({ "test", "end" }, function()
-        local ui = package.loaded.lunette
-        if type(ui) == "table" and ui.reset then pcall(ui.reset) end
-        return nil, true
-      end)
+
+    -- Each test: its problems are its own, and an unexpected one fails it;
+    -- the nil of a missed find is explained.
+    busted.subscribe({ "test", "start" }, function(element)
+      local name, file = full_name(element)
+      S.expected, S.count, S.test = {}, 0, { name = name, file = file }
+      S.problems()                                  -- what came before belongs to no test
+      local run = element.run
+      if type(run) == "function" or (type(run) == "table" and getmetatable(run) and getmetatable(run).__call) then
+        element.run = function(...)
+          local results = table.pack(xpcall(run, function(err)
+            if type(err) == "string" and err:find("attempt to index a nil value", 1, true) then
+              local miss = S.last_miss()
+              if miss then return err .. "\\n" .. miss end
+            end
+            return err
+          end, ...))
+          if not results[1] then error(results[2], 0) end
+          local problem = unexpected_problems(name)
+          if problem then busted.fail(problem, 0) end
+          return table.unpack(results, 2, results.n)
+        end
+      end
+      return nil, true
+    end)
+    busted.subscribe({ "test", "end" }, function()
+      S.test = nil
+      local ui = package.loaded.lunette
+      if type(ui) == "table" and ui.reset then pcall(ui.reset) end
+      return nil, true
+    end)
+    """
+
+/// The snapshot file format and its diff: the same text as in
+/// Sources/LunetteCLI/Lua/spec_runner.lua (the two runners read each other's files).
+private let snapshotsLua = """
+    -- Snapshots (assert.matches_snapshot): a spec's tree texts, kept in
+    -- __snapshots__/<spec>.snap beside it, "=== <test name> <n>" over each.
+    local snapshots = {}
+
+    local function lines_of(text)
+      local out = {}
+      for line in text:gmatch("([^\\n]*)\\n") do out[#out + 1] = line end
+      return out
+    end
+
+    function snapshots.parse(text)
+      local entries, order, key, body = {}, {}, nil, nil
+      local function close()
+        if not key then return end
+        while #body > 0 and body[#body] == "" do body[#body] = nil end
+        if entries[key] == nil then order[#order + 1] = key end
+        entries[key] = table.concat(body, "\\n") .. "\\n"
+      end
+      for _, line in ipairs(lines_of(text .. "\\n")) do
+        local name = line:match("^=== (.*)$")
+        if name then close(); key, body = name, {} elseif key then body[#body + 1] = line end
+      end
+      close()
+      return entries, order
+    end
+
+    function snapshots.render(entries, order)
+      local out = { "-- Lunette snapshots (assert.matches_snapshot); `lunette test --update-snapshots` rewrites them" }
+      for _, key in ipairs(order) do
+        out[#out + 1] = "=== " .. key
+        out[#out + 1] = entries[key]
+      end
+      return table.concat(out, "\\n")
+    end
+
+    -- A line diff (longest common subsequence): "  " kept, "- " in the snapshot only, "+ " now only.
+    function snapshots.diff(expected, actual)
+      local a, b = lines_of(expected), lines_of(actual)
+      local n, m = #a, #b
+      if n * m > 1000000 then return "- " .. table.concat(a, "\\n- ") .. "\\n+ " .. table.concat(b, "\\n+ ") end
+      local common = {}
+      for i = n + 1, 1, -1 do
+        local row, below = {}, common[i + 1]
+        for j = m + 1, 1, -1 do
+          if i > n or j > m then row[j] = 0
+          elseif a[i] == b[j] then row[j] = below[j + 1] + 1
+          else row[j] = math.max(below[j], row[j + 1]) end
+        end
+        common[i] = row
+      end
+      local out, i, j = {}, 1, 1
+      while i <= n or j <= m do
+        if i <= n and j <= m and a[i] == b[j] then
+          out[#out + 1] = "  " .. a[i]; i, j = i + 1, j + 1
+        elseif i <= n and (j > m or common[i + 1][j] >= common[i][j + 1]) then
+          out[#out + 1] = "- " .. a[i]; i = i + 1
+        else
+          out[#out + 1] = "+ " .. b[j]; j = j + 1
+        end
+      end
+      return table.concat(out, "\\n")
+    end
+
+    -- The text a snapshot keeps: an app's or a node's tree, or a string; one newline at the end.
+    function snapshots.text(value)
+      local text = value
+      if type(value) ~= "string" then
+        local ok, tree = pcall(function() return value:tree() end)
+        if not ok or type(tree) ~= "string" then
+          error("assert.matches_snapshot: expected an app, a node or a string, got " .. type(value), 3)
+        end
+        text = tree
+      end
+      return (text:gsub("\\n*$", "")) .. "\\n"
+    end
+
+    -- The key of a snapshot: "<full test name> <n>" (the n-th unnamed one of
+    -- the test) or "<full test name>: <name>".
+    function snapshots.key(test, name, count)
+      local key = name ~= nil and (test .. ": " .. tostring(name)) or (test .. " " .. count)
+      return (key:gsub("\\n", "\\\\n"))
+    end
+
+    -- Compares text with the snapshot of key in store ({ read = fn, write = fn }):
+    -- a missing one is written, an old one rewritten when update; else true or
+    -- false and a message with the diff.
+    function snapshots.check(store, key, text, update)
+      if not store.entries then store.entries, store.order = snapshots.parse(store.read() or "") end
+      local expected = store.entries[key]
+      if expected == text then return true end
+      if expected == nil or update then
+        if expected == nil then store.order[#store.order + 1] = key end
+        store.entries[key] = text
+        store.write(snapshots.render(store.entries, store.order))
+        return true
+      end
+      return false, ("the tree does not match its snapshot %q (- snapshot, + now; `lunette test --update-snapshots`"
+        .. " or LUNETTE_UPDATE_SNAPSHOTS=1 under busted takes the new one):\\n%s"):format(key, snapshots.diff(expected, text))
     end
     """
 
@@ -51,7 +259,12 @@ private let bustedSupport = """
 func lunetteModuleAdopt(_ state: OpaquePointer?) -> Int32 {
     guard let state, let runtime = try? LunetteRuntime(adopting: state) else { return 0 }
     try? BookModels.register(in: runtime)
-    _ = try? runtime.evaluate(bustedSupport, name: "=(lunette busted support)")
+    try? runtime.installRunnerSupport()             // lunette_problems, lunette_last_miss (taken out again below)
+    do {
+        _ = try runtime.evaluate(bustedSupport, name: "=(lunette busted support)")
+    } catch {
+        fputs("lunette: the busted support did not load: \(error)\n", stderr)
+    }
     adopted.append(runtime)
     return 1
 }

@@ -26,12 +26,13 @@ enum SpecRunner {
         var timeout: Double = 10
         var failOnWarnings = false
         var strict = false
+        var updateSnapshots = false
 
         var lua: String {
             func text(_ s: String?) -> String { s.map(quoted) ?? "nil" }
             return "{ filter = \(text(filter)), filterOut = \(text(filterOut)), tags = \(text(tags)), "
                 + "excludeTags = \(text(excludeTags)), timeout = \(timeout), failOnWarnings = \(failOnWarnings), "
-                + "strict = \(strict) }"
+                + "strict = \(strict), updateSnapshots = \(updateSnapshots) }"
         }
     }
 
@@ -43,6 +44,7 @@ enum SpecRunner {
             let runtime = try Runtimes.make(for: file, limits: limits, virtualClock: true)
             try runtime.installRunnerSupport()
             try SpecResults.install(in: runtime, channel: channel)
+            try SpecSnapshots.install(in: runtime, spec: file)
             try runtime.run(source: source, name: "=(spec runner)")
             // Out of the globals before any spec loads: no spec can call the runner again.
             let call = "local run = lunette_spec_run; lunette_spec_run = nil; run(\(quoted(file)), \(options.lua))"
@@ -111,6 +113,40 @@ final class SpecResults {
     /// below what the parent accepts (SpecChannel.longestPayload).
     static func cut(_ s: String, at limit: Int) -> String {
         s.count <= limit ? s : s.prefix(limit) + "… (cut at \(limit) characters)"
+    }
+}
+
+/// The snapshot file of one spec (`__snapshots__/<spec>.snap` beside it),
+/// as the runner reads and writes it: the global `lunette_snapshots`, taken
+/// out of the globals before any spec runs (so snapshots work under
+/// --sandbox too, and a spec reaches no other file through it).
+final class SpecSnapshots {
+    let path: String
+
+    init(spec: String) {
+        let url = URL(fileURLWithPath: spec)
+        var name = url.lastPathComponent
+        if name.hasSuffix(".lua") { name.removeLast(4) }
+        path = url.deletingLastPathComponent().appendingPathComponent("__snapshots__")
+            .appendingPathComponent(name + ".snap").path
+    }
+
+    static func install(in runtime: LunetteRuntime, spec: String) throws {
+        let read = HostType.Method(name: "read") { object, _ in
+            guard let snapshots = object as? SpecSnapshots,
+                  let data = FileManager.default.contents(atPath: snapshots.path) else { return .none }
+            return .string(String(decoding: data, as: UTF8.self))
+        }
+        let write = HostType.Method(name: "write") { object, arguments in
+            guard let snapshots = object as? SpecSnapshots, case .string(let text)? = arguments.first else { return .none }
+            let directory = (snapshots.path as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: snapshots.path), options: .atomic)
+            return .none
+        }
+        try runtime.register(HostType(name: "LunetteSpecSnapshots", swiftType: SpecSnapshots.self, properties: [],
+                                      methods: [read, write], make: nil))
+        try runtime.setGlobal("lunette_snapshots", to: SpecSnapshots(spec: spec))
     }
 }
 

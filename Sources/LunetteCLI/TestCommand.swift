@@ -50,6 +50,9 @@ struct TestCommand: ParsableCommand {
     @Flag(name: .long, help: "Strict mode: every body runs twice and must describe the same tree; bodies may not write state.")
     var strict = false
 
+    @Flag(name: .long, help: "Rewrite the snapshots (assert.matches_snapshot) that differ instead of failing.")
+    var updateSnapshots = false
+
     @OptionGroup var limits: ScriptLimits
 
     /// Internal: run the given files in this process, handing results out (see SpecProcess).
@@ -60,7 +63,8 @@ struct TestCommand: ParsableCommand {
         if child {
             setpgid(0, 0)                     // its own process group: a kill takes what it started too
             let options = SpecRunner.Options(filter: filter, filterOut: filterOut, tags: tags, excludeTags: excludeTags,
-                                             timeout: timeout, failOnWarnings: failOnWarnings, strict: strict)
+                                             timeout: timeout, failOnWarnings: failOnWarnings, strict: strict,
+                                             updateSnapshots: updateSnapshots)
             let channel = try SpecChannelWriter()      // before any Lua runs: specs never see it
             for file in paths { SpecRunner.run(file: file, options: options, limits: limits, channel: channel) }
             return
@@ -70,6 +74,7 @@ struct TestCommand: ParsableCommand {
         if let filter { childArguments += ["--filter", filter] }
         if failOnWarnings { childArguments += ["--fail-on-warnings"] }
         if strict { childArguments += ["--strict"] }
+        if updateSnapshots { childArguments += ["--update-snapshots"] }
         if let filterOut { childArguments += ["--filter-out", filterOut] }
         if let tags { childArguments += ["--tags", tags] }
         if let excludeTags { childArguments += ["--exclude-tags", excludeTags] }

@@ -145,6 +145,8 @@ for _, kind in ipairs(kinds) do
 end
 
 checks.error = checks.has_error
+checks.is_near = checks.near
+checks.are_near = checks.near
 checks.errors = checks.has_error
 checks.has_errors = checks.has_error
 checks.are_equal = checks.equal
@@ -307,6 +309,109 @@ function checks.spy(s)
            was_not = { called = not_called, called_with = not_called_with }, was_not_called = not_called }
 end
 
+-- assert.stub(s): as assert.spy(s), for a stub (luassert's form).
+checks.stub = function(s) return checks.spy(s) end
+
+-- Snapshots (assert.matches_snapshot): a spec's tree texts, kept in
+-- __snapshots__/<spec>.snap beside it, "=== <test name> <n>" over each.
+local snapshots = {}
+
+local function lines_of(text)
+  local out = {}
+  for line in text:gmatch("([^\n]*)\n") do out[#out + 1] = line end
+  return out
+end
+
+function snapshots.parse(text)
+  local entries, order, key, body = {}, {}, nil, nil
+  local function close()
+    if not key then return end
+    while #body > 0 and body[#body] == "" do body[#body] = nil end
+    if entries[key] == nil then order[#order + 1] = key end
+    entries[key] = table.concat(body, "\n") .. "\n"
+  end
+  for _, line in ipairs(lines_of(text .. "\n")) do
+    local name = line:match("^=== (.*)$")
+    if name then close(); key, body = name, {} elseif key then body[#body + 1] = line end
+  end
+  close()
+  return entries, order
+end
+
+function snapshots.render(entries, order)
+  local out = { "-- Lunette snapshots (assert.matches_snapshot); `lunette test --update-snapshots` rewrites them" }
+  for _, key in ipairs(order) do
+    out[#out + 1] = "=== " .. key
+    out[#out + 1] = entries[key]
+  end
+  return table.concat(out, "\n")
+end
+
+-- A line diff (longest common subsequence): "  " kept, "- " in the snapshot only, "+ " now only.
+function snapshots.diff(expected, actual)
+  local a, b = lines_of(expected), lines_of(actual)
+  local n, m = #a, #b
+  if n * m > 1000000 then return "- " .. table.concat(a, "\n- ") .. "\n+ " .. table.concat(b, "\n+ ") end
+  local common = {}
+  for i = n + 1, 1, -1 do
+    local row, below = {}, common[i + 1]
+    for j = m + 1, 1, -1 do
+      if i > n or j > m then row[j] = 0
+      elseif a[i] == b[j] then row[j] = below[j + 1] + 1
+      else row[j] = math.max(below[j], row[j + 1]) end
+    end
+    common[i] = row
+  end
+  local out, i, j = {}, 1, 1
+  while i <= n or j <= m do
+    if i <= n and j <= m and a[i] == b[j] then
+      out[#out + 1] = "  " .. a[i]; i, j = i + 1, j + 1
+    elseif i <= n and (j > m or common[i + 1][j] >= common[i][j + 1]) then
+      out[#out + 1] = "- " .. a[i]; i = i + 1
+    else
+      out[#out + 1] = "+ " .. b[j]; j = j + 1
+    end
+  end
+  return table.concat(out, "\n")
+end
+
+-- The text a snapshot keeps: an app's or a node's tree, or a string; one newline at the end.
+function snapshots.text(value)
+  local text = value
+  if type(value) ~= "string" then
+    local ok, tree = pcall(function() return value:tree() end)
+    if not ok or type(tree) ~= "string" then
+      error("assert.matches_snapshot: expected an app, a node or a string, got " .. type(value), 3)
+    end
+    text = tree
+  end
+  return (text:gsub("\n*$", "")) .. "\n"
+end
+
+-- The key of a snapshot: "<full test name> <n>" (the n-th unnamed one of
+-- the test) or "<full test name>: <name>".
+function snapshots.key(test, name, count)
+  local key = name ~= nil and (test .. ": " .. tostring(name)) or (test .. " " .. count)
+  return (key:gsub("\n", "\\n"))
+end
+
+-- Compares text with the snapshot of key in store ({ read = fn, write = fn }):
+-- a missing one is written, an old one rewritten when update; else true or
+-- false and a message with the diff.
+function snapshots.check(store, key, text, update)
+  if not store.entries then store.entries, store.order = snapshots.parse(store.read() or "") end
+  local expected = store.entries[key]
+  if expected == text then return true end
+  if expected == nil or update then
+    if expected == nil then store.order[#store.order + 1] = key end
+    store.entries[key] = text
+    store.write(snapshots.render(store.entries, store.order))
+    return true
+  end
+  return false, ("the tree does not match its snapshot %q (- snapshot, + now; `lunette test --update-snapshots`"
+    .. " or LUNETTE_UPDATE_SNAPSHOTS=1 under busted takes the new one):\n%s"):format(key, snapshots.diff(expected, text))
+end
+
 -- Declaring -----------------------------------------------------------------
 
 local function new_block(name, parent)
@@ -377,11 +482,11 @@ end
 -- globals before any spec runs, so specs cannot reach them.
 -- Results go to `lunette_results` (Swift's, writing to a channel of its
 -- own that specs cannot reach, R25), never to stdout.
-local load_spec, results, watch, unwatch, reset_clock, take_problems, last_miss =
+local load_spec, results, watch, unwatch, reset_clock, take_problems, last_miss, snapshot_file =
   lunette_loadfile, lunette_results, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems,
-  lunette_last_miss
+  lunette_last_miss, lunette_snapshots
 lunette_loadfile, lunette_results, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems,
-  lunette_last_miss = nil, nil, nil, nil, nil, nil, nil
+  lunette_last_miss, lunette_snapshots = nil, nil, nil, nil, nil, nil, nil, nil
 
 -- A failure's message; indexing the nil of an app:find that matched
 -- nothing says what was looked for, and in what.
@@ -440,6 +545,23 @@ function checks.reported(app, text)
     if w:find(text, 1, true) then expect(text); return end
   end
   fail(("expected a report containing %s, the app's warnings are %s"):format(show(text), show(app:warnings())))
+end
+
+-- assert.matches_snapshot(value[, name]): the tree text of an app or a
+-- node (or a string) equals its snapshot in __snapshots__/<spec>.snap;
+-- the first run writes it, --update-snapshots rewrites it.
+local snapshot_store = {
+  read = function() return snapshot_file and snapshot_file:read() end,
+  write = function(text) if snapshot_file then snapshot_file:write(text) end end,
+}
+local running = { name = nil, snapshots = 0 }
+function checks.matches_snapshot(value, name)
+  if not running.name then fail("assert.matches_snapshot is for inside a test (it)") end
+  local text = snapshots.text(value)
+  if name == nil then running.snapshots = running.snapshots + 1 end
+  local ok, message = snapshots.check(snapshot_store, snapshots.key(running.name, name, running.snapshots), text,
+                                      settings.updateSnapshots)
+  if not ok then fail(message) end
 end
 
 -- Runs before_each hooks, the test and after_each hooks; the first failure wins.
@@ -573,6 +695,7 @@ function lunette_spec_run(path, options)
   local timeout = options.timeout or 10
   local only, excluded = set_of(options.tags), set_of(options.excludeTags)
   settings.failOnWarnings = options.failOnWarnings
+  settings.updateSnapshots = options.updateSnapshots
   strict = options.strict
   if strict then reset_ui() end
   local chunk, err = load_spec(path)
@@ -612,7 +735,9 @@ function lunette_spec_run(path, options)
             reset_ui()                            -- each test starts afresh: no apps, effects, tasks or timers
             take_problems()                       -- what came before belongs to no test
             local started = os.clock()
+            running.name, running.snapshots = name, 0
             local good, message = run_watched(child, timeout)
+            running.name = nil
             record(good and "passed" or "failed", name, not good and message_of(message) or nil, os.clock() - started)
           end
         end

@@ -1,0 +1,144 @@
+import Foundation
+import XCTest
+
+/// Issue 20, item 5 and snapshots: one spec file under both runners
+/// (`lunette test` and busted with the loadable module) gets the same
+/// verdict per test — error nodes, onAppear and task errors fail a test,
+/// a missed find is explained, `assert.is_near` / `assert.stub(s)` exist —
+/// and snapshots written by one runner are read by the other.
+final class RunnerParityTests: XCTestCase {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let spec = #"""
+        local ui = require("lunette")
+
+        local Broken = ui.View("Broken", { body = function() error("body broke") end })
+        local Appearing = ui.View("Appearing", { body = function()
+          return ui.Text("hi"):onAppear(function() error("appear broke") end)
+        end })
+        local Tasked = ui.View("Tasked", { body = function()
+          return ui.Text("t"):task(function() ui.sleep(0.1); error("task broke") end)
+        end })
+        local Fine = ui.View("Fine", { state = { n = 0 }, body = function(self)
+          return ui.VStack { ui.Text("n " .. self.n), ui.Button("More", function() self.n = self.n + 1 end) }
+        end })
+
+        describe("parity", function()
+          it("fails on an error node", function() ui.mount(Broken()) end)
+          it("passes when the error node is expected", function()
+            assert.has_error_node(ui.mount(Broken()), "body broke")
+          end)
+          it("fails on an onAppear error", function() ui.mount(Appearing()) end)
+          it("fails on a task error", function() ui.mount(Tasked()); ui.clock.advance(0.2) end)
+          it("passes a tagged one #errors", function() ui.mount(Tasked()); ui.clock.advance(0.2) end)
+          it("fails a missed find", function() local app = ui.mount(Fine()); app:find("Less"):tap() end)
+          it("passes a tap", function()
+            local app = ui.mount(Fine()); app:find("More"):tap()
+            assert.truthy(app:tree():find("n 1", 1, true))
+          end)
+          it("passes is_near", function() assert.is_near(1.0, 1.05, 0.1) end)
+          it("fails is_near", function() assert.is_near(1.0, 1.5, 0.1) end)
+          it("passes assert.stub", function()
+            local t = { f = function() return 1 end }
+            local s = stub(t, "f")
+            t.f(3)
+            assert.stub(s).was.called(1)
+            assert.stub(s).was.called_with(3)
+          end)
+          it("fails assert.stub", function()
+            local t = { f = function() end }
+            local s = stub(t, "f")
+            assert.stub(s).was.called(1)
+          end)
+          it("passes a snapshot", function()
+            local app = ui.mount(Fine())
+            assert.matches_snapshot(app)
+            app:find("More"):tap()
+            assert.matches_snapshot(app, "after a tap")
+          end)
+        end)
+        """#
+
+    private struct Run { let verdicts: [String: Bool]; let output: String }
+
+    private func run(_ executable: String, _ arguments: [String], in directory: URL,
+                     environment: [String: String] = [:]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func lunetteTest(_ directory: URL, _ extra: [String] = []) throws -> Run {
+        let output = try run(root.appendingPathComponent(".build/debug/lunette").path,
+                             ["test"] + extra + ["parity_spec.lua"], in: directory)
+        var verdicts: [String: Bool] = [:]
+        for line in output.split(separator: "\n") {
+            if line.hasPrefix("  ✓ ") { verdicts[String(line.dropFirst(4))] = true }
+            if line.hasPrefix("  ✗ ") { verdicts[String(line.dropFirst(4))] = false }
+        }
+        return Run(verdicts: verdicts, output: output)
+    }
+
+    private func busted(_ directory: URL, update: Bool = false) throws -> Run {
+        var environment = ["LUA_CPATH": root.appendingPathComponent(".build/lua").path + "/?.so;;"]
+        if update { environment["LUNETTE_UPDATE_SNAPSHOTS"] = "1" }
+        let output = try run("/usr/bin/busted", ["-o", "json", "parity_spec.lua"], in: directory, environment: environment)
+        let json = output[output.firstIndex(of: "{")!...]
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        var verdicts: [String: Bool] = [:]
+        for (key, passed) in [("successes", true), ("failures", false), ("errors", false)] {
+            for test in object[key] as? [[String: Any]] ?? [] { verdicts[test["name"] as? String ?? "?"] = passed }
+        }
+        return Run(verdicts: verdicts, output: output)
+    }
+
+    func testOneSpecGetsTheSameVerdictsUnderBothRunners() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: root.appendingPathComponent(".build/debug/lunette").path),
+                          "run swift build first")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/busted"), "busted is not installed")
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: root.appendingPathComponent(".build/lua/lunette.so").path),
+                          "build the loadable module (swift build --product LunetteLua; .build/lua/lunette.so)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parity_\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.spec.write(to: directory.appendingPathComponent("parity_spec.lua"), atomically: true, encoding: .utf8)
+
+        let ours = try lunetteTest(directory)               // the first run writes the snapshots
+        let theirs = try busted(directory)                  // busted reads them
+        XCTAssertEqual(ours.verdicts.count, 12, ours.output)
+        XCTAssertEqual(ours.verdicts, theirs.verdicts, "lunette test:\n\(ours.output)\nbusted:\n\(theirs.output)")
+        for (name, passed) in ours.verdicts {
+            XCTAssertEqual(passed, name.contains(" passes "), "\(name): \(ours.output)")
+        }
+        XCTAssertTrue(theirs.output.contains("no node matches 'Less' in:"), theirs.output)
+        XCTAssertTrue(ours.output.contains("no node matches 'Less' in:"), ours.output)
+
+        // A snapshot that no longer matches fails under both, with a diff; updating takes the new tree.
+        let snapshot = directory.appendingPathComponent("__snapshots__/parity_spec.snap")
+        let written = try String(contentsOf: snapshot, encoding: .utf8)
+        XCTAssertTrue(written.contains("=== parity passes a snapshot 1\nFine\n  VStack\n    Text \"n 0\""), written)
+        XCTAssertTrue(written.contains("=== parity passes a snapshot: after a tap\n"), written)
+        try written.replacingOccurrences(of: "Text \"n 1\"", with: "Text \"n 9\"").write(to: snapshot, atomically: true, encoding: .utf8)
+        let stale = "parity passes a snapshot"
+        let oursStale = try lunetteTest(directory), theirsStale = try busted(directory)
+        XCTAssertEqual(oursStale.verdicts[stale], false, oursStale.output)
+        XCTAssertEqual(theirsStale.verdicts[stale], false, theirsStale.output)
+        XCTAssertTrue(oursStale.output.contains("-     Text \"n 9\"") && oursStale.output.contains("+     Text \"n 1\""), oursStale.output)
+        XCTAssertTrue(theirsStale.output.contains("-     Text \\\"n 9\\\""), theirsStale.output)
+        XCTAssertEqual(try busted(directory, update: true).verdicts[stale], true)
+        XCTAssertEqual(try String(contentsOf: snapshot, encoding: .utf8), written)
+        try written.replacingOccurrences(of: "Text \"n 1\"", with: "Text \"n 9\"").write(to: snapshot, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try lunetteTest(directory, ["--update-snapshots"]).verdicts[stale], true)
+        XCTAssertEqual(try String(contentsOf: snapshot, encoding: .utf8), written)
+        XCTAssertEqual(try lunetteTest(directory).verdicts[stale], true)
+    }
+}

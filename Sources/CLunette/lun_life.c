@@ -184,7 +184,7 @@ static int lun_life_task_id_changed(lua_State *L, int oidx, int eidx) {
   if (lua_toboolean(L, -1)) {
     lua_rawgeti(L, oidx, LUN_LIFE_VALUE);
     lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
-    changed = !lua_compare(L, -1, -2, LUA_OPEQ);
+    changed = !lun_values_equal(L, -1, -2, 0);    /* by contents, as Swift's Equatable ids (F10) */
     lua_pop(L, 2);
   }
   lua_pop(L, 1);

@@ -129,6 +129,7 @@ static int lun_modifier_task(lua_State *L) {
   lun_check_keys(L, 3, options, "view:task", "option");
   lua_getfield(L, 3, "id");
   lua_replace(L, 3);
+  lun_snapshot(L, 3, "task id");                  /* a table id is compared by its contents (Equatable) */
   return lun_modifier_life(L, LUN_ON_TASK, 2, 3, 1);
 }
 
@@ -184,6 +185,8 @@ static int lun_modifier_pair(lua_State *L, const char *field) {
 static int lun_modifier_animation(lua_State *L) {
   lun_modifier_self(L);
   lun_animation_check(L, 2);
+  lua_settop(L, 3);
+  lun_snapshot(L, 3, "animation value");          /* a table value is compared by its contents (Equatable) */
   return lun_modifier_pair(L, "animation");
 }
 

@@ -104,7 +104,7 @@ static void lun_walk_animation(lua_State *L, lun_Walk *W, int v) {
   if (lua_rawget(L, -3) == LUA_TTABLE) {          /* { previous value } */
     lua_rawgeti(L, -1, 1);
     lua_rawgeti(L, -5, 2);
-    if (!lua_compare(L, -1, -2, LUA_OPEQ)) {
+    if (!lun_values_equal(L, -1, -2, 0)) {         /* by contents, as an Equatable value */
       lua_rawgeti(L, -6, 1);
       desc = luaL_tolstring(L, -1, &dlen);
       lunh_out_animate(W->rt, desc, dlen);

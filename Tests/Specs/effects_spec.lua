@@ -241,3 +241,50 @@ describe("Effects", function()
     assert.same({ "start" }, log)
   end)
 end)
+
+-- task(id:priority:_:): "Adds a task to perform before this view appears or
+-- when a specified value changes … id: The value to observe for changes. The
+-- value must conform to the Equatable protocol"
+-- (https://developer.apple.com/documentation/swiftui/view/task(id:priority:_:)).
+-- A table id is a value: equal contents are no change. The same for
+-- :animation(_, value) (animation(_:value:), value: Equatable).
+describe("Equatable ids and values", function()
+  it("a task with a table id restarts only when the table's contents change", function()
+    local starts = 0
+    local Search = ui.View("SearchTask", { state = { query = "a", page = 1, other = 0 }, body = function(self)
+      return ui.VStack {
+        ui.Text("other " .. self.other),
+        ui.Button("other", function() self.other = self.other + 1 end),
+        ui.Button("next", function() self.page = self.page + 1 end),
+      }:task(function() starts = starts + 1 end, { id = { query = self.query, page = self.page } })
+    end })
+    local app = ui.mount(Search {})
+    ui.clock.advance(0)
+    assert.equal(1, starts)
+    app:find("other"):tap()                       -- a new table, the same contents: no restart
+    ui.clock.advance(0)
+    assert.equal(1, starts)
+    app:find("next"):tap()                        -- another page: restarted
+    ui.clock.advance(0)
+    assert.equal(2, starts)
+    app:unmount()
+  end)
+
+  it("an :animation(_, value) with a table value animates only when the contents change", function()
+    local V = ui.View("AnimValue", { state = { pos = 1, size = 1 }, body = function(self)
+      return ui.VStack {
+        ui.Image("dot"):scaleEffect(self.size):animation(ui.Animation.linear(1), { x = self.pos }),
+        ui.Button("grow", function() self.size = self.size + 1 end),
+        ui.Button("move", function() self.pos = self.pos + 1; self.size = self.size + 1 end),
+      }
+    end })
+    local app = ui.mount(V {})
+    local function animated() return tostring(app:find("dot")):match("%[animated: (.-)%]") end
+    app:find("grow"):tap()                        -- a new table, the same contents: not animated
+    assert.is_nil(animated())
+    app:find("move"):tap()                        -- the contents changed: animated
+    assert.equal("scaleEffect 2 -> 3, linear 1.0s", animated())
+    app:unmount()
+  end)
+
+end)

@@ -34,12 +34,20 @@ struct NavigationPop {
             throw PreviewError("back: could not find the state this NavigationStack's path binding writes "
                 + "(a model's property?); pop it from the script (dismiss, or writing the path)")
         }
-        guard let elements = Self.elements(of: description), elements.allSatisfy(Self.isLiteral) else {
-            throw PreviewError("back: the preview pops paths of strings, numbers and booleans; this one is "
-                + "\(description); pop it from the script (dismiss, or writing the path)")
+        try runtime.setState(of: view, name, to: try prefix(of: description, stack: node))
+    }
+
+    /// The path without its last element, as Lua source. The runtime
+    /// describes values for people, so only elements that read back as the
+    /// same value (strings, numbers, booleans) can be written again; a path
+    /// one screen deep pops to `{}` whatever it holds (a link's view).
+    private func prefix(of description: String, stack: RenderNode) throws -> String {
+        if let elements = Self.elements(of: description), elements.allSatisfy(Self.isLiteral) {
+            return "{" + elements.dropLast().joined(separator: ", ") + "}"
         }
-        guard !elements.isEmpty else { return }
-        try runtime.setState(of: view, name, to: "{" + elements.dropLast().joined(separator: ", ") + "}")
+        if screens(of: stack, children: PreviewTree.flattened(stack.children)) == 1 { return "{}" }
+        throw PreviewError("back: the preview pops paths of strings, numbers and booleans, or one screen deep; "
+            + "this one is \(description); pop it from the script (dismiss, or writing the path)")
     }
 
     /// The state holding the stack's path: (view label, state name, the value as described).

@@ -55,6 +55,30 @@ return ui.View("Library", { state = { path = {} }, body = function(self)
 end })()
 """
 
+# A stack that keeps its own path, pushed by a link to a view (no values).
+OWN_PATH = """
+local ui = require("lunette")
+local Detail = ui.View("BookDetail", { body = function(self)
+  return ui.Text("about " .. self.title):navigationTitle(self.title)
+end })
+return ui.NavigationStack {
+  ui.VStack { ui.NavigationLink("Dune", Detail { title = "Dune" }) }:navigationTitle("Books"),
+}
+"""
+
+# A stack pushed two values deep; a title with a comma in it.
+DEEP = """
+local ui = require("lunette")
+local Detail = ui.View("BookDetail", { body = function(self)
+  return ui.VStack { ui.Text("about " .. self.title), ui.NavigationLink("More", self.title .. "+") }:navigationTitle(self.title)
+end })
+return ui.View("Library", { state = { path = {} }, body = function(self)
+  return ui.NavigationStack(self["$path"], {
+    ui.VStack { ui.NavigationLink("Emma, 2nd", "Emma, 2nd"), ui.Button("fail", function() error("no such book") end) },
+  }, function(t) return Detail { title = t } end)
+end })()
+"""
+
 ROWS = """
 local ui = require("lunette")
 return ui.View("Rows", { state = { rows = { "A", "B", "C" } }, body = function(self)
@@ -158,6 +182,31 @@ class NavigationTests(unittest.TestCase):
             expect(page.locator("span", has_text="by Austen")).to_be_visible()
             self.assertEqual(timeline_errors(page), [])
 
+    def test_a_stack_keeping_its_own_path_of_views_pops_too(self):
+        with previewing(OWN_PATH, "own.lua") as page:
+            page.locator("button", has_text="Dune").click()
+            expect(page.locator("span", has_text="about Dune")).to_be_visible()
+            expect(page.locator("button", has_text="Dune")).to_be_hidden()
+            page.get_by_role("button", name="Back").click()
+            expect(page.locator("button", has_text="Dune")).to_be_visible()
+            expect(page.locator("span", has_text="about Dune")).to_have_count(0)
+            self.assertEqual(timeline_errors(page), [])
+
+
+    def test_back_pops_one_screen_at_a_time(self):
+        with previewing(DEEP, "deep.lua") as page:
+            page.locator("button", has_text="Emma, 2nd").click()
+            page.locator("button:visible", has_text="More").click()
+            expect(page.locator("span", has_text=re.compile(r"^about Emma, 2nd\+$"))).to_be_visible()
+            back = page.get_by_role("button", name="Back")
+            expect(back).to_contain_text("Emma, 2nd")
+            back.click()
+            expect(page.locator("span", has_text=re.compile(r"^about Emma, 2nd$"))).to_be_visible()
+            expect(page.locator("span", has_text=re.compile(r"^about Emma, 2nd\+$"))).to_have_count(0)
+            page.get_by_role("button", name="Back").click()
+            expect(page.locator("button", has_text="fail")).to_be_visible()
+            self.assertEqual(timeline_errors(page), [])
+
 
 class StaleNodeTests(unittest.TestCase):
     """Item 6: a page acting on a node from an older frame acts on the node it
@@ -188,6 +237,15 @@ class StaleNodeTests(unittest.TestCase):
             time.sleep(0.3)
             self.assertEqual(timeline_errors(page), [])     # was: "that node is no longer rendered", per frame
             expect(page.locator("#inspector")).to_contain_text("no longer rendered")
+
+
+class TimelineErrorTests(unittest.TestCase):
+    def test_a_real_error_is_shown_once(self):
+        with previewing(DEEP, "deep.lua") as page:
+            page.locator("button", has_text="fail").click()
+            expect(page.locator("#timeline .error").first).to_contain_text("no such book")
+            time.sleep(0.5)
+            self.assertEqual(len(timeline_errors(page)), 1, timeline_errors(page))
 
 
 if __name__ == "__main__":

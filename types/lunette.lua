@@ -172,8 +172,9 @@ function View:sheet(isPresented, content, options) end
 ---@param title string
 ---@param isPresented ui.Binding
 ---@param actions? ui.ViewValue[] ui.Button values (default: one "OK")
+---@param message? string shown under the title
 ---@return ui.ViewValue
-function View:alert(title, isPresented, actions) end
+function View:alert(title, isPresented, actions, message) end
 ---@param title string
 ---@return ui.ViewValue
 function View:navigationTitle(title) end
@@ -233,8 +234,9 @@ function ui.Text(text) end
 function ui.ProgressView(label, value, total) end
 ---@param label string
 ---@param action fun()
+---@param options? { role?: "cancel"|"destructive" } Button(_:role:action:)
 ---@return ui.ViewValue
-function ui.Button(label, action) end
+function ui.Button(label, action, options) end
 ---@param label string
 ---@param isOn ui.Binding
 ---@return ui.ViewValue

@@ -1,6 +1,6 @@
 /*
- * lun_alert.c — view:alert(title, isPresented, actions) (T07), as
- * SwiftUI's .alert(_:isPresented:actions:).
+ * lun_alert.c — view:alert(title, isPresented, actions, message) (T07), as
+ * SwiftUI's .alert(_:isPresented:actions:message:).
  *
  *   view:alert("Delete the book?", self["$confirming"], {
  *     ui.Button("Delete", function() library:remove(book) end),
@@ -10,7 +10,9 @@
  * While the binding is true the view shows an Alert node (its title, then
  * its buttons) after its content; any button runs its action and then
  * dismisses the alert (sets the binding false), as an alert's buttons do.
- * Without actions, the alert has one "OK" button.
+ * Without actions, the alert has one "OK" button. A message (text) is the
+ * Alert node's "message"; a button's role (ui.Button(label, fn, { role =
+ * "destructive" })) stays on the button.
  */
 #include "lun_internal.h"
 
@@ -49,7 +51,7 @@ static void lun_alert_button(lua_State *L, int bidx, int pidx, int i) {
   lua_setfield(L, -2, "action");
 }
 
-/* view:alert(title, isPresented, actions?) -> view. */
+/* view:alert(title, isPresented, actions?, message?) -> view. */
 int lun_modifier_alert(lua_State *L) {
   lua_Integer i, n;
   if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
@@ -57,12 +59,18 @@ int lun_modifier_alert(lua_State *L) {
   if (!lun_binding_test(L, 3))
     luaL_argerror(L, 3, lua_pushfstring(L, "Binding expected (self[\"$showAlert\"]), got %s", luaL_typename(L, 3)));
   if (!lua_isnoneornil(L, 4)) luaL_checktype(L, 4, LUA_TTABLE);
-  lua_settop(L, 4);
-  lua_createtable(L, 3, 0);                       /* 5: { title, binding, buttons } */
+  if (!lua_isnoneornil(L, 5)) luaL_checkstring(L, 5);
+  if (lun_rawfield(L, 1, "alertSpec") != LUA_TNIL)   /* it would replace the first without a word */
+    lun_error_here(L, "view:alert: this view presents an alert already; attach the second to another view");
+  lua_settop(L, 5);
+  lua_createtable(L, 4, 0);                       /* 6: { title, binding, buttons, message } */
   lua_pushvalue(L, 2);
-  lua_rawseti(L, 5, 1);
+  lua_rawseti(L, 6, 1);
   lua_pushvalue(L, 3);
-  lua_rawseti(L, 5, 2);
+  lua_rawseti(L, 6, 2);
+  lua_pushvalue(L, 5);
+  lua_rawseti(L, 6, 4);
+  lua_replace(L, 5);                              /* 5: the alert spec */
   lua_newtable(L);                                /* 6: the buttons */
   if (lua_isnil(L, 4)) {                          /* one "OK" button */
     int vidx = lun_view_new(L, LUN_VIEW_BUTTON);
@@ -83,7 +91,8 @@ int lun_modifier_alert(lua_State *L) {
     }
   }
   lua_rawseti(L, 5, 3);
-  lua_setfield(L, 1, "alert");
+  lua_pushvalue(L, 5);
+  lua_setfield(L, 1, "alertSpec");                /* not "alert": that name is the modifier */
   lua_settop(L, 1);
   return 1;
 }
@@ -93,15 +102,24 @@ int lun_modifier_alert(lua_State *L) {
 void lun_walk_alert(lua_State *L, lun_Walk *W, int v) {
   size_t len;
   const char *title;
-  if (lun_rawfield(L, v, "alert") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  if (lun_rawfield(L, v, "alertSpec") != LUA_TTABLE) { lua_pop(L, 1); return; }
   if (lua_rawgeti(L, -1, 1) != LUA_TSTRING || lua_rawgeti(L, -2, 2) == LUA_TNIL || !lun_binding_test(L, -1) ||
       lua_rawgeti(L, -3, 3) != LUA_TTABLE)
-    luaL_error(L, "the view's 'alert' field was altered");
+    luaL_error(L, "the view's 'alertSpec' field was altered");
   lun_binding_get(L, -2);
   if (!lua_toboolean(L, -1)) { lua_pop(L, 5); return; }
   lua_pop(L, 1);
   title = lua_tolstring(L, -3, &len);
   lunh_out_begin(W->rt, LUN_VIEW_ALERT, title, len);
+  if (lua_rawgeti(L, -4, 4) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER) {   /* its message, as attrs show */
+    size_t mlen;
+    const char *message;
+    lun_describe(L, -1, 1);
+    message = lua_tolstring(L, -1, &mlen);
+    lunh_out_attr(W->rt, "message", 7, message, mlen);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
   lun_walk_value(L, W, lua_gettop(L));            /* the buttons: a plain list of views */
   lunh_out_end(W->rt);
   lua_pop(L, 4);

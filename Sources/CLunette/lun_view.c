@@ -349,13 +349,28 @@ static int lun_ui_empty(lua_State *L) { lun_view_new(L, LUN_VIEW_EMPTY); return 
 
 /* ui.Button(label, action) -> view. */
 static int lun_ui_button(lua_State *L) {
+  static const char *const options[] = {"role", NULL};
+  static const char *const roles[] = {"cancel", "destructive", NULL};
   int vidx;
-  lua_settop(L, 2);
+  lua_settop(L, 3);
   luaL_checktype(L, 2, LUA_TFUNCTION);
+  if (!lua_isnil(L, 3)) {                         /* { role = "destructive" }: Button(_:role:action:) */
+    luaL_checktype(L, 3, LUA_TTABLE);
+    lun_check_keys(L, 3, options, "ui.Button", "option");
+    lua_getfield(L, 3, "role");
+    lua_replace(L, 3);
+    if (!lua_isnil(L, 3)) luaL_checkoption(L, 3, NULL, roles);
+  }
   vidx = lun_view_new(L, LUN_VIEW_BUTTON);
   lun_view_text_arg(L, 1, vidx, "text");
   lua_pushvalue(L, 2);
   lua_setfield(L, vidx, "action");
+  if (!lua_isnil(L, 3)) {
+    lua_createtable(L, 0, 1);
+    lua_pushvalue(L, 3);
+    lua_setfield(L, -2, "role");
+    lua_setfield(L, vidx, "attrs");
+  }
   return 1;
 }
 

@@ -169,3 +169,37 @@ describe("Sheets' onDismiss", function()
       "view:sheet: this view presents a sheet already", 1, true)
   end)
 end)
+
+-- alert(_:isPresented:actions:message:) shows its message; Button(_:role:action:)
+-- gives a button the role cancel or destructive
+-- (https://developer.apple.com/documentation/swiftui/view/alert(_:ispresented:actions:message:)-8dvt8,
+--  https://developer.apple.com/documentation/swiftui/buttonrole).
+describe("Alert messages and button roles", function()
+  it("an alert shows its message; its buttons keep their roles; any button dismisses it", function()
+    local deleted = false
+    local V = ui.View("Deleter", { state = { ask = true }, body = function(self)
+      return ui.Text("book"):alert("Delete the book?", self["$ask"], {
+        ui.Button("Delete", function() deleted = true end, { role = "destructive" }),
+        ui.Button("Cancel", function() end, { role = "cancel" }),
+      }, "This cannot be undone.")
+    end })
+    local app = ui.mount(V {})
+    local tree = app:tree()
+    assert.matches('Alert "Delete the book?" message="This cannot be undone."', tree, 1, true)
+    assert.matches('Button "Delete" role="destructive"', tree, 1, true)
+    assert.matches('Button "Cancel" role="cancel"', tree, 1, true)
+    app:find("Delete"):tap()
+    assert.is_true(deleted)
+    assert.is_nil(app:find { type = "Alert" })
+    app:unmount()
+  end)
+
+  it("refuses a role it does not know, an option it does not know, and a second alert on one view", function()
+    assert.error_matches(function() ui.Button("x", function() end, { role = "dangerous" }) end, "invalid option 'dangerous'", 1, true)
+    assert.error_matches(function() ui.Button("x", function() end, { rol = "cancel" }) end,
+      "ui.Button: unknown option 'rol' (did you mean 'role'?)", 1, true)
+    local b = ui.Binding.constant(false)
+    assert.error_matches(function() ui.Text("x"):alert("a", b):alert("b", b) end,
+      "view:alert: this view presents an alert already", 1, true)
+  end)
+end)

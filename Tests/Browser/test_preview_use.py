@@ -31,9 +31,10 @@ local Clock = ui.View("Clock", { state = { ticks = 0 }, body = function(self)
     while true do ui.sleep(0.05); self.ticks = self.ticks + 1 end
   end)
 end })
-return ui.View("Form", { state = { title = "", volume = 0.5, flavor = "vanilla" }, body = function(self)
+return ui.View("Form", { state = { title = "", volume = 0.5, flavor = "vanilla", count = 1 }, body = function(self)
   return ui.VStack {
     Clock {},
+    ui.Stepper("Count", self["$count"], { 1, 5 }),
     ui.TextField("New task", self["$title"]),
     ui.Slider(self["$volume"], { 0, 1 }),
     ui.Picker("Flavor", self["$flavor"], { "vanilla", "chocolate" }),
@@ -155,6 +156,24 @@ class TypingTests(unittest.TestCase):
             expect(page.locator("select")).to_have_value("1")
             expect(page.locator("input[type=range]")).to_have_value("0.25")
             self.assertEqual(page.evaluate("document.querySelector('select').dataset.kept"), "yes")
+            # a slider held under the pointer is not moved by frames until it is let go
+            slider = page.locator("input[type=range]")
+            box = slider.bounding_box()
+            page.mouse.move(box["x"] + box["width"] * 0.25, box["y"] + box["height"] / 2)
+            page.mouse.down()
+            page.mouse.move(box["x"] + box["width"] * 0.9, box["y"] + box["height"] / 2)
+            time.sleep(0.3)                                # frames arrive from the clock meanwhile
+            self.assertGreater(float(slider.input_value()), 0.7)
+            self.assertEqual(slider.evaluate("el => el.dataset.dragging"), "yes")
+            page.mouse.up()
+            self.assertIsNone(slider.evaluate("el => el.dataset.dragging || null"))
+            # a stepper's buttons stay, focused, while its label follows the value
+            plus = page.locator("button", has_text="+")
+            plus.evaluate("el => { el.dataset.kept = 'yes' }")
+            plus.click()
+            expect(page.locator(".Stepper")).to_contain_text("Count: 2")
+            expect(plus).to_be_focused()
+            self.assertEqual(plus.evaluate("el => el.dataset.kept"), "yes")
 
 
 class NavigationTests(unittest.TestCase):

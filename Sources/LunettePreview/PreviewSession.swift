@@ -174,8 +174,9 @@ public final class PreviewSession: @unchecked Sendable {
 
     /// Carries out a page's action on `node`, as a script or a test would.
     private func act(_ type: String, on node: RenderNode, _ request: [String: Any]) throws {
-        if type != "scroll" {
-            record("event", "\(type) \(node.typeName) \(node.text.map { "\"\($0)\"" } ?? "")")
+        if type != "scroll" {     // a view's node has its type as its text: said once
+            let label = node.kind == .component ? nil : node.text
+            record("event", "\(type) \(node.typeName) \(label.map { "\"\($0)\"" } ?? "")")
         }
         switch type {
         case "select": try runtime.select(node, Self.option(request))

@@ -199,7 +199,8 @@ return ui.View("Order", { state = { flavor = "vanilla", volume = 0.5, count = 1,
     ui.Stepper("Count", self["$count"], { 1, 3 }),
     ui.Text("order " .. tostring(self.flavor) .. " " .. self.volume .. " " .. self.count),
     ui.Button("clear", function() self.sure = true end),
-  }:alert("Clear the order?", self["$sure"], { ui.Button("Clear", function() self.count = 1 end) })
+  }:alert("Clear the order?", self["$sure"], { ui.Button("Clear", function() self.count = 1 end, { role = "destructive" }) },
+           'The "count" goes back to 1.')
 end })()
 """
 
@@ -221,6 +222,7 @@ class ControlPreviewTests(unittest.TestCase):
             expect(page.locator("span", has_text="order 3 0.25 2")).to_be_visible()
             page.locator("button", has_text="clear").click()
             expect(page.locator("dialog[role=alertdialog]")).to_contain_text("Clear the order?")
+            expect(page.locator("dialog[role=alertdialog] p.message")).to_have_text('The "count" goes back to 1.')
             page.locator("dialog button", has_text="Clear").click()
             expect(page.locator("span", has_text="order 3 0.25 1")).to_be_visible()
             expect(page.locator("dialog[role=alertdialog]")).to_have_count(0)

@@ -20,7 +20,7 @@ extension CommandLineTests {
     func testT04AStoredValueSurvivesTheProcess() throws {
         let script = try storageScript(taps: 1)
         let store = script.deletingPathExtension().path + ".sqlite"
-        defer { for path in [script.path, store] { try? FileManager.default.removeItem(atPath: path) } }
+        defer { for path in [script.path, store, store + "-wal", store + "-shm"] { try? FileManager.default.removeItem(atPath: path) } }
         let first = try lunette(["run", "--storage", store, script.path])
         XCTAssertEqual(first.status, 0, first.errors)
         XCTAssertTrue(first.output.contains("count 1"), first.output)
@@ -31,7 +31,7 @@ extension CommandLineTests {
     func testT04ACorruptStoreGivesDefaultsAndAClearErrorAndIsNotOverwritten() throws {
         let script = try storageScript(taps: 1)
         let store = script.deletingPathExtension().path + ".sqlite"
-        defer { for path in [script.path, store] { try? FileManager.default.removeItem(atPath: path) } }
+        defer { for path in [script.path, store, store + "-wal", store + "-shm"] { try? FileManager.default.removeItem(atPath: path) } }
         try "not a database".write(toFile: store, atomically: true, encoding: .utf8)
         let result = try lunette(["run", "--storage", store, script.path])
         XCTAssertEqual(result.status, 1)

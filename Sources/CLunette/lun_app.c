@@ -219,7 +219,7 @@ static int32_t lun_app_find_nth(lua_State *L, int32_t app, int32_t index) {
     lua_getfield(L, 2, "type");
     if (!lua_isnil(L, -1)) type = luaL_checklstring(L, -1, &ylen);
     if (lua_getfield(L, 2, "id") != LUA_TNIL) {   /* as :id(v) keyed it */
-      lun_identity_key(L, -1);
+      lun_explicit_key(L, -1);
       id = lua_tolstring(L, -1, &ilen);
     }
   } else {

@@ -347,6 +347,7 @@ void lun_copy_shallow(lua_State *L, int idx);
 int lun_type_define_method(lua_State *L);
 void lun_describe(lua_State *L, int idx, int depth);
 void lun_identity_key(lua_State *L, int idx);
+void lun_explicit_key(lua_State *L, int idx);
 int lun_error_here(lua_State *L, const char *fmt, ...);
 void lun_where_lua(lua_State *L);
 void lun_trace_write(lua_State *L, int32_t node);

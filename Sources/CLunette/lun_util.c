@@ -148,6 +148,63 @@ static void lun_identity_key_at(lua_State *L, int idx, int depth) {
   }
 }
 
+/* The most entries a plain table used as an explicit id may have (its key
+ * is made of its sorted contents). */
+#define LUN_MAX_ID_ENTRIES 64
+
+static void lun_explicit_key_at(lua_State *L, int idx, int depth);
+
+/* Pushes the key of a plain table's contents: "t{k=v,...}" with its entries
+ * in order of their keys' keys, so equal contents give equal keys. [-0, +1] */
+static void lun_table_key(lua_State *L, int idx, int depth) {
+  int n = 0, i, j, list;
+  lun_nest(L, depth, "an id");
+  lua_createtable(L, 8, 0);                       /* the "k=v" strings */
+  list = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    if (++n > LUN_MAX_ID_ENTRIES) luaL_error(L, "an id table holds at most %d entries", LUN_MAX_ID_ENTRIES);
+    lun_explicit_key_at(L, -2, depth + 1);
+    lua_pushliteral(L, "=");
+    lun_explicit_key_at(L, -3, depth + 1);
+    lua_concat(L, 3);
+    for (i = n - 1; i >= 1; i--) {                /* insertion in order (at most 64) */
+      lua_rawgeti(L, list, i);
+      if (!lua_compare(L, -2, -1, LUA_OPLT)) { lua_pop(L, 1); break; }   /* strings: no metamethod */
+      lua_rawseti(L, list, i + 1);
+    }
+    lua_rawseti(L, list, i + 1);
+    lua_pop(L, 1);
+  }
+  lua_pushliteral(L, "t{");
+  for (j = 1; j <= n; j++) {
+    lua_rawgeti(L, list, j);
+    if (j < n) lua_pushliteral(L, ",");
+    lua_concat(L, j < n ? 3 : 2);
+  }
+  lua_pushliteral(L, "}");
+  lua_concat(L, 2);
+  lua_remove(L, list);
+}
+
+/* lun_explicit_key, `depth` levels in. */
+static void lun_explicit_key_at(lua_State *L, int idx, int depth) {
+  idx = lua_absindex(L, idx);
+  if (lua_type(L, idx) == LUA_TTABLE && !lua_getmetatable(L, idx)) {
+    lua_getfield(L, idx, "id");
+    if (lua_isnil(L, -1)) { lua_pop(L, 1); lun_table_key(L, idx, depth); return; }
+    lua_pop(L, 1);
+  }
+  lun_identity_key_at(L, idx, depth);
+}
+
+/* Pushes the key of an explicit identity (`:id(v)`, `find{ id = v }`): as
+ * lun_identity_key, but a plain table without an id field is a value, keyed
+ * by its contents (D03: ids are compared by value). [-0, +1] */
+void lun_explicit_key(lua_State *L, int idx) {
+  lun_explicit_key_at(L, idx, 0);
+}
+
 /* Raises an error prefixed with the position of the running Lua code. */
 int lun_error_here(lua_State *L, const char *fmt, ...) {
   va_list argp;

@@ -324,7 +324,7 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
   inputs = lua_gettop(L);
   lun_walk_check_bindings(L, info, inputs);
   if (lun_rawfield(L, v, "id") != LUA_TNIL) {
-    lun_identity_key(L, -1);
+    lun_explicit_key(L, -1);
     key = lua_tolstring(L, -1, &klen);
   }
   if (!key && lun_rawfield(L, v, "site") == LUA_TNUMBER) lunh_out_site(W->rt, (int32_t)lua_tointeger(L, -1));
@@ -469,7 +469,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (lun_rawfield(L, v, "id") != LUA_TNIL) {      /* app:find{ id = ... } matches it */
     size_t ilen;
     const char *id;
-    lun_identity_key(L, -1);
+    lun_explicit_key(L, -1);
     id = lua_tolstring(L, -1, &ilen);
     lunh_out_attr(W->rt, "id", 2, id, ilen);
     lua_pop(L, 1);

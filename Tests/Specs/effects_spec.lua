@@ -248,8 +248,8 @@ end)
 -- (https://developer.apple.com/documentation/swiftui/view/task(id:priority:_:)).
 -- A table id is a value: equal contents are no change. The same for
 -- :animation(_, value) (animation(_:value:), value: Equatable).
-describe("Equatable ids and values", function()
-  it("a task with a table id restarts only when the table's contents change", function()
+describe("D03 Equatable ids and values", function()
+  it("D03 a task with a table id restarts only when the table's contents change", function()
     local starts = 0
     local Search = ui.View("SearchTask", { state = { query = "a", page = 1, other = 0 }, body = function(self)
       return ui.VStack {
@@ -270,7 +270,7 @@ describe("Equatable ids and values", function()
     app:unmount()
   end)
 
-  it("an :animation(_, value) with a table value animates only when the contents change", function()
+  it("D03 an :animation(_, value) with a table value animates only when the contents change", function()
     local V = ui.View("AnimValue", { state = { pos = 1, size = 1 }, body = function(self)
       return ui.VStack {
         ui.Image("dot"):scaleEffect(self.size):animation(ui.Animation.linear(1), { x = self.pos }),
@@ -287,4 +287,26 @@ describe("Equatable ids and values", function()
     app:unmount()
   end)
 
+end)
+
+describe("D03 explicit identity by value", function()
+  it("D03 a view whose :id is a plain table keeps its state while the table's contents stay", function()
+    local Row = ui.View("IdRow", { state = { n = 0 }, body = function(self)
+      return ui.Button("n " .. self.n, function() self.n = self.n + 1 end)
+    end })
+    local Host = ui.View("IdHost", { state = { tick = 0, key = 1 }, body = function(self)
+      return ui.VStack {
+        Row {}:id({ kind = "row", key = self.key }),    -- a new table each render, the same contents
+        ui.Button("tick " .. self.tick, function() self.tick = self.tick + 1 end),
+        ui.Button("rekey", function() self.key = self.key + 1 end),
+      }
+    end })
+    local app = ui.mount(Host {})
+    app:find("n 0"):tap()
+    app:find("tick 0"):tap()
+    assert.truthy(app:find("n 1"))                -- same contents: the same view, its state kept
+    app:find("rekey"):tap()
+    assert.truthy(app:find("n 0"))                -- other contents: another view
+    app:unmount()
+  end)
 end)

@@ -130,7 +130,7 @@ end)
 -- sheet(isPresented:onDismiss:content:) and sheet(item:onDismiss:content:):
 -- "onDismiss: The closure to execute when dismissing the sheet"
 -- (https://developer.apple.com/documentation/swiftui/view/sheet(ispresented:ondismiss:content:)).
-describe("Sheets' onDismiss", function()
+describe("D08 Sheets' onDismiss", function()
   it("runs once each time the sheet goes, for both forms; not while it stays", function()
     local log = {}
     local V = ui.View("Dismisser", { state = { show = false, sel = ui.none, n = 0 }, body = function(self)
@@ -174,7 +174,7 @@ end)
 -- gives a button the role cancel or destructive
 -- (https://developer.apple.com/documentation/swiftui/view/alert(_:ispresented:actions:message:)-8dvt8,
 --  https://developer.apple.com/documentation/swiftui/buttonrole).
-describe("Alert messages and button roles", function()
+describe("D08 Alert messages and button roles", function()
   it("an alert shows its message; its buttons keep their roles; any button dismisses it", function()
     local deleted = false
     local V = ui.View("Deleter", { state = { ask = true }, body = function(self)

@@ -239,7 +239,7 @@ end)
 -- ZStack(alignment:content:) (https://developer.apple.com/documentation/swiftui/hstack/init(alignment:spacing:content:)):
 -- the options come first, as SwiftUI's arguments do, or among the children;
 -- an option a stack does not have is an error, and the children are never dropped.
-describe("Stacks with options", function()
+describe("D10 Stacks with options", function()
   it("take (options, children) and options among the children, as attributes of the node", function()
     local app = ui.mount(ui.VStack {
       ui.HStack({ spacing = 8, alignment = "top" }, { ui.Text("a"), ui.Text("b") }),

@@ -40,7 +40,7 @@ let package = Package(
         // 2. The C module: luaopen_lunette, every Lua-facing metatable.
         .target(name: "CLunette", dependencies: ["CLua"]),
         // 3. The Swift runtime: graph, units, scheduler, trees, embedding API.
-        .target(name: "Lunette", dependencies: ["CLunette", "CLua"], resources: [.embedInCode("Lua/prelude.lua")]),
+        .target(name: "Lunette", dependencies: ["CLunette", "CLua"], resources: [.embedInCode("Lua/prelude.lua"), .embedInCode("Lua/snapshots.lua")]),
         // 4. Swift @Observable classes exposed to Lua by key paths.
         .target(name: "LunetteBridge", dependencies: ["Lunette"]),
         // The `Lunette` product's link to liblua5.4 (nothing else): a host adds

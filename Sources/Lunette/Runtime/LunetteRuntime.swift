@@ -182,6 +182,10 @@ public final class LunetteRuntime {
         hostTable = host
         guard lun_install(L, host, graph.handle, budget) == LUN_OK else { throw LunetteError.setup(lastError) }
         _ = try runChunk(String(decoding: PackageResources.prelude_lua, as: UTF8.self), name: "=(lunette prelude)")
+        // Snapshots' format and diff, for both test runners: require("lunette.snapshots").
+        let snapshots = String(decoding: PackageResources.snapshots_lua, as: UTF8.self)
+        _ = try runChunk("package.preload['lunette.snapshots'] = function(...)\n\(snapshots)\nend",
+                         name: "=(lunette snapshots)")
         lun_budget_set(lun_state(L), options.timeBudget)
         Watchdog.shared.watch(lun_state(L))
     }

@@ -140,3 +140,54 @@ describe("Bindings", function()
     assert.error_matches(function() return ui.Bindable(Book()).titel end, "Book has no property 'titel' to bind", 1, true)
   end)
 end)
+
+-- ForEach(_:content:) over a binding: "ID == Data.Element.ID" — rows are
+-- identified by their elements' ids, so a row's state goes with its element
+-- (https://developer.apple.com/documentation/swiftui/foreach/init(_:content:)-6qz0e,
+--  the Binding-of-collection initializer, Data.Element: Identifiable).
+describe("D02 ForEach over a binding", function()
+  local Row = ui.View("D02Row", { binding = { "item" }, state = { taps = 0 }, body = function(self)
+    return ui.Button(self.item.title .. " " .. self.taps, function() self.taps = self.taps + 1 end)
+  end })
+  local List = ui.View("D02List", { state = { items = function() return {
+      { id = 1, title = "a" }, { id = 2, title = "b" }, { id = 3, title = "c" } } end }, body = function(self)
+    return ui.VStack {
+      ui.ForEach(self["$items"], function(item) return Row { item = item } end),
+      ui.Button("delete first", function() table.remove(self.items, 1) end),
+      ui.Button("reverse", function()
+        local items, out = self.items, {}
+        for i = #items, 1, -1 do out[#out + 1] = { id = items[i].id, title = items[i].title } end
+        self.items = out
+      end),
+    }
+  end })
+
+  it("D02 keeps each row's state with its element when another is deleted or the list is reordered", function()
+    local app = ui.mount(List {})
+    app:find("b 0"):tap()
+    app:find("c 0"):tap(); app:find("c 1"):tap()
+    app:find("delete first"):tap()
+    assert.truthy(app:find("b 1"))                -- not "b 0": the state stayed with b, not with position 1
+    assert.truthy(app:find("c 2"))
+    app:find("reverse"):tap()
+    assert.truthy(app:find("b 1"))
+    assert.truthy(app:find("c 2"))
+    app:unmount()
+  end)
+
+  it("D02 still edits the element in place through the row's binding after a move", function()
+    local Edit = ui.View("D02Edit", { state = { items = function() return { { id = "x", title = "x" }, { id = "y", title = "y" } } end },
+      body = function(self)
+        return ui.VStack {
+          ui.ForEach(self["$items"], function(item) return ui.TextField("title", item.title) end),
+          ui.Button("swap", function() self.items = { self.items[2], self.items[1] } end),
+          ui.Text(self.items[1].title .. self.items[2].title),
+        }
+      end })
+    local app = ui.mount(Edit {})
+    app:find("swap"):tap()
+    app:findAll { type = "TextField" }[1]:setText("Y!")
+    assert.truthy(app:find("Y!x"))
+    app:unmount()
+  end)
+end)

@@ -30,18 +30,30 @@ function ui.observations(fn)
 end
 
 -- ui.ForEach(self["$items"], function(item) ... end) (T07, ForEach($items)):
--- each row gets a Binding to its element, so a row edits the list in place
--- (items keep their identity by position, as ForEach over indices does).
+-- each row gets a Binding to its element, so a row edits the list in place.
+-- Rows are identified as SwiftUI's ForEach($items) identifies them, by the
+-- element's id (ID = Element.ID, D02): deleting or moving an element keeps
+-- every other row's state with its element. An element without an id (a
+-- plain value) is identified by its position.
 local plainForEach = ui.ForEach
+local function elementId(element, i)
+  local kind = type(element)
+  if kind == "table" or kind == "userdata" then
+    local ok, id = pcall(function() return element.id end)   -- a model without `id` raises: its identity, then
+    if ok and id ~= nil then return id end
+    if not ok then return element end
+  end
+  return i
+end
 function ui.ForEach(data, row, ...)
   if getmetatable(data) == "lunette.Binding" and type(row) == "function" then
     local items = data:get()
     if type(items) ~= "table" and getmetatable(items) ~= "lunette.Tracked" then
       error(("ui.ForEach: the binding must hold a list, it holds %s"):format(type(items)), 2)
     end
-    local positions = {}
-    for i = 1, #items do positions[i] = i end
-    return plainForEach(positions, function(i) return row(data[i], i) end, ...)
+    local rows = {}
+    for i = 1, #items do rows[i] = { id = elementId(items[i], i), index = i } end
+    return plainForEach(rows, function(r) return row(data[r.index], r.index) end, ...)
   end
   return plainForEach(data, row, ...)
 end

@@ -70,8 +70,11 @@ static int lun_animation_spring(lua_State *L) {
 
 /* ui.withAnimation([animation,] fn [, completion]) -> (): changes made by fn
  * are animated with it; completion is called once when the animation is
- * logically complete — after its duration on the runtime's clock. */
+ * logically complete — after its duration on the runtime's clock, or on the
+ * clock's next tick when fn changed nothing, so nothing can animate (D05). */
 static int lun_ui_with_animation(lua_State *L) {
+  lun_State *S = lun_state(L);
+  uint32_t before;
   lua_Number duration = 0.35;                     /* SwiftUI's default animation */
   if (lua_isfunction(L, 1)) {                     /* withAnimation(fn [, completion]): the default animation */
     lun_animation_default(L);
@@ -83,8 +86,9 @@ static int lun_ui_with_animation(lua_State *L) {
   lua_settop(L, 3);
   if (lua_getfield(L, 1, "duration") == LUA_TNUMBER) duration = lua_tonumber(L, -1);
   lua_pop(L, 1);
+  before = S->graph->changes;
   lun_animation_run(L, 1, 2, 0);
-  if (!lua_isnil(L, 3)) lun_clock_once(L, 3, (double)duration);
+  if (!lua_isnil(L, 3)) lun_clock_once(L, 3, S->graph->changes != before ? (double)duration : 0.0);
   return 0;
 }
 

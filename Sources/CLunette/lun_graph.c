@@ -231,6 +231,7 @@ int lun_graph_run_has_read(const lun_Graph *g, int32_t sub, int32_t dep) {
 void lun_graph_changed(lun_Graph *g, int32_t node) {
   int32_t l;
   if (!lun_graph_is_live(g, node)) return;
+  g->changes++;
   g->nodes[node].version++;
   g->resume.count = 0;
   l = g->nodes[node].subs;

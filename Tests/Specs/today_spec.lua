@@ -245,3 +245,23 @@ describe("Today: ForEach over a binding", function()
     app:unmount()
   end)
 end)
+
+-- withAnimation(_:completionCriteria:_:completion:): the completion runs
+-- "when the animation completes" (https://developer.apple.com/documentation/swiftui/withanimation(_:completioncriteria:_:completion:));
+-- a body that changes nothing starts no animation, so it completes at once.
+describe("D05 withAnimation's completion", function()
+  it("D05 runs on the clock's next tick when the body changed nothing, after the duration when it did", function()
+    local Box = ui.Observable("D05Box", { on = false })
+    local box, done = Box(), {}
+    local app = ui.mount(ui.View("D05Reader", function(self) return ui.Text(tostring(self.box.on)) end) { box = box })
+    ui.withAnimation(ui.Animation.easeInOut(1.0), function() end, function() done[#done + 1] = "nothing" end)
+    ui.clock.advance(0)
+    assert.same({ "nothing" }, done)
+    ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.on = true end, function() done[#done + 1] = "changed" end)
+    ui.clock.advance(0)
+    assert.same({ "nothing" }, done)
+    ui.clock.advance(1.0)
+    assert.same({ "nothing", "changed" }, done)
+    app:unmount()
+  end)
+end)

@@ -66,6 +66,7 @@ typedef struct lun_Graph {
   int32_t nodeCount, nodeCapacity, linkCount, linkCapacity;
   int32_t freeNode, freeLink, liveNodes;
   uint32_t epoch;
+  uint32_t changes;   /* lun_graph_changed calls so far (wraps): did a run write anything? */
   lun_Ids walk;       /* the refresh walk's stack, two ints a frame */
   lun_Ids bases;      /* where each nested walk starts */
   lun_Ids resume;     /* lun_graph_changed's explicit stack */

@@ -141,65 +141,27 @@ final class CommandLineTests: XCTestCase {
     func testCtrlCAtThePromptDropsTheLineAndTwiceQuits() throws {
         let binary = root.appendingPathComponent(".build/debug/lunette")
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
-        var master: Int32 = 0, slave: Int32 = 0
-        guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw XCTSkip("no pseudo-terminal here") }
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("home_\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["repl"]
-        process.environment = ["HOME": home.path, "TERM": "dumb", "PATH": "/usr/bin:/bin"]
-        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-        process.standardInput = terminal
-        process.standardOutput = terminal
-        process.standardError = terminal
-        try process.run()
-        close(slave)
-        let lock = NSLock()
-        nonisolated(unsafe) var output = ""
-        let terminalMaster = master
-        let readerThread = Thread {                    // raw reads: a pty says EIO when the child is gone
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let n = read(terminalMaster, &buffer, buffer.count)
-                if n <= 0 { break }
-                lock.lock(); output += String(decoding: buffer[0..<n], as: UTF8.self); lock.unlock()
-            }
-        }
-        readerThread.start()
-        defer { close(master) }
-        func wait(for text: String) -> Bool {
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
-                lock.lock(); let seen = output.contains(text); lock.unlock()
-                if seen { return true }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            return false
-        }
-        func type(_ s: String) { _ = s.withCString { write(master, $0, strlen($0)) } }
-        // (the child has no controlling terminal, so Ctrl-C is sent as the terminal would: SIGINT)
-        XCTAssertTrue(wait(for: "> "), output)
-        type("kept = 41\r")
-        type("half a line")
+        let terminal = try PseudoTerminal(binary: binary, arguments: ["repl"], home: home.path)
+        XCTAssertTrue(terminal.wait(for: "> "), terminal.output)
+        terminal.type("kept = 41\r")
+        terminal.type("half a line")
         Thread.sleep(forTimeInterval: 0.3)
-        kill(process.processIdentifier, SIGINT)        // what the terminal does on Ctrl-C
-        XCTAssertTrue(wait(for: "line dropped"), output)
-        type("kept + 1\r")
-        XCTAssertTrue(wait(for: "42"), output)
-        type("type(ui.Togg\t)\r")                      // Tab completes ui.Toggle: a function
-        XCTAssertTrue(wait(for: "function"), output)
-        type(":sta\t\u{15}")                          // :state; then Ctrl-U clears the line
-        XCTAssertTrue(wait(for: "ate"), output)
+        terminal.interrupt()
+        XCTAssertTrue(terminal.wait(for: "line dropped"), terminal.output)
+        terminal.type("kept + 1\r")
+        XCTAssertTrue(terminal.wait(for: "42"), terminal.output)
+        terminal.type("type(ui.Togg\t)\r")                      // Tab completes ui.Toggle: a function
+        XCTAssertTrue(terminal.wait(for: "function"), terminal.output)
+        terminal.type(":sta\t\u{15}")                          // :state; then Ctrl-U clears the line
+        XCTAssertTrue(terminal.wait(for: "ate"), terminal.output)
         Thread.sleep(forTimeInterval: 0.2)
-        kill(process.processIdentifier, SIGINT)
+        terminal.interrupt()
         Thread.sleep(forTimeInterval: 0.3)
-        kill(process.processIdentifier, SIGINT)
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        XCTAssertFalse(process.isRunning, output)
-        if process.isRunning { process.terminate() }
+        terminal.interrupt()                                    // twice in a row quits
+        XCTAssertTrue(terminal.waitForExit(), terminal.output)
         XCTAssertTrue(FileManager.default.fileExists(atPath: home.appendingPathComponent(".lunette_history").path))
     }
 

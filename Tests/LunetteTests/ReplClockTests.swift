@@ -30,71 +30,32 @@ final class ReplClockTests: XCTestCase {
             return Clock()
             """)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        var master: Int32 = 0, slave: Int32 = 0
-        guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw XCTSkip("no pseudo-terminal here") }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["repl", file.path]
-        process.environment = ["HOME": file.deletingLastPathComponent().path, "TERM": "dumb", "PATH": "/usr/bin:/bin"]
-        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-        process.standardInput = terminal
-        process.standardOutput = terminal
-        process.standardError = terminal
-        try process.run()
-        close(slave)
-        let lock = NSLock()
-        nonisolated(unsafe) var output = ""
-        let terminalMaster = master
-        let readerThread = Thread {                    // raw reads: a pty says EIO when the child is gone
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let n = read(terminalMaster, &buffer, buffer.count)
-                if n <= 0 { break }
-                lock.lock(); output += String(decoding: buffer[0..<n], as: UTF8.self); lock.unlock()
-            }
-        }
-        readerThread.start()
-        defer {
-            if process.isRunning { process.terminate() }
-            close(master)
-        }
-        func seen() -> String { lock.lock(); defer { lock.unlock() }; return output }
-        func wait(for text: String, after start: String.Index? = nil) -> Bool {
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
-                let now = seen()
-                if now[(start ?? now.startIndex)...].contains(text) { return true }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            return false
-        }
+        let terminal = try PseudoTerminal(binary: binary, arguments: ["repl", file.path],
+                                          home: file.deletingLastPathComponent().path)
         func ticks(_ text: String) -> Int { text.components(separatedBy: "(Clock.state#1.ticks").count - 1 }
-        func type(_ s: String) { _ = s.withCString { write(master, $0, strlen($0)) } }
 
-        XCTAssertTrue(wait(for: "> "), seen())
+        XCTAssertTrue(terminal.wait(for: "> "), terminal.output)
         let started = Date()
         Thread.sleep(forTimeInterval: 1.1)               // idle at the prompt
-        let idle = ticks(seen())
+        let idle = ticks(terminal.output)
         let elapsed = Date().timeIntervalSince(started)
-        XCTAssertGreaterThanOrEqual(idle, 4, "the timer fired while the prompt waited: \(seen())")
+        XCTAssertGreaterThanOrEqual(idle, 4, "the timer fired while the prompt waited: \(terminal.output)")
         XCTAssertLessThanOrEqual(abs(Double(idle) - elapsed / 0.2), 1.5, "one tick per 0.2 s (\(idle) in \(elapsed) s)")
 
-        type("print(\"he")                              // half a line, then the clock ticks over it
-        XCTAssertTrue(wait(for: "> print(\"he"), seen())
-        let typed = seen().endIndex
+        terminal.type("print(\"he")                     // half a line, then the clock ticks over it
+        XCTAssertTrue(terminal.wait(for: "> print(\"he"), terminal.output)
+        let typed = terminal.output.endIndex
         Thread.sleep(forTimeInterval: 0.5)
-        let during = String(seen()[typed...])
+        let during = String(terminal.output[typed...])
         XCTAssertGreaterThanOrEqual(ticks(during), 1, "ticks while a line is half typed: \(during)")
         XCTAssertTrue(during.hasSuffix("> print(\"he"), "the prompt and the partial line are drawn again: \(during)")
-        let finishing = seen().endIndex
-        type("llo\")\r")
-        XCTAssertTrue(wait(for: "hello\r\n", after: finishing), "the line completes as typed: \(seen())")
-        type(":tree\r")
-        XCTAssertTrue(wait(for: "Text \"ticks ", after: finishing), seen())
-        type(":quit\r")
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        XCTAssertFalse(process.isRunning)
+        let finishing = terminal.output.endIndex
+        terminal.type("llo\")\r")
+        XCTAssertTrue(terminal.wait(for: "hello\r\n", after: finishing), "the line completes as typed: \(terminal.output)")
+        terminal.type(":tree\r")
+        XCTAssertTrue(terminal.wait(for: "Text \"ticks ", after: finishing), terminal.output)
+        terminal.type(":quit\r")
+        XCTAssertTrue(terminal.waitForExit())
     }
 
     /// After a reload a view depends on two environment entries with one label (and, once the

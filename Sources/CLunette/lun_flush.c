@@ -4,9 +4,11 @@
  *
  * The Swift scheduler decides what runs, in which order and how many rounds
  * a flush takes; it answers leaf calls (lunh_flush_begin, lunh_round_begin,
- * lunh_next_unit, lunh_round_end, lunh_flush_end, lunh_clock_pop) and never
- * runs Lua. C runs the Lua: each unit in one protected call (lun_update),
- * then the events the round queued (onAppear, onChange, task starts...).
+ * lunh_round_batch, lunh_round_end, lunh_flush_end, lunh_clock_pop) and never
+ * runs Lua. A round's units come as batches of tickets (one crossing per
+ * batch: the units of one depth, in order); C runs each in one protected
+ * call (lun_update), then the events the round queued (onAppear, onChange,
+ * task starts...).
  * So `ui.flush()` from a script and `runtime.flush()` from Swift are the
  * same C loop, and no Swift frame ever sits between two Lua frames.
  */
@@ -15,10 +17,15 @@
 /* The rounds of a flush the host has begun. [-0, +0] */
 static int lun_flush_rounds_k(lua_State *L) {
   lun_State *S = lun_state(L);
-  lun_Ticket ticket;
   while (lunh_round_begin(S->rt)) {
+    const lun_Ticket *batch;
+    int32_t count, i;
     int ran;
-    while (lunh_next_unit(S->rt, &ticket)) lun_update(L, S, &ticket);
+    while ((count = lunh_round_batch(S->rt, &batch)) > 0)
+      for (i = 0; i < count; i++) {
+        lun_Ticket ticket = batch[i];             /* read now: the host zeroes one whose unit went */
+        if (ticket.unit) lun_update(L, S, &ticket);
+      }
     ran = lun_life_run_events(L);
     ran += lun_preferences_run(L);                /* values flow up after the update (T06) */
     if (!lunh_round_end(S->rt, ran)) break;

@@ -26,9 +26,9 @@ static inline void lunh_out_env_changed(const lun_Host *h) { h->out_env_changed(
 static inline int lunh_env_find(const lun_Host *h, int32_t unit, const char *key, size_t klen, int *recordRef, int32_t *slot, int32_t *node) { return h->env_find(h->context, unit, key, klen, recordRef, slot, node); }
 static inline const char *lunh_unit_name(const lun_Host *h, int32_t unit, size_t *len) { return h->unit_name(h->context, unit, len); }
 static inline const char *lunh_out_path(const lun_Host *h, size_t *len) { return h->out_path(h->context, len); }
-static inline int lunh_next_unit(const lun_Host *h, lun_Ticket *ticket) { return h->next_unit(h->context, ticket); }
-static inline void lunh_unit_begin(const lun_Host *h) { h->unit_begin(h->context); }
-static inline int lunh_unit_end(const lun_Host *h, int32_t status, const char *message, size_t len) { return h->unit_end(h->context, status, message, len); }
+static inline int32_t lunh_round_batch(const lun_Host *h, const lun_Ticket **tickets) { return h->round_batch(h->context, tickets); }
+static inline void lunh_unit_begin(const lun_Host *h, int32_t unit) { h->unit_begin(h->context, unit); }
+static inline int lunh_unit_end(const lun_Host *h, int32_t unit, int32_t status, const char *message, size_t len) { return h->unit_end(h->context, unit, status, message, len); }
 static inline int32_t lunh_release_next(const lun_Host *h) { return h->release_next(h->context); }
 static inline void lunh_trace_write(const lun_Host *h, int32_t node, const char *place, size_t len) { h->trace_write(h->context, node, place, len); }
 static inline void lunh_trace_where(const lun_Host *h, const char *place, size_t len) { h->trace_where(h->context, place, len); }

@@ -1,7 +1,7 @@
 /*
  * lun_update.c — updating one unit the host hands out (lun_flush.c loops).
  *
- * lun_flush asks the host for units one at a time, parents first. Each
+ * lun_flush takes the host's units a batch at a time, parents first. Each
  * update runs in one protected call: unless the unit must run anyway, it
  * first checks whether what it read really changed (refreshing computeds
  * on the way); then it runs the unit's function in its tracking scope and
@@ -253,7 +253,7 @@ static int lun_update_k(lua_State *L) {
     run->checking = 0;
     run->checked = 1;
   }
-  if (!run->ticket.quiet) lunh_unit_begin(S->rt);
+  if (!run->ticket.quiet) lunh_unit_begin(S->rt, run->ticket.unit);
   lua_rawgeti(L, LUA_REGISTRYINDEX, run->ticket.recordRef);  /* 2: record */
   if (run->ticket.kind == LUN_UNIT_EFFECT) {                /* effects output nothing */
     lua_pushnil(L);                                          /* 3: new out */
@@ -333,18 +333,18 @@ void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   memset(&run, 0, sizeof(run));
   run.ticket = *ticket;
   if (!lun_budget_begin(L, S, 1)) {
-    if (lunh_unit_end(S->rt, LUN_UNIT_FAILED, "runs nested too deep", 20)) lun_release_refs(L, S);
+    if (lunh_unit_end(S->rt, ticket->unit, LUN_UNIT_FAILED, "runs nested too deep", 20)) lun_release_refs(L, S);
     return;
   }
   status = lun_update_tries(L, S, &run);
   stopped = lun_budget_end(L, S);
   if (status != LUN_UNIT_FAILED) {
-    if (!run.ticket.quiet && lunh_unit_end(S->rt, status, NULL, 0)) lun_release_refs(L, S);
+    if (!run.ticket.quiet && lunh_unit_end(S->rt, run.ticket.unit, status, NULL, 0)) lun_release_refs(L, S);
     return;
   }
   lun_error_string(L, -1);
   msg = lua_tolstring(L, -1, &len);
-  releases = lunh_unit_end(S->rt, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);
+  releases = lunh_unit_end(S->rt, run.ticket.unit, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);
   lua_pop(L, 2);
   if (releases) lun_release_refs(L, S);
 }

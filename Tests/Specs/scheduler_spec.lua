@@ -47,6 +47,21 @@ describe("Scheduler", function()
     assert.equal(2, renders)
   end)
 
+  it("S34 a unit disposed while its round's batch runs does not run", function()
+    -- Units of one depth run as one batch; one may end another of the same batch.
+    local counter = Counter()
+    local runs, second = 0, nil
+    local first = ui.effect(function() if counter.value > 0 then second:cancel() end end)
+    second = ui.effect(function() local _ = counter.value; runs = runs + 1 end)
+    counter.value = 1
+    ui.flush()
+    assert.equal(1, runs)                    -- its first run only: cancelled before its turn
+    counter.value = 2
+    ui.flush()
+    assert.equal(1, runs)
+    first:cancel()
+  end)
+
   it("S34 writing an equal value notifies nobody", function()
     local book = Book()
     local V = ui.View("V", function(self) return ui.Text(self.book.title) end)

@@ -97,7 +97,7 @@ enum { LUN_ROLE_ACTION = 1, LUN_ROLE_BINDING = 2, LUN_ROLE_SUBMIT = 3, LUN_ROLE_
        LUN_ROLE_FOCUS = 5 /* a function that focuses the node (:focused) */,
        LUN_ROLE_CONTROL = 6 /* a Picker's options, a Slider's or Stepper's range */ };
 
-/* A unit the host hands to lun_flush. */
+/* A unit the host hands to lun_flush, in a round's batch (round_batch). */
 typedef struct lun_Ticket {
   int32_t unit, kind, node;
   int32_t recordRef;
@@ -274,10 +274,15 @@ struct lun_Host {
   const char *(*out_path)(void *context, size_t *len);
 
   /* scheduler: lun_flush's loop */
-  int (*next_unit)(void *context, lun_Ticket *ticket);
-  void (*unit_begin)(void *context);
-  /* The update ended; returns 1 if disposed units' records wait to be released (lunh_release_next). */
-  int (*unit_end)(void *context, int32_t status, const char *message, size_t len);
+  /* The next batch of the round: the units to update, in order, as tickets
+   * the host keeps (valid until the next call; a ticket whose unit the host
+   * disposed meanwhile reads unit 0); returns how many, 0 when the round has
+   * nothing left. One call per batch, not per unit. */
+  int32_t (*round_batch)(void *context, const lun_Ticket **tickets);
+  /* The unit's function is about to run (not called for a quiet ticket). */
+  void (*unit_begin)(void *context, int32_t unit);
+  /* The update ended (a quiet ticket: only if it failed); returns 1 if disposed units' records wait to be released (lunh_release_next). */
+  int (*unit_end)(void *context, int32_t unit, int32_t status, const char *message, size_t len);
   int32_t (*release_next)(void *context);
 
   /* diagnostics: where a Lua write to a node happened (while tracing) */

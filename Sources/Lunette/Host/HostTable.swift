@@ -29,7 +29,7 @@ enum HostTable {
         table.pointee.env_find = lunhEnvFind
         table.pointee.unit_name = lunhUnitName
         table.pointee.out_path = lunhOutPath
-        table.pointee.next_unit = lunhNextUnit
+        table.pointee.round_batch = lunhRoundBatch
         table.pointee.unit_begin = lunhUnitBegin
         table.pointee.unit_end = lunhUnitEnd
         table.pointee.release_next = lunhReleaseNext

@@ -2,25 +2,22 @@ import CLunette
 
 // The flush loop's leaves (clunette.h, "scheduler: lun_flush's loop").
 
-func lunhNextUnit(_ rt: UnsafeMutableRawPointer?, _ ticket: UnsafeMutablePointer<lun_Ticket>?) -> Int32 {
+func lunhRoundBatch(_ rt: UnsafeMutableRawPointer?, _ tickets: UnsafeMutablePointer<UnsafePointer<lun_Ticket>?>?) -> Int32 {
     withRuntime(rt) { runtime in
-        guard let unit = runtime.nextUnit() else { return 0 }
-        let quiet = runtime.runsQuietly(unit)
-        ticket!.pointee = lun_Ticket(unit: unit.id, kind: unit.kind.rawValue, node: unit.node,
-                                     recordRef: unit.recordRef, needsRender: unit.needsRender ? 1 : 0,
-                                     quiet: quiet ? 1 : 0)
-        if quiet { runtime.beginUpdate() }        // its bookkeeping now: C will not call
-        return 1
+        let count = runtime.nextBatch()
+        tickets!.pointee = runtime.batch.base
+        return count
     }
 }
 
-func lunhUnitBegin(_ rt: UnsafeMutableRawPointer?) {
-    withRuntime(rt) { $0.beginUpdate() }
+func lunhUnitBegin(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
+    withRuntime(rt) { $0.beginUpdate(of: unit) }
 }
 
-func lunhUnitEnd(_ rt: UnsafeMutableRawPointer?, _ status: Int32, _ message: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
+func lunhUnitEnd(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ status: Int32, _ message: UnsafePointer<CChar>?,
+                 _ length: Int) -> Int32 {
     withRuntime(rt) { runtime in
-        runtime.endUpdate(status: status, message: message.map { Lunette.message($0, length) })
+        runtime.endUpdate(of: unit, status: status, message: message.map { Lunette.message($0, length) })
         return runtime.flushState.pendingReleases.isEmpty ? 0 : 1
     }
 }

@@ -109,6 +109,8 @@ public final class LunetteRuntime {
     lazy var hosts = HostObjects(inbox: inbox)
     lazy var builder = OutputBuilder(runtime: self)
     @exclusivity(unchecked) var scheduler = Scheduler()
+    /// The round's batch C is running (lun_flush.c reads its tickets).
+    @exclusivity(unchecked) var batch = RoundBatch()
     @exclusivity(unchecked) var units = UnitTable()
     @exclusivity(unchecked) var flushState = FlushState()
     @exclusivity(unchecked) var mounting = Mounting()
@@ -196,6 +198,7 @@ public final class LunetteRuntime {
         if ownsState { lun_close_state(L) }
         lun_budget_free(budget)
         hostTable?.deallocate()
+        batch.deallocate()
         for app in mounting.appsByID.values { app.root = nil }      // units hold their app: break the cycle
     }
 

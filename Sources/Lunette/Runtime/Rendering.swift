@@ -74,18 +74,30 @@ extension LunetteRuntime {
         flushState.flushing = false
     }
 
-    /// The next unit lun_flush should update, or nil when none is waiting.
-    func nextUnit() -> Unit? {
+    /// Fills the next batch of the round: every unit waiting at the
+    /// shallowest depth, in order, that may run (not disposed, not stopped,
+    /// within the render loop limit). Returns how many; 0 ends the round.
+    /// A quiet unit (an effect, when not tracing) has its run's bookkeeping
+    /// done here: C reports it only if it fails.
+    func nextBatch() -> Int32 {
         schedulePendingEffects()
-        while let id = scheduler.next() {
-            guard let unit = units[id] else { continue }
-            unit.queued = false
-            guard !unit.disposed, admitRun(of: unit) else { continue }
-            flushState.updating = unit
-            flushState.updatingBegan = false
-            return unit
+        batch.removeAll()
+        var ids = batch.ids
+        defer { batch.ids = ids }
+        while batch.count == 0, scheduler.takeShallowest(into: &ids) {
+            for id in ids {
+                guard let unit = units[id] else { continue }
+                unit.queued = false
+                guard !unit.disposed, admitRun(of: unit) else { continue }
+                let quiet = runsQuietly(unit)
+                batch.append(unit, quiet: quiet)
+                if quiet {
+                    unit.renderCause = nil
+                    unit.needsRender = false
+                }
+            }
         }
-        return nil
+        return Int32(batch.count)
     }
 
     /// An effect whose run the host needs hear of only if it fails (not while tracing).
@@ -93,8 +105,17 @@ extension LunetteRuntime {
         unit.kind == .effect && !tracer.tracing
     }
 
-    /// The unit being updated is stale (or new): its function is about to run.
-    func beginUpdate() {
+    /// The unit's function is about to run (C may retry a run: counted once).
+    func beginUpdate(of id: Int32) {
+        if flushState.updating?.id != id {
+            flushState.updating = units[id]
+            flushState.updatingBegan = false
+        }
+        beginUpdate()
+    }
+
+    /// The unit is stale (or new): its function is about to run.
+    private func beginUpdate() {
         guard let unit = flushState.updating else { return }
         if !flushState.updatingBegan, unit.kind == .component, let app = unit.app { app.renderCounts[unit.typeId, default: 0] += 1; unit.renderCount += 1 }
         if !flushState.updatingBegan, tracer.tracing, unit.kind != .list, unit.kind != .root { traceRun(of: unit) }
@@ -105,8 +126,17 @@ extension LunetteRuntime {
         if unit.kind != .effect { builder.begin(unit) }
     }
 
+    /// The update of unit `id` ended (a skipped one never began).
+    func endUpdate(of id: Int32, status: Int32, message: String?) {
+        if flushState.updating?.id != id {
+            flushState.updating = units[id]
+            flushState.updatingBegan = false
+        }
+        endUpdate(status: status, message: message)
+    }
+
     /// The update finished: install the output (or the error), report what it wrote.
-    func endUpdate(status: Int32, message: String?) {
+    private func endUpdate(status: Int32, message: String?) {
         guard let unit = flushState.updating else { return }
         flushState.updating = nil
         if tracer.tracing, flushState.updatingBegan {
@@ -175,6 +205,7 @@ extension LunetteRuntime {
         unit.children = [:]
         unit.environmentEntries = [:]
         graph.freeNode(unit.node)
+        batch.cancel(unit)                                   // not run if its batch is running
         if unit.recordRef > 0 { flushState.pendingReleases.append(unit.recordRef) }
         unit.recordRef = 0
         units[unit.id] = nil

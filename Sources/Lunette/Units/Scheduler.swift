@@ -2,8 +2,9 @@
 ///
 /// One queue per depth in the unit tree: taking from the shallowest
 /// non-empty queue means a parent runs before its children, and a child
-/// whose parent re-renders runs once, after it. Scheduling and taking are
-/// O(1) (amortised), so a flush costs what changed, whatever is mounted.
+/// whose parent re-renders runs once, after it. The queue of one depth is
+/// taken whole, as a round's batch (RoundBatch). Scheduling and taking are
+/// O(1) per unit (amortised), so a flush costs what changed, whatever is mounted.
 struct Scheduler {
     private var queues: [[Int32]] = []
     private var heads: [Int] = []
@@ -26,19 +27,23 @@ struct Scheduler {
         if depth < shallowest { shallowest = depth }
     }
 
-    /// The id of the next unit to run: the oldest waiting at the shallowest depth.
-    mutating func next() -> Int32? {
-        guard waiting > 0 else { return nil }
+    /// Moves every unit waiting at the shallowest depth, oldest first, into
+    /// `batch` (emptied first); false when none is waiting. Units of one depth
+    /// cannot be each other's parents, so they run as one batch (lun_flush.c).
+    mutating func takeShallowest(into batch: inout [Int32]) -> Bool {
+        batch.removeAll(keepingCapacity: true)
+        guard waiting > 0 else { return false }
         while heads[shallowest] == queues[shallowest].count {
             queues[shallowest].removeAll(keepingCapacity: true)
             heads[shallowest] = 0
             shallowest += 1
         }
-        let id = queues[shallowest][heads[shallowest]]
-        heads[shallowest] += 1
-        waiting -= 1
-        if waiting == 0 { reset() }
-        return id
+        batch.append(contentsOf: queues[shallowest][heads[shallowest]...])
+        waiting -= batch.count
+        queues[shallowest].removeAll(keepingCapacity: true)
+        heads[shallowest] = 0
+        if waiting == 0 { reset() } else { shallowest += 1 }
+        return true
     }
 
     private mutating func reset() {

@@ -52,6 +52,8 @@ final class Unit {
     /// Must run at the next flush whatever its dependencies say (new, inputs changed).
     @exclusivity(unchecked) var needsRender = true
     @exclusivity(unchecked) var queued = false
+    /// Its place in the last round batch it was put in (RoundBatch.cancel).
+    @exclusivity(unchecked) var batchSlot: Int32 = -1
     @exclusivity(unchecked) var disposed = false
     /// Bumped on each run; node handles re-resolve against the current output.
     @exclusivity(unchecked) var generation = 0

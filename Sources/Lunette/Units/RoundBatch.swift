@@ -1,0 +1,52 @@
+import CLunette
+
+/// One batch of a flush round, as C reads it: the tickets of the units to
+/// update, in order, in one contiguous buffer handed over by one call
+/// (`round_batch` in clunette.h). The runtime keeps the buffer; C copies a
+/// ticket as it starts it. A unit disposed while its batch runs has its
+/// ticket zeroed here, so C skips it.
+struct RoundBatch {
+    private var tickets: UnsafeMutablePointer<lun_Ticket>
+    private var capacity: Int
+    /// Tickets in the current batch.
+    private(set) var count = 0
+    /// Unit ids taken from the scheduler, reused between batches.
+    var ids: [Int32] = []
+
+    init() {
+        capacity = 64
+        tickets = .allocate(capacity: capacity)
+    }
+
+    /// The buffer C reads (valid until the next batch is filled).
+    var base: UnsafePointer<lun_Ticket> { UnsafePointer(tickets) }
+
+    /// Empties the batch for the next one.
+    mutating func removeAll() { count = 0 }
+
+    /// Adds the unit's ticket; the unit remembers where, to be cancelled.
+    mutating func append(_ unit: Unit, quiet: Bool) {
+        if count == capacity {
+            let larger = UnsafeMutablePointer<lun_Ticket>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: tickets, count: count)
+            tickets.deallocate()
+            tickets = larger
+            capacity *= 2
+        }
+        (tickets + count).initialize(to: lun_Ticket(unit: unit.id, kind: unit.kind.rawValue, node: unit.node,
+                                                     recordRef: unit.recordRef, needsRender: unit.needsRender ? 1 : 0,
+                                                     quiet: quiet ? 1 : 0))
+        unit.batchSlot = Int32(count)
+        count += 1
+    }
+
+    /// The unit is gone: if its ticket is still in the batch, C skips it.
+    func cancel(_ unit: Unit) {
+        let slot = Int(unit.batchSlot)
+        guard slot >= 0, slot < count, tickets[slot].unit == unit.id else { return }
+        tickets[slot].unit = 0
+    }
+
+    /// Frees the buffer (the runtime's deinit).
+    func deallocate() { tickets.deallocate() }
+}

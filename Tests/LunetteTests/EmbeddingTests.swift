@@ -40,6 +40,30 @@ final class EmbeddingTests: XCTestCase {
         XCTAssertNil(root)
     }
 
+    /// R8: units hold their parent and their nodes their owner (strong, with no
+    /// weak reference to slow every retain); a view a re-render drops, an
+    /// unmounted app and a released runtime free all of them.
+    func testR8DroppedViewsAndReleasedRuntimesFreeTheirUnits() throws {
+        var runtime: LunetteRuntime? = try LunetteRuntime()
+        _ = try runtime!.evaluate("""
+            local ui = require("lunette")
+            local Row = ui.View("Row", function(self) return ui.HStack { ui.Text(self.name) } end)
+            Shown = ui.Observable("Shown", { on = true })()
+            app = ui.mount(ui.View("List", function(self)
+              return ui.VStack { Shown.on and Row { name = "a" } or ui.Text("none"), Row { name = "b" } }
+            end)())
+            """)
+        weak let dropped = runtime!.apps.last?.nodes.first?.children.first?.children.first?.children.first
+        weak let kept = runtime!.apps.last?.nodes.first?.children.first?.children.last?.children.first
+        XCTAssertEqual(dropped?.typeName, "HStack")          // the output of the Row that goes
+        XCTAssertEqual(kept?.typeName, "HStack")             // the output of the Row that stays
+        _ = try runtime!.evaluate("Shown.on = false require('lunette').flush() collectgarbage()")
+        XCTAssertNil(dropped)
+        XCTAssertNotNil(kept)
+        runtime = nil
+        XCTAssertNil(kept)
+    }
+
     /// F06: a task that fails after its cancellation is reported by its view's name
     /// (its view is gone, and the view's unit id may already be another view's).
     func testF06ATaskFailingAfterItsCancellationIsReportedByItsViewsName() throws {

@@ -203,6 +203,7 @@ extension LunetteRuntime {
         for child in unit.children.values { dispose(child) }
         for entry in unit.environmentEntries.values { dropEnvironmentEntry(entry) }
         unit.children = [:]
+        unit.output = []                                     // its nodes hold it: the cycle ends here
         unit.environmentEntries = [:]
         graph.freeNode(unit.node)
         batch.cancel(unit)                                   // not run if its batch is running

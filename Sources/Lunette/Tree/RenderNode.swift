@@ -67,7 +67,8 @@ public final class RenderNode {
     /// The unit this node hosts (component, list content, row); its output is this node's content.
     var unit: Unit?
     /// The unit whose output holds this node (its Lua values live in that unit's record).
-    weak var owner: Unit?
+    /// Strong: its owner's `output` holding it is the cycle `dispose` breaks.
+    var owner: Unit?
     /// The owner's generation whose output this node is (older nodes are stale).
     var generation = 0
     /// Lua values kept for this node (action, binding, submit): slots in its unit's `out`.

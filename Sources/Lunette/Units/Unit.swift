@@ -28,7 +28,10 @@ final class Unit {
     let kind: Kind
     let typeId: Int32
     let name: String
-    weak var parent: Unit?
+    /// Strong, as `children` is (no weak reference: a weakly referenced
+    /// object's every retain takes Swift's slow path). The cycle lasts while
+    /// both are mounted; `dispose` and the runtime's deinit break it.
+    let parent: Unit?
     let depth: Int
     let app: App?
     let node: Int32

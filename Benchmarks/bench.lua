@@ -280,12 +280,14 @@ do
     floor.dispose()
     collectgarbage()
   end
-  -- The same port's cellx (every cell observed) and molBench, over the same adapters.
+  -- The same port's cellx (every cell observed) and molBench, over the same
+  -- adapters: TARGETS.md P2 as measured from outside — a signal a one-property
+  -- ui.Observable, a computed a model with one ui.computed, an effect ui.effect.
   for _, layers in ipairs { 1000 } do
     local floor, lunette = reactivity.floor(), reactivity.lunette(ui)
     local runFloor, runLunette = reactivity.cellx(floor, layers), reactivity.cellx(lunette, layers)
     local tl, tf = measure_pair(quick and 5 or 15, runLunette, runFloor)
-    report("P2", ("cellx %d (generic port, adapters)"):format(layers), tl, tf, "<= 4x", tl / tf <= 4, "answers checked")
+    report("P2", ("cellx %d through the model API (one-property models)"):format(layers), tl, tf, "<= 4x", tl / tf <= 4, "answers checked")
     lunette.dispose(); floor.dispose(); collectgarbage()
   end
   do
@@ -303,37 +305,52 @@ do
   end
 end
 
--- P6: mount then unmount 10k simple views, vs building the same tables -----
+-- P6: `ui.mount(ui.VStack(rows))` of 10,000 one-Text component views, then
+-- unmount, vs building the same tree as plain tables (TARGETS.md P6) ---------
 do
-  local n = quick and 2000 or 10000
-  local Item = ui.View("BenchItem", function(self) return ui.HStack { ui.Text(self.label), ui.Spacer() } end)
+  local n = 10000
+  local Item = ui.View("BenchItem", function(self) return ui.Text(self.label) end)
   local labels = {}
   for i = 1, n do labels[i] = "item " .. i end
-  local function body(label) return ui.HStack { ui.Text(label), ui.Spacer() } end
-  local built
-  local tm, tf = measure_pair(quick and 3 or 7, function()
-    local items = {}
-    for i = 1, n do items[i] = Item { label = labels[i] } end
-    local app = ui.mount(ui.VStack(items))
-    app:unmount()
-  end, function()
-    local items = {}
-    for i = 1, n do items[i] = body(labels[i]) end
-    built = ui.VStack(items)
-  end)
+  -- memory first, before the samples leave freed pages to reuse
+  local function rss()                            -- resident KiB of this process (Swift's heap included)
+    local f = io.open("/proc/self/status")
+    if not f then return 0 end
+    local kib = f:read("a"):match("VmRSS:%s*(%d+)")
+    f:close()
+    return tonumber(kib) or 0
+  end
   collectgarbage()
   collectgarbage()
-  local before = collectgarbage("count")
-  local items = {}
-  for i = 1, n do items[i] = Item { label = labels[i] } end
-  local app = ui.mount(ui.VStack(items))
+  local before, residentBefore = collectgarbage("count"), rss()
+  local rows = {}
+  for i = 1, n do rows[i] = Item { label = labels[i] } end
+  local app = ui.mount(ui.VStack(rows))
+  rows = nil
   collectgarbage()
   collectgarbage()
   local perView = (collectgarbage("count") - before) * 1024 / n
+  local residentPerView = (rss() - residentBefore) * 1024 / n
   app:unmount()
+  app = nil
+  collectgarbage()
+  local built
+  local tm, tf = measure_pair(quick and 3 or 7, function()
+    local rows = {}
+    for i = 1, n do rows[i] = Item { label = labels[i] } end
+    local app = ui.mount(ui.VStack(rows))
+    app:unmount()
+  end, function()
+    local rows = {}
+    for i = 1, n do
+      local label = labels[i]
+      rows[i] = { kind = "BenchItem", label = label, body = { kind = "Text", text = label } }
+    end
+    built = { kind = "VStack", children = rows }
+  end)
   assert(built)
-  report("P6", ("mount + unmount %d views vs building their tables"):format(n), tm, tf, "<= 5x", tm / tf <= 5,
-    ("%.0f bytes of Lua heap per mounted view"):format(perView))
+  report("P6", ("mount + unmount %d one-Text views vs their plain tables"):format(n), tm, tf, "<= 5x", tm / tf <= 5,
+    ("per mounted view: %.0f bytes of Lua heap, %.0f bytes resident growth"):format(perView, residentPerView))
 end
 
 -- P7: a lazy List over 1k vs 1M elements (the data built beforehand) -------

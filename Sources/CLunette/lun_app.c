@@ -14,7 +14,7 @@ static const char lun_key_lastmiss = 0;
 /* Raises unless the runtime may start a flush now. */
 void lun_app_check_idle(lua_State *L, const char *what) {
   lun_State *S = lun_state(L);
-  if (S->inBody || lunh_flushing(S->rt))
+  if (S->inBody || lunh(S->rt, scheduler, flushing))
     lun_error_here(L, "%s cannot be called while views are rendering", what);
 }
 
@@ -47,7 +47,7 @@ static int lun_ui_mount(lua_State *L) {
   lua_setfield(L, -2, "value");
   lua_newtable(L);
   lua_setfield(L, -2, "out");
-  app = lunh_mount(lun_state(L)->rt, luaL_ref(L, LUA_REGISTRYINDEX));
+  app = lunh(lun_state(L)->rt, scheduler, mount, luaL_ref(L, LUA_REGISTRYINDEX));
   lun_handle_push(L, app, LUN_MT_APP);
   lun_flush_now(L);                               /* it renders now */
   return 1;
@@ -69,7 +69,7 @@ static int lun_ui_effect(lua_State *L) {
   lua_setfield(L, -2, "fn");
   lua_newtable(L);
   lua_setfield(L, -2, "out");
-  lun_handle_push(L, lunh_effect_new(lun_state(L)->rt, luaL_ref(L, LUA_REGISTRYINDEX)), LUN_MT_EFFECT);
+  lun_handle_push(L, lunh(lun_state(L)->rt, scheduler, effect_new, luaL_ref(L, LUA_REGISTRYINDEX)), LUN_MT_EFFECT);
   lun_flush_now(L);                               /* it runs now */
   return 1;
 }
@@ -77,7 +77,7 @@ static int lun_ui_effect(lua_State *L) {
 /* effect:cancel() -> (). */
 static int lun_effect_cancel(lua_State *L) {
   lun_Handle *h = (lun_Handle *)luaL_checkudata(L, 1, LUN_MT_EFFECT);
-  if (h->id) lunh_effect_dispose(lun_state(L)->rt, h->id);
+  if (h->id) lunh(lun_state(L)->rt, scheduler, effect_dispose, h->id);
   h->id = 0;
   lun_release_refs(L, lun_state(L));
   return 0;
@@ -89,11 +89,11 @@ static int lun_effect_cancel(lua_State *L) {
 static int lun_ui_reset(lua_State *L) {
   lun_State *S = lun_state(L);
   lun_app_check_idle(L, "ui.reset");
-  lunh_reset(S->rt);                              /* a test's store empties itself */
+  lunh(S->rt, scheduler, reset);                              /* a test's store empties itself */
   lun_storage_forget(L);                          /* cells are read from the store again */
   lun_release_refs(L, S);                         /* tasks are cancelled, subscriptions end */
   lun_flush_now(L);                               /* cancelled tasks see their cancellation */
-  lunh_clock_reset(S->rt);
+  lunh(S->rt, clock, reset);
   return 0;
 }
 
@@ -126,7 +126,7 @@ static int32_t lun_app_check(lua_State *L) {
 /* Pushes one of the app's texts (tree, json, warnings). [-0, +1] */
 static int lun_app_text(lua_State *L, int what) {
   size_t len;
-  const char *s = lunh_app_text(lun_state(L)->rt, lun_app_check(L), what, NULL, 0, &len);
+  const char *s = lunh(lun_state(L)->rt, inspect, app_text, lun_app_check(L), what, NULL, 0, &len);
   lua_pushlstring(L, s, len);
   return 1;
 }
@@ -171,11 +171,11 @@ static int lun_app_dependencies(lua_State *L) {
   size_t len, n;
   const char *s;
   if (luaL_testudata(L, 2, LUN_MT_NODE)) {
-    s = lunh_node_text(lun_state(L)->rt, ((lun_Handle *)lua_touserdata(L, 2))->id, LUN_NODE_DEPS, &n);
+    s = lunh(lun_state(L)->rt, inspect, node_text, ((lun_Handle *)lua_touserdata(L, 2))->id, LUN_NODE_DEPS, &n);
     if (!s) return luaL_argerror(L, 2, "the node is no longer rendered");
   } else {
     const char *name = luaL_checklstring(L, 2, &len);
-    s = lunh_app_text(lun_state(L)->rt, app, LUN_TEXT_DEPS, name, len, &n);
+    s = lunh(lun_state(L)->rt, inspect, app_text, app, LUN_TEXT_DEPS, name, len, &n);
     if (!s) return luaL_argerror(L, 2, lua_pushfstring(L, "no view named '%s' is rendered", name));
   }
   lua_pushlstring(L, s, n);
@@ -185,7 +185,7 @@ static int lun_app_dependencies(lua_State *L) {
 
 /* ui.trace(on) -> (): logs why views re-render (and prints each line). */
 static int lun_ui_trace(lua_State *L) {
-  lunh_trace_set(lun_state(L)->rt, lua_toboolean(L, 1), 1);
+  lunh(lun_state(L)->rt, trace, set, lua_toboolean(L, 1), 1);
   return 0;
 }
 
@@ -194,7 +194,7 @@ static int lun_app_renders(lua_State *L) {
   int32_t app = lun_app_check(L);
   size_t len, n;
   const char *name = luaL_checklstring(L, 2, &len);
-  const char *s = lunh_app_text(lun_state(L)->rt, app, LUN_TEXT_RENDERS, name, len, &n);
+  const char *s = lunh(lun_state(L)->rt, inspect, app_text, app, LUN_TEXT_RENDERS, name, len, &n);
   lua_pushinteger(L, (lua_Integer)strtoll(s, NULL, 10));
   return 1;
 }
@@ -202,7 +202,7 @@ static int lun_app_renders(lua_State *L) {
 /* app:resetRenders() -> (): every render count (per type and per instance) back to 0. */
 static int lun_app_reset_renders(lua_State *L) {
   size_t n;
-  lunh_app_text(lun_state(L)->rt, lun_app_check(L), LUN_TEXT_RESET_RENDERS, NULL, 0, &n);
+  lunh(lun_state(L)->rt, inspect, app_text, lun_app_check(L), LUN_TEXT_RESET_RENDERS, NULL, 0, &n);
   return 0;
 }
 
@@ -225,7 +225,7 @@ static int32_t lun_app_find_nth(lua_State *L, int32_t app, int32_t index) {
   } else {
     text = luaL_checklstring(L, 2, &tlen);
   }
-  found = lunh_app_find(lun_state(L)->rt, app, text, tlen, type, ylen, id, ilen, index);
+  found = lunh(lun_state(L)->rt, inspect, app_find, app, text, tlen, type, ylen, id, ilen, index);
   lua_settop(L, top);                             /* the strings it read lived on the stack until now */
   return found;
 }
@@ -251,7 +251,7 @@ void lun_last_miss(lua_State *L) {
   lua_pushnil(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_lastmiss);
   lua_rawgeti(L, -1, 1);
-  tree = lunh_app_text(lun_state(L)->rt, (int32_t)lua_tointeger(L, -1), LUN_TEXT_TREE, NULL, 0, &len);
+  tree = lunh(lun_state(L)->rt, inspect, app_text, (int32_t)lua_tointeger(L, -1), LUN_TEXT_TREE, NULL, 0, &len);
   lua_rawgeti(L, -2, 2);
   lua_pushfstring(L, "no node matches %s in:\n", lua_tostring(L, -1));
   lua_pushlstring(L, tree ? tree : "", tree ? len : 0);
@@ -267,7 +267,7 @@ static int lun_app_find(lua_State *L) {
     size_t len;
     const char *hidden;
     lun_app_remember_miss(L, app);
-    hidden = lunh_app_text(lun_state(L)->rt, app, LUN_TEXT_HIDDEN, NULL, 0, &len);
+    hidden = lunh(lun_state(L)->rt, inspect, app_text, app, LUN_TEXT_HIDDEN, NULL, 0, &len);
     lua_pushnil(L);
     if (!hidden || strcmp(hidden, "0") == 0) return 1;
     lua_pushfstring(L, "no realised node matches, but Lists hold %s rows outside their windows "
@@ -293,7 +293,7 @@ static int lun_app_findall(lua_State *L) {
 static int lun_app_unmount(lua_State *L) {
   lun_Handle *h = (lun_Handle *)luaL_checkudata(L, 1, LUN_MT_APP);
   lun_app_check_idle(L, "app:unmount");
-  if (h->id) lunh_unmount(lun_state(L)->rt, h->id);
+  if (h->id) lunh(lun_state(L)->rt, scheduler, unmount, h->id);
   h->id = 0;
   lun_release_refs(L, lun_state(L));
   return 0;

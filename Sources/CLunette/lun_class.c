@@ -212,7 +212,7 @@ static int lun_ui_id(lua_State *L) {
   if (lun_object_test(L, 1)) { lun_object_push_id(L, 1); return 1; }
   if (lun_host_test(L, 1, &handle)) {
     size_t len;
-    const char *s = lunh_host_describe(lun_state(L)->rt, handle, &len);
+    const char *s = lunh(lun_state(L)->rt, objects, describe, handle, &len);
     lua_pushlstring(L, s, len);
     return 1;
   }

@@ -3,8 +3,8 @@
  * by the host.
  *
  * The Swift scheduler decides what runs, in which order and how many rounds
- * a flush takes; it answers leaf calls (lunh_flush_begin, lunh_round_begin,
- * lunh_round_batch, lunh_round_end, lunh_flush_end, lunh_clock_pop) and never
+ * a flush takes; it answers leaf calls (scheduler.flush_begin, scheduler.round_begin,
+ * scheduler.round_batch, scheduler.round_end, scheduler.flush_end, clock.pop) and never
  * runs Lua. A round's units come as batches of tickets (one crossing per
  * batch: the units of one depth, in order); C runs each in one protected
  * call (lun_update), then the events the round queued (onAppear, onChange,
@@ -17,18 +17,18 @@
 /* The rounds of a flush the host has begun. [-0, +0] */
 static int lun_flush_rounds_k(lua_State *L) {
   lun_State *S = lun_state(L);
-  while (lunh_round_begin(S->rt)) {
+  while (lunh(S->rt, scheduler, round_begin)) {
     const lun_Ticket *batch;
     int32_t count, i;
     int ran;
-    while ((count = lunh_round_batch(S->rt, &batch)) > 0)
+    while ((count = lunh(S->rt, scheduler, round_batch, &batch)) > 0)
       for (i = 0; i < count; i++) {
         lun_Ticket ticket = batch[i];             /* read now: the host zeroes one whose unit went */
         if (ticket.unit) lun_update(L, S, &ticket);
       }
     ran = lun_life_run_events(L);
     ran += lun_preferences_run(L);                /* values flow up after the update (T06) */
-    if (!lunh_round_end(S->rt, ran)) break;
+    if (!lunh(S->rt, scheduler, round_end, ran)) break;
   }
   lun_storage_sync(L);                            /* app storage written once per flush (T04) */
   lun_transaction_forget(L);                      /* what they changed has rendered (T02) */
@@ -41,10 +41,10 @@ static int lun_flush_rounds_k(lua_State *L) {
 void lun_flush_now(lua_State *L) {
   lun_State *S = lun_state(L);
   int status;
-  if (!lunh_flush_begin(S->rt)) return;
+  if (!lunh(S->rt, scheduler, flush_begin)) return;
   lua_pushcfunction(L, lun_flush_rounds_k);
   status = lua_pcall(L, 0, 0, 0);
-  lunh_flush_end(S->rt);
+  lunh(S->rt, scheduler, flush_end);
   if (status != LUA_OK) lua_error(L);
 }
 
@@ -68,18 +68,18 @@ int lun_run_due_now(lua_State *L, double upTo) {
   double due;
   int ran = 0;
   uint64_t start = lun_budget_clock();
-  while (lunh_clock_pop(S->rt, upTo, &kind, &id, &due)) {
+  while (lunh(S->rt, clock, pop, upTo, &kind, &id, &due)) {
     if (lun_clock_fire(L, kind, id, due) != LUN_OK) {
       size_t len;
       const char *msg = lun_last_error(L, &len);
-      lunh_event_failed(S->rt, 0, msg, len);
+      lunh(S->rt, inspect, event_failed, 0, msg, len);
     }
     lun_flush_now(L);
     ran++;
     if (lun_budget_over(S, start)) {               /* what is still due waits for the next turn (R20) */
       const char *msg = lua_pushfstring(L, "the clock's due work ran longer than its time budget (%d firings); "
                                            "the rest is left for later (a timer faster than its work?)", ran);
-      lunh_event_failed(S->rt, 0, msg, strlen(msg));
+      lunh(S->rt, inspect, event_failed, 0, msg, strlen(msg));
       lua_pop(L, 1);
       break;
     }

@@ -53,7 +53,7 @@ const char *lun_host_typename(lua_State *L, int idx) {
 /* Raises the host's last error message. */
 static int lun_host_error(lua_State *L) {
   size_t len;
-  const char *msg = lunh_error_message(lun_state(L)->rt, &len);
+  const char *msg = lunh(lun_state(L)->rt, objects, error_message, &len);
   lua_pushlstring(L, msg, len);
   return lun_error_here(L, "%s", lua_tostring(L, -1));
 }
@@ -113,7 +113,7 @@ static void lun_host_push_table(lua_State *L, int32_t token, int64_t count, int 
   lun_nest(L, depth, "a Swift value");
   lua_createtable(L, 0, 0);
   for (i = 0; i < count; i++) {
-    if (lunh_table_entry(lun_state(L)->rt, token, (int32_t)i, &key, &value) != 0) continue;
+    if (lunh(lun_state(L)->rt, objects, table_entry, token, (int32_t)i, &key, &value) != 0) continue;
     if (key.tag == LUN_HV_STRING) lua_pushlstring(L, key.string, key.length);   /* before the next call reuses it */
     else lua_pushinteger(L, (lua_Integer)key.integer);
     if (value.tag == LUN_HV_TABLE) lun_host_push_table(L, value.handle, value.integer, depth + 1);
@@ -150,7 +150,7 @@ static int lun_host_table_to_value(lua_State *L, int idx, lun_HostValue *v, int 
   int32_t token;
   idx = lua_absindex(L, idx);
   lun_nest(L, depth, "a table given to Swift");
-  token = lunh_table_begin(rt);
+  token = lunh(rt, objects, table_begin);
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     lun_HostValue key, value;
@@ -159,7 +159,7 @@ static int lun_host_table_to_value(lua_State *L, int idx, lun_HostValue *v, int 
       return lun_error_here(L, "a table given to Swift may only have string or integer keys, got %s", luaL_typename(L, -2));
     lun_host_to_value_at(L, -2, &key, depth + 1);
     lun_host_to_value_at(L, -1, &value, depth + 1);
-    lunh_table_add(rt, token, &key, &value);
+    lunh(rt, objects, table_add, token, &key, &value);
     lua_pop(L, 1);
   }
   memset(v, 0, sizeof(*v));
@@ -207,7 +207,7 @@ static void lun_host_trace_where(lua_State *L) {
   if (!lun_state(L)->tracing) { lua_pushnil(L); return; }
   lun_where_lua(L);
   place = lua_tolstring(L, -1, &len);
-  lunh_trace_where(lun_state(L)->rt, place, len);
+  lunh(lun_state(L)->rt, trace, where, place, len);
 }
 
 /* Raises "Library has no property 'bookz' visible to Lua to read (did you
@@ -232,7 +232,7 @@ static int lun_host_index(lua_State *L) {
     return 1;
   }
   prop = (int32_t)lua_tointeger(L, -1);
-  if (lunh_host_get(S->rt, h->handle, prop, h->isObject ? 0 : S->active, &v) != 0) return lun_host_error(L);
+  if (lunh(S->rt, objects, get, h->handle, prop, h->isObject ? 0 : S->active, &v) != 0) return lun_host_error(L);
   lun_host_push_received(L, &v, 1, prop);
   return 1;
 }
@@ -245,21 +245,21 @@ static int lun_host_newindex(lua_State *L) {
   if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER) return lun_host_unknown(L, "write");
   lun_host_to_value(L, 3, &v);
   lun_host_trace_where(L);
-  if (lunh_host_set(lun_state(L)->rt, h->handle, (int32_t)lua_tointeger(L, -2), &v) != 0) return lun_host_error(L);
+  if (lunh(lun_state(L)->rt, objects, set, h->handle, (int32_t)lua_tointeger(L, -2), &v) != 0) return lun_host_error(L);
   return 0;
 }
 
 /* __tostring of host objects: (obj) -> "Book#2". */
 static int lun_host_tostring(lua_State *L) {
   size_t len;
-  const char *s = lunh_host_describe(lun_state(L)->rt, lun_host_check(L)->handle, &len);
+  const char *s = lunh(lun_state(L)->rt, objects, describe, lun_host_check(L)->handle, &len);
   lua_pushlstring(L, s, len);
   return 1;
 }
 
 /* __gc of host objects: the host may let go of the Swift object. */
 static int lun_host_gc(lua_State *L) {
-  lunh_host_release(lun_state(L)->rt, lun_host_check(L)->handle);
+  lunh(lun_state(L)->rt, objects, release, lun_host_check(L)->handle);
   return 0;
 }
 
@@ -271,7 +271,7 @@ static int lun_hostarray_index(lua_State *L) {
   lua_Integer i;
   if (!lua_isinteger(L, 2)) return 0;
   i = lua_tointeger(L, 2);
-  if (lunh_host_element(S->rt, a->handle, a->prop, (int64_t)i, S->active, &v) != 0) return lun_host_error(L);
+  if (lunh(S->rt, objects, element, a->handle, a->prop, (int64_t)i, S->active, &v) != 0) return lun_host_error(L);
   lun_host_push_received(L, &v, 1, 0);
   return 1;
 }
@@ -283,7 +283,7 @@ static int lun_hostarray_newindex(lua_State *L) {
   lua_Integer i = luaL_checkinteger(L, 2);
   lun_host_to_value(L, 3, &v);
   lun_host_trace_where(L);
-  if (lunh_host_set_element(lun_state(L)->rt, a->handle, a->prop, (int64_t)i, &v) != 0) return lun_host_error(L);
+  if (lunh(lun_state(L)->rt, objects, set_element, a->handle, a->prop, (int64_t)i, &v) != 0) return lun_host_error(L);
   return 0;
 }
 
@@ -292,7 +292,7 @@ static int lun_hostarray_len(lua_State *L) {
   lun_HostArray *a = (lun_HostArray *)luaL_checkudata(L, 1, LUN_MT_HOSTARRAY);
   lun_State *S = lun_state(L);
   lun_HostValue v;
-  if (lunh_host_get(S->rt, a->handle, a->prop, S->active, &v) != 0) return lun_host_error(L);
+  if (lunh(S->rt, objects, get, a->handle, a->prop, S->active, &v) != 0) return lun_host_error(L);
   lua_pushinteger(L, (lua_Integer)v.integer);
   return 1;
 }
@@ -300,7 +300,7 @@ static int lun_hostarray_len(lua_State *L) {
 /* __call of a host class: (class) -> a new Swift object. Upvalue: type index. */
 static int lun_host_construct(lua_State *L) {
   int32_t type = (int32_t)lua_tointeger(L, lua_upvalueindex(1));
-  int32_t handle = lunh_host_new(lun_state(L)->rt, type);
+  int32_t handle = lunh(lun_state(L)->rt, objects, host_new, type);
   if (handle <= 0) return lun_host_error(L);
   lun_host_push(L, handle, type);
   return 1;
@@ -315,7 +315,7 @@ int lun_host_is_object(lua_State *L, int idx) {
 /* Tracks the whole ObservableObject-style host object at idx. */
 void lun_host_track_whole(lua_State *L, int idx) {
   lun_State *S = lun_state(L);
-  if (S->active) lunh_host_track_whole(S->rt, ((lun_HostObject *)lua_touserdata(L, idx))->handle, S->active);
+  if (S->active) lunh(S->rt, objects, track_whole, ((lun_HostObject *)lua_touserdata(L, idx))->handle, S->active);
 }
 
 /* A method the host declared: (self, args...) -> result. Upvalues: the
@@ -326,7 +326,7 @@ static int lun_host_method(lua_State *L) {
   int i, n = lua_gettop(L) - 1;
   if (n > 8) return luaL_error(L, "a Swift method takes at most 8 arguments, got %d", n);
   for (i = 0; i < n; i++) lun_host_to_value(L, i + 2, &args[i]);
-  if (lunh_host_call(lun_state(L)->rt, h->handle, (int32_t)lua_tointeger(L, lua_upvalueindex(1)), args, n, &out) != 0)
+  if (lunh(lun_state(L)->rt, objects, call, h->handle, (int32_t)lua_tointeger(L, lua_upvalueindex(1)), args, n, &out) != 0)
     return lun_host_error(L);
   if (out.tag == LUN_HV_ARRAY) { lua_pushnil(L); return 1; }   /* arrays come back through properties only */
   lun_host_push_received(L, &out, 1, 0);

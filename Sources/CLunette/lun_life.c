@@ -63,7 +63,7 @@ static void lun_life_queue(lua_State *L, int kind, int32_t unit, int n) {
  * the new life table at lifeidx. The modifier record is on top. [-0, +0] */
 void lun_life_add(lua_State *L, lun_Walk *W, int lifeidx) {
   size_t plen;
-  const char *path = lunh_out_path(W->rt, &plen);
+  const char *path = lunh(W->rt, output, path, &plen);
   int kind;
   lua_rawgeti(L, -1, LUN_LIFE_KIND);
   kind = (int)lua_tointeger(L, -1);
@@ -291,7 +291,7 @@ void lun_life_release(lua_State *L, int recidx, int32_t unit) {
 /* While tracing, tells the host an event of unit ran. */
 void lun_trace_event(lua_State *L, int32_t unit, const char *what) {
   lun_State *S = lun_state(L);
-  if (S->tracing) lunh_event_ran(S->rt, unit, what, strlen(what));
+  if (S->tracing) lunh(S->rt, trace, event_ran, unit, what, strlen(what));
 }
 
 /* Runs one queued event (at 1) in protection: () -> (). */
@@ -378,7 +378,7 @@ int lun_life_run_events(lua_State *L) {
       lua_rawgeti(L, -1, LUN_EV_UNIT);
       lun_error_string(L, -3);
       msg = lua_tolstring(L, -1, &len);
-      lunh_event_failed(S->rt, (int32_t)lua_tointeger(L, -2), msg, len);
+      lunh(S->rt, inspect, event_failed, (int32_t)lua_tointeger(L, -2), msg, len);
       lua_pop(L, 4);
     }
     ran++;

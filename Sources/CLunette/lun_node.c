@@ -20,10 +20,10 @@ static void lun_node_slot(lua_State *L, int role, const char *verb) {
   lun_State *S = lun_state(L);
   int ref = 0;
   int32_t slot = 0;
-  int found = lunh_node_info(S->rt, lun_node_check(L), role, &ref, &slot);
+  int found = lunh(S->rt, inspect, node_info, lun_node_check(L), role, &ref, &slot);
   if (found <= 0) {
     size_t len;
-    const char *what = lunh_node_text(S->rt, lun_node_check(L), LUN_NODE_TREE, &len);
+    const char *what = lunh(S->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TREE, &len);
     const char *nl = memchr(what, '\n', len);
     lua_pushlstring(L, what, nl ? (size_t)(nl - what) : len);
     if (found < 0) lun_error_here(L, "%s: %s was replaced by a later render; find it again", verb, lua_tostring(L, -1));
@@ -224,9 +224,9 @@ static int lun_node_scroll(lua_State *L) {
   int32_t unit = 0;
   luaL_argcheck(L, row >= 1, 2, "rows are numbered from 1");
   lun_app_check_idle(L, "scroll");
-  if (lunh_node_info(S->rt, lun_node_check(L), LUN_ROLE_LIST, &ref, &unit) <= 0) {
+  if (lunh(S->rt, inspect, node_info, lun_node_check(L), LUN_ROLE_LIST, &ref, &unit) <= 0) {
     size_t len;
-    const char *what = lunh_node_text(S->rt, lun_node_check(L), LUN_NODE_TREE, &len);
+    const char *what = lunh(S->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TREE, &len);
     const char *nl = memchr(what, '\n', len);
     lua_pushlstring(L, what, nl ? (size_t)(nl - what) : len);
     return lun_error_here(L, "scroll: %s is not a List on screen", lua_tostring(L, -1));
@@ -234,7 +234,7 @@ static int lun_node_scroll(lua_State *L) {
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
   lua_pushinteger(L, row);
   lua_setfield(L, -2, "first");
-  lunh_unit_invalidate(S->rt, unit);
+  lunh(S->rt, scheduler, unit_invalidate, unit);
   lun_flush_now(L);
   return 0;
 }
@@ -242,7 +242,7 @@ static int lun_node_scroll(lua_State *L) {
 /* node:tree() -> the node's subtree as text. */
 static int lun_node_tree(lua_State *L) {
   size_t len;
-  const char *s = lunh_node_text(lun_state(L)->rt, lun_node_check(L), LUN_NODE_TREE, &len);
+  const char *s = lunh(lun_state(L)->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TREE, &len);
   lua_pushlstring(L, s, len);
   return 1;
 }
@@ -257,7 +257,7 @@ static int lun_node_index(lua_State *L) {
   if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
   if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "label") == 0) what = LUN_NODE_TEXT;
   else what = luaL_checkoption(L, 2, NULL, fields) + 1;
-  s = lunh_node_text(lun_state(L)->rt, lun_node_check(L), what, &len);
+  s = lunh(lun_state(L)->rt, inspect, node_text, lun_node_check(L), what, &len);
   if (!s) return 0;
   lua_pushlstring(L, s, len);
   return 1;
@@ -265,14 +265,14 @@ static int lun_node_index(lua_State *L) {
 
 /* __gc of nodes: lets the host forget the handle. */
 static int lun_node_gc(lua_State *L) {
-  lunh_node_release_handle(lun_state(L)->rt, lun_node_check(L));
+  lunh(lun_state(L)->rt, inspect, node_release_handle, lun_node_check(L));
   return 0;
 }
 
 /* __tostring of nodes: their line in the tree. */
 static int lun_node_tostring(lua_State *L) {
   size_t len;
-  const char *s = lunh_node_text(lun_state(L)->rt, lun_node_check(L), LUN_NODE_TREE, &len);
+  const char *s = lunh(lun_state(L)->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TREE, &len);
   const char *nl = memchr(s, '\n', len);
   lua_pushlstring(L, s, nl ? (size_t)(nl - s) : len);
   return 1;

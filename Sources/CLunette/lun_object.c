@@ -115,7 +115,7 @@ void lun_changed(lua_State *L, int32_t node) {
   lun_State *S = lun_state(L);
   if (S->strict && S->rendering)
     lun_error_here(L, "strict mode: a body may not write observable state (write it in an action, a task or onChange)");
-  if (S->rendering && lun_graph_run_has_read(S->graph, S->rendering, node)) lunh_render_write(S->rt, node);
+  if (S->rendering && lun_graph_run_has_read(S->graph, S->rendering, node)) lunh(S->rt, scheduler, render_write, node);
   lun_graph_changed(S->graph, node);
 }
 
@@ -398,7 +398,7 @@ int lun_object_new_of(lua_State *L, int mtidx, int initidx) {
   memset(o, 0, sizeof(lun_Object) + sizeof(int32_t) * (size_t)cls->nprops);
   objidx = lua_gettop(L);
   o->cls = cls;
-  o->serial = lunh_object_serial(lun_state(L)->rt);
+  o->serial = lunh(lun_state(L)->rt, objects, object_serial);
   o->ordinal = ++cls->count;
   lua_createtable(L, cls->nprops, 0);
   lua_setiuservalue(L, objidx, 1);

@@ -9,7 +9,7 @@
  * The walker keeps each value and each handler in its unit's `out` table
  * and names their slots in node attributes ("preference:title" = 3). After
  * each round of a flush the host lists, for every handler, the values in
- * its subtree in tree order (lunh_prefs_next); C reduces them from the
+ * its subtree in tree order (scheduler.prefs_item); C reduces them from the
  * key's default and calls the handler when the result differs from the
  * last one it saw (plain tables by contents).
  */
@@ -65,7 +65,7 @@ static int lun_pref_deliver(lua_State *L, lun_State *S, int ref, int32_t slot, c
   lua_getfield(L, -1, "default");
   acc = lua_gettop(L);
   for (i = first; i < last; i++) {
-    lunh_prefs_item(S->rt, i, &kind, &vref, &vslot, &len);
+    lunh(S->rt, scheduler, prefs_item, i, &kind, &vref, &vslot, &len);
     lun_pref_slot_value(L, vref, vslot);
     if (lua_getfield(L, acc - 1, "reduce") == LUA_TFUNCTION) {
       lua_pushvalue(L, acc);
@@ -89,7 +89,7 @@ static int lun_pref_deliver(lua_State *L, lun_State *S, int ref, int32_t slot, c
     lua_pushvalue(L, acc);
     if (lun_protect(L, 2, 0) != LUN_OK) {
       const char *msg = lun_last_error(L, &len);
-      lunh_event_failed(S->rt, unit, msg, len);
+      lunh(S->rt, inspect, event_failed, unit, msg, len);
     }
     ran = 1;
   }
@@ -101,14 +101,14 @@ static int lun_pref_deliver(lua_State *L, lun_State *S, int ref, int32_t slot, c
  * Returns how many handlers ran. */
 int lun_preferences_run(lua_State *L) {
   lun_State *S = lun_state(L);
-  int32_t count = lunh_prefs_prepare(S->rt), i = 0, slot, dummy;
+  int32_t count = lunh(S->rt, scheduler, prefs_prepare), i = 0, slot, dummy;
   int kind, ref, ran = 0, vkind, vref;
   size_t len, vlen;
   while (i < count) {
-    const char *text = lunh_prefs_item(S->rt, i, &kind, &ref, &slot, &len), *nl1, *nl2;
+    const char *text = lunh(S->rt, scheduler, prefs_item, i, &kind, &ref, &slot, &len), *nl1, *nl2;
     int32_t next = i + 1;
-    while (next < count && (lunh_prefs_item(S->rt, next, &vkind, &vref, &dummy, &vlen), vkind == LUN_PREF_VALUE)) next++;
-    text = lunh_prefs_item(S->rt, i, &kind, &ref, &slot, &len);      /* (the item text lives until the next call) */
+    while (next < count && (lunh(S->rt, scheduler, prefs_item, next, &vkind, &vref, &dummy, &vlen), vkind == LUN_PREF_VALUE)) next++;
+    text = lunh(S->rt, scheduler, prefs_item, i, &kind, &ref, &slot, &len);      /* (the item text lives until the next call) */
     nl1 = kind == LUN_PREF_HANDLER ? memchr(text, '\n', len) : NULL;
     nl2 = nl1 ? memchr(nl1 + 1, '\n', len - (size_t)(nl1 + 1 - text)) : NULL;
     if (nl1 && nl2) {                                 /* "key\nidentity\nunit" */

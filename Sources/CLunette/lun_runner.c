@@ -52,7 +52,7 @@ static int lun_unwatch(lua_State *L) {
 
 /* lunette_reset_clock() -> (): the virtual clock starts again from 0, nothing scheduled. */
 static int lun_reset_clock(lua_State *L) {
-  lunh_clock_reset(lun_state(L)->rt);
+  lunh(lun_state(L)->rt, clock, reset);
   return 0;
 }
 
@@ -76,7 +76,7 @@ static int lun_problems(lua_State *L) {
   int isError, n[2] = {0, 0};
   lua_newtable(L);
   lua_newtable(L);
-  while ((text = lunh_problem_next(rt, &isError, &len)) != NULL) {
+  while ((text = lunh(rt, inspect, problem_next, &isError, &len)) != NULL) {
     lua_pushlstring(L, text, len);
     lua_rawseti(L, isError ? -3 : -2, ++n[isError ? 0 : 1]);
   }

@@ -127,12 +127,17 @@ int lun_protect(lua_State *L, int nargs, int nresults) {
   return lun_protect_run(L, nargs, nresults, 1);
 }
 
-/* 1 if every callback of the host's table is set. */
+/* 1 if every group of the host's table has its context and every callback
+ * set. The table is pointers only (contexts and callbacks), so it is read
+ * as words. */
 static int lun_host_complete(const lun_Host *host) {
-  void (*const *fn)(void) = (void (*const *)(void))((const char *)host + sizeof(void *));
-  size_t i, n = (sizeof(lun_Host) - sizeof(void *)) / sizeof(void (*)(void));
-  for (i = 0; i < n; i++)
-    if (!fn[i]) return 0;
+  const unsigned char *bytes = (const unsigned char *)host;
+  size_t i, n = sizeof(lun_Host) / sizeof(void *);
+  for (i = 0; i < n; i++) {
+    void *word;
+    memcpy(&word, bytes + i * sizeof(void *), sizeof word);
+    if (!word) return 0;
+  }
   return 1;
 }
 

@@ -8,7 +8,7 @@
  * Each key is a cell: an instance of a hidden Observable class (properties
  * `key` and `value`), so reads are tracked and writes notify as any model's
  * do, from self, a binding or a table the cell holds. A cell starts from the
- * store (lunh_storage_read) or from its default; a write marks it dirty
+ * store (storage.read) or from its default; a write marks it dirty
  * (lun_object_notify), and the dirty cells are handed to the store at the
  * end of each flush (lun_storage_sync). The store itself — where, how, and
  * what a failure means — is the host's.
@@ -326,12 +326,12 @@ static void lun_storage_read(lua_State *L, const char *key, size_t klen, int def
   const char *bytes;
   size_t len;
   lun_State *S = lun_state(L);
-  if (lunh_storage_read(S->rt, key, klen, &bytes, &len) <= 0) { lua_pushvalue(L, defidx); return; }
+  if (lunh(S->rt, storage, read, key, klen, &bytes, &len) <= 0) { lua_pushvalue(L, defidx); return; }
   lua_pushcfunction(L, lun_storage_decode_k);
   lua_pushlstring(L, bytes, len);
   if (lua_pcall(L, 1, 1, 0) == LUA_OK) return;
   lua_pushfstring(L, "app storage: cannot read '%s'; it starts from its default: %s", key, lua_tostring(L, -1));
-  lunh_event_failed(S->rt, 0, lua_tostring(L, -1), lua_rawlen(L, -1));
+  lunh(S->rt, inspect, event_failed, 0, lua_tostring(L, -1), lua_rawlen(L, -1));
   lua_pop(L, 2);
   lua_pushvalue(L, defidx);
 }
@@ -379,13 +379,13 @@ static int lun_storage_write_k(lua_State *L) {
   lua_getfield(L, 1, "key");
   key = lua_tolstring(L, -1, &len);
   if (lua_getfield(L, 1, "value") == LUA_TNIL) {  /* nil removes the key */
-    lunh_storage_write(lun_state(L)->rt, key, len, NULL, 0);
+    lunh(lun_state(L)->rt, storage, write, key, len, NULL, 0);
     return 0;
   }
   lun_storage_check(L, -1, "app storage", key);   /* a binding or a held table may have let a function in */
   lun_storage_encode(L, -1);
   bytes = lua_tolstring(L, -1, &vlen);
-  lunh_storage_write(lun_state(L)->rt, key, len, bytes, vlen);
+  lunh(lun_state(L)->rt, storage, write, key, len, bytes, vlen);
   return 0;
 }
 
@@ -403,7 +403,7 @@ void lun_storage_sync(lua_State *L) {
     if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
       size_t len;
       const char *msg = lua_tolstring(L, -1, &len);
-      if (msg) lunh_event_failed(lun_state(L)->rt, 0, msg, len);
+      if (msg) lunh(lun_state(L)->rt, inspect, event_failed, 0, msg, len);
       lua_pop(L, 1);
     }
   }

@@ -84,7 +84,7 @@ static void lun_task_wait(lua_State *L, lua_State *co, int32_t id, int nres, int
   lun_State *S = lun_state(L);
   const void *marker = nres > 0 ? lua_touserdata(co, -nres) : NULL;
   if (marker == &lun_yield_sleep) {
-    lunh_clock_schedule(S->rt, LUN_CLOCK_TASK, id, (double)lua_tonumber(co, -nres + 1), 0);
+    lunh(S->rt, clock, schedule, LUN_CLOCK_TASK, id, (double)lua_tonumber(co, -nres + 1), 0);
   } else if (marker == &lun_yield_await) {
     lua_pushvalue(co, -nres + 1);
     lua_xmove(co, L, 1);                          /* publisher:sink(resumer) */
@@ -96,7 +96,7 @@ static void lun_task_wait(lua_State *L, lua_State *co, int32_t id, int nres, int
     lua_call(L, 2, 1);
     lua_rawseti(L, taskidx, LUN_TASK_SUB);
   } else {                                        /* a plain coroutine.yield: go on at the next tick */
-    lunh_clock_schedule(S->rt, LUN_CLOCK_TASK, id, 0, 0);
+    lunh(S->rt, clock, schedule, LUN_CLOCK_TASK, id, 0, 0);
   }
   lua_pop(co, nres);
 }
@@ -128,7 +128,7 @@ static void lun_task_failed(lua_State *L, int taskidx) {
   lua_pop(L, 1);
   msg = lua_tolstring(L, -1, &len);
   lua_rawgeti(L, taskidx, LUN_TASK_UNIT);
-  lunh_event_failed(S->rt, (int32_t)lua_tointeger(L, -1), msg, len);
+  lunh(S->rt, inspect, event_failed, (int32_t)lua_tointeger(L, -1), msg, len);
   lua_pop(L, 3);
 }
 
@@ -202,14 +202,14 @@ void lun_task_start(lua_State *L, int entryidx, int32_t unit) {
   lua_rawseti(L, -2, LUN_TASK_THREAD);
   lua_pushinteger(L, unit);
   lua_rawseti(L, -2, LUN_TASK_UNIT);
-  name = lunh_unit_name(lun_state(L)->rt, unit, &len);
+  name = lunh(lun_state(L)->rt, output, unit_name, unit, &len);
   lua_pushlstring(L, name ? name : "view", name ? len : 4);
   lua_rawseti(L, -2, LUN_TASK_NAME);
   lua_rawseti(L, -2, id);
   lua_pop(L, 1);
   lua_rawgeti(L, entryidx, LUN_LIFE_FN);
   lua_xmove(L, co, 1);
-  lunh_clock_schedule(lun_state(L)->rt, LUN_CLOCK_TASK, id, 0, 0);   /* F07: at the next tick */
+  lunh(lun_state(L)->rt, clock, schedule, LUN_CLOCK_TASK, id, 0, 0);   /* F07: at the next tick */
 }
 
 /* Closes a task's thread: its pending __close handlers are script code,
@@ -227,7 +227,7 @@ static void lun_task_close(lua_State *L, lun_State *S, lua_State *co) {
 int lun_task_cancel(lua_State *L, int32_t id) {
   lun_State *S = lun_state(L);
   int pending = 0;
-  lunh_clock_cancel(S->rt, LUN_CLOCK_TASK, id);
+  lunh(S->rt, clock, cancel, LUN_CLOCK_TASK, id);
   if (lun_task_get(L, id) == LUA_TTABLE) {
     lua_rawgeti(L, -1, LUN_TASK_SUB);
     lun_task_unsubscribe(L);
@@ -380,7 +380,7 @@ static int lun_timer_sink(lua_State *L) {
   lua_rawseti(L, -2, id);
   *(int32_t *)lua_newuserdatauv(L, sizeof(int32_t), 0) = id;
   luaL_setmetatable(L, LUN_MT_TIMERSUB);
-  lunh_clock_schedule(lun_state(L)->rt, LUN_CLOCK_TIMER, id, (double)interval, (double)interval);
+  lunh(lun_state(L)->rt, clock, schedule, LUN_CLOCK_TIMER, id, (double)interval, (double)interval);
   return 1;
 }
 
@@ -388,7 +388,7 @@ static int lun_timer_sink(lua_State *L) {
 static int lun_timersub_cancel(lua_State *L) {
   int32_t *id = (int32_t *)luaL_checkudata(L, 1, LUN_MT_TIMERSUB);
   if (*id == 0) return 0;
-  lunh_clock_cancel(lun_state(L)->rt, LUN_CLOCK_TIMER, *id);
+  lunh(lun_state(L)->rt, clock, cancel, LUN_CLOCK_TIMER, *id);
   lun_registry_table(L, &lun_key_timers);
   lua_pushnil(L);
   lua_rawseti(L, -2, *id);
@@ -398,7 +398,7 @@ static int lun_timersub_cancel(lua_State *L) {
 
 /* ui.clock.now() -> seconds on the runtime's clock. */
 static int lun_clock_now(lua_State *L) {
-  lua_pushnumber(L, (lua_Number)lunh_clock_now(lun_state(L)->rt));
+  lua_pushnumber(L, (lua_Number)lunh(lun_state(L)->rt, clock, now));
   return 1;
 }
 
@@ -407,13 +407,13 @@ static int lun_clock_advance(lua_State *L) {
   lun_State *S = lun_state(L);
   lua_Number s = luaL_checknumber(L, 1);
   luaL_argcheck(L, s >= 0, 1, "seconds must not be negative");
-  if (S->inBody || lunh_flushing(S->rt)) return lun_error_here(L, "ui.clock.advance cannot be called while views are rendering");
+  if (S->inBody || lunh(S->rt, scheduler, flushing)) return lun_error_here(L, "ui.clock.advance cannot be called while views are rendering");
   double target;
-  if (!lunh_clock_virtual(S->rt))
+  if (!lunh(S->rt, clock, virtual))
     return lun_error_here(L, "ui.clock.advance needs the virtual clock (lunette test uses it; this runtime's clock is real)");
-  target = lunh_clock_now(S->rt) + (double)s;
+  target = lunh(S->rt, clock, now) + (double)s;
   lun_run_due_now(L, target);
-  lunh_clock_settle(S->rt, target);
+  lunh(S->rt, clock, settle, target);
   return 0;
 }
 
@@ -425,7 +425,7 @@ void lun_clock_once(lua_State *L, int fidx, double after) {
   lua_pushvalue(L, fidx);
   lua_rawseti(L, -2, id);
   lua_pop(L, 1);
-  lunh_clock_schedule(lun_state(L)->rt, LUN_CLOCK_ONCE, id, after, 0);
+  lunh(lun_state(L)->rt, clock, schedule, LUN_CLOCK_ONCE, id, after, 0);
 }
 
 /* Protected part of lun_clock_fire: (kind, id, now) -> (). */

@@ -12,7 +12,7 @@
  * is the current one (they nest: a new one starts from the current); the
  * host is told its animation and its id, and a unit made stale carries
  * the id to its next run. The walker asks for the run's transaction
- * (lunh_out_transaction) when a view has `:transaction(fn)`, calls fn with a
+ * (output.transaction) when a view has `:transaction(fn)`, calls fn with a
  * copy, and animates that view's subtree as the copy says. Transactions are
  * kept by id until the end of the flush that rendered what they changed.
  */
@@ -100,9 +100,9 @@ static void lun_transaction_tell(lua_State *L, int tidx) {
   int top = lua_gettop(L);
   size_t len = 0;
   const char *desc;
-  if (lua_isnil(L, tidx)) { lunh_transaction_end(rt); return; }
+  if (lua_isnil(L, tidx)) { lunh(rt, scheduler, transaction_end); return; }
   desc = lun_transaction_animation(L, tidx, &len);
-  lunh_transaction_begin(rt, desc, len, ((lun_Transaction *)lua_touserdata(L, tidx))->id);
+  lunh(rt, scheduler, transaction_begin, desc, len, ((lun_Transaction *)lua_touserdata(L, tidx))->id);
   lua_settop(L, top);
 }
 
@@ -261,7 +261,7 @@ void lun_walk_transaction(lua_State *L, const lun_Host *rt, int v) {
   const char *desc;
   int32_t id;
   if (lun_rawfield(L, v, "transaction") != LUA_TFUNCTION) { lua_pop(L, 1); return; }
-  id = lunh_out_transaction(rt);
+  id = lunh(rt, output, transaction);
   lun_registry_table(L, &lun_key_byid);
   lua_rawgeti(L, -1, id);
   lua_remove(L, -2);
@@ -271,7 +271,7 @@ void lun_walk_transaction(lua_State *L, const lun_Host *rt, int v) {
   lua_insert(L, -3);                              /* copy, fn, copy */
   lua_call(L, 1, 0);
   desc = lun_transaction_animation(L, lua_gettop(L), &len);
-  lunh_out_animate(rt, desc, len);
+  lunh(rt, output, animate, desc, len);
   lua_settop(L, top);
 }
 

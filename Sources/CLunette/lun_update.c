@@ -171,9 +171,9 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
     elem = lua_gettop(L);
     lun_identity_key(L, elem);
     key = lua_tolstring(L, -1, &klen);
-    lunh_out_begin(W->rt, LUN_VIEW_ROW, NULL, 0);
+    lunh(W->rt, output, begin, LUN_VIEW_ROW, NULL, 0);
     ref = lun_walk_unit(L, W, LUN_UNIT_ROW, 0, key, klen, &unit);
-    lunh_out_end(W->rt);
+    lunh(W->rt, output, end);
     if (ref == 0) {
       lua_createtable(L, 0, 5);
       lua_newtable(L);
@@ -181,7 +181,7 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
       lua_pushinteger(L, unit);
       lua_setfield(L, -2, "unit");
       lun_row_set(L, elem, row, i);
-      lunh_out_unit_record(W->rt, unit, luaL_ref(L, LUA_REGISTRYINDEX));
+      lunh(W->rt, output, unit_record, unit, luaL_ref(L, LUA_REGISTRYINDEX));
     } else {
       int changed;
       lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
@@ -192,18 +192,18 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
       lua_pop(L, 3);
       if (changed) {
         lun_row_set(L, elem, row, i);
-        lunh_out_unit_changed(W->rt, unit);
+        lunh(W->rt, output, unit_changed, unit);
       }
     }
     lua_settop(L, row);
   }
   if (first > 1) {
     count = lun_push_count(L, first - 1, &len);
-    lunh_out_attr(W->rt, "rowsBefore", 10, count, len);
+    lunh(W->rt, output, attr, "rowsBefore", 10, count, len);
   }
   if (last < n) {
     count = lun_push_count(L, n - last, &len);
-    lunh_out_attr(W->rt, "hiddenRows", 10, count, len);
+    lunh(W->rt, output, attr, "hiddenRows", 10, count, len);
   }
 }
 
@@ -253,7 +253,7 @@ static int lun_update_k(lua_State *L) {
     run->checking = 0;
     run->checked = 1;
   }
-  if (!run->ticket.quiet) lunh_unit_begin(S->rt, run->ticket.unit);
+  if (!run->ticket.quiet) lunh(S->rt, scheduler, unit_begin, run->ticket.unit);
   lua_rawgeti(L, LUA_REGISTRYINDEX, run->ticket.recordRef);  /* 2: record */
   if (run->ticket.kind == LUN_UNIT_EFFECT) {                /* effects output nothing */
     lua_pushnil(L);                                          /* 3: new out */
@@ -333,18 +333,18 @@ void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   memset(&run, 0, sizeof(run));
   run.ticket = *ticket;
   if (!lun_budget_begin(L, S, 1)) {
-    if (lunh_unit_end(S->rt, ticket->unit, LUN_UNIT_FAILED, "runs nested too deep", 20)) lun_release_refs(L, S);
+    if (lunh(S->rt, scheduler, unit_end, ticket->unit, LUN_UNIT_FAILED, "runs nested too deep", 20)) lun_release_refs(L, S);
     return;
   }
   status = lun_update_tries(L, S, &run);
   stopped = lun_budget_end(L, S);
   if (status != LUN_UNIT_FAILED) {
-    if (!run.ticket.quiet && lunh_unit_end(S->rt, run.ticket.unit, status, NULL, 0)) lun_release_refs(L, S);
+    if (!run.ticket.quiet && lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0)) lun_release_refs(L, S);
     return;
   }
   lun_error_string(L, -1);
   msg = lua_tolstring(L, -1, &len);
-  releases = lunh_unit_end(S->rt, run.ticket.unit, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);
+  releases = lunh(S->rt, scheduler, unit_end, run.ticket.unit, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);
   lua_pop(L, 2);
   if (releases) lun_release_refs(L, S);
 }
@@ -353,7 +353,7 @@ void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
  * their subscriptions end, their onDisappear actions are queued. */
 void lun_release_refs(lua_State *L, lun_State *S) {
   int32_t ref;
-  while ((ref = lunh_release_next(S->rt)) != 0) {
+  while ((ref = lunh(S->rt, scheduler, release_next)) != 0) {
     if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TTABLE) {
       lua_getfield(L, -1, "unit");
       lun_life_release(L, -2, (int32_t)lua_tointeger(L, -1));

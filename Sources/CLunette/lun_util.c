@@ -127,7 +127,7 @@ static void lun_identity_key_at(lua_State *L, int idx, int depth) {
       }
       if (lun_host_test(L, idx, &handle)) {
         size_t len;
-        const char *s = lunh_host_describe(lun_state(L)->rt, handle, &len);
+        const char *s = lunh(lun_state(L)->rt, objects, describe, handle, &len);
         lua_pushlstring(L, s, len);
         return;
       }
@@ -244,7 +244,7 @@ void lun_trace_write(lua_State *L, int32_t node) {
   const char *place;
   lun_where_lua(L);
   place = lua_tolstring(L, -1, &len);
-  if (len) lunh_trace_write(lun_state(L)->rt, node, place, len);
+  if (len) lunh(lun_state(L)->rt, trace, write, node, place, len);
   lua_pop(L, 1);
 }
 

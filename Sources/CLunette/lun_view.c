@@ -598,7 +598,7 @@ static int lun_ui_view(lua_State *L) {
   infoidx = 4;
   lua_pushvalue(L, 1);
   lua_setfield(L, infoidx, "name");
-  lua_pushinteger(L, lunh_view_type(lun_state(L)->rt, name, len));
+  lua_pushinteger(L, lunh(lun_state(L)->rt, output, view_type, name, len));
   lua_setfield(L, infoidx, "id");
   lua_getfield(L, 2, "body");
   lua_setfield(L, infoidx, "body");

@@ -1,7 +1,7 @@
 /*
  * lun_walk.c — reporting the view a body returned to the host.
  *
- * The walk calls the lunh_out_* builders for each view value; Lua values the
+ * The walk calls the host's output builder (lunh(W->rt, output, ...)) for each view value; Lua values the
  * output needs later (actions, bindings, environment values) go into the
  * unit's new `out` table, and nodes refer to them by slot. Child units
  * (components, list content, rows) are matched by the host; new ones get a
@@ -36,7 +36,7 @@ static void lun_walk_describe_attr(lua_State *L, lun_Walk *W, const char *name, 
   const char *s;
   lun_describe(L, vidx, 1);
   s = lua_tolstring(L, -1, &len);
-  lunh_out_attr(W->rt, name, strlen(name), s, len);
+  lunh(W->rt, output, attr, name, strlen(name), s, len);
   lua_pop(L, 1);
 }
 
@@ -74,11 +74,11 @@ static void lun_walk_env(lua_State *L, lun_Walk *W, int v) {
     lua_insert(L, -2);                            /* entry, key */
     lua_rawgeti(L, -2, 2);
     slot = lun_walk_store(L, W, -1);
-    old = lunh_out_env(W->rt, key, klen, slot);
+    old = lunh(W->rt, output, env, key, klen, slot);
     if (old) {                                    /* the same entry as last render: did it change? */
       lua_getfield(L, W->record, "out");
       lua_rawgeti(L, -1, old);
-      if (!lua_compare(L, -1, -3, LUA_OPEQ)) lunh_out_env_changed(W->rt);
+      if (!lua_compare(L, -1, -3, LUA_OPEQ)) lunh(W->rt, output, env_changed);
       lua_pop(L, 2);
     }
     lua_pop(L, 3);
@@ -98,7 +98,7 @@ static void lun_walk_animation(lua_State *L, lun_Walk *W, int v) {
     lua_pushvalue(L, -1);
     lua_setfield(L, W->record, "animValues");
   }
-  path = lunh_out_path(W->rt, &plen);
+  path = lunh(W->rt, output, path, &plen);
   lua_pushlstring(L, path, plen);
   lua_pushvalue(L, -1);
   if (lua_rawget(L, -3) == LUA_TTABLE) {          /* { previous value } */
@@ -107,7 +107,7 @@ static void lun_walk_animation(lua_State *L, lun_Walk *W, int v) {
     if (!lun_values_equal(L, -1, -2, 0)) {         /* by contents, as an Equatable value */
       lua_rawgeti(L, -6, 1);
       desc = luaL_tolstring(L, -1, &dlen);
-      lunh_out_animate(W->rt, desc, dlen);
+      lunh(W->rt, output, animate, desc, dlen);
       lua_pop(L, 2);
     }
     lua_pop(L, 2);
@@ -131,15 +131,15 @@ static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
     name = lun_walk_entry(L, i, "mods", &nlen);
     if (lua_rawgeti(L, -2, 2) == LUA_TFUNCTION) {
       int32_t slot = lun_walk_store(L, W, -1);
-      if (strcmp(name, "onSubmit") == 0) lunh_out_slot(W->rt, LUN_ROLE_SUBMIT, slot);
-      lunh_out_modifier(W->rt, name, nlen, "", 0);
+      if (strcmp(name, "onSubmit") == 0) lunh(W->rt, output, slot, LUN_ROLE_SUBMIT, slot);
+      lunh(W->rt, output, modifier, name, nlen, "", 0);
     } else {
       if (!lua_isnil(L, -1)) {
         lun_describe(L, -1, 1);
         lua_replace(L, -2);
         value = lua_tolstring(L, -1, &vlen);
       }
-      lunh_out_modifier(W->rt, name, nlen, value, vlen);
+      lunh(W->rt, output, modifier, name, nlen, value, vlen);
     }
     lua_pop(L, 3);
   }
@@ -157,14 +157,14 @@ static void lun_walk_children(lua_State *L, lun_Walk *W, int v, int isView) {
     if (slots && lua_rawgeti(L, slots, i) == LUA_TSTRING) {
       size_t len;
       const char *slot = lua_tolstring(L, -1, &len);
-      lunh_out_position(W->rt, slot, len);
+      lunh(W->rt, output, position, slot, len);
       hinted = 1;
     }
     if (slots) lua_pop(L, 1);
     lua_rawgeti(L, v, i);
     lun_walk_value(L, W, lua_gettop(L));
     lua_pop(L, 1);
-    if (hinted) lunh_out_position(W->rt, NULL, 0);  /* a child that opened nothing leaves no hint behind */
+    if (hinted) lunh(W->rt, output, position, NULL, 0);  /* a child that opened nothing leaves no hint behind */
   }
   if (slots) lua_pop(L, 1);
 }
@@ -250,7 +250,7 @@ static void lun_walk_retype(lua_State *L, int rec, int info, lun_Walk *W, int32_
   lua_setfield(L, rec, "type");
   lua_pushvalue(L, info);
   lua_setfield(L, rec, "info");
-  lunh_out_unit_changed(W->rt, child);
+  lunh(W->rt, output, unit_changed, child);
 }
 
 /* Keeps each { key, value } of the list at lidx in a slot and names the
@@ -270,7 +270,7 @@ static void lun_walk_prefs(lua_State *L, lun_Walk *W, int lidx, const char *pref
     lua_pop(L, 1);
     lua_pushfstring(L, "%d", (int)slot);
     name = lua_tolstring(L, -2, &len);
-    lunh_out_attr(W->rt, name, len, lua_tostring(L, -1), lua_rawlen(L, -1));
+    lunh(W->rt, output, attr, name, len, lua_tostring(L, -1), lua_rawlen(L, -1));
     lua_pop(L, 4);
   }
 }
@@ -293,17 +293,17 @@ static void lun_walk_focus(lua_State *L, lun_Walk *W, int fidx) {
   lun_binding_get(L, -2);
   equal = lua_rawequal(L, -1, -2);
   lua_pop(L, 1);
-  lunh_out_attr(W->rt, "focused", 7, equal ? "true" : "false", equal ? 4 : 5);
+  lunh(W->rt, output, attr, "focused", 7, equal ? "true" : "false", equal ? 4 : 5);
   lua_pushcclosure(L, lun_focus_set, 2);
-  lunh_out_slot(W->rt, LUN_ROLE_FOCUS, lun_walk_store(L, W, -1));
+  lunh(W->rt, output, slot, LUN_ROLE_FOCUS, lun_walk_store(L, W, -1));
   lua_pop(L, 1);
 }
 
-/* Attaches a child unit to the open node (lunh_out_unit); raises if the
+/* Attaches a child unit to the open node (output.unit); raises if the
  * rendered tree would grow past LUN_MAX_TREE_DEPTH levels across bodies. */
 int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
                   int32_t *child) {
-  int ref = lunh_out_unit(W->rt, kind, typeId, key, klen, child);
+  int ref = lunh(W->rt, output, unit, kind, typeId, key, klen, child);
   if (ref == LUN_TOO_DEEP)
     luaL_error(L, "the rendered tree is more than %d views deep (does a view contain itself without end?)",
                LUN_MAX_TREE_DEPTH);
@@ -327,7 +327,7 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
     lun_explicit_key(L, -1);
     key = lua_tolstring(L, -1, &klen);
   }
-  if (!key && lun_rawfield(L, v, "site") == LUA_TNUMBER) lunh_out_site(W->rt, (int32_t)lua_tointeger(L, -1));
+  if (!key && lun_rawfield(L, v, "site") == LUA_TNUMBER) lunh(W->rt, output, site, (int32_t)lua_tointeger(L, -1));
   lua_pop(L, 1);
   lua_getfield(L, info, "id");
   ref = lun_walk_unit(L, W, LUN_UNIT_COMPONENT, (int32_t)lua_tointeger(L, -1), key, klen, &child);
@@ -345,7 +345,7 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
     lua_pop(L, 1);
     lua_pushinteger(L, child);
     lua_setfield(L, -2, "unit");
-    lunh_out_unit_record(W->rt, child, luaL_ref(L, LUA_REGISTRYINDEX));
+    lunh(W->rt, output, unit_record, child, luaL_ref(L, LUA_REGISTRYINDEX));
   } else {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     lun_walk_retype(L, lua_gettop(L), info, W, child);
@@ -353,7 +353,7 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
     if (!lun_inputs_equal(L, -1, inputs, 0)) {
       lua_pushvalue(L, inputs);
       lua_setfield(L, -3, "inputs");
-      lunh_out_unit_changed(W->rt, child);
+      lunh(W->rt, output, unit_changed, child);
     }
   }
   lua_settop(L, info - 2);
@@ -369,7 +369,7 @@ static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
     lua_newtable(L);
     lua_setfield(L, -2, "out");
     for (i = 0; i < 3; i++) { lun_rawfield(L, v, fields[i]); lua_setfield(L, -2, fields[i]); }
-    lunh_out_unit_record(W->rt, child, luaL_ref(L, LUA_REGISTRYINDEX));
+    lunh(W->rt, output, unit_record, child, luaL_ref(L, LUA_REGISTRYINDEX));
     return;
   }
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
@@ -379,7 +379,7 @@ static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
     if (!lua_rawequal(L, -1, -2)) {
       lua_pop(L, 1);
       lua_setfield(L, -2, fields[i]);
-      lunh_out_unit_changed(W->rt, child);
+      lunh(W->rt, output, unit_changed, child);
     } else lua_pop(L, 2);
   }
   lua_pop(L, 1);
@@ -399,7 +399,7 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
   lun_binding_get(L, -1);                         /* sheet, binding, value (the item) */
   if (itemMode ? lua_isnil(L, -1) : !lua_toboolean(L, -1)) { lua_pop(L, 3); return; }
   item = lua_gettop(L);
-  lunh_out_begin(W->rt, LUN_VIEW_SHEET, NULL, 0);
+  lunh(W->rt, output, begin, LUN_VIEW_SHEET, NULL, 0);
   if (W->life && lua_rawgeti(L, item - 2, 4) == LUA_TFUNCTION) {   /* onDismiss: when the sheet goes */
     lua_createtable(L, 2, 0);
     lua_pushinteger(L, LUN_ON_DISAPPEAR);
@@ -412,11 +412,11 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
   lua_pop(L, 1);
   lun_dismiss_push(L, item - 1, itemMode);
   slot = lun_walk_store(L, W, -1);
-  old = lunh_out_env(W->rt, "dismiss", 7, slot);
+  old = lunh(W->rt, output, env, "dismiss", 7, slot);
   if (old) {
     lua_getfield(L, W->record, "out");
     lua_rawgeti(L, -1, old);
-    if (!lua_compare(L, -1, -3, LUA_OPEQ)) lunh_out_env_changed(W->rt);
+    if (!lua_compare(L, -1, -3, LUA_OPEQ)) lunh(W->rt, output, env_changed);
     lua_pop(L, 2);
   }
   lua_settop(L, item);                            /* sheet, binding, item */
@@ -433,7 +433,7 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
     }
   } else if (lua_isfunction(L, -1)) lua_call(L, 0, 1);
   lun_walk_value(L, W, lua_gettop(L));
-  lunh_out_end(W->rt);
+  lunh(W->rt, output, end);
   lua_settop(L, item - 3);
 }
 
@@ -464,14 +464,14 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (kind == LUN_VIEW_COMPONENT) lun_view_name(L, v);
   else lun_rawfield(L, v, "text");
   if (lua_type(L, -1) == LUA_TSTRING) text = lua_tolstring(L, -1, &len);
-  lunh_out_begin(W->rt, kind, text, len);
+  lunh(W->rt, output, begin, kind, text, len);
   lua_pop(L, 1);
   if (lun_rawfield(L, v, "id") != LUA_TNIL) {      /* app:find{ id = ... } matches it */
     size_t ilen;
     const char *id;
     lun_explicit_key(L, -1);
     id = lua_tolstring(L, -1, &ilen);
-    lunh_out_attr(W->rt, "id", 2, id, ilen);
+    lunh(W->rt, output, attr, "id", 2, id, ilen);
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
@@ -506,14 +506,14 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   switch (kind) {
     case LUN_VIEW_BUTTON:
       if (lun_rawfield(L, v, "action") != LUA_TFUNCTION && !lua_isnil(L, -1)) lun_walk_altered(L, "action");
-      lunh_out_slot(W->rt, LUN_ROLE_ACTION, lun_walk_store(L, W, -1));
+      lunh(W->rt, output, slot, LUN_ROLE_ACTION, lun_walk_store(L, W, -1));
       lua_pop(L, 1);
       break;
     case LUN_VIEW_PICKER:
     case LUN_VIEW_SLIDER:
     case LUN_VIEW_STEPPER:
       if (lun_rawfield(L, v, "control") != LUA_TTABLE) lun_walk_altered(L, "control");
-      lunh_out_slot(W->rt, LUN_ROLE_CONTROL, lun_walk_store(L, W, -1));
+      lunh(W->rt, output, slot, LUN_ROLE_CONTROL, lun_walk_store(L, W, -1));
       lua_getfield(L, -1, kind == LUN_VIEW_PICKER ? "options" : "range");
       lun_walk_describe_attr(L, W, kind == LUN_VIEW_PICKER ? "options" : "range", lua_gettop(L));
       lua_pop(L, 2);
@@ -522,11 +522,11 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     case LUN_VIEW_TEXTFIELD:
       lun_rawfield(L, v, "binding");
       if (!lun_binding_test(L, -1)) lun_walk_altered(L, "binding");
-      lunh_out_slot(W->rt, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
+      lunh(W->rt, output, slot, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
       lun_binding_get(L, -1);
       if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
       else luaL_tolstring(L, -1, NULL);
-      lunh_out_attr(W->rt, "value", 5, lua_tostring(L, -1), lua_rawlen(L, -1));
+      lunh(W->rt, output, attr, "value", 5, lua_tostring(L, -1), lua_rawlen(L, -1));
       lua_pop(L, 3);
       break;
     case LUN_VIEW_COMPONENT:
@@ -544,6 +544,6 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   }
   lun_walk_sheet(L, W, v);
   lun_walk_alert(L, W, v);
-  lunh_out_end(W->rt);
+  lunh(W->rt, output, end);
   W->depth--;
 }

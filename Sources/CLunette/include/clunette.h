@@ -9,7 +9,7 @@
  *   Swift -> C : the lun_* entry points below. Each one that runs Lua does so
  *                under lua_pcall and returns a status; none of them raises.
  *   C -> Swift : the callbacks of lun_Host at the end, passed to lun_install
- *                (C calls them as lunh_*). They are leaves: they never call
+ *                (C calls them as lunh(h, group, name, ...)). They are leaves: they never call
  *                back into Lua and never raise.
  */
 #ifndef CLUNETTE_H
@@ -83,16 +83,16 @@ enum { LUN_VIEW_NONE = 0, LUN_VIEW_KINDS(LUN_VIEW_ENUM_) LUN_VIEW_KIND_COUNT };
 /* The name of a view kind ("Text"), or "?" for no kind. */
 const char *lun_view_kind_name(int kind);
 
-/* Items of the host's preference list (lunh_prefs_item). */
+/* Items of the host's preference list (scheduler.prefs_item). */
 enum { LUN_PREF_HANDLER = 1, LUN_PREF_VALUE = 2 };
 
-/* What lunh_app_text and lunh_node_text are asked for. */
+/* What inspect.app_text and inspect.node_text are asked for. */
 enum { LUN_TEXT_TREE = 1, LUN_TEXT_JSON, LUN_TEXT_WARNINGS, LUN_TEXT_RENDERS, LUN_TEXT_DEPS, LUN_TEXT_TRACE,
        LUN_TEXT_HIDDEN, LUN_TEXT_RESET_RENDERS /* sets the counts back to 0; answers "" */ };
 enum { LUN_NODE_TYPE = 1, LUN_NODE_TEXT, LUN_NODE_VALUE, LUN_NODE_TREE, LUN_NODE_DEPS };
 
 /* What a stored Lua value on a render node is for. */
-/* LUN_ROLE_LIST asks lunh_node_info for the unit a List hosts (its record, its id in slot). */
+/* LUN_ROLE_LIST asks inspect.node_info for the unit a List hosts (its record, its id in slot). */
 enum { LUN_ROLE_ACTION = 1, LUN_ROLE_BINDING = 2, LUN_ROLE_SUBMIT = 3, LUN_ROLE_LIST = 4,
        LUN_ROLE_FOCUS = 5 /* a function that focuses the node (:focused) */,
        LUN_ROLE_CONTROL = 6 /* a Picker's options, a Slider's or Stepper's range */ };
@@ -105,11 +105,11 @@ typedef struct lun_Ticket {
   int32_t quiet;          /* an effect the host needs not hear of unless it fails: no unit_begin, no unit_end on success */
 } lun_Ticket;
 
-/* How a unit's update ended (lunh_unit_end). */
+/* How a unit's update ended (scheduler.unit_end). */
 enum { LUN_UNIT_SKIPPED = 0, LUN_UNIT_RAN = 1, LUN_UNIT_FAILED = 2,
        LUN_UNIT_STOPPED = 3 /* failed: stopped by its time budget or an interrupt; not run again this flush */ };
 
-/* What the host's clock wakes (lunh_clock_schedule, lun_clock_fire). */
+/* What the host's clock wakes (clock.schedule, lun_clock_fire). */
 enum { LUN_CLOCK_TASK = 1, LUN_CLOCK_TIMER = 2, LUN_CLOCK_ONCE = 3 /* a function called once (an animation's completion) */ };
 
 /* A value crossing from a Swift host object to Lua. */
@@ -179,17 +179,17 @@ int lun_eval(lua_State *L, const char *source, size_t len, const char *chunkname
 /* Result i (1-based) of the last lun_eval. */
 const char *lun_eval_result(lua_State *L, int i, size_t *len);
 /* Runs a flush (lun_flush.c): the rounds the host asks for, each updating
- * the units it hands out (lunh_next_unit), then the events they queued. */
+ * the units it hands out (scheduler.round_batch), then the events they queued. */
 int lun_flush(lua_State *L);
 /* On (1) while a script runs again: the tasks of views that stay start anew (lun_life.c). */
 int lun_reloading(lua_State *L, int on);
-/* Runs what the host's clock has due up to `upTo` (lunh_clock_pop), a flush after each. */
+/* Runs what the host's clock has due up to `upTo` (clock.pop), a flush after each. */
 int lun_run_due(lua_State *L, double upTo, int *ran);
 /* Calls a function kept on a render node (an action), with an optional string. */
 int lun_call_slot(lua_State *L, int recordRef, int slot, const char *text, size_t len, int hasText);
 /* A sleep or a timer the host scheduled is due. */
 int lun_clock_fire(lua_State *L, int32_t kind, int32_t id, double now);
-/* Releases the records of disposed units the host lists (lunh_release_next). */
+/* Releases the records of disposed units the host lists (scheduler.release_next). */
 int lun_release_all(lua_State *L);
 /* Releases a registry reference (never raises). */
 int lun_release_ref(lua_State *L, int ref);
@@ -235,44 +235,19 @@ const char *lun_last_error(lua_State *L, size_t *len);
 /* As lua_Alloc is passed to lua_newstate, the host passes this table: the C
  * module links against nothing of Swift's (no link-time cycle). Every
  * callback is a leaf: it never calls Lua, never calls a lun_* entry point
- * that runs Lua, never raises. C calls them through the lunh_* wrappers
- * (lun_internal.h). `context` is the host's own (the Swift runtime). */
-struct lun_Host {
+ * that runs Lua, never raises. The callbacks come in groups by owner (the
+ * scheduler, the output builder, the clock, Swift objects, storage,
+ * inspection, tracing), each with its own `context`: the part of the host
+ * that keeps that state. C calls them through one macro, lunh
+ * (lun_host_calls.h): a new callback is one line in its group here, one
+ * line in the host's table (HostTable.swift) and its Swift function. */
+/* The runtime's scheduler: flushes, rounds, units, apps and effects */
+typedef struct lun_SchedulerHost {
   void *context;
-
-  /* graph: the C graph does the work (lun_graph.h); Swift hears of writes made while a body runs */
-  /* A body wrote node, which its run had read (S36: reported after the update). */
-  void (*render_write)(void *context, int32_t node);
-  int32_t (*object_serial)(void *context);
-
-  /* building a unit's output */
-  int32_t (*view_type)(void *context, const char *name, size_t len);
-  void (*out_begin)(void *context, int32_t kind, const char *text, size_t len);
-  /* The next node opened stands at this slot of its parent's constructor ("1",
-   * "2.0"), not at its place among the nodes: its identity (F02). */
-  void (*out_position)(void *context, const char *slot, size_t len);
-  void (*out_modifier)(void *context, const char *name, size_t nlen, const char *value, size_t vlen);
-  void (*out_slot)(void *context, int32_t role, int32_t slot);
-  void (*out_attr)(void *context, const char *name, size_t nlen, const char *value, size_t vlen);
-  void (*out_end)(void *context);
-  void (*out_error)(void *context, const char *message, size_t len);
-  /* The next child unit without an explicit id was built at this line of its
-   * body: part of its identity (F01). */
-  void (*out_site)(void *context, int32_t line);
-  /* Attaches a child unit to the open node; returns its record ref, 0 if it is
-   * new, LUN_TOO_DEEP if the open node is LUN_MAX_TREE_DEPTH levels deep in
-   * the whole rendered tree (across bodies): C raises, the body is an error. */
-  int (*out_unit)(void *context, int32_t kind, int32_t typeId, const char *key, size_t klen, int32_t *unit);
-  void (*out_unit_record)(void *context, int32_t unit, int recordRef);
-  void (*out_unit_changed)(void *context, int32_t unit);
-  /* An environment value on the open node: returns the slot it had last render, or 0. */
-  int32_t (*out_env)(void *context, const char *key, size_t klen, int32_t slot);
-  void (*out_env_changed)(void *context);
-  int (*env_find)(void *context, int32_t unit, const char *key, size_t klen, int *recordRef, int32_t *slot, int32_t *node);
-  const char *(*unit_name)(void *context, int32_t unit, size_t *len);
-  /* The position of the open node in the unit's output ("0VStack.1Text"). */
-  const char *(*out_path)(void *context, size_t *len);
-
+  /* A flush starts (0: one is running already; the host settles what other threads changed). */
+  int (*flush_begin)(void *context);
+  /* A round of a flush starts (0: no more rounds: the render loop limit); the next ends (ran: events that ran): 1 if another round is due. */
+  int (*round_begin)(void *context);
   /* scheduler: lun_flush's loop */
   /* The next batch of the round: the units to update, in order, as tickets
    * the host keeps (valid until the next call; a ticket whose unit the host
@@ -281,83 +256,104 @@ struct lun_Host {
   int32_t (*round_batch)(void *context, const lun_Ticket **tickets);
   /* The unit's function is about to run (not called for a quiet ticket). */
   void (*unit_begin)(void *context, int32_t unit);
-  /* The update ended (a quiet ticket: only if it failed); returns 1 if disposed units' records wait to be released (lunh_release_next). */
+  /* The update ended (a quiet ticket: only if it failed); returns 1 if disposed units' records wait to be released (scheduler.release_next). */
   int (*unit_end)(void *context, int32_t unit, int32_t status, const char *message, size_t len);
   int32_t (*release_next)(void *context);
-
-  /* diagnostics: where a Lua write to a node happened (while tracing) */
-  void (*trace_write)(void *context, int32_t node, const char *place, size_t len);
-  void (*trace_where)(void *context, const char *place, size_t len);
-  void (*trace_set)(void *context, int on, int echo);
-
+  int (*round_end)(void *context, int ran);
+  void (*flush_end)(void *context);
+  int (*flushing)(void *context);
+  /* apps, inspection */
+  /* A new app whose root renders the view value held at recordRef, queued: C flushes. */
+  int32_t (*mount)(void *context, int recordRef);
+  void (*unmount)(void *context, int32_t app);
+  /* A new effect unit running the function held at recordRef, queued: C flushes. */
+  int32_t (*effect_new)(void *context, int recordRef);
+  void (*effect_dispose)(void *context, int32_t unit);
+  /* The unit must run again at the next flush (a List scrolled). */
+  void (*unit_invalidate)(void *context, int32_t unit);
+  /* A fresh start (ui.reset): every app unmounted, every effect disposed, the clock reset. */
+  void (*reset)(void *context);
+  /* graph: the C graph does the work (lun_graph.h); Swift hears of writes made while a body runs */
+  /* A body wrote node, which its run had read (S36: reported after the update). */
+  void (*render_write)(void *context, int32_t node);
   /* transactions: changes made between begin and end carry an animation */
   /* The current transaction (ui.withAnimation, ui.withTransaction): its
    * animation (len 0: none) and its id, which units it makes stale carry
    * to their next run; they nest, so begin may follow begin. */
   void (*transaction_begin)(void *context, const char *animation, size_t len, int32_t id);
   void (*transaction_end)(void *context);
-  /* The open node is animated (view:animation(a, value) saw value change). */
-  void (*out_animate)(void *context, const char *animation, size_t len);
-  /* The id of the transaction the running unit's run belongs to (0: none). */
-  int32_t (*out_transaction)(void *context);
-
-  /* time, and failures of code that runs outside bodies */
-  double (*clock_now)(void *context);
-  void (*clock_schedule)(void *context, int32_t kind, int32_t id, double after, double every);
-  void (*clock_cancel)(void *context, int32_t kind, int32_t id);
-  /* 1 if the clock is virtual (moved by ui.clock.advance). */
-  int (*clock_virtual)(void *context);
-  /* Takes the next entry due at or before upTo (the virtual clock moves to it); 0 if none. */
-  int (*clock_pop)(void *context, double upTo, int32_t *kind, int32_t *id, double *due);
-  /* The virtual clock moves to `time` (after running what fell due before it). */
-  void (*clock_settle)(void *context, double time);
-  void (*clock_reset)(void *context);
-  /* A fresh start (ui.reset): every app unmounted, every effect disposed, the clock reset. */
-  void (*reset)(void *context);
-  void (*event_failed)(void *context, int32_t unit, const char *message, size_t len);
   /* After a round: lists every onPreferenceChange handler, each followed by
    * the preference values of its subtree in tree order; returns how many
    * items (0 when no view uses preferences). An item is a record ref and a
    * slot; a handler's text is "key\nidentity\nunit". */
   int32_t (*prefs_prepare)(void *context);
   const char *(*prefs_item)(void *context, int32_t index, int *kind, int *recordRef, int32_t *slot, size_t *len);
-  /* While tracing: an event ran for unit ("onChange", "task resumed", ...). */
-  void (*event_ran)(void *context, int32_t unit, const char *what, size_t len);
-  /* The next problem recorded for a test runner (an error node, an error in
-   * an event, a warning), oldest first; NULL when none is left. */
-  const char *(*problem_next)(void *context, int *isError, size_t *len);
+} lun_SchedulerHost;
 
-  /* apps, inspection */
-  /* A new app whose root renders the view value held at recordRef, queued: C flushes. */
-  int32_t (*mount)(void *context, int recordRef);
-  /* A flush starts (0: one is running already; the host settles what other threads changed). */
-  int (*flush_begin)(void *context);
-  /* A round of a flush starts (0: no more rounds: the render loop limit); the next ends (ran: events that ran): 1 if another round is due. */
-  int (*round_begin)(void *context);
-  int (*round_end)(void *context, int ran);
-  void (*flush_end)(void *context);
-  int (*flushing)(void *context);
-  void (*unmount)(void *context, int32_t app);
-  /* A new effect unit running the function held at recordRef, queued: C flushes. */
-  int32_t (*effect_new)(void *context, int recordRef);
-  void (*effect_dispose)(void *context, int32_t unit);
-  const char *(*app_text)(void *context, int32_t app, int32_t what, const char *arg, size_t alen, size_t *len);
-  int32_t (*app_find)(void *context, int32_t app, const char *text, size_t tlen, const char *type, size_t ylen,
-                      const char *id, size_t ilen, int32_t index);
-  int (*node_info)(void *context, int32_t handle, int32_t role, int *recordRef, int32_t *slot);
-  const char *(*node_text)(void *context, int32_t handle, int32_t what, size_t *len);
-  void (*node_release_handle)(void *context, int32_t handle);
-  /* The unit must run again at the next flush (a List scrolled). */
-  void (*unit_invalidate)(void *context, int32_t unit);
+/* The output builder: the nodes a unit's run writes */
+typedef struct lun_OutputHost {
+  void *context;
+  /* building a unit's output */
+  int32_t (*view_type)(void *context, const char *name, size_t len);
+  void (*begin)(void *context, int32_t kind, const char *text, size_t len);
+  /* The next node opened stands at this slot of its parent's constructor ("1",
+   * "2.0"), not at its place among the nodes: its identity (F02). */
+  void (*position)(void *context, const char *slot, size_t len);
+  void (*modifier)(void *context, const char *name, size_t nlen, const char *value, size_t vlen);
+  void (*slot)(void *context, int32_t role, int32_t slot);
+  void (*attr)(void *context, const char *name, size_t nlen, const char *value, size_t vlen);
+  void (*end)(void *context);
+  void (*error)(void *context, const char *message, size_t len);
+  /* The next child unit without an explicit id was built at this line of its
+   * body: part of its identity (F01). */
+  void (*site)(void *context, int32_t line);
+  /* Attaches a child unit to the open node; returns its record ref, 0 if it is
+   * new, LUN_TOO_DEEP if the open node is LUN_MAX_TREE_DEPTH levels deep in
+   * the whole rendered tree (across bodies): C raises, the body is an error. */
+  int (*unit)(void *context, int32_t kind, int32_t typeId, const char *key, size_t klen, int32_t *unit);
+  void (*unit_record)(void *context, int32_t unit, int recordRef);
+  void (*unit_changed)(void *context, int32_t unit);
+  /* An environment value on the open node: returns the slot it had last render, or 0. */
+  int32_t (*env)(void *context, const char *key, size_t klen, int32_t slot);
+  void (*env_changed)(void *context);
+  int (*env_find)(void *context, int32_t unit, const char *key, size_t klen, int *recordRef, int32_t *slot, int32_t *node);
+  const char *(*unit_name)(void *context, int32_t unit, size_t *len);
+  /* The position of the open node in the unit's output ("0VStack.1Text"). */
+  const char *(*path)(void *context, size_t *len);
+  /* The open node is animated (view:animation(a, value) saw value change). */
+  void (*animate)(void *context, const char *animation, size_t len);
+  /* The id of the transaction the running unit's run belongs to (0: none). */
+  int32_t (*transaction)(void *context);
+} lun_OutputHost;
 
-  /* Swift host objects: 0 = done, non-zero = failed (see lunh_error_message) */
-  int (*host_get)(void *context, int32_t handle, int32_t prop, int32_t tracker, lun_HostValue *out);
-  int (*host_set)(void *context, int32_t handle, int32_t prop, const lun_HostValue *value);
-  void (*host_track_whole)(void *context, int32_t handle, int32_t tracker);
-  int (*host_element)(void *context, int32_t handle, int32_t prop, int64_t index, int32_t tracker, lun_HostValue *out);
-  int (*host_set_element)(void *context, int32_t handle, int32_t prop, int64_t index, const lun_HostValue *value);
+/* The clock (real or virtual): timers, sleeps, animations */
+typedef struct lun_ClockHost {
+  void *context;
+  /* time, and failures of code that runs outside bodies */
+  double (*now)(void *context);
+  void (*schedule)(void *context, int32_t kind, int32_t id, double after, double every);
+  void (*cancel)(void *context, int32_t kind, int32_t id);
+  /* 1 if the clock is virtual (moved by ui.clock.advance). */
+  int (*virtual)(void *context);
+  /* Takes the next entry due at or before upTo (the virtual clock moves to it); 0 if none. */
+  int (*pop)(void *context, double upTo, int32_t *kind, int32_t *id, double *due);
+  /* The virtual clock moves to `time` (after running what fell due before it). */
+  void (*settle)(void *context, double time);
+  void (*reset)(void *context);
+} lun_ClockHost;
+
+/* Swift objects and value tables in Lua */
+typedef struct lun_ObjectsHost {
+  void *context;
+  int32_t (*object_serial)(void *context);
+  /* Swift host objects: 0 = done, non-zero = failed (see objects.error_message) */
+  int (*get)(void *context, int32_t handle, int32_t prop, int32_t tracker, lun_HostValue *out);
+  int (*set)(void *context, int32_t handle, int32_t prop, const lun_HostValue *value);
+  void (*track_whole)(void *context, int32_t handle, int32_t tracker);
+  int (*element)(void *context, int32_t handle, int32_t prop, int64_t index, int32_t tracker, lun_HostValue *out);
+  int (*set_element)(void *context, int32_t handle, int32_t prop, int64_t index, const lun_HostValue *value);
   /* Calls method `method` (1-based) of host object handle with nargs arguments; 0 = done. */
-  int (*host_call)(void *context, int32_t handle, int32_t method, const lun_HostValue *args, int32_t nargs,
+  int (*call)(void *context, int32_t handle, int32_t method, const lun_HostValue *args, int32_t nargs,
                    lun_HostValue *out);
   /* Value tables crossing to Lua: entry index (0-based) of the table `token` the host filled. */
   int (*table_entry)(void *context, int32_t token, int32_t index, lun_HostValue *key, lun_HostValue *value);
@@ -365,18 +361,60 @@ struct lun_Host {
   int32_t (*table_begin)(void *context);
   void (*table_add)(void *context, int32_t token, const lun_HostValue *key, const lun_HostValue *value);
   int32_t (*host_new)(void *context, int32_t type);
-  void (*host_release)(void *context, int32_t handle);
-  const char *(*host_describe)(void *context, int32_t handle, size_t *len);
+  void (*release)(void *context, int32_t handle);
+  const char *(*describe)(void *context, int32_t handle, size_t *len);
   const char *(*error_message)(void *context, size_t *len);
+} lun_ObjectsHost;
 
+/* App storage's store */
+typedef struct lun_StorageHost {
+  void *context;
   /* App storage (T04, R24): keys and values are bytes (a value as
    * lun_storage.c encodes it). The bytes the store keeps for key (1: valid
    * until the next call), nothing kept (0), or the store could not say (-1:
    * the host reports it and keeps the key from being written over; the
    * default is used); and new bytes to keep, NULL to remove the key (a
    * failure is the host's to report). */
-  int (*storage_read)(void *context, const char *key, size_t len, const char **bytes, size_t *blen);
-  void (*storage_write)(void *context, const char *key, size_t len, const char *bytes, size_t blen);
+  int (*read)(void *context, const char *key, size_t len, const char **bytes, size_t *blen);
+  void (*write)(void *context, const char *key, size_t len, const char *bytes, size_t blen);
+} lun_StorageHost;
+
+/* Inspection and reports: apps' text, node handles, problems and failed events */
+typedef struct lun_InspectHost {
+  void *context;
+  const char *(*app_text)(void *context, int32_t app, int32_t what, const char *arg, size_t alen, size_t *len);
+  int32_t (*app_find)(void *context, int32_t app, const char *text, size_t tlen, const char *type, size_t ylen,
+                      const char *id, size_t ilen, int32_t index);
+  int (*node_info)(void *context, int32_t handle, int32_t role, int *recordRef, int32_t *slot);
+  const char *(*node_text)(void *context, int32_t handle, int32_t what, size_t *len);
+  void (*node_release_handle)(void *context, int32_t handle);
+  /* The next problem recorded for a test runner (an error node, an error in
+   * an event, a warning), oldest first; NULL when none is left. */
+  const char *(*problem_next)(void *context, int *isError, size_t *len);
+  void (*event_failed)(void *context, int32_t unit, const char *message, size_t len);
+} lun_InspectHost;
+
+/* Tracing (`ui.trace`, the REPL's :why) */
+typedef struct lun_TraceHost {
+  void *context;
+  /* diagnostics: where a Lua write to a node happened (while tracing) */
+  void (*write)(void *context, int32_t node, const char *place, size_t len);
+  void (*where)(void *context, const char *place, size_t len);
+  void (*set)(void *context, int on, int echo);
+  /* While tracing: an event ran for unit ("onChange", "task resumed", ...). */
+  void (*event_ran)(void *context, int32_t unit, const char *what, size_t len);
+} lun_TraceHost;
+
+/* The table a host passes to lun_install, by owner: each group answers
+ * with its own context (the part of the host that keeps that state). */
+struct lun_Host {
+  lun_SchedulerHost scheduler;
+  lun_OutputHost output;
+  lun_ClockHost clock;
+  lun_ObjectsHost objects;
+  lun_StorageHost storage;
+  lun_InspectHost inspect;
+  lun_TraceHost trace;
 };
 
 #endif

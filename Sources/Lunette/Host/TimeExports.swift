@@ -2,27 +2,32 @@ import CLunette
 
 // Time and event leaves (clunette.h, "time, and failures of code that runs outside bodies").
 
-func lunhClockNow(_ rt: UnsafeMutableRawPointer?) -> Double {
-    withRuntime(rt) { $0.clock.now }
+/// The clock a clock callback's context names (the runtime owns it: unretained).
+func withClock<T>(_ pointer: UnsafeMutableRawPointer?, _ body: (Clock) -> T) -> T {
+    Unmanaged<Clock>.fromOpaque(pointer!)._withUnsafeGuaranteedRef(body)
 }
 
-func lunhClockSchedule(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ id: Int32, _ after: Double, _ every: Double) {
-    withRuntime(rt) { $0.clock.schedule(kind: kind, id: id, after: after, every: every) }
+func lunhClockNow(_ context: UnsafeMutableRawPointer?) -> Double {
+    withClock(context) { $0.now }
 }
 
-func lunhClockCancel(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ id: Int32) {
-    withRuntime(rt) { $0.clock.cancel(kind: kind, id: id) }
+func lunhClockSchedule(_ context: UnsafeMutableRawPointer?, _ kind: Int32, _ id: Int32, _ after: Double, _ every: Double) {
+    withClock(context) { $0.schedule(kind: kind, id: id, after: after, every: every) }
 }
 
-func lunhClockVirtual(_ rt: UnsafeMutableRawPointer?) -> Int32 {
-    withRuntime(rt) { $0.clock.mode == .virtual ? 1 : 0 }
+func lunhClockCancel(_ context: UnsafeMutableRawPointer?, _ kind: Int32, _ id: Int32) {
+    withClock(context) { $0.cancel(kind: kind, id: id) }
 }
 
-func lunhClockPop(_ rt: UnsafeMutableRawPointer?, _ upTo: Double, _ kind: UnsafeMutablePointer<Int32>?,
+func lunhClockVirtual(_ context: UnsafeMutableRawPointer?) -> Int32 {
+    withClock(context) { $0.mode == .virtual ? 1 : 0 }
+}
+
+func lunhClockPop(_ context: UnsafeMutableRawPointer?, _ upTo: Double, _ kind: UnsafeMutablePointer<Int32>?,
                   _ id: UnsafeMutablePointer<Int32>?, _ due: UnsafeMutablePointer<Double>?) -> Int32 {
-    withRuntime(rt) { runtime in
-        guard let entry = runtime.clock.popDue(upTo: upTo) else { return 0 }
-        runtime.clock.setVirtualNow(entry.due)
+    withClock(context) { clock in
+        guard let entry = clock.popDue(upTo: upTo) else { return 0 }
+        clock.setVirtualNow(entry.due)
         kind?.pointee = entry.kind
         id?.pointee = entry.id
         due?.pointee = entry.due
@@ -30,12 +35,12 @@ func lunhClockPop(_ rt: UnsafeMutableRawPointer?, _ upTo: Double, _ kind: Unsafe
     }
 }
 
-func lunhClockSettle(_ rt: UnsafeMutableRawPointer?, _ time: Double) {
-    withRuntime(rt) { $0.clock.setVirtualNow(time) }
+func lunhClockSettle(_ context: UnsafeMutableRawPointer?, _ time: Double) {
+    withClock(context) { $0.setVirtualNow(time) }
 }
 
-func lunhClockReset(_ rt: UnsafeMutableRawPointer?) {
-    withRuntime(rt) { $0.clock.reset() }
+func lunhClockReset(_ context: UnsafeMutableRawPointer?) {
+    withClock(context) { $0.reset() }
 }
 
 func lunhEventFailed(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: UnsafePointer<CChar>?, _ length: Int) {

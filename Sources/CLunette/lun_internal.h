@@ -175,13 +175,14 @@ void lun_transaction_forget(lua_State *L);
 
 /* lun_storage.c */
 void lun_open_storage(lua_State *L);
-void lun_storage_cell(lua_State *L, int keyidx, int defidx);
+void lun_storage_cell(lua_State *L, int keyidx);
 void lun_storage_check(lua_State *L, int vidx, const char *view, const char *name);
 void lun_storage_dirty(lua_State *L, int idx);
 void lun_storage_check_cell(lua_State *L, int cellidx, int vidx);
 void lun_storage_sync(lua_State *L);
 void lun_storage_forget(lua_State *L);
 void lun_storage_section_cell(lua_State *L, int secidx, int nidx, int scene);
+void lun_storage_section_read(lua_State *L, int secidx, int nidx, int scene);
 void lun_storage_check_section(lua_State *L, int defidx, const char *section, const char *view);
 
 /* lun_computed.c */

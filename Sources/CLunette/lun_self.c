@@ -176,9 +176,10 @@ static int lun_read_property(lua_State *L, int recidx, int kidx, int kind) {
 }
 
 static int lun_read_storage(lua_State *L, int recidx, int kidx, int kind) {
-  lun_self_cell(L, recidx, kidx, kind);
-  lua_pushliteral(L, "value");
-  lun_object_read(L, -2, lun_object_prop(L, -2, -1));
+  int scene = kind == LUN_SECTION_SCENE;
+  lua_getfield(L, recidx, "info");
+  lua_getfield(L, -1, scene ? "sceneStorage" : "appStorage");
+  lun_storage_section_read(L, -1, kidx, scene);   /* the key's value, else this declaration's default (D07) */
   lua_replace(L, -3);
   lua_pop(L, 1);
   return 1;
@@ -195,12 +196,12 @@ static void lun_write_storage(lua_State *L, int recidx, int kidx, int vidx) {
   lua_pop(L, 2);
 }
 
+/* A binding to self[name]: it reads as the declaration does (its own
+ * default while the key holds nothing, D07) and writes as self does. */
 static int lun_project_storage(lua_State *L, int recidx, int kidx, int kind) {
-  lun_self_cell(L, recidx, kidx, kind);
-  lua_pushliteral(L, "value");
-  lun_binding_push_prop(L, -2, lua_gettop(L));
-  lua_replace(L, -3);
-  lua_pop(L, 1);
+  (void)recidx;
+  (void)kind;
+  lun_binding_push_prop(L, 1, kidx);
   return 1;
 }
 

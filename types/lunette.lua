@@ -213,7 +213,9 @@ function View:frame(size) end
 function View:bold() end
 ---@return ui.ViewValue
 function View:italic() end
----Recorded on the node (the preview draws it disabled).
+---`.disabled(_:)`: with true, the view and every view inside it (across
+---bodies) refuse taps, typing, toggling, stepping, picking and focus, with an
+---error naming the node; `isEnabled` reads false inside (D09).
 ---@param disabled? boolean
 ---@return ui.ViewValue
 function View:disabled(disabled) end

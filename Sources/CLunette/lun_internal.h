@@ -207,11 +207,22 @@ typedef struct lun_Walk {
   int32_t slots;    /* slots used in it */
   int life;         /* stack index of the new life table (0: the unit keeps none) */
   int depth;        /* views nested in the walk so far */
+  int enabled;      /* lun_enabled.c: 0 not read yet, 1 enabled, 2 disabled */
+  int marked;       /* lun_enabled.c: the open node is marked disabled */
   const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);
 int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
                   int32_t *child);
+
+/* lun_enabled.c: :disabled and isEnabled (D09) */
+void lun_open_enabled(lua_State *L);
+int lun_enabled_now(lua_State *L, lun_Walk *W);
+void lun_enabled_enter(lua_State *L, lun_Walk *W, int v, int envSet);
+void lun_enabled_env(lua_State *L, lun_Walk *W);
+void lun_enabled_slot(lua_State *L, lun_Walk *W, int role, int32_t slot);
+int lun_enabled_refuse(lua_State *L, const char *verb, const char *what);
+void lun_enabled_check_arg(lua_State *L);
 
 /* lun_life.c: modifiers that act around renders, and the events run after a flush */
 enum { LUN_ON_APPEAR = 1, LUN_ON_DISAPPEAR, LUN_ON_TASK, LUN_ON_RECEIVE, LUN_ON_CHANGE };

@@ -56,10 +56,12 @@ static int lun_walk_env_seen(lua_State *L, lua_Integer i) {
 
 /* Reports the environment overrides of the view at v, in the order the
  * modifiers were applied: the one closest to the view (the first) wins a
- * key, as in SwiftUI (F03). */
-static void lun_walk_env(lua_State *L, lun_Walk *W, int v) {
+ * key, as in SwiftUI (F03). Returns 1 if one is `isEnabled`, which
+ * lun_enabled_enter reports. */
+static int lun_walk_env(lua_State *L, lun_Walk *W, int v) {
   lua_Integer i, n;
-  if (lun_rawfield(L, v, "env") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  int enabled = 0;
+  if (lun_rawfield(L, v, "env") != LUA_TTABLE) { lua_pop(L, 1); return 0; }
   n = (lua_Integer)lua_rawlen(L, -1);
   for (i = 1; i <= n; i++) {
     size_t klen;
@@ -73,6 +75,12 @@ static void lun_walk_env(lua_State *L, lun_Walk *W, int v) {
     lua_pop(L, 2);
     lua_insert(L, -2);                            /* entry, key */
     lua_rawgeti(L, -2, 2);
+    if (klen == 9 && memcmp(key, "isEnabled", 9) == 0) {
+      lun_enabled_env(L, W);
+      enabled = 1;
+      lua_pop(L, 3);
+      continue;
+    }
     slot = lun_walk_store(L, W, -1);
     old = lunh_out_env(W->rt, key, klen, slot);
     if (old) {                                    /* the same entry as last render: did it change? */
@@ -84,6 +92,7 @@ static void lun_walk_env(lua_State *L, lun_Walk *W, int v) {
     lua_pop(L, 3);
   }
   lua_pop(L, 1);
+  return enabled;
 }
 
 /* Reports view:animation(a, value): the node is animated with a when value
@@ -131,7 +140,7 @@ static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
     name = lun_walk_entry(L, i, "mods", &nlen);
     if (lua_rawgeti(L, -2, 2) == LUA_TFUNCTION) {
       int32_t slot = lun_walk_store(L, W, -1);
-      if (strcmp(name, "onSubmit") == 0) lunh_out_slot(W->rt, LUN_ROLE_SUBMIT, slot);
+      if (strcmp(name, "onSubmit") == 0) lun_enabled_slot(L, W, LUN_ROLE_SUBMIT, slot);
       lunh_out_modifier(W->rt, name, nlen, "", 0);
     } else {
       if (!lua_isnil(L, -1)) {
@@ -295,7 +304,7 @@ static void lun_walk_focus(lua_State *L, lun_Walk *W, int fidx) {
   lua_pop(L, 1);
   lunh_out_attr(W->rt, "focused", 7, equal ? "true" : "false", equal ? 4 : 5);
   lua_pushcclosure(L, lun_focus_set, 2);
-  lunh_out_slot(W->rt, LUN_ROLE_FOCUS, lun_walk_store(L, W, -1));
+  lun_enabled_slot(L, W, LUN_ROLE_FOCUS, lun_walk_store(L, W, -1));
   lua_pop(L, 1);
 }
 
@@ -439,7 +448,7 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
 
 /* Walks one view value (or a view type, or a plain array of views). */
 void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
-  int kind, t = lua_type(L, v);
+  int kind, t = lua_type(L, v), enabled = W->enabled;
   size_t len = 0;
   const char *text = NULL;
   if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, v))) return;
@@ -475,7 +484,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
-  lun_walk_env(L, W, v);
+  lun_enabled_enter(L, W, v, lun_walk_env(L, W, v));   /* :disabled holds inside the view (D09) */
   lun_walk_mods(L, W, v);
   lun_walk_animation(L, W, v);
   lun_walk_transaction(L, W->rt, v);
@@ -506,14 +515,14 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   switch (kind) {
     case LUN_VIEW_BUTTON:
       if (lun_rawfield(L, v, "action") != LUA_TFUNCTION && !lua_isnil(L, -1)) lun_walk_altered(L, "action");
-      lunh_out_slot(W->rt, LUN_ROLE_ACTION, lun_walk_store(L, W, -1));
+      lun_enabled_slot(L, W, LUN_ROLE_ACTION, lun_walk_store(L, W, -1));
       lua_pop(L, 1);
       break;
     case LUN_VIEW_PICKER:
     case LUN_VIEW_SLIDER:
     case LUN_VIEW_STEPPER:
       if (lun_rawfield(L, v, "control") != LUA_TTABLE) lun_walk_altered(L, "control");
-      lunh_out_slot(W->rt, LUN_ROLE_CONTROL, lun_walk_store(L, W, -1));
+      lun_enabled_slot(L, W, LUN_ROLE_CONTROL, lun_walk_store(L, W, -1));
       lua_getfield(L, -1, kind == LUN_VIEW_PICKER ? "options" : "range");
       lun_walk_describe_attr(L, W, kind == LUN_VIEW_PICKER ? "options" : "range", lua_gettop(L));
       lua_pop(L, 2);
@@ -522,7 +531,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     case LUN_VIEW_TEXTFIELD:
       lun_rawfield(L, v, "binding");
       if (!lun_binding_test(L, -1)) lun_walk_altered(L, "binding");
-      lunh_out_slot(W->rt, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
+      lun_enabled_slot(L, W, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
       lun_binding_get(L, -1);
       if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
       else luaL_tolstring(L, -1, NULL);
@@ -545,5 +554,6 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   lun_walk_sheet(L, W, v);
   lun_walk_alert(L, W, v);
   lunh_out_end(W->rt);
+  W->enabled = enabled;                           /* what holds around the view */
   W->depth--;
 }

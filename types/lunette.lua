@@ -77,7 +77,7 @@ function ui.id(object) end
 ---@field observedObject? string[] @ObservedObject inputs
 ---@field environmentObject? table<string, ui.Class> @EnvironmentObject types
 ---@field properties? table<string, ui.DynamicProperty> DynamicProperty bundles, read as self.name
----@field focusState? string[] @FocusState names: state that starts nil
+---@field focusState? table<any, string|false> @FocusState: names (nil when no field has focus), or `name = false` (a Bool one)
 ---@field appStorage? table<string, any> @AppStorage: name = default (stored under the name) or ui.AppStorage(key, default)
 ---@field sceneStorage? table<string, any> @SceneStorage: name = default, kept per scene (lunette run: per script)
 

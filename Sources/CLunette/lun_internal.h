@@ -58,7 +58,7 @@ enum {
 enum {
   LUN_SECTION_STATE = 1, LUN_SECTION_ENV, LUN_SECTION_BINDING, LUN_SECTION_BINDABLE,
   LUN_SECTION_OBSERVED, LUN_SECTION_STATEOBJECT, LUN_SECTION_ENVOBJECT, LUN_SECTION_PROPERTY,
-  LUN_SECTION_STORAGE, LUN_SECTION_SCENE
+  LUN_SECTION_STORAGE, LUN_SECTION_SCENE, LUN_SECTION_FOCUS
 };
 
 /* A section of a view definition, declared once (lun_self.c, lun_sections):
@@ -224,6 +224,11 @@ void lun_enabled_slot(lua_State *L, lun_Walk *W, int role, int32_t slot);
 int lun_enabled_refuse(lua_State *L, const char *verb, const char *what);
 void lun_enabled_check_arg(lua_State *L);
 
+/* lun_focus.c: focus, one per scene (T05, D01) */
+void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx);
+void lun_focus_write(lua_State *L, int bidx, int vidx);
+void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx);
+
 /* lun_life.c: modifiers that act around renders, and the events run after a flush */
 enum { LUN_ON_APPEAR = 1, LUN_ON_DISAPPEAR, LUN_ON_TASK, LUN_ON_RECEIVE, LUN_ON_CHANGE };
 /* Fields of a life entry (a table), as the modifiers record them. */
@@ -341,6 +346,7 @@ int lun_binding_test(lua_State *L, int idx);
 void lun_binding_get(lua_State *L, int idx);
 void lun_binding_set(lua_State *L, int idx, int vidx);
 void lun_binding_push_prop(lua_State *L, int objidx, int keyidx);
+void lun_binding_target(lua_State *L, int idx);
 void lun_bindable_push(lua_State *L, int objidx);
 void lun_dismiss_push(lua_State *L, int bidx, int toNil);
 

@@ -131,6 +131,23 @@ static int lun_project_state(lua_State *L, int recidx, int kidx, int kind) {
   return 1;
 }
 
+/* A focusState name: a value moves the scene's focus to its field, taking
+ * it from any other focus state; nil (or false) dismisses it (D01). */
+static void lun_write_focus(lua_State *L, int recidx, int kidx, int vidx) {
+  lua_getfield(L, recidx, "self");
+  lun_focus_claim(L, -1, kidx, vidx);
+  lua_pop(L, 1);
+  lun_write_state(L, recidx, kidx, vidx);
+}
+
+/* A binding to self[name]: its writes move focus as self's do. */
+static int lun_project_focus(lua_State *L, int recidx, int kidx, int kind) {
+  (void)recidx;
+  (void)kind;
+  lun_binding_push_prop(L, 1, kidx);
+  return 1;
+}
+
 static int lun_read_env(lua_State *L, int recidx, int kidx, int kind) {
   (void)kind;
   return lun_self_env(L, recidx, kidx);
@@ -216,7 +233,7 @@ const lun_Section lun_sections[] = {
   {"stateObject", LUN_SECTION_STATEOBJECT, 1, 1, lun_self_object, NULL, lun_project_object},
   {"environmentObject", LUN_SECTION_ENVOBJECT, 1, 1, lun_self_object, NULL, lun_project_object},
   {"properties", LUN_SECTION_PROPERTY, 0, 0, lun_read_property, NULL, NULL},
-  {"focusState", 0, 0, 0, NULL, NULL, NULL},      /* state that starts nil: registered as state */
+  {"focusState", LUN_SECTION_FOCUS, 1, 0, lun_read_state, lun_write_focus, lun_project_focus},   /* held as state */
   {"appStorage", LUN_SECTION_STORAGE, 1, 0, lun_read_storage, lun_write_storage, lun_project_storage},
   {"sceneStorage", LUN_SECTION_SCENE, 1, 0, lun_read_storage, lun_write_storage, lun_project_storage},
   {NULL, 0, 0, 0, NULL, NULL, NULL}};

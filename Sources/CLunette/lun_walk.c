@@ -284,30 +284,6 @@ static void lun_walk_prefs(lua_State *L, lun_Walk *W, int lidx, const char *pref
   }
 }
 
-/* focus setter: () -> (): writes the value into the focus binding. Upvalues: binding, value. */
-static int lun_focus_set(lua_State *L) {
-  lun_binding_set(L, lua_upvalueindex(1), lua_upvalueindex(2));
-  return 0;
-}
-
-/* Reports :focused(binding, value) of the node (record at fidx): whether
- * it is focused (a tracked read of the binding), and a setter for
- * node:focus(). */
-static void lun_walk_focus(lua_State *L, lun_Walk *W, int fidx) {
-  int equal;
-  if (!lua_istable(L, fidx)) lun_walk_altered(L, "focus");
-  lua_rawgeti(L, fidx, 1);
-  if (!lun_binding_test(L, -1)) lun_walk_altered(L, "focus");
-  lua_rawgeti(L, fidx, 2);
-  lun_binding_get(L, -2);
-  equal = lua_rawequal(L, -1, -2);
-  lua_pop(L, 1);
-  lunh_out_attr(W->rt, "focused", 7, equal ? "true" : "false", equal ? 4 : 5);
-  lua_pushcclosure(L, lun_focus_set, 2);
-  lun_enabled_slot(L, W, LUN_ROLE_FOCUS, lun_walk_store(L, W, -1));
-  lua_pop(L, 1);
-}
-
 /* Attaches a child unit to the open node (lunh_out_unit); raises if the
  * rendered tree would grow past LUN_MAX_TREE_DEPTH levels across bodies. */
 int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
@@ -506,7 +482,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     }
   }
   lua_pop(L, 1);
-  if (lun_rawfield(L, v, "focus") != LUA_TNIL) lun_walk_focus(L, W, lua_gettop(L));
+  if (lun_rawfield(L, v, "focus") != LUA_TNIL) lun_focus_walk(L, W, lua_gettop(L));
   lua_pop(L, 1);
   if (lun_rawfield(L, v, "prefs") != LUA_TNIL) lun_walk_prefs(L, W, lua_gettop(L), "preference:");
   lua_pop(L, 1);

@@ -156,7 +156,7 @@ function View:id(id) end
 ---@param value any
 ---@return ui.ViewValue
 function View:animation(animation, value) end
----Reads and changes the transaction that reaches this view (each render; an empty one when none).
+---Changes the transaction of every animation within this view, the bodies of views inside it included (an empty one when none); disablesAnimations stops implicit :animation(a, value).
 ---@param fn fun(t: ui.Transaction)
 ---@return ui.ViewValue
 function View:transaction(fn) end

@@ -31,10 +31,11 @@ int lun_enabled_now(lua_State *L, lun_Walk *W) {
     unit = lua_isinteger(L, -1) ? (int32_t)lua_tointeger(L, -1) : 0;
     lua_pop(L, 1);
     if (unit) {
+      int top = lua_gettop(L);
       lua_pushliteral(L, "isEnabled");
-      lun_env_read(L, unit, lua_gettop(L), LUN_ENV_KEYED, lua_gettop(L));
+      lun_env_read(L, unit, lua_gettop(L), LUN_ENV_KEYED, lua_gettop(L));   /* may leave what it read through */
       if (!lua_toboolean(L, -1)) W->enabled = LUN_ENABLED_NO;
-      lua_pop(L, 2);
+      lua_settop(L, top);
     }
   }
   return W->enabled == LUN_ENABLED_YES;

@@ -170,7 +170,6 @@ int lun_class_define(lua_State *L, const char *name, int specidx, int kind);
 void lun_open_transaction(lua_State *L);
 void lun_transaction_run(lua_State *L, int tidx, int fidx, int nargs);
 void lun_animation_run(lua_State *L, int aidx, int fidx, int nargs);
-void lun_walk_transaction(lua_State *L, const lun_Host *rt, int v);
 void lun_transaction_forget(lua_State *L);
 
 /* lun_storage.c */
@@ -209,11 +208,19 @@ typedef struct lun_Walk {
   int depth;        /* views nested in the walk so far */
   int enabled;      /* lun_enabled.c: 0 not read yet, 1 enabled, 2 disabled */
   int marked;       /* lun_enabled.c: the open node is marked disabled */
+  int32_t tx;       /* lun_transaction.c: the out slot of the transaction in effect (0: not made yet) */
+  int32_t txcell;   /* lun_transaction.c: the out slot of the :transaction modifiers in effect (0: not read yet) */
+  int open;         /* nodes the walk has open */
   const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);
 int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
                   int32_t *child);
+
+/* lun_transaction.c: the walker's part (D06) */
+void lun_walk_transaction(lua_State *L, lun_Walk *W, int v);
+void lun_walk_inherited(lua_State *L, lun_Walk *W);
+int lun_walk_disables(lua_State *L, lun_Walk *W);
 
 /* lun_enabled.c: :disabled and isEnabled (D09) */
 void lun_open_enabled(lua_State *L);

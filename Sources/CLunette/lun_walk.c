@@ -113,7 +113,8 @@ static void lun_walk_animation(lua_State *L, lun_Walk *W, int v) {
   if (lua_rawget(L, -3) == LUA_TTABLE) {          /* { previous value } */
     lua_rawgeti(L, -1, 1);
     lua_rawgeti(L, -5, 2);
-    if (!lun_values_equal(L, -1, -2, 0)) {         /* by contents, as an Equatable value */
+    if (!lun_values_equal(L, -1, -2, 0) && !lun_walk_disables(L, W)) {   /* by contents (Equatable); not
+                                                    while the transaction disables animations (D06) */
       lua_rawgeti(L, -6, 1);
       desc = luaL_tolstring(L, -1, &dlen);
       lunh_out_animate(W->rt, desc, dlen);
@@ -425,6 +426,7 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
 /* Walks one view value (or a view type, or a plain array of views). */
 void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   int kind, t = lua_type(L, v), enabled = W->enabled;
+  int32_t tx = W->tx, txcell = W->txcell;          /* what holds around the view, restored after it */
   size_t len = 0;
   const char *text = NULL;
   if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, v))) return;
@@ -451,6 +453,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (lua_type(L, -1) == LUA_TSTRING) text = lua_tolstring(L, -1, &len);
   lunh_out_begin(W->rt, kind, text, len);
   lua_pop(L, 1);
+  if (W->open++ == 0) lun_walk_inherited(L, W);    /* a top-level node: the :transaction around the unit (D06) */
   if (lun_rawfield(L, v, "id") != LUA_TNIL) {      /* app:find{ id = ... } matches it */
     size_t ilen;
     const char *id;
@@ -462,8 +465,8 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   lua_pop(L, 1);
   lun_enabled_enter(L, W, v, lun_walk_env(L, W, v));   /* :disabled holds inside the view (D09) */
   lun_walk_mods(L, W, v);
+  lun_walk_transaction(L, W, v);
   lun_walk_animation(L, W, v);
-  lun_walk_transaction(L, W->rt, v);
   if (lun_rawfield(L, v, "life") == LUA_TTABLE && W->life) {
     lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
     for (i = 1; i <= n; i++) {
@@ -530,6 +533,9 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   lun_walk_sheet(L, W, v);
   lun_walk_alert(L, W, v);
   lunh_out_end(W->rt);
+  W->open--;
   W->enabled = enabled;                           /* what holds around the view */
+  W->tx = tx;
+  W->txcell = txcell;
   W->depth--;
 }

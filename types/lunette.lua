@@ -457,11 +457,13 @@ function ui.sleep(seconds) end
 function ui.await(publisher) end
 
 ---Inside a task: `for value in ui.observations(function() return book.title end) do ... end`
----yields the value now and after every flush in which it changed (one per flush);
----the loop ends when the task is cancelled. As Swift's Observations (SE-0475).
+---(or over a sequence kept in a variable, by several loops): fn first runs at the first
+---iteration, then after every flush in which what it read changed, each run a value, equal
+---or not; no buffer (a slow loop gets the current value); an error fn raises ends the loops
+---with it; a cancelled task's loop ends normally. As Swift's Observations (SE-0475, D04).
 ---@generic T
 ---@param fn fun(): T
----@return fun(): T
+---@return fun(_: any, control: T?): T
 function ui.observations(fn) end
 
 ---The error a cancelled task's ui.sleep/ui.await raise (compare with ==).

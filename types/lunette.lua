@@ -77,7 +77,7 @@ function ui.id(object) end
 ---@field observedObject? string[] @ObservedObject inputs
 ---@field environmentObject? table<string, ui.Class> @EnvironmentObject types
 ---@field properties? table<string, ui.DynamicProperty> DynamicProperty bundles, read as self.name
----@field focusState? string[] @FocusState names: state that starts nil
+---@field focusState? table<any, string|false> @FocusState: names (nil when no field has focus), or `name = false` (a Bool one)
 ---@field appStorage? table<string, any> @AppStorage: name = default (stored under the name) or ui.AppStorage(key, default)
 ---@field sceneStorage? table<string, any> @SceneStorage: name = default, kept per scene (lunette run: per script)
 
@@ -156,7 +156,7 @@ function View:id(id) end
 ---@param value any
 ---@return ui.ViewValue
 function View:animation(animation, value) end
----Reads and changes the transaction that reaches this view (each render; an empty one when none).
+---Changes the transaction of every animation within this view, the bodies of views inside it included (an empty one when none); disablesAnimations stops implicit :animation(a, value).
 ---@param fn fun(t: ui.Transaction)
 ---@return ui.ViewValue
 function View:transaction(fn) end
@@ -213,7 +213,9 @@ function View:frame(size) end
 function View:bold() end
 ---@return ui.ViewValue
 function View:italic() end
----Recorded on the node (the preview draws it disabled).
+---`.disabled(_:)`: with true, the view and every view inside it (across
+---bodies) refuse taps, typing, toggling, stepping, picking and focus, with an
+---error naming the node; `isEnabled` reads false inside (D09).
 ---@param disabled? boolean
 ---@return ui.ViewValue
 function View:disabled(disabled) end
@@ -455,11 +457,13 @@ function ui.sleep(seconds) end
 function ui.await(publisher) end
 
 ---Inside a task: `for value in ui.observations(function() return book.title end) do ... end`
----yields the value now and after every flush in which it changed (one per flush);
----the loop ends when the task is cancelled. As Swift's Observations (SE-0475).
+---(or over a sequence kept in a variable, by several loops): fn first runs at the first
+---iteration, then after every flush in which what it read changed, each run a value, equal
+---or not; no buffer (a slow loop gets the current value); an error fn raises ends the loops
+---with it; a cancelled task's loop ends normally. As Swift's Observations (SE-0475, D04).
 ---@generic T
 ---@param fn fun(): T
----@return fun(): T
+---@return fun(_: any, control: T?): T
 function ui.observations(fn) end
 
 ---The error a cancelled task's ui.sleep/ui.await raise (compare with ==).

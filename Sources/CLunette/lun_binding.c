@@ -53,6 +53,20 @@ void lun_binding_push_prop(lua_State *L, int objidx, int keyidx) {
   lun_binding_new(L, LUN_BIND_PROP, objidx, keyidx);
 }
 
+/* Pushes what the binding at idx reaches, to tell focus states apart: its
+ * object and key (a binding to a property), else the binding and nil. [-0, +2] */
+void lun_binding_target(lua_State *L, int idx) {
+  lun_Binding *b = (lun_Binding *)luaL_checkudata(L, idx, LUN_MT_BINDING);
+  idx = lua_absindex(L, idx);
+  if (b->kind == LUN_BIND_PROP) {
+    lua_getiuservalue(L, idx, 1);
+    lua_getiuservalue(L, idx, 2);
+    return;
+  }
+  lua_pushvalue(L, idx);
+  lua_pushnil(L);
+}
+
 /* Pushes the current value of the binding at idx (reads are tracked). [-0, +1] */
 void lun_binding_get(lua_State *L, int idx) {
   lun_Binding *b = (lun_Binding *)luaL_checkudata(L, idx, LUN_MT_BINDING);

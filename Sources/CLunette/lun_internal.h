@@ -58,7 +58,7 @@ enum {
 enum {
   LUN_SECTION_STATE = 1, LUN_SECTION_ENV, LUN_SECTION_BINDING, LUN_SECTION_BINDABLE,
   LUN_SECTION_OBSERVED, LUN_SECTION_STATEOBJECT, LUN_SECTION_ENVOBJECT, LUN_SECTION_PROPERTY,
-  LUN_SECTION_STORAGE, LUN_SECTION_SCENE
+  LUN_SECTION_STORAGE, LUN_SECTION_SCENE, LUN_SECTION_FOCUS
 };
 
 /* A section of a view definition, declared once (lun_self.c, lun_sections):
@@ -170,18 +170,18 @@ int lun_class_define(lua_State *L, const char *name, int specidx, int kind);
 void lun_open_transaction(lua_State *L);
 void lun_transaction_run(lua_State *L, int tidx, int fidx, int nargs);
 void lun_animation_run(lua_State *L, int aidx, int fidx, int nargs);
-void lun_walk_transaction(lua_State *L, const lun_Host *rt, int v);
 void lun_transaction_forget(lua_State *L);
 
 /* lun_storage.c */
 void lun_open_storage(lua_State *L);
-void lun_storage_cell(lua_State *L, int keyidx, int defidx);
+void lun_storage_cell(lua_State *L, int keyidx);
 void lun_storage_check(lua_State *L, int vidx, const char *view, const char *name);
 void lun_storage_dirty(lua_State *L, int idx);
 void lun_storage_check_cell(lua_State *L, int cellidx, int vidx);
 void lun_storage_sync(lua_State *L);
 void lun_storage_forget(lua_State *L);
 void lun_storage_section_cell(lua_State *L, int secidx, int nidx, int scene);
+void lun_storage_section_read(lua_State *L, int secidx, int nidx, int scene);
 void lun_storage_check_section(lua_State *L, int defidx, const char *section, const char *view);
 
 /* lun_computed.c */
@@ -206,11 +206,35 @@ typedef struct lun_Walk {
   int32_t slots;    /* slots used in it */
   int life;         /* stack index of the new life table (0: the unit keeps none) */
   int depth;        /* views nested in the walk so far */
+  int enabled;      /* lun_enabled.c: 0 not read yet, 1 enabled, 2 disabled */
+  int marked;       /* lun_enabled.c: the open node is marked disabled */
+  int32_t tx;       /* lun_transaction.c: the out slot of the transaction in effect (0: not made yet) */
+  int32_t txcell;   /* lun_transaction.c: the out slot of the :transaction modifiers in effect (0: not read yet) */
+  int open;         /* nodes the walk has open */
   const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);
 int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
                   int32_t *child);
+
+/* lun_transaction.c: the walker's part (D06) */
+void lun_walk_transaction(lua_State *L, lun_Walk *W, int v);
+void lun_walk_inherited(lua_State *L, lun_Walk *W);
+int lun_walk_disables(lua_State *L, lun_Walk *W);
+
+/* lun_enabled.c: :disabled and isEnabled (D09) */
+void lun_open_enabled(lua_State *L);
+int lun_enabled_now(lua_State *L, lun_Walk *W);
+void lun_enabled_enter(lua_State *L, lun_Walk *W, int v, int envSet);
+void lun_enabled_env(lua_State *L, lun_Walk *W);
+void lun_enabled_slot(lua_State *L, lun_Walk *W, int role, int32_t slot);
+int lun_enabled_refuse(lua_State *L, const char *verb, const char *what);
+void lun_enabled_check_arg(lua_State *L);
+
+/* lun_focus.c: focus, one per scene (T05, D01) */
+void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx);
+void lun_focus_write(lua_State *L, int bidx, int vidx);
+void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx);
 
 /* lun_life.c: modifiers that act around renders, and the events run after a flush */
 enum { LUN_ON_APPEAR = 1, LUN_ON_DISAPPEAR, LUN_ON_TASK, LUN_ON_RECEIVE, LUN_ON_CHANGE };
@@ -329,6 +353,7 @@ int lun_binding_test(lua_State *L, int idx);
 void lun_binding_get(lua_State *L, int idx);
 void lun_binding_set(lua_State *L, int idx, int vidx);
 void lun_binding_push_prop(lua_State *L, int objidx, int keyidx);
+void lun_binding_target(lua_State *L, int idx);
 void lun_bindable_push(lua_State *L, int objidx);
 void lun_dismiss_push(lua_State *L, int bidx, int toNil);
 

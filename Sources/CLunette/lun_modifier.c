@@ -11,7 +11,8 @@
 /* Argument kinds of a display modifier. */
 typedef struct lun_ModSpec {
   const char *name;
-  const char *arg;   /* "s" string, "n" number, "n?" optional number, "f" function, "v" any */
+  const char *arg;   /* "s" string, "n" number, "n?" optional number, "f" function, "v" any,
+                        "b" a boolean or nil */
 } lun_ModSpec;
 
 static const lun_ModSpec lun_display_mods[] = {
@@ -19,7 +20,7 @@ static const lun_ModSpec lun_display_mods[] = {
   {"foregroundStyle", "s"}, {"textFieldStyle", "s"}, {"buttonStyle", "s"},
   {"scaleEffect", "n"}, {"background", "s"}, {"onSubmit", "f"},
   {"opacity", "n"}, {"frame", "v"}, {"bold", ""}, {"italic", ""},
-  {"disabled", "v"}, {"tag", "v"}, {NULL, NULL}};
+  {"disabled", "b"}, {"tag", "v"}, {NULL, NULL}};
 
 /* Checks argument 2 of a modifier call against its spec. */
 static void lun_modifier_check(lua_State *L, const char *arg) {
@@ -36,6 +37,9 @@ static void lun_modifier_check(lua_State *L, const char *arg) {
       break;
     case 'v':
       luaL_checkany(L, 2);
+      break;
+    case 'b':
+      lun_enabled_check_arg(L);
       break;
     default:
       break;

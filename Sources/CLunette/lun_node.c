@@ -15,6 +15,38 @@ static int32_t lun_node_check(lua_State *L) {
   return ((lun_Handle *)luaL_checkudata(L, 1, LUN_MT_NODE))->id;
 }
 
+/* Pushes how a message names node 1: `Button "Save"`. [-0, +1] */
+static void lun_node_name(lua_State *L) {
+  size_t len;
+  lun_State *S = lun_state(L);
+  const char *s = lunh(S->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TYPE, &len);
+  lua_pushlstring(L, s ? s : "?", s ? len : 1);
+  s = lunh(S->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TEXT, &len);
+  if (s && len) {
+    lua_pushliteral(L, " \"");
+    lua_pushlstring(L, s, len);
+    lua_pushliteral(L, "\"");
+    lua_concat(L, 4);
+  }
+}
+
+/* Raises if slot of the out table at outidx was stored while its view was
+ * disabled (D09): "cannot tap Button "Save": it is disabled". [-0, +0] */
+static void lun_node_enabled(lua_State *L, int outidx, int32_t slot, const char *verb) {
+  static const char *const verbs[][2] = {
+    {"tapLink", "follow"}, {"setText", "type into"}, {"select", "pick from"}, {"setValue", "set the value of"},
+    {"increment", "step"}, {"decrement", "step"}, {NULL, NULL}};
+  const char *says = verb;
+  int i;
+  if (lua_getfield(L, outidx, "disabled") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  lua_rawgeti(L, -1, slot);
+  if (lua_isnil(L, -1)) { lua_pop(L, 2); return; }
+  for (i = 0; verbs[i][0]; i++)
+    if (strcmp(verb, verbs[i][0]) == 0) says = verbs[i][1];
+  lun_node_name(L);
+  lun_enabled_refuse(L, says, lua_tostring(L, -1));
+}
+
 /* Pushes the Lua value a node keeps for role, or raises naming the node. [-0, +1] */
 static void lun_node_slot(lua_State *L, int role, const char *verb) {
   lun_State *S = lun_state(L);
@@ -34,6 +66,7 @@ static void lun_node_slot(lua_State *L, int role, const char *verb) {
   }
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
   lua_getfield(L, -1, "out");
+  lun_node_enabled(L, lua_gettop(L), slot, verb);
   lua_rawgeti(L, -1, slot);
   lua_replace(L, -3);
   lua_pop(L, 1);

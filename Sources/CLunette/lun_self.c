@@ -131,6 +131,23 @@ static int lun_project_state(lua_State *L, int recidx, int kidx, int kind) {
   return 1;
 }
 
+/* A focusState name: a value moves the scene's focus to its field, taking
+ * it from any other focus state; nil (or false) dismisses it (D01). */
+static void lun_write_focus(lua_State *L, int recidx, int kidx, int vidx) {
+  lua_getfield(L, recidx, "self");
+  lun_focus_claim(L, -1, kidx, vidx);
+  lua_pop(L, 1);
+  lun_write_state(L, recidx, kidx, vidx);
+}
+
+/* A binding to self[name]: its writes move focus as self's do. */
+static int lun_project_focus(lua_State *L, int recidx, int kidx, int kind) {
+  (void)recidx;
+  (void)kind;
+  lun_binding_push_prop(L, 1, kidx);
+  return 1;
+}
+
 static int lun_read_env(lua_State *L, int recidx, int kidx, int kind) {
   (void)kind;
   return lun_self_env(L, recidx, kidx);
@@ -176,9 +193,10 @@ static int lun_read_property(lua_State *L, int recidx, int kidx, int kind) {
 }
 
 static int lun_read_storage(lua_State *L, int recidx, int kidx, int kind) {
-  lun_self_cell(L, recidx, kidx, kind);
-  lua_pushliteral(L, "value");
-  lun_object_read(L, -2, lun_object_prop(L, -2, -1));
+  int scene = kind == LUN_SECTION_SCENE;
+  lua_getfield(L, recidx, "info");
+  lua_getfield(L, -1, scene ? "sceneStorage" : "appStorage");
+  lun_storage_section_read(L, -1, kidx, scene);   /* the key's value, else this declaration's default (D07) */
   lua_replace(L, -3);
   lua_pop(L, 1);
   return 1;
@@ -195,12 +213,12 @@ static void lun_write_storage(lua_State *L, int recidx, int kidx, int vidx) {
   lua_pop(L, 2);
 }
 
+/* A binding to self[name]: it reads as the declaration does (its own
+ * default while the key holds nothing, D07) and writes as self does. */
 static int lun_project_storage(lua_State *L, int recidx, int kidx, int kind) {
-  lun_self_cell(L, recidx, kidx, kind);
-  lua_pushliteral(L, "value");
-  lun_binding_push_prop(L, -2, lua_gettop(L));
-  lua_replace(L, -3);
-  lua_pop(L, 1);
+  (void)recidx;
+  (void)kind;
+  lun_binding_push_prop(L, 1, kidx);
   return 1;
 }
 
@@ -215,7 +233,7 @@ const lun_Section lun_sections[] = {
   {"stateObject", LUN_SECTION_STATEOBJECT, 1, 1, lun_self_object, NULL, lun_project_object},
   {"environmentObject", LUN_SECTION_ENVOBJECT, 1, 1, lun_self_object, NULL, lun_project_object},
   {"properties", LUN_SECTION_PROPERTY, 0, 0, lun_read_property, NULL, NULL},
-  {"focusState", 0, 0, 0, NULL, NULL, NULL},      /* state that starts nil: registered as state */
+  {"focusState", LUN_SECTION_FOCUS, 1, 0, lun_read_state, lun_write_focus, lun_project_focus},   /* held as state */
   {"appStorage", LUN_SECTION_STORAGE, 1, 0, lun_read_storage, lun_write_storage, lun_project_storage},
   {"sceneStorage", LUN_SECTION_SCENE, 1, 0, lun_read_storage, lun_write_storage, lun_project_storage},
   {NULL, 0, 0, 0, NULL, NULL, NULL}};

@@ -8,10 +8,17 @@
  * Each key is a cell: an instance of a hidden Observable class (properties
  * `key` and `value`), so reads are tracked and writes notify as any model's
  * do, from self, a binding or a table the cell holds. A cell starts from the
- * store (storage.read) or from its default; a write marks it dirty
- * (lun_object_notify), and the dirty cells are handed to the store at the
- * end of each flush (lun_storage_sync). The store itself — where, how, and
- * what a failure means — is the host's.
+ * store (storage.read), or nil when the store holds nothing; a write
+ * marks it dirty (lun_object_notify), and the dirty cells are handed to the
+ * store at the end of each flush (lun_storage_sync); nil removes the key.
+ * The store itself — where, how, and what a failure means — is the host's.
+ *
+ * While a cell holds nothing, each declaration reads its own default (D07,
+ * AppStorage's init(wrappedValue:_:store:)). A table default is held by a
+ * default cell of its own, per key and declaration, so a read gives a
+ * tracked table; changing a field of it writes the key: the default cell's
+ * table becomes the key's value (lun_storage_dirty), and the declaration's
+ * next read starts again from its default as declared.
  *
  * The store keeps bytes, keys and values alike (R24): a Lua string is bytes,
  * so a key or a string comes back exactly as written (NUL, invalid UTF-8),
@@ -27,6 +34,7 @@
 #include "lun_internal.h"
 
 static const char lun_key_cells = 0, lun_key_dirty = 0, lun_key_cellclass = 0, lun_key_scene = 0;
+static const char lun_key_defaults = 0, lun_key_owners = 0;
 
 /* ui.AppStorage(key, default) -> marker: the value stored under `key`. */
 static int lun_ui_app_storage(lua_State *L) {
@@ -319,52 +327,154 @@ static int lun_storage_decode_k(lua_State *L) {
   return 1;
 }
 
-/* Pushes what the store keeps for key, decoded, or the value at defidx when
- * nothing is kept, the store failed (the host reported it), or the bytes
- * kept are not an encoding (reported here). [-0, +1] */
-static void lun_storage_read(lua_State *L, const char *key, size_t klen, int defidx) {
+/* Pushes what the store keeps for key, decoded, or nil when nothing is
+ * kept, the store failed (the host reported it), or the bytes kept are not
+ * an encoding (reported here). [-0, +1] */
+static void lun_storage_read(lua_State *L, const char *key, size_t klen) {
   const char *bytes;
   size_t len;
   lun_State *S = lun_state(L);
-  if (lunh(S->rt, storage, read, key, klen, &bytes, &len) <= 0) { lua_pushvalue(L, defidx); return; }
+  if (lunh(S->rt, storage, read, key, klen, &bytes, &len) <= 0) { lua_pushnil(L); return; }
   lua_pushcfunction(L, lun_storage_decode_k);
   lua_pushlstring(L, bytes, len);
   if (lua_pcall(L, 1, 1, 0) == LUA_OK) return;
   lua_pushfstring(L, "app storage: cannot read '%s'; it starts from its default: %s", key, lua_tostring(L, -1));
   lunh(S->rt, inspect, event_failed, 0, lua_tostring(L, -1), lua_rawlen(L, -1));
   lua_pop(L, 2);
-  lua_pushvalue(L, defidx);
+  lua_pushnil(L);
 }
 
-/* Pushes the cell of the key at keyidx, made from the store or else from
- * the default at defidx. [-0, +1] */
-void lun_storage_cell(lua_State *L, int keyidx, int defidx) {
-  size_t len;
-  const char *key;
+/* Pushes a new cell of the storage class for the key at keyidx holding the
+ * value at vidx (a table is copied: a value, F04). [-0, +1] */
+static void lun_storage_new_cell(lua_State *L, int keyidx, int vidx) {
   keyidx = lua_absindex(L, keyidx);
-  defidx = lua_absindex(L, defidx);
-  lun_registry_table(L, &lun_key_cells);
-  lua_pushvalue(L, keyidx);
-  if (lua_rawget(L, -2) != LUA_TNIL) { lua_remove(L, -2); return; }
-  lua_pop(L, 1);
+  vidx = lua_absindex(L, vidx);
   lun_storage_class(L);
   lua_createtable(L, 0, 2);                       /* the initial fields */
   lua_pushvalue(L, keyidx);
   lua_setfield(L, -2, "key");
-  key = lua_tolstring(L, keyidx, &len);
-  lun_storage_read(L, key, len, defidx);
-
+  lua_pushvalue(L, vidx);
   lua_setfield(L, -2, "value");
   lua_call(L, 1, 1);                              /* AppStorage{ key, value }: a C function, no script runs */
+}
+
+/* Pushes the cell of the key at keyidx, made from the store (nil if it
+ * holds nothing). [-0, +1] */
+void lun_storage_cell(lua_State *L, int keyidx) {
+  size_t len;
+  const char *key;
+  keyidx = lua_absindex(L, keyidx);
+  lun_registry_table(L, &lun_key_cells);
+  lua_pushvalue(L, keyidx);
+  if (lua_rawget(L, -2) != LUA_TNIL) { lua_remove(L, -2); return; }
+  lua_pop(L, 1);
+  key = lua_tolstring(L, keyidx, &len);
+  lun_storage_read(L, key, len);
+  lun_storage_new_cell(L, keyidx, -1);
+  lua_remove(L, -2);
   lua_pushvalue(L, keyidx);
   lua_pushvalue(L, -2);
   lua_rawset(L, -4);
   lua_remove(L, -2);
 }
 
-/* The cell at idx changed: it is handed to the store at the end of the flush. [-0, +0] */
+/* Pushes the table of default cells' owners (default cell -> key cell),
+ * weak in its keys: a default cell nobody reads any more goes. [-0, +1] */
+static void lun_storage_owners(lua_State *L) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_owners) == LUA_TTABLE) return;
+  lua_pop(L, 1);
+  lun_new_weak_table(L, "k");
+  lua_pushvalue(L, -1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_owners);
+}
+
+/* Pushes the default cell of the key cell at cellidx for the declared table
+ * default at defidx, made on first use; its owner is the key cell. [-0, +1] */
+static void lun_storage_default_cell(lua_State *L, int cellidx, int defidx) {
+  cellidx = lua_absindex(L, cellidx);
+  defidx = lua_absindex(L, defidx);
+  lun_registry_table(L, &lun_key_defaults);       /* key cell -> { declared default -> default cell } */
+  lua_pushvalue(L, cellidx);
+  if (lua_rawget(L, -2) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, cellidx);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_remove(L, -2);
+  lua_pushvalue(L, defidx);
+  if (lua_rawget(L, -2) == LUA_TUSERDATA) { lua_remove(L, -2); return; }
+  lua_pop(L, 1);
+  lua_getfield(L, cellidx, "key");
+  lun_storage_new_cell(L, -1, defidx);
+  lua_remove(L, -2);
+  lua_pushvalue(L, defidx);
+  lua_pushvalue(L, -2);
+  lua_rawset(L, -4);                              /* defaults[cell][default] = default cell */
+  lun_storage_owners(L);
+  lua_pushvalue(L, -2);
+  lua_pushvalue(L, cellidx);
+  lua_rawset(L, -3);                              /* owners[default cell] = key cell */
+  lua_pop(L, 1);
+  lua_remove(L, -2);
+}
+
+/* Pushes the `value` of the cell at cellidx, tracked. [-0, +1] */
+static void lun_storage_value(lua_State *L, int cellidx) {
+  cellidx = lua_absindex(L, cellidx);
+  lua_pushliteral(L, "value");
+  lun_object_read(L, cellidx, lun_object_prop(L, cellidx, -1));
+  lua_remove(L, -2);
+}
+
+/* The default cell at idx is being changed: the key is written. Its table
+ * becomes the key cell's value (the change lands in it), the key cell's
+ * readers are told, and the declaration's next read starts from its
+ * default again. [-0, +0] */
+static void lun_storage_adopt(lua_State *L, int idx, int ownidx) {
+  int prop;
+  lua_pushliteral(L, "value");
+  prop = lun_object_prop(L, ownidx, -1);
+  lua_pop(L, 1);
+  lua_getiuservalue(L, idx, 1);
+  lua_rawgeti(L, -1, prop);                       /* the default cell's table */
+  lun_object_notify(L, ownidx, lun_object_test(L, ownidx), prop);
+  lua_getiuservalue(L, ownidx, 1);
+  lua_insert(L, -2);
+  lua_rawseti(L, -2, prop);
+  lua_pop(L, 2);
+  lun_registry_table(L, &lun_key_defaults);
+  lua_pushvalue(L, ownidx);
+  if (lua_rawget(L, -2) == LUA_TTABLE) {          /* forget it: defaults[cell][d] = nil for the d it was made for */
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      if (lua_rawequal(L, -1, idx)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_pushnil(L);
+        lua_rawset(L, -4);
+        lua_pop(L, 1);
+        break;
+      }
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 2);
+}
+
+/* The cell at idx changed: it is handed to the store at the end of the
+ * flush; a default cell hands its table to its key's cell. [-0, +0] */
 void lun_storage_dirty(lua_State *L, int idx) {
   idx = lua_absindex(L, idx);
+  lun_storage_owners(L);
+  lua_pushvalue(L, idx);
+  if (lua_rawget(L, -2) == LUA_TUSERDATA) {
+    lun_storage_adopt(L, idx, lua_gettop(L));
+    lua_pop(L, 2);
+    return;
+  }
+  lua_pop(L, 2);
   lun_registry_table(L, &lun_key_dirty);
   lua_pushvalue(L, idx);
   lua_pushboolean(L, 1);
@@ -415,6 +525,10 @@ void lun_storage_forget(lua_State *L) {
   lua_pushnil(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_cells);
   lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_defaults);
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_owners);
+  lua_pushnil(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_dirty);
 }
 
@@ -430,9 +544,10 @@ static void lun_scene_key(lua_State *L, int nidx) {
   lua_remove(L, -2);
 }
 
-/* Pushes the cell behind the appStorage (or, with scene, sceneStorage) name
- * at nidx of a view type whose section table is at secidx. [-0, +1] */
-void lun_storage_section_cell(lua_State *L, int secidx, int nidx, int scene) {
+/* Pushes the key and the declared default (nil if none) of the appStorage
+ * (or, with scene, sceneStorage) name at nidx of a view type whose section
+ * table is at secidx. [-0, +2] */
+static void lun_storage_declared(lua_State *L, int secidx, int nidx, int scene) {
   secidx = lua_absindex(L, secidx);
   nidx = lua_absindex(L, nidx);
   lua_pushvalue(L, nidx);
@@ -440,16 +555,43 @@ void lun_storage_section_cell(lua_State *L, int secidx, int nidx, int scene) {
   if (!scene && luaL_testudata(L, -1, LUN_MT_MARKER)) {
     lua_getiuservalue(L, -1, 2);
     lua_getfield(L, -1, "key");
-    lua_getfield(L, -2, "default");
-    lun_storage_cell(L, -2, -1);
+    lua_getfield(L, -2, "default");              /* marker, fields, key, default */
+    lua_replace(L, -4);
+    lua_insert(L, -3);
+    lua_pop(L, 1);
+    return;
+  }
+  if (scene) lun_scene_key(L, nidx); else lua_pushvalue(L, nidx);   /* `count = 0`: stored under its own name */
+  lua_insert(L, -2);
+}
+
+/* Pushes the cell behind the appStorage (or, with scene, sceneStorage) name
+ * at nidx of a view type whose section table is at secidx. [-0, +1] */
+void lun_storage_section_cell(lua_State *L, int secidx, int nidx, int scene) {
+  lun_storage_declared(L, secidx, nidx, scene);
+  lua_pop(L, 1);
+  lun_storage_cell(L, -1);
+  lua_remove(L, -2);
+}
+
+/* Pushes the value of the appStorage (or sceneStorage) name at nidx as its
+ * declaration reads it, tracked: what the key holds, else the declared
+ * default (a table through its default cell). [-0, +1] */
+void lun_storage_section_read(lua_State *L, int secidx, int nidx, int scene) {
+  lun_storage_declared(L, secidx, nidx, scene);
+  lun_storage_cell(L, -2);
+  lun_storage_value(L, -1);
+  if (!lua_isnil(L, -1) || lua_isnil(L, -3)) { lua_replace(L, -4); lua_pop(L, 2); return; }
+  lua_pop(L, 1);
+  if (lua_type(L, -2) == LUA_TTABLE) {
+    lun_storage_default_cell(L, -1, -2);
+    lun_storage_value(L, -1);
     lua_replace(L, -5);
     lua_pop(L, 3);
     return;
   }
-  if (scene) lun_scene_key(L, nidx); else lua_pushvalue(L, nidx);   /* `count = 0`: stored under its own name */
-  lun_storage_cell(L, -1, -2);
-  lua_replace(L, -3);
   lua_pop(L, 1);
+  lua_replace(L, -2);
 }
 
 /* Protected part of lun_scene_set: (name) -> (). */

@@ -536,11 +536,11 @@ static void lun_viewtype_check_sections(lua_State *L, int defidx, const char *na
   lua_pop(L, 1);
 }
 
-/* If the definition at defidx has a focusState section ({ "field", ... }),
- * replaces it by a copy whose state declares those names, starting nil
- * (@FocusState: which field has focus, none at first). [-0, +0] */
+/* If the definition at defidx has a focusState section ({ "field", ... },
+ * and `isFocused = false` for a Bool one), replaces it by a copy whose
+ * state declares those names, starting nil (or false): @FocusState, no
+ * field focused at first. [-0, +0] */
 static void lun_viewtype_focus(lua_State *L, int defidx, const char *name) {
-  lua_Integer i, n;
   int names, copy, state;
   defidx = lua_absindex(L, defidx);
   if (lua_getfield(L, defidx, "focusState") == LUA_TNIL) { lua_pop(L, 1); return; }
@@ -552,16 +552,24 @@ static void lun_viewtype_focus(lua_State *L, int defidx, const char *name) {
   else lua_newtable(L);
   lua_remove(L, -2);
   state = lua_gettop(L);
-  n = (lua_Integer)lua_rawlen(L, names);
-  for (i = 1; i <= n; i++) {
-    if (lua_rawgeti(L, names, i) != LUA_TSTRING) luaL_error(L, "ui.View('%s'): focusState names must be strings", name);
+  lua_pushnil(L);
+  while (lua_next(L, names)) {
+    int isBool = lua_type(L, -2) == LUA_TSTRING && lua_isboolean(L, -1) && !lua_toboolean(L, -1);
+    if (!isBool && !(lua_isinteger(L, -2) && lua_type(L, -1) == LUA_TSTRING))
+      luaL_error(L, "ui.View('%s'): focusState '%s': list a name ({ \"field\" }, nil when no field has focus) or "
+                 "give a Bool one false ({ isFocused = false })", name, luaL_tolstring(L, -2, NULL));
+    lua_pushvalue(L, isBool ? -2 : -1);           /* the name */
     lua_pushvalue(L, -1);
     if (lua_rawget(L, state) != LUA_TNIL) luaL_error(L, "ui.View('%s'): '%s' is declared twice", name, lua_tostring(L, -2));
     lua_pop(L, 1);
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_module);   /* ui.none: starts nil */
-    lua_getfield(L, -1, "none");
-    lua_remove(L, -2);
+    if (isBool) lua_pushboolean(L, 0);
+    else {
+      lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_module);   /* ui.none: starts nil */
+      lua_getfield(L, -1, "none");
+      lua_remove(L, -2);
+    }
     lua_rawset(L, state);
+    lua_pop(L, 1);
   }
   lua_setfield(L, copy, "state");
   lua_replace(L, defidx);

@@ -56,10 +56,12 @@ static int lun_walk_env_seen(lua_State *L, lua_Integer i) {
 
 /* Reports the environment overrides of the view at v, in the order the
  * modifiers were applied: the one closest to the view (the first) wins a
- * key, as in SwiftUI (F03). */
-static void lun_walk_env(lua_State *L, lun_Walk *W, int v) {
+ * key, as in SwiftUI (F03). Returns 1 if one is `isEnabled`, which
+ * lun_enabled_enter reports. */
+static int lun_walk_env(lua_State *L, lun_Walk *W, int v) {
   lua_Integer i, n;
-  if (lun_rawfield(L, v, "env") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  int enabled = 0;
+  if (lun_rawfield(L, v, "env") != LUA_TTABLE) { lua_pop(L, 1); return 0; }
   n = (lua_Integer)lua_rawlen(L, -1);
   for (i = 1; i <= n; i++) {
     size_t klen;
@@ -73,6 +75,12 @@ static void lun_walk_env(lua_State *L, lun_Walk *W, int v) {
     lua_pop(L, 2);
     lua_insert(L, -2);                            /* entry, key */
     lua_rawgeti(L, -2, 2);
+    if (klen == 9 && memcmp(key, "isEnabled", 9) == 0) {
+      lun_enabled_env(L, W);
+      enabled = 1;
+      lua_pop(L, 3);
+      continue;
+    }
     slot = lun_walk_store(L, W, -1);
     old = lunh(W->rt, output, env, key, klen, slot);
     if (old) {                                    /* the same entry as last render: did it change? */
@@ -84,6 +92,7 @@ static void lun_walk_env(lua_State *L, lun_Walk *W, int v) {
     lua_pop(L, 3);
   }
   lua_pop(L, 1);
+  return enabled;
 }
 
 /* Reports view:animation(a, value): the node is animated with a when value
@@ -104,7 +113,8 @@ static void lun_walk_animation(lua_State *L, lun_Walk *W, int v) {
   if (lua_rawget(L, -3) == LUA_TTABLE) {          /* { previous value } */
     lua_rawgeti(L, -1, 1);
     lua_rawgeti(L, -5, 2);
-    if (!lun_values_equal(L, -1, -2, 0)) {         /* by contents, as an Equatable value */
+    if (!lun_values_equal(L, -1, -2, 0) && !lun_walk_disables(L, W)) {   /* by contents (Equatable); not
+                                                    while the transaction disables animations (D06) */
       lua_rawgeti(L, -6, 1);
       desc = luaL_tolstring(L, -1, &dlen);
       lunh(W->rt, output, animate, desc, dlen);
@@ -131,7 +141,7 @@ static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
     name = lun_walk_entry(L, i, "mods", &nlen);
     if (lua_rawgeti(L, -2, 2) == LUA_TFUNCTION) {
       int32_t slot = lun_walk_store(L, W, -1);
-      if (strcmp(name, "onSubmit") == 0) lunh(W->rt, output, slot, LUN_ROLE_SUBMIT, slot);
+      if (strcmp(name, "onSubmit") == 0) lun_enabled_slot(L, W, LUN_ROLE_SUBMIT, slot);
       lunh(W->rt, output, modifier, name, nlen, "", 0);
     } else {
       if (!lua_isnil(L, -1)) {
@@ -275,30 +285,6 @@ static void lun_walk_prefs(lua_State *L, lun_Walk *W, int lidx, const char *pref
   }
 }
 
-/* focus setter: () -> (): writes the value into the focus binding. Upvalues: binding, value. */
-static int lun_focus_set(lua_State *L) {
-  lun_binding_set(L, lua_upvalueindex(1), lua_upvalueindex(2));
-  return 0;
-}
-
-/* Reports :focused(binding, value) of the node (record at fidx): whether
- * it is focused (a tracked read of the binding), and a setter for
- * node:focus(). */
-static void lun_walk_focus(lua_State *L, lun_Walk *W, int fidx) {
-  int equal;
-  if (!lua_istable(L, fidx)) lun_walk_altered(L, "focus");
-  lua_rawgeti(L, fidx, 1);
-  if (!lun_binding_test(L, -1)) lun_walk_altered(L, "focus");
-  lua_rawgeti(L, fidx, 2);
-  lun_binding_get(L, -2);
-  equal = lua_rawequal(L, -1, -2);
-  lua_pop(L, 1);
-  lunh(W->rt, output, attr, "focused", 7, equal ? "true" : "false", equal ? 4 : 5);
-  lua_pushcclosure(L, lun_focus_set, 2);
-  lunh(W->rt, output, slot, LUN_ROLE_FOCUS, lun_walk_store(L, W, -1));
-  lua_pop(L, 1);
-}
-
 /* Attaches a child unit to the open node (output.unit); raises if the
  * rendered tree would grow past LUN_MAX_TREE_DEPTH levels across bodies. */
 int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
@@ -439,7 +425,8 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
 
 /* Walks one view value (or a view type, or a plain array of views). */
 void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
-  int kind, t = lua_type(L, v);
+  int kind, t = lua_type(L, v), enabled = W->enabled;
+  int32_t tx = W->tx, txcell = W->txcell;          /* what holds around the view, restored after it */
   size_t len = 0;
   const char *text = NULL;
   if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, v))) return;
@@ -466,6 +453,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (lua_type(L, -1) == LUA_TSTRING) text = lua_tolstring(L, -1, &len);
   lunh(W->rt, output, begin, kind, text, len);
   lua_pop(L, 1);
+  if (W->open++ == 0) lun_walk_inherited(L, W);    /* a top-level node: the :transaction around the unit (D06) */
   if (lun_rawfield(L, v, "id") != LUA_TNIL) {      /* app:find{ id = ... } matches it */
     size_t ilen;
     const char *id;
@@ -475,10 +463,10 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
-  lun_walk_env(L, W, v);
+  lun_enabled_enter(L, W, v, lun_walk_env(L, W, v));   /* :disabled holds inside the view (D09) */
   lun_walk_mods(L, W, v);
+  lun_walk_transaction(L, W, v);
   lun_walk_animation(L, W, v);
-  lun_walk_transaction(L, W->rt, v);
   if (lun_rawfield(L, v, "life") == LUA_TTABLE && W->life) {
     lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
     for (i = 1; i <= n; i++) {
@@ -497,7 +485,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     }
   }
   lua_pop(L, 1);
-  if (lun_rawfield(L, v, "focus") != LUA_TNIL) lun_walk_focus(L, W, lua_gettop(L));
+  if (lun_rawfield(L, v, "focus") != LUA_TNIL) lun_focus_walk(L, W, lua_gettop(L));
   lua_pop(L, 1);
   if (lun_rawfield(L, v, "prefs") != LUA_TNIL) lun_walk_prefs(L, W, lua_gettop(L), "preference:");
   lua_pop(L, 1);
@@ -506,14 +494,14 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   switch (kind) {
     case LUN_VIEW_BUTTON:
       if (lun_rawfield(L, v, "action") != LUA_TFUNCTION && !lua_isnil(L, -1)) lun_walk_altered(L, "action");
-      lunh(W->rt, output, slot, LUN_ROLE_ACTION, lun_walk_store(L, W, -1));
+      lun_enabled_slot(L, W, LUN_ROLE_ACTION, lun_walk_store(L, W, -1));
       lua_pop(L, 1);
       break;
     case LUN_VIEW_PICKER:
     case LUN_VIEW_SLIDER:
     case LUN_VIEW_STEPPER:
       if (lun_rawfield(L, v, "control") != LUA_TTABLE) lun_walk_altered(L, "control");
-      lunh(W->rt, output, slot, LUN_ROLE_CONTROL, lun_walk_store(L, W, -1));
+      lun_enabled_slot(L, W, LUN_ROLE_CONTROL, lun_walk_store(L, W, -1));
       lua_getfield(L, -1, kind == LUN_VIEW_PICKER ? "options" : "range");
       lun_walk_describe_attr(L, W, kind == LUN_VIEW_PICKER ? "options" : "range", lua_gettop(L));
       lua_pop(L, 2);
@@ -522,7 +510,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     case LUN_VIEW_TEXTFIELD:
       lun_rawfield(L, v, "binding");
       if (!lun_binding_test(L, -1)) lun_walk_altered(L, "binding");
-      lunh(W->rt, output, slot, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
+      lun_enabled_slot(L, W, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
       lun_binding_get(L, -1);
       if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
       else luaL_tolstring(L, -1, NULL);
@@ -545,5 +533,9 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   lun_walk_sheet(L, W, v);
   lun_walk_alert(L, W, v);
   lunh(W->rt, output, end);
+  W->open--;
+  W->enabled = enabled;                           /* what holds around the view */
+  W->tx = tx;
+  W->txcell = txcell;
   W->depth--;
 }

@@ -17,6 +17,7 @@ int lun_open_module(lua_State *L) {
   lun_open_modifier(L);
   lun_open_self(L);
   lun_open_env(L);
+  lun_open_enabled(L);
   lun_open_binding(L);
   lun_open_app(L);
   lun_open_node(L);

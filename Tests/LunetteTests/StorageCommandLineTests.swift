@@ -111,4 +111,47 @@ extension CommandLineTests {
         let other = try lunette(["run", "--storage", store, two.path])
         XCTAssertTrue(other.output.contains("tab 2"), other.output + other.errors)
     }
+
+    /// D07 from the command line: writing nil removes the key from the store
+    /// (AppStorage's optional init(_:store:) "defaults to nil if there is no
+    /// restored value", https://developer.apple.com/documentation/swiftui/appstorage/init(_:store:)),
+    /// so the next run reads its own declaration's default, and the file
+    /// keeps no row for it.
+    func testD07WritingNilRemovesTheKeyAcrossRuns() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("removal_\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func script(_ name: String, default value: Int, action: String) throws -> String {
+            let file = directory.appendingPathComponent(name + ".lua")
+            try """
+                local ui = require("lunette")
+                local seen
+                local Size = ui.View("Size", { appStorage = { size = \(value) }, body = function(self)
+                  return ui.VStack {
+                    ui.Text("size " .. tostring(self.size) .. ", before " .. tostring(seen)),
+                    ui.Button("act", function() seen = self.size; \(action) end),
+                  }
+                end })
+                ui.mount(Size {}):find("act"):tap()
+                """.write(to: file, atomically: true, encoding: .utf8)
+            return file.path
+        }
+        let store = directory.appendingPathComponent("store.sqlite").path
+        let write = try lunette(["run", "--storage", store, try script("write", default: 10, action: "self.size = 5")])
+        XCTAssertEqual(write.status, 0, write.errors)
+        let remove = try lunette(["run", "--storage", store, try script("remove", default: 30, action: "self.size = nil")])
+        XCTAssertEqual(remove.status, 0, remove.errors)
+        XCTAssertTrue(remove.output.contains("size 30, before 5"), remove.output)   // removed: this declaration's default
+        let read = try lunette(["run", "--storage", store, try script("read", default: 7, action: "")])
+        XCTAssertTrue(read.output.contains("size 7"), read.output + read.errors)
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "sqlite3 is not installed")
+        let check = Process(), out = Pipe()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        check.arguments = [store, "SELECT count(*) FROM lunette_values WHERE key = CAST('size' AS BLOB);"]
+        check.standardOutput = out
+        try check.run()
+        let rows = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        check.waitUntilExit()
+        XCTAssertEqual(rows.trimmingCharacters(in: .whitespacesAndNewlines), "0")
+    }
 }

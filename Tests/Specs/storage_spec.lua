@@ -60,7 +60,7 @@ describe("App storage", function()
       return ui.Text("other sees " .. (self.prefs and self.prefs.theme or "nothing"))
     end })
     local app = ui.mount(ui.VStack { Prefs {}, Other {} })
-    assert.truthy(app:find("other sees dark"))
+    assert.truthy(app:find("other sees nothing"))     -- its own default (none: nil) until the key is written (D07)
     app:find("light"):tap()
     assert.truthy(app:find("theme light"))
     assert.truthy(app:find("other sees light"))
@@ -81,7 +81,7 @@ describe("App storage", function()
     local other = ui.mount(Through {})
     ok, err = pcall(function() other:find("through"):tap() end)
     assert.is_false(ok)
-    assert.matches("storage_spec.lua:%d+: app storage: appStorage 'count' cannot hold a function", err)
+    assert.matches("storage_spec.lua:%d+: StoreBadBinding: appStorage 'count' cannot hold a function", err)
     other:unmount()
     assert.error_matches(function()
       ui.View("StoreBadDefault", { appStorage = { when = print }, body = function() return ui.Text("") end })
@@ -101,6 +101,87 @@ describe("App storage", function()
     app:resetRenders()
     app:find("again"):tap()
     assert.equal(0, app:renders("StoreSame"))
+    app:unmount()
+  end)
+end)
+
+-- D07. AppStorage's init(wrappedValue:_:store:): wrappedValue is "the
+-- default value if a[n] ... value is not specified for the given key"
+-- (https://developer.apple.com/documentation/swiftui/appstorage/init(wrappedvalue:_:store:));
+-- the optional init(_:store:) "defaults to nil if there is no restored value"
+-- (https://developer.apple.com/documentation/swiftui/appstorage/init(_:store:)).
+-- So each declaration reads its own default while the key holds nothing, and
+-- writing nil to an optional removes the key: every declaration falls back
+-- to its own default again.
+describe("D07 App storage defaults", function()
+  local function reader(name, section)
+    return ui.View(name, { appStorage = section, body = function(self)
+      return ui.VStack {
+        ui.Text(name .. " " .. tostring(self.size)),
+        ui.Button(name .. " set", function() self.size = 20 end),
+        ui.Button(name .. " clear", function() self.size = nil end),
+        ui.Stepper(name .. " step", self["$size"], { 0, 99 }),
+      }
+    end })
+  end
+
+  it("D07 each declaration keeps its own default until the key is written", function()
+    local Small, Large = reader("D07Small", { size = 10 }), reader("D07Large", { size = ui.AppStorage("size", 30) })
+    local Unset = reader("D07Unset", { "size" })      -- an optional: nil while nothing is stored
+    local app = ui.mount(ui.VStack { Small {}, Large {}, Unset {} })
+    assert.truthy(app:find("D07Small 10"))
+    assert.truthy(app:find("D07Large 30"))
+    assert.truthy(app:find("D07Unset nil"))
+    app:find("D07Large set"):tap()
+    assert.truthy(app:find("D07Small 20"))
+    assert.truthy(app:find("D07Large 20"))
+    assert.truthy(app:find("D07Unset 20"))
+    app:unmount()
+  end)
+
+  it("D07 a binding to a key that holds nothing reads its own declaration's default", function()
+    local Small, Large = reader("D07BSmall", { size = 10 }), reader("D07BLarge", { size = 30 })
+    local app = ui.mount(ui.VStack { Small {}, Large {} })
+    app:find("D07BLarge step"):increment()           -- 30 + 1, written to the key
+    assert.truthy(app:find("D07BSmall 31"))
+    assert.truthy(app:find("D07BLarge 31"))
+    app:unmount()
+  end)
+
+  it("D07 writing nil removes the key: every declaration falls back to its own default", function()
+    local Small, Large = reader("D07RSmall", { size = 10 }), reader("D07RLarge", { size = 30 })
+    local Unset = reader("D07RUnset", { "size" })
+    local app = ui.mount(ui.VStack { Small {}, Large {}, Unset {} })
+    app:find("D07RSmall set"):tap()
+    assert.truthy(app:find("D07RLarge 20"))
+    app:find("D07RUnset clear"):tap()
+    assert.truthy(app:find("D07RSmall 10"))
+    assert.truthy(app:find("D07RLarge 30"))
+    assert.truthy(app:find("D07RUnset nil"))
+    app:unmount()
+  end)
+
+  it("D07 changing a field of a table default writes the key with that declaration's default, changed", function()
+    local function prefs(name, theme)
+      return ui.View(name, { appStorage = { prefs = { theme = theme, size = 12 } }, body = function(self)
+        return ui.VStack {
+          ui.Text(name .. " " .. self.prefs.theme .. " " .. self.prefs.size),
+          ui.Button(name .. " bigger", function() self.prefs.size = self.prefs.size + 1 end),
+          ui.Button(name .. " reset", function() self.prefs = nil end),
+        }
+      end })
+    end
+    local Dark, Blue = prefs("D07Dark", "dark"), prefs("D07Blue", "blue")
+    local app = ui.mount(ui.VStack { Dark {}, Blue {} })
+    assert.truthy(app:find("D07Blue blue 12"))
+    app:find("D07Dark bigger"):tap()
+    assert.truthy(app:find("D07Dark dark 13"))
+    assert.truthy(app:find("D07Blue dark 13"))        -- the key now holds Dark's default, changed
+    app:find("D07Blue reset"):tap()
+    assert.truthy(app:find("D07Dark dark 12"))        -- each default as declared, not as changed
+    assert.truthy(app:find("D07Blue blue 12"))
+    app:find("D07Blue bigger"):tap()
+    assert.truthy(app:find("D07Dark blue 13"))
     app:unmount()
   end)
 end)

@@ -93,3 +93,59 @@ describe("Transactions", function()
     app:unmount()
   end)
 end)
+
+-- D06. transaction(_:) "applies the given transaction mutation function to
+-- all animations used within the view"
+-- (https://developer.apple.com/documentation/swiftui/view/transaction(_:)):
+-- the views inside it, whatever body they come from. Transaction's
+-- disablesAnimations keeps animation(_:) "from inserting new animations into
+-- the transaction" (https://developer.apple.com/documentation/swiftui/transaction/disablesanimations).
+describe("D06 Transactions reach within the view", function()
+  local CardFace = ui.View("D06Face", function(self)
+    return ui.Text("face"):scaleEffect(self.card.offset)
+  end)
+
+  it("D06 :transaction applies to the animations of views inside it from other bodies", function()
+    local card = Card()
+    local Outer = ui.View("D06Outer", function(self)
+      return ui.VStack { CardFace { card = self.card } }:transaction(function(t) t.animation = ui.Animation.spring() end)
+    end)
+    local Quiet = ui.View("D06Quiet", function(self)
+      return ui.Group { ui.VStack { CardFace { card = self.card } } }:transaction(function(t) t.animation = nil end)
+    end)
+    local app = ui.mount(ui.VStack { Outer { card = card }, Quiet { card = card } })
+    local faces = function() return app:findAll("face") end
+    app:resetRenders()
+    card.offset = 5                                   -- a plain write: only the faces render again
+    ui.flush()
+    assert.equal(0, app:renders("D06Outer"))
+    assert.equal("scaleEffect 0 -> 5, spring 0.5s", tostring(faces()[1]):match("%[animated: (.-)%]"))
+    ui.withAnimation(ui.Animation.easeInOut(0.3), function() card.offset = 10 end)
+    ui.flush()
+    assert.equal("scaleEffect 5 -> 10, spring 0.5s", tostring(faces()[1]):match("%[animated: (.-)%]"))
+    assert.is_nil(tostring(faces()[2]):match("%[animated"))   -- its :transaction took the animation away
+    app:unmount()
+  end)
+
+  it("D06 disablesAnimations stops the implicit animations (:animation(a, value)) inside the view", function()
+    local card = Card()
+    local Implicit = ui.View("D06Implicit", function(self)
+      return ui.Text("implicit"):scaleEffect(self.card.offset):animation(ui.Animation.linear(1), self.card.offset)
+    end)
+    local Calm = ui.View("D06Calm", function(self)
+      return ui.VStack { Implicit { card = self.card } }:transaction(function(t) t.disablesAnimations = true end)
+    end)
+    local Free = ui.View("D06Free", function(self)
+      return ui.Text("free"):scaleEffect(self.card.offset):animation(ui.Animation.linear(1), self.card.offset)
+    end)
+    local app = ui.mount(ui.VStack { Calm { card = card }, Free { card = card } })
+    card.offset = 3
+    ui.flush()
+    assert.is_nil(animated(app, "implicit"))
+    assert.equal("scaleEffect 0 -> 3, linear 1.0s", animated(app, "free"))
+    ui.withTransaction("disablesAnimations", true, function() card.offset = 4 end)
+    ui.flush()
+    assert.is_nil(animated(app, "free"))              -- a transaction that disables them, from the change
+    app:unmount()
+  end)
+end)

@@ -1,7 +1,7 @@
 import CLunette
 
 // Swift host object leaves (clunette.h, "Swift host objects"). A failure
-// returns non-zero and leaves a message for lunh_error_message; C raises it.
+// returns non-zero and leaves a message for objects.error_message; C raises it.
 
 extension LunetteRuntime {
     /// Fills a C value from a Swift one; strings go to the runtime's text buffer.

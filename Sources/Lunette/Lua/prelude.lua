@@ -3,30 +3,86 @@
 -- machinery. Run once by the runtime right after the module is installed.
 local ui = require("lunette")
 
--- ui.observations(fn) -> iterator (T01, SE-0475's Observations): inside a
--- task, `for value in ui.observations(function() return book.title end) do`
--- yields fn's value now and after every flush in which it changed (several
--- writes in one flush give one value); the loop ends when the task is
--- cancelled (its wait raises ui.CancellationError) and its effect ends with
--- the loop. A nil value ends the loop, as for any Lua iterator.
+-- ui.observations(fn) -> sequence (T01, D04: SE-0475's Observations).
+-- Inside a task, `for value in ui.observations(function() return book.title end) do`
+-- (or over a sequence kept in a variable, by any number of loops):
+--   * fn first runs at the first iteration of the first loop, not when the
+--     sequence is made; it then runs again after every flush in which what
+--     it read changed, and each such run gives every loop a value, equal to
+--     the last or not (several writes in one flush give one value);
+--   * there is no buffer: a loop that is slower than the changes gets the
+--     value current at its next iteration;
+--   * an error raised by fn ends every loop with that error (the task fails
+--     and it is reported); the sequence is then finished;
+--   * a cancelled task's loop ends normally: the code after it runs.
+-- A nil value ends a loop, as for any Lua iterator. The shared run of fn (an
+-- effect) stops when no loop is left.
+local Observations = { __name = "lunette.Observations" }
+
+-- Starts the effect that runs fn and tells the loops, once.
+local function observe(seq)
+  if seq.effect then return end
+  seq.effect = ui.effect(function()
+    local ok, value = pcall(seq.fn)
+    for co in pairs(seq.loops) do                 -- loops whose task is gone leave
+      if coroutine.status(co) == "dead" then seq.loops[co] = nil end
+    end
+    seq.version = seq.version + 1
+    if ok then seq.value = value else seq.failure = value end
+    seq.subject:send(true)
+  end)
+end
+
+-- The loop of coroutine co ends; the effect stops with the last one.
+local function leave(seq, co)
+  seq.loops[co] = nil
+  if next(seq.loops) == nil and seq.effect then
+    seq.effect:cancel()
+    seq.effect = nil
+  end
+end
+
+-- Raises the failure fn raised, ending the loop of co with it.
+local function fail(seq, co)
+  leave(seq, co)
+  error(seq.failure, 0)
+end
+
+-- The iterator: (seq, _, control) -> the next value. A loop starts with a
+-- nil control: its first value is the one current now.
+function Observations.__call(seq, _, control)
+  local co = coroutine.running()
+  local loop = seq.loops[co]
+  if control == nil or loop == nil then
+    loop = {}
+    seq.loops[co] = loop
+    observe(seq)
+    if seq.failure ~= nil then fail(seq, co) end
+    loop.seen = seq.version
+    return seq.value
+  end
+  while seq.version == loop.seen do
+    local ok, err = pcall(ui.await, seq.subject)
+    if not ok then
+      leave(seq, co)
+      if rawequal(err, ui.CancellationError) or ui.isCancelled() then return nil end   -- the loop ends normally
+      error(err, 0)
+    end
+  end
+  if seq.failure ~= nil then fail(seq, co) end
+  loop.seen = seq.version
+  return seq.value
+end
+
 function ui.observations(fn)
   if type(fn) ~= "function" then
     error(("ui.observations: a function expected, got %s"):format(type(fn)), 2)
   end
-  local subject, waiting, last, seen = ui.Subject(), {}, nil, false
-  local effect = ui.effect(function()
-    local value = fn()
-    if seen and value == last then return end
-    seen, last = true, value
-    waiting[#waiting + 1] = value
-    subject:send(true)
-  end)
-  local function next_value()
-    while #waiting == 0 do ui.await(subject) end
-    return table.remove(waiting, 1)
-  end
-  local closer = setmetatable({}, { __close = function() effect:cancel() end })
-  return next_value, nil, nil, closer
+  local seq = setmetatable({ fn = fn, subject = ui.Subject(), version = 0, loops = setmetatable({}, { __mode = "k" }) },
+    Observations)
+  -- `for v in ui.observations(fn) do`: the loop's end (a break too) lets the sequence go
+  local closer = setmetatable({}, { __close = function() leave(seq, coroutine.running()) end })
+  return seq, nil, nil, closer
 end
 
 -- ui.ForEach(self["$items"], function(item) ... end) (T07, ForEach($items)):

@@ -18,6 +18,7 @@ extension LunetteRuntime {
               let slot = node.slot(for: role) else {
             throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to \(submit ? "submit" : "tap") (or no longer rendered)")
         }
+        try refuseIfDisabled(node, submit ? "submit" : "tap")
         guard lun_call_slot(L, owner.recordRef, slot, nil, 0, 0) == LUN_OK else { throw LunetteError.script(lastError) }
         flush()
     }
@@ -41,6 +42,7 @@ extension LunetteRuntime {
               let slot = node.slot(for: role) else {
             throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to focus (or no longer rendered)")
         }
+        try refuseIfDisabled(node, "focus")
         guard lun_call_slot(L, owner.recordRef, slot, nil, 0, 0) == LUN_OK else { throw LunetteError.script(lastError) }
         flush()
     }
@@ -94,12 +96,22 @@ extension LunetteRuntime {
         try writeBinding(of: node, text: text)
     }
 
+    /// Throws for a node drawn disabled (`:disabled(true)` on it or a view
+    /// around it, D09), as `node:tap()` and the rest do in Lua: a person
+    /// cannot act on it.
+    private func refuseIfDisabled(_ node: RenderNode, _ verb: String) throws {
+        guard node.attribute("disabled") == "true" else { return }
+        let label = node.text.map { " \"\($0)\"" } ?? ""
+        throw LunetteError.script("cannot \(verb) \(node.typeName)\(label): it is disabled (:disabled(true) on it or a view around it)")
+    }
+
     private func writeBinding(of node: RenderNode, text: String?) throws {
         let role = Int32(LUN_ROLE_BINDING)
         guard let owner = node.owner, !owner.disposed, owner.generation == node.generation,
               let slot = node.slot(for: role) else {
             throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to edit (or no longer rendered)")
         }
+        try refuseIfDisabled(node, text == nil ? "toggle" : "type into")
         let status = (text ?? "").withCString {
             lun_slot_binding(L, owner.recordRef, slot, $0, (text ?? "").utf8.count, text == nil ? 0 : 1)
         }

@@ -10,7 +10,7 @@ struct Mounting {
 
 /// Names that labels and messages use.
 struct Labels {
-    /// View type names by id (lunh_view_type), and the id of each name.
+    /// View type names by id (output.view_type), and the id of each name.
     var viewTypeNames: [String] = []
     var viewTypeIDs: [String: Int32] = [:]
     /// The key of each environment entry's node.

@@ -1,6 +1,6 @@
 import CLunette
 
-/// Builds a unit's new output from the C walker's `lunh_out_*` calls, and
+/// Builds a unit's new output from the C walker's `output` calls (lunh(rt, output, …)), and
 /// matches the child units it names against the previous run's.
 ///
 /// Structural identity: a child without an explicit id is keyed by its

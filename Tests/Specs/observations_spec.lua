@@ -1,0 +1,135 @@
+-- D04. ui.observations is SE-0475's Observations
+-- (https://github.com/swiftlang/swift-evolution/blob/main/proposals/0475-observed.md):
+-- "The closure is not run immediately it is run asynchronously upon the
+-- first call to the iterator's next method"; "upon the first willSet it will
+-- enqueue ... a new execution of the closure" (a tracked change yields, equal
+-- result or not); "multiple iterations of the same sequence from multiple
+-- tasks will emit the same values ... without needing an extra buffer" (a
+-- slow consumer gets the value current at its next iteration); "any thrown
+-- error will mean that the Observations sequence is complete and loops that
+-- are currently iterating will terminate with that given failure". A
+-- cancelled task's loop ends as Swift's `for await` does: normally, with
+-- the code after it running.
+local ui = require("lunette")
+
+local Book = ui.Observable("D04Book", { title = "a" })
+
+-- Mounts a view whose task runs loop(); returns the app and a function that
+-- hides the view (cancelling its task).
+local function run(loop)
+  local Watcher = ui.View("D04Watcher", function()
+    return ui.Text("watching"):task(loop)
+  end)
+  local Host = ui.View("D04Host", { state = { show = true }, body = function(self)
+    return ui.VStack { self.show and Watcher {} or nil, ui.Button("hide", function() self.show = false end) }
+  end })
+  local app = ui.mount(Host {})
+  return app, function() app:find("hide"):tap() end
+end
+
+describe("D04 ui.observations", function()
+  it("D04 the closure first runs at the first iteration, not when the sequence is made", function()
+    local book, calls, seen = Book(), 0, {}
+    local titles = ui.observations(function() calls = calls + 1; return book.title end)
+    assert.equal(0, calls)
+    local app = run(function() for title in titles do seen[#seen + 1] = title end end)
+    assert.equal(0, calls)                            -- the task has not started yet (F07)
+    ui.clock.advance(0)
+    assert.equal(1, calls)
+    assert.same({ "a" }, seen)
+    app:unmount()
+  end)
+
+  it("D04 no buffer: a consumer slower than the changes gets the current value at its next iteration", function()
+    local book, seen = Book(), {}
+    local app = run(function()
+      for title in ui.observations(function() return book.title end) do
+        seen[#seen + 1] = title
+        ui.sleep(1)
+      end
+    end)
+    ui.clock.advance(0)
+    for _, title in ipairs { "b", "c", "d" } do
+      book.title = title
+      ui.flush()
+    end
+    ui.clock.advance(1)
+    assert.same({ "a", "d" }, seen)
+    app:unmount()
+  end)
+
+  it("D04 a tracked change yields even when the closure's result is equal", function()
+    local book, seen = Book(), {}
+    local app = run(function()
+      for length in ui.observations(function() return #book.title end) do seen[#seen + 1] = length end
+    end)
+    ui.clock.advance(0)
+    book.title = "b"                                  -- tracked, and the length is still 1
+    ui.flush()
+    ui.clock.advance(0)
+    assert.same({ 1, 1 }, seen)
+    app:unmount()
+  end)
+
+  it("D04 several loops over one sequence each receive the values", function()
+    local book, a, b = Book(), {}, {}
+    local titles = ui.observations(function() return book.title end)
+    local Two = ui.View("D04Two", function()
+      return ui.VStack {
+        ui.Text("a"):task(function() for t in titles do a[#a + 1] = t end end),
+        ui.Text("b"):task(function() for t in titles do b[#b + 1] = t end end),
+      }
+    end)
+    local app = ui.mount(Two {})
+    ui.clock.advance(0)
+    book.title = "x"
+    ui.flush()
+    ui.clock.advance(0)
+    assert.same({ "a", "x" }, a)
+    assert.same({ "a", "x" }, b)
+    app:unmount()
+  end)
+
+  it("D04 an error raised by the closure ends the loop with that error, reported", function()
+    local book, seen, after = Book(), {}, false
+    local app = run(function()
+      for title in ui.observations(function()
+        if book.title == "boom" then error("no title to show") end
+        return book.title
+      end) do
+        seen[#seen + 1] = title
+      end
+      after = true
+    end)
+    ui.clock.advance(0)
+    book.title = "boom"
+    ui.flush()
+    ui.clock.advance(0)
+    assert.same({ "a" }, seen)
+    assert.is_false(after)                            -- the loop ended with the error
+    assert.matches("observations_spec.lua:%d+: no title to show", table.concat(app:warnings(), "\n"))
+    assert.reported(app, "no title to show")
+    app:unmount()
+  end)
+
+  it("D04 cancelling the task ends the loop normally: the code after it runs, and the closure runs no more", function()
+    local book, calls, seen, after = Book(), 0, {}, false
+    local app, hide = run(function()
+      for title in ui.observations(function() calls = calls + 1; return book.title end) do
+        seen[#seen + 1] = title
+      end
+      after = true
+    end)
+    ui.clock.advance(0)
+    hide()
+    ui.clock.advance(0)
+    assert.is_true(after)
+    local before = calls
+    book.title = "z"
+    ui.flush()
+    assert.equal(before, calls)
+    assert.same({ "a" }, seen)
+    assert.same({}, app:warnings())                   -- a cancellation is no failure
+    app:unmount()
+  end)
+end)

@@ -369,8 +369,9 @@ class DescriptorTests(unittest.TestCase):
             for _ in range(120):
                 try:
                     held.append(socket.create_connection(("127.0.0.1", preview.port), timeout=5))
-                except ConnectionRefusedError:
-                    break  # accept failed and the listening socket is being opened again
+                except (ConnectionRefusedError, ConnectionResetError):
+                    break  # accept failed and the listening socket is being opened again (a
+                    # connection still in the closed socket's backlog is reset)
             time.sleep(1.5)  # the server accepts until it runs out
             for s in held:
                 s.close()

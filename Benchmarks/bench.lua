@@ -48,6 +48,15 @@ local function fmt(seconds)
   return ("%.2f s"):format(seconds)
 end
 
+-- Resident KiB of this process (Swift's heap included; 0 where /proc is not there).
+local function rss()
+  local f = io.open("/proc/self/status")
+  if not f then return 0 end
+  local kib = f:read("a"):match("VmRSS:%s*(%d+)")
+  f:close()
+  return tonumber(kib) or 0
+end
+
 local results = {}
 local function report(id, what, value, reference, target, ok, note)
   local ratio = reference and reference > 0 and value / reference or nil
@@ -313,13 +322,6 @@ do
   local labels = {}
   for i = 1, n do labels[i] = "item " .. i end
   -- memory first, before the samples leave freed pages to reuse
-  local function rss()                            -- resident KiB of this process (Swift's heap included)
-    local f = io.open("/proc/self/status")
-    if not f then return 0 end
-    local kib = f:read("a"):match("VmRSS:%s*(%d+)")
-    f:close()
-    return tonumber(kib) or 0
-  end
   collectgarbage()
   collectgarbage()
   local before, residentBefore = collectgarbage("count"), rss()
@@ -376,13 +378,6 @@ end
 -- @Observable property: the process's memory growth, then the time of the
 -- next mutation of that property (registrations must not pile up) -------
 if ui.types and ui.types.Book then
-  local function rss()                            -- resident KiB of this process
-    local f = io.open("/proc/self/status")
-    if not f then return 0 end
-    local kib = f:read("a"):match("VmRSS:%s*(%d+)")
-    f:close()
-    return tonumber(kib) or 0
-  end
   local n = quick and 100000 or 1000000
   local book = ui.types.Book()
   local Ticker = ui.Observable("BenchTicker", { n = 0 })

@@ -105,12 +105,16 @@ extension LunetteRuntime {
         unit.kind == .effect && !tracer.tracing
     }
 
+    /// Makes unit `id` the one being updated, unless it is already (a retried run began once).
+    private func select(_ id: Int32) {
+        guard flushState.updating?.id != id else { return }
+        flushState.updating = units[id]
+        flushState.updatingBegan = false
+    }
+
     /// The unit's function is about to run (C may retry a run: counted once).
     func beginUpdate(of id: Int32) {
-        if flushState.updating?.id != id {
-            flushState.updating = units[id]
-            flushState.updatingBegan = false
-        }
+        select(id)
         beginUpdate()
     }
 
@@ -128,10 +132,7 @@ extension LunetteRuntime {
 
     /// The update of unit `id` ended (a skipped one never began).
     func endUpdate(of id: Int32, status: Int32, message: String?) {
-        if flushState.updating?.id != id {
-            flushState.updating = units[id]
-            flushState.updatingBegan = false
-        }
+        select(id)
         endUpdate(status: status, message: message)
     }
 

@@ -110,17 +110,17 @@ void lun_walk_alert(lua_State *L, lun_Walk *W, int v) {
   if (!lua_toboolean(L, -1)) { lua_pop(L, 5); return; }
   lua_pop(L, 1);
   title = lua_tolstring(L, -3, &len);
-  lunh(W->rt, output, begin, LUN_VIEW_ALERT, title, len);
+  lun_out_begin(L, LUN_VIEW_ALERT, title, len);
   if (lua_rawgeti(L, -4, 4) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER) {   /* its message, as attrs show */
     size_t mlen;
     const char *message;
     lun_describe(L, -1, 1);
     message = lua_tolstring(L, -1, &mlen);
-    lunh(W->rt, output, attr, "message", 7, message, mlen);
+    lun_out_attr(L, "message", 7, message, mlen);
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
   lun_walk_value(L, W, lua_gettop(L));            /* the buttons: a plain list of views */
-  lunh(W->rt, output, end);
+  lun_out_end(L);
   lua_pop(L, 4);
 }

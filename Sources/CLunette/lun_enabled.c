@@ -77,12 +77,12 @@ void lun_enabled_enter(lua_State *L, lun_Walk *W, int v, int envSet) {
   lua_pushboolean(L, W->enabled == LUN_ENABLED_YES);
   lua_rawseti(L, W->out, ++W->slots);
   slot = W->slots;
-  old = lunh(W->rt, output, env, "isEnabled", 9, slot);
+  old = lun_out_env(L, "isEnabled", 9, slot);
   if (old) {                                      /* the same entry as last render: did it change? */
     lua_getfield(L, W->record, "out");
     lua_rawgeti(L, -1, old);
     lua_rawgeti(L, W->out, slot);
-    if (!lua_rawequal(L, -1, -2)) lunh(W->rt, output, env_changed);
+    if (!lua_rawequal(L, -1, -2)) lun_out_env_changed(L);
     lua_pop(L, 3);
   }
 }
@@ -97,7 +97,7 @@ void lun_enabled_env(lua_State *L, lun_Walk *W) {
 /* Names slot (a value a person acts through) for role on the open node;
  * while the walk is disabled, marks it so, for lun_enabled_refuse. */
 void lun_enabled_slot(lua_State *L, lun_Walk *W, int role, int32_t slot) {
-  lunh(W->rt, output, slot, role, slot);
+  lun_out_slot(L, role, slot);
   if (lun_enabled_now(L, W)) return;
   if (lua_getfield(L, W->out, "disabled") != LUA_TTABLE) {
     lua_pop(L, 1);
@@ -108,7 +108,7 @@ void lun_enabled_slot(lua_State *L, lun_Walk *W, int role, int32_t slot) {
   lua_pushboolean(L, 1);
   lua_rawseti(L, -2, slot);
   lua_pop(L, 1);
-  if (!W->marked) lunh(W->rt, output, attr, "disabled", 8, "true", 4);   /* once per node */
+  if (!W->marked) lun_out_attr(L, "disabled", 8, "true", 4);   /* once per node */
   W->marked = 1;
 }
 

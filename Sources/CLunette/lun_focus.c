@@ -115,7 +115,7 @@ void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx) {
   lun_binding_get(L, -2);
   equal = lua_rawequal(L, -1, -2);
   lua_pop(L, 1);
-  lunh(W->rt, output, attr, "focused", 7, equal ? "true" : "false", equal ? 4 : 5);
+  lun_out_attr(L, "focused", 7, equal ? "true" : "false", equal ? 4 : 5);
   if (equal && W->life) {
     lua_createtable(L, 2, 0);
     lua_pushinteger(L, LUN_ON_DISAPPEAR);

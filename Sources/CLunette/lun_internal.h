@@ -217,6 +217,26 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v);
 int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
                   int32_t *child);
 
+/* lun_out.c: a run's output as records (LUN_OUT_* in clunette.h); each may
+ * raise "not enough memory". The env, path and unit calls hand the records
+ * written so far to the host first, then ask it. */
+void lun_out_begin(lua_State *L, int kind, const char *text, size_t len);
+void lun_out_position(lua_State *L, const char *slot, size_t len);
+void lun_out_modifier(lua_State *L, const char *name, size_t nlen, const char *value, size_t vlen);
+void lun_out_attr(lua_State *L, const char *name, size_t nlen, const char *value, size_t vlen);
+void lun_out_slot(lua_State *L, int32_t role, int32_t slot);
+void lun_out_end(lua_State *L);
+void lun_out_site(lua_State *L, int32_t line);
+void lun_out_record(lua_State *L, int32_t unit, int ref);
+void lun_out_changed(lua_State *L, int32_t unit);
+void lun_out_env_changed(lua_State *L);
+void lun_out_animate(lua_State *L, const char *desc, size_t len);
+int32_t lun_out_env(lua_State *L, const char *key, size_t klen, int32_t slot);
+const char *lun_out_path(lua_State *L, size_t *len);
+int lun_out_unit(lua_State *L, int32_t kind, int32_t typeId, const char *key, size_t klen, int32_t *unit);
+void lun_out_flush(lua_State *L, lun_State *S);
+void lun_out_free(lua_State *L, lun_State *S);
+
 /* lun_transaction.c: the walker's part (D06) */
 void lun_walk_transaction(lua_State *L, lun_Walk *W, int v);
 void lun_walk_inherited(lua_State *L, lun_Walk *W);

@@ -63,7 +63,7 @@ static void lun_life_queue(lua_State *L, int kind, int32_t unit, int n) {
  * the new life table at lifeidx. The modifier record is on top. [-0, +0] */
 void lun_life_add(lua_State *L, lun_Walk *W, int lifeidx) {
   size_t plen;
-  const char *path = lunh(W->rt, output, path, &plen);
+  const char *path = lun_out_path(L, &plen);
   int kind;
   lua_rawgeti(L, -1, LUN_LIFE_KIND);
   kind = (int)lua_tointeger(L, -1);

@@ -35,11 +35,12 @@ void lun_new_weak_table(lua_State *L, const char *mode) {
   lua_setmetatable(L, -2);
 }
 
-/* __gc of the state userdata: frees the trampoline's work list. [-0, +0] */
+/* __gc of the state userdata: frees the trampoline's work list and the output buffer. [-0, +0] */
 static int lun_state_gc(lua_State *L) {
   lun_State *S = (lun_State *)lua_touserdata(L, 1);
   free(S->work);
   S->work = NULL;
+  lun_out_free(L, S);
   return 0;
 }
 

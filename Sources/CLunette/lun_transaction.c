@@ -327,7 +327,7 @@ static void lun_walk_animate(lua_State *L, lun_Walk *W) {
   int top = lua_gettop(L);
   size_t len;
   const char *desc = lun_transaction_animation(L, top, &len);
-  lunh(W->rt, output, animate, desc, len);
+  lun_out_animate(L, desc, len);
   lua_settop(L, top - 1);
 }
 
@@ -358,7 +358,7 @@ int lun_walk_disables(lua_State *L, lun_Walk *W) {
  * chain around it as parent. [-0, +1] */
 static void lun_walk_newcell(lua_State *L, lun_Walk *W, int fidx) {
   size_t plen;
-  const char *path = lunh(W->rt, output, path, &plen);
+  const char *path = lun_out_path(L, &plen);
   if (lua_getfield(L, W->record, "txcells") != LUA_TTABLE) {
     lua_pop(L, 1);
     lua_newtable(L);
@@ -402,12 +402,12 @@ void lun_walk_transaction(lua_State *L, lun_Walk *W, int v) {
   lun_walk_newcell(L, W, top + 1);
   lua_rawseti(L, W->out, ++W->slots);
   W->txcell = W->slots;
-  old = lunh(W->rt, output, env, "lunette.transaction", 19, W->slots);
+  old = lun_out_env(L, "lunette.transaction", 19, W->slots);
   if (old) {                                      /* the same cell as last render, unless the node is new */
     lua_getfield(L, W->record, "out");
     lua_rawgeti(L, -1, old);
     lua_rawgeti(L, W->out, W->txcell);
-    if (!lua_rawequal(L, -1, -2)) lunh(W->rt, output, env_changed);
+    if (!lua_rawequal(L, -1, -2)) lun_out_env_changed(L);
   }
   lua_settop(L, top);
 }

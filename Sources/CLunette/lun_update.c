@@ -171,9 +171,9 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
     elem = lua_gettop(L);
     lun_identity_key(L, elem);
     key = lua_tolstring(L, -1, &klen);
-    lunh(W->rt, output, begin, LUN_VIEW_ROW, NULL, 0);
+    lun_out_begin(L, LUN_VIEW_ROW, NULL, 0);
     ref = lun_walk_unit(L, W, LUN_UNIT_ROW, 0, key, klen, &unit);
-    lunh(W->rt, output, end);
+    lun_out_end(L);
     if (ref == 0) {
       lua_createtable(L, 0, 5);
       lua_newtable(L);
@@ -181,7 +181,7 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
       lua_pushinteger(L, unit);
       lua_setfield(L, -2, "unit");
       lun_row_set(L, elem, row, i);
-      lunh(W->rt, output, unit_record, unit, luaL_ref(L, LUA_REGISTRYINDEX));
+      lun_out_record(L, unit, luaL_ref(L, LUA_REGISTRYINDEX));
     } else {
       int changed;
       lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
@@ -192,18 +192,18 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
       lua_pop(L, 3);
       if (changed) {
         lun_row_set(L, elem, row, i);
-        lunh(W->rt, output, unit_changed, unit);
+        lun_out_changed(L, unit);
       }
     }
     lua_settop(L, row);
   }
   if (first > 1) {
     count = lun_push_count(L, first - 1, &len);
-    lunh(W->rt, output, attr, "rowsBefore", 10, count, len);
+    lun_out_attr(L, "rowsBefore", 10, count, len);
   }
   if (last < n) {
     count = lun_push_count(L, n - last, &len);
-    lunh(W->rt, output, attr, "hiddenRows", 10, count, len);
+    lun_out_attr(L, "hiddenRows", 10, count, len);
   }
 }
 
@@ -253,6 +253,7 @@ static int lun_update_k(lua_State *L) {
     run->checking = 0;
     run->checked = 1;
   }
+  lun_out_flush(L, S);                            /* a try before this one wrote these (it suspended) */
   if (!run->ticket.quiet) lunh(S->rt, scheduler, unit_begin, run->ticket.unit);
   lua_rawgeti(L, LUA_REGISTRYINDEX, run->ticket.recordRef);  /* 2: record */
   if (run->ticket.kind == LUN_UNIT_EFFECT) {                /* effects output nothing */
@@ -338,6 +339,7 @@ void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   }
   status = lun_update_tries(L, S, &run);
   stopped = lun_budget_end(L, S);
+  lun_out_flush(L, S);                            /* what the run wrote, in one call (a failed run's too: its children) */
   if (status != LUN_UNIT_FAILED) {
     if (!run.ticket.quiet && lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0)) lun_release_refs(L, S);
     return;

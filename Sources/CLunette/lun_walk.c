@@ -1,8 +1,8 @@
 /*
  * lun_walk.c — reporting the view a body returned to the host.
  *
- * The walk calls the host's output builder (lunh(W->rt, output, ...)) for each view value; Lua values the
- * output needs later (actions, bindings, environment values) go into the
+ * The walk writes each view value as output records (lun_out.c), which the
+ * host reads in one call when the run ends; Lua values the output needs later (actions, bindings, environment values) go into the
  * unit's new `out` table, and nodes refer to them by slot. Child units
  * (components, list content, rows) are matched by the host; new ones get a
  * record here, and kept ones are told whether their inputs changed.
@@ -36,7 +36,7 @@ static void lun_walk_describe_attr(lua_State *L, lun_Walk *W, const char *name, 
   const char *s;
   lun_describe(L, vidx, 1);
   s = lua_tolstring(L, -1, &len);
-  lunh(W->rt, output, attr, name, strlen(name), s, len);
+  lun_out_attr(L, name, strlen(name), s, len);
   lua_pop(L, 1);
 }
 
@@ -82,11 +82,11 @@ static int lun_walk_env(lua_State *L, lun_Walk *W, int v) {
       continue;
     }
     slot = lun_walk_store(L, W, -1);
-    old = lunh(W->rt, output, env, key, klen, slot);
+    old = lun_out_env(L, key, klen, slot);
     if (old) {                                    /* the same entry as last render: did it change? */
       lua_getfield(L, W->record, "out");
       lua_rawgeti(L, -1, old);
-      if (!lua_compare(L, -1, -3, LUA_OPEQ)) lunh(W->rt, output, env_changed);
+      if (!lua_compare(L, -1, -3, LUA_OPEQ)) lun_out_env_changed(L);
       lua_pop(L, 2);
     }
     lua_pop(L, 3);
@@ -107,7 +107,7 @@ static void lun_walk_animation(lua_State *L, lun_Walk *W, int v) {
     lua_pushvalue(L, -1);
     lua_setfield(L, W->record, "animValues");
   }
-  path = lunh(W->rt, output, path, &plen);
+  path = lun_out_path(L, &plen);
   lua_pushlstring(L, path, plen);
   lua_pushvalue(L, -1);
   if (lua_rawget(L, -3) == LUA_TTABLE) {          /* { previous value } */
@@ -117,7 +117,7 @@ static void lun_walk_animation(lua_State *L, lun_Walk *W, int v) {
                                                     while the transaction disables animations (D06) */
       lua_rawgeti(L, -6, 1);
       desc = luaL_tolstring(L, -1, &dlen);
-      lunh(W->rt, output, animate, desc, dlen);
+      lun_out_animate(L, desc, dlen);
       lua_pop(L, 2);
     }
     lua_pop(L, 2);
@@ -142,14 +142,14 @@ static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
     if (lua_rawgeti(L, -2, 2) == LUA_TFUNCTION) {
       int32_t slot = lun_walk_store(L, W, -1);
       if (strcmp(name, "onSubmit") == 0) lun_enabled_slot(L, W, LUN_ROLE_SUBMIT, slot);
-      lunh(W->rt, output, modifier, name, nlen, "", 0);
+      lun_out_modifier(L, name, nlen, "", 0);
     } else {
       if (!lua_isnil(L, -1)) {
         lun_describe(L, -1, 1);
         lua_replace(L, -2);
         value = lua_tolstring(L, -1, &vlen);
       }
-      lunh(W->rt, output, modifier, name, nlen, value, vlen);
+      lun_out_modifier(L, name, nlen, value, vlen);
     }
     lua_pop(L, 3);
   }
@@ -167,14 +167,14 @@ static void lun_walk_children(lua_State *L, lun_Walk *W, int v, int isView) {
     if (slots && lua_rawgeti(L, slots, i) == LUA_TSTRING) {
       size_t len;
       const char *slot = lua_tolstring(L, -1, &len);
-      lunh(W->rt, output, position, slot, len);
+      lun_out_position(L, slot, len);
       hinted = 1;
     }
     if (slots) lua_pop(L, 1);
     lua_rawgeti(L, v, i);
     lun_walk_value(L, W, lua_gettop(L));
     lua_pop(L, 1);
-    if (hinted) lunh(W->rt, output, position, NULL, 0);  /* a child that opened nothing leaves no hint behind */
+    if (hinted) lun_out_position(L, NULL, 0);  /* a child that opened nothing leaves no hint behind */
   }
   if (slots) lua_pop(L, 1);
 }
@@ -260,7 +260,7 @@ static void lun_walk_retype(lua_State *L, int rec, int info, lun_Walk *W, int32_
   lua_setfield(L, rec, "type");
   lua_pushvalue(L, info);
   lua_setfield(L, rec, "info");
-  lunh(W->rt, output, unit_changed, child);
+  lun_out_changed(L, child);
 }
 
 /* Keeps each { key, value } of the list at lidx in a slot and names the
@@ -280,7 +280,7 @@ static void lun_walk_prefs(lua_State *L, lun_Walk *W, int lidx, const char *pref
     lua_pop(L, 1);
     lua_pushfstring(L, "%d", (int)slot);
     name = lua_tolstring(L, -2, &len);
-    lunh(W->rt, output, attr, name, len, lua_tostring(L, -1), lua_rawlen(L, -1));
+    lun_out_attr(L, name, len, lua_tostring(L, -1), lua_rawlen(L, -1));
     lua_pop(L, 4);
   }
 }
@@ -289,7 +289,7 @@ static void lun_walk_prefs(lua_State *L, lun_Walk *W, int lidx, const char *pref
  * rendered tree would grow past LUN_MAX_TREE_DEPTH levels across bodies. */
 int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
                   int32_t *child) {
-  int ref = lunh(W->rt, output, unit, kind, typeId, key, klen, child);
+  int ref = lun_out_unit(L, kind, typeId, key, klen, child);
   if (ref == LUN_TOO_DEEP)
     luaL_error(L, "the rendered tree is more than %d views deep (does a view contain itself without end?)",
                LUN_MAX_TREE_DEPTH);
@@ -313,7 +313,7 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
     lun_explicit_key(L, -1);
     key = lua_tolstring(L, -1, &klen);
   }
-  if (!key && lun_rawfield(L, v, "site") == LUA_TNUMBER) lunh(W->rt, output, site, (int32_t)lua_tointeger(L, -1));
+  if (!key && lun_rawfield(L, v, "site") == LUA_TNUMBER) lun_out_site(L, (int32_t)lua_tointeger(L, -1));
   lua_pop(L, 1);
   lua_getfield(L, info, "id");
   ref = lun_walk_unit(L, W, LUN_UNIT_COMPONENT, (int32_t)lua_tointeger(L, -1), key, klen, &child);
@@ -331,7 +331,7 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
     lua_pop(L, 1);
     lua_pushinteger(L, child);
     lua_setfield(L, -2, "unit");
-    lunh(W->rt, output, unit_record, child, luaL_ref(L, LUA_REGISTRYINDEX));
+    lun_out_record(L, child, luaL_ref(L, LUA_REGISTRYINDEX));
   } else {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     lun_walk_retype(L, lua_gettop(L), info, W, child);
@@ -339,7 +339,7 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
     if (!lun_inputs_equal(L, -1, inputs, 0)) {
       lua_pushvalue(L, inputs);
       lua_setfield(L, -3, "inputs");
-      lunh(W->rt, output, unit_changed, child);
+      lun_out_changed(L, child);
     }
   }
   lua_settop(L, info - 2);
@@ -355,7 +355,7 @@ static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
     lua_newtable(L);
     lua_setfield(L, -2, "out");
     for (i = 0; i < 3; i++) { lun_rawfield(L, v, fields[i]); lua_setfield(L, -2, fields[i]); }
-    lunh(W->rt, output, unit_record, child, luaL_ref(L, LUA_REGISTRYINDEX));
+    lun_out_record(L, child, luaL_ref(L, LUA_REGISTRYINDEX));
     return;
   }
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
@@ -365,7 +365,7 @@ static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
     if (!lua_rawequal(L, -1, -2)) {
       lua_pop(L, 1);
       lua_setfield(L, -2, fields[i]);
-      lunh(W->rt, output, unit_changed, child);
+      lun_out_changed(L, child);
     } else lua_pop(L, 2);
   }
   lua_pop(L, 1);
@@ -385,7 +385,7 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
   lun_binding_get(L, -1);                         /* sheet, binding, value (the item) */
   if (itemMode ? lua_isnil(L, -1) : !lua_toboolean(L, -1)) { lua_pop(L, 3); return; }
   item = lua_gettop(L);
-  lunh(W->rt, output, begin, LUN_VIEW_SHEET, NULL, 0);
+  lun_out_begin(L, LUN_VIEW_SHEET, NULL, 0);
   if (W->life && lua_rawgeti(L, item - 2, 4) == LUA_TFUNCTION) {   /* onDismiss: when the sheet goes */
     lua_createtable(L, 2, 0);
     lua_pushinteger(L, LUN_ON_DISAPPEAR);
@@ -398,11 +398,11 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
   lua_pop(L, 1);
   lun_dismiss_push(L, item - 1, itemMode);
   slot = lun_walk_store(L, W, -1);
-  old = lunh(W->rt, output, env, "dismiss", 7, slot);
+  old = lun_out_env(L, "dismiss", 7, slot);
   if (old) {
     lua_getfield(L, W->record, "out");
     lua_rawgeti(L, -1, old);
-    if (!lua_compare(L, -1, -3, LUA_OPEQ)) lunh(W->rt, output, env_changed);
+    if (!lua_compare(L, -1, -3, LUA_OPEQ)) lun_out_env_changed(L);
     lua_pop(L, 2);
   }
   lua_settop(L, item);                            /* sheet, binding, item */
@@ -419,7 +419,7 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
     }
   } else if (lua_isfunction(L, -1)) lua_call(L, 0, 1);
   lun_walk_value(L, W, lua_gettop(L));
-  lunh(W->rt, output, end);
+  lun_out_end(L);
   lua_settop(L, item - 3);
 }
 
@@ -451,7 +451,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (kind == LUN_VIEW_COMPONENT) lun_view_name(L, v);
   else lun_rawfield(L, v, "text");
   if (lua_type(L, -1) == LUA_TSTRING) text = lua_tolstring(L, -1, &len);
-  lunh(W->rt, output, begin, kind, text, len);
+  lun_out_begin(L, kind, text, len);
   lua_pop(L, 1);
   if (W->open++ == 0) lun_walk_inherited(L, W);    /* a top-level node: the :transaction around the unit (D06) */
   if (lun_rawfield(L, v, "id") != LUA_TNIL) {      /* app:find{ id = ... } matches it */
@@ -459,7 +459,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     const char *id;
     lun_explicit_key(L, -1);
     id = lua_tolstring(L, -1, &ilen);
-    lunh(W->rt, output, attr, "id", 2, id, ilen);
+    lun_out_attr(L, "id", 2, id, ilen);
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
@@ -514,7 +514,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
       lun_binding_get(L, -1);
       if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
       else luaL_tolstring(L, -1, NULL);
-      lunh(W->rt, output, attr, "value", 5, lua_tostring(L, -1), lua_rawlen(L, -1));
+      lun_out_attr(L, "value", 5, lua_tostring(L, -1), lua_rawlen(L, -1));
       lua_pop(L, 3);
       break;
     case LUN_VIEW_COMPONENT:
@@ -532,7 +532,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   }
   lun_walk_sheet(L, W, v);
   lun_walk_alert(L, W, v);
-  lunh(W->rt, output, end);
+  lun_out_end(L);
   W->open--;
   W->enabled = enabled;                           /* what holds around the view */
   W->tx = tx;

@@ -46,6 +46,8 @@ typedef struct lun_State {
   int32_t strict;         /* ui.configure{ strict = true }: bodies run twice, and may not write */
   lun_Budget *budget;     /* the runs in progress and their budget; shared with the watchdog thread */
   double testDeadline;    /* lunette_watch: when the watched test must stop (0: none) */
+  char *outBuf;           /* lun_out.c: the running unit's output records, not yet handed over */
+  size_t outLen, outCap;
 } lun_State;
 
 /* Status codes returned by the lun_* entry points. */
@@ -82,6 +84,27 @@ enum { LUN_VIEW_NONE = 0, LUN_VIEW_KINDS(LUN_VIEW_ENUM_) LUN_VIEW_KIND_COUNT };
 #undef LUN_VIEW_ENUM_
 /* The name of a view kind ("Text"), or "?" for no kind. */
 const char *lun_view_kind_name(int kind);
+
+/* A unit's output as output.write hands it over: records, each an operation
+ * byte and its operands; an integer operand is an int32_t and a string a
+ * size_t length then its bytes (LUN_OUT_NONE: no string), in the machine's
+ * order, unaligned. Written by lun_out.c. */
+enum {
+  LUN_OUT_BEGIN = 1,      /* kind, text: opens a node in the open one */
+  LUN_OUT_POSITION,       /* slot: the next node stands at this constructor slot ("1", "2.0"), not at its
+                             place among the nodes (F02); no string: no hint */
+  LUN_OUT_MODIFIER,       /* name, value: a modifier of the open node */
+  LUN_OUT_SLOT,           /* role, slot: a Lua value the open node keeps in the unit's out table */
+  LUN_OUT_ATTR,           /* name, value: an attribute of the open node (of the whole output if none is open) */
+  LUN_OUT_END,            /* closes the open node */
+  LUN_OUT_SITE,           /* line: the next child unit without an explicit id was built there (F01) */
+  LUN_OUT_UNIT_RECORD,    /* unit, ref: a new child unit's record */
+  LUN_OUT_UNIT_CHANGED,   /* unit: a kept child unit's inputs changed: it renders again */
+  LUN_OUT_ENV_CHANGED,    /* the environment value last reported (output.env) changed */
+  LUN_OUT_ANIMATE,        /* animation: the open node is animated (view:animation(a, value) saw value change) */
+  LUN_OUT_OP_COUNT
+};
+#define LUN_OUT_NONE ((size_t)-1)
 
 /* Items of the host's preference list (scheduler.prefs_item). */
 enum { LUN_PREF_HANDLER = 1, LUN_PREF_VALUE = 2 };
@@ -295,33 +318,20 @@ typedef struct lun_OutputHost {
   void *context;
   /* building a unit's output */
   int32_t (*view_type)(void *context, const char *name, size_t len);
-  void (*begin)(void *context, int32_t kind, const char *text, size_t len);
-  /* The next node opened stands at this slot of its parent's constructor ("1",
-   * "2.0"), not at its place among the nodes: its identity (F02). */
-  void (*position)(void *context, const char *slot, size_t len);
-  void (*modifier)(void *context, const char *name, size_t nlen, const char *value, size_t vlen);
-  void (*slot)(void *context, int32_t role, int32_t slot);
-  void (*attr)(void *context, const char *name, size_t nlen, const char *value, size_t vlen);
-  void (*end)(void *context);
-  void (*error)(void *context, const char *message, size_t len);
-  /* The next child unit without an explicit id was built at this line of its
-   * body: part of its identity (F01). */
-  void (*site)(void *context, int32_t line);
+  /* The records a unit's run wrote since the last call (LUN_OUT_*), in
+   * order: called when the run ends, and before each call below that depends
+   * on them (unit, env, path). */
+  void (*write)(void *context, const char *records, size_t len);
   /* Attaches a child unit to the open node; returns its record ref, 0 if it is
    * new, LUN_TOO_DEEP if the open node is LUN_MAX_TREE_DEPTH levels deep in
    * the whole rendered tree (across bodies): C raises, the body is an error. */
   int (*unit)(void *context, int32_t kind, int32_t typeId, const char *key, size_t klen, int32_t *unit);
-  void (*unit_record)(void *context, int32_t unit, int recordRef);
-  void (*unit_changed)(void *context, int32_t unit);
   /* An environment value on the open node: returns the slot it had last render, or 0. */
   int32_t (*env)(void *context, const char *key, size_t klen, int32_t slot);
-  void (*env_changed)(void *context);
   int (*env_find)(void *context, int32_t unit, const char *key, size_t klen, int *recordRef, int32_t *slot, int32_t *node);
   const char *(*unit_name)(void *context, int32_t unit, size_t *len);
   /* The position of the open node in the unit's output ("0VStack.1Text"). */
   const char *(*path)(void *context, size_t *len);
-  /* The open node is animated (view:animation(a, value) saw value change). */
-  void (*animate)(void *context, const char *animation, size_t len);
   /* The id of the transaction the running unit's run belongs to (0: none). */
   int32_t (*transaction)(void *context);
 } lun_OutputHost;

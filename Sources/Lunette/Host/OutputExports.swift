@@ -29,37 +29,12 @@ func lunhViewType(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?,
     }
 }
 
-func lunhOutBegin(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ text: UnsafePointer<CChar>?, _ length: Int) {
-    withRuntime(rt) { $0.builder.open(kind: kind, text: text, length: length) }
-}
-
-func lunhOutPosition(_ rt: UnsafeMutableRawPointer?, _ slot: UnsafePointer<CChar>?, _ length: Int) {
-    withRuntime(rt) { $0.builder.nextPosition = slot.map { string($0, length) } }
-}
-
-func lunhOutModifier(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ nlen: Int,
-                     _ value: UnsafePointer<CChar>?, _ vlen: Int) {
-    withRuntime(rt) { $0.builder.modifier(name, nlen, value, vlen) }
-}
-
-func lunhOutSlot(_ rt: UnsafeMutableRawPointer?, _ role: Int32, _ slot: Int32) {
-    withRuntime(rt) { $0.builder.current.slots.append((role, slot)) }
-}
-
-func lunhOutAttr(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ nlen: Int,
-                 _ value: UnsafePointer<CChar>?, _ vlen: Int) {
+func lunhOutWrite(_ rt: UnsafeMutableRawPointer?, _ records: UnsafePointer<CChar>?, _ length: Int) {
+    guard let records, length > 0 else { return }
     withRuntime(rt) { runtime in
-        let builder = runtime.builder
-        builder.attribute(builder.copy(name, nlen), builder.copy(value, vlen))
+        var reader = OutputRecords(UnsafeRawBufferPointer(start: records, count: length))
+        reader.read(into: runtime.builder)
     }
-}
-
-func lunhOutEnd(_ rt: UnsafeMutableRawPointer?) {
-    withRuntime(rt) { $0.builder.close() }
-}
-
-func lunhOutError(_ rt: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?, _ length: Int) {
-    withRuntime(rt) { $0.builder.fail(Lunette.message(message, length)) }
 }
 
 func lunhOutUnit(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ typeId: Int32, _ key: UnsafePointer<CChar>?,
@@ -70,30 +45,6 @@ func lunhOutUnit(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ typeId: Int32,
         unit?.pointee = child.id
         return isNew ? 0 : child.recordRef
     }
-}
-
-func lunhOutSite(_ rt: UnsafeMutableRawPointer?, _ line: Int32) {
-    withRuntime(rt) { $0.builder.nextSite = line }
-}
-
-func lunhOutUnitRecord(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ ref: Int32) {
-    withRuntime(rt) { $0.units[unit]?.recordRef = ref }
-}
-
-func lunhOutUnitChanged(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
-    withRuntime(rt) { runtime in
-        guard let child = runtime.units[unit] else { return }
-        child.needsRender = true
-        if runtime.tracer.tracing, child.renderCause == nil, let parent = runtime.builder.unit {
-            child.renderCause = "inputs from \(parent.label)"
-        }
-        if child.pendingTransaction == nil { child.pendingTransaction = runtime.builder.transaction }
-        runtime.scheduler.schedule(child)
-    }
-}
-
-func lunhOutAnimate(_ rt: UnsafeMutableRawPointer?, _ animation: UnsafePointer<CChar>?, _ length: Int) {
-    withRuntime(rt) { $0.builder.current.animation = length > 0 ? string(animation, length) : nil }
 }
 
 func lunhOutTransaction(_ rt: UnsafeMutableRawPointer?) -> Int32 {
@@ -117,10 +68,6 @@ func lunhTransactionEnd(_ rt: UnsafeMutableRawPointer?) {
 
 func lunhOutEnv(_ rt: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>?, _ klen: Int, _ slot: Int32) -> Int32 {
     withRuntime(rt) { $0.builder.environment(key: string(key, klen), slot: slot) }
-}
-
-func lunhOutEnvChanged(_ rt: UnsafeMutableRawPointer?) {
-    withRuntime(rt) { $0.builder.environmentChanged() }
 }
 
 func lunhEnvFind(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ key: UnsafePointer<CChar>?, _ klen: Int,

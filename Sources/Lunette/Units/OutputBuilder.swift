@@ -1,6 +1,6 @@
 import CLunette
 
-/// Builds a unit's new output from the C walker's `output` calls (lunh(rt, output, …)), and
+/// Builds a unit's new output from the records its run wrote (`OutputRecords`), and
 /// matches the child units it names against the previous run's.
 ///
 /// Structural identity: a child without an explicit id is keyed by its
@@ -207,6 +207,17 @@ final class OutputBuilder {
         newChildren[structural] = child
         current.unit = child
         return (child, isNew)
+    }
+
+    /// A kept child's inputs changed (or its view type was defined again): it renders again.
+    func childChanged(_ id: Int32) {
+        guard let child = runtime.units[id] else { return }
+        child.needsRender = true
+        if runtime.tracer.tracing, child.renderCause == nil, let parent = unit {
+            child.renderCause = "inputs from \(parent.label)"
+        }
+        if child.pendingTransaction == nil { child.pendingTransaction = transaction }
+        runtime.scheduler.schedule(child)
     }
 
     // MARK: environment

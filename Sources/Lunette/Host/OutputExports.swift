@@ -32,8 +32,7 @@ func lunhViewType(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?,
 func lunhOutWrite(_ rt: UnsafeMutableRawPointer?, _ records: UnsafePointer<CChar>?, _ length: Int) {
     guard let records, length > 0 else { return }
     withRuntime(rt) { runtime in
-        var reader = OutputRecords(UnsafeRawBufferPointer(start: records, count: length))
-        reader.read(into: runtime.builder)
+        runtime.builder.write(UnsafeRawBufferPointer(start: records, count: length))
     }
 }
 

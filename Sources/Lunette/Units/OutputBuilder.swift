@@ -1,7 +1,12 @@
 import CLunette
 
-/// Builds a unit's new output from the records its run wrote (`OutputRecords`), and
-/// matches the child units it names against the previous run's.
+/// Takes a unit's new output from the records its run wrote (`OutputRecords`)
+/// and matches the child units it names against the previous run's.
+///
+/// The records are kept as they are (the unit's nodes are built from them
+/// when first read: `OutputNodes`); what the run needs at once is followed
+/// here: the open node's position, the environment values around it, the
+/// output's own attributes, the child units born, changed and gone.
 ///
 /// Structural identity: a child without an explicit id is keyed by its
 /// position in the output and its type; with an id (`:id(v)`, a row's
@@ -28,7 +33,11 @@ final class OutputBuilder {
     }
 
     @exclusivity(unchecked) private(set) var unit: Unit?
-    @exclusivity(unchecked) private var stack: [RenderNode] = []
+    /// The records of this run so far, and the child units they link.
+    @exclusivity(unchecked) private var records: [UInt8] = []
+    @exclusivity(unchecked) private var links: [Unit] = []
+    /// Nodes placed so far in each open node (the first: the output's top level).
+    @exclusivity(unchecked) private var placed: [Int32] = []
     @exclusivity(unchecked) private var path: [Int32] = []
     /// Constructor slots (F02) met so far, numbered: a path holds -(number).
     @exclusivity(unchecked) private var slotIDs: [String: Int32] = [:]
@@ -46,12 +55,12 @@ final class OutputBuilder {
     @exclusivity(unchecked) private var runBytes = 0
     @exclusivity(unchecked) private var overCap = false
     /// The constructor slot of the next node opened, when it differs from its place (F02).
-    @exclusivity(unchecked) var nextPosition: String?
+    @exclusivity(unchecked) private var nextPosition: Int32?
     /// The line of the body that built the next child unit, when it has no explicit id (F01).
-    @exclusivity(unchecked) var nextSite: Int32 = 0
-    private let root = RenderNode(kind: .group, text: nil)
-    /// The run recorded a preference value or handler (T06).
+    @exclusivity(unchecked) private var nextSite: Int32 = 0
+    /// The run recorded a preference value or handler (T06), or animated a node.
     @exclusivity(unchecked) private var sawPreferences = false
+    @exclusivity(unchecked) private var sawAnimation = false
     /// The transaction this run belongs to, if any.
     @exclusivity(unchecked) private(set) var transaction: Transaction?
 
@@ -65,8 +74,10 @@ final class OutputBuilder {
 
     func begin(_ unit: Unit) {
         self.unit = unit
-        stack = [root]
-        root.ownChildren = []
+        records = []
+        records.reserveCapacity(unit.outputRecords.count)
+        links = []
+        placed = [0]
         path = []
         outputAttributes = []
         environmentMarks = []
@@ -79,38 +90,66 @@ final class OutputBuilder {
         errorMessage = nil
         runBytes = 0
         overCap = false
+        nextPosition = nil
+        nextSite = 0
         transaction = unit.pendingTransaction
         unit.pendingTransaction = nil
         sawPreferences = false
+        sawAnimation = false
     }
 
-    // MARK: nodes
+    // MARK: records
 
-    func open(kind: Int32, text: UnsafePointer<CChar>?, length: Int) {
-        // A kind C does not list is a bug on C's side: shown, not swallowed.
-        let known = RenderNode.Kind(rawValue: kind)
-        let node = RenderNode(kind: known ?? .error,
-                              text: known == nil ? "internal: unknown view kind \(kind)" : text.map { copy($0, length) })
-        let parent = stack[stack.count - 1]
-        node.animation = parent === root ? transaction?.animation : parent.animation
-        node.owner = unit
-        node.generation = (unit?.generation ?? 0) + 1     // finish() moves the unit to it
-        parent.ownChildren.append(node)
-        path.append(nextPosition.map(slotID) ?? Int32(parent.ownChildren.count - 1))
-        path.append(node.kind.rawValue)
-        nextPosition = nil
-        stack.append(node)
-        environmentMarks.append(environmentStack.count)
+    /// Takes records C wrote (output.write): keeps them, charged to the
+    /// memory cap, and follows what the rest of the run depends on.
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        guard unit != nil, !overCap else { return }
+        guard charge(bytes.count) else { return }
+        records.append(contentsOf: bytes)
+        var reader = OutputRecords(bytes)
+        while let record = reader.next() { follow(record) }
     }
 
-    func close() {
-        guard stack.count > 1 else { return }
-        stack.removeLast()
-        path.removeLast(2)
-        environmentStack.removeSubrange(environmentMarks.removeLast()...)
+    private func follow(_ record: OutputRecords.Record) {
+        switch record {
+        case let .begin(kind, _):
+            let place = nextPosition ?? placed[placed.count - 1]
+            placed[placed.count - 1] += 1
+            placed.append(0)
+            path.append(place)
+            path.append(kind)
+            nextPosition = nil
+            environmentMarks.append(environmentStack.count)
+        case .end:
+            guard placed.count > 1 else { return }
+            placed.removeLast()
+            path.removeLast(2)
+            environmentStack.removeSubrange(environmentMarks.removeLast()...)
+        case let .position(slot):
+            nextPosition = slot.string.map(slotID)
+        case let .attribute(name, value):
+            if name.hasPrefix("preference:") { sawPreferences = true }
+            if name.hasPrefix("onPreferenceChange:") {
+                sawPreferences = true
+                runtime.preferences.inUse = true
+            }
+            if placed.count == 1 { outputAttributes.append((name.string ?? "", value.string ?? "")) }
+        case let .site(line):
+            nextSite = line
+        case let .unitRecord(id, ref):
+            runtime.units[id]?.recordRef = ref
+        case let .unitChanged(id):
+            childChanged(id)
+        case .environmentChanged:
+            if let entry = lastEntry { runtime.graph.changed(entry.node) }
+        case .animate:
+            sawAnimation = true
+        case .modifier, .slot, .link:
+            break
+        case .invalid:
+            fail("internal: an output record was cut short or unknown")
+        }
     }
-
-    var current: RenderNode { stack[stack.count - 1] }
 
     /// The open node's position in the output ("0VStack.1Text"), spelled out.
     var position: String {
@@ -131,44 +170,31 @@ final class OutputBuilder {
         return id
     }
 
-    /// A modifier of the open node.
-    func modifier(_ name: UnsafePointer<CChar>?, _ nlen: Int, _ value: UnsafePointer<CChar>?, _ vlen: Int) {
-        current.modifiers.append(.init(name: copy(name, nlen), value: copy(value, vlen)))
-    }
-
     // MARK: memory held for the script (R19)
 
-    /// A copy of a string C handed over, charged to the Lua state's memory
-    /// cap for as long as the output holds it. Past the cap the copy is
-    /// empty and the run ends as an error node saying so: Swift's copies of
-    /// script strings are bounded as Lua's own memory is.
-    func copy(_ pointer: UnsafePointer<CChar>?, _ length: Int) -> String {
-        guard let pointer, length > 0 else { return "" }
-        guard !overCap, lun_memory_charge(runtime.L, Int64(length)) != 0 else {
+    /// Charges `count` more bytes of kept records to the Lua state's memory
+    /// cap, for as long as the output holds them (as records, or as the
+    /// nodes built from them). Past the cap the run ends as an error node
+    /// saying so: what Swift keeps for a script is bounded as Lua's own
+    /// memory is.
+    private func charge(_ count: Int) -> Bool {
+        guard count > 0 else { return true }
+        guard !overCap, lun_memory_charge(runtime.L, Int64(count)) != 0 else {
             if !overCap, errorMessage == nil {
                 errorMessage = "not enough memory: its output holds more text than the memory cap allows "
-                    + "(a \(length)-byte string after \(runBytes) bytes)"
+                    + "(\(count) bytes after \(runBytes) bytes)"
             }
             overCap = true
-            return ""
+            return false
         }
-        runBytes += length
-        return string(pointer, length)
+        runBytes += count
+        return true
     }
 
     /// Gives back what a unit's output held (the unit is gone).
     func release(_ unit: Unit) {
         if unit.outputBytes > 0 { _ = lun_memory_charge(runtime.L, -Int64(unit.outputBytes)) }
         unit.outputBytes = 0
-    }
-
-    /// An attribute of the open node, or of the whole output when no node is open.
-    func attribute(_ name: String, _ value: String) {
-        if name.hasPrefix("preference:") || name.hasPrefix("onPreferenceChange:") {
-            sawPreferences = true
-            if !runtime.preferences.inUse, name.hasPrefix("onPreferenceChange:") { runtime.preferences.inUse = true }
-        }
-        if stack.count > 1 { current.ownAttributes.append((name, value)) } else { outputAttributes.append((name, value)) }
     }
 
     func fail(_ message: String) {
@@ -181,7 +207,7 @@ final class OutputBuilder {
     /// new one; nil if the open node is already `LUN_MAX_TREE_DEPTH` deep in
     /// the whole tree, across bodies (R18: no walk of a tree recurses further).
     func child(kind: Unit.Kind, typeId: Int32, key: String?) -> (unit: Unit, isNew: Bool)? {
-        let depth = (unit?.treeDepth ?? 0) + stack.count - 1
+        let depth = (unit?.treeDepth ?? 0) + placed.count - 1
         guard depth < LUN_MAX_TREE_DEPTH else { return nil }
         var structural = key.map { ChildKey(kind: kind.rawValue, typeId: typeId, id: $0, path: [], site: 0) }
             ?? ChildKey(kind: kind.rawValue, typeId: typeId, id: nil, path: path, site: nextSite)
@@ -205,8 +231,16 @@ final class OutputBuilder {
         }
         child.treeDepth = depth
         newChildren[structural] = child
-        current.unit = child
+        link(child)
         return (child, isNew)
+    }
+
+    /// Records that the open node hosts `child` (its content is the child's output).
+    private func link(_ child: Unit) {
+        var index = Int32(links.count)
+        links.append(child)
+        records.append(OutputRecords.linkOp)
+        withUnsafeBytes(of: &index) { records.append(contentsOf: $0) }
     }
 
     /// A kept child's inputs changed (or its view type was defined again): it renders again.
@@ -238,16 +272,13 @@ final class OutputBuilder {
         return previous
     }
 
-    func environmentChanged() {
-        if let entry = lastEntry { runtime.graph.changed(entry.node) }
-    }
-
     // MARK: finishing
 
     /// Installs the new output; disposes what the run no longer produced.
     func finish() {
         guard let unit else { return }
         if runtime.treeChangeCallback != nil, let app = unit.app { runtime.flushState.noteChanged(app, unit) }
+        unit.generation += 1                       // the nodes built from these records are of this generation
         if let message = errorMessage {
             runtime.problems.record(error: "\(unit.displayName): \(message)")
             let node = RenderNode(kind: .error, text: message)
@@ -259,22 +290,27 @@ final class OutputBuilder {
             release(unit)
             _ = lun_memory_charge(runtime.L, -Int64(runBytes))
         } else {
-            Animations.record(old: unit.output, new: root.ownChildren)
-            unit.output = root.ownChildren
+            let animated = sawAnimation || transaction?.animation != nil
+            let old = animated ? unit.output : []
+            unit.builtOutput = nil
+            unit.outputRecords = records
+            unit.outputLinks = links
+            unit.outputAnimation = transaction?.animation
             release(unit)
             unit.outputBytes = runBytes
+            if animated { Animations.record(old: old, new: unit.output) }
         }
         unit.outputAttributes = outputAttributes
         if sawPreferences || unit.hasPreferences { runtime.preferences.dirty = true }
         unit.hasPreferences = sawPreferences
-        root.ownChildren = []
         for child in oldChildren.values { runtime.dispose(child) }
         for entry in oldEntries.values { runtime.dropEnvironmentEntry(entry) }
         unit.children = newChildren
         unit.environmentEntries = newEntries
-        unit.generation += 1
         self.unit = nil
-        stack = []
+        records = []
+        links = []
+        placed = []
         oldChildren = [:]
         newChildren = [:]
         oldEntries = [:]

@@ -38,11 +38,38 @@ final class Unit {
     @exclusivity(unchecked) var recordRef: Int32 = 0
     /// How deep the node hosting it sits in the whole rendered tree (R18).
     @exclusivity(unchecked) var treeDepth = 0
-    /// Bytes of script strings its output holds, charged to the memory cap (R19).
+    /// Bytes of script strings its output holds (its records, or the nodes
+    /// built from them), charged to the memory cap (R19).
     @exclusivity(unchecked) var outputBytes = 0
 
-    /// The rendered output: the top-level nodes of its last run.
-    @exclusivity(unchecked) var output: [RenderNode] = []
+    /// What its last run wrote, as records (`OutputRecords`), until something
+    /// reads `output`: a run builds no node a host, a test or the preview
+    /// does not look at.
+    @exclusivity(unchecked) var outputRecords: [UInt8] = []
+    /// The child units its records' links name, in order.
+    @exclusivity(unchecked) var outputLinks: [Unit] = []
+    /// The animation of the transaction its last run belonged to (its top-level nodes').
+    @exclusivity(unchecked) var outputAnimation: String?
+    /// The nodes built from its records, once read.
+    @exclusivity(unchecked) var builtOutput: [RenderNode]? = []
+
+    /// The rendered output: the top-level nodes of its last run, built from
+    /// its records when first read. Setting it replaces the records.
+    var output: [RenderNode] {
+        get {
+            if let builtOutput { return builtOutput }
+            let nodes = OutputNodes.build(self)
+            builtOutput = nodes
+            outputRecords = []                   // the nodes hold the text now, within the same charge
+            outputLinks = []
+            return nodes
+        }
+        set {
+            builtOutput = newValue
+            outputRecords = []
+            outputLinks = []
+        }
+    }
     /// Facts about the output as a whole (a lazy list's hidden rows), shown on the hosting node.
     @exclusivity(unchecked) var outputAttributes: [(name: String, value: String)] = []
     /// Child units by structural key (position and type, or explicit identity).

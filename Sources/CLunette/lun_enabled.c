@@ -64,13 +64,14 @@ static int lun_enabled_modifiers(lua_State *L, int v) {
   return says;
 }
 
-/* The walker at the view at v, its node open: applies its :disabled (and
- * an `isEnabled` it set in its environment, envSet: lun_enabled_env), and
+/* The walker at the view at v, its node open: applies its :disabled (when
+ * it has modifiers, hasMods) and an `isEnabled` it set in its environment
+ * (envSet: lun_enabled_env), and
  * reports `isEnabled` for the views inside. The caller restores W->enabled
  * when it leaves the view. */
-void lun_enabled_enter(lua_State *L, lun_Walk *W, int v, int envSet) {
+void lun_enabled_enter(lua_State *L, lun_Walk *W, int v, int envSet, int hasMods) {
   int32_t slot, old;
-  int says = lun_enabled_modifiers(L, v);
+  int says = hasMods ? lun_enabled_modifiers(L, v) : 0;
   W->marked = 0;                                  /* a new node: not marked disabled yet */
   if (!says && !envSet) return;
   if (lun_enabled_now(L, W) && says == 2) W->enabled = LUN_ENABLED_NO;

@@ -245,7 +245,7 @@ int lun_walk_disables(lua_State *L, lun_Walk *W);
 /* lun_enabled.c: :disabled and isEnabled (D09) */
 void lun_open_enabled(lua_State *L);
 int lun_enabled_now(lua_State *L, lun_Walk *W);
-void lun_enabled_enter(lua_State *L, lun_Walk *W, int v, int envSet);
+void lun_enabled_enter(lua_State *L, lun_Walk *W, int v, int envSet, int hasMods);
 void lun_enabled_env(lua_State *L, lun_Walk *W);
 void lun_enabled_slot(lua_State *L, lun_Walk *W, int role, int32_t slot);
 int lun_enabled_refuse(lua_State *L, const char *verb, const char *what);

@@ -423,9 +423,41 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
   lua_settop(L, item - 3);
 }
 
+/* The optional fields of a view value: the walk reads one only if the
+ * value has it (most views have two or three fields, and the walk knows
+ * a dozen). */
+enum {
+  LUN_VF_ID = 1 << 0, LUN_VF_ENV = 1 << 1, LUN_VF_MODS = 1 << 2, LUN_VF_TRANSACTION = 1 << 3,
+  LUN_VF_ANIMATION = 1 << 4, LUN_VF_LIFE = 1 << 5, LUN_VF_ATTRS = 1 << 6, LUN_VF_FOCUS = 1 << 7,
+  LUN_VF_PREFS = 1 << 8, LUN_VF_PREFWATCH = 1 << 9, LUN_VF_SHEET = 1 << 10, LUN_VF_ALERT = 1 << 11
+};
+
+/* Which optional fields the view at v has: one pass over its keys, which
+ * are few, instead of a lookup per field the walk knows. [-0, +0] */
+static unsigned lun_walk_fields(lua_State *L, int v) {
+  static const struct { const char *name; size_t len; unsigned bit; } fields[] = {
+    {"id", 2, LUN_VF_ID}, {"env", 3, LUN_VF_ENV}, {"mods", 4, LUN_VF_MODS},
+    {"transaction", 11, LUN_VF_TRANSACTION}, {"animation", 9, LUN_VF_ANIMATION}, {"life", 4, LUN_VF_LIFE},
+    {"attrs", 5, LUN_VF_ATTRS}, {"focus", 5, LUN_VF_FOCUS}, {"prefs", 5, LUN_VF_PREFS},
+    {"prefWatch", 9, LUN_VF_PREFWATCH}, {"sheetSpec", 9, LUN_VF_SHEET}, {"alertSpec", 9, LUN_VF_ALERT}};
+  unsigned has = 0;
+  size_t i, len;
+  const char *key;
+  lua_pushnil(L);
+  while (lua_next(L, v)) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING) continue;
+    key = lua_tolstring(L, -1, &len);
+    for (i = 0; i < sizeof fields / sizeof fields[0]; i++)
+      if (fields[i].len == len && memcmp(fields[i].name, key, len) == 0) { has |= fields[i].bit; break; }
+  }
+  return has;
+}
+
 /* Walks one view value (or a view type, or a plain array of views). */
 void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   int kind, t = lua_type(L, v), enabled = W->enabled;
+  unsigned has;
   int32_t tx = W->tx, txcell = W->txcell;          /* what holds around the view, restored after it */
   size_t len = 0;
   const char *text = NULL;
@@ -454,7 +486,8 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   lun_out_begin(L, kind, text, len);
   lua_pop(L, 1);
   if (W->open++ == 0) lun_walk_inherited(L, W);    /* a top-level node: the :transaction around the unit (D06) */
-  if (lun_rawfield(L, v, "id") != LUA_TNIL) {      /* app:find{ id = ... } matches it */
+  has = lun_walk_fields(L, v);
+  if ((has & LUN_VF_ID) && lun_rawfield(L, v, "id") != LUA_TNIL) {   /* app:find{ id = ... } matches it */
     size_t ilen;
     const char *id;
     lun_explicit_key(L, -1);
@@ -462,12 +495,13 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     lun_out_attr(L, "id", 2, id, ilen);
     lua_pop(L, 1);
   }
-  lua_pop(L, 1);
-  lun_enabled_enter(L, W, v, lun_walk_env(L, W, v));   /* :disabled holds inside the view (D09) */
-  lun_walk_mods(L, W, v);
-  lun_walk_transaction(L, W, v);
-  lun_walk_animation(L, W, v);
-  if (lun_rawfield(L, v, "life") == LUA_TTABLE && W->life) {
+  if (has & LUN_VF_ID) lua_pop(L, 1);
+  lun_enabled_enter(L, W, v, (has & LUN_VF_ENV) ? lun_walk_env(L, W, v) : 0, has & LUN_VF_MODS);   /* :disabled
+                                                     holds inside the view (D09) */
+  if (has & LUN_VF_MODS) lun_walk_mods(L, W, v);
+  if (has & LUN_VF_TRANSACTION) lun_walk_transaction(L, W, v);
+  if (has & LUN_VF_ANIMATION) lun_walk_animation(L, W, v);
+  if ((has & LUN_VF_LIFE) && lun_rawfield(L, v, "life") == LUA_TTABLE && W->life) {
     lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
     for (i = 1; i <= n; i++) {
       lua_rawgeti(L, -1, i);
@@ -475,8 +509,8 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
       lua_pop(L, 1);
     }
   }
-  lua_pop(L, 1);
-  if (lun_rawfield(L, v, "attrs") == LUA_TTABLE) {
+  if (has & LUN_VF_LIFE) lua_pop(L, 1);
+  if ((has & LUN_VF_ATTRS) && lun_rawfield(L, v, "attrs") == LUA_TTABLE) {
     lua_pushnil(L);
     while (lua_next(L, -2)) {
       if (lua_type(L, -2) != LUA_TSTRING) lun_walk_altered(L, "attrs");
@@ -484,13 +518,14 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
       lua_pop(L, 1);
     }
   }
-  lua_pop(L, 1);
-  if (lun_rawfield(L, v, "focus") != LUA_TNIL) lun_focus_walk(L, W, lua_gettop(L));
-  lua_pop(L, 1);
-  if (lun_rawfield(L, v, "prefs") != LUA_TNIL) lun_walk_prefs(L, W, lua_gettop(L), "preference:");
-  lua_pop(L, 1);
-  if (lun_rawfield(L, v, "prefWatch") != LUA_TNIL) lun_walk_prefs(L, W, lua_gettop(L), "onPreferenceChange:");
-  lua_pop(L, 1);
+  if (has & LUN_VF_ATTRS) lua_pop(L, 1);
+  if ((has & LUN_VF_FOCUS) && lun_rawfield(L, v, "focus") != LUA_TNIL) lun_focus_walk(L, W, lua_gettop(L));
+  if (has & LUN_VF_FOCUS) lua_pop(L, 1);
+  if ((has & LUN_VF_PREFS) && lun_rawfield(L, v, "prefs") != LUA_TNIL) lun_walk_prefs(L, W, lua_gettop(L), "preference:");
+  if (has & LUN_VF_PREFS) lua_pop(L, 1);
+  if ((has & LUN_VF_PREFWATCH) && lun_rawfield(L, v, "prefWatch") != LUA_TNIL)
+    lun_walk_prefs(L, W, lua_gettop(L), "onPreferenceChange:");
+  if (has & LUN_VF_PREFWATCH) lua_pop(L, 1);
   switch (kind) {
     case LUN_VIEW_BUTTON:
       if (lun_rawfield(L, v, "action") != LUA_TFUNCTION && !lua_isnil(L, -1)) lun_walk_altered(L, "action");
@@ -530,8 +565,8 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
       lun_walk_children(L, W, v, 1);
       break;
   }
-  lun_walk_sheet(L, W, v);
-  lun_walk_alert(L, W, v);
+  if (has & LUN_VF_SHEET) lun_walk_sheet(L, W, v);
+  if (has & LUN_VF_ALERT) lun_walk_alert(L, W, v);
   lun_out_end(L);
   W->open--;
   W->enabled = enabled;                           /* what holds around the view */

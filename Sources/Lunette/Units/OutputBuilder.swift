@@ -77,10 +77,11 @@ final class OutputBuilder {
         records = []
         records.reserveCapacity(unit.outputRecords.count)
         links = []
-        placed = [0]
-        path = []
+        placed.removeAll(keepingCapacity: true)     // the builder's own scratch: kept from run to run
+        placed.append(0)
+        path.removeAll(keepingCapacity: true)
         outputAttributes = []
-        environmentMarks = []
+        environmentMarks.removeAll(keepingCapacity: true)
         environmentStack = []
         oldChildren = unit.children
         newChildren = [:]
@@ -310,7 +311,7 @@ final class OutputBuilder {
         self.unit = nil
         records = []
         links = []
-        placed = []
+        placed.removeAll(keepingCapacity: true)
         oldChildren = [:]
         newChildren = [:]
         oldEntries = [:]

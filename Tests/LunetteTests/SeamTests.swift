@@ -52,6 +52,82 @@ final class SeamTests: XCTestCase {
         XCTAssertNil(RenderNode.Kind(rawValue: 0))
     }
 
+    /// A run's output crosses as records in one call (issue 17, "output as data"): a component
+    /// with a VStack of three Texts with a modifier each is one hand-over, not twenty calls.
+    func testARunsOutputCrossesInOneCall() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            local Box = ui.Observable("Box", { n = 0 })
+            box = Box()
+            local V = ui.View("V", function(self)
+              return ui.VStack { ui.Text("a " .. box.n):bold(), ui.Text("b"):padding(2), ui.Text("c"):font("title") }
+            end)
+            app = ui.mount(V {})
+            """)
+        let before = runtime.builder.handOvers
+        _ = try runtime.evaluate("box.n = 1")
+        runtime.flush()
+        XCTAssertEqual(runtime.builder.handOvers - before, 1)
+        XCTAssertEqual(try runtime.evaluate("return app:find('a 1') ~= nil"), ["true"])
+    }
+
+    /// A run's nodes are built only when something reads them; the records are kept until then.
+    func testNodesAreBuiltOnlyWhenRead() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            local Box = ui.Observable("Box", { n = 0 })
+            box = Box()
+            app = ui.mount(ui.View("V", function() return ui.Text("n " .. box.n):padding(4) end) {})
+            """)
+        let app = try XCTUnwrap(runtime.apps.first)
+        let view = try XCTUnwrap(app.root.children.values.first)
+        XCTAssertNil(view.builtOutput)
+        XCTAssertFalse(view.outputRecords.isEmpty)
+        XCTAssertEqual(app.nodes.first?.children.first?.text, "n 0")
+        XCTAssertEqual(app.nodes.first?.children.first?.modifiers, [.init(name: "padding", value: "4")])
+        XCTAssertNotNil(view.builtOutput)
+        XCTAssertTrue(view.outputRecords.isEmpty, "the nodes hold the text now")
+        _ = try runtime.evaluate("box.n = 1")
+        runtime.flush()
+        XCTAssertNil(view.builtOutput)
+        XCTAssertEqual(app.nodes.first?.children.first?.text, "n 1")
+    }
+
+    /// An output larger than C's buffer keeps (64 KiB) arrives whole and in order.
+    func testAnOutputLargerThanTheBufferArrivesWholeAndInOrder() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            local rows = {}
+            for i = 1, 3000 do rows[i] = ui.Text(("%05d "):format(i) .. string.rep("x", 100)):padding(i) end
+            app = ui.mount(ui.VStack(rows))
+            """)
+        let texts = try XCTUnwrap(runtime.apps.first?.nodes.first?.children)
+        XCTAssertEqual(texts.count, 3000)
+        XCTAssertTrue(texts.enumerated().allSatisfy { i, node in
+            node.text?.hasPrefix(String(format: "%05d ", i + 1)) == true && node.modifiers.first?.value == String(i + 1)
+        })
+    }
+
+    /// Records are read with every length checked: one cut short reads as invalid, never past the end.
+    func testARecordCutShortReadsAsInvalid() {
+        var bytes: [UInt8] = [UInt8(LUN_OUT_BEGIN)]
+        withUnsafeBytes(of: Int32(LUN_VIEW_TEXT)) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt(50)) { bytes.append(contentsOf: $0) }   // says 50 bytes of text follow
+        bytes.append(contentsOf: Array("short".utf8))
+        bytes.withUnsafeBytes { raw in
+            var reader = OutputRecords(raw)
+            guard case .invalid = reader.next() else { return XCTFail("a cut record was read") }
+            XCTAssertNil(reader.next())
+        }
+        [UInt8(200)].withUnsafeBytes { raw in
+            var reader = OutputRecords(raw)
+            guard case .invalid = reader.next() else { return XCTFail("an unknown operation was read") }
+        }
+    }
+
     /// Nothing is process-wide: interrupting one runtime leaves another's running line alone.
     func testInterruptingOneRuntimeLeavesAnotherAlone() throws {
         let running = try LunetteRuntime(options: .init(timeBudget: 0))

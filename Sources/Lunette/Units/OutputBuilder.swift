@@ -63,6 +63,8 @@ final class OutputBuilder {
     @exclusivity(unchecked) private var sawAnimation = false
     /// The transaction this run belongs to, if any.
     @exclusivity(unchecked) private(set) var transaction: Transaction?
+    /// Hand-overs of records (output.write calls) since the runtime started, for tests of the seam.
+    @exclusivity(unchecked) private(set) var handOvers = 0
 
     unowned let runtime: LunetteRuntime
 
@@ -104,6 +106,7 @@ final class OutputBuilder {
     /// Takes records C wrote (output.write): keeps them, charged to the
     /// memory cap, and follows what the rest of the run depends on.
     func write(_ bytes: UnsafeRawBufferPointer) {
+        handOvers &+= 1
         guard unit != nil, !overCap else { return }
         guard charge(bytes.count) else { return }
         records.append(contentsOf: bytes)

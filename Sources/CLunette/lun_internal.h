@@ -290,6 +290,7 @@ int lun_view_test(lua_State *L, int idx);
 int lun_view_new(lua_State *L, int kind);
 void lun_view_name(lua_State *L, int idx);
 int lun_viewtype_test(lua_State *L, int idx);
+void lun_viewname_claim(lua_State *L, const char *name);   /* lun_viewname.c */
 
 /* lun_modifier.c */
 void lun_open_modifier(lua_State *L);

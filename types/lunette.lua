@@ -115,6 +115,14 @@ function View:environment(objectOrKey, value) end
 ---@param object ui.Object an ObservableObject
 ---@return ui.ViewValue
 function View:environmentObject(object) end
+---Derives the subtree's value of a declared key from the one it inherits
+---(SwiftUI's transformEnvironment(_:transform:)): fn gets the value (a plain
+---table as a copy) and returns the new one; returning nothing keeps the
+---copy as fn changed it (an inout parameter).
+---@param key string a key declared with ui.EnvironmentKey or ui.Entry
+---@param fn fun(value: any): any
+---@return ui.ViewValue
+function View:transformEnvironment(key, fn) end
 ---@param value any
 ---@param action fun(old: any, new: any)
 ---@param options? { initial: boolean }

@@ -211,11 +211,18 @@ typedef struct lun_Walk {
   int32_t tx;       /* lun_transaction.c: the out slot of the transaction in effect (0: not made yet) */
   int32_t txcell;   /* lun_transaction.c: the out slot of the :transaction modifiers in effect (0: not read yet) */
   int open;         /* nodes the walk has open */
+  int envsaves;     /* lun_envtransform.c: views open that set environment values in this body */
   const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);
 int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
                   int32_t *child);
+
+/* lun_envtransform.c: view:transformEnvironment and the values a body sets, for the views inside */
+int lun_modifier_transform_environment(lua_State *L);
+void lun_envwalk_value(lua_State *L, lun_Walk *W, int list, lua_Integer i, int v, int kidx);
+void lun_envwalk_set(lua_State *L, lun_Walk *W, int kidx, int vidx);
+void lun_envwalk_leave(lua_State *L, lun_Walk *W);
 
 /* lun_transaction.c: the walker's part (D06) */
 void lun_walk_transaction(lua_State *L, lun_Walk *W, int v);

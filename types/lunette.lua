@@ -82,12 +82,20 @@ function ui.id(object) end
 ---@field sceneStorage? table<string, any> @SceneStorage: name = default, kept per scene (lunette run: per script)
 
 ---@class ui.DynamicProperty
----A reusable bundle of state and environment with an update hook (SwiftUI's
+---A reusable bundle of dynamic properties with an update hook (SwiftUI's
 ---DynamicProperty). Define methods on it: function Paged:next() ... end.
 
 ---@class ui.DynamicPropertyDefinition
+---Any section a view has but the inputs a caller passes (binding, bindable,
+---observedObject) and properties; appStorage and sceneStorage names are
+---their store keys (not prefixed with the property's name).
 ---@field state? table<string, any> its own @State, per view identity
 ---@field environment? table<string, ui.Class|string|ui.Marker> its environment reads
+---@field appStorage? table<string, any> @AppStorage: name = default (stored under the name) or ui.AppStorage(key, default)
+---@field sceneStorage? table<string, any> @SceneStorage: name = default, kept per scene
+---@field focusState? table<any, string|false> @FocusState names
+---@field stateObject? table<string, fun(self: table): any> @StateObject factories
+---@field environmentObject? table<string, ui.Class> @EnvironmentObject types
 ---@field update? fun(p: table) runs before each body of a view that includes it
 
 ---@param name string

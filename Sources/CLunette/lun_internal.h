@@ -75,8 +75,10 @@ typedef struct lun_Section {
   int (*read)(lua_State *L, int recidx, int kidx, int kind);
   void (*write)(lua_State *L, int recidx, int kidx, int vidx);
   int (*project)(lua_State *L, int recidx, int kidx, int kind);
+  int input;        /* names the caller passes (required inputs), so no DynamicProperty holds one */
 } lun_Section;
 extern const lun_Section lun_sections[];         /* ends with a NULL name */
+const lun_Section *lun_section_of(int kind);     /* NULL for 0 or an unknown kind */
 
 /* Environment read modes. */
 enum { LUN_ENV_REQUIRED = 1, LUN_ENV_OPTIONAL, LUN_ENV_KEYED };

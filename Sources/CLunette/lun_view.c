@@ -586,8 +586,8 @@ static void lun_viewtype_required(lua_State *L, int infoidx) {
   lua_newtable(L);
   lua_pushnil(L);
   while (lua_next(L, -3)) {
-    int kind = (int)lua_tointeger(L, -1);
-    if (kind == LUN_SECTION_BINDING || kind == LUN_SECTION_BINDABLE || kind == LUN_SECTION_OBSERVED) {
+    const lun_Section *d = lun_section_of((int)lua_tointeger(L, -1));
+    if (d && d->input) {
       lua_pushvalue(L, -2);
       lua_insert(L, -2);
       lua_rawset(L, -4);
@@ -649,10 +649,10 @@ static int lun_ui_view(lua_State *L) {
   }
   luaL_checktype(L, 2, LUA_TTABLE);
   lun_viewtype_check_sections(L, 2, name);
-  lun_dynamic_expand(L, 2, name);                 /* properties' state and environment join the view's (F14) */
-  lun_viewtype_focus(L, 2, name);                 /* focusState names are state that starts nil (T05) */
   lun_storage_check_section(L, 2, "appStorage", name);     /* what they start from can be stored (T04) */
   lun_storage_check_section(L, 2, "sceneStorage", name);
+  lun_dynamic_expand(L, 2, name);                 /* properties' sections join the view's (F14) */
+  lun_viewtype_focus(L, 2, name);                 /* focusState names are state that starts nil (T05) */
   if (lua_getfield(L, 2, "body") != LUA_TFUNCTION)
     luaL_error(L, "ui.View('%s'): the definition needs a body function", name);
   lua_pop(L, 1);

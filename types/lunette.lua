@@ -431,12 +431,16 @@ function AnimationFactory.easeInOut(duration) end
 function AnimationFactory.spring(response, dampingFraction) end
 
 ---Changes made by fn are animated: recorded on the nodes they alter. The
----completion runs once when the animation is done (after its duration on
----the runtime's clock), as withAnimation(_:_:completion:).
+---completion runs once when the animation is done by its completionCriteria
+---(withAnimation(_:completionCriteria:_:completion:)): "logicallyComplete"
+---(the default) after its duration on the runtime's clock; "removed" also
+---after every later animation of what it changed; on the clock's next tick
+---when fn changed nothing a view reads (nothing animates).
 ---@param animation ui.Animation|fun()
 ---@param fn? fun()
 ---@param completion? fun()
-function ui.withAnimation(animation, fn, completion) end
+---@param options? { completionCriteria: "logicallyComplete"|"removed" }
+function ui.withAnimation(animation, fn, completion, options) end
 
 ---@class ui.Cancellable
 local Cancellable = {}

@@ -220,6 +220,12 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v);
 int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
                   int32_t *child);
 
+/* lun_completion.c: withAnimation's completion criteria (D05) */
+void lun_completion_effect(lua_State *L, int32_t unit, int on);
+void lun_completion_forget(lua_State *L);
+void lun_completion_wrap(lua_State *L, int fidx, int ridx);
+void lun_completion_schedule(lua_State *L, int ridx, int cidx, double duration, int removed);
+
 /* lun_envtransform.c: view:transformEnvironment and the values a body sets, for the views inside */
 int lun_modifier_transform_environment(lua_State *L);
 void lun_envwalk_value(lua_State *L, lun_Walk *W, int list, lua_Integer i, int v, int kidx);

@@ -82,12 +82,20 @@ function ui.id(object) end
 ---@field sceneStorage? table<string, any> @SceneStorage: name = default, kept per scene (lunette run: per script)
 
 ---@class ui.DynamicProperty
----A reusable bundle of state and environment with an update hook (SwiftUI's
+---A reusable bundle of dynamic properties with an update hook (SwiftUI's
 ---DynamicProperty). Define methods on it: function Paged:next() ... end.
 
 ---@class ui.DynamicPropertyDefinition
+---Any section a view has but the inputs a caller passes (binding, bindable,
+---observedObject) and properties; appStorage and sceneStorage names are
+---their store keys (not prefixed with the property's name).
 ---@field state? table<string, any> its own @State, per view identity
 ---@field environment? table<string, ui.Class|string|ui.Marker> its environment reads
+---@field appStorage? table<string, any> @AppStorage: name = default (stored under the name) or ui.AppStorage(key, default)
+---@field sceneStorage? table<string, any> @SceneStorage: name = default, kept per scene
+---@field focusState? table<any, string|false> @FocusState names
+---@field stateObject? table<string, fun(self: table): any> @StateObject factories
+---@field environmentObject? table<string, ui.Class> @EnvironmentObject types
 ---@field update? fun(p: table) runs before each body of a view that includes it
 
 ---@param name string
@@ -115,6 +123,14 @@ function View:environment(objectOrKey, value) end
 ---@param object ui.Object an ObservableObject
 ---@return ui.ViewValue
 function View:environmentObject(object) end
+---Derives the subtree's value of a declared key from the one it inherits
+---(SwiftUI's transformEnvironment(_:transform:)): fn gets the value (a plain
+---table as a copy) and returns the new one; returning nothing keeps the
+---copy as fn changed it (an inout parameter).
+---@param key string a key declared with ui.EnvironmentKey or ui.Entry
+---@param fn fun(value: any): any
+---@return ui.ViewValue
+function View:transformEnvironment(key, fn) end
 ---@param value any
 ---@param action fun(old: any, new: any)
 ---@param options? { initial: boolean }
@@ -415,12 +431,16 @@ function AnimationFactory.easeInOut(duration) end
 function AnimationFactory.spring(response, dampingFraction) end
 
 ---Changes made by fn are animated: recorded on the nodes they alter. The
----completion runs once when the animation is done (after its duration on
----the runtime's clock), as withAnimation(_:_:completion:).
+---completion runs once when the animation is done by its completionCriteria
+---(withAnimation(_:completionCriteria:_:completion:)): "logicallyComplete"
+---(the default) after its duration on the runtime's clock; "removed" also
+---after every later animation of what it changed; on the clock's next tick
+---when fn changed nothing a view reads (nothing animates).
 ---@param animation ui.Animation|fun()
 ---@param fn? fun()
 ---@param completion? fun()
-function ui.withAnimation(animation, fn, completion) end
+---@param options? { completionCriteria: "logicallyComplete"|"removed" }
+function ui.withAnimation(animation, fn, completion, options) end
 
 ---@class ui.Cancellable
 local Cancellable = {}

@@ -68,14 +68,18 @@ static int lun_animation_spring(lua_State *L) {
   return 1;
 }
 
-/* ui.withAnimation([animation,] fn [, completion]) -> (): changes made by fn
- * are animated with it; completion is called once when the animation is
- * logically complete — after its duration on the runtime's clock, or on the
- * clock's next tick when fn changed nothing, so nothing can animate (D05). */
+/* ui.withAnimation([animation,] fn [, completion [, { completionCriteria }]]) -> ():
+ * changes made by fn are animated with it; completion is called once when
+ * the animation is complete by its criteria, "logicallyComplete" (after
+ * its duration on the runtime's clock) or "removed" (also after every
+ * later animation of what it changed), or right after — on the clock's
+ * next tick — when fn changed nothing a view reads, so nothing animates
+ * (D05, lun_completion.c). */
 static int lun_ui_with_animation(lua_State *L) {
-  lun_State *S = lun_state(L);
-  uint32_t before;
+  static const char *const options[] = {"completionCriteria", NULL};
+  static const char *const criteria[] = {"logicallyComplete", "removed", NULL};
   lua_Number duration = 0.35;                     /* SwiftUI's default animation */
+  int removed = 0;
   if (lua_isfunction(L, 1)) {                     /* withAnimation(fn [, completion]): the default animation */
     lun_animation_default(L);
     lua_insert(L, 1);
@@ -83,12 +87,25 @@ static int lun_ui_with_animation(lua_State *L) {
   lun_animation_check(L, 1);
   luaL_checktype(L, 2, LUA_TFUNCTION);
   if (!lua_isnoneornil(L, 3)) luaL_checktype(L, 3, LUA_TFUNCTION);
+  if (!lua_isnoneornil(L, 4)) {                   /* { completionCriteria = "removed" } */
+    luaL_checktype(L, 4, LUA_TTABLE);
+    lun_check_keys(L, 4, options, "ui.withAnimation", "option");
+    if (lua_getfield(L, 4, "completionCriteria") != LUA_TNIL) {
+      if (lua_type(L, -1) != LUA_TSTRING || !(strcmp(lua_tostring(L, -1), criteria[0]) == 0 ||
+                                               (removed = strcmp(lua_tostring(L, -1), criteria[1]) == 0)))
+        lun_error_here(L, "ui.withAnimation: completionCriteria must be \"logicallyComplete\" or \"removed\", got %s",
+                       luaL_tolstring(L, -1, NULL));
+      if (lua_isnil(L, 3))
+        lun_error_here(L, "ui.withAnimation: completionCriteria needs a completion function (the third argument)");
+    }
+  }
   lua_settop(L, 3);
   if (lua_getfield(L, 1, "duration") == LUA_TNUMBER) duration = lua_tonumber(L, -1);
   lua_pop(L, 1);
-  before = S->graph->changes;
-  lun_animation_run(L, 1, 2, 0);
-  if (!lua_isnil(L, 3)) lun_clock_once(L, 3, S->graph->changes != before ? (double)duration : 0.0);
+  lua_newtable(L);                                /* 4: what the body did */
+  lun_completion_wrap(L, 2, 4);                   /* 5: the body, logging it */
+  lun_animation_run(L, 1, 5, 0);
+  lun_completion_schedule(L, 4, 3, (double)duration, removed);
   return 0;
 }
 

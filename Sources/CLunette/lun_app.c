@@ -70,6 +70,7 @@ static int lun_ui_effect(lua_State *L) {
   lua_newtable(L);
   lua_setfield(L, -2, "out");
   lun_handle_push(L, lunh(lun_state(L)->rt, scheduler, effect_new, luaL_ref(L, LUA_REGISTRYINDEX)), LUN_MT_EFFECT);
+  lun_completion_effect(L, ((lun_Handle *)lua_touserdata(L, -1))->id, 1);   /* not a view: animates nothing */
   lun_flush_now(L);                               /* it runs now */
   return 1;
 }
@@ -78,6 +79,7 @@ static int lun_ui_effect(lua_State *L) {
 static int lun_effect_cancel(lua_State *L) {
   lun_Handle *h = (lun_Handle *)luaL_checkudata(L, 1, LUN_MT_EFFECT);
   if (h->id) lunh(lun_state(L)->rt, scheduler, effect_dispose, h->id);
+  if (h->id) lun_completion_effect(L, h->id, 0);
   h->id = 0;
   lun_release_refs(L, lun_state(L));
   return 0;
@@ -94,6 +96,7 @@ static int lun_ui_reset(lua_State *L) {
   lun_release_refs(L, S);                         /* tasks are cancelled, subscriptions end */
   lun_flush_now(L);                               /* cancelled tasks see their cancellation */
   lunh(S->rt, clock, reset);
+  lun_completion_forget(L);                       /* no effect left; animations' ends were on the old clock */
   return 0;
 }
 

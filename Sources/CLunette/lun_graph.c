@@ -58,6 +58,7 @@ void lun_graph_free(lun_Graph *g) {
   free(g->resume.items);
   free(g->pending.items);
   free(g->released.items);
+  free(g->log.items);
   free(g);
 }
 
@@ -232,6 +233,8 @@ void lun_graph_changed(lun_Graph *g, int32_t node) {
   int32_t l;
   if (!lun_graph_is_live(g, node)) return;
   g->changes++;
+  if (g->logging && g->log.count < LUN_GRAPH_LOG_MAX && (!g->log.count || g->log.items[g->log.count - 1] != node))
+    lun_ids_push(&g->log, node);                  /* out of memory: not logged (the completion waits less) */
   g->nodes[node].version++;
   g->resume.count = 0;
   l = g->nodes[node].subs;

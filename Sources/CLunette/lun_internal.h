@@ -75,8 +75,10 @@ typedef struct lun_Section {
   int (*read)(lua_State *L, int recidx, int kidx, int kind);
   void (*write)(lua_State *L, int recidx, int kidx, int vidx);
   int (*project)(lua_State *L, int recidx, int kidx, int kind);
+  int input;        /* names the caller passes (required inputs), so no DynamicProperty holds one */
 } lun_Section;
 extern const lun_Section lun_sections[];         /* ends with a NULL name */
+const lun_Section *lun_section_of(int kind);     /* NULL for 0 or an unknown kind */
 
 /* Environment read modes. */
 enum { LUN_ENV_REQUIRED = 1, LUN_ENV_OPTIONAL, LUN_ENV_KEYED };
@@ -211,6 +213,7 @@ typedef struct lun_Walk {
   int32_t tx;       /* lun_transaction.c: the out slot of the transaction in effect (0: not made yet) */
   int32_t txcell;   /* lun_transaction.c: the out slot of the :transaction modifiers in effect (0: not read yet) */
   int open;         /* nodes the walk has open */
+  int envsaves;     /* lun_envtransform.c: views open that set environment values in this body */
   const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);
@@ -236,6 +239,18 @@ const char *lun_out_path(lua_State *L, size_t *len);
 int lun_out_unit(lua_State *L, int32_t kind, int32_t typeId, const char *key, size_t klen, int32_t *unit);
 void lun_out_flush(lua_State *L, lun_State *S);
 void lun_out_free(lua_State *L, lun_State *S);
+
+/* lun_completion.c: withAnimation's completion criteria (D05) */
+void lun_completion_effect(lua_State *L, int32_t unit, int on);
+void lun_completion_forget(lua_State *L);
+void lun_completion_wrap(lua_State *L, int fidx, int ridx);
+void lun_completion_schedule(lua_State *L, int ridx, int cidx, double duration, int removed);
+
+/* lun_envtransform.c: view:transformEnvironment and the values a body sets, for the views inside */
+int lun_modifier_transform_environment(lua_State *L);
+void lun_envwalk_value(lua_State *L, lun_Walk *W, int list, lua_Integer i, int v, int kidx);
+void lun_envwalk_set(lua_State *L, lun_Walk *W, int kidx, int vidx);
+void lun_envwalk_leave(lua_State *L, lun_Walk *W);
 
 /* lun_transaction.c: the walker's part (D06) */
 void lun_walk_transaction(lua_State *L, lun_Walk *W, int v);
@@ -310,6 +325,7 @@ int lun_view_test(lua_State *L, int idx);
 int lun_view_new(lua_State *L, int kind);
 void lun_view_name(lua_State *L, int idx);
 int lun_viewtype_test(lua_State *L, int idx);
+void lun_viewname_claim(lua_State *L, const char *name);   /* lun_viewname.c */
 
 /* lun_modifier.c */
 void lun_open_modifier(lua_State *L);

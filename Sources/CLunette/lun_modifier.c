@@ -334,6 +334,7 @@ static int lun_view_tostring(lua_State *L) {
 static const luaL_Reg lun_modifier_methods[] = {
   {"environment", lun_modifier_environment},
   {"environmentObject", lun_modifier_environment_object},
+  {"transformEnvironment", lun_modifier_transform_environment},
   {"sheet", lun_modifier_sheet},
   {"alert", lun_modifier_alert},
   {"animation", lun_modifier_animation},

@@ -227,9 +227,9 @@ const lun_Section lun_sections[] = {
   {"body", 0, 0, 0, NULL, NULL, NULL},
   {"state", LUN_SECTION_STATE, 1, 0, lun_read_state, lun_write_state, lun_project_state},
   {"environment", LUN_SECTION_ENV, 1, 0, lun_read_env, NULL, NULL},
-  {"binding", LUN_SECTION_BINDING, 1, 0, lun_read_binding, lun_write_binding, lun_read_input},
-  {"bindable", LUN_SECTION_BINDABLE, 1, 0, lun_read_input, NULL, lun_project_bindable},
-  {"observedObject", LUN_SECTION_OBSERVED, 1, 1, lun_self_object, NULL, lun_project_object},
+  {"binding", LUN_SECTION_BINDING, 1, 0, lun_read_binding, lun_write_binding, lun_read_input, 1},
+  {"bindable", LUN_SECTION_BINDABLE, 1, 0, lun_read_input, NULL, lun_project_bindable, 1},
+  {"observedObject", LUN_SECTION_OBSERVED, 1, 1, lun_self_object, NULL, lun_project_object, 1},
   {"stateObject", LUN_SECTION_STATEOBJECT, 1, 1, lun_self_object, NULL, lun_project_object},
   {"environmentObject", LUN_SECTION_ENVOBJECT, 1, 1, lun_self_object, NULL, lun_project_object},
   {"properties", LUN_SECTION_PROPERTY, 0, 0, lun_read_property, NULL, NULL},
@@ -239,7 +239,7 @@ const lun_Section lun_sections[] = {
   {NULL, 0, 0, 0, NULL, NULL, NULL}};
 
 /* The section of a kind (NULL for 0 or an unknown one). */
-static const lun_Section *lun_section_of(int kind) {
+const lun_Section *lun_section_of(int kind) {
   const lun_Section *d;
   for (d = lun_sections; kind && d->name; d++)
     if (d->kind == kind) return d;

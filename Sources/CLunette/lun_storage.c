@@ -116,6 +116,9 @@ void lun_storage_check_section(lua_State *L, int defidx, const char *section, co
   while (lua_next(L, -2)) {
     if (lua_type(L, -2) == LUA_TSTRING && !luaL_testudata(L, -1, LUN_MT_MARKER))
       lun_storage_check(L, -1, view, lua_tostring(L, -2));
+    else if (lua_type(L, -2) == LUA_TSTRING && strcmp(section, "sceneStorage") == 0)
+      lun_error_here(L, "%s: sceneStorage '%s' takes its default (its name is its key in the scene), not ui.AppStorage",
+                     view, lua_tostring(L, -2));
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
@@ -552,9 +555,13 @@ static void lun_storage_declared(lua_State *L, int secidx, int nidx, int scene) 
   nidx = lua_absindex(L, nidx);
   lua_pushvalue(L, nidx);
   lua_rawget(L, secidx);                          /* the declared default, or a ui.AppStorage marker */
-  if (!scene && luaL_testudata(L, -1, LUN_MT_MARKER)) {
+  if (luaL_testudata(L, -1, LUN_MT_MARKER)) {    /* ui.AppStorage(key, d), or a DynamicProperty's name */
     lua_getiuservalue(L, -1, 2);
     lua_getfield(L, -1, "key");
+    if (scene) {
+      lun_scene_key(L, lua_gettop(L));
+      lua_remove(L, -2);
+    }
     lua_getfield(L, -2, "default");              /* marker, fields, key, default */
     lua_replace(L, -4);
     lua_insert(L, -3);

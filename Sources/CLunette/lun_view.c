@@ -576,6 +576,62 @@ static void lun_viewtype_focus(lua_State *L, int defidx, const char *name) {
   lua_pop(L, 1);
 }
 
+/* Records in info.required the inputs a caller must pass (name -> section
+ * kind): a `binding`, `bindable` or `observedObject` declaration has no
+ * default, as Swift's memberwise initializer requires a @Binding, @Bindable
+ * or @ObservedObject argument. [-0, +0] */
+static void lun_viewtype_required(lua_State *L, int infoidx) {
+  int n = 0;
+  lua_getfield(L, infoidx, "sections");
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, -3)) {
+    const lun_Section *d = lun_section_of((int)lua_tointeger(L, -1));
+    if (d && d->input) {
+      lua_pushvalue(L, -2);
+      lua_insert(L, -2);
+      lua_rawset(L, -4);
+      n++;
+    } else lua_pop(L, 1);
+  }
+  if (n) lua_setfield(L, infoidx, "required"); else lua_pop(L, 1);
+  lua_pop(L, 1);
+}
+
+/* Raises at the caller's line when the inputs table at inputs (0: none)
+ * of the view type at tidx lacks a required input (lun_viewtype_required),
+ * or gives a `binding` input something that is no Binding. [-0, +0] */
+static void lun_viewtype_check_required(lua_State *L, int tidx, int inputs) {
+  static const char *const what[] = {"", "a Binding the caller passes (%s { %s = self[\"$flag\"] })",
+                                     "an observable object the caller passes (%s { %s = model })",
+                                     "an ObservableObject the caller passes (%s { %s = object })"};
+  int info;
+  lua_getiuservalue(L, tidx, 1);
+  info = lua_gettop(L);
+  if (lua_getfield(L, info, "required") != LUA_TTABLE) { lua_pop(L, 2); return; }
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    int kind = (int)lua_tointeger(L, -1), t = LUA_TNIL;
+    const char *section = kind == LUN_SECTION_BINDING ? "binding" : kind == LUN_SECTION_BINDABLE ? "bindable" : "observedObject";
+    lua_getfield(L, info, "name");
+    if (inputs) {
+      lua_pushvalue(L, -3);
+      t = lua_rawget(L, inputs);
+    } else lua_pushnil(L);
+    if (t == LUA_TNIL) {
+      lua_pushfstring(L, what[kind == LUN_SECTION_BINDING ? 1 : kind == LUN_SECTION_BINDABLE ? 2 : 3],
+                      lua_tostring(L, -2), lua_tostring(L, -4));
+      lun_error_here(L, "%s: missing input '%s': %s = { \"%s\" } declares %s", lua_tostring(L, -3),
+                     lua_tostring(L, -5), section, lua_tostring(L, -5), lua_tostring(L, -1));
+    }
+    if (kind == LUN_SECTION_BINDING && !lun_binding_test(L, -1))
+      lun_error_here(L, "%s: input '%s' must be a Binding (pass self[\"$%s\"]), got %s", lua_tostring(L, -2),
+                     lua_tostring(L, -4), lua_tostring(L, -4), luaL_typename(L, -1));
+    lua_pop(L, 3);
+  }
+  lua_pop(L, 2);
+}
+
 /* ui.View(name, body | definition) -> view type. */
 static int lun_ui_view(lua_State *L) {
   const char *name;
@@ -593,13 +649,14 @@ static int lun_ui_view(lua_State *L) {
   }
   luaL_checktype(L, 2, LUA_TTABLE);
   lun_viewtype_check_sections(L, 2, name);
-  lun_dynamic_expand(L, 2, name);                 /* properties' state and environment join the view's (F14) */
-  lun_viewtype_focus(L, 2, name);                 /* focusState names are state that starts nil (T05) */
   lun_storage_check_section(L, 2, "appStorage", name);     /* what they start from can be stored (T04) */
   lun_storage_check_section(L, 2, "sceneStorage", name);
+  lun_dynamic_expand(L, 2, name);                 /* properties' sections join the view's (F14) */
+  lun_viewtype_focus(L, 2, name);                 /* focusState names are state that starts nil (T05) */
   if (lua_getfield(L, 2, "body") != LUA_TFUNCTION)
     luaL_error(L, "ui.View('%s'): the definition needs a body function", name);
   lua_pop(L, 1);
+  lun_viewname_claim(L, name);                    /* one view per name in one scope */
   lua_settop(L, 2);
   lua_newuserdatauv(L, 1, 2);                     /* 3: the view type */
   lua_createtable(L, 0, 8);                       /* 4: info */
@@ -617,6 +674,7 @@ static int lun_ui_view(lua_State *L) {
   lun_dynamic_sections(L, 2, infoidx);
   lun_viewtype_env(L, infoidx, "environment");
   lun_viewtype_env(L, infoidx, "environmentObject");
+  lun_viewtype_required(L, infoidx);
   lun_viewtype_state_class(L, infoidx, name);
   lua_setiuservalue(L, 3, 1);
   lua_newtable(L);
@@ -660,6 +718,7 @@ static int lun_viewtype_call(lua_State *L) {
   lua_settop(L, 2);
   if (!lua_isnoneornil(L, 2) && !lua_istable(L, 2))
     luaL_argerror(L, 2, lua_pushfstring(L, "table of inputs expected, got %s", luaL_typename(L, 2)));
+  lun_viewtype_check_required(L, 1, lua_istable(L, 2) ? 2 : 0);   /* a missing binding names itself here */
   vidx = lun_view_new(L, LUN_VIEW_COMPONENT);
   lua_pushvalue(L, 1);
   lua_setfield(L, vidx, "type");

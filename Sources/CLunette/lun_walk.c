@@ -74,7 +74,7 @@ static int lun_walk_env(lua_State *L, lun_Walk *W, int v) {
     if (lun_walk_env_seen(L, i)) { lua_pop(L, 4); continue; }
     lua_pop(L, 2);
     lua_insert(L, -2);                            /* entry, key */
-    lua_rawgeti(L, -2, 2);
+    lun_envwalk_value(L, W, lua_gettop(L) - 2, i, v, lua_gettop(L));   /* with transformEnvironment's */
     if (klen == 9 && memcmp(key, "isEnabled", 9) == 0) {
       lun_enabled_env(L, W);
       enabled = 1;
@@ -82,6 +82,7 @@ static int lun_walk_env(lua_State *L, lun_Walk *W, int v) {
       continue;
     }
     slot = lun_walk_store(L, W, -1);
+    lun_envwalk_set(L, W, -2, -1);                /* views inside, in this body, inherit it */
     old = lun_out_env(L, key, klen, slot);
     if (old) {                                    /* the same entry as last render: did it change? */
       lua_getfield(L, W->record, "out");
@@ -398,6 +399,9 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
   lua_pop(L, 1);
   lun_dismiss_push(L, item - 1, itemMode);
   slot = lun_walk_store(L, W, -1);
+  lua_pushliteral(L, "dismiss");                  /* the content, in this body, inherits it */
+  lun_envwalk_set(L, W, -1, -2);
+  lua_pop(L, 1);
   old = lun_out_env(L, "dismiss", 7, slot);
   if (old) {
     lua_getfield(L, W->record, "out");
@@ -572,5 +576,6 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   W->enabled = enabled;                           /* what holds around the view */
   W->tx = tx;
   W->txcell = txcell;
+  if (W->envsaves) lun_envwalk_leave(L, W);       /* the values it set end with it */
   W->depth--;
 }

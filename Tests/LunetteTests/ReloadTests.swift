@@ -87,4 +87,24 @@ final class ReloadTests: XCTestCase {
         XCTAssertTrue(trees.allSatisfy { $0.contains("Text \"2 items\"") }, output)
         XCTAssertTrue(output.contains("> store.loads\n1\n"), output)
     }
+
+    /// Issue 19 (D10): two different views of one name in one script are an
+    /// error, but a reload that defines the view anew — at another line, the
+    /// file edited — is not.
+    func testD10AReloadMayRedefineAViewAtAnotherLine() throws {
+        let file = try scriptFile()
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
+        _ = try XCTUnwrap(runtime.run(file: file))
+        try ("-- edited: the view moves down two lines\n\n" + Self.script).write(toFile: file, atomically: true, encoding: .utf8)
+        let reloaded = try XCTUnwrap(runtime.reload(file: file))
+        XCTAssertTrue(runtime.text(of: reloaded).contains("Open 0"), runtime.text(of: reloaded))
+
+        let twice = Self.script.replacingOccurrences(of: "return Content()",
+                                                     with: "ui.View(\"Content\", function() return ui.Text(\"other\") end)\nreturn Content()")
+        try twice.write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try runtime.reload(file: file)) { error in
+            XCTAssertTrue("\(error)".contains("a view named 'Content' is defined already at"), "\(error)")
+        }
+    }
 }

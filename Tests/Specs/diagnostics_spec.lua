@@ -64,3 +64,69 @@ describe("F08 D10 a body must describe a view", function()
     app:unmount()
   end)
 end)
+
+-- A view's name is its identity (trees, find, renders): as Swift refuses two
+-- types of one name in one scope, two different views of one name in one
+-- function are an error; local views of one name in different functions
+-- (each test's own) are not, nor is the same definition run again (a
+-- factory, a loop, a reloaded script).
+describe("D10 two views with one name", function()
+  it("D10 two different views declared with one name in one scope are an error naming both lines", function()
+    local ok, err = pcall(function()
+      ui.View("Twice", function() return ui.Text("a") end)
+      ui.View("Twice", function() return ui.Text("b") end)
+    end)
+    assert.is_false(ok)
+    assert.matches("diagnostics_spec.lua:(%d+): ui.View%('Twice'%): a view named 'Twice' is defined already at "
+      .. "[^:]*diagnostics_spec.lua:%d+; two different views cannot share a name", err)
+    local second, first = err:match(":(%d+): ui.View.* at [^:]*:(%d+);")
+    assert.equal(tonumber(first) + 1, tonumber(second))
+  end)
+
+  it("D10 the same definition run again (a factory, a loop) and local views in different functions are not", function()
+    local function make(label) return ui.View("Made", function() return ui.Text(label) end) end
+    local a, b = make("a"), make("b")
+    local app = ui.mount(ui.VStack { a {}, b {} })
+    assert.truthy(app:find("a") and app:find("b"))
+    app:unmount()
+    local function one() return ui.View("Local", function() return ui.Text("one") end) end
+    local function two() return ui.View("Local", function() return ui.Text("two") end) end
+    assert.truthy(one() and two())
+  end)
+
+  it("D10 a script run again may define its views anew, at other lines (a reload)", function()
+    local source = 'local ui = require("lunette")\nreturn ui.View("Reloaded", function() return ui.Text("v") end)\n'
+    local first = assert(load(source, "=reloaded.lua"))()
+    local again = assert(load("\n\n" .. source, "=reloaded.lua"))()
+    assert.equal("Reloaded", first.name)
+    assert.equal("Reloaded", again.name)
+  end)
+end)
+
+-- Swift's memberwise initializer requires a @Binding, @Bindable or
+-- @ObservedObject argument (they have no default): Lunette's `binding`,
+-- `bindable` and `observedObject` declarations are required inputs, and a
+-- missing one is an error where the view is made, naming it and the input.
+describe("D10 missing required inputs", function()
+  local Toggler = ui.View("Toggler", { binding = { "isOn" }, body = function(self) return ui.Text(tostring(self.isOn)) end })
+  local Editor = ui.View("Editor", { bindable = { "book" }, body = function(self) return ui.Text(self.book.title) end })
+  local Watcher = ui.View("Watcher", { observedObject = { "model" }, body = function(self) return ui.Text("w") end })
+
+  it("D10 a missing binding, bindable or observedObject input names the view and the input, at the line that made it", function()
+    local ok, err = pcall(function() return Toggler {} end)
+    assert.is_false(ok)
+    assert.matches("diagnostics_spec.lua:%d+: Toggler: missing input 'isOn': binding = { \"isOn\" } declares a Binding", err)
+    ok, err = pcall(function() return Editor { bok = 1 } end)
+    assert.matches("diagnostics_spec.lua:%d+: Editor: missing input 'book': bindable = { \"book\" } declares an observable object", err)
+    ok, err = pcall(function() return Watcher() end)
+    assert.matches("Watcher: missing input 'model': observedObject = { \"model\" } declares an ObservableObject", err)
+  end)
+
+  it("D10 inside a body, the missing input is an error node naming the line of the body that made the view #errors", function()
+    local Parent = ui.View("MissingParent", function() return ui.VStack { Toggler {} } end)
+    local app = ui.mount(Parent {})
+    assert.matches("Error MissingParent: [^\n]*diagnostics_spec.lua:%d+: Toggler: missing input 'isOn'", app:tree())
+    assert.falsy(app:tree():find("attempt to index", 1, true))
+    app:unmount()
+  end)
+end)

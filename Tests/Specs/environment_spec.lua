@@ -111,3 +111,87 @@ describe("Environment", function()
     assert.equal(1, app:renders("Bystander"))
   end)
 end)
+
+-- transformEnvironment(_:transform:): "Transforms the environment value of
+-- the specified key path with the given function" — the subtree sees a
+-- value derived from the one it inherits.
+-- https://developer.apple.com/documentation/swiftui/view/transformenvironment(_:transform:)
+describe("transformEnvironment", function()
+  ui.Entry("nesting", 0)
+  ui.Entry("textStyle", { size = 10 })
+  local Show = ui.View("ShowNesting", {
+    environment = { nesting = "nesting", style = "textStyle" },
+    body = function(self) return ui.Text("nesting " .. self.nesting .. " size " .. self.style.size) end,
+  })
+
+  it("derives a subtree's value from the inherited one, nesting within one body", function()
+    local app = ui.mount(ui.VStack {
+      Show {},
+      ui.VStack {
+        Show {},
+        ui.VStack { Show {} }:transformEnvironment("nesting", function(n) return n + 1 end),
+      }:transformEnvironment("nesting", function(n) return n + 1 end),
+    })
+    local texts = {}
+    for _, node in ipairs(app:findAll { type = "Text" }) do texts[#texts + 1] = node.text end
+    assert.same({ "nesting 0 size 10", "nesting 1 size 10", "nesting 2 size 10" }, texts)
+    app:unmount()
+  end)
+
+  it("derives from the value an ancestor's body set, and follows it when it changes", function()
+    local calls = 0
+    local Middle = ui.View("NestingMiddle", function()
+      return Show {}:transformEnvironment("nesting", function(n) calls = calls + 1; return n * 10 end)
+    end)
+    local Top = ui.View("NestingTop", { state = { n = 1 }, body = function(self)
+      return ui.VStack { Middle {}, ui.Button("more", function() self.n = self.n + 1 end) }:environment("nesting", self.n)
+    end })
+    local app = ui.mount(Top {})
+    assert.truthy(app:find("nesting 10 size 10"))
+    app:find("more"):tap()
+    ui.flush()
+    assert.truthy(app:find("nesting 20 size 10"))
+    assert.equal(2, calls)
+    app:unmount()
+  end)
+
+  it("applies with :environment in the order written: the first is closest to the view", function()
+    local times10 = function(n) return n * 10 end
+    local app = ui.mount(ui.VStack {
+      Show {}:transformEnvironment("nesting", times10):environment("nesting", 2),
+      Show {}:environment("nesting", 3):transformEnvironment("nesting", times10),
+    })
+    assert.truthy(app:find("nesting 20 size 10"))
+    assert.truthy(app:find("nesting 3 size 10"))
+    app:unmount()
+  end)
+
+  it("gives a plain table as a copy; a function returning nothing keeps the copy it changed (inout)", function()
+    local app = ui.mount(ui.VStack {
+      Show {}:transformEnvironment("textStyle", function(s) s.size = s.size + 1 end),
+      Show {},
+    })
+    assert.truthy(app:find("nesting 0 size 11"))
+    assert.truthy(app:find("nesting 0 size 10"))
+    app:unmount()
+  end)
+
+  it("refuses an undeclared key, a missing function and isEnabled, naming the line and the value", function()
+    local ok, err = pcall(function() ui.Text("x"):transformEnvironment("nestin", function() end) end)
+    assert.is_false(ok)
+    assert.matches("environment_spec.lua:%d+: view:transformEnvironment: environment key 'nestin' is not declared", err)
+    assert.error_matches(function() ui.Text("x"):transformEnvironment("nesting", 3) end,
+      "view:transformEnvironment%('nesting', fn%): fn must be a function %(value %-> new value%), got number")
+    assert.error_matches(function() ui.Text("x"):transformEnvironment("isEnabled", function() end) end,
+      "isEnabled is narrowed with :disabled%(true%)")
+  end)
+
+  it("an error in the function is an error node naming the view and the line #errors", function()
+    local Bad = ui.View("NestingBad", function()
+      return Show {}:transformEnvironment("nesting", function(n) return n + nil end)
+    end)
+    local app = ui.mount(Bad {})
+    assert.matches("Error NestingBad: [^\n]*environment_spec.lua:%d+: attempt to perform arithmetic", app:tree())
+    app:unmount()
+  end)
+end)

@@ -482,3 +482,90 @@ describe("Fidelity: DynamicProperty", function()
     assert.equal("DynamicProperty Paged", tostring(Paged))
   end)
 end)
+
+-- DynamicProperty: "An interface for a stored variable that updates an
+-- external property of a view" — SwiftUI updates every dynamic property a
+-- DynamicProperty holds (@State, @Environment, @AppStorage, @SceneStorage,
+-- @FocusState, @StateObject, @EnvironmentObject, …) before the body.
+-- https://developer.apple.com/documentation/swiftui/dynamicproperty
+-- An appStorage name is its store key (https://developer.apple.com/documentation/swiftui/appstorage),
+-- so a property's is stored under its own name, not the dotted one.
+describe("DynamicProperty holds any dynamic property", function()
+  local Prefs = ui.ObservableObject("FidelityPrefs", { theme = ui.Published("light") })
+
+  it("F14 a property's appStorage is kept under its own key, shared with a view's declaration of that key", function()
+    local Launches = ui.DynamicProperty("Launches", {
+      appStorage = { launches = 0, user = ui.AppStorage("user.name", "anon") },
+    })
+    function Launches:bump() self.launches = self.launches + 1 end
+    local V = ui.View("FidelityLaunches", {
+      properties = { counter = Launches },
+      appStorage = { launches = 0, userName = ui.AppStorage("user.name", "?") },
+      body = function(self)
+        return ui.VStack {
+          ui.Text("property " .. self.counter.launches .. ", view " .. self.launches),
+          ui.Text("user " .. self.counter.user .. "/" .. self.userName),
+          ui.Button("bump", function() self.counter:bump() end),
+          ui.TextField("user", self.counter["$user"]),
+        }
+      end,
+    })
+    local app = ui.mount(V {})
+    assert.truthy(app:find("property 0, view 0"))
+    assert.truthy(app:find("user anon/?"))
+    app:find("bump"):tap()
+    app:find("user"):setText("zed")
+    ui.flush()
+    assert.truthy(app:find("property 1, view 1"))
+    assert.truthy(app:find("user zed/zed"))
+    app:unmount()
+  end)
+
+  it("F14 a property's sceneStorage, focusState, stateObject and environmentObject work as the view's own", function()
+    local made = 0
+    local Bundle = ui.DynamicProperty("Bundle", {
+      sceneStorage = { tab = 1 },
+      focusState = { "field" },
+      stateObject = { prefs = function() made = made + 1; return Prefs() end },
+      environmentObject = { shared = Prefs },
+    })
+    local V = ui.View("FidelityBundle", { properties = { b = Bundle }, state = { n = 0 }, body = function(self)
+      local b = self.b
+      return ui.VStack {
+        ui.Text("tab " .. b.tab .. " field " .. tostring(b.field) .. " theme " .. b.prefs.theme .. " shared " .. b.shared.theme),
+        ui.TextField("name", ui.Binding.constant("")):focused(b["$field"], "name"),
+        ui.Button("tab", function() b.tab = 2 end),
+        ui.Button("again", function() self.n = self.n + 1 end),
+      }
+    end })
+    local shared = Prefs()
+    local app = ui.mount(V {}:environmentObject(shared))
+    assert.truthy(app:find("tab 1 field nil theme light shared light"))
+    app:find("tab"):tap()
+    app:find("name"):focus()
+    ui.flush()
+    assert.truthy(app:find("tab 2 field name theme light shared light"))
+    shared.theme = "dark"
+    ui.flush()
+    assert.truthy(app:find("tab 2 field name theme light shared dark"))
+    app:find("again"):tap()
+    ui.flush()
+    assert.equal(1, made)
+    app:unmount()
+  end)
+
+  it("F14 a property cannot hold inputs a caller passes, nor other properties; storage defaults are checked", function()
+    local ok, err = pcall(ui.DynamicProperty, "WithBinding", { binding = { "value" } })
+    assert.is_false(ok)
+    assert.matches("ui.DynamicProperty%('WithBinding'%): a property cannot hold 'binding': it declares inputs a caller passes", err)
+    ok, err = pcall(function() return ui.DynamicProperty("Nested", { properties = {} }) end)
+    assert.matches("fidelity_spec.lua:%d+: ui.DynamicProperty%('Nested'%): a property cannot hold 'properties'", err)
+    ok, err = pcall(function() return ui.DynamicProperty("BadStore", { appStorage = { f = print } }) end)
+    assert.is_false(ok)
+    assert.matches("BadStore", err)
+    ok, err = pcall(function() return ui.DynamicProperty("NotTable", { appStorage = 3 }) end)
+    assert.matches("ui.DynamicProperty%('NotTable'%): section 'appStorage' must be a table, got number", err)
+    ok, err = pcall(function() return ui.View("FidelitySceneMarker", { sceneStorage = { tab = ui.AppStorage("t", 1) }, body = function() end }) end)
+    assert.matches("sceneStorage 'tab' takes its default", err)
+  end)
+end)

@@ -265,3 +265,74 @@ describe("D05 withAnimation's completion", function()
     app:unmount()
   end)
 end)
+
+-- withAnimation(_:completionCriteria:_:completion:) and
+-- AnimationCompletionCriteria: .logicallyComplete (the default) and
+-- .removed — "The animation has finished and been removed"; a later
+-- animation of the same property keeps an earlier one from being removed
+-- until it ends. A body that changes only what no view shows animates
+-- nothing, so its completion runs right after.
+-- https://developer.apple.com/documentation/swiftui/withanimation(_:completioncriteria:_:completion:)
+-- https://developer.apple.com/documentation/swiftui/animationcompletioncriteria
+describe("D05 completion criteria", function()
+  local Box = ui.Observable("D05CriteriaBox", { scale = 1, hidden = 0, other = 0 })
+  local Reader = ui.View("D05ScaleReader", function(self)
+    return ui.VStack { ui.Text("box"):scaleEffect(self.box.scale), ui.Text("other " .. self.box.other) }
+  end)
+
+  it("D05 a body that changed only what no view reads completes on the next tick", function()
+    local box, done = Box(), {}
+    local app = ui.mount(Reader { box = box })
+    ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.hidden = 5 end, function() done[#done + 1] = "unread" end)
+    ui.clock.advance(0)
+    assert.same({ "unread" }, done)
+    local seen = 0
+    local effect = ui.effect(function() seen = box.hidden end)
+    ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.hidden = 6 end, function() done[#done + 1] = "effect" end)
+    ui.clock.advance(0)
+    assert.same({ "unread", "effect" }, done)
+    assert.equal(6, seen)
+    effect:cancel()
+    app:unmount()
+  end)
+
+  it("D05 .removed waits for a later animation of the same property; .logicallyComplete does not", function()
+    local box, done = Box(), {}
+    local app = ui.mount(Reader { box = box })
+    local function note(name) return function() done[#done + 1] = name .. "@" .. ui.clock.now() end end
+    ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.scale = 2 end, note("removed"),
+      { completionCriteria = "removed" })
+    ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.scale = 3 end, note("logical"),
+      { completionCriteria = "logicallyComplete" })
+    ui.clock.advance(0.5)
+    ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.scale = 4 end)   -- later, the same property
+    ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.other = 1 end)   -- later, another property
+    ui.clock.advance(0.5)
+    assert.same({ "logical@1.0" }, done)
+    ui.clock.advance(0.5)
+    assert.same({ "logical@1.0", "removed@1.5" }, done)
+    app:unmount()
+  end)
+
+  it("D05 .removed with no later animation completes after the duration, as logicallyComplete", function()
+    local box, done = Box(), {}
+    local app = ui.mount(Reader { box = box })
+    ui.withAnimation(ui.Animation.linear(0.3), function() box.scale = 5 end, function() done[#done + 1] = ui.clock.now() end,
+      { completionCriteria = "removed" })
+    ui.clock.advance(0.2)
+    assert.same({}, done)
+    ui.clock.advance(0.1)
+    assert.same({ 0.3 }, done)
+    app:unmount()
+  end)
+
+  it("D05 an unknown criterion or option, or criteria without a completion, is an error naming it", function()
+    local ok, err = pcall(ui.withAnimation, ui.Animation.default, function() end, function() end, { completionCriteria = "done" })
+    assert.is_false(ok)
+    assert.matches('completionCriteria must be "logicallyComplete" or "removed", got done', err)
+    ok, err = pcall(function() ui.withAnimation(ui.Animation.default, function() end, function() end, { criteria = "removed" }) end)
+    assert.matches("today_spec.lua:%d+: ui.withAnimation: unknown option 'criteria'", err)
+    ok, err = pcall(ui.withAnimation, ui.Animation.default, function() end, nil, { completionCriteria = "removed" })
+    assert.matches("completionCriteria needs a completion function", err)
+  end)
+end)

@@ -72,7 +72,12 @@ typedef struct lun_Graph {
   lun_Ids resume;     /* lun_graph_changed's explicit stack */
   lun_Ids pending;    /* effect nodes that became pending, for the scheduler */
   lun_Ids released;   /* nodes given back by finalizers, freed between runs */
+  lun_Ids log;        /* while logging > 0: the nodes lun_graph_changed marked, up to LUN_GRAPH_LOG_MAX */
+  int32_t logging;    /* (withAnimation's writes, lun_completion.c) */
 } lun_Graph;
+
+/* The most changed nodes the log keeps (a bound on what a script can make it hold). */
+#define LUN_GRAPH_LOG_MAX 4096
 
 lun_Graph *lun_graph_new(void);
 void lun_graph_free(lun_Graph *g);

@@ -123,6 +123,29 @@ function View:environment(objectOrKey, value) end
 ---@param object ui.Object an ObservableObject
 ---@return ui.ViewValue
 function View:environmentObject(object) end
+---A sheet over the whole screen (fullScreenCover(isPresented:onDismiss:content:),
+---(item:onDismiss:content:)): as view:sheet, its node a Sheet with style="fullScreenCover".
+---@param isPresented ui.Binding|{ item: ui.Binding, onDismiss?: fun() }
+---@param content ui.ViewValue|fun(item?: any): ui.ViewValue
+---@param options? { onDismiss: fun() }
+---@return ui.ViewValue
+function View:fullScreenCover(isPresented, content, options) end
+---A popover (popover(isPresented:…), popover(item:…)): as view:sheet, its
+---node a Sheet with style="popover".
+---@param isPresented ui.Binding|{ item: ui.Binding, onDismiss?: fun() }
+---@param content ui.ViewValue|fun(item?: any): ui.ViewValue
+---@param options? { onDismiss: fun() }
+---@return ui.ViewValue
+function View:popover(isPresented, content, options) end
+---A confirmation dialog (confirmationDialog(_:isPresented:titleVisibility:actions:message:)):
+---as view:alert, its node an Alert with style="confirmationDialog", and a
+---"Cancel" button (role cancel) unless one of the actions has that role.
+---@param title string
+---@param isPresented ui.Binding
+---@param actions ui.ViewValue[] buttons (ui.Button(label, fn, { role = "destructive" }))
+---@param message? string
+---@return ui.ViewValue
+function View:confirmationDialog(title, isPresented, actions, message) end
 ---Derives the subtree's value of a declared key from the one it inherits
 ---(SwiftUI's transformEnvironment(_:transform:)): fn gets the value (a plain
 ---table as a copy) and returns the new one; returning nothing keeps the

@@ -332,6 +332,7 @@ void lun_open_modifier(lua_State *L);
 
 /* lun_alert.c */
 int lun_modifier_alert(lua_State *L);
+int lun_modifier_confirmation_dialog(lua_State *L);
 void lun_walk_alert(lua_State *L, lun_Walk *W, int v);
 
 /* lun_self.c */

@@ -211,14 +211,16 @@ static int lun_modifier_transaction(lua_State *L) {
  * value, a new sheet for each item; its `dismiss` sets it nil (sheet(item:),
  * T07). onDismiss runs once each time the sheet goes (sheet(isPresented:
  * onDismiss:content:)). */
-static int lun_modifier_sheet(lua_State *L) {
+static int lun_modifier_present(lua_State *L, const char *style) {
   static const char *const itemOptions[] = {"item", "onDismiss", NULL};
   static const char *const options[] = {"onDismiss", NULL};
+  char owner[32];
   int itemMode = 0;
+  snprintf(owner, sizeof owner, "view:%s", style);
   lun_modifier_self(L);
   lua_settop(L, 4);
   if (lua_type(L, 2) == LUA_TTABLE && !lua_getmetatable(L, 2)) {
-    lun_check_keys(L, 2, itemOptions, "view:sheet", "option");
+    lun_check_keys(L, 2, itemOptions, owner, "option");
     if (!lua_isnil(L, 4)) luaL_argerror(L, 4, "with { item = ... }, onDismiss goes in that table");
     lua_getfield(L, 2, "onDismiss");
     lua_replace(L, 4);                            /* the options' onDismiss, where the other form has it */
@@ -230,7 +232,7 @@ static int lun_modifier_sheet(lua_State *L) {
     itemMode = 1;
   } else if (!lua_isnil(L, 4)) {
     luaL_checktype(L, 4, LUA_TTABLE);
-    lun_check_keys(L, 4, options, "view:sheet", "option");
+    lun_check_keys(L, 4, options, owner, "option");
     lua_getfield(L, 4, "onDismiss");
     lua_replace(L, 4);
   }
@@ -240,10 +242,13 @@ static int lun_modifier_sheet(lua_State *L) {
     luaL_argerror(L, 2, lua_pushfstring(L, "Binding expected (self[\"$showSheet\"]), got %s", luaL_typename(L, 2)));
   if (!lua_isfunction(L, 3) && !lun_view_test(L, 3) && !lun_viewtype_test(L, 3))
     luaL_argerror(L, 3, lua_pushfstring(L, "a view or a function returning one expected, got %s", luaL_typename(L, 3)));
-  if (lun_rawfield(L, 1, "sheetSpec") != LUA_TNIL)    /* it would replace the first without a word */
-    lun_error_here(L, "view:sheet: this view presents a sheet already; attach the second to another view");
+  if (lun_rawfield(L, 1, "sheetSpec") == LUA_TTABLE) {   /* it would replace the first without a word */
+    lua_rawgeti(L, -1, 5);
+    lun_error_here(L, "%s: this view presents a %s already; attach the second to another view", owner,
+                   lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "sheet");
+  }
   lua_pop(L, 1);
-  lua_createtable(L, 4, 0);                       /* { binding, content, itemMode, onDismiss } */
+  lua_createtable(L, 5, 0);                       /* { binding, content, itemMode, onDismiss, style } */
   lua_pushvalue(L, 2);
   lua_rawseti(L, -2, 1);
   lua_pushvalue(L, 3);
@@ -252,10 +257,21 @@ static int lun_modifier_sheet(lua_State *L) {
   lua_rawseti(L, -2, 3);
   lua_pushvalue(L, 4);
   lua_rawseti(L, -2, 4);
+  lua_pushstring(L, style);
+  lua_rawseti(L, -2, 5);
   lua_setfield(L, 1, "sheetSpec");            /* not "sheet": that name is the modifier */
   lua_settop(L, 1);
   return 1;
 }
+
+/* view:sheet(isPresented | { item, onDismiss }, content [, { onDismiss }]) -> view. */
+static int lun_modifier_sheet(lua_State *L) { return lun_modifier_present(L, "sheet"); }
+/* view:fullScreenCover(…) -> view: a sheet drawn over the whole screen
+ * (https://developer.apple.com/documentation/swiftui/view/fullscreencover(ispresented:ondismiss:content:)). */
+static int lun_modifier_full_screen_cover(lua_State *L) { return lun_modifier_present(L, "fullScreenCover"); }
+/* view:popover(…) -> view: a sheet drawn beside its view
+ * (https://developer.apple.com/documentation/swiftui/view/popover(ispresented:attachmentanchor:arrowedge:content:)). */
+static int lun_modifier_popover(lua_State *L) { return lun_modifier_present(L, "popover"); }
 
 /* view:id(v) -> view: explicit identity. */
 static int lun_modifier_id(lua_State *L) {
@@ -336,7 +352,10 @@ static const luaL_Reg lun_modifier_methods[] = {
   {"environmentObject", lun_modifier_environment_object},
   {"transformEnvironment", lun_modifier_transform_environment},
   {"sheet", lun_modifier_sheet},
+  {"fullScreenCover", lun_modifier_full_screen_cover},
+  {"popover", lun_modifier_popover},
   {"alert", lun_modifier_alert},
+  {"confirmationDialog", lun_modifier_confirmation_dialog},
   {"animation", lun_modifier_animation},
   {"transaction", lun_modifier_transaction},
   {"onAppear", lun_modifier_on_appear},

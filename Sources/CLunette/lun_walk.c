@@ -387,6 +387,9 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
   if (itemMode ? lua_isnil(L, -1) : !lua_toboolean(L, -1)) { lua_pop(L, 3); return; }
   item = lua_gettop(L);
   lun_out_begin(L, LUN_VIEW_SHEET, NULL, 0);
+  if (lua_rawgeti(L, item - 2, 5) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "sheet") != 0)
+    lun_walk_describe_attr(L, W, "style", lua_gettop(L));   /* fullScreenCover, popover */
+  lua_pop(L, 1);
   if (W->life && lua_rawgeti(L, item - 2, 4) == LUA_TFUNCTION) {   /* onDismiss: when the sheet goes */
     lua_createtable(L, 2, 0);
     lua_pushinteger(L, LUN_ON_DISAPPEAR);

@@ -228,5 +228,45 @@ class ControlPreviewTests(unittest.TestCase):
             expect(page.locator("dialog[role=alertdialog]")).to_have_count(0)
 
 
+PRESENTATIONS = """
+local ui = require("lunette")
+return ui.View("Presenter", { state = { cover = false, tip = false, asking = false, gone = 0 }, body = function(self)
+  return ui.VStack {
+    ui.Text("discarded " .. self.gone),
+    ui.Button("cover", function() self.cover = true end)
+      :fullScreenCover(self["$cover"], ui.Button("close cover", function() self.cover = false end)),
+    ui.Button("tip", function() self.tip = true end):popover(self["$tip"], ui.Text("a tip")),
+    ui.Button("discard", function() self.asking = true end)
+      :confirmationDialog("Discard the draft?", self["$asking"],
+        { ui.Button("Discard", function() self.gone = self.gone + 1 end, { role = "destructive" }) }, "It cannot be undone."),
+  }
+end })()
+"""
+
+
+class PresentationPreviewTests(unittest.TestCase):
+    """D08 presentations in the preview: a fullScreenCover and a popover are
+    dialogs drawn by their style; a confirmationDialog shows its title,
+    message and buttons by role, with its standard Cancel."""
+
+    def test_covers_popovers_and_confirmation_dialogs_are_drawn_and_act(self):
+        with previewing(PRESENTATIONS, "presenter.lua") as page:
+            page.locator("button", has_text="cover").first.click()
+            expect(page.locator("dialog.fullScreenCover")).to_contain_text("close cover")
+            page.locator("dialog.fullScreenCover button", has_text="close cover").click()
+            expect(page.locator("dialog.fullScreenCover")).to_have_count(0)
+            page.locator("button", has_text="tip").click()
+            expect(page.locator("dialog.popover")).to_contain_text("a tip")
+            page.locator("button", has_text="discard").click()
+            dialog = page.locator("dialog.confirmationDialog[role=dialog]")
+            expect(dialog).to_contain_text("Discard the draft?")
+            expect(dialog.locator("p.message")).to_have_text("It cannot be undone.")
+            expect(dialog.locator("button.role-destructive")).to_have_text("Discard")
+            expect(dialog.locator("button.role-cancel")).to_have_text("Cancel")
+            dialog.locator("button", has_text="Discard").click()
+            expect(page.locator("span", has_text="discarded 1")).to_be_visible()
+            expect(page.locator("dialog.confirmationDialog")).to_have_count(0)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -203,3 +203,94 @@ describe("D08 Alert messages and button roles", function()
       "view:alert: this view presents an alert already", 1, true)
   end)
 end)
+
+-- fullScreenCover(isPresented:onDismiss:content:) and popover(isPresented:…)
+-- present as a sheet does, with the same forms (isPresented, item) and
+-- onDismiss; confirmationDialog(_:isPresented:titleVisibility:actions:message:)
+-- is an alert whose "dialogs include a standard dismiss action by default.
+-- If you provide a button with a role of cancel, that button takes the
+-- place of the default dismiss action."
+-- https://developer.apple.com/documentation/swiftui/view/fullscreencover(ispresented:ondismiss:content:)
+-- https://developer.apple.com/documentation/swiftui/view/popover(ispresented:attachmentanchor:arrowedge:content:)
+-- https://developer.apple.com/documentation/swiftui/view/confirmationdialog(_:ispresented:titlevisibility:actions:message:)-9ibgk
+describe("D08 Presentations: fullScreenCover, popover, confirmationDialog", function()
+  it("D08 a fullScreenCover and a popover present as sheets: shown while true, onDismiss once, dismiss inside", function()
+    local log = {}
+    local Closer = ui.View("CoverCloser", { environment = { dismiss = "dismiss" }, body = function(self)
+      return ui.Button("close", function() self.dismiss() end)
+    end })
+    local V = ui.View("Covering", { state = { cover = false, tip = ui.none }, body = function(self)
+      return ui.VStack {
+        ui.Button("cover", function() self.cover = true end)
+          :fullScreenCover(self["$cover"], Closer {}, { onDismiss = function() log[#log + 1] = "cover" end }),
+        ui.Button("tip", function() self.tip = "hint" end)
+          :popover({ item = self["$tip"], onDismiss = function() log[#log + 1] = "tip" end }, function(tip)
+            return ui.Button("tip: " .. tip, function() self.tip = nil end)
+          end),
+      }
+    end })
+    local app = ui.mount(V {})
+    assert.is_nil(app:find { type = "Sheet" })
+    app:find("cover"):tap()
+    assert.matches('Sheet style="fullScreenCover"', app:tree(), 1, true)
+    app:find("close"):tap()
+    assert.is_nil(app:find { type = "Sheet" })
+    app:find("tip"):tap()
+    assert.matches('Sheet style="popover"', app:tree(), 1, true)
+    app:find("tip: hint"):tap()
+    assert.is_nil(app:find { type = "Sheet" })
+    assert.same({ "cover", "tip" }, log)
+    app:unmount()
+  end)
+
+  it("D08 a confirmationDialog shows its title, message and buttons with roles, and a standard Cancel", function()
+    local discarded = 0
+    local V = ui.View("Discarder", { state = { asking = false }, body = function(self)
+      return ui.Button("discard", function() self.asking = true end)
+        :confirmationDialog("Discard the draft?", self["$asking"], {
+          ui.Button("Discard", function() discarded = discarded + 1 end, { role = "destructive" }),
+        }, "It cannot be undone.")
+    end })
+    local app = ui.mount(V {})
+    app:find("discard"):tap()
+    local tree = app:tree()
+    assert.matches('Alert "Discard the draft?" style="confirmationDialog" message="It cannot be undone."', tree, 1, true)
+    assert.matches('Button "Discard" role="destructive"', tree, 1, true)
+    assert.matches('Button "Cancel" role="cancel"', tree, 1, true)
+    app:find("Cancel"):tap()
+    assert.is_nil(app:find { type = "Alert" })
+    assert.equal(0, discarded)
+    app:find("discard"):tap()
+    app:find("Discard"):tap()
+    assert.equal(1, discarded)
+    assert.is_nil(app:find { type = "Alert" })
+    app:unmount()
+  end)
+
+  it("D08 a dialog's own cancel button takes the place of the standard one", function()
+    local app = ui.mount(ui.Text("x"):confirmationDialog("Leave?", ui.Binding.constant(true), {
+      ui.Button("Leave", function() end, { role = "destructive" }),
+      ui.Button("Stay", function() end, { role = "cancel" }),
+    }))
+    assert.equal(2, #app:findAll { type = "Button" })
+    assert.truthy(app:find("Stay"))
+    assert.is_nil(app:find("Cancel"))
+    app:unmount()
+  end)
+
+  it("D08 a second presentation on one view, a bad option, title or binding is an error naming the call and the value", function()
+    local b = ui.Binding.constant(false)
+    local ok, err = pcall(function() ui.Text("x"):sheet(b, ui.Text("s")):popover(b, ui.Text("p")) end)
+    assert.is_false(ok)
+    assert.matches("navigation_spec.lua:%d+: view:popover: this view presents a sheet already", err)
+    ok, err = pcall(function() ui.Text("x"):fullScreenCover(b, ui.Text("s"), { onDismis = print }) end)
+    assert.matches("view:fullScreenCover: unknown option 'onDismis' %(did you mean 'onDismiss'%?%)", err)
+    ok, err = pcall(function() ui.Text("x"):confirmationDialog("Leave?", true, {}) end)
+    assert.matches("navigation_spec.lua:%d+: view:confirmationDialog%(\"Leave%?\", …%): isPresented must be a Binding", err)
+    ok, err = pcall(function() ui.Text("x"):alert("a", b):confirmationDialog("b", b, {}) end)
+    assert.matches("view:confirmationDialog: this view presents an alert already", err)
+    ok, err = pcall(function() ui.Text("x"):confirmationDialog(nil, b, {}) end)
+    assert.matches("view:confirmationDialog: the title must be a string, got nil", err)
+  end)
+end)
+

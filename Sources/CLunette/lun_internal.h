@@ -230,7 +230,7 @@ void lun_out_attr(lua_State *L, const char *name, size_t nlen, const char *value
 void lun_out_slot(lua_State *L, int32_t role, int32_t slot);
 void lun_out_end(lua_State *L);
 void lun_out_site(lua_State *L, int32_t line);
-void lun_out_record(lua_State *L, int32_t unit, int ref);
+void lun_out_record(lua_State *L, int32_t unit);
 void lun_out_changed(lua_State *L, int32_t unit);
 void lun_out_env_changed(lua_State *L);
 void lun_out_animate(lua_State *L, const char *desc, size_t len);

@@ -97,7 +97,16 @@ void lun_out_animate(lua_State *L, const char *desc, size_t len) {
 void lun_out_slot(lua_State *L, int32_t role, int32_t slot) { lun_out_rec(L, LUN_OUT_SLOT, 2, role, slot, 0, 0, 0, 0, 0); }
 void lun_out_end(lua_State *L) { lun_out_rec(L, LUN_OUT_END, 0, 0, 0, 0, 0, 0, 0, 0); }
 void lun_out_site(lua_State *L, int32_t line) { lun_out_rec(L, LUN_OUT_SITE, 1, line, 0, 0, 0, 0, 0, 0); }
-void lun_out_record(lua_State *L, int32_t unit, int ref) { lun_out_rec(L, LUN_OUT_UNIT_RECORD, 2, unit, ref, 0, 0, 0, 0, 0); }
+/* Pops the new record of child unit `unit` into the registry and reports
+ * its ref. The room is made first: nothing raises between taking the ref
+ * and handing it over (a ref taken and lost would keep the record). [-1, +0] */
+void lun_out_record(lua_State *L, int32_t unit) {
+  lun_State *S = lun_state(L);
+  int ref;
+  lun_out_room(L, S, 1 + 2 * sizeof(int32_t));
+  ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  lun_out_rec(L, LUN_OUT_UNIT_RECORD, 2, unit, ref, 0, 0, 0, 0, 0);
+}
 void lun_out_changed(lua_State *L, int32_t unit) { lun_out_rec(L, LUN_OUT_UNIT_CHANGED, 1, unit, 0, 0, 0, 0, 0, 0); }
 void lun_out_env_changed(lua_State *L) { lun_out_rec(L, LUN_OUT_ENV_CHANGED, 0, 0, 0, 0, 0, 0, 0, 0); }
 

@@ -181,7 +181,7 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
       lua_pushinteger(L, unit);
       lua_setfield(L, -2, "unit");
       lun_row_set(L, elem, row, i);
-      lun_out_record(L, unit, luaL_ref(L, LUA_REGISTRYINDEX));
+      lun_out_record(L, unit);
     } else {
       int changed;
       lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
@@ -263,6 +263,7 @@ static int lun_update_k(lua_State *L) {
     lua_newtable(L);
     lua_newtable(L);
   }
+  memset(&run->walk, 0, sizeof(run->walk));     /* each try walks afresh (a suspended one left its state) */
   run->walk.record = 2;
   run->walk.out = 3;
   run->walk.life = lua_isnil(L, 4) ? 0 : 4;

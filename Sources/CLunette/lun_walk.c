@@ -332,7 +332,7 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
     lua_pop(L, 1);
     lua_pushinteger(L, child);
     lua_setfield(L, -2, "unit");
-    lun_out_record(L, child, luaL_ref(L, LUA_REGISTRYINDEX));
+    lun_out_record(L, child);
   } else {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     lun_walk_retype(L, lua_gettop(L), info, W, child);
@@ -356,7 +356,7 @@ static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
     lua_newtable(L);
     lua_setfield(L, -2, "out");
     for (i = 0; i < 3; i++) { lun_rawfield(L, v, fields[i]); lua_setfield(L, -2, fields[i]); }
-    lun_out_record(L, child, luaL_ref(L, LUA_REGISTRYINDEX));
+    lun_out_record(L, child);
     return;
   }
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);

@@ -74,6 +74,84 @@ final class SafetyTests: XCTestCase {
         XCTAssertLessThan(runtime.memoryInUse, 4 << 20, "nothing stays charged")
     }
 
+    /// A run that suspends and tries again (a deep computed chain read by the walk) gives
+    /// back what its first try charged: 120 such runs of a 200 KB output fit a 16 MB cap.
+    func testR19ARetriedRunGivesBackWhatItsFirstTryCharged() throws {
+        let runtime = try LunetteRuntime(options: .init(memoryLimit: 16 << 20, timeBudget: 20))
+        _ = try runtime.run(source: """
+            local ui = require("lunette")
+            local Cell = ui.Observable("Cell", { prev = ui.ignored(false), base = 0,
+              value = ui.computed(function(self) return self.prev and self.prev.value + 1 or self.base end) })
+            local Holder = ui.Observable("Holder", { last = ui.none })
+            local function chain(n) local c = Cell() for _ = 1, n do c = Cell { prev = c } end return c end
+            h = Holder { last = chain(100) }
+            function renew() h.last = chain(100) end
+            local big = string.rep("x", 200 * 1024)
+            app = ui.mount(ui.View("V", { state = { shown = true }, body = function(self)
+              local last = h.last
+              return ui.VStack { ui.Text(big) }:sheet(self["$shown"], function() return ui.Text(tostring(last.value)) end)
+            end }) {})
+            """, name: "@retry.lua")
+        for _ in 0..<120 {
+            _ = try runtime.evaluate("renew()")
+            runtime.flush()
+        }
+        let tree = try runtime.evaluate("return app:tree()")[0]
+        XCTAssertFalse(tree.contains("Error"), String(tree.prefix(300)))
+        XCTAssertTrue(tree.contains("Text \"100\""), String(tree.suffix(200)))
+    }
+
+    /// Past the memory cap a run's records are not kept, but a new child still gets its
+    /// record's reference, so the error path releases it: the registry does not grow.
+    func testR19PastTheCapNewChildrenStillReleaseTheirRecords() throws {
+        let runtime = try LunetteRuntime(options: .init(memoryLimit: 8 << 20, timeBudget: 20))
+        _ = try runtime.run(source: """
+            local ui = require("lunette")
+            local Holder = ui.Observable("Holder", { round = 0 })
+            h = Holder()
+            local big = string.rep("x", 2800 * 1024)
+            local C = ui.View("C", function() return ui.Text("c") end)
+            app = ui.mount(ui.View("V", function()
+              local kids = {}
+              for i = 1, 50 do kids[i] = C {}:id(h.round * 1000 + i) end
+              return ui.VStack { ui.Text(big), ui.VStack(kids) }
+            end) {})
+            function heap() collectgarbage(); collectgarbage(); return collectgarbage("count") end
+            """, name: "@overcap.lua")
+        var heaps: [Double] = []
+        for round in 1...30 {
+            _ = try runtime.evaluate("h.round = \(round)")
+            runtime.flush()
+            if round == 5 || round == 30 { heaps.append(Double(try runtime.evaluate("return heap()")[0]) ?? 0) }
+        }
+        XCTAssertTrue(try runtime.evaluate("return app:tree()")[0].contains("not enough memory"))
+        // 50 new children a round: their records (tables of a few hundred bytes) must not stay.
+        XCTAssertLessThan(heaps[1] - heaps[0], 100, "Lua heap in KB at rounds 5 and 30: \(heaps)")
+    }
+
+    /// Constructor slot names Swift keeps for child identity are charged: a script that
+    /// makes a new one every render runs into the cap with a clear error, not unbounded memory.
+    func testR19ConstructorSlotNamesAreChargedToTheCap() throws {
+        let runtime = try LunetteRuntime(options: .init(memoryLimit: 8 << 20, timeBudget: 20))
+        _ = try runtime.run(source: """
+            local ui = require("lunette")
+            local Holder = ui.Observable("Holder", { round = 0 })
+            h = Holder()
+            local pad = string.rep("s", 4000)
+            app = ui.mount(ui.View("V", function()
+              local v = ui.VStack { ui.Text("a") }
+              rawset(v, "slots", { pad .. h.round })
+              return v
+            end) {})
+            """, name: "@slots.lua")
+        for round in 1...3000 {
+            _ = try runtime.evaluate("h.round = \(round)")
+            runtime.flush()
+        }
+        let tree = try runtime.evaluate("return app:tree()")[0]
+        XCTAssertTrue(tree.contains("too many different constructor slots"), String(tree.prefix(300)))
+    }
+
     func testR19AHugeErrorMessageIsCutNotCopiedWhole() throws {
         let runtime = try LunetteRuntime(options: .init(timeBudget: 5))
         _ = try runtime.run(source: """

@@ -263,3 +263,60 @@ describe("R10 bad arguments", function()
     assert.equal("VStack", tostring(ui.VStack(nil)))
   end)
 end)
+
+-- A run that retries: the walk reads a chain of never-evaluated computeds
+-- deeper than C nests them (32), so the read unwinds and the unit's run
+-- starts again (README, "Deep computed chains"). The second try must be
+-- the only one that counts: nothing the first one began carries over.
+describe("R18 R19 a run that retries", function()
+  local Cell = ui.Observable("RetryCell", {
+    prev = ui.ignored(false), base = 0,
+    value = ui.computed(function(self) return self.prev and self.prev.value + 1 or self.base end),
+  })
+  local Holder = ui.Observable("RetryHolder", { last = ui.none, tick = 0 })
+  local function chain(n) local c = Cell() for _ = 1, n do c = Cell { prev = c } end return c end
+
+  it("R18 starts its walk afresh: a :disabled around one view does not reach its sibling", function()
+    local h = Holder { last = chain(100) }
+    local taps = 0
+    local V = ui.View("RetryDisabled", { state = { shown = true }, body = function(self)
+      local last = h.last
+      return ui.VStack {
+        ui.VStack { ui.Text("locked") }:disabled(true)
+          :sheet(self["$shown"], function() return ui.Text(tostring(last.value)) end),   -- read by the walk
+        ui.Button("Go", function() taps = taps + 1 end),
+      }
+    end })
+    local app = ui.mount(V {})
+    assert.is_truthy(app:find("100"))
+    app:find("Go"):tap()
+    assert.equal(1, taps)
+    app:unmount()
+  end)
+
+  it("R19 keeps the child units the first try made: each appears once and disappears once", function()
+    local h = Holder { last = chain(100) }
+    local runs, appears, disappears = 0, 0, 0
+    local Child = ui.View("RetryChild", function(self)
+      runs = runs + 1
+      local _ = h.tick
+      return ui.Text("child"):onAppear(function() appears = appears + 1 end)
+        :onDisappear(function() disappears = disappears + 1 end)
+    end)
+    local V = ui.View("RetryParent", { state = { shown = true }, body = function(self)
+      local last = h.last
+      return ui.VStack { Child {}:id(tostring(last)) }
+        :sheet(self["$shown"], function() return ui.Text(tostring(last.value)) end)
+    end })
+    local app = ui.mount(V {})
+    for _ = 1, 3 do h.last = chain(100); ui.flush() end
+    local before = runs
+    h.tick = h.tick + 1
+    ui.flush()
+    assert.equal(1, runs - before)                 -- one child, not one per retried try
+    assert.equal(appears - 1, disappears)          -- every child but the shown one went
+    app:unmount()
+    ui.flush()
+    assert.equal(appears, disappears)
+  end)
+end)

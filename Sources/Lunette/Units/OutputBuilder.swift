@@ -75,6 +75,15 @@ final class OutputBuilder {
     var isBuilding: Bool { unit != nil }
 
     func begin(_ unit: Unit) {
+        // A try that did not finish (it suspended, and runs again): what it
+        // charged is given back, and the children and environment entries it
+        // made or kept go back in the pool, so this try keeps them or
+        // `finish` disposes them (none is orphaned).
+        let retry = self.unit === unit
+        if self.unit != nil, runBytes > 0 { _ = lun_memory_charge(runtime.L, -Int64(runBytes)) }
+        let children = retry ? oldChildren.merging(newChildren) { old, _ in old } : unit.children
+        let entries = retry ? oldEntries.merging(newEntries) { old, _ in old } : unit.environmentEntries
+        if retry { for entry in entries.values { entry.slot = entry.committedSlot } }
         self.unit = unit
         records = []
         records.reserveCapacity(unit.outputRecords.count)
@@ -85,9 +94,9 @@ final class OutputBuilder {
         outputAttributes = []
         environmentMarks.removeAll(keepingCapacity: true)
         environmentStack = []
-        oldChildren = unit.children
+        oldChildren = children
         newChildren = [:]
-        oldEntries = unit.environmentEntries
+        oldEntries = entries
         newEntries = [:]
         lastEntry = nil
         errorMessage = nil
@@ -107,9 +116,10 @@ final class OutputBuilder {
     /// memory cap, and follows what the rest of the run depends on.
     func write(_ bytes: UnsafeRawBufferPointer) {
         handOvers &+= 1
-        guard unit != nil, !overCap else { return }
-        guard charge(bytes.count) else { return }
-        records.append(contentsOf: bytes)
+        guard unit != nil else { return }
+        // Past the cap the records are not kept (the run ends as an error),
+        // but still followed: a new child's record must reach its unit.
+        if charge(bytes.count) { records.append(contentsOf: bytes) }
         var reader = OutputRecords(bytes)
         while let record = reader.next() { follow(record) }
     }
@@ -168,6 +178,11 @@ final class OutputBuilder {
     private func slotID(_ slot: String) -> Int32 {
         if let place = Int32(slot), place >= 0 { return place }
         if let id = slotIDs[slot] { return id }
+        // Kept for the runtime's life (a child's key holds the number): charged, so bounded.
+        guard lun_memory_charge(runtime.L, Int64(slot.utf8.count + 64)) != 0 else {
+            fail("not enough memory: too many different constructor slots (\(slotNames.count) kept)")
+            return 0
+        }
         slotNames.append(slot)
         let id = -Int32(slotNames.count)
         slotIDs[slot] = id
@@ -243,6 +258,7 @@ final class OutputBuilder {
     private func link(_ child: Unit) {
         var index = Int32(links.count)
         links.append(child)
+        _ = charge(1 + MemoryLayout<Int32>.size)         // past the cap the run is an error node anyway
         records.append(OutputRecords.linkOp)
         withUnsafeBytes(of: &index) { records.append(contentsOf: $0) }
     }
@@ -267,7 +283,7 @@ final class OutputBuilder {
             ?? EnvironmentEntry(key: key, node: runtime.graph.newNode(.signal, owner: 0, slot: 0, origin: .environment),
                                 recordRef: unit?.recordRef ?? 0)
         if runtime.labels.environmentKeys[entry.node] == nil { runtime.labels.environmentKeys[entry.node] = key }
-        let previous = entry.slot
+        let previous = entry.committedSlot
         entry.slot = slot
         entry.recordRef = unit?.recordRef ?? 0
         newEntries[position] = entry
@@ -282,6 +298,8 @@ final class OutputBuilder {
     func finish() {
         guard let unit else { return }
         if runtime.treeChangeCallback != nil, let app = unit.app { runtime.flushState.noteChanged(app, unit) }
+        let animated = errorMessage == nil && (sawAnimation || transaction?.animation != nil)
+        let old = animated ? unit.output : []     // built (if not yet) as of its own generation
         unit.generation += 1                       // the nodes built from these records are of this generation
         if let message = errorMessage {
             runtime.problems.record(error: "\(unit.displayName): \(message)")
@@ -291,11 +309,11 @@ final class OutputBuilder {
             unit.output = [node]
             oldChildren.merge(newChildren) { old, _ in old }
             newChildren = [:]
+            for entry in newEntries.values { entry.slot = entry.committedSlot }   // the record keeps its last out table
             release(unit)
             _ = lun_memory_charge(runtime.L, -Int64(runBytes))
         } else {
-            let animated = sawAnimation || transaction?.animation != nil
-            let old = animated ? unit.output : []
+            for entry in newEntries.values { entry.committedSlot = entry.slot }
             unit.builtOutput = nil
             unit.outputRecords = records
             unit.outputLinks = links
@@ -312,6 +330,7 @@ final class OutputBuilder {
         unit.children = newChildren
         unit.environmentEntries = newEntries
         self.unit = nil
+        runBytes = 0
         records = []
         links = []
         placed.removeAll(keepingCapacity: true)

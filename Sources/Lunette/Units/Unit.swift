@@ -157,7 +157,10 @@ final class EnvironmentEntry {
     let node: Int32
     /// Where the value lives: the owning unit's record `out` table, at `slot`.
     @exclusivity(unchecked) var recordRef: Int32
+    /// Its slot in the run being built (or the last one)…
     var slot: Int32 = 0
+    /// …and in the last run that finished, whose `out` table the record holds.
+    var committedSlot: Int32 = 0
 
     init(key: String, node: Int32, recordRef: Int32) {
         self.key = key

@@ -252,6 +252,11 @@ void lun_envwalk_value(lua_State *L, lun_Walk *W, int list, lua_Integer i, int v
 void lun_envwalk_set(lua_State *L, lun_Walk *W, int kidx, int vidx);
 void lun_envwalk_leave(lua_State *L, lun_Walk *W);
 
+/* lun_value.c: values described for people, and the keys identities are matched by */
+void lun_describe(lua_State *L, int idx, int depth);
+void lun_identity_key(lua_State *L, int idx);
+void lun_explicit_key(lua_State *L, int idx);
+
 /* lun_transaction.c: the walker's part (D06) */
 void lun_walk_transaction(lua_State *L, lun_Walk *W, int v);
 void lun_walk_inherited(lua_State *L, lun_Walk *W);
@@ -354,6 +359,8 @@ int lun_budget_lower(lun_State *S, double seconds);
 int lun_budget_stopping(lun_State *S);
 uint64_t lun_budget_clock(void);
 int lun_budget_over(lun_State *S, uint64_t start);
+/* An error value as a string, its __tostring run under the budget. */
+int lun_error_string(lua_State *L, int idx);
 
 /* lun_alloc.c */
 int lun_alloc_adopt(lua_State *L, lun_State *S);
@@ -363,7 +370,6 @@ void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket);
 void lun_flush_now(lua_State *L);
 int lun_run_due_now(lua_State *L, double upTo);
 int lun_life_run_events(lua_State *L);
-int lun_error_string(lua_State *L, int idx);
 void lun_release_refs(lua_State *L, lun_State *S);
 
 /* lun_env.c */
@@ -407,9 +413,6 @@ void lun_push_key_suggestion(lua_State *L, const char *name, int t1, int t2);
 int lun_type_method(lua_State *L);
 void lun_copy_shallow(lua_State *L, int idx);
 int lun_type_define_method(lua_State *L);
-void lun_describe(lua_State *L, int idx, int depth);
-void lun_identity_key(lua_State *L, int idx);
-void lun_explicit_key(lua_State *L, int idx);
 int lun_error_here(lua_State *L, const char *fmt, ...);
 void lun_where_lua(lua_State *L);
 void lun_trace_write(lua_State *L, int32_t node);

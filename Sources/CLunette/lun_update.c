@@ -23,31 +23,6 @@ typedef struct lun_Run {
   int checking;      /* the dependency check is running */
 } lun_Run;
 
-/* Protected part of lun_error_string: (value) -> string. */
-static int lun_tostring_k(lua_State *L) {
-  luaL_tolstring(L, 1, NULL);
-  return 1;
-}
-
-/* Pushes the error value at idx as a string. Its __tostring is script
- * code: it runs in protection as a run of its own, under the budget.
- * Returns 1 if it could describe it. [-0, +1] */
-int lun_error_string(lua_State *L, int idx) {
-  lun_State *S = lun_state(L);
-  int status;
-  idx = lua_absindex(L, idx);
-  if (lua_type(L, idx) == LUA_TSTRING) { lua_pushvalue(L, idx); return 1; }
-  if (!lua_checkstack(L, 3) || !lun_budget_begin(L, S, 1)) { lua_pushliteral(L, "an error value that cannot be shown"); return 0; }
-  lua_pushcfunction(L, lun_tostring_k);
-  lua_pushvalue(L, idx);
-  status = lua_pcall(L, 1, 1, 0);
-  lun_budget_end(L, S);
-  if (status == LUA_OK) return 1;
-  lua_pop(L, 1);
-  lua_pushliteral(L, "an error value that cannot be shown");
-  return 0;
-}
-
 /* Raises "file:line: the function returned a T, expected a view" for the function at fidx. */
 static int lun_bad_result(lua_State *L, int fidx, int ridx) {
   lua_Debug ar;

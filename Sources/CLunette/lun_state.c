@@ -1,12 +1,11 @@
 /*
  * lun_state.c — the per-state data, installation into a lua_State, and the
- * protected entry points the Swift runtime uses to run Lua code.
+ * protected entry points the Swift runtime uses to run Lua code (the
+ * drive's face; the registry's helpers are lun_registry.c).
  */
 #include "lun_internal.h"
 #include <stdlib.h>
 
-const char lun_key_objects, lun_key_proxies, lun_key_hosts, lun_key_hosttypes,
-           lun_key_envkeys, lun_key_module, lun_key_suspend;
 static const char lun_key_state, lun_key_lasterror, lun_key_results, lun_key_fallback, lun_key_toodeep;
 
 /* 1 if a runtime is installed in L. */
@@ -14,25 +13,6 @@ int lun_installed(lua_State *L) {
   int installed = lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_state) == LUA_TUSERDATA;
   lua_pop(L, 1);
   return installed;
-}
-
-/* Pushes registry[key], creating an empty table there first if needed. */
-void lun_registry_table(lua_State *L, const void *key) {
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, key);
-  }
-}
-
-/* Pushes a new table whose keys or values ("k", "v") are weak. */
-void lun_new_weak_table(lua_State *L, const char *mode) {
-  lua_newtable(L);
-  lua_newtable(L);
-  lua_pushstring(L, mode);
-  lua_setfield(L, -2, "__mode");
-  lua_setmetatable(L, -2);
 }
 
 /* __gc of the state userdata: frees the trampoline's work list and the output buffer. [-0, +0] */

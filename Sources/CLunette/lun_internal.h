@@ -141,10 +141,16 @@ static inline void *lun_check_self(lua_State *L, int arg, int mtidx, const char 
   return p;
 }
 
-/* lun_state.c */
-int lun_protect(lua_State *L, int nargs, int nresults);
+/* lun_registry.c */
+extern const char lun_key_state;     /* the lun_State userdata */
 void lun_registry_table(lua_State *L, const void *key);
 void lun_new_weak_table(lua_State *L, const char *mode);
+
+/* lun_protect.c: protected runs, their error kept as the last error message */
+extern const char lun_key_lasterror, lun_key_fallback, lun_key_toodeep;
+int lun_protect(lua_State *L, int nargs, int nresults);
+int lun_protect_run(lua_State *L, int nargs, int nresults, int bounded);
+void lun_capture_error(lua_State *L);
 
 /* lun_object.c */
 void lun_open_object(lua_State *L);

@@ -5,7 +5,14 @@
 #include "lun_internal.h"
 
 const char lun_key_objects, lun_key_proxies, lun_key_hosts, lun_key_hosttypes,
-           lun_key_envkeys, lun_key_module, lun_key_suspend;
+           lun_key_envkeys, lun_key_module, lun_key_suspend, lun_key_state;
+
+/* 1 if a runtime is installed in L. */
+int lun_installed(lua_State *L) {
+  int installed = lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_state) == LUA_TUSERDATA;
+  lua_pop(L, 1);
+  return installed;
+}
 
 /* Pushes registry[key], creating an empty table there first if needed. */
 void lun_registry_table(lua_State *L, const void *key) {

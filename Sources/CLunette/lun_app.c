@@ -338,6 +338,21 @@ int lun_mount_ref(lua_State *L, int ref, int32_t *app) {
   return LUN_OK;
 }
 
+/* ui.clock.advance(seconds) -> (): moves the virtual clock, running what falls due. */
+int lun_ui_clock_advance(lua_State *L) {
+  lun_State *S = lun_state(L);
+  lua_Number s = luaL_checknumber(L, 1);
+  luaL_argcheck(L, s >= 0, 1, "seconds must not be negative");
+  if (S->inBody || lunh(S->rt, scheduler, flushing)) return lun_error_here(L, "ui.clock.advance cannot be called while views are rendering");
+  double target;
+  if (!lunh(S->rt, clock, virtual))
+    return lun_error_here(L, "ui.clock.advance needs the virtual clock (lunette test uses it; this runtime's clock is real)");
+  target = lunh(S->rt, clock, now) + (double)s;
+  lun_run_due_now(L, target);
+  lunh(S->rt, clock, settle, target);
+  return 0;
+}
+
 void lun_open_app(lua_State *L) {
   static const luaL_Reg fns[] = {
     {"mount", lun_ui_mount}, {"flush", lun_ui_flush}, {"effect", lun_ui_effect}, {"reset", lun_ui_reset},

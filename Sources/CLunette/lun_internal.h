@@ -389,6 +389,7 @@ typedef struct lun_Handle {
   int32_t id;
 } lun_Handle;
 void lun_open_app(lua_State *L);
+int lun_ui_clock_advance(lua_State *L);   /* ui.clock.advance: moves the virtual clock, running what falls due */
 void lun_app_check_idle(lua_State *L, const char *what);
 void lun_handle_push(lua_State *L, int32_t id, const char *mt);
 

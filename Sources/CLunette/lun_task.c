@@ -402,21 +402,6 @@ static int lun_clock_now(lua_State *L) {
   return 1;
 }
 
-/* ui.clock.advance(seconds) -> (): moves the virtual clock, running what falls due. */
-static int lun_clock_advance(lua_State *L) {
-  lun_State *S = lun_state(L);
-  lua_Number s = luaL_checknumber(L, 1);
-  luaL_argcheck(L, s >= 0, 1, "seconds must not be negative");
-  if (S->inBody || lunh(S->rt, scheduler, flushing)) return lun_error_here(L, "ui.clock.advance cannot be called while views are rendering");
-  double target;
-  if (!lunh(S->rt, clock, virtual))
-    return lun_error_here(L, "ui.clock.advance needs the virtual clock (lunette test uses it; this runtime's clock is real)");
-  target = lunh(S->rt, clock, now) + (double)s;
-  lun_run_due_now(L, target);
-  lunh(S->rt, clock, settle, target);
-  return 0;
-}
-
 /* Calls the function at fidx once, `after` seconds from now on the runtime's clock. [-0, +0] */
 void lun_clock_once(lua_State *L, int fidx, double after) {
   int32_t id = lun_task_next_id(L);
@@ -466,7 +451,7 @@ int lun_clock_fire(lua_State *L, int32_t kind, int32_t id, double now) {
 
 void lun_open_task(lua_State *L) {
   static const luaL_Reg timer[] = {{"sink", lun_timer_sink}, {"autoconnect", lun_timer_autoconnect}, {NULL, NULL}};
-  static const luaL_Reg clock[] = {{"now", lun_clock_now}, {"advance", lun_clock_advance}, {NULL, NULL}};
+  static const luaL_Reg clock[] = {{"now", lun_clock_now}, {NULL, NULL}};   /* advance: lun_app.c (it flushes) */
   lun_newmetatable(L, LUN_MT_TIMER);
   lua_newtable(L);
   luaL_setfuncs(L, timer, 0);

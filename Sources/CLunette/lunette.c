@@ -24,6 +24,10 @@ int lun_open_module(lua_State *L) {
   lun_open_host(L);
   lun_open_publisher(L);
   lun_open_task(L);
+  lua_getfield(L, -1, "clock");                   /* ui.clock.advance runs the due work: the drive's */
+  lua_pushcfunction(L, lun_ui_clock_advance);
+  lua_setfield(L, -2, "advance");
+  lua_pop(L, 1);
   lun_open_animation(L);
   lun_open_dynamic(L);
   lun_open_preference(L);

@@ -72,8 +72,6 @@ final class OutputBuilder {
         self.runtime = runtime
     }
 
-    var isBuilding: Bool { unit != nil }
-
     func begin(_ unit: Unit) {
         // A try that did not finish (it suspended, and runs again): what it
         // charged is given back, and the children and environment entries it

@@ -424,4 +424,9 @@ int lun_error_here(lua_State *L, const char *fmt, ...);
 void lun_where_lua(lua_State *L);
 void lun_trace_write(lua_State *L, int32_t node);
 
+/* issue 19, session 7 (helper): views people expect, built-in environment values, lists, navigation */
+/* lun_view.c */
+void lun_date_text(lua_State *L, lua_Number seconds, const char *components);   /* [-0, +1] */
+void lun_secure_text(lua_State *L, int idx);                                     /* [-0, +1] */
+
 #endif

@@ -78,7 +78,9 @@ enum {
   X(IMAGE, "Image") X(EMPTY, "EmptyView") X(COMPONENT, "View") X(ROW, "Row") \
   X(ERROR, "Error") X(SHEET, "Sheet") X(ZSTACK, "ZStack") X(FORM, "Form") X(SECTION, "Section") \
   X(PICKER, "Picker") X(SLIDER, "Slider") X(STEPPER, "Stepper") X(ALERT, "Alert") \
-  X(PROGRESS, "ProgressView")
+  X(PROGRESS, "ProgressView") \
+  X(LABEL, "Label") X(DIVIDER, "Divider") X(SCROLLVIEW, "ScrollView") X(SECUREFIELD, "SecureField") \
+  X(DATEPICKER, "DatePicker")
 #define LUN_VIEW_ENUM_(id, name) LUN_VIEW_##id,
 enum { LUN_VIEW_NONE = 0, LUN_VIEW_KINDS(LUN_VIEW_ENUM_) LUN_VIEW_KIND_COUNT };
 #undef LUN_VIEW_ENUM_

@@ -396,6 +396,12 @@ function ui.Stepper(label, binding, range, options) end
 -- Environment ----------------------------------------------------------------
 
 ---Declares an environment key and its default (a function runs once, lazily).
+---The built-in values need no declaration (and cannot be declared again):
+---"colorScheme" ("light"|"dark"), "locale" ("en_US"), "scenePhase"
+---("active"|"inactive"|"background"), "editMode" (nil or a Binding to
+---"inactive"|"transient"|"active"), "isPresented" (read-only), "isEnabled",
+---"dismiss" (read-only) and "openURL" (fun(url: string); set your own with
+---:environment("openURL", function(url) return "handled"|"discarded"|"systemAction" end)).
 ---@param name string
 ---@param default any|fun(): any
 ---@return string

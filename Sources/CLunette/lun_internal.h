@@ -428,5 +428,10 @@ void lun_trace_write(lua_State *L, int32_t node);
 /* lun_view.c */
 void lun_date_text(lua_State *L, lua_Number seconds, const char *components);   /* [-0, +1] */
 void lun_secure_text(lua_State *L, int idx);                                     /* [-0, +1] */
+/* lun_envbuiltin.c: colorScheme, locale, scenePhase, editMode, isPresented, openURL */
+void lun_open_envbuiltin(lua_State *L);
+void lun_envbuiltin_check(lua_State *L, int kidx, int vidx);                     /* [-0, +0] */
+int lun_envbuiltin_is(const char *key);
+void lun_envbuiltin_presented(lua_State *L, lun_Walk *W);                        /* [-0, +0] */
 
 #endif

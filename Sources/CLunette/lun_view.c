@@ -310,8 +310,8 @@ static int lun_ui_scrollview(lua_State *L) {
 /* Checks that the value at idx is a date: a finite number of seconds since
  * 1970, as the bridge carries a Swift Date. [-0, +0] */
 static void lun_view_date_arg(lua_State *L, int idx, const char *label, const char *what) {
-  lua_Number t;
-  if (lua_type(L, idx) != LUA_TNUMBER || (t = lua_tonumber(L, idx)) != t || t > 1e15 || t < -1e15) {
+  lua_Number t = lua_type(L, idx) == LUA_TNUMBER ? lua_tonumber(L, idx) : 0;
+  if (lua_type(L, idx) != LUA_TNUMBER || t != t || t > 1e15 || t < -1e15) {
     lun_describe(L, idx, 1);
     lun_error_here(L, "ui.DatePicker \"%s\": %s is %s; a date is a number of seconds since 1970 (os.time(), "
                    "or a Swift Date through the bridge)", label, what, lua_tostring(L, -1));

@@ -412,6 +412,7 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
     if (!lua_compare(L, -1, -3, LUA_OPEQ)) lun_out_env_changed(L);
     lua_pop(L, 2);
   }
+  lun_envbuiltin_presented(L, W);                 /* and isPresented is true inside */
   lua_settop(L, item);                            /* sheet, binding, item */
   lua_rawgeti(L, item - 2, 2);
   if (itemMode) {                                 /* content(item), a new identity per item */

@@ -404,6 +404,9 @@ typedef struct lun_InspectHost {
    * an event, a warning), oldest first; NULL when none is left. */
   const char *(*problem_next)(void *context, int *isError, size_t *len);
   void (*event_failed)(void *context, int32_t unit, const char *message, size_t len);
+  /* A script opened a URL with the default openURL action (issue 19): the
+   * host decides what opening means (`lunette run` prints it). */
+  void (*open_url)(void *context, const char *url, size_t len);
 } lun_InspectHost;
 
 /* Tracing (`ui.trace`, the REPL's :why) */

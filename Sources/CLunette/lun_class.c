@@ -96,7 +96,7 @@ static void lun_class_fill(lua_State *L, lun_Class *cls, int specidx, int namesi
 }
 
 /* Defines a class from the spec table at specidx. [-0, +1] (the class table) */
-int lun_class_define(lua_State *L, const char *name, int specidx, int kind) {
+int lun_class_define(lua_State *L, const char *name, int specidx, int kind, const lun_ClassHooks *hooks) {
   int n, namesidx, clsidx, propsidx, methodsidx, infoidx;
   lun_Class *cls;
   specidx = lua_absindex(L, specidx);
@@ -106,7 +106,7 @@ int lun_class_define(lua_State *L, const char *name, int specidx, int kind) {
   memset(cls, 0, sizeof(lun_Class) + (size_t)n);
   cls->nprops = n;
   cls->isObject = kind == LUN_CLASS_OBJECT;
-  cls->isStorage = kind == LUN_CLASS_STORAGE;
+  cls->hooks = hooks;
   clsidx = lua_gettop(L);
   lua_newtable(L);
   propsidx = lua_gettop(L);
@@ -149,14 +149,14 @@ int lun_class_define(lua_State *L, const char *name, int specidx, int kind) {
 static int lun_ui_observable(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
-  return lun_class_define(L, name, 2, LUN_CLASS_OBSERVABLE);
+  return lun_class_define(L, name, 2, LUN_CLASS_OBSERVABLE, NULL);
 }
 
 /* ui.ObservableObject(name, spec) -> class (the pre-Observation model). */
 static int lun_ui_observable_object(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
-  return lun_class_define(L, name, 2, LUN_CLASS_OBJECT);
+  return lun_class_define(L, name, 2, LUN_CLASS_OBJECT, NULL);
 }
 
 /* Pushes a marker userdata of kind mark wrapping the value at vidx. [-0, +1] */

@@ -124,7 +124,7 @@ void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx) {
     lua_pushvalue(L, -3);
     lua_pushcclosure(L, lun_focus_gone, 2);
     lua_rawseti(L, -2, LUN_LIFE_FN);
-    lun_life_add(L, W, W->life);
+    lun_life_add(L, W->life);
     lua_pop(L, 1);
   }
   lua_pushcclosure(L, lun_focus_set, 2);

@@ -88,11 +88,19 @@ enum { LUN_MARK_COMPUTED = 1, LUN_MARK_IGNORED, LUN_MARK_OPTIONAL, LUN_MARK_PUBL
 int lun_marker_new(lua_State *L, int mark, int vidx);
 int lun_is_none(lua_State *L, int idx);
 
+/* What a class's owner wants to hear of its instances' writes (app storage
+ * cells: lun_storage.c), so the model calls what its class holds, never a
+ * higher room. Each may raise. [-0, +0] */
+typedef struct lun_ClassHooks {
+  void (*check)(lua_State *L, int objidx, int vidx);   /* before a write: refuse a value */
+  void (*changed)(lua_State *L, int objidx);           /* before readers are told */
+} lun_ClassHooks;
+
 typedef struct lun_Class {
   int32_t nprops;
   int32_t count;            /* instances made so far, for Book#3 */
   int32_t isObject;         /* an ObservableObject class (whole-object invalidation) */
-  int32_t isStorage;        /* app storage cells: a write is kept in the store (lun_storage.c) */
+  const lun_ClassHooks *hooks;  /* NULL for a script's classes */
   uint8_t kinds[1];         /* kinds[1..nprops] (flexible) */
 } lun_Class;
 
@@ -171,21 +179,22 @@ void lun_object_track_whole(lua_State *L, int idx);
 int lun_object_is_observable_object(lua_State *L, int idx);
 
 /* lun_class.c */
-enum { LUN_CLASS_OBSERVABLE, LUN_CLASS_OBJECT, LUN_CLASS_STORAGE };
-int lun_class_define(lua_State *L, const char *name, int specidx, int kind);
+enum { LUN_CLASS_OBSERVABLE, LUN_CLASS_OBJECT };
+int lun_class_define(lua_State *L, const char *name, int specidx, int kind, const lun_ClassHooks *hooks);
 
 /* lun_transaction.c */
 void lun_open_transaction(lua_State *L);
 void lun_transaction_run(lua_State *L, int tidx, int fidx, int nargs);
 void lun_animation_run(lua_State *L, int aidx, int fidx, int nargs);
 void lun_transaction_forget(lua_State *L);
+void lun_transaction_new(lua_State *L, int fromidx);
+void lun_transaction_copy_of(lua_State *L, lua_Integer id);
+const char *lun_transaction_animation(lua_State *L, int tidx, size_t *len);
 
 /* lun_storage.c */
 void lun_open_storage(lua_State *L);
 void lun_storage_cell(lua_State *L, int keyidx);
 void lun_storage_check(lua_State *L, int vidx, const char *view, const char *name);
-void lun_storage_dirty(lua_State *L, int idx);
-void lun_storage_check_cell(lua_State *L, int cellidx, int vidx);
 void lun_storage_sync(lua_State *L);
 void lun_storage_forget(lua_State *L);
 void lun_storage_section_cell(lua_State *L, int secidx, int nidx, int scene);
@@ -263,7 +272,7 @@ void lun_describe(lua_State *L, int idx, int depth);
 void lun_identity_key(lua_State *L, int idx);
 void lun_explicit_key(lua_State *L, int idx);
 
-/* lun_transaction.c: the walker's part (D06) */
+/* lun_walktx.c: the walker's part of transactions (D06) */
 void lun_walk_transaction(lua_State *L, lun_Walk *W, int v);
 void lun_walk_inherited(lua_State *L, lun_Walk *W);
 int lun_walk_disables(lua_State *L, lun_Walk *W);
@@ -287,7 +296,7 @@ enum { LUN_ON_APPEAR = 1, LUN_ON_DISAPPEAR, LUN_ON_TASK, LUN_ON_RECEIVE, LUN_ON_
 /* Fields of a life entry (a table), as the modifiers record them. */
 enum { LUN_LIFE_KIND = 1, LUN_LIFE_FN, LUN_LIFE_VALUE, LUN_LIFE_INITIAL, LUN_LIFE_BOX, LUN_LIFE_SUB, LUN_LIFE_TASK, LUN_LIFE_GONE };
 enum { LUN_EVENT_CALL = 1, LUN_EVENT_CHANGE, LUN_EVENT_SUBSCRIBE, LUN_EVENT_TASK, LUN_EVENT_CANCEL };
-void lun_life_add(lua_State *L, lun_Walk *W, int lifeidx);
+void lun_life_add(lua_State *L, int lifeidx);
 void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit);
 void lun_life_release(lua_State *L, int recidx, int32_t unit);
 void lun_trace_event(lua_State *L, int32_t unit, const char *what);

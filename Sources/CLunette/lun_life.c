@@ -61,7 +61,7 @@ static void lun_life_queue(lua_State *L, int kind, int32_t unit, int n) {
 
 /* Records a life modifier { kind, fn, value, initial } of the open node in
  * the new life table at lifeidx. The modifier record is on top. [-0, +0] */
-void lun_life_add(lua_State *L, lun_Walk *W, int lifeidx) {
+void lun_life_add(lua_State *L, int lifeidx) {
   size_t plen;
   const char *path = lun_out_path(L, &plen);
   int kind;

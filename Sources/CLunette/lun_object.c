@@ -122,7 +122,7 @@ void lun_changed(lua_State *L, int32_t node) {
 /* Tells readers that property prop of the object at idx is about to change:
  * its readers (Observable), or objectWillChange and every holder (Published). */
 void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
-  if (o->cls->isStorage) lun_storage_dirty(L, idx);  /* kept in the store at the end of the flush (T04) */
+  if (o->cls->hooks) o->cls->hooks->changed(L, idx);  /* app storage: kept in the store at the end of the flush (T04) */
   switch (o->cls->kinds[prop]) {
     case LUN_PROP_PLAIN:
       if (o->nodes[prop] && lun_state(L)->tracing) lun_trace_write(L, o->nodes[prop]);
@@ -173,7 +173,7 @@ void lun_object_write(lua_State *L, int idx, int prop, int vidx) {
   int same;
   idx = lua_absindex(L, idx);
   vidx = lua_absindex(L, vidx);
-  if (o->cls->isStorage) lun_storage_check_cell(L, idx, vidx);   /* through a binding: no view to name */
+  if (o->cls->hooks) o->cls->hooks->check(L, idx, vidx);   /* app storage: through a binding, no view to name */
   lua_getiuservalue(L, idx, 1);
   lua_pushvalue(L, vidx);
   lun_proxy_unwrap(L, -1);

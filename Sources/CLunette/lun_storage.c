@@ -36,6 +36,12 @@
 static const char lun_key_cells = 0, lun_key_dirty = 0, lun_key_cellclass = 0, lun_key_scene = 0;
 static const char lun_key_defaults = 0, lun_key_owners = 0;
 
+/* The cells' class tells storage of their writes through these (the model
+ * calls what its class holds; it knows nothing of storage). */
+static void lun_storage_check_cell(lua_State *L, int cellidx, int vidx);
+static void lun_storage_dirty(lua_State *L, int idx);
+static const lun_ClassHooks lun_storage_hooks = { lun_storage_check_cell, lun_storage_dirty };
+
 /* ui.AppStorage(key, default) -> marker: the value stored under `key`. */
 static int lun_ui_app_storage(lua_State *L) {
   if (lua_type(L, 1) != LUA_TSTRING || lua_rawlen(L, 1) == 0)
@@ -63,7 +69,7 @@ static void lun_storage_class(lua_State *L) {
   lun_marker_new(L, LUN_MARK_NONE, -1);
   lua_setfield(L, -3, "value");
   lua_pop(L, 1);
-  lun_class_define(L, "AppStorage", -1, LUN_CLASS_STORAGE);
+  lun_class_define(L, "AppStorage", -1, LUN_CLASS_OBSERVABLE, &lun_storage_hooks);
   lua_remove(L, -2);
   lua_pushvalue(L, -1);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_cellclass);
@@ -101,7 +107,7 @@ void lun_storage_check(lua_State *L, int vidx, const char *view, const char *nam
 }
 
 /* Raises unless the value at vidx can be kept by the cell at cellidx. */
-void lun_storage_check_cell(lua_State *L, int cellidx, int vidx) {
+static void lun_storage_check_cell(lua_State *L, int cellidx, int vidx) {
   vidx = lua_absindex(L, vidx);
   lua_getfield(L, cellidx, "key");
   lun_storage_check(L, vidx, "app storage", lua_tostring(L, -1));
@@ -468,7 +474,7 @@ static void lun_storage_adopt(lua_State *L, int idx, int ownidx) {
 
 /* The cell at idx changed: it is handed to the store at the end of the
  * flush; a default cell hands its table to its key's cell. [-0, +0] */
-void lun_storage_dirty(lua_State *L, int idx) {
+static void lun_storage_dirty(lua_State *L, int idx) {
   idx = lua_absindex(L, idx);
   lun_storage_owners(L);
   lua_pushvalue(L, idx);

@@ -518,7 +518,7 @@ static void lun_viewtype_state_class(lua_State *L, int infoidx, const char *name
     lua_rawset(L, -4);
   }
   lua_pushfstring(L, "%s.state", name);
-  lun_class_define(L, lua_tostring(L, -1), -2, LUN_CLASS_OBSERVABLE);
+  lun_class_define(L, lua_tostring(L, -1), -2, LUN_CLASS_OBSERVABLE, NULL);
   lua_getmetatable(L, -1);
   lua_getfield(L, -1, "__instances");
   lua_setfield(L, infoidx, "stateClass");

@@ -396,7 +396,7 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
     lua_rawseti(L, -2, LUN_LIFE_KIND);
     lua_pushvalue(L, -2);
     lua_rawseti(L, -2, LUN_LIFE_FN);
-    lun_life_add(L, W, W->life);
+    lun_life_add(L, W->life);
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
@@ -512,7 +512,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
     for (i = 1; i <= n; i++) {
       lua_rawgeti(L, -1, i);
-      lun_life_add(L, W, W->life);
+      lun_life_add(L, W->life);
       lua_pop(L, 1);
     }
   }

@@ -68,8 +68,7 @@ static void lun_dynamic_check(lua_State *L, const char *name) {
   if (lua_getfield(L, 2, "update") != LUA_TNIL && !lua_isfunction(L, -1))
     lun_error_here(L, "ui.DynamicProperty('%s'): update must be a function, got %s", name, luaL_typename(L, -1));
   lua_pop(L, 1);
-  lun_storage_check_section(L, 2, "appStorage", name);     /* what they start from can be stored */
-  lun_storage_check_section(L, 2, "sceneStorage", name);
+  lun_sections_check(L, 2, name);                 /* what they start from can be stored */
 }
 
 /* ui.DynamicProperty(name, { state?, environment?, appStorage?, …, update? }) -> property type. */

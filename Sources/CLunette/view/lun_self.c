@@ -239,9 +239,20 @@ const lun_Section lun_sections[] = {
   {"environmentObject", LUN_SECTION_ENVOBJECT, 1, 1, lun_self_object, NULL, lun_project_object},
   {"properties", LUN_SECTION_PROPERTY, 0, 0, lun_read_property, NULL, NULL},
   {"focusState", LUN_SECTION_FOCUS, 1, 0, lun_read_state, lun_write_focus, lun_project_focus},   /* held as state */
-  {"appStorage", LUN_SECTION_STORAGE, 1, 0, lun_read_storage, lun_write_storage, lun_project_storage},
-  {"sceneStorage", LUN_SECTION_SCENE, 1, 0, lun_read_storage, lun_write_storage, lun_project_storage},
+  {"appStorage", LUN_SECTION_STORAGE, 1, 0, lun_read_storage, lun_write_storage, lun_project_storage, 0,
+   lun_storage_check_section},                                                                     /* defaults can be stored (T04) */
+  {"sceneStorage", LUN_SECTION_SCENE, 1, 0, lun_read_storage, lun_write_storage, lun_project_storage, 0,
+   lun_storage_check_section},
   {NULL, 0, 0, 0, NULL, NULL, NULL}};
+
+/* Runs every section's check over the definition at defidx (a view's or a
+ * DynamicProperty's, named `view`). [-0, +0] */
+void lun_sections_check(lua_State *L, int defidx, const char *view) {
+  const lun_Section *d;
+  defidx = lua_absindex(L, defidx);
+  for (d = lun_sections; d->name; d++)
+    if (d->check) d->check(L, defidx, d->name, view);
+}
 
 /* The section of a kind (NULL for 0 or an unknown one). */
 const lun_Section *lun_section_of(int kind) {

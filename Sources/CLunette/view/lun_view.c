@@ -654,8 +654,7 @@ static int lun_ui_view(lua_State *L) {
   }
   luaL_checktype(L, 2, LUA_TTABLE);
   lun_viewtype_check_sections(L, 2, name);
-  lun_storage_check_section(L, 2, "appStorage", name);     /* what they start from can be stored (T04) */
-  lun_storage_check_section(L, 2, "sceneStorage", name);
+  lun_sections_check(L, 2, name);                 /* what they declare can be (storage defaults: T04) */
   lun_dynamic_expand(L, 2, name);                 /* properties' sections join the view's (F14) */
   lun_viewtype_focus(L, 2, name);                 /* focusState names are state that starts nil (T05) */
   if (lua_getfield(L, 2, "body") != LUA_TFUNCTION)

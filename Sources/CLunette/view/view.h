@@ -29,7 +29,8 @@ enum {
  * section registers itself (0: properties, focusState), whether the view
  * holds objects through it (subscribed before each body), and how self
  * reads, writes and projects ("$name") a name it declares — NULL where the
- * section does not allow it. read and project: [-0, +1]; write: [-0, +0]. */
+ * section does not allow it —, and what its declarations must be. read and
+ * project: [-0, +1]; write and check: [-0, +0]. */
 typedef struct lun_Section {
   const char *name;
   int kind;
@@ -38,9 +39,13 @@ typedef struct lun_Section {
   void (*write)(lua_State *L, int recidx, int kidx, int vidx);
   int (*project)(lua_State *L, int recidx, int kidx, int kind);
   int input;        /* names the caller passes (required inputs), so no DynamicProperty holds one */
+  /* Raises for what a definition at defidx declares in this section (its
+   * key `section`) that cannot be, naming the view (NULL: nothing to check). */
+  void (*check)(lua_State *L, int defidx, const char *section, const char *view);
 } lun_Section;
 extern const lun_Section lun_sections[];         /* ends with a NULL name */
 const lun_Section *lun_section_of(int kind);     /* NULL for 0 or an unknown kind */
+void lun_sections_check(lua_State *L, int defidx, const char *view);   /* every section's check */
 
 /* lun_walk.c: what a unit's run reports to the host builder */
 typedef struct lun_Walk {

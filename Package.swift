@@ -37,8 +37,10 @@ let package = Package(
         .systemLibrary(name: "CLua", path: "Sources/CLua"),
         // Line editing for the REPL (Debian's libedit-dev).
         .systemLibrary(name: "CEditLine", path: "Sources/CEditLine"),
-        // 2. The C module: luaopen_lunette, every Lua-facing metatable.
-        .target(name: "CLunette", dependencies: ["CLua"]),
+        // 2. The C module: luaopen_lunette, every Lua-facing metatable. Its
+        //    files live in rooms (core, model, life, view, drive), each with
+        //    one header a file includes as "room/room.h".
+        .target(name: "CLunette", dependencies: ["CLua"], cSettings: [.headerSearchPath(".")]),
         // 3. The Swift runtime: graph, units, scheduler, trees, embedding API.
         .target(name: "Lunette", dependencies: ["CLunette", "CLua"], resources: [.embedInCode("Lua/prelude.lua"), .embedInCode("Lua/snapshots.lua")]),
         // 4. Swift @Observable classes exposed to Lua by key paths.

@@ -7,7 +7,7 @@ import CLunette
 enum HostTable {
     /// A table whose groups answer with `runtime`'s parts (unretained: the
     /// runtime owns the table and the parts): the clock's callbacks with
-    /// the clock, the rest with the runtime.
+    /// the clock, storage's with the `AppStorageKeeper`, the rest with the runtime.
     static func make(for runtime: LunetteRuntime) -> UnsafeMutablePointer<lun_Host> {
         let context = Unmanaged.passUnretained(runtime).toOpaque()
         let table = UnsafeMutablePointer<lun_Host>.allocate(capacity: 1)
@@ -65,7 +65,7 @@ enum HostTable {
         table.pointee.objects.release = lunhHostRelease
         table.pointee.objects.describe = lunhHostDescribe
         table.pointee.objects.error_message = lunhErrorMessage
-        table.pointee.storage.context = context
+        table.pointee.storage.context = Unmanaged.passUnretained(runtime.storage).toOpaque()
         table.pointee.storage.read = lunhStorageRead
         table.pointee.storage.write = lunhStorageWrite
         table.pointee.inspect.context = context

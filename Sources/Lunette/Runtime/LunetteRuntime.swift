@@ -127,22 +127,20 @@ public final class LunetteRuntime {
     var openedURLs: [String] = []
     /// Text handed to C (valid until the next call), and the last host-object error.
     let text = CStringBuffer()
-    let storageText = CStringBuffer()
     let errorText = CStringBuffer()
     var lastHostError = ""
     /// Why the last value from C could not become a Swift value (not a destroyed object).
     var conversionFailure: String?
     /// Errors of units that belong to no app (ui.effect).
     public internal(set) var effectErrors: [String] = []
-    /// Where `appStorage` values live (Options.appStorage), behind the queue that calls it.
-    let storage: StorageWriter
+    /// Where `appStorage` values live (Options.appStorage): the owner of the
+    /// host table's storage group.
+    let storage: AppStorageKeeper
     /// What the app store failed to read or keep, each message once.
     public var storageErrors: [String] {
-        reportStorageFailures()
-        return storageMessages
+        storage.takeFailures()
+        return storage.messages
     }
-    var storageMessages: [String] = []
-    var storageCauses: Set<String> = []
 
     /// Creates a Lua state with the standard libraries (sandboxed unless
     /// options say otherwise) and `require("lunette")` ready.
@@ -155,7 +153,7 @@ public final class LunetteRuntime {
         self.budget = budget
         ownsState = true
         self.options = options
-        storage = StorageWriter(store: options.appStorage ?? MemoryAppStorage())
+        storage = AppStorageKeeper(store: options.appStorage ?? MemoryAppStorage(), timeBudget: options.timeBudget)
         clock = Clock(mode: options.virtualClock ? .virtual : .real)
         guard lun_open_libraries(L, options.sandboxed ? 1 : 0) == LUN_OK else {
             throw LunetteError.setup("not enough memory for the standard libraries")
@@ -177,13 +175,14 @@ public final class LunetteRuntime {
         self.budget = budget
         ownsState = false
         options = Options(sandboxed: false, virtualClock: virtualClock)
-        storage = StorageWriter(store: MemoryAppStorage())
+        storage = AppStorageKeeper(store: MemoryAppStorage(), timeBudget: options.timeBudget)
         clock = Clock(mode: virtualClock ? .virtual : .real)
         try install()
     }
 
     private func install() throws {
         inbox.adopt(Thread.current)
+        storage.report = { [unowned self] message in problems.record(error: message) }
         let host = HostTable.make(for: self)
         hostTable = host
         guard lun_install(L, host, graph.handle, budget) == LUN_OK else { throw LunetteError.setup(lastError) }
@@ -197,7 +196,7 @@ public final class LunetteRuntime {
     }
 
     deinit {
-        storage.waitUntilWritten(timeout: 5)            // a host that lets go of a runtime keeps what it wrote
+        _ = storage.writer.waitUntilWritten(timeout: 5) // a host that lets go of a runtime keeps what it wrote
         Watchdog.shared.forget(lun_state(L))
         if ownsState { lun_close_state(L) }
         lun_budget_free(budget)
@@ -386,12 +385,7 @@ public final class LunetteRuntime {
     /// `storageErrors`. Returns false if the store had not finished.
     @discardableResult
     public func waitForStorage(timeout: Double = 5) -> Bool {
-        let finished = storage.waitUntilWritten(timeout: timeout)
-        reportStorageFailures()
-        if !finished {
-            reportStorage(AppStorageError("the store has not finished after \(timeout) s"), "changes may not be kept")
-        }
-        return finished
+        storage.waitUntilWritten(timeout: timeout)
     }
 
     /// Bytes scripts use now: the Lua state's, and the copies of their strings

@@ -68,7 +68,6 @@ extension LunetteRuntime {
 
     func endFlush() {
         storage.commit()                              // what the flush wrote, to the store's queue (R21)
-        reportStorageFailures()
         freeReleasedNodes()
         hosts.pruneIdentities()
         if !flushState.rechecks.isEmpty { inbox.wakeUp() }

@@ -1,0 +1,126 @@
+/*
+ * core/core.h — the core room: what every other room stands on.
+ *
+ * The state's registry and its keys, sealed metatables and the checks a
+ * script cannot forge, protected runs and the budget, memory, the run's
+ * output as records (lun_out.c), the sandbox's libraries, the nesting
+ * guard and the messages that name what went wrong. Nothing here calls a
+ * higher room (model, life, view, drive). The graph has its own header
+ * (include/lun_graph.h), shared with Swift.
+ *
+ * Naming: every function is lun_<area>_<what>. Functions registered with
+ * Lua carry a one-line "[-in, +out]" summary of their stack effect.
+ */
+#ifndef LUN_CORE_H
+#define LUN_CORE_H
+
+#include "clunette.h"
+#include "core/lun_host_calls.h"
+#include <lua5.4/lauxlib.h>
+#include <lua5.4/lualib.h>
+#include <string.h>
+
+/* How deep a recursion over script-made values (copies, walks, keys) may go. */
+#define LUN_MAX_NESTING 200
+
+/* lun_registry.c: registry keys (their addresses are the keys) and helpers */
+extern const char lun_key_state;     /* the lun_State userdata */
+extern const char lun_key_objects;   /* serial -> object (weak values) */
+extern const char lun_key_proxies;   /* raw table -> proxy (weak keys) */
+extern const char lun_key_hosts;     /* handle -> host userdata (weak values) */
+extern const char lun_key_hosttypes; /* type index -> class table */
+extern const char lun_key_envkeys;   /* key -> { default = f, value = v } */
+extern const char lun_key_module;    /* the ui table */
+extern const char lun_key_suspend;   /* the trampoline's error value */
+void lun_registry_table(lua_State *L, const void *key);
+void lun_new_weak_table(lua_State *L, const char *mode);
+
+/* Pushes t[k] without metamethods (view values have an __index). Returns its type. */
+static inline int lun_rawfield(lua_State *L, int idx, const char *k) {
+  idx = lua_absindex(L, idx);
+  lua_pushstring(L, k);
+  return lua_rawget(L, idx);
+}
+
+/* lun_seal.c: metatables scripts cannot reach, and checks they cannot forge */
+enum { LUN_SEAL_OBJECT = 1, LUN_SEAL_HOST, LUN_SEAL_CLASS };
+extern const char lun_key_sealed;
+int lun_newmetatable(lua_State *L, const char *name);
+void lun_seal(lua_State *L, int idx, int kind, const char *name);
+int lun_sealed_kind(lua_State *L, int idx);
+
+/* The userdata at arg if its metatable is exactly the one at mtidx (a
+ * metamethod's upvalue), as luaL_checkudata checks; raises naming `what`
+ * otherwise. It is on the hot path of every tracked read, so it takes three
+ * API calls and leaves the metatable pushed: only for metamethods that use
+ * relative indices after it. [-0, +1] */
+static inline void *lun_check_self_pushing(lua_State *L, int arg, int mtidx, const char *what) {
+  void *p = lua_touserdata(L, arg);
+  if (!p || !lua_getmetatable(L, arg) || !lua_rawequal(L, -1, mtidx)) luaL_typeerror(L, arg, what);
+  return p;
+}
+
+/* lun_check_self_pushing, leaving the stack as it was. [-0, +0] */
+static inline void *lun_check_self(lua_State *L, int arg, int mtidx, const char *what) {
+  void *p = lun_check_self_pushing(L, arg, mtidx, what);
+  lua_pop(L, 1);
+  return p;
+}
+
+/* lun_protect.c: protected runs, their error kept as the last error message */
+extern const char lun_key_lasterror, lun_key_fallback, lun_key_toodeep;
+int lun_protect(lua_State *L, int nargs, int nresults);
+int lun_protect_run(lua_State *L, int nargs, int nresults, int bounded);
+void lun_capture_error(lua_State *L);
+
+/* lun_budget.c: the budget of each entry (R26) */
+int lun_budget_begin(lua_State *L, lun_State *S, int bounded);
+int lun_budget_end(lua_State *L, lun_State *S);
+int lun_budget_lower(lun_State *S, double seconds);
+int lun_budget_stopping(lun_State *S);
+uint64_t lun_budget_clock(void);
+int lun_budget_over(lun_State *S, uint64_t start);
+/* An error value as a string, its __tostring run under the budget. */
+int lun_error_string(lua_State *L, int idx);
+
+/* lun_alloc.c: the state's allocator and its cap */
+int lun_alloc_adopt(lua_State *L, lun_State *S);
+
+/* lun_reach.c: what a script may reach (coroutines, debug) */
+void lun_open_reach(lua_State *L);
+int lun_died_by_error(lua_State *co);
+
+/* lun_out.c: a run's output as records (LUN_OUT_* in clunette.h); each may
+ * raise "not enough memory". The env, path and unit calls hand the records
+ * written so far to the host first, then ask it. */
+void lun_out_begin(lua_State *L, int kind, const char *text, size_t len);
+void lun_out_position(lua_State *L, const char *slot, size_t len);
+void lun_out_modifier(lua_State *L, const char *name, size_t nlen, const char *value, size_t vlen);
+void lun_out_attr(lua_State *L, const char *name, size_t nlen, const char *value, size_t vlen);
+void lun_out_slot(lua_State *L, int32_t role, int32_t slot);
+void lun_out_end(lua_State *L);
+void lun_out_site(lua_State *L, int32_t line);
+void lun_out_record(lua_State *L, int32_t unit);
+void lun_out_changed(lua_State *L, int32_t unit);
+void lun_out_env_changed(lua_State *L);
+void lun_out_animate(lua_State *L, const char *desc, size_t len);
+int32_t lun_out_env(lua_State *L, const char *key, size_t klen, int32_t slot);
+const char *lun_out_path(lua_State *L, size_t *len);
+int lun_out_unit(lua_State *L, int32_t kind, int32_t typeId, const char *key, size_t klen, int32_t *unit);
+void lun_out_flush(lua_State *L, lun_State *S);
+void lun_out_free(lua_State *L, lun_State *S);
+
+/* lun_util.c: nesting, errors that name their place, suggestions, copies */
+void lun_nest(lua_State *L, int depth, const char *what);
+void lun_push_suggestion(lua_State *L, const char *name, int arrayidx, const char *const *list);
+void lun_check_sections(lua_State *L, int tidx, const char *const *known, const char *owner);
+void lun_check_keys(lua_State *L, int tidx, const char *const *known, const char *owner, const char *noun);
+void lun_push_key_suggestion(lua_State *L, const char *name, int t1, int t2);
+int lun_type_method(lua_State *L);
+int lun_type_define_method(lua_State *L);
+void lun_copy_shallow(lua_State *L, int idx);
+int lun_error_here(lua_State *L, const char *fmt, ...);
+void lun_where_lua(lua_State *L);
+void lun_trace_write(lua_State *L, int32_t node);
+
+#endif

@@ -1,0 +1,286 @@
+/*
+ * lun_budget.c — every entry into Lua is bounded: a time budget per run, and
+ * Ctrl-C.
+ *
+ * A run (a chunk, a body, an effect, an action, a task step, an event, the
+ * conversion of an error) is a level on the runtime's chain: the Lua thread
+ * it runs on and when it started. A coroutine resumed during a run
+ * (coroutine.resume, coroutine.wrap, a task) adds its thread as a level of
+ * its own, so the chain names every thread that may be executing Lua.
+ *
+ * Each run's budget counts its own time, not the time of the bounded runs it
+ * starts (R26): a body that flushes, a chunk that mounts, a host's tap that
+ * flushes — each nested body, action, event or task step has a budget of
+ * its own, and the run that started it is paused meanwhile. So one slow
+ * body never turns its siblings into budget errors, and a flush costs the
+ * same budget in a host, under `lunette run`, the REPL and `lunette test`.
+ *
+ * The host's watchdog thread looks at the chain now and then
+ * (lun_budget_check). When a run is past its budget, or an interrupt was
+ * asked for, it arms a count hook on every thread from that level up; the
+ * hook raises at the next instruction, and again at every instruction after
+ * it, so even a loop inside pcall unwinds, one catch at a time, to the run's
+ * own protected call. Levels pushed while the stop stands are hooked when
+ * they start. Nothing is hooked while runs finish in time.
+ *
+ * The chain is guarded by a lock, and a thread is on it only while its
+ * resumer holds it on a running stack, so the watchdog never touches a
+ * thread that could have been collected.
+ */
+#include "core/core.h"
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define LUN_BUDGET_LEVELS 256
+
+typedef struct lun_Level {
+  lua_State *thread;
+  uint64_t start;                  /* ns, moved on by the time its nested runs took; 0: a coroutine of the run below */
+  uint64_t paused;                 /* ns: when a nested bounded run began (its time is not this run's); 0: running */
+  int bounded;                     /* the host's budget applies to this run */
+  lua_Hook hook;                   /* the thread's hook before this level */
+  int mask, count;
+} lun_Level;
+
+struct lun_Budget {
+  pthread_mutex_t lock;
+  uint64_t limit;                  /* the host's budget, ns (0: none) */
+  uint64_t scriptLimit;            /* a lower one a script asked for (0: none) */
+  int interruptible;               /* Ctrl-C stops this runtime's runs */
+  volatile sig_atomic_t interruptAsked;   /* set by lun_interrupt (a signal handler may) */
+  int depth;
+  int armed;                       /* 0, or the level (1-based) the stop holds from */
+  int reason;
+  lun_Level levels[LUN_BUDGET_LEVELS];
+};
+
+enum { LUN_STOP_BUDGET = 1, LUN_STOP_INTERRUPT };
+
+/* Nanoseconds on the monotonic clock. Every run reads it as it starts, so
+ * the coarse clock (a few ms of resolution, a fraction of the cost) serves:
+ * budgets are tenths of seconds and more. */
+static uint64_t lun_budget_now(void) {
+  struct timespec ts;
+#ifdef CLOCK_MONOTONIC_COARSE
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+#else
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+#endif
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+lun_Budget *lun_budget_new(void) {
+  lun_Budget *b = (lun_Budget *)calloc(1, sizeof(lun_Budget));
+  if (b) pthread_mutex_init(&b->lock, NULL);
+  return b;
+}
+
+void lun_budget_free(lun_Budget *b) {
+  if (!b) return;
+  pthread_mutex_destroy(&b->lock);
+  free(b);
+}
+
+/* The budget in force, ns (0: none). */
+static uint64_t lun_budget_limit(lun_Budget *b) {
+  if (!b->limit) return b->scriptLimit;
+  if (!b->scriptLimit) return b->limit;
+  return b->scriptLimit < b->limit ? b->scriptLimit : b->limit;
+}
+
+/* The armed hook: raises while a stop holds at or below the running level. */
+static void lun_budget_hook(lua_State *L, lua_Debug *ar) {
+  lun_Budget *b = lun_state(L)->budget;
+  int reason = 0;
+  char seconds[32];
+  (void)ar;
+  pthread_mutex_lock(&b->lock);
+  if (b->armed && b->depth >= b->armed) reason = b->reason;
+  snprintf(seconds, sizeof seconds, "%g", (double)lun_budget_limit(b) / 1e9);
+  pthread_mutex_unlock(&b->lock);
+  if (!reason) {                                   /* armed for a run that has ended: step aside */
+    lua_sethook(L, NULL, 0, 0);
+    return;
+  }
+  luaL_where(L, 0);                                /* in a hook, level 0 is the Lua code it stopped */
+  if (reason == LUN_STOP_INTERRUPT) lua_pushfstring(L, "%sinterrupted", lua_tostring(L, -1));
+  else lua_pushfstring(L, "%sran longer than its time budget (%ss)", lua_tostring(L, -1), seconds);
+  lua_error(L);
+}
+
+/* Arms the hook on every thread from level `from` (0-based) up. Lock held. */
+static void lun_budget_arm(lun_Budget *b, int from, int reason) {
+  int i;
+  b->armed = from + 1;
+  b->reason = reason;
+  for (i = from; i < b->depth; i++) lua_sethook(b->levels[i].thread, lun_budget_hook, LUA_MASKCOUNT, 1);
+}
+
+/* The bounded run below level `top` (the one a new bounded run nests in),
+ * or NULL. Lock held. */
+static lun_Level *lun_budget_enclosing(lun_Budget *b, int top) {
+  int i;
+  for (i = top - 1; i >= 0; i--)
+    if (b->levels[i].bounded) return &b->levels[i];
+  return NULL;
+}
+
+/* A bounded run begins at level `top`: the run it nests in stops counting. Lock held. */
+static void lun_budget_pause(lun_Budget *b, int top, uint64_t now) {
+  lun_Level *outer = lun_budget_enclosing(b, top);
+  if (outer && !outer->paused) outer->paused = now ? now : 1;
+}
+
+/* The bounded run at level `top` ended: the run it nested in counts again,
+ * its start moved on by the time it was paused. Lock held. */
+static void lun_budget_resume(lun_Budget *b, int top) {
+  lun_Level *outer = lun_budget_enclosing(b, top);
+  if (!outer || !outer->paused) return;
+  outer->start += lun_budget_now() - outer->paused;
+  outer->paused = 0;
+}
+
+/* A run (bounded: the host's budget applies) or a coroutine of the running
+ * run starts on thread L. Returns 0 if the chain is full. */
+int lun_budget_begin(lua_State *L, lun_State *S, int bounded) {
+  lun_Budget *b = S->budget;
+  lun_Level *level;
+  pthread_mutex_lock(&b->lock);
+  if (b->depth >= LUN_BUDGET_LEVELS) { pthread_mutex_unlock(&b->lock); return 0; }
+  level = &b->levels[b->depth++];
+  level->thread = L;
+  level->bounded = bounded;
+  level->start = bounded ? lun_budget_now() : 0;
+  level->paused = 0;
+  if (bounded) lun_budget_pause(b, b->depth - 1, level->start);
+  level->hook = lua_gethook(L);
+  level->mask = lua_gethookmask(L);
+  level->count = lua_gethookcount(L);
+  if (b->armed) lua_sethook(L, lun_budget_hook, LUA_MASKCOUNT, 1);
+  pthread_mutex_unlock(&b->lock);
+  return 1;
+}
+
+/* The level on top ends; returns 1 if a stop held for it (it was stopped). */
+int lun_budget_end(lua_State *L, lun_State *S) {
+  lun_Budget *b = S->budget;
+  lun_Level *level;
+  int stopped;
+  pthread_mutex_lock(&b->lock);
+  level = &b->levels[--b->depth];
+  if (level->bounded) lun_budget_resume(b, b->depth);
+  stopped = b->armed && b->depth + 1 >= b->armed;
+  if (b->armed > b->depth) b->armed = 0;           /* the stopped run has unwound */
+  if (b->armed && b->depth > 0 && b->levels[b->depth - 1].thread == L)
+    lua_sethook(L, lun_budget_hook, LUA_MASKCOUNT, 1);   /* a stop still holds for the run below, on this thread */
+  else if (lua_gethook(L) == lun_budget_hook || stopped)
+    lua_sethook(L, level->hook, level->mask, level->count);
+  pthread_mutex_unlock(&b->lock);
+  return stopped;
+}
+
+/* Called by the host's watchdog thread: arms the hook of a run past its
+ * budget, or of every run if an interrupt was asked for. */
+int lun_budget_check(lun_State *S) {
+  lun_Budget *b = S->budget;
+  uint64_t limit, now;
+  int i, armed = 0;
+  pthread_mutex_lock(&b->lock);
+  if (b->interruptAsked && b->interruptible) {
+    b->interruptAsked = 0;
+    if (b->depth > 0 && b->armed != 1) { lun_budget_arm(b, 0, LUN_STOP_INTERRUPT); armed = 1; }
+  }
+  limit = lun_budget_limit(b);
+  now = lun_budget_now();
+  for (i = 0; !armed && limit && i < b->depth && (!b->armed || i + 1 < b->armed); i++) {
+    lun_Level *level = &b->levels[i];
+    if (level->bounded && !level->paused && now - level->start >= limit) { lun_budget_arm(b, i, LUN_STOP_BUDGET); armed = 1; }
+  }
+  pthread_mutex_unlock(&b->lock);
+  return armed;
+}
+
+/* 1 if a stop holds for the running level (a run is being unwound). */
+int lun_budget_stopping(lun_State *S) {
+  lun_Budget *b = S->budget;
+  int stopping;
+  pthread_mutex_lock(&b->lock);
+  stopping = b->armed && b->depth >= b->armed;
+  pthread_mutex_unlock(&b->lock);
+  return stopping;
+}
+
+/* The monotonic clock, for a loop that runs script work (lun_budget_over). */
+uint64_t lun_budget_clock(void) {
+  return lun_budget_now();
+}
+
+/* 1 if a loop the runtime drives, started at `start` (lun_budget_clock),
+ * has run past the budget in force: it stops and reports, whatever each
+ * step took (R20). */
+int lun_budget_over(lun_State *S, uint64_t start) {
+  uint64_t limit;
+  pthread_mutex_lock(&S->budget->lock);
+  limit = lun_budget_limit(S->budget);
+  pthread_mutex_unlock(&S->budget->lock);
+  return limit && lun_budget_now() - start > limit;
+}
+
+void lun_budget_set(lun_State *S, double seconds) {
+  uint64_t ns;
+  if (seconds > 1e9) seconds = 1e9;                /* no conversion out of range (also inf) */
+  ns = seconds > 0 ? (uint64_t)(seconds * 1e9) : 0;
+  S->budget->limit = seconds > 0 && ns == 0 ? 1 : ns;   /* a tiny budget is a tiny budget, never none */
+}
+
+/* A script asks for a budget of `seconds`. The budget in force is the
+ * lower of it and the host's, so a script can lower the host's budget but
+ * never lift or remove it. Returns 0 if seconds is not a positive number. */
+int lun_budget_lower(lun_State *S, double seconds) {
+  uint64_t ns;
+  if (!(seconds > 0)) return 0;                    /* also NaN */
+  if (seconds >= 1e9) { S->budget->scriptLimit = 0; return 1; }   /* no lower than the host's */
+  ns = (uint64_t)(seconds * 1e9);
+  S->budget->scriptLimit = ns ? ns : 1;
+  return 1;
+}
+
+void lun_interrupt(lun_Budget *b) {
+  b->interruptAsked = 1;
+}
+
+void lun_interruptible(lua_State *L, int on) {
+  lun_Budget *b = lun_state(L)->budget;
+  pthread_mutex_lock(&b->lock);
+  b->interruptible = on;
+  b->interruptAsked = 0;
+  pthread_mutex_unlock(&b->lock);
+}
+
+/* Protected part of lun_error_string: (value) -> string. */
+static int lun_tostring_k(lua_State *L) {
+  luaL_tolstring(L, 1, NULL);
+  return 1;
+}
+
+/* Pushes the error value at idx as a string. Its __tostring is script
+ * code: it runs in protection as a run of its own, under the budget.
+ * Returns 1 if it could describe it. [-0, +1] */
+int lun_error_string(lua_State *L, int idx) {
+  lun_State *S = lun_state(L);
+  int status;
+  idx = lua_absindex(L, idx);
+  if (lua_type(L, idx) == LUA_TSTRING) { lua_pushvalue(L, idx); return 1; }
+  if (!lua_checkstack(L, 3) || !lun_budget_begin(L, S, 1)) { lua_pushliteral(L, "an error value that cannot be shown"); return 0; }
+  lua_pushcfunction(L, lun_tostring_k);
+  lua_pushvalue(L, idx);
+  status = lua_pcall(L, 1, 1, 0);
+  lun_budget_end(L, S);
+  if (status == LUA_OK) return 1;
+  lua_pop(L, 1);
+  lua_pushliteral(L, "an error value that cannot be shown");
+  return 0;
+}

@@ -1,0 +1,148 @@
+/*
+ * lun_out.c — a run's output as data.
+ *
+ * The walk writes what a body produced (nodes, their text, modifiers,
+ * attributes and slots, child records, animations) as records into one
+ * buffer per state (the LUN_OUT_* layout in clunette.h). The host reads the
+ * buffer in one call, output.write: when the run ends (lun_update), and
+ * before the walk asks the host something that depends on what came
+ * before (a child unit, an environment entry, the open node's position).
+ * A body's output so crosses the seam once, not once per node.
+ *
+ * The buffer's capacity is charged to the state's memory cap, as Lua's own
+ * memory is; a run that would pass it raises "not enough memory".
+ */
+#include "core/core.h"
+#include <stdlib.h>
+
+/* Above this capacity the buffer is given back after each hand-over. */
+#define LUN_OUT_KEEP (64 * 1024)
+
+/* Makes room for n more bytes in S's buffer, handing over what it holds
+ * first when it would grow past LUN_OUT_KEEP (records are whole, so the
+ * host may read them at any record's end); raises past the memory cap. */
+static char *lun_out_room(lua_State *L, lun_State *S, size_t n) {
+  size_t cap;
+  char *p;
+  if (n <= S->outCap - S->outLen) return S->outBuf + S->outLen;
+  if (S->outLen && S->outLen + n > LUN_OUT_KEEP) {
+    lun_out_flush(L, S);
+    if (n <= S->outCap - S->outLen) return S->outBuf + S->outLen;
+  }
+  if (n > ((size_t)-1) / 4 - S->outLen) luaL_error(L, "not enough memory: a view's output is too large");
+  cap = S->outCap ? S->outCap : 256;
+  while (cap - S->outLen < n && cap < LUN_OUT_KEEP) cap *= 2;
+  if (cap - S->outLen < n) cap = S->outLen + n;   /* a large record: exactly its size */
+  if (!lun_memory_charge(L, (long long)(cap - S->outCap)))
+    luaL_error(L, "not enough memory: its output holds more text than the memory cap allows");
+  p = (char *)realloc(S->outBuf, cap);
+  if (!p) {
+    lun_memory_charge(L, -(long long)(cap - S->outCap));
+    luaL_error(L, "not enough memory");
+  }
+  S->outBuf = p;
+  S->outCap = cap;
+  return p + S->outLen;
+}
+
+/* Writes a string operand at p (its length, then its bytes; NULL:
+ * LUN_OUT_NONE); returns the end. */
+static char *lun_out_put(char *p, const char *s, size_t len) {
+  size_t mark = s ? len : LUN_OUT_NONE;
+  memcpy(p, &mark, sizeof mark);
+  p += sizeof mark;
+  if (s && len) memcpy(p, s, len);
+  return p + (s ? len : 0);
+}
+
+/* Appends one whole record: the operation byte, nints int32 operands (a, b),
+ * then nstrs string operands (s1, s2). */
+static void lun_out_rec(lua_State *L, int op, int nints, int32_t a, int32_t b, int nstrs,
+                        const char *s1, size_t l1, const char *s2, size_t l2) {
+  lun_State *S = lun_state(L);
+  size_t n1 = nstrs > 0 && s1 ? l1 : 0, n2 = nstrs > 1 && s2 ? l2 : 0;
+  size_t size;
+  char *p;
+  if (n1 > ((size_t)-1) / 4 || n2 > ((size_t)-1) / 4) luaL_error(L, "not enough memory: a view's output is too large");
+  size = 1 + (size_t)nints * sizeof(int32_t) + (size_t)nstrs * sizeof(size_t) + n1 + n2;
+  p = lun_out_room(L, S, size);
+  *p++ = (char)op;
+  if (nints > 0) { memcpy(p, &a, sizeof a); p += sizeof a; }
+  if (nints > 1) { memcpy(p, &b, sizeof b); p += sizeof b; }
+  if (nstrs > 0) p = lun_out_put(p, s1, l1);
+  if (nstrs > 1) p = lun_out_put(p, s2, l2);
+  S->outLen += size;
+}
+
+void lun_out_begin(lua_State *L, int kind, const char *text, size_t len) {
+  lun_out_rec(L, LUN_OUT_BEGIN, 1, kind, 0, 1, text, len, NULL, 0);
+}
+
+void lun_out_position(lua_State *L, const char *slot, size_t len) {
+  lun_out_rec(L, LUN_OUT_POSITION, 0, 0, 0, 1, slot, len, NULL, 0);
+}
+
+void lun_out_modifier(lua_State *L, const char *name, size_t nlen, const char *value, size_t vlen) {
+  lun_out_rec(L, LUN_OUT_MODIFIER, 0, 0, 0, 2, name, nlen, value, vlen);
+}
+
+void lun_out_attr(lua_State *L, const char *name, size_t nlen, const char *value, size_t vlen) {
+  lun_out_rec(L, LUN_OUT_ATTR, 0, 0, 0, 2, name, nlen, value, vlen);
+}
+
+void lun_out_animate(lua_State *L, const char *desc, size_t len) {
+  lun_out_rec(L, LUN_OUT_ANIMATE, 0, 0, 0, 1, desc, len, NULL, 0);
+}
+
+void lun_out_slot(lua_State *L, int32_t role, int32_t slot) { lun_out_rec(L, LUN_OUT_SLOT, 2, role, slot, 0, 0, 0, 0, 0); }
+void lun_out_end(lua_State *L) { lun_out_rec(L, LUN_OUT_END, 0, 0, 0, 0, 0, 0, 0, 0); }
+void lun_out_site(lua_State *L, int32_t line) { lun_out_rec(L, LUN_OUT_SITE, 1, line, 0, 0, 0, 0, 0, 0); }
+/* Pops the new record of child unit `unit` into the registry and reports
+ * its ref. The room is made first: nothing raises between taking the ref
+ * and handing it over (a ref taken and lost would keep the record). [-1, +0] */
+void lun_out_record(lua_State *L, int32_t unit) {
+  lun_State *S = lun_state(L);
+  int ref;
+  lun_out_room(L, S, 1 + 2 * sizeof(int32_t));
+  ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  lun_out_rec(L, LUN_OUT_UNIT_RECORD, 2, unit, ref, 0, 0, 0, 0, 0);
+}
+void lun_out_changed(lua_State *L, int32_t unit) { lun_out_rec(L, LUN_OUT_UNIT_CHANGED, 1, unit, 0, 0, 0, 0, 0, 0); }
+void lun_out_env_changed(lua_State *L) { lun_out_rec(L, LUN_OUT_ENV_CHANGED, 0, 0, 0, 0, 0, 0, 0, 0); }
+
+/* output.env, after handing over what came before (the open node). */
+int32_t lun_out_env(lua_State *L, const char *key, size_t klen, int32_t slot) {
+  lun_State *S = lun_state(L);
+  lun_out_flush(L, S);
+  return lunh(S->rt, output, env, key, klen, slot);
+}
+
+/* output.path, after handing over what came before (the open node). */
+const char *lun_out_path(lua_State *L, size_t *len) {
+  lun_State *S = lun_state(L);
+  lun_out_flush(L, S);
+  return lunh(S->rt, output, path, len);
+}
+
+/* output.unit, after handing over what came before (the open node). */
+int lun_out_unit(lua_State *L, int32_t kind, int32_t typeId, const char *key, size_t klen, int32_t *unit) {
+  lun_State *S = lun_state(L);
+  lun_out_flush(L, S);
+  return lunh(S->rt, output, unit, kind, typeId, key, klen, unit);
+}
+
+/* Hands what was written so far to the host (output.write) and empties the
+ * buffer; a large one is given back. Never raises. */
+void lun_out_flush(lua_State *L, lun_State *S) {
+  if (S->outLen) lunh(S->rt, output, write, S->outBuf, S->outLen);
+  S->outLen = 0;
+  if (S->outCap > LUN_OUT_KEEP) lun_out_free(L, S);
+}
+
+/* Frees the buffer (the state closes, or it grew large). */
+void lun_out_free(lua_State *L, lun_State *S) {
+  free(S->outBuf);
+  if (S->outCap) lun_memory_charge(L, -(long long)S->outCap);
+  S->outBuf = NULL;
+  S->outCap = S->outLen = 0;
+}

@@ -1,0 +1,185 @@
+/*
+ * lun_util.c — what every file leans on: bounded nesting, errors that say
+ * where, suggestions for a misspelt name, shallow copies.
+ */
+#include "core/core.h"
+#include <stdarg.h>
+
+/* Before one more level of a recursion over script-made values: raises
+ * (naming what) past LUN_MAX_NESTING levels, and makes room on the Lua
+ * stack for the level's work. */
+void lun_nest(lua_State *L, int depth, const char *what) {
+  if (depth >= LUN_MAX_NESTING)
+    luaL_error(L, "%s: nested more than %d levels deep (a cycle?)", what, LUN_MAX_NESTING);
+  luaL_checkstack(L, 16, what);
+}
+
+/* Raises an error prefixed with the position of the running Lua code. */
+int lun_error_here(lua_State *L, const char *fmt, ...) {
+  va_list argp;
+  va_start(argp, fmt);
+  luaL_where(L, 1);
+  if (lua_rawlen(L, -1) == 0) {                   /* called by C (a binding's setter): the nearest Lua code */
+    lua_pop(L, 1);
+    lun_where_lua(L);
+    if (lua_rawlen(L, -1) > 0) {
+      lua_pushliteral(L, ": ");
+      lua_concat(L, 2);
+    }
+  }
+  lua_pushvfstring(L, fmt, argp);
+  va_end(argp);
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
+/* Pushes "file:line" of the nearest Lua code on the call stack, or "". [-0, +1] */
+void lun_where_lua(lua_State *L) {
+  lua_Debug ar;
+  int level;
+  for (level = 1; level < 12 && lua_getstack(L, level, &ar); level++) {
+    lua_getinfo(L, "Sl", &ar);
+    if (ar.currentline > 0) {
+      lua_pushfstring(L, "%s:%d", ar.short_src, ar.currentline);
+      return;
+    }
+  }
+  lua_pushliteral(L, "");
+}
+
+/* While tracing, tells the host where the running Lua code wrote to node. */
+void lun_trace_write(lua_State *L, int32_t node) {
+  size_t len;
+  const char *place;
+  lun_where_lua(L);
+  place = lua_tolstring(L, -1, &len);
+  if (len) lunh(lun_state(L)->rt, trace, write, node, place, len);
+  lua_pop(L, 1);
+}
+
+/* The edit distance between a and b (insertions, deletions, substitutions
+ * and swaps of neighbours), or 99 for names too long to be typos. */
+static int lun_distance(const char *a, const char *b) {
+  int d[33][33], i, j;
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 32 || lb > 32) return 99;
+  for (i = 0; i <= (int)la; i++) d[i][0] = i;
+  for (j = 0; j <= (int)lb; j++) d[0][j] = j;
+  for (i = 1; i <= (int)la; i++)
+    for (j = 1; j <= (int)lb; j++) {
+      int cost = a[i - 1] != b[j - 1], best = d[i - 1][j - 1] + cost;
+      if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+        best = d[i - 2][j - 2] + 1;
+      d[i][j] = best;
+    }
+  return d[la][lb];
+}
+
+/* Keeps candidate in *best if it is closer to name than what *best holds. */
+static void lun_consider(const char *name, const char *candidate, const char **best, int *bestd) {
+  int d = lun_distance(name, candidate);
+  if (d < *bestd) { *bestd = d; *best = candidate; }
+}
+
+/* Raises "<owner>: unknown <noun> 'x' (did you mean 'y'?) (<noun>s: a, b)"
+ * for a key of the table at tidx that is not in `known`: nothing a script
+ * writes is silently ignored (F08, F12). */
+void lun_check_keys(lua_State *L, int tidx, const char *const *known, const char *owner, const char *noun) {
+  tidx = lua_absindex(L, tidx);
+  lua_pushnil(L);
+  while (lua_next(L, tidx)) {
+    int i, found = 0;
+    lua_pop(L, 1);
+    for (i = 0; known[i] && !found; i++)
+      found = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), known[i]) == 0;
+    if (!found) {
+      luaL_Buffer b;
+      const char *key = luaL_tolstring(L, -1, NULL);
+      lun_push_suggestion(L, key, 0, known);
+      luaL_buffinit(L, &b);
+      for (i = 0; known[i]; i++) {
+        if (i) luaL_addstring(&b, ", ");
+        luaL_addstring(&b, known[i]);
+      }
+      luaL_pushresult(&b);
+      lun_error_here(L, "%s: unknown %s '%s'%s (%ss: %s)", owner, noun, key, lua_tostring(L, -2), noun,
+                     lua_tostring(L, -1));
+    }
+  }
+}
+
+void lun_check_sections(lua_State *L, int tidx, const char *const *known, const char *owner) {
+  lun_check_keys(L, tidx, known, owner, "section");
+}
+
+/* Pushes " (did you mean 'x'?)" for the candidate closest to name — the
+ * strings of the array at arrayidx (0: none) and of the NULL-terminated
+ * list (NULL: none) — if it is close enough to be a typo, else "". [-0, +1] */
+void lun_push_suggestion(lua_State *L, const char *name, int arrayidx, const char *const *list) {
+  const char *best = NULL;
+  int i, bestd = 99, limit = strlen(name) <= 4 ? 1 : 2;
+  if (arrayidx) {
+    lua_Integer n = (lua_Integer)lua_rawlen(L, arrayidx), k;
+    for (k = 1; k <= n; k++) {
+      if (lua_rawgeti(L, arrayidx, k) == LUA_TSTRING) lun_consider(name, lua_tostring(L, -1), &best, &bestd);
+      lua_pop(L, 1);                              /* the array keeps the string alive */
+    }
+  }
+  for (i = 0; list && list[i]; i++) lun_consider(name, list[i], &best, &bestd);
+  if (best && bestd <= limit && bestd > 0) lua_pushfstring(L, " (did you mean '%s'?)", best);
+  else lua_pushliteral(L, "");
+}
+
+/* lun_push_suggestion among the string keys of the tables at t1 and t2
+ * (0: none). [-0, +1] */
+void lun_push_key_suggestion(lua_State *L, const char *name, int t1, int t2) {
+  int i, tables[2];
+  tables[0] = t1 ? lua_absindex(L, t1) : 0;
+  tables[1] = t2 ? lua_absindex(L, t2) : 0;
+  lua_newtable(L);
+  for (i = 0; i < 2; i++) {
+    if (!tables[i] || lua_type(L, tables[i]) != LUA_TTABLE) continue;
+    lua_pushnil(L);
+    while (lua_next(L, tables[i])) {
+      lua_pop(L, 1);
+      lua_pushvalue(L, -1);
+      lua_rawseti(L, -3, (lua_Integer)lua_rawlen(L, -3) + 1);
+    }
+  }
+  lun_push_suggestion(L, name, lua_gettop(L), NULL);
+  lua_remove(L, -2);
+}
+
+/* For types whose userdata keep their methods in user value 2 (view types,
+ * dynamic properties), once the caller checked arg 1: (type, key) -> method. */
+int lun_type_method(lua_State *L) {
+  lua_settop(L, 2);
+  lua_getiuservalue(L, 1, 2);
+  lua_pushvalue(L, 2);
+  lua_rawget(L, -2);
+  return 1;
+}
+
+/* (type, key, fn) -> (): defines a method (function Type:name() ... end). */
+int lun_type_define_method(lua_State *L) {
+  lua_settop(L, 3);
+  lua_getiuservalue(L, 1, 2);
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, 3);
+  lua_rawset(L, -3);
+  return 0;
+}
+
+/* Pushes a shallow copy of the table at idx (a definition being extended). [-0, +1] */
+void lun_copy_shallow(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, -4);
+  }
+}

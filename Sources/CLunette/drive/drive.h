@@ -1,0 +1,39 @@
+/*
+ * drive/drive.h — the drive room: what runs the rest.
+ *
+ * The module's entry (luaopen_lunette's work: lunette.c), the protected
+ * entry points Swift calls (lun_state.c), a unit's run (lun_update.c), the
+ * flush and the clock's due work (lun_flush.c), apps and nodes as a script
+ * or a test acts on them, inspection and the spec runner's support. Calls
+ * every other room; nothing calls it but Swift.
+ */
+#ifndef LUN_DRIVE_H
+#define LUN_DRIVE_H
+
+#include "core/core.h"
+
+#define LUN_MT_APP    "lunette.App"
+#define LUN_MT_NODE   "lunette.Node"
+
+/* An app, a node or an effect as Lua holds it: the host's id. */
+typedef struct lun_Handle {
+  int32_t id;
+} lun_Handle;
+
+/* lun_app.c */
+void lun_open_app(lua_State *L);
+int lun_ui_clock_advance(lua_State *L);   /* ui.clock.advance: moves the virtual clock, running what falls due */
+void lun_app_check_idle(lua_State *L, const char *what);
+void lun_handle_push(lua_State *L, int32_t id, const char *mt);
+
+/* lun_node.c */
+void lun_open_node(lua_State *L);
+void lun_last_miss(lua_State *L);
+
+/* lun_update.c, lun_flush.c */
+void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket);
+void lun_flush_now(lua_State *L);
+int lun_run_due_now(lua_State *L, double upTo);
+void lun_release_refs(lua_State *L, lun_State *S);
+
+#endif

@@ -1,0 +1,346 @@
+/*
+ * lun_node.c — nodes: what app:find returns, and what a test (or a host,
+ * through lun_node_invoke) does with them as a person would: tap, type,
+ * toggle, pick, slide, step, focus, scroll, follow a link.
+ *
+ * A node is a handle the host resolves to the node rendered now (or to
+ * nothing once it is gone); the Lua values it acts through (an action, a
+ * binding, a control's spec) are in its unit's `out`, by slot.
+ */
+#include "core/core.h"
+#include "model/model.h"
+#include "life/life.h"
+#include "view/view.h"
+#include "drive/drive.h"
+#include <math.h>
+
+/* The node id of argument 1, checked. */
+static int32_t lun_node_check(lua_State *L) {
+  return ((lun_Handle *)luaL_checkudata(L, 1, LUN_MT_NODE))->id;
+}
+
+/* Pushes how a message names node 1: `Button "Save"`. [-0, +1] */
+static void lun_node_name(lua_State *L) {
+  size_t len;
+  lun_State *S = lun_state(L);
+  const char *s = lunh(S->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TYPE, &len);
+  lua_pushlstring(L, s ? s : "?", s ? len : 1);
+  s = lunh(S->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TEXT, &len);
+  if (s && len) {
+    lua_pushliteral(L, " \"");
+    lua_pushlstring(L, s, len);
+    lua_pushliteral(L, "\"");
+    lua_concat(L, 4);
+  }
+}
+
+/* Raises if slot of the out table at outidx was stored while its view was
+ * disabled (D09): "cannot tap Button "Save": it is disabled". [-0, +0] */
+static void lun_node_enabled(lua_State *L, int outidx, int32_t slot, const char *verb) {
+  static const char *const verbs[][2] = {
+    {"tapLink", "follow"}, {"setText", "type into"}, {"select", "pick from"}, {"setValue", "set the value of"},
+    {"increment", "step"}, {"decrement", "step"}, {NULL, NULL}};
+  const char *says = verb;
+  int i;
+  if (lua_getfield(L, outidx, "disabled") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  lua_rawgeti(L, -1, slot);
+  if (lua_isnil(L, -1)) { lua_pop(L, 2); return; }
+  for (i = 0; verbs[i][0]; i++)
+    if (strcmp(verb, verbs[i][0]) == 0) says = verbs[i][1];
+  lun_node_name(L);
+  lun_enabled_refuse(L, says, lua_tostring(L, -1));
+}
+
+/* Pushes the Lua value a node keeps for role, or raises naming the node. [-0, +1] */
+static void lun_node_slot(lua_State *L, int role, const char *verb) {
+  lun_State *S = lun_state(L);
+  int ref = 0;
+  int32_t slot = 0;
+  int found = lunh(S->rt, inspect, node_info, lun_node_check(L), role, &ref, &slot);
+  if (found <= 0) {
+    size_t len;
+    const char *what = lunh(S->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TREE, &len);
+    const char *nl = memchr(what, '\n', len);
+    lua_pushlstring(L, what, nl ? (size_t)(nl - what) : len);
+    if (found < 0) lun_error_here(L, "%s: %s was replaced by a later render; find it again", verb, lua_tostring(L, -1));
+    lun_error_here(L, "%s: %s cannot be %s", verb, lua_tostring(L, -1),
+                   role == LUN_ROLE_ACTION ? "tapped" : role == LUN_ROLE_SUBMIT ? "submitted"
+                   : role == LUN_ROLE_FOCUS ? "focused (it has no :focused)"
+                   : role == LUN_ROLE_CONTROL ? "used so (it is no Picker, Slider, Stepper or DatePicker)" : "edited");
+  }
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+  lua_getfield(L, -1, "out");
+  lun_node_enabled(L, lua_gettop(L), slot, verb);
+  lua_rawgeti(L, -1, slot);
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+}
+
+/* Runs the function on top of the stack with nargs arguments as an event, then flushes. */
+static void lun_node_event(lua_State *L, int nargs) {
+  lun_State *S = lun_state(L);
+  int32_t saved = S->active;
+  S->active = 0;
+  lua_call(L, nargs, 0);
+  S->active = saved;
+  lun_flush_now(L);
+}
+
+/* Runs the function the node keeps for role as an event, then flushes. */
+static int lun_node_act(lua_State *L, int role, const char *verb) {
+  lun_app_check_idle(L, verb);
+  lun_node_slot(L, role, verb);
+  lun_node_event(L, 0);
+  return 0;
+}
+
+/* node:tap() -> (): runs a Button's action. */
+static int lun_node_tap(lua_State *L) { return lun_node_act(L, LUN_ROLE_ACTION, "tap"); }
+/* node:tapLink() -> (): follows a NavigationLink (taps its label), pushing
+ * its destination onto the stack's path (T07). */
+static int lun_node_tap_link(lua_State *L) { return lun_node_act(L, LUN_ROLE_ACTION, "tapLink"); }
+/* node:submit() -> (): runs the node's onSubmit action. */
+static int lun_node_submit(lua_State *L) { return lun_node_act(L, LUN_ROLE_SUBMIT, "submit"); }
+/* node:focus() -> (): focuses a field with :focused, as a click would (T05). */
+static int lun_node_focus(lua_State *L) { return lun_node_act(L, LUN_ROLE_FOCUS, "focus"); }
+
+/* Pushes the binding and the control spec ({ kind, options | range }) of a
+ * Picker, Slider or Stepper node at 1. [-0, +2] */
+static void lun_node_control(lua_State *L, const char *verb) {
+  lun_app_check_idle(L, verb);
+  lun_node_slot(L, LUN_ROLE_CONTROL, verb);       /* first: "it is no Picker, Slider or Stepper" */
+  lun_node_slot(L, LUN_ROLE_BINDING, verb);
+  lua_insert(L, -2);
+}
+
+/* Writes the value on top into the binding below the spec, then flushes. [-1, +0] */
+static void lun_node_control_set(lua_State *L) {
+  lun_binding_set(L, -3, -1);
+  lua_pop(L, 1);
+  lun_flush_now(L);
+}
+
+/* node:select(value) -> (): picks one of a Picker's options. */
+static int lun_node_select(lua_State *L) {
+  lua_Integer i, n;
+  luaL_checkany(L, 2);
+  lua_settop(L, 2);
+  lun_node_control(L, "select");
+  if (lua_getfield(L, -1, "options") != LUA_TTABLE) return lun_error_here(L, "select: the node is no Picker");
+  n = (lua_Integer)lua_rawlen(L, -1);
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, -1, i);
+    if (lua_rawequal(L, -1, 2)) {
+      lua_pop(L, 2);
+      lua_pushvalue(L, 2);
+      lun_node_control_set(L);
+      return 0;
+    }
+    lua_pop(L, 1);
+  }
+  lun_describe(L, 2, 1);
+  return lun_error_here(L, "select: %s is not one of the Picker's options", lua_tostring(L, -1));
+}
+
+/* The range of the control spec on top: low, high (a DatePicker without
+ * one: every date). */
+static void lun_node_range(lua_State *L, lua_Number *lo, lua_Number *hi, const char *verb) {
+  if (lua_getfield(L, -1, "range") != LUA_TTABLE) {
+    lua_getfield(L, -2, "kind");
+    if (lua_tointeger(L, -1) == LUN_VIEW_DATEPICKER && strcmp(verb, "setValue") == 0) {
+      *lo = -HUGE_VAL;
+      *hi = HUGE_VAL;
+      lua_pop(L, 2);
+      return;
+    }
+    lun_error_here(L, "%s: the node has no range", verb);
+  }
+  lua_rawgeti(L, -1, 1);
+  lua_rawgeti(L, -2, 2);
+  *lo = lua_tonumber(L, -2);
+  *hi = lua_tonumber(L, -1);
+  lua_pop(L, 3);
+}
+
+/* node:setValue(x) -> (): moves a Slider (or sets a Stepper) to x, or
+ * picks the date x (seconds since 1970) in a DatePicker, within its range. */
+static int lun_node_set_value(lua_State *L) {
+  lua_Number x = luaL_checknumber(L, 2), lo, hi;
+  luaL_argcheck(L, x == x && x > -1e15 && x < 1e15, 2, "a finite number expected");
+  lua_settop(L, 2);
+  lun_node_control(L, "setValue");
+  lun_node_range(L, &lo, &hi, "setValue");
+  if (x < lo || x > hi) return lun_error_here(L, "setValue: %f is outside the range %f ... %f", x, lo, hi);
+  lua_pushvalue(L, 2);
+  lun_node_control_set(L);
+  return 0;
+}
+
+/* x as an integer, clamped to the integers (NaN: 0): no conversion out of range. */
+static lua_Integer lun_clamp_integer(lua_Number x) {
+  if (x != x) return 0;
+  if (x >= (lua_Number)LUA_MAXINTEGER) return LUA_MAXINTEGER;   /* 2^63: the first float past it */
+  if (x <= (lua_Number)LUA_MININTEGER) return LUA_MININTEGER;
+  return (lua_Integer)x;
+}
+
+/* node:increment() / node:decrement() -> (): a Stepper's step (its `step`,
+ * 1 by default), kept within its range. An integer value steps in integers, clamped at the
+ * integers' ends (no wrap, no signed overflow). */
+static int lun_node_step(lua_State *L, int up, const char *verb) {
+  lua_Number lo, hi, now, step;
+  lua_Integer istep;
+  int integral;
+  lua_settop(L, 1);
+  lun_node_control(L, verb);
+  lun_node_range(L, &lo, &hi, verb);
+  lua_getfield(L, -1, "step");                    /* Stepper(value:in:step:), 1 when none */
+  integral = lua_isinteger(L, -1) || lua_isnil(L, -1);
+  istep = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 1;
+  step = lua_isnumber(L, -1) ? lua_tonumber(L, -1) : 1;
+  lua_pop(L, 1);
+  lun_binding_get(L, -2);
+  if (lua_isinteger(L, -1) && integral) {
+    lua_Integer v = lua_tointeger(L, -1), low = lun_clamp_integer(ceil(lo)), high = lun_clamp_integer(floor(hi));
+    if (up) v = v <= LUA_MAXINTEGER - istep ? v + istep : LUA_MAXINTEGER;
+    else v = v >= LUA_MININTEGER + istep ? v - istep : LUA_MININTEGER;
+    if (v > high) v = high;
+    if (v < low) v = low;
+    lua_pop(L, 1);
+    lua_pushinteger(L, v);
+  } else {
+    now = lua_tonumber(L, -1) + (up ? step : -step);
+    lua_pop(L, 1);
+    if (now < lo) now = lo;
+    if (now > hi) now = hi;
+    lua_pushnumber(L, now);
+  }
+  lun_node_control_set(L);
+  return 0;
+}
+
+static int lun_node_increment(lua_State *L) { return lun_node_step(L, 1, "increment"); }
+static int lun_node_decrement(lua_State *L) { return lun_node_step(L, 0, "decrement"); }
+
+/* Protected part of lun_node_invoke: (handle, method, arg) -> (); the
+ * node userdata takes the handle (its collection releases it). */
+static int lun_node_invoke_k(lua_State *L) {
+  const lun_HostValue *arg = (const lun_HostValue *)lua_touserdata(L, 3);
+  lun_handle_push(L, (int32_t)lua_tointeger(L, 1), LUN_MT_NODE);
+  lua_getfield(L, -1, (const char *)lua_touserdata(L, 2));
+  lua_insert(L, -2);
+  if (arg) lun_host_push_value(L, arg);
+  lua_call(L, arg ? 2 : 1, 0);
+  return 0;
+}
+
+int lun_node_invoke(lua_State *L, int32_t handle, const char *method, const lun_HostValue *arg) {
+  if (!lua_checkstack(L, 6)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_node_invoke_k);
+  lua_pushinteger(L, handle);
+  lua_pushlightuserdata(L, (void *)method);
+  lua_pushlightuserdata(L, (void *)arg);
+  return lun_protect(L, 3, 0);
+}
+
+/* node:toggle() -> (): flips a Toggle's binding. */
+static int lun_node_toggle(lua_State *L) {
+  lun_app_check_idle(L, "toggle");
+  lun_node_slot(L, LUN_ROLE_BINDING, "toggle");
+  lun_binding_get(L, -1);
+  lua_pushboolean(L, !lua_toboolean(L, -1));
+  lun_binding_set(L, -3, -1);
+  lun_flush_now(L);
+  return 0;
+}
+
+/* node:setText(s) -> (): writes a TextField's binding. */
+static int lun_node_settext(lua_State *L) {
+  luaL_checkstring(L, 2);
+  lun_app_check_idle(L, "setText");
+  lun_node_slot(L, LUN_ROLE_BINDING, "setText");
+  lun_binding_set(L, -1, 2);
+  lun_flush_now(L);
+  return 0;
+}
+
+/* node:scroll(row) -> (): moves a lazy List's window to start at row (as
+ * far as the rows go), as scrolling does, then flushes (F13). */
+static int lun_node_scroll(lua_State *L) {
+  lun_State *S = lun_state(L);
+  lua_Integer row = luaL_checkinteger(L, 2);
+  int ref = 0;
+  int32_t unit = 0;
+  luaL_argcheck(L, row >= 1, 2, "rows are numbered from 1");
+  lun_app_check_idle(L, "scroll");
+  if (lunh(S->rt, inspect, node_info, lun_node_check(L), LUN_ROLE_LIST, &ref, &unit) <= 0) {
+    size_t len;
+    const char *what = lunh(S->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TREE, &len);
+    const char *nl = memchr(what, '\n', len);
+    lua_pushlstring(L, what, nl ? (size_t)(nl - what) : len);
+    return lun_error_here(L, "scroll: %s is not a List on screen", lua_tostring(L, -1));
+  }
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+  lua_pushinteger(L, row);
+  lua_setfield(L, -2, "first");
+  lunh(S->rt, scheduler, unit_invalidate, unit);
+  lun_flush_now(L);
+  return 0;
+}
+
+/* node:tree() -> the node's subtree as text. */
+static int lun_node_tree(lua_State *L) {
+  size_t len;
+  const char *s = lunh(lun_state(L)->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TREE, &len);
+  lua_pushlstring(L, s, len);
+  return 1;
+}
+
+/* __index of nodes: a method, or the fields type, text (label), value. */
+static int lun_node_index(lua_State *L) {
+  static const char *const fields[] = {"type", "text", "value", NULL};
+  int what;
+  size_t len;
+  const char *s;
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+  if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "label") == 0) what = LUN_NODE_TEXT;
+  else what = luaL_checkoption(L, 2, NULL, fields) + 1;
+  s = lunh(lun_state(L)->rt, inspect, node_text, lun_node_check(L), what, &len);
+  if (!s) return 0;
+  lua_pushlstring(L, s, len);
+  return 1;
+}
+
+/* __gc of nodes: lets the host forget the handle. */
+static int lun_node_gc(lua_State *L) {
+  lunh(lun_state(L)->rt, inspect, node_release_handle, lun_node_check(L));
+  return 0;
+}
+
+/* __tostring of nodes: their line in the tree. */
+static int lun_node_tostring(lua_State *L) {
+  size_t len;
+  const char *s = lunh(lun_state(L)->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TREE, &len);
+  const char *nl = memchr(s, '\n', len);
+  lua_pushlstring(L, s, nl ? (size_t)(nl - s) : len);
+  return 1;
+}
+
+void lun_open_node(lua_State *L) {
+  static const luaL_Reg node[] = {
+    {"tap", lun_node_tap}, {"tapLink", lun_node_tap_link}, {"submit", lun_node_submit}, {"toggle", lun_node_toggle},
+    {"setText", lun_node_settext}, {"scroll", lun_node_scroll}, {"focus", lun_node_focus},
+    {"select", lun_node_select}, {"setValue", lun_node_set_value}, {"increment", lun_node_increment},
+    {"decrement", lun_node_decrement}, {"tree", lun_node_tree}, {NULL, NULL}};
+  lun_newmetatable(L, LUN_MT_NODE);
+  lua_newtable(L);
+  luaL_setfuncs(L, node, 0);
+  lua_pushcclosure(L, lun_node_index, 1);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, lun_node_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, lun_node_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+}

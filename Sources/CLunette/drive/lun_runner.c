@@ -1,0 +1,110 @@
+/*
+ * lun_runner.c — what a test runner needs from the module: a time limit for
+ * the code it runs, and a fresh virtual clock per spec.
+ *
+ * lunette_watch(co, seconds) gives coroutine co (and the threads it makes,
+ * which inherit the hook) a deadline. Past it, the count hook suspends the
+ * coroutine where it can (even inside pcall, which cannot catch a yield),
+ * or raises "timed out" where it cannot; the runner then abandons it. So a
+ * spec that hangs is reported failed and the run goes on.
+ * lunette_loadfile reads spec files (results leave through the runner's own
+ * channel, held by Swift: SpecChannel.swift).
+ */
+#include "core/core.h"
+#include "drive/drive.h"
+#include <time.h>
+
+/* Seconds on the monotonic clock. */
+static double lun_watchdog_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The count hook: past the deadline, suspend (or fail) the running code. */
+static void lun_watchdog_hook(lua_State *L, lua_Debug *ar) {
+  (void)ar;
+  double deadline = lun_state(L)->testDeadline;
+  if (deadline == 0 || lun_watchdog_now() < deadline) return;
+  if (lua_isyieldable(L)) lua_yield(L, 0);
+  else luaL_error(L, "timed out");
+}
+
+/* lunette_watch(co, seconds) -> (): starts the watch. */
+static int lun_watch(lua_State *L) {
+  lua_State *co = lua_tothread(L, 1);
+  lua_Number seconds = luaL_checknumber(L, 2);
+  luaL_argcheck(L, co != NULL, 1, "coroutine expected");
+  lun_state(L)->testDeadline = lun_watchdog_now() + seconds;
+  lua_sethook(co, lun_watchdog_hook, LUA_MASKCOUNT, 1000);
+  return 0;
+}
+
+/* lunette_unwatch(co) -> timedOut: ends the watch; true if the deadline passed. */
+static int lun_unwatch(lua_State *L) {
+  lua_State *co = lua_tothread(L, 1);
+  luaL_argcheck(L, co != NULL, 1, "coroutine expected");
+  lun_State *S = lun_state(L);
+  lua_pushboolean(L, S->testDeadline != 0 && lun_watchdog_now() >= S->testDeadline);
+  S->testDeadline = 0;
+  lua_sethook(co, NULL, 0, 0);
+  return 1;
+}
+
+/* lunette_reset_clock() -> (): the virtual clock starts again from 0, nothing scheduled. */
+static int lun_reset_clock(lua_State *L) {
+  lunh(lun_state(L)->rt, clock, reset);
+  return 0;
+}
+
+/* lunette_loadfile(path) -> chunk | nil, message: a text chunk from a file,
+ * whatever the sandbox left of loadfile. */
+static int lun_loadfile(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  if (luaL_loadfilex(L, path, "t") == LUA_OK) return 1;
+  lua_pushnil(L);
+  lua_insert(L, -2);
+  return 2;
+}
+
+/* lunette_problems() -> { errors }, { warnings }: what went wrong in views
+ * and events since the last call (error nodes, errors raised by onAppear,
+ * onChange, onReceive or a task, warnings), each "View: file:line: ...". */
+static int lun_problems(lua_State *L) {
+  const lun_Host *rt = lun_state(L)->rt;
+  const char *text;
+  size_t len;
+  int isError, n[2] = {0, 0};
+  lua_newtable(L);
+  lua_newtable(L);
+  while ((text = lunh(rt, inspect, problem_next, &isError, &len)) != NULL) {
+    lua_pushlstring(L, text, len);
+    lua_rawseti(L, isError ? -3 : -2, ++n[isError ? 0 : 1]);
+  }
+  return 2;
+}
+
+/* lunette_last_miss() -> message | nil: the last app:find that matched
+ * nothing, with the tree it searched (to explain a nil that was indexed). */
+static int lun_runner_last_miss(lua_State *L) {
+  lua_settop(L, 0);
+  lun_last_miss(L);
+  return lua_gettop(L) > 0 ? 1 : 0;
+}
+
+/* Protected part of lun_install_runner_support. */
+static int lun_install_runner_k(lua_State *L) {
+  lua_register(L, "lunette_loadfile", lun_loadfile);
+  lua_register(L, "lunette_watch", lun_watch);
+  lua_register(L, "lunette_unwatch", lun_unwatch);
+  lua_register(L, "lunette_reset_clock", lun_reset_clock);
+  lua_register(L, "lunette_problems", lun_problems);
+  lua_register(L, "lunette_last_miss", lun_runner_last_miss);
+  return 0;
+}
+
+int lun_install_runner_support(lua_State *L) {
+  if (!lua_checkstack(L, 4)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_install_runner_k);
+  return lun_protect(L, 0, 0);
+}

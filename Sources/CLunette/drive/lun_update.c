@@ -1,0 +1,348 @@
+/*
+ * lun_update.c — updating one unit the host hands out (lun_flush.c loops).
+ *
+ * lun_flush takes the host's units a batch at a time, parents first. Each
+ * update runs in one protected call: unless the unit must run anyway, it
+ * first checks whether what it read really changed (refreshing computeds
+ * on the way); then it runs the unit's function in its tracking scope and
+ * walks the result. If a very deep never-evaluated computed chain made the
+ * run suspend, the deepest node is settled from the top and the update is
+ * tried again (bodies describe views; running one again is harmless).
+ */
+#include "core/core.h"
+#include "model/model.h"
+#include "life/life.h"
+#include "view/view.h"
+#include "drive/drive.h"
+
+/* One update in progress; lives on the C stack of lun_update. */
+typedef struct lun_Run {
+  lun_Ticket ticket;
+  lun_Walk walk;
+  int32_t saved;     /* the tracking scope to restore */
+  int32_t savedRendering; /* the rendering unit to restore */
+  int checked;       /* dependencies were found stale: do not check again */
+  int tracking;      /* run_begin was called: run_end is due */
+  int rendered;      /* the function ran to the end */
+  int checking;      /* the dependency check is running */
+} lun_Run;
+
+/* Raises "file:line: the function returned a T, expected a view" for the function at fidx. */
+static int lun_bad_result(lua_State *L, int fidx, int ridx) {
+  lua_Debug ar;
+  lua_pushvalue(L, fidx);
+  lua_getinfo(L, ">S", &ar);
+  return luaL_error(L, "%s:%d: the function returned a %s, expected a view", ar.short_src, ar.linedefined,
+                    luaL_typename(L, ridx));
+}
+
+/* 1 if two results of the same body describe the same tree: the same
+ * structure and values; functions and userdata (actions, bindings) match
+ * any of their kind, since each run makes its own. */
+static int lun_same_tree(lua_State *L, int a, int b, int depth) {
+  int same = 1;
+  size_t count = 0;
+  a = lua_absindex(L, a);
+  b = lua_absindex(L, b);
+  if (lua_type(L, a) != lua_type(L, b)) return 0;
+  switch (lua_type(L, a)) {
+    case LUA_TFUNCTION: case LUA_TUSERDATA: case LUA_TTHREAD: case LUA_TLIGHTUSERDATA: return 1;
+    case LUA_TTABLE: break;
+    default: return lua_rawequal(L, a, b);
+  }
+  lun_nest(L, depth, "strict mode's comparison");
+  lua_pushnil(L);
+  while (same && lua_next(L, a)) {
+    count++;
+    lua_pushvalue(L, -2);
+    lua_rawget(L, b);
+    same = lun_same_tree(L, -2, -1, depth + 1);
+    lua_pop(L, 2);
+  }
+  if (!same) { lua_pop(L, 1); return 0; }
+  lua_pushnil(L);
+  while (lua_next(L, b)) { count--; lua_pop(L, 1); }
+  return count == 0;
+}
+
+/* Calls the function at fidx with nargs arguments above it and walks the
+ * view it returns. In strict mode it runs twice and both runs must
+ * describe the same tree (a body is a function of what it reads). */
+static void lun_run_view(lua_State *L, lun_Walk *W, int fidx, int nargs) {
+  int t, first = 0;
+  if (lun_state(L)->strict) {
+    int i, base = lua_gettop(L) - nargs;
+    lua_pushvalue(L, fidx);
+    for (i = 1; i <= nargs; i++) lua_pushvalue(L, base + i);
+    lua_call(L, nargs, 1);
+    first = lua_gettop(L);
+    lua_insert(L, base + 1);                      /* below the arguments */
+    first = base + 1;
+  }
+  lua_pushvalue(L, fidx);
+  lua_insert(L, -nargs - 1);
+  lua_call(L, nargs, 1);
+  t = lua_type(L, -1);
+  if (t != LUA_TTABLE && t != LUA_TNIL && t != LUA_TUSERDATA) lun_bad_result(L, fidx, lua_gettop(L));
+  if (t == LUA_TNIL && nargs == 1) {              /* a body (not a row) that returned nothing: a forgotten return */
+    lua_Debug ar;
+    lua_pushvalue(L, fidx);
+    lua_getinfo(L, ">S", &ar);
+    luaL_error(L, "%s:%d: the body returned nothing, expected a view (return ui.EmptyView() to show nothing)",
+               ar.short_src, ar.linedefined);
+  }
+  if (first && !lun_same_tree(L, first, -1, 0)) {
+    lua_Debug ar;
+    lua_pushvalue(L, fidx);
+    lua_getinfo(L, ">S", &ar);
+    luaL_error(L, "%s:%d: strict mode: the body returned a different tree when run again (does it read something "
+                  "that is not state, such as os.time or math.random?)", ar.short_src, ar.linedefined);
+  }
+  lun_walk_value(L, W, lua_gettop(L));
+}
+
+/* Sets the element, row function and position of the row record on top. */
+static void lun_row_set(lua_State *L, int elem, int row, lua_Integer i) {
+  lua_pushvalue(L, elem);
+  lua_setfield(L, -2, "elem");
+  lua_pushvalue(L, row);
+  lua_setfield(L, -2, "row");
+  lua_pushinteger(L, i);
+  lua_setfield(L, -2, "index");
+}
+
+/* Pushes the decimal text of n. [-0, +1] */
+static const char *lun_push_count(lua_State *L, lua_Integer n, size_t *len) {
+  lua_pushfstring(L, "%I", (LUAI_UACINT)n);
+  return lua_tolstring(L, -1, len);
+}
+
+/* A list unit's run: iterates its data (tracked) and matches one row unit
+ * per element in the window — rows first..last; a lazy List's window starts
+ * where node:scroll put it (record.first), kept within the rows. */
+static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
+  lua_Integer i, n, first = 1, last;
+  int data, row;
+  size_t len;
+  const char *count;
+  lua_getfield(L, W->record, "data");
+  data = lua_gettop(L);
+  lua_getfield(L, W->record, "row");
+  row = lua_gettop(L);
+  n = luaL_len(L, data);
+  last = n;
+  lua_getfield(L, W->record, "lazy");
+  if (lua_toboolean(L, -1) && n > S->listWindow) {
+    lua_getfield(L, W->record, "first");
+    first = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 1;
+    if (first > n - S->listWindow + 1) first = n - S->listWindow + 1;
+    if (first < 1) first = 1;
+    last = first + S->listWindow - 1;
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  for (i = first; i <= last; i++) {
+    int32_t unit = 0;
+    size_t klen;
+    const char *key;
+    int ref, elem;
+    lua_geti(L, data, i);
+    elem = lua_gettop(L);
+    lun_identity_key(L, elem);
+    key = lua_tolstring(L, -1, &klen);
+    lun_out_begin(L, LUN_VIEW_ROW, NULL, 0);
+    ref = lun_walk_unit(L, W, LUN_UNIT_ROW, 0, key, klen, &unit);
+    lun_out_end(L);
+    if (ref == 0) {
+      lua_createtable(L, 0, 5);
+      lua_newtable(L);
+      lua_setfield(L, -2, "out");
+      lua_pushinteger(L, unit);
+      lua_setfield(L, -2, "unit");
+      lun_row_set(L, elem, row, i);
+      lun_out_record(L, unit);
+    } else {
+      int changed;
+      lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+      lua_getfield(L, -1, "elem");
+      lua_getfield(L, -2, "row");
+      lua_getfield(L, -3, "index");
+      changed = !lua_rawequal(L, -3, elem) || !lua_rawequal(L, -2, row) || lua_tointeger(L, -1) != i;
+      lua_pop(L, 3);
+      if (changed) {
+        lun_row_set(L, elem, row, i);
+        lun_out_changed(L, unit);
+      }
+    }
+    lua_settop(L, row);
+  }
+  if (first > 1) {
+    count = lun_push_count(L, first - 1, &len);
+    lun_out_attr(L, "rowsBefore", 10, count, len);
+  }
+  if (last < n) {
+    count = lun_push_count(L, n - last, &len);
+    lun_out_attr(L, "hiddenRows", 10, count, len);
+  }
+}
+
+/* Runs the unit's own function by kind, reporting its output. */
+static void lun_run_unit(lua_State *L, lun_State *S, lun_Run *run) {
+  lun_Walk *W = &run->walk;
+  switch (run->ticket.kind) {
+    case LUN_UNIT_ROOT:
+      lua_getfield(L, W->record, "value");
+      lun_walk_value(L, W, lua_gettop(L));
+      break;
+    case LUN_UNIT_COMPONENT:
+      if (lua_getfield(L, W->record, "ready") == LUA_TNIL) lun_self_init(L, W->record);
+      lun_self_subscribe(L, W->record);
+      lun_dynamic_update(L, W->record);           /* DynamicProperty.update, before the body (F14) */
+      lua_getfield(L, W->record, "info");
+      lua_getfield(L, -1, "body");
+      lua_getfield(L, W->record, "self");
+      lun_run_view(L, W, lua_gettop(L) - 1, 1);
+      break;
+    case LUN_UNIT_ROW:
+      lua_getfield(L, W->record, "row");
+      lua_getfield(L, W->record, "elem");
+      lua_getfield(L, W->record, "index");
+      lun_run_view(L, W, lua_gettop(L) - 2, 2);
+      break;
+    case LUN_UNIT_LIST:
+      lun_run_rows(L, S, W);
+      break;
+    case LUN_UNIT_EFFECT:
+      lua_getfield(L, W->record, "fn");
+      lua_call(L, 0, 0);
+      break;
+    default:
+      luaL_error(L, "unknown unit kind %d", (int)run->ticket.kind);
+  }
+}
+
+/* Protected part of an update: (run) -> (). Checks, then runs in the unit's scope. */
+static int lun_update_k(lua_State *L) {
+  lun_Run *run = (lun_Run *)lua_touserdata(L, 1);
+  lun_State *S = lun_state(L);
+  int32_t node = run->ticket.node;
+  if (!run->ticket.needsRender && !run->checked) {
+    run->checking = 1;
+    if (!lun_refresh_walk(L, S, node, 1)) { run->checking = 0; return 0; }
+    run->checking = 0;
+    run->checked = 1;
+  }
+  lun_out_flush(L, S);                            /* a try before this one wrote these (it suspended) */
+  if (!run->ticket.quiet) lunh(S->rt, scheduler, unit_begin, run->ticket.unit);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, run->ticket.recordRef);  /* 2: record */
+  if (run->ticket.kind == LUN_UNIT_EFFECT) {                /* effects output nothing */
+    lua_pushnil(L);                                          /* 3: new out */
+    lua_pushnil(L);                                          /* 4: new life */
+  } else {
+    lua_newtable(L);
+    lua_newtable(L);
+  }
+  memset(&run->walk, 0, sizeof(run->walk));     /* each try walks afresh (a suspended one left its state) */
+  run->walk.record = 2;
+  run->walk.out = 3;
+  run->walk.life = lua_isnil(L, 4) ? 0 : 4;
+  run->walk.slots = 0;
+  run->walk.rt = S->rt;
+  run->saved = S->active;
+  run->savedRendering = S->rendering;
+  S->active = node;
+  if (run->ticket.kind != LUN_UNIT_EFFECT) S->rendering = node;
+  S->inBody++;
+  lun_graph_run_begin(S->graph, node);
+  run->tracking = 1;
+  lun_run_unit(L, S, run);
+  if (!lua_isnil(L, 3)) {
+    lua_pushvalue(L, 3);
+    lua_setfield(L, 2, "out");
+    lun_life_diff(L, 2, 4, run->ticket.unit);
+  }
+  run->rendered = 1;
+  return 0;
+}
+
+/* Ends the tracking run of an update if it started. */
+static void lun_update_close(lun_State *S, lun_Run *run, int ok) {
+  if (!run->tracking) return;
+  lun_graph_run_end(S->graph, run->ticket.node, ok);
+  S->active = run->saved;
+  S->rendering = run->savedRendering;
+  S->inBody--;
+  run->tracking = 0;
+}
+
+/* Tries the update of run until it ends; returns the LUN_UNIT_* status and
+ * leaves an error's message on the stack for a failure. One budget level
+ * holds across the tries: an update is one run, however often it retries. */
+static int lun_update_tries(lua_State *L, lun_State *S, lun_Run *run) {
+  for (;;) {
+    int status;
+    lua_pushcfunction(L, lun_update_k);
+    lua_pushlightuserdata(L, run);
+    S->inUnit = 1;
+    status = lua_pcall(L, 1, 0, 0);
+    S->inUnit = 0;
+    lun_update_close(S, run, status == LUA_OK && !S->suspending);
+    if (status == LUA_OK && !S->suspending) return run->rendered ? LUN_UNIT_RAN : LUN_UNIT_SKIPPED;
+    if (run->checking && !S->suspending) {          /* a computed raised while the unit was checked: */
+      lua_pop(L, 1);                                /* run it; its body shows the error (at once if a */
+      run->checking = 0;                            /* stop holds) and keeps the dependency, so it */
+      run->checked = 1;                             /* recovers (F09) */
+      continue;
+    }
+    if (S->suspending) {                            /* settle the deepest node, then try again */
+      if (status != LUA_OK) lua_pop(L, 1);
+      S->suspending = 0;
+      run->rendered = 0;
+      if (lun_settle(L, S, S->suspendNode)) continue;
+    }
+    return LUN_UNIT_FAILED;
+  }
+}
+
+/* Updates one unit and reports how it ended to the host (a quiet one only
+ * if it failed); releases what the host disposed meanwhile. */
+void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
+  lun_Run run;
+  int status, stopped, releases;
+  size_t len;
+  const char *msg;
+  memset(&run, 0, sizeof(run));
+  run.ticket = *ticket;
+  if (!lun_budget_begin(L, S, 1)) {
+    if (lunh(S->rt, scheduler, unit_end, ticket->unit, LUN_UNIT_FAILED, "runs nested too deep", 20)) lun_release_refs(L, S);
+    return;
+  }
+  status = lun_update_tries(L, S, &run);
+  stopped = lun_budget_end(L, S);
+  lun_out_flush(L, S);                            /* what the run wrote, in one call (a failed run's too: its children) */
+  if (status != LUN_UNIT_FAILED) {
+    if (!run.ticket.quiet && lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0)) lun_release_refs(L, S);
+    return;
+  }
+  lun_error_string(L, -1);
+  msg = lua_tolstring(L, -1, &len);
+  releases = lunh(S->rt, scheduler, unit_end, run.ticket.unit, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);
+  lua_pop(L, 2);
+  if (releases) lun_release_refs(L, S);
+}
+
+/* Releases the records of units the host disposed: their tasks stop,
+ * their subscriptions end, their onDisappear actions are queued. */
+void lun_release_refs(lua_State *L, lun_State *S) {
+  int32_t ref;
+  while ((ref = lunh(S->rt, scheduler, release_next)) != 0) {
+    if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TTABLE) {
+      lua_getfield(L, -1, "unit");
+      lun_life_release(L, -2, (int32_t)lua_tointeger(L, -1));
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    luaL_unref(L, LUA_REGISTRYINDEX, ref);
+  }
+}
+

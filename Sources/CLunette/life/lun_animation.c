@@ -1,0 +1,135 @@
+/*
+ * lun_animation.c — animations: ui.Animation, ui.withAnimation,
+ * binding:animation(a) and view:animation(a, value).
+ *
+ * An animation is a table { curve, duration } shown as "easeInOut 0.3s".
+ * withAnimation runs its function as a transaction carrying the animation
+ * (lun_transaction.c); the host records it on the nodes those changes altered.
+ */
+#include "core/core.h"
+#include "life/life.h"
+
+#define LUN_MT_ANIMATION "lunette.Animation"
+
+/* Pushes a new animation { curve, duration }. [-0, +1] */
+static void lun_animation_new(lua_State *L, const char *curve, lua_Number duration) {
+  lua_createtable(L, 0, 2);
+  lua_pushstring(L, curve);
+  lua_setfield(L, -2, "curve");
+  if (duration >= 0) {
+    lua_pushnumber(L, duration);
+    lua_setfield(L, -2, "duration");
+  }
+  luaL_setmetatable(L, LUN_MT_ANIMATION);
+}
+
+/* 1 if the value at idx is an animation. */
+int lun_animation_test(lua_State *L, int idx) {
+  int same;
+  if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
+  luaL_getmetatable(L, LUN_MT_ANIMATION);
+  same = lua_rawequal(L, -1, -2);
+  lua_pop(L, 2);
+  return same;
+}
+
+/* Checks that argument arg is an animation. */
+void lun_animation_check(lua_State *L, int arg) {
+  if (!lun_animation_test(L, arg))
+    luaL_argerror(L, arg, lua_pushfstring(L, "animation expected (ui.Animation.easeInOut(0.3), ...), got %s",
+                                          luaL_typename(L, arg)));
+}
+
+/* Pushes the default animation. [-0, +1] */
+void lun_animation_default(lua_State *L) {
+  lun_animation_new(L, "default", -1);
+}
+
+/* __tostring of animations: "easeInOut 0.3s", "default". */
+static int lun_animation_tostring(lua_State *L) {
+  lua_getfield(L, 1, "curve");
+  if (lua_getfield(L, 1, "duration") == LUA_TNUMBER) lua_pushfstring(L, "%s %ss", lua_tostring(L, -2), lua_tostring(L, -1));
+  else lua_pushvalue(L, -2);
+  return 1;
+}
+
+/* A curve constructor: (duration?) -> animation. Upvalues: curve name, default duration. */
+static int lun_animation_curve(lua_State *L) {
+  lua_Number d = luaL_optnumber(L, 1, lua_tonumber(L, lua_upvalueindex(2)));
+  luaL_argcheck(L, d >= 0, 1, "duration must not be negative");
+  lun_animation_new(L, lua_tostring(L, lua_upvalueindex(1)), d);
+  return 1;
+}
+
+/* ui.Animation.spring(response?, dampingFraction?) -> animation. */
+static int lun_animation_spring(lua_State *L) {
+  lun_animation_new(L, "spring", luaL_optnumber(L, 1, 0.5));
+  lua_pushnumber(L, luaL_optnumber(L, 2, 0.825));
+  lua_setfield(L, -2, "damping");
+  return 1;
+}
+
+/* ui.withAnimation([animation,] fn [, completion [, { completionCriteria }]]) -> ():
+ * changes made by fn are animated with it; completion is called once when
+ * the animation is complete by its criteria, "logicallyComplete" (after
+ * its duration on the runtime's clock) or "removed" (also after every
+ * later animation of what it changed), or right after — on the clock's
+ * next tick — when fn changed nothing a view reads, so nothing animates
+ * (D05, lun_completion.c). */
+static int lun_ui_with_animation(lua_State *L) {
+  static const char *const options[] = {"completionCriteria", NULL};
+  static const char *const criteria[] = {"logicallyComplete", "removed", NULL};
+  lua_Number duration = 0.35;                     /* SwiftUI's default animation */
+  int removed = 0;
+  if (lua_isfunction(L, 1)) {                     /* withAnimation(fn [, completion]): the default animation */
+    lun_animation_default(L);
+    lua_insert(L, 1);
+  }
+  lun_animation_check(L, 1);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  if (!lua_isnoneornil(L, 3)) luaL_checktype(L, 3, LUA_TFUNCTION);
+  if (!lua_isnoneornil(L, 4)) {                   /* { completionCriteria = "removed" } */
+    luaL_checktype(L, 4, LUA_TTABLE);
+    lun_check_keys(L, 4, options, "ui.withAnimation", "option");
+    if (lua_getfield(L, 4, "completionCriteria") != LUA_TNIL) {
+      if (lua_type(L, -1) != LUA_TSTRING || !(strcmp(lua_tostring(L, -1), criteria[0]) == 0 ||
+                                               (removed = strcmp(lua_tostring(L, -1), criteria[1]) == 0)))
+        lun_error_here(L, "ui.withAnimation: completionCriteria must be \"logicallyComplete\" or \"removed\", got %s",
+                       luaL_tolstring(L, -1, NULL));
+      if (lua_isnil(L, 3))
+        lun_error_here(L, "ui.withAnimation: completionCriteria needs a completion function (the third argument)");
+    }
+  }
+  lua_settop(L, 3);
+  if (lua_getfield(L, 1, "duration") == LUA_TNUMBER) duration = lua_tonumber(L, -1);
+  lua_pop(L, 1);
+  lua_newtable(L);                                /* 4: what the body did */
+  lun_completion_wrap(L, 2, 4);                   /* 5: the body, logging it */
+  lun_animation_run(L, 1, 5, 0);
+  lun_completion_schedule(L, 4, 3, (double)duration, removed);
+  return 0;
+}
+
+void lun_open_animation(lua_State *L) {
+  static const struct { const char *name; double duration; } curves[] = {
+    {"linear", 0.35}, {"easeIn", 0.35}, {"easeOut", 0.35}, {"easeInOut", 0.35}, {NULL, 0}};
+  int i;
+  lun_newmetatable(L, LUN_MT_ANIMATION);
+  lua_pushcfunction(L, lun_animation_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+  lua_newtable(L);                                /* ui.Animation */
+  for (i = 0; curves[i].name; i++) {
+    lua_pushstring(L, curves[i].name);
+    lua_pushnumber(L, curves[i].duration);
+    lua_pushcclosure(L, lun_animation_curve, 2);
+    lua_setfield(L, -2, curves[i].name);
+  }
+  lua_pushcfunction(L, lun_animation_spring);
+  lua_setfield(L, -2, "spring");
+  lun_animation_new(L, "default", -1);
+  lua_setfield(L, -2, "default");
+  lua_setfield(L, -2, "Animation");
+  lua_pushcfunction(L, lun_ui_with_animation);
+  lua_setfield(L, -2, "withAnimation");
+}

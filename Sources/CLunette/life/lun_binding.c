@@ -1,0 +1,351 @@
+/*
+ * lun_binding.c — Binding and Bindable.
+ *
+ * A Binding is a userdata (lun_Binding) with two user values whose meaning
+ * depends on its kind:
+ *   PROP   (object, key)      reads and writes object[key], tracked
+ *   FUNCS  (get, set)         ui.Binding(get, set)
+ *   CONST  (value, -)         ui.Binding.constant(v): ignores writes
+ *   MEMBER (base, key)        a scoped binding: base.value[key]
+ * Indexing a binding with any other name than its methods gives a scoped
+ * binding, so self["$episode"].isFavorite works as in SwiftUI.
+ */
+#include "core/core.h"
+#include "model/model.h"
+#include "life/life.h"
+#define LUN_MT_BINDING "lunette.Binding"
+
+
+enum { LUN_BIND_PROP = 1, LUN_BIND_FUNCS, LUN_BIND_CONST, LUN_BIND_MEMBER };
+
+typedef struct lun_Binding {
+  int kind;
+  int depth;      /* scoped bindings: members below the root binding */
+} lun_Binding;
+
+#define LUN_MT_BINDABLE "lunette.Bindable"
+
+/* 1 if the value at idx is a Binding. */
+int lun_binding_test(lua_State *L, int idx) {
+  return luaL_testudata(L, idx, LUN_MT_BINDING) != NULL;
+}
+
+/* Pushes a new binding of kind over the values at a and b. [-0, +1] */
+static void lun_binding_new(lua_State *L, int kind, int a, int b) {
+  lun_Binding *bd;
+  int depth = 0;
+  a = lua_absindex(L, a);
+  b = b ? lua_absindex(L, b) : 0;
+  if (kind == LUN_BIND_MEMBER) {
+    depth = ((lun_Binding *)luaL_checkudata(L, a, LUN_MT_BINDING))->depth + 1;
+    lun_nest(L, depth, "a scoped binding");
+  }
+  bd = (lun_Binding *)lua_newuserdatauv(L, sizeof(lun_Binding), 3);
+  bd->kind = kind;
+  bd->depth = depth;
+  lua_pushvalue(L, a);
+  lua_setiuservalue(L, -2, 1);
+  if (b) {
+    lua_pushvalue(L, b);
+    lua_setiuservalue(L, -2, 2);
+  }
+  luaL_setmetatable(L, LUN_MT_BINDING);
+}
+
+/* Pushes a binding to property key (at keyidx) of the object at objidx. [-0, +1] */
+void lun_binding_push_prop(lua_State *L, int objidx, int keyidx) {
+  lun_binding_new(L, LUN_BIND_PROP, objidx, keyidx);
+}
+
+/* Pushes what the binding at idx reaches, to tell focus states apart: its
+ * object and key (a binding to a property), else the binding and nil. [-0, +2] */
+void lun_binding_target(lua_State *L, int idx) {
+  lun_Binding *b = (lun_Binding *)luaL_checkudata(L, idx, LUN_MT_BINDING);
+  idx = lua_absindex(L, idx);
+  if (b->kind == LUN_BIND_PROP) {
+    lua_getiuservalue(L, idx, 1);
+    lua_getiuservalue(L, idx, 2);
+    return;
+  }
+  lua_pushvalue(L, idx);
+  lua_pushnil(L);
+}
+
+/* Pushes the current value of the binding at idx (reads are tracked). [-0, +1] */
+void lun_binding_get(lua_State *L, int idx) {
+  lun_Binding *b = (lun_Binding *)luaL_checkudata(L, idx, LUN_MT_BINDING);
+  idx = lua_absindex(L, idx);
+  luaL_checkstack(L, 8, "reading a binding");
+  switch (b->kind) {
+    case LUN_BIND_PROP:
+      lua_getiuservalue(L, idx, 1);
+      lua_getiuservalue(L, idx, 2);
+      lua_gettable(L, -2);
+      lua_remove(L, -2);
+      return;
+    case LUN_BIND_FUNCS:
+      lua_getiuservalue(L, idx, 1);
+      lua_call(L, 0, 1);
+      return;
+    case LUN_BIND_CONST:
+      lua_getiuservalue(L, idx, 1);
+      return;
+    default:
+      lua_getiuservalue(L, idx, 1);
+      lun_binding_get(L, -1);
+      lua_remove(L, -2);
+      if (lua_isnil(L, -1)) return;
+      lua_getiuservalue(L, idx, 2);
+      lua_gettable(L, -2);
+      lua_remove(L, -2);
+      return;
+  }
+}
+
+static void lun_binding_set_now(lua_State *L, lun_Binding *b, int idx, int vidx);
+
+/* Protected set for an animated binding: (binding, value) -> (). */
+static int lun_binding_set_k(lua_State *L) {
+  lun_binding_set_now(L, (lun_Binding *)lua_touserdata(L, 1), 1, 2);
+  return 0;
+}
+
+/* Writes the value at vidx through the binding at idx (in its animation's transaction). [-0, +0] */
+void lun_binding_set(lua_State *L, int idx, int vidx) {
+  lun_Binding *b = (lun_Binding *)luaL_checkudata(L, idx, LUN_MT_BINDING);
+  idx = lua_absindex(L, idx);
+  vidx = lua_absindex(L, vidx);
+  if (lua_getiuservalue(L, idx, 3) == LUA_TTABLE) {
+    lua_pushcfunction(L, lun_binding_set_k);
+    lua_pushvalue(L, idx);
+    lua_pushvalue(L, vidx);
+    lun_animation_run(L, -4, -3, 2);
+    lua_pop(L, 2);
+    return;
+  }
+  lua_pop(L, 1);
+  lun_binding_set_now(L, b, idx, vidx);
+}
+
+/* Writes the value at vidx through the binding at idx. [-0, +0] */
+static void lun_binding_set_now(lua_State *L, lun_Binding *b, int idx, int vidx) {
+  luaL_checkstack(L, 8, "writing a binding");
+  switch (b->kind) {
+    case LUN_BIND_PROP:
+      lua_getiuservalue(L, idx, 1);
+      lua_getiuservalue(L, idx, 2);
+      lua_pushvalue(L, vidx);
+      lua_settable(L, -3);
+      lua_pop(L, 1);
+      return;
+    case LUN_BIND_FUNCS:
+      lua_getiuservalue(L, idx, 2);
+      lua_pushvalue(L, vidx);
+      lua_call(L, 1, 0);
+      return;
+    case LUN_BIND_CONST:
+      return;
+    default: {
+      int t;
+      lua_getiuservalue(L, idx, 1);              /* base */
+      lun_binding_get(L, -1);                     /* its value */
+      t = lua_type(L, -1);
+      if (t != LUA_TTABLE && t != LUA_TUSERDATA)
+        luaL_error(L, "cannot write through a scoped binding: the base value is a %s", luaL_typename(L, -1));
+      lua_getiuservalue(L, idx, 2);
+      lua_pushvalue(L, vidx);
+      lua_settable(L, -3);
+      if (t == LUA_TTABLE) lun_binding_set(L, -2, -1); /* a raw table: hand it back to the base */
+      lua_pop(L, 2);
+      return;
+    }
+  }
+}
+
+/* binding:get() -> value. */
+static int lun_binding_m_get(lua_State *L) {
+  lun_binding_get(L, 1);
+  return 1;
+}
+
+/* binding:set(v) -> (). */
+static int lun_binding_m_set(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_BINDING);
+  lua_settop(L, 2);
+  lun_binding_set(L, 1, 2);
+  return 0;
+}
+
+/* binding:animation(a) -> a binding whose writes are animated with a. */
+static int lun_binding_m_animation(lua_State *L) {
+  lun_Binding *b = (lun_Binding *)luaL_checkudata(L, 1, LUN_MT_BINDING);
+  if (lua_isnoneornil(L, 2)) lun_animation_default(L); else { lun_animation_check(L, 2); lua_pushvalue(L, 2); }
+  lua_getiuservalue(L, 1, 1);
+  lua_getiuservalue(L, 1, 2);
+  lun_binding_new(L, b->kind, -2, -1);
+  lua_pushvalue(L, -4);
+  lua_setiuservalue(L, -2, 3);
+  return 1;
+}
+
+/* __index of bindings: a method, or a scoped binding to a member. */
+static int lun_binding_index(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_BINDING);
+  lua_settop(L, 2);
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+  lun_binding_new(L, LUN_BIND_MEMBER, 1, 2);
+  return 1;
+}
+
+/* __eq of bindings: same kind over the same storage. */
+static int lun_binding_eq(lua_State *L) {
+  lun_Binding *a = (lun_Binding *)luaL_testudata(L, 1, LUN_MT_BINDING);
+  lun_Binding *b = (lun_Binding *)luaL_testudata(L, 2, LUN_MT_BINDING);
+  int i, same = a && b && a->kind == b->kind;
+  for (i = 1; same && i <= 2; i++) {
+    lua_getiuservalue(L, 1, i);
+    lua_getiuservalue(L, 2, i);
+    same = a->kind == LUN_BIND_MEMBER && i == 1 ? lua_compare(L, -1, -2, LUA_OPEQ) : lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+  }
+  lua_pushboolean(L, same);
+  return 1;
+}
+
+/* __tostring of bindings: "Binding(true)". */
+static int lun_binding_tostring(lua_State *L) {
+  lun_binding_get(L, 1);
+  lun_describe(L, -1, 1);
+  lua_pushfstring(L, "Binding(%s)", lua_tostring(L, -1));
+  return 1;
+}
+
+/* ui.Binding(get, set) -> binding. */
+static int lun_ui_binding(lua_State *L) {
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  luaL_checktype(L, 3, LUA_TFUNCTION);
+  lun_binding_new(L, LUN_BIND_FUNCS, 2, 3);
+  return 1;
+}
+
+/* ui.Binding.constant(v) -> binding that ignores writes. */
+static int lun_ui_binding_constant(lua_State *L) {
+  lua_settop(L, 1);
+  lun_binding_new(L, LUN_BIND_CONST, 1, 0);
+  return 1;
+}
+
+/* Pushes ui.Bindable(obj) for the object at objidx. [-0, +1] */
+void lun_bindable_push(lua_State *L, int objidx) {
+  int32_t handle;
+  objidx = lua_absindex(L, objidx);
+  if (!lun_object_test(L, objidx) && !lun_host_test(L, objidx, &handle))
+    luaL_error(L, "Bindable needs an observable object, got %s", luaL_typename(L, objidx));
+  lua_newuserdatauv(L, 1, 1);
+  lua_pushvalue(L, objidx);
+  lua_setiuservalue(L, -2, 1);
+  luaL_setmetatable(L, LUN_MT_BINDABLE);
+}
+
+/* ui.Bindable(obj) -> bindable. */
+static int lun_ui_bindable(lua_State *L) {
+  luaL_checkany(L, 1);
+  lun_bindable_push(L, 1);
+  return 1;
+}
+
+/* __index of bindables: (bindable, name) -> Binding to obj[name]. */
+static int lun_bindable_index(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_BINDABLE);
+  lua_settop(L, 2);
+  lua_getiuservalue(L, 1, 1);
+  if (lun_object_test(L, -1) && !lun_object_prop(L, -1, 2)) {
+    const char *key = luaL_tolstring(L, 2, NULL);
+    lun_object_suggest(L, 3, key);
+    return lun_error_here(L, "%s has no property '%s' to bind%s", lun_object_classname(L, 3), key, lua_tostring(L, -1));
+  }
+  lun_binding_new(L, LUN_BIND_PROP, -1, 2);
+  return 1;
+}
+
+#define LUN_MT_DISMISS "lunette.Dismiss"
+
+/* Pushes a dismiss action for the sheet presented by the binding at bidx:
+ * it sets the binding false, or nil for a sheet(item:). [-0, +1] */
+void lun_dismiss_push(lua_State *L, int bidx, int toNil) {
+  bidx = lua_absindex(L, bidx);
+  *(unsigned char *)lua_newuserdatauv(L, 1, 1) = (unsigned char)toNil;
+  lua_pushvalue(L, bidx);
+  lua_setiuservalue(L, -2, 1);
+  luaL_setmetatable(L, LUN_MT_DISMISS);
+}
+
+/* __call of a dismiss action: () -> (): sets its sheet's binding false (or nil). */
+static int lun_dismiss_call(lua_State *L) {
+  unsigned char *toNil = (unsigned char *)luaL_checkudata(L, 1, LUN_MT_DISMISS);
+  lua_getiuservalue(L, 1, 1);
+  if (*toNil) lua_pushnil(L); else lua_pushboolean(L, 0);
+  lun_binding_set(L, -2, -1);
+  return 0;
+}
+
+/* __eq of dismiss actions: the same binding. */
+static int lun_dismiss_eq(lua_State *L) {
+  if (!luaL_testudata(L, 1, LUN_MT_DISMISS) || !luaL_testudata(L, 2, LUN_MT_DISMISS)) {
+    lua_pushboolean(L, 0);
+    return 1;
+  }
+  lua_getiuservalue(L, 1, 1);
+  lua_getiuservalue(L, 2, 1);
+  lua_pushboolean(L, lua_compare(L, -1, -2, LUA_OPEQ));
+  return 1;
+}
+
+/* The default `dismiss` outside a sheet: does nothing. */
+static int lun_dismiss_nothing(lua_State *L) {
+  (void)L;
+  return 0;
+}
+
+void lun_open_binding(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    {"get", lun_binding_m_get}, {"set", lun_binding_m_set}, {"animation", lun_binding_m_animation}, {NULL, NULL}};
+  lun_newmetatable(L, LUN_MT_BINDING);
+  lua_newtable(L);
+  luaL_setfuncs(L, methods, 0);
+  lua_pushcclosure(L, lun_binding_index, 1);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, lun_binding_eq);
+  lua_setfield(L, -2, "__eq");
+  lua_pushcfunction(L, lun_binding_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+  lun_newmetatable(L, LUN_MT_BINDABLE);
+  lua_pushcfunction(L, lun_bindable_index);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+  /* ui.Binding: callable, with .constant */
+  lua_newtable(L);
+  lua_pushcfunction(L, lun_ui_binding_constant);
+  lua_setfield(L, -2, "constant");
+  lua_newtable(L);
+  lua_pushcfunction(L, lun_ui_binding);
+  lua_setfield(L, -2, "__call");
+  lua_setmetatable(L, -2);
+  lua_setfield(L, -2, "Binding");
+  lua_pushcfunction(L, lun_ui_bindable);
+  lua_setfield(L, -2, "Bindable");
+  lun_newmetatable(L, LUN_MT_DISMISS);
+  lua_pushcfunction(L, lun_dismiss_call);
+  lua_setfield(L, -2, "__call");
+  lua_pushcfunction(L, lun_dismiss_eq);
+  lua_setfield(L, -2, "__eq");
+  lua_pop(L, 1);
+  lun_registry_table(L, &lun_key_envkeys);         /* the built-in key `dismiss` */
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, lun_dismiss_nothing);
+  lua_setfield(L, -2, "value");
+  lua_setfield(L, -2, "dismiss");
+  lua_pop(L, 1);
+}

@@ -1,0 +1,212 @@
+/*
+ * lun_completion.c — when withAnimation's completion runs (D05), as
+ * SwiftUI's withAnimation(_:completionCriteria:_:completion:) and
+ * AnimationCompletionCriteria
+ * (https://developer.apple.com/documentation/swiftui/animationcompletioncriteria).
+ *
+ * The body runs with the graph logging what it changed (lun_graph's log);
+ * a view that reads what changed (directly or through computeds) renders
+ * again in the transaction, so it animates.
+ *   - Nothing a view reads changed (nothing, or only what no view reads,
+ *     or only what effects read): nothing animates, and the completion
+ *     runs on the clock's next tick, right after.
+ *   - .logicallyComplete (the default): after the animation's duration.
+ *   - .removed: when the animation is removed — after its duration, and
+ *     after every later animation of the same property (a signal it
+ *     changed) that began before it ended: each animation that made a view
+ *     stale records, per signal it changed, when it ends (out of the
+ *     registry table animEnds: node -> clock time), and the completion
+ *     checks them when it falls due, waiting again while a later one runs.
+ */
+#include "core/core.h"
+#include "life/life.h"
+
+static const char lun_key_animends = 0, lun_key_effects = 0;
+
+/* A ui.effect's unit (not a view): what it reads changing animates nothing. */
+void lun_completion_effect(lua_State *L, int32_t unit, int on) {
+  lun_registry_table(L, &lun_key_effects);
+  if (on) lua_pushboolean(L, 1); else lua_pushnil(L);
+  lua_rawseti(L, -2, unit);
+  lua_pop(L, 1);
+}
+
+/* ui.reset: no effect stays, and the clock starts again from 0. [-0, +0] */
+void lun_completion_forget(lua_State *L) {
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_effects);
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_animends);
+}
+
+/* 1 if the effect node id is a view's unit (not a ui.effect's). [-0, +0] */
+static int lun_completion_is_view(lua_State *L, const lun_Graph *g, int32_t id) {
+  const lun_GraphNode *n = &g->nodes[id];
+  int view;
+  if (!lun_graph_is_live(g, id) || n->origin != LUN_ORIGIN_UNIT) return 0;
+  lun_registry_table(L, &lun_key_effects);
+  view = lua_rawgeti(L, -1, n->owner) == LUA_TNIL;
+  lua_pop(L, 2);
+  return view;
+}
+
+/* The most links lun_completion_reaches_view follows for one body: past
+ * it, the body is taken to animate something. */
+#define LUN_COMPLETION_WALK 100000
+
+/* 1 if the node id reaches a view's unit through what depends on it
+ * (computeds included), following at most *budget links. [-0, +0] */
+static int lun_completion_reaches_view(lua_State *L, const lun_Graph *g, int32_t id, int *budget) {
+  int top = lua_gettop(L), found = 0;
+  lua_Integer sp = 1;
+  lua_createtable(L, 8, 0);                       /* the nodes to look through */
+  lua_createtable(L, 0, 8);                       /* the nodes seen */
+  lua_pushinteger(L, id);
+  lua_rawseti(L, top + 1, 1);
+  while (sp > 0 && !found) {
+    int32_t l, node;
+    lua_rawgeti(L, top + 1, sp--);
+    node = (int32_t)lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    if (!lun_graph_is_live(g, node)) continue;
+    for (l = g->nodes[node].subs; l && !found; l = g->links[l].nextSub) {
+      int32_t sub = g->links[l].sub;
+      if (--*budget <= 0) { found = 1; break; }   /* too much to look through: it may animate */
+      if (lua_rawgeti(L, top + 2, sub) != LUA_TNIL) { lua_pop(L, 1); continue; }
+      lua_pop(L, 1);
+      lua_pushboolean(L, 1);
+      lua_rawseti(L, top + 2, sub);
+      if (g->nodes[sub].kind == LUN_GRAPH_EFFECT) found = lun_completion_is_view(L, g, sub);
+      else {
+        lua_pushinteger(L, sub);
+        lua_rawseti(L, top + 1, ++sp);
+      }
+    }
+  }
+  lua_settop(L, top);
+  return found;
+}
+
+/* The body of withAnimation, run inside its transaction: calls upvalue 1
+ * with the graph logging what it changes, then stores in the table at
+ * upvalue 2: nodes = { changed signal ids }, views = true if a view reads
+ * one of them (so it renders again, animated). Raises the body's error after. */
+static int lun_completion_logged(lua_State *L) {
+  lun_Graph *g = lun_state(L)->graph;
+  int32_t base = g->log.count, i, n = 0;
+  int status, views = 0, budget = LUN_COMPLETION_WALK;
+  lua_settop(L, 0);
+  g->logging++;
+  lua_pushvalue(L, lua_upvalueindex(1));
+  status = lua_pcall(L, 0, 0, 0);                 /* stack: the error, if any */
+  g->logging--;
+  lua_pushvalue(L, lua_upvalueindex(2));
+  lua_createtable(L, g->log.count > base ? g->log.count - base : 0, 0);
+  for (i = base; i < g->log.count; i++) {
+    views = views || lun_completion_reaches_view(L, g, g->log.items[i], &budget);
+    lua_pushinteger(L, g->log.items[i]);
+    lua_rawseti(L, -2, ++n);
+  }
+  if (!g->logging) g->log.count = base;           /* an outer body keeps what this one changed */
+  lua_setfield(L, -2, "nodes");
+  lua_pushboolean(L, views);
+  lua_setfield(L, -2, "views");
+  lua_pop(L, 1);
+  if (status != LUA_OK) lua_error(L);
+  return 0;
+}
+
+/* Pushes the body at fidx wrapped to log what it changes into the table
+ * at ridx (lun_completion_logged). [-0, +1] */
+void lun_completion_wrap(lua_State *L, int fidx, int ridx) {
+  fidx = lua_absindex(L, fidx);
+  ridx = lua_absindex(L, ridx);
+  lua_pushvalue(L, fidx);
+  lua_pushvalue(L, ridx);
+  lua_pushcclosure(L, lun_completion_logged, 2);
+}
+
+/* Records that the animation described by the table at ridx (nodes) ends
+ * at `end` for each signal it changed, unless a later end is known. [-0, +0] */
+static void lun_completion_note(lua_State *L, int ridx, double end) {
+  lua_Integer i, n;
+  lun_registry_table(L, &lun_key_animends);
+  lua_getfield(L, ridx, "nodes");
+  n = (lua_Integer)lua_rawlen(L, -1);
+  for (i = 1; i <= n; i++) {
+    lua_Integer node;
+    lua_rawgeti(L, -1, i);
+    node = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    if (lua_rawgeti(L, -2, node) == LUA_TNUMBER && lua_tonumber(L, -1) >= end) { lua_pop(L, 1); continue; }
+    lua_pop(L, 1);
+    lua_pushnumber(L, end);
+    lua_rawseti(L, -3, node);
+  }
+  lua_pop(L, 2);
+}
+
+/* The latest end known of an animation of a signal in the list at lidx;
+ * forgets the ends that are past. */
+static double lun_completion_latest(lua_State *L, int lidx, double now) {
+  lua_Integer i, n = (lua_Integer)lua_rawlen(L, lidx);
+  double latest = now;
+  lun_registry_table(L, &lun_key_animends);
+  for (i = 1; i <= n; i++) {
+    lua_Integer node;
+    lua_rawgeti(L, lidx, i);
+    node = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    if (lua_rawgeti(L, -1, node) == LUA_TNUMBER) {
+      double end = lua_tonumber(L, -1);
+      if (end > latest) latest = end;
+      if (end <= now) {                           /* removed: forget it */
+        lua_pushnil(L);
+        lua_rawseti(L, -3, node);
+      }
+    }
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return latest;
+}
+
+/* A .removed completion falling due (upvalues: completion, nodes): runs it
+ * when no later animation of its signals is still running, else waits for
+ * the latest to end. */
+static int lun_completion_check(lua_State *L) {
+  double now = lunh(lun_state(L)->rt, clock, now), latest;
+  latest = lun_completion_latest(L, lua_upvalueindex(2), now);
+  if (latest > now) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, lua_upvalueindex(2));
+    lua_pushcclosure(L, lun_completion_check, 2);
+    lun_clock_once(L, -1, latest - now);
+    return 0;
+  }
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_call(L, 0, 0);
+  return 0;
+}
+
+/* After withAnimation's body (what it did in the table at ridx): notes the
+ * ends of its animations and schedules the completion at cidx (nil: none)
+ * for criteria `removed` (0: logicallyComplete). [-0, +0] */
+void lun_completion_schedule(lua_State *L, int ridx, int cidx, double duration, int removed) {
+  double now = lunh(lun_state(L)->rt, clock, now);
+  int views;
+  ridx = lua_absindex(L, ridx);
+  cidx = lua_absindex(L, cidx);
+  lua_getfield(L, ridx, "views");
+  views = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  if (views) lun_completion_note(L, ridx, now + duration);
+  if (lua_isnil(L, cidx)) return;
+  if (!views) { lun_clock_once(L, cidx, 0.0); return; }   /* nothing animates: right after */
+  if (!removed) { lun_clock_once(L, cidx, duration); return; }
+  lua_pushvalue(L, cidx);
+  lua_getfield(L, ridx, "nodes");
+  lua_pushcclosure(L, lun_completion_check, 2);
+  lun_clock_once(L, -1, duration);
+  lua_pop(L, 1);
+}

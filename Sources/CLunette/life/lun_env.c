@@ -1,0 +1,111 @@
+/*
+ * lun_env.c — the environment: ui.EnvironmentKey and reads from views.
+ *
+ * An environment key is a string: "@Library" for objects stored by type
+ * (:environment(library)), or a declared key ("library") with a default.
+ * Values live in the `out` table of the unit whose output set them; the host
+ * finds the nearest one above a view and names its graph node, so readers
+ * re-render when an ancestor passes a different value.
+ */
+#include "core/core.h"
+#include "model/model.h"
+#include "life/life.h"
+
+/* Pushes the environment key of a type or an instance at idx: "@Library". [-0, +1] */
+void lun_env_type_key(lua_State *L, int idx) {
+  int32_t handle;
+  idx = lua_absindex(L, idx);
+  if (lun_object_test(L, idx)) {
+    lua_pushfstring(L, "@%s", lun_object_classname(L, idx));
+    return;
+  }
+  if (lun_host_test(L, idx, &handle)) {
+    lua_pushfstring(L, "@%s", lun_host_typename(L, idx));
+    return;
+  }
+  if (lua_type(L, idx) == LUA_TTABLE && lua_getmetatable(L, idx)) {
+    int isclass = lua_getfield(L, -1, "__instances") != LUA_TNIL;
+    lua_pop(L, 1);
+    if (isclass && lua_getfield(L, -1, "__name") == LUA_TSTRING) {
+      lua_pushfstring(L, "@%s", lua_tostring(L, -1));
+      lua_replace(L, -3);
+      lua_pop(L, 1);
+      return;
+    }
+    lua_pop(L, isclass ? 2 : 1);
+  }
+  luaL_error(L, "an environment object or type expected, got %s", luaL_typename(L, idx));
+}
+
+/* Pushes the value of a declared key, making it from its default once. [-0, +1] */
+static void lun_env_default(lua_State *L, int keyidx) {
+  lun_registry_table(L, &lun_key_envkeys);
+  lua_pushvalue(L, keyidx);
+  if (lua_rawget(L, -2) != LUA_TTABLE)
+    luaL_error(L, "environment key '%s' is not declared (use ui.EnvironmentKey(\"%s\", default))",
+               lua_tostring(L, keyidx), lua_tostring(L, keyidx));
+  if (lua_getfield(L, -1, "value") == LUA_TNIL) {
+    lua_pop(L, 1);
+    if (lua_getfield(L, -1, "default") == LUA_TFUNCTION) lua_call(L, 0, 1);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "value");
+  }
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+}
+
+/* Reads the environment value under the key at keyidx for a view of unit;
+ * nameidx holds the property name (for messages). [-0, +1] */
+int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx) {
+  lun_State *S = lun_state(L);
+  size_t klen;
+  const char *key = lua_tolstring(L, keyidx, &klen);
+  int ref = 0;
+  int32_t slot = 0, node = 0;
+  if (key && lunh(S->rt, output, env_find, unit, key, klen, &ref, &slot, &node)) {
+    if (S->active && node) lun_graph_track(S->graph, S->active, node);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    lua_getfield(L, -1, "out");
+    lua_rawgeti(L, -1, slot);
+    return 1;
+  }
+  if (mode == LUN_ENV_OPTIONAL) { lua_pushnil(L); return 1; }
+  if (mode == LUN_ENV_KEYED) { lun_env_default(L, keyidx); return 1; }
+  return lun_error_here(L, "no %s in the environment for '%s' (add :environment(obj) to an ancestor, "
+                           "or declare it ui.optional)", key ? key + 1 : "?", lua_tostring(L, nameidx));
+}
+
+/* 1 if key (a string) is one of the built-in environment values. */
+int lun_envbuiltin_is(const char *key) {
+  static const char *const keys[] = {"colorScheme", "locale", "scenePhase", "editMode", "isPresented", "openURL",
+                                     "isEnabled", "dismiss", NULL};
+  int i;
+  for (i = 0; keys[i]; i++)
+    if (strcmp(key, keys[i]) == 0) return 1;
+  return 0;
+}
+
+/* ui.EnvironmentKey(name, default) -> name. */
+static int lun_ui_envkey(lua_State *L) {
+  luaL_checkstring(L, 1);
+  luaL_checkany(L, 2);
+  if (lun_envbuiltin_is(lua_tostring(L, 1)))
+    lun_error_here(L, "ui.EnvironmentKey: '%s' is a built-in environment value; read it with environment = { x = \"%s\" }",
+                   lua_tostring(L, 1), lua_tostring(L, 1));
+  lun_registry_table(L, &lun_key_envkeys);
+  lua_createtable(L, 0, 2);
+  lua_pushvalue(L, 2);
+  lua_setfield(L, -2, "default");
+  lua_pushvalue(L, 1);
+  lua_insert(L, -2);
+  lua_rawset(L, -3);
+  lua_settop(L, 1);
+  return 1;
+}
+
+void lun_open_env(lua_State *L) {
+  lua_pushcfunction(L, lun_ui_envkey);
+  lua_setfield(L, -2, "EnvironmentKey");
+  lua_pushcfunction(L, lun_ui_envkey);           /* ui.Entry(name, default): @Entry's one line */
+  lua_setfield(L, -2, "Entry");
+}

@@ -1,0 +1,393 @@
+/*
+ * lun_life.c — what happens around renders: :onAppear, :onDisappear,
+ * :task, :onReceive and :onChange, and the queue of events that runs after
+ * each flush (never inside a body).
+ *
+ * Each render collects the life modifiers of its output into a table keyed
+ * by node position and kind (lun_life_add). Comparing it with the previous
+ * render's (lun_life_diff) tells what appeared, what stayed and what went:
+ * appearing queues onAppear calls, task starts, subscriptions and initial
+ * onChange calls; staying compares onChange values and keeps tasks and
+ * subscriptions; going queues onDisappear calls and cancels the rest. A
+ * disposed unit's entries all go (lun_life_release).
+ */
+#include "core/core.h"
+#include "model/model.h"
+#include "life/life.h"
+
+/* The events a flush runs after its renders, in order. */
+enum { LUN_EVENT_CALL = 1, LUN_EVENT_CHANGE, LUN_EVENT_SUBSCRIBE, LUN_EVENT_TASK, LUN_EVENT_CANCEL };
+
+/* Fields of a queued event (a table). */
+enum { LUN_EV_KIND = 1, LUN_EV_UNIT, LUN_EV_A, LUN_EV_B, LUN_EV_C };
+
+static const char lun_key_events = 0;
+static const char lun_key_reloading = 0;
+
+/* Protected part of lun_reloading: the flag lives in the registry. */
+static int lun_reloading_k(lua_State *L) {
+  lua_pushboolean(L, (int)lua_tointeger(L, 1));
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_reloading);
+  return 0;
+}
+
+/* While a script runs again (a reload), the tasks of views that stay start anew. */
+int lun_reloading(lua_State *L, int on) {
+  if (!lua_checkstack(L, 3)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_reloading_k);
+  lua_pushinteger(L, on);
+  return lun_protect(L, 1, 0);
+}
+
+/* 1 while a reload runs. */
+static int lun_life_reloading(lua_State *L) {
+  int on = lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_reloading) == LUA_TBOOLEAN && lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return on;
+}
+
+/* Appends an event { kind, unit, a, b, c } taking the top n (<= 3) values. [-n, +0] */
+static void lun_life_queue(lua_State *L, int kind, int32_t unit, int n) {
+  int i;
+  lua_createtable(L, 5, 0);
+  lua_pushinteger(L, kind);
+  lua_rawseti(L, -2, LUN_EV_KIND);
+  lua_pushinteger(L, unit);
+  lua_rawseti(L, -2, LUN_EV_UNIT);
+  for (i = n; i >= 1; i--) {
+    lua_pushvalue(L, -1 - i);
+    lua_rawseti(L, -2, LUN_EV_A + n - i);
+  }
+  lun_registry_table(L, &lun_key_events);
+  lua_insert(L, -2);
+  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  lua_pop(L, 1 + n);
+}
+
+/* Records a life modifier { kind, fn, value, initial } of the open node in
+ * the new life table at lifeidx. The modifier record is on top. [-0, +0] */
+void lun_life_add(lua_State *L, int lifeidx) {
+  size_t plen;
+  const char *path = lun_out_path(L, &plen);
+  int kind;
+  lua_rawgeti(L, -1, LUN_LIFE_KIND);
+  kind = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  lua_pushfstring(L, "%s|%d", path, kind);
+  /* a second modifier of the same kind on the same node gets its own key */
+  while (lua_pushvalue(L, -1), lua_rawget(L, lifeidx) != LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_pushliteral(L, "+");
+    lua_concat(L, 2);
+  }
+  lua_pop(L, 1);
+  lua_createtable(L, 7, 0);                       /* a fresh entry: records are shared by renders */
+  lua_pushnil(L);
+  while (lua_next(L, -4)) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_rawset(L, lifeidx);
+}
+
+/* Calls :sink on the publisher of entry e (at eidx) with its box's forwarder; keeps the cancellable. */
+static int lun_life_forward(lua_State *L) {
+  lun_State *S = lun_state(L);
+  int32_t saved = S->active;
+  lua_getfield(L, lua_upvalueindex(1), "action");
+  lua_pushvalue(L, 1);
+  S->active = 0;
+  lua_call(L, 1, 0);
+  S->active = saved;
+  return 0;
+}
+
+/* What appears: queues what runs after the flush. */
+static void lun_life_appear(lua_State *L, int eidx, int32_t unit) {
+  int kind;
+  lua_rawgeti(L, eidx, LUN_LIFE_KIND);
+  kind = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  switch (kind) {
+    case LUN_ON_APPEAR:
+      lua_rawgeti(L, eidx, LUN_LIFE_FN);
+      lun_life_queue(L, LUN_EVENT_CALL, unit, 1);
+      break;
+    case LUN_ON_TASK:
+    case LUN_ON_RECEIVE:
+      lua_pushvalue(L, eidx);
+      lun_life_queue(L, kind == LUN_ON_TASK ? LUN_EVENT_TASK : LUN_EVENT_SUBSCRIBE, unit, 1);
+      break;
+    case LUN_ON_CHANGE:
+      lua_rawgeti(L, eidx, LUN_LIFE_INITIAL);
+      if (lua_toboolean(L, -1)) {
+        lua_rawgeti(L, eidx, LUN_LIFE_FN);
+        lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
+        lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
+        lun_life_queue(L, LUN_EVENT_CHANGE, unit, 3);
+      }
+      lua_pop(L, 1);
+      break;
+    default:
+      break;
+  }
+}
+
+/* Cancels the subscription of entry e (at eidx), if any, and marks e gone so a queued one never starts. */
+static void lun_life_unsubscribe(lua_State *L, int eidx) {
+  eidx = lua_absindex(L, eidx);
+  lua_pushboolean(L, 1);
+  lua_rawseti(L, eidx, LUN_LIFE_GONE);
+  if (lua_rawgeti(L, eidx, LUN_LIFE_SUB) != LUA_TNIL && luaL_getmetafield(L, -1, "__index") != LUA_TNIL) {
+    lua_getfield(L, -1, "cancel");
+    lua_pushvalue(L, -3);
+    lua_call(L, 1, 0);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
+/* What goes: onDisappear is queued; tasks and subscriptions stop now. */
+static void lun_life_disappear(lua_State *L, int eidx, int32_t unit) {
+  int kind;
+  eidx = lua_absindex(L, eidx);
+  lua_rawgeti(L, eidx, LUN_LIFE_KIND);
+  kind = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  if (kind == LUN_ON_DISAPPEAR) {
+    lua_rawgeti(L, eidx, LUN_LIFE_FN);
+    lun_life_queue(L, LUN_EVENT_CALL, unit, 1);
+  } else if (kind == LUN_ON_TASK) {
+    if (lua_rawgeti(L, eidx, LUN_LIFE_TASK) == LUA_TNUMBER && lun_task_cancel(L, (int32_t)lua_tointeger(L, -1)))
+      lun_life_queue(L, LUN_EVENT_CANCEL, unit, 1);   /* it sees its cancellation after the update */
+    else
+      lua_pop(L, 1);
+    lua_pushboolean(L, 1);
+    lua_rawseti(L, eidx, LUN_LIFE_GONE);         /* a task queued but not started yet never starts */
+  } else if (kind == LUN_ON_RECEIVE) {
+    lun_life_unsubscribe(L, eidx);
+  }
+}
+
+/* Old entry (at oidx) not started yet (field unset): new entry (at eidx) is queued in its place; stack unchanged. */
+static int lun_life_pending(lua_State *L, int oidx, int eidx, int field, int event, int32_t unit) {
+  int pending = lua_rawgeti(L, oidx, field) == LUA_TNIL;
+  lua_pop(L, 1);
+  if (!pending) return 0;
+  lua_pushboolean(L, 1);
+  lua_rawseti(L, oidx, LUN_LIFE_GONE);
+  lua_pushvalue(L, eidx);
+  lun_life_queue(L, event, unit, 1);
+  return 1;
+}
+
+/* 1 if the task entry at eidx has an id (:task(fn, { id = v })) that differs from the old one's. */
+static int lun_life_task_id_changed(lua_State *L, int oidx, int eidx) {
+  int changed = 0;
+  lua_rawgeti(L, eidx, LUN_LIFE_INITIAL);
+  if (lua_toboolean(L, -1)) {
+    lua_rawgeti(L, oidx, LUN_LIFE_VALUE);
+    lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
+    changed = !lun_values_equal(L, -1, -2, 0);    /* by contents, as Swift's Equatable ids (F10) */
+    lua_pop(L, 2);
+  }
+  lua_pop(L, 1);
+  return changed;
+}
+
+/* What stays (old at oidx, new at eidx): keeps tasks and subscriptions, compares onChange values. */
+static void lun_life_stay(lua_State *L, int oidx, int eidx, int32_t unit) {
+  int kind;
+  lua_rawgeti(L, eidx, LUN_LIFE_KIND);
+  kind = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  switch (kind) {
+    case LUN_ON_TASK:
+      if (lun_life_pending(L, oidx, eidx, LUN_LIFE_TASK, LUN_EVENT_TASK, unit)) break;
+      /* :task(fn, { id = v }) with a new v: start anew (F06); so on a reload (its models are new) */
+      if (lun_life_task_id_changed(L, oidx, eidx) || lun_life_reloading(L)) {
+        lun_life_disappear(L, oidx, unit);
+        lua_pushvalue(L, eidx);
+        lun_life_queue(L, LUN_EVENT_TASK, unit, 1);
+        break;
+      }
+      lua_rawgeti(L, oidx, LUN_LIFE_TASK);
+      lua_rawseti(L, eidx, LUN_LIFE_TASK);
+      break;
+    case LUN_ON_RECEIVE:
+      if (lun_life_pending(L, oidx, eidx, LUN_LIFE_BOX, LUN_EVENT_SUBSCRIBE, unit)) break;
+      lua_rawgeti(L, oidx, LUN_LIFE_VALUE);
+      lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
+      if (!lua_rawequal(L, -1, -2)) {             /* another publisher: subscribe anew */
+        lun_life_unsubscribe(L, oidx);
+        lua_pushvalue(L, eidx);
+        lun_life_queue(L, LUN_EVENT_SUBSCRIBE, unit, 1);
+      } else {
+        lua_rawgeti(L, oidx, LUN_LIFE_SUB);
+        lua_rawseti(L, eidx, LUN_LIFE_SUB);
+        lua_rawgeti(L, oidx, LUN_LIFE_BOX);
+        lua_rawgeti(L, eidx, LUN_LIFE_FN);
+        lua_setfield(L, -2, "action");
+        lua_rawseti(L, eidx, LUN_LIFE_BOX);
+      }
+      lua_pop(L, 2);
+      break;
+    case LUN_ON_CHANGE:
+      lua_rawgeti(L, oidx, LUN_LIFE_VALUE);
+      lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
+      if (!lun_values_equal(L, -1, -2, 0)) {      /* snapshots by contents (F10), the rest by == */
+        lua_rawgeti(L, eidx, LUN_LIFE_FN);
+        lua_insert(L, -3);
+        lun_life_queue(L, LUN_EVENT_CHANGE, unit, 3);
+      } else lua_pop(L, 2);
+      break;
+    default:
+      break;
+  }
+}
+
+/* Compares the new life table (at lifeidx) with the record's (at recidx) and keeps the new one. */
+void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit) {
+  int old;
+  if (lua_getfield(L, recidx, "life") == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+  }
+  old = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, lifeidx)) {
+    int eidx = lua_gettop(L);
+    lua_pushvalue(L, -2);
+    if (lua_rawget(L, old) == LUA_TNIL) {
+      lun_life_appear(L, eidx, unit);
+    } else {
+      lun_life_stay(L, lua_gettop(L), eidx, unit);
+      lua_pushvalue(L, -3);
+      lua_pushnil(L);
+      lua_rawset(L, old);
+    }
+    lua_settop(L, eidx - 1);
+  }
+  lua_pushnil(L);
+  while (lua_next(L, old)) {
+    lun_life_disappear(L, -1, unit);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  lua_pushvalue(L, lifeidx);
+  lua_setfield(L, recidx, "life");
+}
+
+/* A unit's record is released: everything it had goes. */
+void lun_life_release(lua_State *L, int recidx, int32_t unit) {
+  recidx = lua_absindex(L, recidx);
+  if (lua_getfield(L, recidx, "life") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    lun_life_disappear(L, -1, unit);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  lua_pushnil(L);
+  lua_setfield(L, recidx, "life");
+}
+
+/* While tracing, tells the host an event of unit ran. */
+void lun_trace_event(lua_State *L, int32_t unit, const char *what) {
+  lun_State *S = lun_state(L);
+  if (S->tracing) lunh(S->rt, trace, event_ran, unit, what, strlen(what));
+}
+
+/* Runs one queued event (at 1) in protection: () -> (). */
+static int lun_event_k(lua_State *L) {
+  lun_State *S = lun_state(L);
+  int kind;
+  lua_rawgeti(L, 1, LUN_EV_KIND);
+  kind = (int)lua_tointeger(L, -1);
+  S->active = 0;
+  lua_rawgeti(L, 1, LUN_EV_UNIT);
+  lun_trace_event(L, (int32_t)lua_tointeger(L, -1),
+                  kind == LUN_EVENT_CALL ? "onAppear/onDisappear" : kind == LUN_EVENT_CHANGE ? "onChange"
+                  : kind == LUN_EVENT_SUBSCRIBE ? "onReceive subscribed" : kind == LUN_EVENT_TASK ? "task created"
+                  : "task cancelled");
+  lua_pop(L, 1);
+  switch (kind) {
+    case LUN_EVENT_CALL:
+      lua_rawgeti(L, 1, LUN_EV_A);
+      lua_call(L, 0, 0);
+      break;
+    case LUN_EVENT_CHANGE:
+      lua_rawgeti(L, 1, LUN_EV_A);
+      lua_rawgeti(L, 1, LUN_EV_B);
+      lua_rawgeti(L, 1, LUN_EV_C);
+      lua_call(L, 2, 0);
+      break;
+    case LUN_EVENT_SUBSCRIBE: {
+      int eidx;
+      lua_rawgeti(L, 1, LUN_EV_A);
+      eidx = lua_gettop(L);
+      if (lua_rawgeti(L, eidx, LUN_LIFE_GONE) != LUA_TNIL) break;   /* went before it subscribed */
+      lua_pop(L, 1);
+      lua_createtable(L, 0, 1);                   /* the box: the forwarder calls its latest action */
+      lua_rawgeti(L, eidx, LUN_LIFE_FN);
+      lua_setfield(L, -2, "action");
+      lua_pushvalue(L, -1);
+      lua_rawseti(L, eidx, LUN_LIFE_BOX);
+      lua_rawgeti(L, eidx, LUN_LIFE_VALUE);       /* publisher:sink(forwarder) */
+      lua_getfield(L, -1, "sink");
+      lua_insert(L, -2);
+      lua_pushvalue(L, -3);
+      lua_pushcclosure(L, lun_life_forward, 1);
+      lua_call(L, 2, 1);
+      lua_rawseti(L, eidx, LUN_LIFE_SUB);
+      break;
+    }
+    case LUN_EVENT_CANCEL:
+      lua_rawgeti(L, 1, LUN_EV_A);
+      lun_task_deliver_cancel(L, (int32_t)lua_tointeger(L, -1));
+      break;
+    case LUN_EVENT_TASK:
+      lua_rawgeti(L, 1, LUN_EV_A);
+      lua_rawgeti(L, 1, LUN_EV_UNIT);
+      lun_task_start(L, lua_gettop(L) - 1, (int32_t)lua_tointeger(L, -1));
+      break;
+    default:
+      break;
+  }
+  return 0;
+}
+
+/* Runs the events queued so far, each in protection as a run of its own;
+ * returns how many ran. [-0, +0] */
+int lun_life_run_events(lua_State *L) {
+  lun_State *S = lun_state(L);
+  lua_Integer i, n;
+  int ran = 0;
+  lun_registry_table(L, &lun_key_events);
+  n = (lua_Integer)lua_rawlen(L, -1);
+  if (n == 0) { lua_pop(L, 1); return 0; }
+  lua_newtable(L);                                /* events queued while these run wait for the next round */
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_events);
+  for (i = 1; i <= n; i++) {
+    int status;
+    lua_pushcfunction(L, lun_event_k);
+    lua_rawgeti(L, -2, i);
+    if (!lun_budget_begin(L, S, 1)) luaL_error(L, "runs nested too deep");
+    status = lua_pcall(L, 1, 0, 0);
+    lun_budget_end(L, S);
+    if (status != LUA_OK) {
+      size_t len;
+      const char *msg;
+      lua_rawgeti(L, -2, i);
+      lua_rawgeti(L, -1, LUN_EV_UNIT);
+      lun_error_string(L, -3);
+      msg = lua_tolstring(L, -1, &len);
+      lunh(S->rt, inspect, event_failed, (int32_t)lua_tointeger(L, -2), msg, len);
+      lua_pop(L, 4);
+    }
+    ran++;
+  }
+  lua_pop(L, 1);
+  return ran;
+}

@@ -1,0 +1,460 @@
+/*
+ * lun_object.c — ui.Observable: model classes and their instances.
+ *
+ * An instance is a userdata (lun_Object) whose one user value is its storage
+ * table, storage[i] holding property i. Each class has its own instance
+ * metatable; __index/__newindex are closures over the class data:
+ *   upvalue 1: the lun_Class userdata   upvalue 2: props (name -> index)
+ *   upvalue 3: the class table (methods) upvalue 4: info { name, names,
+ *              defaults, computeds }
+ */
+#include "core/core.h"
+#include "model/model.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+#define LUN_UV_CLASS 1
+#define LUN_UV_PROPS 2
+#define LUN_UV_METHODS 3
+#define LUN_UV_INFO 4
+#define LUN_UV_META 5   /* the instance metatable itself: what self must have */
+
+/* The lun_Object at idx, or NULL if the value is not a model instance. */
+lun_Object *lun_object_test(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TUSERDATA || lun_sealed_kind(L, idx) != LUN_SEAL_OBJECT) return NULL;
+  return (lun_Object *)lua_touserdata(L, idx);
+}
+
+/* The instance at 1 of the class whose metamethod runs, or a type error. */
+static lun_Object *lun_object_self(lua_State *L) {
+  return (lun_Object *)lun_check_self(L, 1, lua_upvalueindex(LUN_UV_META), "model instance");
+}
+
+/* The instance at 1 of any class, or a type error. */
+static lun_Object *lun_object_check(lua_State *L) {
+  lun_Object *o = lun_object_test(L, 1);
+  if (!o) luaL_typeerror(L, 1, "model instance");
+  return o;
+}
+
+/* The graph node of property prop, made on first use. */
+int32_t lun_object_node(lua_State *L, lun_Object *o, int prop, int kind) {
+  if (o->nodes[prop] == 0) {
+    o->nodes[prop] = lun_graph_node_new(lun_state(L)->graph, kind, LUN_ORIGIN_LUA, o->serial, prop);
+    if (o->nodes[prop] == 0) luaL_error(L, "not enough memory");
+  }
+  return o->nodes[prop];
+}
+
+/* Pushes metatable field `field` of the value at idx. [-0, +1] */
+static void lun_object_meta(lua_State *L, int idx, const char *field) {
+  lua_getmetatable(L, idx);
+  lua_getfield(L, -1, field);
+  lua_remove(L, -2);
+}
+
+/* The index of the property named by the key at keyidx, or 0. [-0, +0] */
+int lun_object_prop(lua_State *L, int idx, int keyidx) {
+  int prop;
+  keyidx = lua_absindex(L, keyidx);
+  lun_object_meta(L, idx, "__props");
+  lua_pushvalue(L, keyidx);
+  prop = lua_rawget(L, -2) == LUA_TNUMBER ? (int)lua_tointeger(L, -1) : 0;
+  lua_pop(L, 2);
+  return prop;
+}
+
+/* The class name of the instance at idx (valid while the class lives). */
+const char *lun_object_classname(lua_State *L, int idx) {
+  const char *name;
+  lun_object_meta(L, idx, "__name");
+  name = lua_tostring(L, -1);
+  lua_pop(L, 1);
+  return name ? name : "?";
+}
+
+/* Pushes the identity of the instance at idx: "Book#3". [-0, +1] */
+void lun_object_push_id(lua_State *L, int idx) {
+  lun_Object *o = (lun_Object *)lua_touserdata(L, idx);
+  lua_pushfstring(L, "%s#%d", lun_object_classname(L, idx), (int)o->ordinal);
+}
+
+/* 1 if the value at idx is an ObservableObject: a ui.ObservableObject
+ * instance, or an ObservableObject-style Swift object. */
+int lun_object_is_observable_object(lua_State *L, int idx) {
+  lun_Object *o = lun_object_test(L, idx);
+  return o ? o->cls->isObject : lun_host_is_object(L, idx);
+}
+
+/* Tracks the whole ObservableObject at idx (any published change invalidates). */
+void lun_object_track_whole(lua_State *L, int idx) {
+  lun_State *S = lun_state(L);
+  lun_Object *o = lun_object_test(L, idx);
+  if (!S->active) return;
+  if (!o) {
+    if (lun_host_is_object(L, idx)) lun_host_track_whole(L, idx);
+    return;
+  }
+  if (o->cls->isObject) lun_graph_track(S->graph, S->active, lun_object_node(L, o, 0, LUN_GRAPH_SIGNAL));
+}
+
+/* Pushes the objectWillChange subject of the ObservableObject at idx, made on first use. [-0, +1] */
+static void lun_object_will_change_subject(lua_State *L, int idx) {
+  lua_getiuservalue(L, idx, 1);
+  if (lua_rawgeti(L, -1, 0) == LUA_TNIL) {
+    lua_pop(L, 1);
+    lun_subject_push_new(L);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, 0);
+  }
+  lua_remove(L, -2);
+}
+
+/* Node's value changed: its readers become pending. A body that writes what
+ * its run has read is told to the host, which reports it (S36). */
+void lun_changed(lua_State *L, int32_t node) {
+  lun_State *S = lun_state(L);
+  if (S->strict && S->rendering)
+    lun_error_here(L, "strict mode: a body may not write observable state (write it in an action, a task or onChange)");
+  if (S->rendering && lun_graph_run_has_read(S->graph, S->rendering, node)) lunh(S->rt, scheduler, render_write, node);
+  lun_graph_changed(S->graph, node);
+}
+
+/* Tells readers that property prop of the object at idx is about to change:
+ * its readers (Observable), or objectWillChange and every holder (Published). */
+void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
+  if (o->cls->hooks) o->cls->hooks->changed(L, idx);  /* app storage: kept in the store at the end of the flush (T04) */
+  switch (o->cls->kinds[prop]) {
+    case LUN_PROP_PLAIN:
+      if (o->nodes[prop] && lun_state(L)->tracing) lun_trace_write(L, o->nodes[prop]);
+      if (o->nodes[prop]) lun_changed(L, o->nodes[prop]);
+      break;
+    case LUN_PROP_PUBLISHED:
+      idx = lua_absindex(L, idx);
+      lua_getiuservalue(L, idx, 1);
+      if (lua_rawgeti(L, -1, 0) != LUA_TNIL) {
+        lua_pushnil(L);
+        lun_subject_send(L, -2, -1);
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 2);
+      if (o->nodes[0] && lun_state(L)->tracing) lun_trace_write(L, o->nodes[0]);
+      if (o->nodes[0]) lun_changed(L, o->nodes[0]);
+      break;
+    default:
+      break;
+  }
+}
+
+/* Reads property prop of the instance at idx, tracking it. [-0, +1] */
+int lun_object_read(lua_State *L, int idx, int prop) {
+  lun_Object *o = (lun_Object *)lua_touserdata(L, idx);
+  lun_State *S = lun_state(L);
+  int kind = o->cls->kinds[prop];
+  idx = lua_absindex(L, idx);
+  if (kind == LUN_PROP_COMPUTED) return lun_computed_read(L, S, o, idx, prop);
+  if (kind == LUN_PROP_PLAIN && S->active)
+    lun_graph_track(S->graph, S->active, o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_GRAPH_SIGNAL));
+  lua_getiuservalue(L, idx, 1);
+  lua_rawgeti(L, -1, prop);
+  lua_remove(L, -2);
+  if ((kind == LUN_PROP_PLAIN || kind == LUN_PROP_PUBLISHED) && lua_type(L, -1) == LUA_TTABLE) {
+    if (lua_getmetatable(L, -1)) lua_pop(L, 1);
+    else {
+      lun_proxy_push(L, idx, prop, -1);
+      lua_remove(L, -2);
+    }
+  }
+  return 1;
+}
+
+/* Writes the value at vidx to property prop; notifies readers if it differs. [-0, +0] */
+void lun_object_write(lua_State *L, int idx, int prop, int vidx) {
+  lun_Object *o = (lun_Object *)lua_touserdata(L, idx);
+  int same;
+  idx = lua_absindex(L, idx);
+  vidx = lua_absindex(L, vidx);
+  if (o->cls->hooks) o->cls->hooks->check(L, idx, vidx);   /* app storage: through a binding, no view to name */
+  lua_getiuservalue(L, idx, 1);
+  lua_pushvalue(L, vidx);
+  lun_proxy_unwrap(L, -1);
+  lua_rawgeti(L, -2, prop);
+  same = lua_compare(L, -1, -2, LUA_OPEQ);
+  lua_pop(L, 1);
+  /* an equal write notifies nobody — but @Published emits on every set (F05) */
+  if (same && o->cls->kinds[prop] != LUN_PROP_PUBLISHED) { lua_pop(L, 2); return; }
+  if (!same) lun_store_value(L, idx, prop);      /* a plain table is stored as a value (F04) */
+  lun_object_notify(L, idx, o, prop);
+  lua_rawseti(L, -2, prop);
+  lua_pop(L, 1);
+}
+
+/* Pushes " (did you mean 'title'?)" for a name close to one of the
+ * properties of the instance at objidx, else "". [-0, +1] */
+void lun_object_suggest(lua_State *L, int objidx, const char *name) {
+  objidx = lua_absindex(L, objidx);
+  lua_getmetatable(L, objidx);
+  lua_rawgeti(L, -1, LUN_META_NAMES);
+  lun_push_suggestion(L, name, lua_gettop(L), NULL);
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+}
+
+/* Raises "Book has no property 'titel' to read (did you mean 'title'?)" (F08, F12). */
+static int lun_object_unknown(lua_State *L, int idx, int keyidx, const char *verb) {
+  const char *key = luaL_tolstring(L, keyidx, NULL);
+  lun_object_suggest(L, idx, key);
+  return luaL_error(L, "%s has no property '%s' to %s%s", lun_object_classname(L, idx), key, verb, lua_tostring(L, -1));
+}
+
+/* __index of instances: (obj, key) -> value. */
+static int lun_object_index(lua_State *L) {
+  lun_Object *o = (lun_Object *)lun_check_self_pushing(L, 1, lua_upvalueindex(LUN_UV_META), "model instance");
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(LUN_UV_PROPS)) == LUA_TNUMBER) {
+    int prop = (int)lua_tointeger(L, -1);
+    if (o->cls->kinds[prop] == LUN_PROP_PLAIN) {    /* the hot path: a tracked read of a plain value */
+      lun_State *S = lun_state(L);
+      if (S->active)
+        lun_graph_track(S->graph, S->active, o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_GRAPH_SIGNAL));
+      lua_getiuservalue(L, 1, 1);
+      if (lua_rawgeti(L, -1, prop) != LUA_TTABLE) return 1;
+    }
+    lua_settop(L, 2);                              /* computeds, tables (proxies), the rest */
+    return lun_object_read(L, 1, prop);
+  }
+  if (o->cls->isObject && lua_type(L, 2) == LUA_TSTRING &&
+      strcmp(lua_tostring(L, 2), "objectWillChange") == 0) {
+    lun_object_will_change_subject(L, 1);
+    return 1;
+  }
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(LUN_UV_METHODS)) == LUA_TNIL)   /* neither a property nor a method (F08) */
+    return lun_object_unknown(L, 1, 2, "read");
+  return 1;
+}
+
+/* __newindex of instances: (obj, key, value) -> (). */
+static int lun_object_newindex(lua_State *L) {
+  lun_Object *o = lun_object_self(L);
+  lua_settop(L, 3);
+  int prop;
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(LUN_UV_PROPS)) != LUA_TNUMBER)
+    return lun_object_unknown(L, 1, 2, "assign");
+  prop = (int)lua_tointeger(L, -1);
+  if (o->cls->kinds[prop] == LUN_PROP_COMPUTED)
+    return luaL_error(L, "cannot assign to computed property '%s' of %s", lua_tostring(L, 2),
+                      lun_object_classname(L, 1));
+  lun_object_write(L, 1, prop, 3);
+  return 0;
+}
+
+/* __tostring of instances: (obj) -> "Book#3 {title=\"Dune\", ...}". */
+static int lun_object_tostring(lua_State *L) {
+  lun_Object *o = lun_object_self(L);
+  luaL_Buffer b;
+  int i, first = 1;
+  lua_settop(L, 1);
+  lua_getiuservalue(L, 1, 1);                    /* 2: storage */
+  lua_getfield(L, lua_upvalueindex(LUN_UV_INFO), "names"); /* 3 */
+  luaL_buffinit(L, &b);
+  lun_object_push_id(L, 1);
+  luaL_addvalue(&b);
+  luaL_addstring(&b, " {");
+  for (i = 1; i <= o->cls->nprops; i++) {
+    if (o->cls->kinds[i] == LUN_PROP_COMPUTED) continue;
+    if (!first) luaL_addstring(&b, ", ");
+    first = 0;
+    lua_rawgeti(L, 3, i);
+    luaL_addvalue(&b);
+    luaL_addchar(&b, '=');
+    lua_rawgeti(L, 2, i);
+    lun_describe(L, -1, 1);
+    lua_remove(L, -2);
+    luaL_addvalue(&b);
+  }
+  luaL_addchar(&b, '}');
+  luaL_pushresult(&b);
+  return 1;
+}
+
+/* __gc of instances: hands the nodes back to the graph. */
+static int lun_object_gc(lua_State *L) {
+  lun_Object *o = lun_object_check(L);
+  lun_State *S = lun_state(L);
+  int i;
+  for (i = 1; i <= o->cls->nprops; i++)
+    if (o->nodes[i]) { lun_graph_release_later(S->graph, o->nodes[i]); o->nodes[i] = 0; }
+  return 0;
+}
+
+/* Iterator of __pairs: (obj, key) -> nextkey, value (tracked reads, declaration order). */
+static int lun_object_next(lua_State *L) {
+  lun_Object *o = lun_object_check(L);
+  lua_settop(L, 2);
+  int prop = 0;
+  if (!lua_isnil(L, 2)) prop = lun_object_prop(L, 1, 2);
+  if (++prop > o->cls->nprops) return 0;
+  lun_object_meta(L, 1, "__info");
+  lua_getfield(L, -1, "names");
+  lua_rawgeti(L, -1, prop);
+  lun_object_read(L, 1, prop);
+  return 2;
+}
+
+/* __pairs of instances: (obj) -> iterator, obj, nil. */
+static int lun_object_pairs(lua_State *L) {
+  lun_object_check(L);
+  lua_pushcfunction(L, lun_object_next);
+  lua_pushvalue(L, 1);
+  lua_pushnil(L);
+  return 3;
+}
+
+/* Builds the instance metatable for a class. [-0, +1] */
+void lun_object_metatable(lua_State *L, int clsidx, int propsidx, int methodsidx, int infoidx, const char *name) {
+  static const luaL_Reg closures[] = {
+    {"__index", lun_object_index}, {"__newindex", lun_object_newindex},
+    {"__tostring", lun_object_tostring}, {NULL, NULL}};
+  const luaL_Reg *r;
+  lua_newtable(L);
+  for (r = closures; r->name; r++) {
+    lua_pushvalue(L, clsidx);
+    lua_pushvalue(L, propsidx);
+    lua_pushvalue(L, methodsidx);
+    lua_pushvalue(L, infoidx);
+    lua_pushvalue(L, -5);
+    lua_pushcclosure(L, r->func, 5);
+    lua_setfield(L, -2, r->name);
+  }
+  lua_pushcfunction(L, lun_object_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, lun_object_pairs);
+  lua_setfield(L, -2, "__pairs");
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__name");
+  lun_seal(L, -1, LUN_SEAL_OBJECT, name);
+  lua_pushvalue(L, clsidx);
+  lua_setfield(L, -2, "__classdata");
+  lua_pushvalue(L, propsidx);
+  lua_setfield(L, -2, "__props");
+  lua_pushvalue(L, methodsidx);
+  lua_setfield(L, -2, "__class");
+  lua_pushvalue(L, infoidx);
+  lua_setfield(L, -2, "__info");
+  lua_getfield(L, infoidx, "computeds");
+  lua_rawseti(L, -2, LUN_META_COMPUTEDS);
+  lua_pushstring(L, name);
+  lua_rawseti(L, -2, LUN_META_NAME);
+  lua_getfield(L, infoidx, "names");
+  lua_rawseti(L, -2, LUN_META_NAMES);
+}
+
+/* Stores the initial value of property prop into storage (at -1). [-0, +0] */
+static void lun_object_init_prop(lua_State *L, int objidx, int prop, int initidx, int infoidx) {
+  lua_getfield(L, infoidx, "names");
+  lua_rawgeti(L, -1, prop);                       /* name */
+  if (initidx) lua_getfield(L, initidx, lua_tostring(L, -1));
+  else lua_pushnil(L);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    lua_getfield(L, infoidx, "defaults");
+    lua_rawgeti(L, -1, prop);
+    lua_remove(L, -2);
+    if (lua_type(L, -1) == LUA_TFUNCTION) {
+      lua_pushvalue(L, objidx);
+      lua_call(L, 1, 1);
+    }
+  }
+  lun_store_value(L, objidx, prop);              /* tables are values: each instance its own (F04) */
+  lua_getiuservalue(L, objidx, 1);
+  lua_insert(L, -2);
+  lua_rawseti(L, -2, prop);
+  lua_pop(L, 3);
+}
+
+/* Checks that every key of the init table names a property. */
+static void lun_object_check_init(lua_State *L, int objidx, int initidx) {
+  lua_pushnil(L);
+  while (lua_next(L, initidx)) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING || !lun_object_prop(L, objidx, -1))
+      lun_object_unknown(L, objidx, -1, "initialise");
+  }
+}
+
+/* Makes an instance of the class whose instance metatable is at mtidx,
+ * with initial values from the table at initidx (0 for none). [-0, +1] */
+int lun_object_new_of(lua_State *L, int mtidx, int initidx) {
+  lun_Class *cls;
+  lun_Object *o;
+  int objidx, i, pass;
+  mtidx = lua_absindex(L, mtidx);
+  if (initidx) initidx = lua_absindex(L, initidx);
+  lua_getfield(L, mtidx, "__classdata");
+  cls = (lun_Class *)lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  o = (lun_Object *)lua_newuserdatauv(L, sizeof(lun_Object) + sizeof(int32_t) * (size_t)cls->nprops, 1);
+  memset(o, 0, sizeof(lun_Object) + sizeof(int32_t) * (size_t)cls->nprops);
+  objidx = lua_gettop(L);
+  o->cls = cls;
+  o->serial = lunh(lun_state(L)->rt, objects, object_serial);
+  o->ordinal = ++cls->count;
+  lua_createtable(L, cls->nprops, 0);
+  lua_setiuservalue(L, objidx, 1);
+  lua_pushvalue(L, mtidx);
+  lua_setmetatable(L, objidx);
+  if (initidx) lun_object_check_init(L, objidx, initidx);
+  lua_getfield(L, mtidx, "__info");
+  /* plain values first, then factories, so a factory may read the others */
+  for (pass = 0; pass < 2; pass++) {
+    for (i = 1; i <= cls->nprops; i++) {
+      int isfactory;
+      if (cls->kinds[i] == LUN_PROP_COMPUTED) continue;
+      lua_getfield(L, -1, "defaults");
+      lua_rawgeti(L, -1, i);
+      isfactory = lua_type(L, -1) == LUA_TFUNCTION;
+      lua_pop(L, 2);
+      if (isfactory == pass) lun_object_init_prop(L, objidx, i, initidx, lua_gettop(L));
+    }
+  }
+  lua_pop(L, 1);
+  lun_registry_table(L, &lun_key_objects);
+  lua_pushvalue(L, objidx);
+  lua_rawseti(L, -2, o->serial);
+  lua_pop(L, 1);
+  return 1;
+}
+
+/* Pushes the live instance with this serial, or nothing. Returns 1 if pushed. */
+int lun_object_push_serial(lua_State *L, int32_t serial) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_objects);
+  if (lua_rawgeti(L, -1, serial) == LUA_TNIL) { lua_pop(L, 2); return 0; }
+  lua_remove(L, -2);
+  return 1;
+}
+
+/* Writes "Book#3.title" for property slot of the object with this serial
+ * (slot 0: "Book#3"). Uses no call that can raise or allocate, so the host
+ * may call it at any time. Returns 0 if the object is gone. */
+int lun_object_label(lua_State *L, int32_t serial, int32_t slot, char *buf, size_t size) {
+  lun_Object *o;
+  const char *cls, *prop = NULL;
+  int ok = 0, top = lua_gettop(L);
+  if (size == 0 || !lua_checkstack(L, 6)) return 0;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_objects);
+  if (lua_type(L, -1) == LUA_TTABLE && lua_rawgeti(L, -1, serial) == LUA_TUSERDATA && lua_getmetatable(L, -1)) {
+    o = (lun_Object *)lua_touserdata(L, -2);
+    lua_rawgeti(L, -1, LUN_META_NAME);
+    cls = lua_tostring(L, -1);
+    if (slot > 0 && lua_rawgeti(L, -2, LUN_META_NAMES) == LUA_TTABLE && lua_rawgeti(L, -1, slot) == LUA_TSTRING)
+      prop = lua_tostring(L, -1);
+    if (prop) snprintf(buf, size, "%s#%d.%s", cls ? cls : "?", (int)o->ordinal, prop);
+    else snprintf(buf, size, "%s#%d", cls ? cls : "?", (int)o->ordinal);
+    ok = 1;
+  }
+  lua_settop(L, top);
+  return ok;
+}
+

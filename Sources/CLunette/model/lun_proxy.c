@@ -1,0 +1,250 @@
+/*
+ * lun_proxy.c — plain tables held in a property behave as tracked values.
+ *
+ * Reading a property whose value is a plain table returns a proxy userdata
+ * (user values: 1 = the raw table, 2 = the owning object). Every read through
+ * the proxy (#, [], ipairs, pairs, table.*) tracks the owning property, every
+ * write notifies it, and nested plain tables come back as proxies with the
+ * same owner. Proxies are cached per raw table, so they keep their identity.
+ */
+#include "core/core.h"
+#include "model/model.h"
+#define LUN_MT_PROXY "lunette.Tracked"
+
+
+/* Tracks the owning property of proxy p if a scope is running (Observable owners only). */
+static void lun_proxy_track(lua_State *L, lun_Proxy *p) {
+  lun_State *S = lun_state(L);
+  if (S->active && p->owner->cls->kinds[p->prop] == LUN_PROP_PLAIN)
+    lun_graph_track(S->graph, S->active, lun_object_node(L, p->owner, p->prop, LUN_GRAPH_SIGNAL));
+}
+
+/* Tells the owner of proxy p (at 1) that its property is about to change. */
+static void lun_proxy_notify(lua_State *L, lun_Proxy *p) {
+  lua_getiuservalue(L, 1, 2);
+  lun_object_notify(L, -1, p->owner, p->prop);
+  lua_pop(L, 1);
+}
+
+/* 1 if the value at idx is a tracked-table proxy. */
+int lun_proxy_test(lua_State *L, int idx) {
+  return luaL_testudata(L, idx, LUN_MT_PROXY) != NULL;
+}
+
+/* Pushes the proxy of the raw table at rawidx owned by (owneridx, prop). [-0, +1] */
+void lun_proxy_push(lua_State *L, int owneridx, int prop, int rawidx) {
+  lun_Proxy *p;
+  owneridx = lua_absindex(L, owneridx);
+  rawidx = lua_absindex(L, rawidx);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_proxies);
+  lua_pushvalue(L, rawidx);
+  if (lua_rawget(L, -2) == LUA_TUSERDATA) {
+    p = (lun_Proxy *)lua_touserdata(L, -1);
+    if (p->owner == lua_touserdata(L, owneridx) && p->prop == prop) { lua_remove(L, -2); return; }
+  }
+  lua_pop(L, 1);
+  p = (lun_Proxy *)lua_newuserdatauv(L, sizeof(lun_Proxy), 2);
+  p->owner = (lun_Object *)lua_touserdata(L, owneridx);
+  p->prop = prop;
+  lua_pushvalue(L, rawidx);
+  lua_setiuservalue(L, -2, 1);
+  lua_pushvalue(L, owneridx);
+  lua_setiuservalue(L, -2, 2);
+  luaL_setmetatable(L, LUN_MT_PROXY);
+  lua_pushvalue(L, rawidx);
+  lua_pushvalue(L, -2);
+  lua_rawset(L, -4);
+  lua_remove(L, -2);
+}
+
+/* Replaces a proxy at idx by its raw table (other values are left alone). [-0, +0] */
+void lun_proxy_unwrap(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  if (!lun_proxy_test(L, idx)) return;
+  lua_getiuservalue(L, idx, 1);
+  lua_replace(L, idx);
+}
+
+/* Pushes raw[k] of proxy at 1 (checked by the caller) for the key at kidx,
+ * wrapping plain tables. [-0, +1] */
+static void lun_proxy_get(lua_State *L, int kidx) {
+  lun_Proxy *p = (lun_Proxy *)lua_touserdata(L, 1);
+  lua_getiuservalue(L, 1, 1);
+  lua_pushvalue(L, kidx);
+  lua_rawget(L, -2);
+  lua_remove(L, -2);
+  if (lua_type(L, -1) == LUA_TTABLE) {
+    if (lua_getmetatable(L, -1)) { lua_pop(L, 1); return; }
+    lua_getiuservalue(L, 1, 2);
+    lun_proxy_push(L, -1, p->prop, -2);
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+  }
+}
+
+/* __index: (proxy, key) -> value, tracking the owner. */
+static int lun_proxy_index(lua_State *L) {
+  lun_proxy_track(L, (lun_Proxy *)lun_check_self(L, 1, lua_upvalueindex(1), "tracked table"));
+  lun_proxy_get(L, 2);
+  return 1;
+}
+
+/* __newindex: (proxy, key, value) -> (), notifying the owner if it changed. */
+static int lun_proxy_newindex(lua_State *L) {
+  lun_Proxy *p = (lun_Proxy *)luaL_checkudata(L, 1, LUN_MT_PROXY);
+  lua_settop(L, 3);
+  lun_proxy_unwrap(L, 3);
+  lua_getiuservalue(L, 1, 1);                    /* 4: raw */
+  lua_pushvalue(L, 2);
+  lua_rawget(L, 4);
+  if (lua_rawequal(L, -1, 3)) return 0;
+  lua_pop(L, 1);
+  lun_proxy_notify(L, p);
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, 3);
+  lua_rawset(L, 4);
+  return 0;
+}
+
+/* __len: (proxy) -> #raw, tracking the owner. */
+static int lun_proxy_len(lua_State *L) {
+  lun_proxy_track(L, (lun_Proxy *)lun_check_self(L, 1, lua_upvalueindex(1), "tracked table"));
+  lua_getiuservalue(L, 1, 1);
+  lua_pushinteger(L, (lua_Integer)lua_rawlen(L, -1));
+  return 1;
+}
+
+/* Iterator of __pairs: (proxy, key) -> nextkey, value. */
+static int lun_proxy_next(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_PROXY);
+  lua_settop(L, 2);
+  lua_getiuservalue(L, 1, 1);                    /* 3: raw */
+  lua_pushvalue(L, 2);
+  if (!lua_next(L, 3)) return 0;                 /* 4: key, 5: value */
+  lua_pop(L, 1);
+  lun_proxy_get(L, 4);
+  return 2;
+}
+
+/* __pairs: (proxy) -> iterator, proxy, nil. */
+static int lun_proxy_pairs(lua_State *L) {
+  lun_proxy_track(L, (lun_Proxy *)luaL_checkudata(L, 1, LUN_MT_PROXY));
+  lua_pushcfunction(L, lun_proxy_next);
+  lua_pushvalue(L, 1);
+  lua_pushnil(L);
+  return 3;
+}
+
+/* __tostring: (proxy) -> "{1, 2, 3}". */
+static int lun_proxy_tostring(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_PROXY);
+  lua_getiuservalue(L, 1, 1);
+  lun_describe(L, -1, 2);
+  return 1;
+}
+
+/* Copies the plain table at idx into a new table, recursively; `path`
+ * (a table) holds the tables being copied, to catch a cycle. [-0, +1] */
+static void lun_copy_level(lua_State *L, int idx, int path, int depth, const char *what) {
+  lun_nest(L, depth, what);
+  lua_pushvalue(L, idx);
+  if (lua_rawget(L, path) != LUA_TNIL)
+    luaL_error(L, "%s: the table contains itself (a value cannot hold a cycle)", what);
+  lua_pop(L, 1);
+  lua_pushvalue(L, idx);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, path);
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      if (lua_getmetatable(L, -1)) lua_pop(L, 1);
+      else { lun_copy_level(L, lua_gettop(L), path, depth + 1, what); lua_replace(L, -2); }
+    }
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_pushvalue(L, idx);
+  lua_pushnil(L);
+  lua_rawset(L, path);
+}
+
+/* Pushes a deep copy of the plain table at idx (objects are shared); fails
+ * past LUN_MAX_NESTING levels or on a cycle, naming `what`. [-0, +1] */
+static void lun_copy_table(lua_State *L, int idx, const char *what) {
+  idx = lua_absindex(L, idx);
+  lua_newtable(L);
+  lun_copy_level(L, idx, lua_gettop(L), 0, what);
+  lua_remove(L, -2);
+}
+
+/* Turns the value on top into what property prop of the object at objidx
+ * stores: a proxy's raw table, and a plain table as a copy of its own, as a
+ * Swift array or dictionary is a value (F04). Models, Swift objects and
+ * functions stay references. [-1, +1] */
+void lun_store_value(lua_State *L, int objidx, int prop) {
+  objidx = lua_absindex(L, objidx);
+  lun_proxy_unwrap(L, -1);
+  if (lua_type(L, -1) != LUA_TTABLE) return;
+  if (lua_getmetatable(L, -1)) { lua_pop(L, 1); return; }
+  lua_getmetatable(L, objidx);
+  lua_rawgeti(L, -1, LUN_META_NAMES);
+  lua_rawgeti(L, -1, prop);
+  lua_pushfstring(L, "%s.%s", lun_object_classname(L, objidx), lua_tostring(L, -1));
+  lun_copy_table(L, -5, lua_tostring(L, -1));
+  lua_replace(L, -6);
+  lua_pop(L, 4);
+}
+
+/* 1 if the value at idx is a table without a metatable. */
+static int lun_is_plain_table(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE) return 0;
+  if (lua_getmetatable(L, idx)) { lua_pop(L, 1); return 0; }
+  return 1;
+}
+
+/* Replaces the value at idx by what an onChange compares: a plain table (or
+ * a proxy's) by a deep snapshot, anything else left as it is. [-0, +0] */
+void lun_snapshot(lua_State *L, int idx, const char *what) {
+  idx = lua_absindex(L, idx);
+  lun_proxy_unwrap(L, idx);
+  if (!lun_is_plain_table(L, idx)) return;
+  lun_copy_table(L, idx, what);
+  lua_replace(L, idx);
+}
+
+/* 1 if the values at a and b are equal as values: plain tables (without a
+ * metatable) by contents, at any depth; anything else by ==. Snapshots hold
+ * no cycles (lun_snapshot refuses them). */
+int lun_values_equal(lua_State *L, int a, int b, int depth) {
+  int equal = 1;
+  size_t count = 0;
+  a = lua_absindex(L, a);
+  b = lua_absindex(L, b);
+  if (!lun_is_plain_table(L, a) || !lun_is_plain_table(L, b)) return lua_compare(L, a, b, LUA_OPEQ);
+  lun_nest(L, depth, "onChange value");
+  lua_pushnil(L);
+  while (equal && lua_next(L, a)) {
+    count++;
+    lua_pushvalue(L, -2);
+    lua_rawget(L, b);
+    equal = lun_values_equal(L, -2, -1, depth + 1);
+    lua_pop(L, 2);
+  }
+  if (!equal) { lua_pop(L, 1); return 0; }
+  lua_pushnil(L);
+  while (lua_next(L, b)) { count--; lua_pop(L, 1); }
+  return count == 0;
+}
+
+void lun_open_proxy(lua_State *L) {
+  static const luaL_Reg meta[] = {
+    {"__index", lun_proxy_index}, {"__newindex", lun_proxy_newindex},
+    {"__len", lun_proxy_len}, {"__pairs", lun_proxy_pairs},
+    {"__tostring", lun_proxy_tostring}, {NULL, NULL}};
+  lun_newmetatable(L, LUN_MT_PROXY);
+  lua_pushvalue(L, -1);                          /* upvalue: the metatable a proxy must have */
+  luaL_setfuncs(L, meta, 1);
+  lua_pop(L, 1);
+}

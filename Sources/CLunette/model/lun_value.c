@@ -1,0 +1,199 @@
+/*
+ * lun_value.c — values as people and identities see them: a readable
+ * description of any value (models, proxies and Swift objects by what they
+ * are), and the keys rows and explicit ids are matched by.
+ */
+#include "core/core.h"
+#include "model/model.h"
+
+/* Appends the string on top of the stack to the string at acc. [-1, +0] */
+static void lun_append(lua_State *L, int acc) {
+  lua_pushvalue(L, acc);
+  lua_insert(L, -2);
+  lua_concat(L, 2);
+  lua_replace(L, acc);
+}
+
+/* Pushes a short readable description of a table's contents. [-0, +1] */
+static void lun_describe_table(lua_State *L, int idx, int depth) {
+  int n = 0, acc;
+  lua_Integer i, len = (lua_Integer)lua_rawlen(L, idx);
+  lua_pushliteral(L, "{");
+  acc = lua_gettop(L);
+  for (i = 1; i <= len && n < 8; i++, n++) {
+    if (n) { lua_pushliteral(L, ", "); lun_append(L, acc); }
+    lua_rawgeti(L, idx, i);
+    lun_describe(L, -1, depth - 1);
+    lua_remove(L, -2);
+    lun_append(L, acc);
+  }
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    if (lua_isinteger(L, -2) && lua_tointeger(L, -2) >= 1 && lua_tointeger(L, -2) <= len) {
+      lua_pop(L, 1);
+      continue;
+    }
+    if (n >= 8) { lua_pop(L, 2); break; }
+    if (n++) { lua_pushliteral(L, ", "); lun_append(L, acc); }
+    if (lua_type(L, -2) == LUA_TSTRING) {
+      lua_pushfstring(L, "%s=", lua_tostring(L, -2));
+    } else {
+      lun_describe(L, -2, 0);
+      lua_pushfstring(L, "[%s]=", lua_tostring(L, -1));
+      lua_remove(L, -2);
+    }
+    lun_append(L, acc);
+    lun_describe(L, -1, depth - 1);
+    lun_append(L, acc);
+    lua_pop(L, 1);
+  }
+  lua_pushstring(L, n >= 8 || len > 8 ? ", ...}" : "}");
+  lun_append(L, acc);
+}
+
+/* Pushes a readable description of the value at idx: strings quoted,
+ * tables shown to `depth` levels, objects by their tostring. [-0, +1] */
+void lun_describe(lua_State *L, int idx, int depth) {
+  idx = lua_absindex(L, idx);
+  luaL_checkstack(L, 8, "describing a value");
+  switch (lua_type(L, idx)) {
+    case LUA_TSTRING:
+      lua_pushfstring(L, "\"%s\"", lua_tostring(L, idx));
+      return;
+    case LUA_TTABLE:
+      if (!lua_getmetatable(L, idx)) {
+        if (depth > 0) lun_describe_table(L, idx, depth);
+        else lua_pushliteral(L, "{...}");
+        return;
+      }
+      lua_pop(L, 1);
+      break;
+    case LUA_TUSERDATA:
+      if (lun_object_test(L, idx)) { lun_object_push_id(L, idx); return; }
+      if (lun_proxy_test(L, idx)) {
+        lua_getiuservalue(L, idx, 1);
+        lun_describe(L, -1, depth);
+        lua_remove(L, -2);
+        return;
+      }
+      break;
+    default:
+      break;
+  }
+  luaL_tolstring(L, idx, NULL);
+}
+
+static void lun_identity_key_at(lua_State *L, int idx, int depth);
+
+/* Pushes the identity key of a row element: its id field if it has one,
+ * its object identity, or the value itself. [-0, +1] */
+void lun_identity_key(lua_State *L, int idx) {
+  lun_identity_key_at(L, idx, 0);
+}
+
+/* lun_identity_key, `depth` id fields in. [-0, +1] */
+static void lun_identity_key_at(lua_State *L, int idx, int depth) {
+  int32_t handle;
+  idx = lua_absindex(L, idx);
+  lun_nest(L, depth, "a row's id");
+  switch (lua_type(L, idx)) {
+    case LUA_TSTRING:
+      lua_pushfstring(L, "s:%s", lua_tostring(L, idx));
+      return;
+    case LUA_TNUMBER:
+    case LUA_TBOOLEAN:
+      lua_pushfstring(L, "v:%s", luaL_tolstring(L, idx, NULL));
+      lua_remove(L, -2);
+      return;
+    case LUA_TTABLE:
+    case LUA_TUSERDATA:
+      if (lun_object_test(L, idx)) {
+        int hasId;
+        lua_pushliteral(L, "id");
+        hasId = lun_object_prop(L, idx, -1);
+        lua_pop(L, 1);
+        if (!hasId) { lun_object_push_id(L, idx); return; }
+        lua_getfield(L, idx, "id");
+        lun_identity_key_at(L, -1, depth + 1);
+        lua_remove(L, -2);
+        return;
+      }
+      if (lun_host_test(L, idx, &handle)) {
+        size_t len;
+        const char *s = lunh(lun_state(L)->rt, objects, describe, handle, &len);
+        lua_pushlstring(L, s, len);
+        return;
+      }
+      if (lua_type(L, idx) == LUA_TTABLE || lun_proxy_test(L, idx)) {
+        lua_getfield(L, idx, "id");
+        if (!lua_isnil(L, -1)) {
+          lun_identity_key_at(L, -1, depth + 1);
+          lua_remove(L, -2);
+          return;
+        }
+        lua_pop(L, 1);
+      }
+      lua_pushfstring(L, "p:%p", lua_topointer(L, idx));
+      return;
+    default:
+      lua_pushfstring(L, "%s", luaL_typename(L, idx));
+      return;
+  }
+}
+
+/* The most entries a plain table used as an explicit id may have (its key
+ * is made of its sorted contents). */
+#define LUN_MAX_ID_ENTRIES 64
+
+static void lun_explicit_key_at(lua_State *L, int idx, int depth);
+
+/* Pushes the key of a plain table's contents: "t{k=v,...}" with its entries
+ * in order of their keys' keys, so equal contents give equal keys. [-0, +1] */
+static void lun_table_key(lua_State *L, int idx, int depth) {
+  int n = 0, i, j, list;
+  lun_nest(L, depth, "an id");
+  lua_createtable(L, 8, 0);                       /* the "k=v" strings */
+  list = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    if (++n > LUN_MAX_ID_ENTRIES) luaL_error(L, "an id table holds at most %d entries", LUN_MAX_ID_ENTRIES);
+    lun_explicit_key_at(L, -2, depth + 1);
+    lua_pushliteral(L, "=");
+    lun_explicit_key_at(L, -3, depth + 1);
+    lua_concat(L, 3);
+    for (i = n - 1; i >= 1; i--) {                /* insertion in order (at most 64) */
+      lua_rawgeti(L, list, i);
+      if (!lua_compare(L, -2, -1, LUA_OPLT)) { lua_pop(L, 1); break; }   /* strings: no metamethod */
+      lua_rawseti(L, list, i + 1);
+    }
+    lua_rawseti(L, list, i + 1);
+    lua_pop(L, 1);
+  }
+  lua_pushliteral(L, "t{");
+  for (j = 1; j <= n; j++) {
+    lua_rawgeti(L, list, j);
+    if (j < n) lua_pushliteral(L, ",");
+    lua_concat(L, j < n ? 3 : 2);
+  }
+  lua_pushliteral(L, "}");
+  lua_concat(L, 2);
+  lua_remove(L, list);
+}
+
+/* lun_explicit_key, `depth` levels in. */
+static void lun_explicit_key_at(lua_State *L, int idx, int depth) {
+  idx = lua_absindex(L, idx);
+  if (lua_type(L, idx) == LUA_TTABLE && !lua_getmetatable(L, idx)) {
+    lua_getfield(L, idx, "id");
+    if (lua_isnil(L, -1)) { lua_pop(L, 1); lun_table_key(L, idx, depth); return; }
+    lua_pop(L, 1);
+  }
+  lun_identity_key_at(L, idx, depth);
+}
+
+/* Pushes the key of an explicit identity (`:id(v)`, `find{ id = v }`): as
+ * lun_identity_key, but a plain table without an id field is a value, keyed
+ * by its contents (D03: ids are compared by value). [-0, +1] */
+void lun_explicit_key(lua_State *L, int idx) {
+  lun_explicit_key_at(L, idx, 0);
+}

@@ -1,0 +1,135 @@
+/*
+ * lun_focus.c — focus (T05, D01): :focused(binding[, value]), node:focus()
+ * and the focusState section, as SwiftUI's FocusState.
+ *
+ * Focus is one per scene (here, per runtime): the registry keeps the focus
+ * state that holds it, { target, key, value } — what its binding reaches
+ * (a view's self and a focusState name, or an object and a property).
+ * Whenever a focus state is given a field's value (by a person's
+ * node:focus(), or by code writing a focusState name), the one that held
+ * focus before lets it go: it becomes nil, or false for a Bool one
+ * (lun_focus_claim). A field that leaves the tree while focused lets it go
+ * too: the walker gives a focused field an onDisappear of its own
+ * (lun_focus_gone), which clears the state if it still names that field.
+ */
+#include "core/core.h"
+#include "life/life.h"
+#include "view/view.h"
+
+static const char lun_key_focus = 0;
+
+/* 1 if the focus holder at hidx (a table, or nil) is the state at target
+ * tidx, key kidx. [-0, +0] */
+static int lun_focus_is(lua_State *L, int hidx, int tidx, int kidx) {
+  int is;
+  if (!lua_istable(L, hidx)) return 0;
+  lua_rawgeti(L, hidx, 1);
+  lua_rawgeti(L, hidx, 2);
+  is = lua_rawequal(L, -2, tidx) && lua_rawequal(L, -1, kidx);
+  lua_pop(L, 2);
+  return is;
+}
+
+/* Focus state (target at tidx, key at kidx) is about to hold the value at
+ * vidx: a value takes the scene's focus from whichever other state held
+ * it, which becomes nil (false for a Bool one); nil or false gives it up.
+ * [-0, +0] */
+void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx) {
+  int holder, same;
+  tidx = lua_absindex(L, tidx);
+  kidx = lua_absindex(L, kidx);
+  vidx = lua_absindex(L, vidx);
+  luaL_checkstack(L, 8, "moving focus");
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_focus);
+  holder = lua_gettop(L);
+  same = lun_focus_is(L, holder, tidx, kidx);
+  if (!lua_toboolean(L, vidx)) {                  /* dismissed: no field has focus */
+    if (same) { lua_pushnil(L); lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_focus); }
+    lua_pop(L, 1);
+    return;
+  }
+  lua_createtable(L, 3, 0);                       /* the new holder */
+  lua_pushvalue(L, tidx);
+  lua_rawseti(L, -2, 1);
+  lua_pushvalue(L, kidx);
+  lua_rawseti(L, -2, 2);
+  lua_pushvalue(L, vidx);
+  lua_rawseti(L, -2, 3);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_focus);
+  if (lua_istable(L, holder) && !same) {          /* the one that held it lets it go */
+    lua_rawgeti(L, holder, 1);
+    lua_rawgeti(L, holder, 3);
+    if (lua_isboolean(L, -1)) lua_pushboolean(L, 0); else lua_pushnil(L);   /* a Bool one: false */
+    lua_replace(L, -2);                           /* target, its new value */
+    if (lua_rawgeti(L, holder, 2) == LUA_TNIL) {  /* reached through a binding of another kind */
+      lua_pop(L, 1);
+      lun_binding_set(L, -2, -1);
+      lua_pop(L, 2);
+    } else {
+      lua_insert(L, -2);
+      lua_settable(L, -3);                        /* through its self or object: its readers re-render */
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+}
+
+/* Moves focus through the binding at bidx to the value at vidx, as a
+ * person does: the scene's focus first, then the binding. [-0, +0] */
+void lun_focus_write(lua_State *L, int bidx, int vidx) {
+  bidx = lua_absindex(L, bidx);
+  vidx = lua_absindex(L, vidx);
+  lun_binding_target(L, bidx);
+  lun_focus_claim(L, -2, -1, vidx);
+  lua_pop(L, 2);
+  lun_binding_set(L, bidx, vidx);
+}
+
+/* A field's focus setter: () -> (), node:focus(). Upvalues: binding, value. */
+static int lun_focus_set(lua_State *L) {
+  lun_focus_write(L, lua_upvalueindex(1), lua_upvalueindex(2));
+  return 0;
+}
+
+/* A focused field left the tree (its onDisappear): () -> (). If its state
+ * still names it, no field has focus: nil, or false for a Bool one.
+ * Upvalues: binding, value. */
+static int lun_focus_gone(lua_State *L) {
+  lun_binding_get(L, lua_upvalueindex(1));
+  if (!lua_rawequal(L, -1, lua_upvalueindex(2))) return 0;
+  if (lua_isboolean(L, lua_upvalueindex(2))) lua_pushboolean(L, 0); else lua_pushnil(L);
+  lun_focus_write(L, lua_upvalueindex(1), -1);
+  return 0;
+}
+
+/* The walker's part: reports :focused(binding, value) of the open node
+ * (record at fidx): whether it is focused (a tracked read of the binding),
+ * a setter for node:focus(), and, while focused, an onDisappear that
+ * clears the state if the field leaves the tree. */
+void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx) {
+  int equal;
+  fidx = lua_absindex(L, fidx);
+  if (!lua_istable(L, fidx)) luaL_error(L, "a view value was altered: its field 'focus' holds what Lunette did not put there");
+  lua_rawgeti(L, fidx, 1);
+  if (!lun_binding_test(L, -1))
+    luaL_error(L, "a view value was altered: its field 'focus' holds what Lunette did not put there");
+  lua_rawgeti(L, fidx, 2);
+  lun_binding_get(L, -2);
+  equal = lua_rawequal(L, -1, -2);
+  lua_pop(L, 1);
+  lun_out_attr(L, "focused", 7, equal ? "true" : "false", equal ? 4 : 5);
+  if (equal && W->life) {
+    lua_createtable(L, 2, 0);
+    lua_pushinteger(L, LUN_ON_DISAPPEAR);
+    lua_rawseti(L, -2, LUN_LIFE_KIND);
+    lua_pushvalue(L, -3);
+    lua_pushvalue(L, -3);
+    lua_pushcclosure(L, lun_focus_gone, 2);
+    lua_rawseti(L, -2, LUN_LIFE_FN);
+    lun_life_add(L, W->life);
+    lua_pop(L, 1);
+  }
+  lua_pushcclosure(L, lun_focus_set, 2);
+  lua_rawseti(L, W->out, ++W->slots);
+  lun_enabled_slot(L, W, LUN_ROLE_FOCUS, W->slots);
+}

@@ -1,0 +1,396 @@
+/*
+ * lun_modifier.c — modifiers: methods on every view value.
+ *
+ * Each modifier appends a record { name, value } to the view's `mods`
+ * (display modifiers, shown in the tree) or sets a dedicated field
+ * (`id`, `env`). A modifier returns the view itself, so calls chain.
+ * Unknown names raise an error listing the position and the view.
+ */
+#include "core/core.h"
+#include "model/model.h"
+#include "life/life.h"
+#include "view/view.h"
+
+/* Argument kinds of a display modifier. */
+typedef struct lun_ModSpec {
+  const char *name;
+  const char *arg;   /* "s" string, "n" number, "n?" optional number, "f" function, "v" any,
+                        "b" a boolean or nil */
+} lun_ModSpec;
+
+static const lun_ModSpec lun_display_mods[] = {
+  {"navigationTitle", "s"}, {"font", "s"}, {"padding", "n?"},
+  {"foregroundStyle", "s"}, {"textFieldStyle", "s"}, {"buttonStyle", "s"},
+  {"scaleEffect", "n"}, {"background", "s"}, {"onSubmit", "f"},
+  {"opacity", "n"}, {"frame", "v"}, {"bold", ""}, {"italic", ""},
+  {"disabled", "b"}, {"tag", "v"}, {NULL, NULL}};
+
+/* Checks argument 2 of a modifier call against its spec. */
+static void lun_modifier_check(lua_State *L, const char *arg) {
+  switch (arg[0]) {
+    case 's':
+      if (lua_type(L, 2) != LUA_TSTRING && lua_type(L, 2) != LUA_TNUMBER) luaL_typeerror(L, 2, "string");
+      break;
+    case 'n':
+      if (arg[1] == '?' && lua_isnoneornil(L, 2)) break;
+      luaL_checknumber(L, 2);
+      break;
+    case 'f':
+      luaL_checktype(L, 2, LUA_TFUNCTION);
+      break;
+    case 'v':
+      luaL_checkany(L, 2);
+      break;
+    case 'b':
+      lun_enabled_check_arg(L);
+      break;
+    default:
+      break;
+  }
+}
+
+/* Checks that argument 1 is a view value (a modifier called with ':'). */
+static void lun_modifier_self(lua_State *L) {
+  if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
+}
+
+/* Pushes view.field, creating an empty table there if missing. [-0, +1] */
+static void lun_modifier_list(lua_State *L, const char *field) {
+  if (lun_rawfield(L, 1, field) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, 1, field);
+  }
+}
+
+/* A display modifier: (view, arg?) -> view. Upvalues: name, arg spec. */
+static int lun_modifier_display(lua_State *L) {
+  lun_modifier_self(L);
+  lun_modifier_check(L, lua_tostring(L, lua_upvalueindex(2)));
+  lua_settop(L, 2);
+  lun_modifier_list(L, "mods");
+  lua_createtable(L, 2, 0);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_rawseti(L, -2, 1);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, 2);
+  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* view:environment(obj) or view:environment("key", value) -> view. */
+static int lun_modifier_environment(lua_State *L) {
+  lun_modifier_self(L);
+  luaL_checkany(L, 2);
+  lua_createtable(L, 2, 0);
+  if (lua_gettop(L) == 3) {                       /* environment(obj): keyed by its type */
+    lun_env_type_key(L, 2);
+    lua_rawseti(L, -2, 1);
+    lua_pushvalue(L, 2);
+  } else {
+    luaL_checkstring(L, 2);
+    lun_envbuiltin_check(L, 2, 3);                /* a built-in value is checked as SwiftUI's type is */
+    lua_pushvalue(L, 2);
+    lua_rawseti(L, -2, 1);
+    lua_pushvalue(L, 3);
+  }
+  lua_rawseti(L, -2, 2);
+  lun_modifier_list(L, "env");
+  lua_insert(L, -2);
+  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* Appends a life modifier { kind, fn, value, initial } to view.life; returns the view. */
+static int lun_modifier_life(lua_State *L, int kind, int fnarg, int valuearg, int initial) {
+  lun_modifier_self(L);
+  luaL_checktype(L, fnarg, LUA_TFUNCTION);
+  lun_modifier_list(L, "life");
+  lua_createtable(L, 4, 0);
+  lua_pushinteger(L, kind);
+  lua_rawseti(L, -2, LUN_LIFE_KIND);
+  lua_pushvalue(L, fnarg);
+  lua_rawseti(L, -2, LUN_LIFE_FN);
+  if (valuearg) {
+    lua_pushvalue(L, valuearg);
+    lua_rawseti(L, -2, LUN_LIFE_VALUE);
+  }
+  lua_pushboolean(L, initial);
+  lua_rawseti(L, -2, LUN_LIFE_INITIAL);
+  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* view:onAppear(fn) -> view: fn runs after the flush in which the view first appears. */
+static int lun_modifier_on_appear(lua_State *L) { return lun_modifier_life(L, LUN_ON_APPEAR, 2, 0, 0); }
+/* view:onDisappear(fn) -> view: fn runs after the flush in which the view goes away. */
+static int lun_modifier_on_disappear(lua_State *L) { return lun_modifier_life(L, LUN_ON_DISAPPEAR, 2, 0, 0); }
+/* view:task(fn) -> view: fn runs as a task when the view appears; closed when it goes. */
+static int lun_modifier_task(lua_State *L) {
+  static const char *const options[] = {"id", NULL};
+  if (lua_isnoneornil(L, 3)) return lun_modifier_life(L, LUN_ON_TASK, 2, 0, 0);
+  luaL_checktype(L, 3, LUA_TTABLE);               /* { id = v }: restarted when v changes (F06) */
+  lun_check_keys(L, 3, options, "view:task", "option");
+  lua_getfield(L, 3, "id");
+  lua_replace(L, 3);
+  lun_snapshot(L, 3, "task id");                  /* a table id is compared by its contents (Equatable) */
+  return lun_modifier_life(L, LUN_ON_TASK, 2, 3, 1);
+}
+
+/* view:onReceive(publisher, fn) -> view: fn(v) for each value sent while the view is shown. */
+static int lun_modifier_on_receive(lua_State *L) {
+  int t = lua_type(L, 2);
+  if ((t != LUA_TTABLE && t != LUA_TUSERDATA) || lua_getfield(L, 2, "sink") != LUA_TFUNCTION)
+    luaL_argerror(L, 2, lua_pushfstring(L, "a publisher (ui.Subject, ui.Timer.publish, ...) expected, got %s", luaL_typename(L, 2)));
+  lua_pop(L, 1);
+  return lun_modifier_life(L, LUN_ON_RECEIVE, 3, 2, 0);
+}
+
+/* view:onChange(value, fn, { initial = bool }) -> view: fn(old, new) after
+ * an update where value changed. A plain table is kept as a snapshot and
+ * compared by contents, as an Equatable array is (F10). */
+static int lun_modifier_on_change(lua_State *L) {
+  static const char *const options[] = {"initial", NULL};
+  int initial = 0;
+  if (!lua_isnoneornil(L, 4)) {
+    luaL_checktype(L, 4, LUA_TTABLE);
+    lun_check_keys(L, 4, options, "view:onChange", "option");
+    lua_getfield(L, 4, "initial");
+    initial = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_settop(L, 3);
+  lun_snapshot(L, 2, "onChange value");
+  return lun_modifier_life(L, LUN_ON_CHANGE, 3, 2, initial);
+}
+
+/* view:environmentObject(obj) -> view: an ObservableObject for environmentObject sections. */
+static int lun_modifier_environment_object(lua_State *L) {
+  if (!lun_object_is_observable_object(L, 2))
+    luaL_argerror(L, 2, lua_pushfstring(L, "ObservableObject expected, got %s", luaL_typename(L, 2)));
+  lua_settop(L, 2);
+  return lun_modifier_environment(L);
+}
+
+/* Sets view.field = { arg 2, arg 3 } and returns the view. */
+static int lun_modifier_pair(lua_State *L, const char *field) {
+  lua_settop(L, 3);
+  lua_createtable(L, 2, 0);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, 1);
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, -2, 2);
+  lua_setfield(L, 1, field);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* view:animation(a, value) -> view: changes to this view are animated with a when value changes. */
+static int lun_modifier_animation(lua_State *L) {
+  lun_modifier_self(L);
+  lun_animation_check(L, 2);
+  lua_settop(L, 3);
+  lun_snapshot(L, 3, "animation value");          /* a table value is compared by its contents (Equatable) */
+  return lun_modifier_pair(L, "animation");
+}
+
+/* view:transaction(fn) -> view: fn(t) may read and change the transaction
+ * that reaches this view; its animation then applies to the view's subtree (T02). */
+static int lun_modifier_transaction(lua_State *L) {
+  lun_modifier_self(L);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_settop(L, 2);
+  lua_setfield(L, 1, "transaction");
+  return 1;
+}
+
+/* view:sheet(isPresented, content [, { onDismiss = fn }]) -> view: presents
+ * content (a view, or a function returning one) while the binding is true;
+ * its `dismiss` sets it false. view:sheet({ item = binding, onDismiss = fn },
+ * function(item) ... end): presents content(item) while the binding holds a
+ * value, a new sheet for each item; its `dismiss` sets it nil (sheet(item:),
+ * T07). onDismiss runs once each time the sheet goes (sheet(isPresented:
+ * onDismiss:content:)). */
+static int lun_modifier_present(lua_State *L, const char *style) {
+  static const char *const itemOptions[] = {"item", "onDismiss", NULL};
+  static const char *const options[] = {"onDismiss", NULL};
+  char owner[32];
+  int itemMode = 0;
+  snprintf(owner, sizeof owner, "view:%s", style);
+  lun_modifier_self(L);
+  lua_settop(L, 4);
+  if (lua_type(L, 2) == LUA_TTABLE && !lua_getmetatable(L, 2)) {
+    lun_check_keys(L, 2, itemOptions, owner, "option");
+    if (!lua_isnil(L, 4)) luaL_argerror(L, 4, "with { item = ... }, onDismiss goes in that table");
+    lua_getfield(L, 2, "onDismiss");
+    lua_replace(L, 4);                            /* the options' onDismiss, where the other form has it */
+    if (lua_getfield(L, 2, "item") == LUA_TNIL || !lun_binding_test(L, -1))
+      luaL_argerror(L, 2, "{ item = binding } expected (self[\"$selected\"])");
+    lua_replace(L, 2);
+    if (!lua_isfunction(L, 3))
+      luaL_argerror(L, 3, lua_pushfstring(L, "a function(item) returning a view expected, got %s", luaL_typename(L, 3)));
+    itemMode = 1;
+  } else if (!lua_isnil(L, 4)) {
+    luaL_checktype(L, 4, LUA_TTABLE);
+    lun_check_keys(L, 4, options, owner, "option");
+    lua_getfield(L, 4, "onDismiss");
+    lua_replace(L, 4);
+  }
+  if (!lua_isnil(L, 4) && !lua_isfunction(L, 4))
+    luaL_argerror(L, 4, lua_pushfstring(L, "onDismiss must be a function, got %s", luaL_typename(L, 4)));
+  if (!lun_binding_test(L, 2))
+    luaL_argerror(L, 2, lua_pushfstring(L, "Binding expected (self[\"$showSheet\"]), got %s", luaL_typename(L, 2)));
+  if (!lua_isfunction(L, 3) && !lun_view_test(L, 3) && !lun_viewtype_test(L, 3))
+    luaL_argerror(L, 3, lua_pushfstring(L, "a view or a function returning one expected, got %s", luaL_typename(L, 3)));
+  if (lun_rawfield(L, 1, "sheetSpec") == LUA_TTABLE) {   /* it would replace the first without a word */
+    lua_rawgeti(L, -1, 5);
+    lun_error_here(L, "%s: this view presents a %s already; attach the second to another view", owner,
+                   lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "sheet");
+  }
+  lua_pop(L, 1);
+  lua_createtable(L, 5, 0);                       /* { binding, content, itemMode, onDismiss, style } */
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, 1);
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, -2, 2);
+  lua_pushboolean(L, itemMode);
+  lua_rawseti(L, -2, 3);
+  lua_pushvalue(L, 4);
+  lua_rawseti(L, -2, 4);
+  lua_pushstring(L, style);
+  lua_rawseti(L, -2, 5);
+  lua_setfield(L, 1, "sheetSpec");            /* not "sheet": that name is the modifier */
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* view:sheet(isPresented | { item, onDismiss }, content [, { onDismiss }]) -> view. */
+static int lun_modifier_sheet(lua_State *L) { return lun_modifier_present(L, "sheet"); }
+/* view:fullScreenCover(…) -> view: a sheet drawn over the whole screen
+ * (https://developer.apple.com/documentation/swiftui/view/fullscreencover(ispresented:ondismiss:content:)). */
+static int lun_modifier_full_screen_cover(lua_State *L) { return lun_modifier_present(L, "fullScreenCover"); }
+/* view:popover(…) -> view: a sheet drawn beside its view
+ * (https://developer.apple.com/documentation/swiftui/view/popover(ispresented:attachmentanchor:arrowedge:content:)). */
+static int lun_modifier_popover(lua_State *L) { return lun_modifier_present(L, "popover"); }
+
+/* view:id(v) -> view: explicit identity. */
+static int lun_modifier_id(lua_State *L) {
+  lun_modifier_self(L);
+  luaL_checkany(L, 2);
+  lua_settop(L, 2);
+  lua_setfield(L, 1, "id");
+  return 1;
+}
+
+/* view:focused(binding[, value]) -> view: the field is focused while the
+ * binding holds value (true by default), as .focused($focus, equals:);
+ * node:focus() sets it (T05). */
+static int lun_modifier_focused(lua_State *L) {
+  lun_modifier_self(L);
+  if (!lun_binding_test(L, 2))
+    luaL_argerror(L, 2, lua_pushfstring(L, "a Binding expected (self[\"$field\"]), got %s", luaL_typename(L, 2)));
+  if (lua_isnoneornil(L, 3)) { lua_settop(L, 2); lua_pushboolean(L, 1); }
+  return lun_modifier_pair(L, "focus");
+}
+
+/* Appends { key, value } to the view's list `field`. */
+static int lun_modifier_pair_list(lua_State *L, const char *field) {
+  lun_modifier_self(L);
+  luaL_checkstring(L, 2);
+  lua_settop(L, 3);
+  if (lun_rawfield(L, 1, field) != LUA_TTABLE) {   /* raw: a missing field is no modifier to look up */
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, 1, field);
+  }
+  lua_createtable(L, 2, 0);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, 1);
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, -2, 2);
+  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* view:preference(key, value) -> view: a value for ancestors' onPreferenceChange (T06). */
+static int lun_modifier_preference(lua_State *L) { return lun_modifier_pair_list(L, "prefs"); }
+
+/* view:onPreferenceChange(key, fn) -> view: fn(value) after an update that changed the
+ * key's value reduced over this view's subtree (T06). */
+static int lun_modifier_on_preference_change(lua_State *L) {
+  luaL_checktype(L, 3, LUA_TFUNCTION);
+  return lun_modifier_pair_list(L, "prefWatch");
+}
+
+/* __index of view values: the modifier named by the key, or an error. */
+static int lun_view_index(lua_State *L) {
+  const char *key;
+  if (!lun_view_test(L, 1)) luaL_typeerror(L, 1, "view");
+  lua_settop(L, 2);
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+  key = luaL_tolstring(L, 2, NULL);
+  lun_view_name(L, 1);
+  return lun_error_here(L, "unknown modifier '%s' on %s", key, lua_tostring(L, -1));
+}
+
+/* __tostring of view values: (view) -> "Text \"Dune\"" or "BookView". */
+static int lun_view_tostring(lua_State *L) {
+  if (!lun_view_test(L, 1)) luaL_typeerror(L, 1, "view");
+  lua_settop(L, 1);
+  lun_view_name(L, 1);
+  if (lun_rawfield(L, 1, "text") == LUA_TSTRING) lua_pushfstring(L, "%s \"%s\"", lua_tostring(L, -2), lua_tostring(L, -1));
+  else lua_pop(L, 1);
+  return 1;
+}
+
+/* The modifiers that are not display modifiers, by their Lua names. */
+static const luaL_Reg lun_modifier_methods[] = {
+  {"environment", lun_modifier_environment},
+  {"environmentObject", lun_modifier_environment_object},
+  {"transformEnvironment", lun_modifier_transform_environment},
+  {"sheet", lun_modifier_sheet},
+  {"fullScreenCover", lun_modifier_full_screen_cover},
+  {"popover", lun_modifier_popover},
+  {"alert", lun_modifier_alert},
+  {"confirmationDialog", lun_modifier_confirmation_dialog},
+  {"animation", lun_modifier_animation},
+  {"transaction", lun_modifier_transaction},
+  {"onAppear", lun_modifier_on_appear},
+  {"onDisappear", lun_modifier_on_disappear},
+  {"task", lun_modifier_task},
+  {"onReceive", lun_modifier_on_receive},
+  {"onChange", lun_modifier_on_change},
+  {"id", lun_modifier_id},
+  {"focused", lun_modifier_focused},
+  {"preference", lun_modifier_preference},
+  {"onPreferenceChange", lun_modifier_on_preference_change},
+  {NULL, NULL}
+};
+
+/* Creates the view metatable with its modifiers: () -> (). */
+void lun_open_modifier(lua_State *L) {
+  const lun_ModSpec *m;
+  lun_newmetatable(L, LUN_MT_VIEW);
+  lua_newtable(L);                                /* the modifiers */
+  for (m = lun_display_mods; m->name; m++) {
+    lua_pushstring(L, m->name);
+    lua_pushstring(L, m->arg);
+    lua_pushcclosure(L, lun_modifier_display, 2);
+    lua_setfield(L, -2, m->name);
+  }
+  luaL_setfuncs(L, lun_modifier_methods, 0);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -3, "__modifiers");
+  lua_pushcclosure(L, lun_view_index, 1);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, lun_view_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+}

@@ -1,0 +1,1070 @@
+/*
+ * lun_view.c — view values, view types (ui.View) and the built-in views.
+ *
+ * A view value is a description built by a body: a table with metatable
+ * LUN_MT_VIEW and the fields
+ *   kind (LUN_VIEW_*), text, action, binding, data, row, lazy,
+ *   type + inputs (components), id (explicit identity), mods (modifiers),
+ *   attrs (container options), and its children in 1..n.
+ * A view type is a userdata (LUN_MT_VIEWTYPE) whose user values are
+ *   1: info { name, id, body, sections, state, env, envmode, stateClass }
+ *   2: its methods table (function BookView:helper() ... end).
+ */
+#include "core/core.h"
+#include "model/model.h"
+#include "life/life.h"
+#include "view/view.h"
+#define LUN_MT_VIEWTYPE "lunette.ViewType"
+
+#include <float.h>
+#include <math.h>
+#include <time.h>
+
+/* 1 if the value at idx is a view value (a table with LUN_MT_VIEW). */
+int lun_view_test(lua_State *L, int idx) {
+  int same;
+  if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
+  luaL_getmetatable(L, LUN_MT_VIEW);
+  same = lua_rawequal(L, -1, -2);
+  lua_pop(L, 2);
+  return same;
+}
+
+/* 1 if the value at idx is a view type (ui.View). */
+int lun_viewtype_test(lua_State *L, int idx) {
+  return luaL_testudata(L, idx, LUN_MT_VIEWTYPE) != NULL;
+}
+
+/* The name of a built-in view kind, as shown in trees and errors. */
+const char *lun_view_kind_name(int kind) {
+#define LUN_VIEW_NAME_(id, name) name,
+  static const char *const names[] = {"?", LUN_VIEW_KINDS(LUN_VIEW_NAME_)};
+#undef LUN_VIEW_NAME_
+  return kind > 0 && kind < LUN_VIEW_KIND_COUNT ? names[kind] : "?";
+}
+
+/* Pushes a new view value of the given kind. [-0, +1] */
+int lun_view_new(lua_State *L, int kind) {
+  lua_createtable(L, 0, 4);
+  lua_pushinteger(L, kind);
+  lua_setfield(L, -2, "kind");
+  luaL_setmetatable(L, LUN_MT_VIEW);
+  return lua_gettop(L);
+}
+
+/* Checks that argument arg is a string or number and stores it as field. */
+static void lun_view_text_arg(lua_State *L, int arg, int vidx, const char *field) {
+  if (lua_type(L, arg) != LUA_TNUMBER && lua_type(L, arg) != LUA_TSTRING)
+    luaL_typeerror(L, arg, "string");
+  lua_pushvalue(L, arg);
+  lua_tostring(L, -1);
+  lua_setfield(L, vidx, field);
+}
+
+/* Sets attrs[name] = the value on top of the view at vidx. [-1, +0] */
+static void lun_view_attr(lua_State *L, int vidx, const char *name) {
+  if (lun_rawfield(L, vidx, "attrs") != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, vidx, "attrs");
+  }
+  lua_insert(L, -2);
+  lua_setfield(L, -2, name);
+  lua_pop(L, 1);
+}
+
+/* How many children one container may list. */
+#define LUN_MAX_CHILDREN 1000000
+
+/* Records that child n of view vidx stands at `slot` of its constructor
+ * (holes and nested arrays counted), so its identity does not move when a
+ * sibling before it comes and goes (F02). [-0, +0] */
+static void lun_view_slot(lua_State *L, int vidx, lua_Integer n, const char *slot) {
+  if (lun_rawfield(L, vidx, "slots") != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, vidx, "slots");
+  }
+  lua_pushstring(L, slot);
+  lua_rawseti(L, -2, n);
+  lua_pop(L, 1);
+}
+
+/* Copies the children of the table at src into view vidx, flattening plain
+ * arrays (to LUN_MAX_NESTING levels) and skipping nil/false; string keys
+ * become attributes. A child whose slot in the constructor (0-based, "2.1"
+ * inside a nested array; prefix names the array's own slot) differs from
+ * its place among the children keeps its slot (lun_view_slot). */
+static void lun_view_children(lua_State *L, int src, int vidx, int depth, const char *prefix) {
+  lua_Integer i, max = 0, n = (lua_Integer)lua_rawlen(L, vidx);
+  lun_nest(L, depth, "the children of a view");
+  lua_pushnil(L);
+  while (lua_next(L, src)) {
+    lua_pop(L, 1);
+    if (lua_isinteger(L, -1) && lua_tointeger(L, -1) > max) {
+      max = lua_tointeger(L, -1);
+      if (max > LUN_MAX_CHILDREN) luaL_error(L, "child %I is out of range (at most %d children)", max, LUN_MAX_CHILDREN);
+    }
+    else if (lua_type(L, -1) == LUA_TSTRING) {
+      if (lun_rawfield(L, vidx, "attrs") == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, vidx, "attrs");
+      }
+      lua_pushvalue(L, -2);
+      lua_gettable(L, src);
+      lua_setfield(L, -2, lua_tostring(L, -3));
+      lua_pop(L, 1);
+    }
+  }
+  for (i = 1; i <= max; i++) {
+    int t = lua_rawgeti(L, src, i);
+    if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) { lua_pop(L, 1); continue; }
+    if (t == LUA_TTABLE && !lua_getmetatable(L, -1)) {
+      if (prefix) lua_pushfstring(L, "%s.%I", prefix, i - 1); else lua_pushfstring(L, "%I", i - 1);
+      lun_view_children(L, lua_gettop(L) - 1, vidx, depth + 1, lua_tostring(L, -1));
+      n = (lua_Integer)lua_rawlen(L, vidx);
+      lua_pop(L, 2);
+      continue;
+    }
+    if (t == LUA_TTABLE) lua_pop(L, 1);
+    if (!lun_view_test(L, -1) && !lun_viewtype_test(L, -1))
+      luaL_error(L, "child %d is a %s, expected a view", (int)i, luaL_typename(L, -1));
+    lua_rawseti(L, vidx, ++n);
+    if (prefix) {
+      lua_pushfstring(L, "%s.%I", prefix, i - 1);
+      lun_view_slot(L, vidx, n, lua_tostring(L, -1));
+      lua_pop(L, 1);
+    } else if (i != n) {
+      lua_pushfstring(L, "%I", i - 1);
+      lun_view_slot(L, vidx, n, lua_tostring(L, -1));
+      lua_pop(L, 1);
+    }
+  }
+}
+
+/* Checks the options (the string keys) of the table at idx for container
+ * `name`, which knows `known` (spacing: a number, 0 or more; alignment: one
+ * of `alignments`): anything else is an error, never ignored. [-0, +0] */
+static void lun_view_options(lua_State *L, int idx, const char *name, const char *const known[],
+                             const char *const alignments[]) {
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    if (lua_type(L, -2) == LUA_TSTRING) {
+      const char *key = lua_tostring(L, -2);
+      int i, found = 0;
+      for (i = 0; known[i] && !found; i++) found = strcmp(key, known[i]) == 0;
+      if (!found && !known[0]) lun_error_here(L, "ui.%s takes no options, got '%s'", name, key);
+      if (!found) {
+        lua_pushfstring(L, "ui.%s", name);
+        lun_check_keys(L, idx, known, lua_tostring(L, -1), "option");   /* raises, naming it and the known */
+      }
+      if (strcmp(key, "spacing") == 0 && !(lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) >= 0 &&
+                                           lua_tonumber(L, -1) < 1e6))
+        lun_error_here(L, "ui.%s: spacing must be a number from 0, got %s", name, luaL_tolstring(L, -1, NULL));
+      if (strcmp(key, "alignment") == 0) {
+        const char *a = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+        for (i = 0, found = 0; alignments[i] && !found; i++) found = strcmp(a, alignments[i]) == 0;
+        if (!found) {
+          luaL_Buffer b;
+          luaL_buffinit(L, &b);
+          for (i = 0; alignments[i]; i++) { if (i) luaL_addstring(&b, ", "); luaL_addstring(&b, alignments[i]); }
+          luaL_pushresult(&b);
+          lun_error_here(L, "ui.%s: alignment must be one of %s", name, lua_tostring(L, -1));
+        }
+      }
+    }
+    lua_pop(L, 1);
+  }
+}
+
+/* Shared body of the containers: (children) or (options, children) -> view,
+ * as SwiftUI's HStack(spacing: 8) { … }; options may also stand among the
+ * children (ui.HStack{ spacing = 8, … }). They become the node's attributes. */
+static int lun_view_container(lua_State *L, int kind, const char *name, const char *const known[],
+                              const char *const alignments[]) {
+  int vidx;
+  lua_settop(L, 2);
+  if (!lua_isnil(L, 2)) {                         /* (options, children) */
+    if (lua_type(L, 1) != LUA_TTABLE || lua_getmetatable(L, 1))
+      luaL_argerror(L, 1, "an options table expected before the children ({ spacing = 8 })");
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lun_view_options(L, 1, name, known, alignments);
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {                      /* ui.HStack({ spacing = 8 }, { … }): the options join */
+      if (lua_type(L, -2) != LUA_TSTRING) luaL_argerror(L, 1, "the options table holds only options; children come second");
+      lua_pop(L, 1);
+    }
+  }
+  if (lua_isnil(L, 1)) { lua_newtable(L); lua_replace(L, 1); } else luaL_checktype(L, 1, LUA_TTABLE);
+  lun_view_options(L, lua_isnil(L, 2) ? 1 : 2, name, known, alignments);
+  vidx = lun_view_new(L, kind);
+  if (!lua_isnil(L, 2)) lun_view_children(L, 1, vidx, 0, NULL);   /* the options, as attributes */
+  lun_view_children(L, lua_isnil(L, 2) ? 1 : 2, vidx, 0, NULL);
+  return 1;
+}
+
+static const char *const lun_stack_options[] = {"spacing", "alignment", NULL};
+static const char *const lun_zstack_options[] = {"alignment", NULL};
+static const char *const lun_no_options[] = {NULL};
+static const char *const lun_vertical[] = {"leading", "center", "trailing", NULL};
+static const char *const lun_horizontal[] = {"top", "center", "bottom", "firstTextBaseline", "lastTextBaseline", NULL};
+static const char *const lun_both[] = {"topLeading", "top", "topTrailing", "leading", "center", "trailing",
+                                       "bottomLeading", "bottom", "bottomTrailing", NULL};
+
+/* ui.VStack{...} / ui.VStack({ spacing, alignment }, {...}) -> view. */
+static int lun_ui_vstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_VSTACK, "VStack", lun_stack_options, lun_vertical); }
+/* ui.HStack{...} / ui.HStack({ spacing, alignment }, {...}) -> view. */
+static int lun_ui_hstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_HSTACK, "HStack", lun_stack_options, lun_horizontal); }
+/* ui.Group{...} -> view. */
+static int lun_ui_group(lua_State *L) { return lun_view_container(L, LUN_VIEW_GROUP, "Group", lun_no_options, lun_no_options); }
+
+/* ui.ZStack{...} / ui.ZStack({ alignment }, {...}) -> view: children drawn over each other. */
+static int lun_ui_zstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_ZSTACK, "ZStack", lun_zstack_options, lun_both); }
+/* ui.Form{...} -> view. */
+static int lun_ui_form(lua_State *L) { return lun_view_container(L, LUN_VIEW_FORM, "Form", lun_no_options, lun_no_options); }
+
+/* ui.Section(header, {...}) -> view. */
+static int lun_ui_section(lua_State *L) {
+  int vidx;
+  lua_settop(L, 2);
+  if (lua_isnil(L, 2)) { lua_newtable(L); lua_replace(L, 2); } else luaL_checktype(L, 2, LUA_TTABLE);
+  vidx = lun_view_new(L, LUN_VIEW_SECTION);
+  lun_view_text_arg(L, 1, vidx, "text");
+  lun_view_children(L, 2, vidx, 0, NULL);
+  return 1;
+}
+
+/* Checks a range argument { low, high } (low <= high). */
+static void lun_view_range_arg(lua_State *L, int arg) {
+  lua_Number lo, hi;
+  luaL_checktype(L, arg, LUA_TTABLE);
+  lua_rawgeti(L, arg, 1);
+  lua_rawgeti(L, arg, 2);
+  if (!lua_isnumber(L, -2) || !lua_isnumber(L, -1) || (lo = lua_tonumber(L, -2)) > (hi = lua_tonumber(L, -1)))
+    luaL_argerror(L, arg, "a range { low, high } with low <= high expected");
+  lua_pop(L, 2);
+}
+
+/* A bound control: kind, label (or nil) at labelarg, binding at bindarg,
+ * and the control's spec (options or range) at specarg. */
+static int lun_view_control(lua_State *L, int kind, int labelarg, int bindarg, int specarg) {
+  int vidx;
+  if (lua_gettop(L) < 3) lua_settop(L, 3);
+  if (!lun_binding_test(L, bindarg))
+    luaL_argerror(L, bindarg, lua_pushfstring(L, "Binding expected (self[\"$name\"]), got %s", luaL_typename(L, bindarg)));
+  vidx = lun_view_new(L, kind);
+  if (labelarg) lun_view_text_arg(L, labelarg, vidx, "text");
+  lua_pushvalue(L, bindarg);
+  lua_setfield(L, vidx, "binding");
+  lua_createtable(L, 0, 2);                       /* the spec the walker keeps for node methods */
+  lua_pushinteger(L, kind);
+  lua_setfield(L, -2, "kind");
+  lua_pushvalue(L, specarg);
+  lua_setfield(L, -2, kind == LUN_VIEW_PICKER ? "options" : "range");
+  lua_setfield(L, vidx, "control");
+  return 1;
+}
+
+/* ui.ScrollView{ … }, ui.ScrollView("horizontal", { … }) or
+ * ui.ScrollView({ axes = "horizontal", showsIndicators = false }, { … }) ->
+ * view: SwiftUI's ScrollView(_:showsIndicators:content:), scrolling its
+ * content along its axes ("vertical" by default, "horizontal", or both
+ * listed) (https://developer.apple.com/documentation/swiftui/scrollview). [-0, +1] */
+static int lun_ui_scrollview(lua_State *L) {
+  static const char *const options[] = {"axes", "showsIndicators", NULL};
+  int vidx, ok = 1;
+  lua_settop(L, 2);
+  if (lua_type(L, 1) == LUA_TSTRING) {
+    lua_createtable(L, 0, 1);                     /* ScrollView(.horizontal) { … }: the axes first */
+    lua_pushvalue(L, 1);
+    lua_setfield(L, -2, "axes");
+    lua_replace(L, 1);
+    if (!lua_istable(L, 2)) lun_error_here(L, "ui.ScrollView: its children expected after the axes, got %s", luaL_typename(L, 2));
+  }
+  lun_view_container(L, LUN_VIEW_SCROLLVIEW, "ScrollView", options, lun_no_options);
+  vidx = lua_gettop(L);
+  if (lun_rawfield(L, vidx, "attrs") != LUA_TTABLE) { lua_pop(L, 1); return 1; }
+  if (lua_getfield(L, -1, "axes") == LUA_TSTRING) {
+    ok = strcmp(lua_tostring(L, -1), "vertical") == 0 || strcmp(lua_tostring(L, -1), "horizontal") == 0;
+  } else if (lua_istable(L, -1) && !lua_getmetatable(L, -1)) {
+    lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
+    ok = n >= 1 && n <= 2;
+    for (i = 1; i <= n && ok; i++) {
+      const char *a = lua_rawgeti(L, -1, i) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+      ok = strcmp(a, "vertical") == 0 || strcmp(a, "horizontal") == 0;
+      lua_pop(L, 1);
+    }
+  } else ok = lua_isnil(L, -1);
+  if (!ok) {
+    lun_describe(L, -1, 1);
+    lun_error_here(L, "ui.ScrollView: axes must be \"vertical\", \"horizontal\" or both listed ({ \"horizontal\", \"vertical\" }), got %s",
+                   lua_tostring(L, -1));
+  }
+  if (lua_getfield(L, -2, "showsIndicators") != LUA_TNIL && !lua_isboolean(L, -1)) {
+    lun_describe(L, -1, 1);
+    lun_error_here(L, "ui.ScrollView: showsIndicators must be a boolean, got %s", lua_tostring(L, -1));
+  }
+  lua_settop(L, vidx);
+  return 1;
+}
+
+/* Checks that the value at idx is a date: a finite number of seconds since
+ * 1970, as the bridge carries a Swift Date. [-0, +0] */
+static void lun_view_date_arg(lua_State *L, int idx, const char *label, const char *what) {
+  lua_Number t = lua_type(L, idx) == LUA_TNUMBER ? lua_tonumber(L, idx) : 0;
+  if (lua_type(L, idx) != LUA_TNUMBER || t != t || t > 1e15 || t < -1e15) {
+    lun_describe(L, idx, 1);
+    lun_error_here(L, "ui.DatePicker \"%s\": %s is %s; a date is a number of seconds since 1970 (os.time(), "
+                   "or a Swift Date through the bridge)", label, what, lua_tostring(L, -1));
+  }
+}
+
+/* Checks a DatePicker's displayedComponents at idx: "date",
+ * "hourAndMinute", or both listed. [-0, +0] */
+static void lun_view_components_arg(lua_State *L, int idx, const char *label) {
+  int ok;
+  if (lua_type(L, idx) == LUA_TSTRING) {
+    ok = strcmp(lua_tostring(L, idx), "date") == 0 || strcmp(lua_tostring(L, idx), "hourAndMinute") == 0;
+  } else if (lua_istable(L, idx) && !lua_getmetatable(L, idx)) {
+    lua_Integer i, n = (lua_Integer)lua_rawlen(L, idx);
+    ok = n >= 1 && n <= 2;
+    for (i = 1; i <= n && ok; i++) {
+      const char *c = lua_rawgeti(L, idx, i) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+      ok = strcmp(c, "date") == 0 || strcmp(c, "hourAndMinute") == 0;
+      lua_pop(L, 1);
+    }
+  } else ok = 0;
+  if (!ok) {
+    lun_describe(L, idx, 1);
+    lun_error_here(L, "ui.DatePicker \"%s\": displayedComponents must be \"date\", \"hourAndMinute\" or both listed, got %s",
+                   label, lua_tostring(L, -1));
+  }
+}
+
+/* ui.DatePicker(label, binding [, { range = { low, high }, displayedComponents = "date" }])
+ * -> view: SwiftUI's DatePicker(_:selection:in:displayedComponents:)
+ * (https://developer.apple.com/documentation/swiftui/datepicker). A date is
+ * a number of seconds since 1970, as the bridge carries a Swift Date; the
+ * node shows it as `value` and, in UTC, as `date`; node:setValue(seconds)
+ * picks one within the range. [-0, +1] */
+static int lun_ui_datepicker(lua_State *L) {
+  static const char *const options[] = {"range", "displayedComponents", NULL};
+  const char *label;
+  int vidx;
+  lua_settop(L, 3);
+  if (lua_type(L, 1) != LUA_TSTRING && lua_type(L, 1) != LUA_TNUMBER) luaL_typeerror(L, 1, "string");
+  label = lua_tostring(L, 1);
+  if (!lun_binding_test(L, 2))
+    luaL_argerror(L, 2, lua_pushfstring(L, "Binding expected (self[\"$date\"]), got %s", luaL_typename(L, 2)));
+  lua_createtable(L, 0, 3);                       /* 4: the control's spec */
+  lua_pushinteger(L, LUN_VIEW_DATEPICKER);
+  lua_setfield(L, 4, "kind");
+  if (!lua_isnil(L, 3)) {
+    if (!lua_istable(L, 3) || lua_getmetatable(L, 3))
+      luaL_argerror(L, 3, "an options table expected ({ range = { low, high }, displayedComponents = \"date\" })");
+    lun_check_keys(L, 3, options, "ui.DatePicker", "option");
+    if (lua_getfield(L, 3, "range") != LUA_TNIL) {   /* in: low...high */
+      if (!lua_istable(L, -1)) lun_error_here(L, "ui.DatePicker \"%s\": range must be { low, high }, got %s", label, luaL_typename(L, -1));
+      lua_rawgeti(L, -1, 1);
+      lun_view_date_arg(L, -1, label, "the range's low end");
+      lua_rawgeti(L, -2, 2);
+      lun_view_date_arg(L, -1, label, "the range's high end");
+      if (lua_tonumber(L, -2) > lua_tonumber(L, -1)) lun_error_here(L, "ui.DatePicker \"%s\": the range's low end is after its high end", label);
+      lua_createtable(L, 2, 0);                   /* a copy: the script's table may change */
+      lua_insert(L, -3);
+      lua_rawseti(L, -3, 2);
+      lua_rawseti(L, -2, 1);
+      lua_setfield(L, 4, "range");
+      lua_pop(L, 1);
+    } else lua_pop(L, 1);
+    if (lua_getfield(L, 3, "displayedComponents") != LUA_TNIL) {
+      lun_view_components_arg(L, lua_gettop(L), label);
+      if (lua_istable(L, -1) && lua_rawlen(L, -1) == 1) lua_rawgeti(L, -1, 1);
+      if (lua_type(L, -1) == LUA_TSTRING) lua_setfield(L, 4, "components");   /* one of them; both: the default */
+    }
+    lua_settop(L, 4);
+  }
+  lun_binding_get(L, 2);                          /* the date shown now */
+  lun_view_date_arg(L, -1, label, "the binding's value");
+  lua_pop(L, 1);
+  vidx = lun_view_new(L, LUN_VIEW_DATEPICKER);
+  lun_view_text_arg(L, 1, vidx, "text");
+  lua_pushvalue(L, 2);
+  lua_setfield(L, vidx, "binding");
+  lua_pushvalue(L, 4);
+  lua_setfield(L, vidx, "control");
+  if (lua_getfield(L, 4, "components") == LUA_TSTRING) lun_view_attr(L, vidx, "displayedComponents"); else lua_pop(L, 1);
+  return 1;
+}
+
+/* Pushes the date of `seconds` since 1970 as text, in UTC: "2024-03-01
+ * 12:30", or its date or time alone when components says so; "" when it
+ * is past year 9999 or before year 1. [-0, +1] */
+void lun_date_text(lua_State *L, lua_Number seconds, const char *components) {
+  char buf[64];
+  struct tm tm;
+  time_t t;
+  const char *format = components && strcmp(components, "date") == 0 ? "%Y-%m-%d"
+                     : components && strcmp(components, "hourAndMinute") == 0 ? "%H:%M" : "%Y-%m-%d %H:%M";
+  if (!(seconds >= -62135596800.0 && seconds < 253402300800.0)) { lua_pushliteral(L, ""); return; }
+  t = (time_t)floor(seconds);
+  if (!gmtime_r(&t, &tm) || !strftime(buf, sizeof buf, format, &tm)) { lua_pushliteral(L, ""); return; }
+  lua_pushstring(L, buf);
+}
+
+/* Pushes one bullet per character of the string at idx (a SecureField's
+ * text, never shown): UTF-8 continuation bytes are not counted. [-0, +1] */
+void lun_secure_text(lua_State *L, int idx) {
+  luaL_Buffer b;
+  size_t i, len;
+  const char *s = lua_tolstring(L, idx, &len);
+  luaL_buffinit(L, &b);
+  for (i = 0; s && i < len; i++)
+    if (((unsigned char)s[i] & 0xC0) != 0x80) luaL_addstring(&b, "\xE2\x80\xA2");   /* U+2022 */
+  luaL_pushresult(&b);
+}
+
+/* Pushes the tag of the view value at idx (its last :tag(v)), or nil. [-0, +1] */
+static void lun_view_tag(lua_State *L, int idx) {
+  lua_Integer i;
+  if (lun_rawfield(L, idx, "mods") == LUA_TTABLE) {
+    for (i = (lua_Integer)lua_rawlen(L, -1); i >= 1; i--) {
+      if (lua_rawgeti(L, -1, i) == LUA_TTABLE) {
+        int tag = lua_rawgeti(L, -1, 1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "tag") == 0;
+        lua_pop(L, 1);
+        if (tag) {                                /* mods, entry -> its value */
+          lua_rawgeti(L, -1, 2);
+          lua_replace(L, -3);
+          lua_pop(L, 1);
+          return;
+        }
+      }
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  lua_pushnil(L);
+}
+
+/* ui.Picker(label, binding, { option, ... }) -> view. An option is a value,
+ * or a view tagged with the value it picks (ui.Text("Vanilla"):tag("vanilla")),
+ * as SwiftUI's Picker content is
+ * (https://developer.apple.com/documentation/swiftui/view/tag(_:includeoptional:)):
+ * then the node shows `options` (the values) and `labels` (what each shows),
+ * and node:select takes the value. */
+static int lun_ui_picker(lua_State *L) {
+  lua_Integer i, n;
+  int views = 0;
+  luaL_checktype(L, 3, LUA_TTABLE);
+  lua_settop(L, 3);
+  n = (lua_Integer)lua_rawlen(L, 3);
+  if (n > LUN_MAX_CHILDREN) luaL_argerror(L, 3, "too many options");
+  for (i = 1; i <= n && !views; i++) {
+    lua_rawgeti(L, 3, i);
+    views = lun_view_test(L, -1);
+    lua_pop(L, 1);
+  }
+  if (!views) return lun_view_control(L, LUN_VIEW_PICKER, 1, 2, 3);
+  lua_createtable(L, (int)n, 0);                  /* 4: the values */
+  lua_createtable(L, (int)n, 0);                  /* 5: what each shows */
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, 3, i);
+    if (lun_view_test(L, 6)) {                    /* 6: the option, 7: its tag, 8: its label */
+      lun_view_tag(L, 6);
+      if (lua_isnil(L, 7))
+        lun_error_here(L, "ui.Picker \"%s\": option %d (%s) has no :tag(value); tag each option view with the value it picks",
+                       luaL_tolstring(L, 1, NULL), (int)i, luaL_tolstring(L, 6, NULL));
+      if (lun_rawfield(L, 6, "text") != LUA_TSTRING) { lua_pop(L, 1); lun_view_name(L, 6); }
+    } else {
+      lua_pushvalue(L, 6);
+      luaL_tolstring(L, 6, NULL);
+    }
+    lua_rawseti(L, 5, i);
+    lua_rawseti(L, 4, i);
+    lua_pop(L, 1);
+  }
+  lua_pushvalue(L, 4);
+  lua_replace(L, 3);
+  lua_remove(L, 4);                               /* 4: the labels */
+  lun_view_control(L, LUN_VIEW_PICKER, 1, 2, 3);
+  lua_pushvalue(L, 4);
+  lun_view_attr(L, 5, "labels");
+  return 1;
+}
+
+/* ui.Slider(binding, { low, high }) -> view. */
+static int lun_ui_slider(lua_State *L) {
+  lun_view_range_arg(L, 2);
+  return lun_view_control(L, LUN_VIEW_SLIDER, 0, 1, 2);
+}
+
+/* ui.Stepper(label, binding, { low, high } [, { step = n }]) -> view:
+ * SwiftUI's Stepper(_:value:in:step:), stepping by n (1 by default). */
+static int lun_ui_stepper(lua_State *L) {
+  static const char *const options[] = {"step", NULL};
+  lua_Integer istep = 1;
+  lua_Number step = 1;
+  int integral = 1;
+  lun_view_range_arg(L, 3);
+  if (!lua_isnoneornil(L, 4)) {
+    luaL_checktype(L, 4, LUA_TTABLE);
+    lun_check_keys(L, 4, options, "ui.Stepper", "option");
+    if (lua_getfield(L, 4, "step") != LUA_TNIL) {
+      luaL_argcheck(L, lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) > 0 && lua_tonumber(L, -1) < 1e15, 4,
+                    "step must be a positive number");
+      integral = lua_isinteger(L, -1);
+      istep = lua_tointeger(L, -1);
+      step = lua_tonumber(L, -1);
+    }
+    lua_pop(L, 1);
+  }
+  lun_view_control(L, LUN_VIEW_STEPPER, 1, 2, 3);
+  lua_getfield(L, -1, "control");
+  if (integral) lua_pushinteger(L, istep); else lua_pushnumber(L, step);
+  lua_setfield(L, -2, "step");
+  lua_pop(L, 1);
+  return 1;
+}
+
+/* ui.Text(s) -> view. */
+static int lun_ui_text(lua_State *L) {
+  int vidx;
+  lua_settop(L, 1);
+  vidx = lun_view_new(L, LUN_VIEW_TEXT);
+  lun_view_text_arg(L, 1, vidx, "text");
+  return 1;
+}
+
+/* Checks that argument arg is a symbol's name (a non-empty string), naming
+ * the view and what it got. [-0, +0] */
+static void lun_view_symbol_arg(lua_State *L, int arg, const char *view, const char *what) {
+  if (lua_type(L, arg) != LUA_TSTRING || lua_rawlen(L, arg) == 0) {
+    lun_describe(L, arg, 1);
+    lun_error_here(L, "ui.%s: %s must be a symbol's name (\"star.fill\"), got %s", view, what, lua_tostring(L, -1));
+  }
+}
+
+/* ui.Image(name) or ui.Image{ systemName = "star.fill" } -> view: an
+ * image by its name, or SwiftUI's Image(systemName:), a named symbol
+ * (https://developer.apple.com/documentation/swiftui/image/init(systemname:)):
+ * its node shows the name and systemName=true. [-0, +1] */
+static int lun_ui_image(lua_State *L) {
+  static const char *const options[] = {"systemName", NULL};
+  int vidx;
+  lua_settop(L, 1);
+  if (lua_type(L, 1) == LUA_TTABLE && !lua_getmetatable(L, 1)) {
+    lun_check_keys(L, 1, options, "ui.Image", "option");
+    lua_getfield(L, 1, "systemName");
+    lun_view_symbol_arg(L, 2, "Image", "systemName");
+    vidx = lun_view_new(L, LUN_VIEW_IMAGE);
+    lua_pushvalue(L, 2);
+    lua_setfield(L, vidx, "text");
+    lua_pushboolean(L, 1);
+    lun_view_attr(L, vidx, "systemName");
+    return 1;
+  }
+  vidx = lun_view_new(L, LUN_VIEW_IMAGE);
+  lun_view_text_arg(L, 1, vidx, "text");
+  return 1;
+}
+
+/* ui.Label(title, systemImage) -> view: SwiftUI's Label(_:systemImage:),
+ * a title with a symbol (https://developer.apple.com/documentation/swiftui/label):
+ * its node shows the title and systemImage="bolt.fill". [-0, +1] */
+static int lun_ui_label(lua_State *L) {
+  int vidx;
+  lua_settop(L, 3);
+  if (!lua_isnil(L, 3)) lun_error_here(L, "ui.Label takes a title and a symbol's name: ui.Label(\"Lightning\", \"bolt.fill\")");
+  lun_view_symbol_arg(L, 2, "Label", "the systemImage (its second argument)");
+  vidx = lun_view_new(L, LUN_VIEW_LABEL);
+  lun_view_text_arg(L, 1, vidx, "text");
+  lua_pushvalue(L, 2);
+  lun_view_attr(L, vidx, "systemImage");
+  return 1;
+}
+
+/* ui.Divider() -> view: a line between other content
+ * (https://developer.apple.com/documentation/swiftui/divider). [-0, +1] */
+static int lun_ui_divider(lua_State *L) {
+  if (lua_gettop(L) > 0) lun_error_here(L, "ui.Divider takes no arguments, got %s", luaL_typename(L, 1));
+  lun_view_new(L, LUN_VIEW_DIVIDER);
+  return 1;
+}
+
+/* Pushes x, as the integer argument arg was when x is that integer (3, not 3.0). [-0, +1] */
+static void lun_push_as_given(lua_State *L, int arg, lua_Number x) {
+  if (lua_isinteger(L, arg) && x == (lua_Number)lua_tointeger(L, arg)) lua_pushvalue(L, arg);
+  else if (lua_isnoneornil(L, arg) && x == 1) lua_pushinteger(L, 1);
+  else lua_pushnumber(L, x);
+}
+
+/* ui.ProgressView([label], [value [, total]]) -> view: SwiftUI's
+ * ProgressView — indeterminate without a value; with one, `value` of
+ * `total` (1 by default), pinned to 0...total as SwiftUI pins it
+ * (https://developer.apple.com/documentation/swiftui/progressview). */
+static int lun_ui_progress(lua_State *L) {
+  int vidx, at = lua_type(L, 1) == LUA_TSTRING ? 2 : 1;
+  lua_Number value, total = 1;
+  if (!lua_isnoneornil(L, at + 1)) {
+    total = luaL_checknumber(L, at + 1);
+    luaL_argcheck(L, total > 0 && total <= DBL_MAX, at + 1, "the total must be a positive, finite number");
+  }
+  lua_settop(L, 3);
+  vidx = lun_view_new(L, LUN_VIEW_PROGRESS);
+  if (at == 2) lun_view_text_arg(L, 1, vidx, "text");
+  if (lua_isnil(L, at)) return 1;                 /* indeterminate */
+  value = luaL_checknumber(L, at);
+  luaL_argcheck(L, value == value, at, "the value must be a number, not NaN");
+  if (value < 0) value = 0;
+  if (value > total) value = total;
+  lua_createtable(L, 0, 2);
+  lun_push_as_given(L, at, value);
+  lua_setfield(L, -2, "value");
+  lun_push_as_given(L, at + 1, total);
+  lua_setfield(L, -2, "total");
+  lua_setfield(L, vidx, "attrs");
+  return 1;
+}
+
+/* ui.Spacer() -> view. */
+static int lun_ui_spacer(lua_State *L) { lun_view_new(L, LUN_VIEW_SPACER); return 1; }
+/* ui.EmptyView() -> view. */
+static int lun_ui_empty(lua_State *L) { lun_view_new(L, LUN_VIEW_EMPTY); return 1; }
+
+/* ui.Button(label, action) -> view. */
+static int lun_ui_button(lua_State *L) {
+  static const char *const options[] = {"role", NULL};
+  static const char *const roles[] = {"cancel", "destructive", NULL};
+  int vidx;
+  lua_settop(L, 3);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  if (!lua_isnil(L, 3)) {                         /* { role = "destructive" }: Button(_:role:action:) */
+    luaL_checktype(L, 3, LUA_TTABLE);
+    lun_check_keys(L, 3, options, "ui.Button", "option");
+    lua_getfield(L, 3, "role");
+    lua_replace(L, 3);
+    if (!lua_isnil(L, 3)) luaL_checkoption(L, 3, NULL, roles);
+  }
+  vidx = lun_view_new(L, LUN_VIEW_BUTTON);
+  lun_view_text_arg(L, 1, vidx, "text");
+  lua_pushvalue(L, 2);
+  lua_setfield(L, vidx, "action");
+  if (!lua_isnil(L, 3)) {
+    lua_createtable(L, 0, 1);
+    lua_pushvalue(L, 3);
+    lua_setfield(L, -2, "role");
+    lua_setfield(L, vidx, "attrs");
+  }
+  return 1;
+}
+
+/* Shared body of Toggle and TextField: (label, binding) -> view. */
+static int lun_view_bound(lua_State *L, int kind) {
+  int vidx;
+  lua_settop(L, 2);
+  if (!lun_binding_test(L, 2))
+    luaL_argerror(L, 2, lua_pushfstring(L, "Binding expected (self[\"$name\"] or ui.Bindable(obj).name), got %s",
+                                         luaL_typename(L, 2)));
+  vidx = lun_view_new(L, kind);
+  lun_view_text_arg(L, 1, vidx, "text");
+  lua_pushvalue(L, 2);
+  lua_setfield(L, vidx, "binding");
+  return 1;
+}
+
+/* ui.Toggle(label, binding) -> view. */
+static int lun_ui_toggle(lua_State *L) { return lun_view_bound(L, LUN_VIEW_TOGGLE); }
+/* ui.TextField(placeholder, binding) -> view. */
+static int lun_ui_textfield(lua_State *L) { return lun_view_bound(L, LUN_VIEW_TEXTFIELD); }
+/* ui.SecureField(placeholder, binding) -> view: a TextField whose text is
+ * never shown — its node's value is one bullet per character
+ * (https://developer.apple.com/documentation/swiftui/securefield). */
+static int lun_ui_securefield(lua_State *L) { return lun_view_bound(L, LUN_VIEW_SECUREFIELD); }
+
+/* Shared body of List and ForEach: (data, row) or ({children}) -> view. */
+static int lun_view_rows(lua_State *L, int kind, int lazy) {
+  int vidx;
+  lua_settop(L, 2);
+  if (lua_isfunction(L, 2)) {
+    int t = lua_type(L, 1);
+    if (t != LUA_TTABLE && t != LUA_TUSERDATA)
+      luaL_argerror(L, 1, lua_pushfstring(L, "collection expected, got %s", luaL_typename(L, 1)));
+    vidx = lun_view_new(L, kind);
+    lua_pushvalue(L, 1);
+    lua_setfield(L, vidx, "data");
+    lua_pushvalue(L, 2);
+    lua_setfield(L, vidx, "row");
+    lua_pushboolean(L, lazy);
+    lua_setfield(L, vidx, "lazy");
+    return 1;
+  }
+  if (!lua_isnoneornil(L, 2))
+    luaL_argerror(L, 2, lua_pushfstring(L, "row function expected, got %s", luaL_typename(L, 2)));
+  return lun_view_container(L, kind, kind == LUN_VIEW_LIST ? "List" : "ForEach", lun_no_options, lun_no_options);
+}
+
+/* ui.List(data, row) or ui.List{...} -> view. */
+static int lun_ui_list(lua_State *L) { return lun_view_rows(L, LUN_VIEW_LIST, 1); }
+/* ui.ForEach(data, row) -> view. */
+static int lun_ui_foreach(lua_State *L) {
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  return lun_view_rows(L, LUN_VIEW_FOREACH, 0);
+}
+
+/* Registers the names section `d` of the definition table at defidx lists. */
+static void lun_viewtype_section(lua_State *L, int defidx, int infoidx, const lun_Section *d) {
+  const char *name = d->name;
+  int sections, kind = d->kind, holds = d->holds;
+  lua_getfield(L, infoidx, "sections");
+  sections = lua_gettop(L);
+  if (lua_getfield(L, defidx, name) == LUA_TNIL) { lua_pop(L, 2); return; }
+  if (!lua_istable(L, -1)) luaL_error(L, "ui.View: section '%s' must be a table", name);
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    if (lua_isinteger(L, -2)) {               /* list form: { "name", ... } */
+      if (lua_type(L, -1) != LUA_TSTRING) luaL_error(L, "ui.View: section '%s' lists a non-string", name);
+      lua_pushvalue(L, -1);
+    } else {
+      if (lua_type(L, -2) != LUA_TSTRING) luaL_error(L, "ui.View: section '%s' has a non-string key", name);
+      lua_pushvalue(L, -2);
+    }
+    lua_pushinteger(L, kind);
+    lua_rawset(L, sections);
+    if (holds) {                                  /* held objects: subscribed before each body run */
+      if (lua_getfield(L, infoidx, "objects") == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, infoidx, "objects");
+      }
+      if (lua_isinteger(L, -3)) lua_pushvalue(L, -2); else lua_pushvalue(L, -3);
+      lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  lua_setfield(L, infoidx, name);
+  lua_pop(L, 1);
+}
+
+/* Adds the environment keys and read modes of section `name` to info.envkey/envmode. */
+static void lun_viewtype_env(lua_State *L, int infoidx, const char *name) {
+  int envidx, keys, modes;
+  if (lua_getfield(L, infoidx, name) == LUA_TNIL) { lua_pop(L, 1); return; }
+  envidx = lua_gettop(L);
+  if (lua_getfield(L, infoidx, "envkey") == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, infoidx, "envkey");
+  }
+  keys = lua_gettop(L);
+  if (lua_getfield(L, infoidx, "envmode") == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, infoidx, "envmode");
+  }
+  modes = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, envidx)) {
+    int mode = 0;
+    if (lua_type(L, -1) == LUA_TSTRING && strcmp(name, "environment") == 0) {
+      mode = LUN_ENV_KEYED;
+      lua_pushvalue(L, -1);
+    } else {
+      if (luaL_testudata(L, -1, LUN_MT_MARKER)) {
+        lua_getiuservalue(L, -1, 1);
+        if (lua_tointeger(L, -1) != LUN_MARK_OPTIONAL) luaL_error(L, "ui.View: bad environment entry '%s'", lua_tostring(L, -3));
+        lua_pop(L, 1);
+        lua_getiuservalue(L, -1, 2);
+        lua_replace(L, -2);
+        mode = LUN_ENV_OPTIONAL;
+      } else mode = LUN_ENV_REQUIRED;
+      lun_env_type_key(L, -1);
+    }
+    lua_pushvalue(L, -3);
+    lua_insert(L, -2);
+    lua_rawset(L, keys);
+    lua_pushvalue(L, -2);
+    lua_pushinteger(L, mode);
+    lua_rawset(L, modes);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 3);
+}
+
+/* Builds the hidden Observable class holding a view type's state. */
+static void lun_viewtype_state_class(lua_State *L, int infoidx, const char *name) {
+  if (lua_getfield(L, infoidx, "state") == LUA_TNIL) { lua_pop(L, 1); return; }
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, -3)) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    lua_pushboolean(L, 0);
+    lua_rawset(L, -4);
+  }
+  lua_pushfstring(L, "%s.state", name);
+  lun_class_define(L, lua_tostring(L, -1), -2, LUN_CLASS_OBSERVABLE, NULL);
+  lua_getmetatable(L, -1);
+  lua_getfield(L, -1, "__instances");
+  lua_setfield(L, infoidx, "stateClass");
+  lua_pop(L, 5);
+}
+
+/* Raises on a key of the definition at defidx that is no section (F08). */
+static void lun_viewtype_check_sections(lua_State *L, int defidx, const char *name) {
+  const char *known[32];                          /* lun_sections has a dozen */
+  int i;
+  for (i = 0; lun_sections[i].name && i < 31; i++) known[i] = lun_sections[i].name;
+  known[i] = NULL;
+  lua_pushfstring(L, "ui.View('%s')", name);
+  lun_check_sections(L, defidx, known, lua_tostring(L, -1));
+  lua_pop(L, 1);
+}
+
+/* If the definition at defidx has a focusState section ({ "field", ... },
+ * and `isFocused = false` for a Bool one), replaces it by a copy whose
+ * state declares those names, starting nil (or false): @FocusState, no
+ * field focused at first. [-0, +0] */
+static void lun_viewtype_focus(lua_State *L, int defidx, const char *name) {
+  int names, copy, state;
+  defidx = lua_absindex(L, defidx);
+  if (lua_getfield(L, defidx, "focusState") == LUA_TNIL) { lua_pop(L, 1); return; }
+  if (!lua_istable(L, -1)) luaL_error(L, "ui.View('%s'): focusState must list names: { \"field\" }", name);
+  names = lua_gettop(L);
+  lun_copy_shallow(L, defidx);                    /* the copy of the definition */
+  copy = lua_gettop(L);
+  if (lua_getfield(L, defidx, "state") == LUA_TTABLE) lun_copy_shallow(L, -1);   /* its state, and the focus names */
+  else lua_newtable(L);
+  lua_remove(L, -2);
+  state = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, names)) {
+    int isBool = lua_type(L, -2) == LUA_TSTRING && lua_isboolean(L, -1) && !lua_toboolean(L, -1);
+    if (!isBool && !(lua_isinteger(L, -2) && lua_type(L, -1) == LUA_TSTRING))
+      luaL_error(L, "ui.View('%s'): focusState '%s': list a name ({ \"field\" }, nil when no field has focus) or "
+                 "give a Bool one false ({ isFocused = false })", name, luaL_tolstring(L, -2, NULL));
+    lua_pushvalue(L, isBool ? -2 : -1);           /* the name */
+    lua_pushvalue(L, -1);
+    if (lua_rawget(L, state) != LUA_TNIL) luaL_error(L, "ui.View('%s'): '%s' is declared twice", name, lua_tostring(L, -2));
+    lua_pop(L, 1);
+    if (isBool) lua_pushboolean(L, 0);
+    else {
+      lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_module);   /* ui.none: starts nil */
+      lua_getfield(L, -1, "none");
+      lua_remove(L, -2);
+    }
+    lua_rawset(L, state);
+    lua_pop(L, 1);
+  }
+  lua_setfield(L, copy, "state");
+  lua_replace(L, defidx);
+  lua_pop(L, 1);
+}
+
+/* Records in info.required the inputs a caller must pass (name -> section
+ * kind): a `binding`, `bindable` or `observedObject` declaration has no
+ * default, as Swift's memberwise initializer requires a @Binding, @Bindable
+ * or @ObservedObject argument. [-0, +0] */
+static void lun_viewtype_required(lua_State *L, int infoidx) {
+  int n = 0;
+  lua_getfield(L, infoidx, "sections");
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, -3)) {
+    const lun_Section *d = lun_section_of((int)lua_tointeger(L, -1));
+    if (d && d->input) {
+      lua_pushvalue(L, -2);
+      lua_insert(L, -2);
+      lua_rawset(L, -4);
+      n++;
+    } else lua_pop(L, 1);
+  }
+  if (n) lua_setfield(L, infoidx, "required"); else lua_pop(L, 1);
+  lua_pop(L, 1);
+}
+
+/* Raises at the caller's line when the inputs table at inputs (0: none)
+ * of the view type at tidx lacks a required input (lun_viewtype_required),
+ * or gives a `binding` input something that is no Binding. [-0, +0] */
+static void lun_viewtype_check_required(lua_State *L, int tidx, int inputs) {
+  static const char *const what[] = {"", "a Binding the caller passes (%s { %s = self[\"$flag\"] })",
+                                     "an observable object the caller passes (%s { %s = model })",
+                                     "an ObservableObject the caller passes (%s { %s = object })"};
+  int info;
+  lua_getiuservalue(L, tidx, 1);
+  info = lua_gettop(L);
+  if (lua_getfield(L, info, "required") != LUA_TTABLE) { lua_pop(L, 2); return; }
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    int kind = (int)lua_tointeger(L, -1), t = LUA_TNIL;
+    const char *section = kind == LUN_SECTION_BINDING ? "binding" : kind == LUN_SECTION_BINDABLE ? "bindable" : "observedObject";
+    lua_getfield(L, info, "name");
+    if (inputs) {
+      lua_pushvalue(L, -3);
+      t = lua_rawget(L, inputs);
+    } else lua_pushnil(L);
+    if (t == LUA_TNIL) {
+      lua_pushfstring(L, what[kind == LUN_SECTION_BINDING ? 1 : kind == LUN_SECTION_BINDABLE ? 2 : 3],
+                      lua_tostring(L, -2), lua_tostring(L, -4));
+      lun_error_here(L, "%s: missing input '%s': %s = { \"%s\" } declares %s", lua_tostring(L, -3),
+                     lua_tostring(L, -5), section, lua_tostring(L, -5), lua_tostring(L, -1));
+    }
+    if (kind == LUN_SECTION_BINDING && !lun_binding_test(L, -1))
+      lun_error_here(L, "%s: input '%s' must be a Binding (pass self[\"$%s\"]), got %s", lua_tostring(L, -2),
+                     lua_tostring(L, -4), lua_tostring(L, -4), luaL_typename(L, -1));
+    lua_pop(L, 3);
+  }
+  lua_pop(L, 2);
+}
+
+/* ui.View(name, body | definition) -> view type. */
+static int lun_ui_view(lua_State *L) {
+  const char *name;
+  size_t len;
+  int infoidx, i;
+  if (lua_type(L, 1) != LUA_TSTRING) luaL_typeerror(L, 1, "string (the view's name)");
+  name = lua_tolstring(L, 1, &len);
+  if (len == 0 || len > LUN_MAX_NAME)               /* the host keeps every view type's name (R19) */
+    luaL_argerror(L, 1, lua_pushfstring(L, "a view's name is 1 to %d bytes, got %d", LUN_MAX_NAME, (int)(len > 1000000 ? 1000000 : len)));
+  if (lua_isfunction(L, 2)) {
+    lua_createtable(L, 0, 1);
+    lua_pushvalue(L, 2);
+    lua_setfield(L, -2, "body");
+    lua_replace(L, 2);
+  }
+  luaL_checktype(L, 2, LUA_TTABLE);
+  lun_viewtype_check_sections(L, 2, name);
+  lun_sections_check(L, 2, name);                 /* what they declare can be (storage defaults: T04) */
+  lun_dynamic_expand(L, 2, name);                 /* properties' sections join the view's (F14) */
+  lun_viewtype_focus(L, 2, name);                 /* focusState names are state that starts nil (T05) */
+  if (lua_getfield(L, 2, "body") != LUA_TFUNCTION)
+    luaL_error(L, "ui.View('%s'): the definition needs a body function", name);
+  lua_pop(L, 1);
+  lun_viewname_claim(L, name);                    /* one view per name in one scope */
+  lua_settop(L, 2);
+  lua_newuserdatauv(L, 1, 2);                     /* 3: the view type */
+  lua_createtable(L, 0, 8);                       /* 4: info */
+  infoidx = 4;
+  lua_pushvalue(L, 1);
+  lua_setfield(L, infoidx, "name");
+  lua_pushinteger(L, lunh(lun_state(L)->rt, output, view_type, name, len));
+  lua_setfield(L, infoidx, "id");
+  lua_getfield(L, 2, "body");
+  lua_setfield(L, infoidx, "body");
+  lua_newtable(L);
+  lua_setfield(L, infoidx, "sections");
+  for (i = 0; lun_sections[i].name; i++)
+    if (lun_sections[i].registers) lun_viewtype_section(L, 2, infoidx, &lun_sections[i]);
+  lun_dynamic_sections(L, 2, infoidx);
+  lun_viewtype_env(L, infoidx, "environment");
+  lun_viewtype_env(L, infoidx, "environmentObject");
+  lun_viewtype_required(L, infoidx);
+  lun_viewtype_state_class(L, infoidx, name);
+  lua_setiuservalue(L, 3, 1);
+  lua_newtable(L);
+  lua_setiuservalue(L, 3, 2);
+  luaL_setmetatable(L, LUN_MT_VIEWTYPE);
+  return 1;
+}
+
+/* Pushes the name of the view value at idx: "Text", "BookView". [-0, +1] */
+void lun_view_name(lua_State *L, int idx) {
+  int kind;
+  lun_rawfield(L, idx, "kind");
+  kind = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  if (kind == LUN_VIEW_COMPONENT && (lun_rawfield(L, idx, "type"), lun_viewtype_test(L, -1))) {
+    lua_getiuservalue(L, -1, 1);
+    lua_getfield(L, -1, "name");
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+    return;
+  }
+  if (kind == LUN_VIEW_COMPONENT) lua_pop(L, 1);
+  lua_pushstring(L, lun_view_kind_name(kind));
+}
+
+/* Records the line of the Lua code that built the component view value at
+ * vidx: views built at different places in a body (the branches of an `if`)
+ * are different identities, as SwiftUI's conditional content is (F01). */
+static void lun_view_site(lua_State *L, int vidx) {
+  lua_Debug ar;
+  if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar) && ar.currentline > 0) {
+    lua_pushinteger(L, ar.currentline);
+    lua_setfield(L, vidx, "site");
+  }
+}
+
+/* __call of a view type: (type, inputs?) -> view value. */
+static int lun_viewtype_call(lua_State *L) {
+  int vidx;
+  luaL_checkudata(L, 1, LUN_MT_VIEWTYPE);
+  lua_settop(L, 2);
+  if (!lua_isnoneornil(L, 2) && !lua_istable(L, 2))
+    luaL_argerror(L, 2, lua_pushfstring(L, "table of inputs expected, got %s", luaL_typename(L, 2)));
+  lun_viewtype_check_required(L, 1, lua_istable(L, 2) ? 2 : 0);   /* a missing binding names itself here */
+  vidx = lun_view_new(L, LUN_VIEW_COMPONENT);
+  lua_pushvalue(L, 1);
+  lua_setfield(L, vidx, "type");
+  lun_view_site(L, vidx);
+  if (lua_istable(L, 2)) lua_pushvalue(L, 2); else lua_newtable(L);
+  lua_setfield(L, vidx, "inputs");
+  return 1;
+}
+
+/* __index of a view type: its methods, or `name`. */
+static int lun_viewtype_index(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_VIEWTYPE);
+  lua_settop(L, 2);
+  if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "name") == 0) {
+    lua_getiuservalue(L, 1, 1);
+    lua_getfield(L, -1, "name");
+    return 1;
+  }
+  return lun_type_method(L);
+}
+
+/* __newindex of a view type: defines a method. */
+static int lun_viewtype_newindex(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_VIEWTYPE);
+  return lun_type_define_method(L);
+}
+
+/* __tostring of a view type: "View BookView". */
+static int lun_viewtype_tostring(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_VIEWTYPE);
+  lua_settop(L, 1);
+  lua_getiuservalue(L, 1, 1);
+  lua_getfield(L, -1, "name");
+  lua_pushfstring(L, "View %s", lua_tostring(L, -1));
+  return 1;
+}
+
+void lun_open_view(lua_State *L) {
+  static const luaL_Reg fns[] = {
+    {"View", lun_ui_view}, {"Text", lun_ui_text}, {"Button", lun_ui_button},
+    {"Toggle", lun_ui_toggle}, {"TextField", lun_ui_textfield},
+    {"VStack", lun_ui_vstack}, {"HStack", lun_ui_hstack}, {"Group", lun_ui_group},
+    {"List", lun_ui_list}, {"ForEach", lun_ui_foreach},
+    {"Spacer", lun_ui_spacer},
+    {"Image", lun_ui_image}, {"EmptyView", lun_ui_empty}, {"ProgressView", lun_ui_progress},
+    {"ZStack", lun_ui_zstack}, {"Form", lun_ui_form}, {"Section", lun_ui_section},
+    {"Picker", lun_ui_picker}, {"Slider", lun_ui_slider}, {"Stepper", lun_ui_stepper},
+    {"Label", lun_ui_label}, {"Divider", lun_ui_divider}, {"ScrollView", lun_ui_scrollview},
+    {"SecureField", lun_ui_securefield}, {"DatePicker", lun_ui_datepicker}, {NULL, NULL}};
+  static const luaL_Reg typemeta[] = {
+    {"__call", lun_viewtype_call}, {"__index", lun_viewtype_index},
+    {"__newindex", lun_viewtype_newindex}, {"__tostring", lun_viewtype_tostring},
+    {NULL, NULL}};
+  lun_newmetatable(L, LUN_MT_VIEWTYPE);
+  luaL_setfuncs(L, typemeta, 0);
+  lua_pop(L, 1);
+  luaL_setfuncs(L, fns, 0);
+}

@@ -1,0 +1,599 @@
+/*
+ * lun_walk.c — reporting the view a body returned to the host.
+ *
+ * The walk writes each view value as output records (lun_out.c), which the
+ * host reads in one call when the run ends; Lua values the output needs later (actions, bindings, environment values) go into the
+ * unit's new `out` table, and nodes refer to them by slot. Child units
+ * (components, list content, rows) are matched by the host; new ones get a
+ * record here, and kept ones are told whether their inputs changed.
+ */
+#include "core/core.h"
+#include "model/model.h"
+#include "life/life.h"
+#include "view/view.h"
+
+/* Raises: a field of the view value at v is not what Lunette put there
+ * (rawset can reach a view value's fields). */
+static int lun_walk_altered(lua_State *L, const char *field) {
+  return luaL_error(L, "a view value was altered: its field '%s' holds what Lunette did not put there", field);
+}
+
+/* Pushes the entry i of the list table at -1 if it is a table whose [1] is a
+ * string; raises naming field otherwise. Pushes entry, name. [-0, +2] */
+static const char *lun_walk_entry(lua_State *L, lua_Integer i, const char *field, size_t *len) {
+  if (lua_rawgeti(L, -1, i) != LUA_TTABLE) lun_walk_altered(L, field);
+  if (lua_rawgeti(L, -1, 1) != LUA_TSTRING) lun_walk_altered(L, field);
+  return lua_tolstring(L, -1, len);
+}
+
+/* Stores the value at idx in the out table; returns its slot. */
+static int32_t lun_walk_store(lua_State *L, lun_Walk *W, int idx) {
+  lua_pushvalue(L, idx);
+  lua_rawseti(L, W->out, ++W->slots);
+  return W->slots;
+}
+
+/* Reports a string field of the view at v as an attribute, if present. */
+static void lun_walk_describe_attr(lua_State *L, lun_Walk *W, const char *name, int vidx) {
+  size_t len;
+  const char *s;
+  lun_describe(L, vidx, 1);
+  s = lua_tolstring(L, -1, &len);
+  lun_out_attr(L, name, strlen(name), s, len);
+  lua_pop(L, 1);
+}
+
+/* 1 if an entry before i in the env list at -1 sets the same key as the
+ * string at -1 does. [-0, +0] */
+static int lun_walk_env_seen(lua_State *L, lua_Integer i) {
+  lua_Integer j;
+  int seen = 0;
+  for (j = 1; j < i && !seen; j++) {
+    lua_rawgeti(L, -2, j);
+    lua_rawgeti(L, -1, 1);
+    seen = lua_rawequal(L, -1, -3);
+    lua_pop(L, 2);
+  }
+  return seen;
+}
+
+/* Reports the environment overrides of the view at v, in the order the
+ * modifiers were applied: the one closest to the view (the first) wins a
+ * key, as in SwiftUI (F03). Returns 1 if one is `isEnabled`, which
+ * lun_enabled_enter reports. */
+static int lun_walk_env(lua_State *L, lun_Walk *W, int v) {
+  lua_Integer i, n;
+  int enabled = 0;
+  if (lun_rawfield(L, v, "env") != LUA_TTABLE) { lua_pop(L, 1); return 0; }
+  n = (lua_Integer)lua_rawlen(L, -1);
+  for (i = 1; i <= n; i++) {
+    size_t klen;
+    const char *key;
+    int32_t slot, old;
+    key = lun_walk_entry(L, i, "env", &klen);
+    lua_insert(L, -2);                            /* key, entry */
+    lua_pushvalue(L, -3);                         /* the list, for lun_walk_env_seen */
+    lua_pushvalue(L, -3);
+    if (lun_walk_env_seen(L, i)) { lua_pop(L, 4); continue; }
+    lua_pop(L, 2);
+    lua_insert(L, -2);                            /* entry, key */
+    lun_envwalk_value(L, W, lua_gettop(L) - 2, i, v, lua_gettop(L));   /* with transformEnvironment's */
+    if (klen == 9 && memcmp(key, "isEnabled", 9) == 0) {
+      lun_enabled_env(L, W);
+      enabled = 1;
+      lua_pop(L, 3);
+      continue;
+    }
+    slot = lun_walk_store(L, W, -1);
+    lun_envwalk_set(L, W, -2, -1);                /* views inside, in this body, inherit it */
+    old = lun_out_env(L, key, klen, slot);
+    if (old) {                                    /* the same entry as last render: did it change? */
+      lua_getfield(L, W->record, "out");
+      lua_rawgeti(L, -1, old);
+      if (!lua_compare(L, -1, -3, LUA_OPEQ)) lun_out_env_changed(L);
+      lua_pop(L, 2);
+    }
+    lua_pop(L, 3);
+  }
+  lua_pop(L, 1);
+  return enabled;
+}
+
+/* Reports view:animation(a, value): the node is animated with a when value
+ * changed since the last render at this position. */
+static void lun_walk_animation(lua_State *L, lun_Walk *W, int v) {
+  size_t plen, dlen;
+  const char *path, *desc;
+  if (lun_rawfield(L, v, "animation") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  if (lua_getfield(L, W->record, "animValues") != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, W->record, "animValues");
+  }
+  path = lun_out_path(L, &plen);
+  lua_pushlstring(L, path, plen);
+  lua_pushvalue(L, -1);
+  if (lua_rawget(L, -3) == LUA_TTABLE) {          /* { previous value } */
+    lua_rawgeti(L, -1, 1);
+    lua_rawgeti(L, -5, 2);
+    if (!lun_values_equal(L, -1, -2, 0) && !lun_walk_disables(L, W)) {   /* by contents (Equatable); not
+                                                    while the transaction disables animations (D06) */
+      lua_rawgeti(L, -6, 1);
+      desc = luaL_tolstring(L, -1, &dlen);
+      lun_out_animate(L, desc, dlen);
+      lua_pop(L, 2);
+    }
+    lua_pop(L, 2);
+  }
+  lua_pop(L, 1);
+  lua_createtable(L, 1, 0);
+  lua_rawgeti(L, -4, 2);
+  lua_rawseti(L, -2, 1);
+  lua_rawset(L, -3);
+  lua_pop(L, 2);
+}
+
+/* Reports the modifiers of the view at v. */
+static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
+  lua_Integer i, n;
+  if (lun_rawfield(L, v, "mods") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  n = (lua_Integer)lua_rawlen(L, -1);
+  for (i = 1; i <= n; i++) {
+    size_t nlen, vlen = 0;
+    const char *name, *value = "";
+    name = lun_walk_entry(L, i, "mods", &nlen);
+    if (lua_rawgeti(L, -2, 2) == LUA_TFUNCTION) {
+      int32_t slot = lun_walk_store(L, W, -1);
+      if (strcmp(name, "onSubmit") == 0) lun_enabled_slot(L, W, LUN_ROLE_SUBMIT, slot);
+      lun_out_modifier(L, name, nlen, "", 0);
+    } else {
+      if (!lua_isnil(L, -1)) {
+        lun_describe(L, -1, 1);
+        lua_replace(L, -2);
+        value = lua_tolstring(L, -1, &vlen);
+      }
+      lun_out_modifier(L, name, nlen, value, vlen);
+    }
+    lua_pop(L, 3);
+  }
+  lua_pop(L, 1);
+}
+
+/* Walks the children 1..n of the view (or plain array) at v; a view's
+ * children that keep their constructor slot tell the host so (F02). */
+static void lun_walk_children(lua_State *L, lun_Walk *W, int v, int isView) {
+  lua_Integer i, n = (lua_Integer)lua_rawlen(L, v);
+  int slots = isView && lun_rawfield(L, v, "slots") == LUA_TTABLE ? lua_gettop(L) : 0;
+  if (!slots && isView) lua_pop(L, 1);
+  for (i = 1; i <= n; i++) {
+    int hinted = 0;
+    if (slots && lua_rawgeti(L, slots, i) == LUA_TSTRING) {
+      size_t len;
+      const char *slot = lua_tolstring(L, -1, &len);
+      lun_out_position(L, slot, len);
+      hinted = 1;
+    }
+    if (slots) lua_pop(L, 1);
+    lua_rawgeti(L, v, i);
+    lun_walk_value(L, W, lua_gettop(L));
+    lua_pop(L, 1);
+    if (hinted) lun_out_position(L, NULL, 0);  /* a child that opened nothing leaves no hint behind */
+  }
+  if (slots) lua_pop(L, 1);
+}
+
+/* 1 if the values at a and b are equal as inputs: ==, or plain tables with equal contents. */
+static int lun_inputs_equal(lua_State *L, int a, int b, int depth) {
+  int equal = 1;
+  a = lua_absindex(L, a);
+  b = lua_absindex(L, b);
+  if (lua_rawequal(L, a, b)) return 1;
+  if (lua_type(L, a) != LUA_TTABLE || lua_type(L, b) != LUA_TTABLE || depth > 3)
+    return lua_compare(L, a, b, LUA_OPEQ);
+  if (lua_getmetatable(L, a)) { lua_pop(L, 1); return lua_compare(L, a, b, LUA_OPEQ); }
+  if (lua_getmetatable(L, b)) { lua_pop(L, 1); return 0; }
+  lua_pushnil(L);
+  while (equal && lua_next(L, a)) {
+    lua_pushvalue(L, -2);
+    lua_rawget(L, b);
+    luaL_checkstack(L, 8, "comparing inputs");
+    equal = lun_inputs_equal(L, -1, -2, depth + 1);
+    lua_pop(L, 2);
+  }
+  if (!equal) { lua_pop(L, 1); return 0; }
+  lua_pushnil(L);
+  while (lua_next(L, b)) {                         /* keys only in b */
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    if (lua_rawget(L, a) == LUA_TNIL) { lua_pop(L, 2); return 0; }
+    lua_pop(L, 1);
+  }
+  return 1;
+}
+
+/* Checks that every `binding` input of a component is a Binding. */
+static void lun_walk_check_bindings(lua_State *L, int info, int inputs) {
+  if (lua_getfield(L, info, "binding") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    lua_getfield(L, inputs, lua_tostring(L, -1));
+    if (!lun_binding_test(L, -1)) {
+      lua_getfield(L, info, "name");
+      luaL_error(L, "%s: input '%s' must be a Binding (pass self[\"$%s\"]), got %s", lua_tostring(L, -1),
+                 lua_tostring(L, -3), lua_tostring(L, -3), luaL_typename(L, -2));
+    }
+    lua_pop(L, 2);
+  }
+  lua_pop(L, 1);
+}
+
+/* 1 if the two state sections (tables, or nil) declare the same names. */
+static int lun_same_state_keys(lua_State *L, int a, int b) {
+  int i;
+  for (i = 0; i < 2; i++) {
+    int from = i ? b : a, to = i ? a : b;
+    if (lua_isnil(L, from)) continue;
+    if (lua_isnil(L, to)) return 0;
+    lua_pushnil(L);
+    while (lua_next(L, from)) {
+      lua_pop(L, 1);
+      lua_pushvalue(L, -1);
+      if (lua_rawget(L, to) == LUA_TNIL) { lua_pop(L, 2); return 0; }
+      lua_pop(L, 1);
+    }
+  }
+  return 1;
+}
+
+/* A kept child whose view type was defined again (a reloaded script) takes
+ * the new definition; its state stays if it declares the same names. */
+static void lun_walk_retype(lua_State *L, int rec, int info, lun_Walk *W, int32_t child) {
+  lua_getfield(L, rec, "info");
+  if (lua_rawequal(L, -1, info)) { lua_pop(L, 1); return; }
+  lua_getfield(L, -1, "state");
+  lua_getfield(L, info, "state");
+  if (!lun_same_state_keys(L, lua_gettop(L) - 1, lua_gettop(L))) {
+    lua_pushnil(L);
+    lua_setfield(L, rec, "ready");
+    lua_pushnil(L);
+    lua_setfield(L, rec, "state");
+  }
+  lua_pop(L, 3);
+  lua_pushvalue(L, info - 1);
+  lua_setfield(L, rec, "type");
+  lua_pushvalue(L, info);
+  lua_setfield(L, rec, "info");
+  lun_out_changed(L, child);
+}
+
+/* Keeps each { key, value } of the list at lidx in a slot and names the
+ * slot in an attribute "<prefix><key>" (preferences and their handlers). */
+static void lun_walk_prefs(lua_State *L, lun_Walk *W, int lidx, const char *prefix) {
+  lua_Integer i, n;
+  if (!lua_istable(L, lidx)) lun_walk_altered(L, prefix);
+  n = (lua_Integer)lua_rawlen(L, lidx);
+  for (i = 1; i <= n; i++) {
+    size_t len;
+    const char *name;
+    int32_t slot;
+    if (lua_rawgeti(L, lidx, i) != LUA_TTABLE || lua_rawgeti(L, -1, 1) != LUA_TSTRING) lun_walk_altered(L, prefix);
+    lua_pushfstring(L, "%s%s", prefix, lua_tostring(L, -1));
+    lua_rawgeti(L, -3, 2);
+    slot = lun_walk_store(L, W, -1);
+    lua_pop(L, 1);
+    lua_pushfstring(L, "%d", (int)slot);
+    name = lua_tolstring(L, -2, &len);
+    lun_out_attr(L, name, len, lua_tostring(L, -1), lua_rawlen(L, -1));
+    lua_pop(L, 4);
+  }
+}
+
+/* Attaches a child unit to the open node (output.unit); raises if the
+ * rendered tree would grow past LUN_MAX_TREE_DEPTH levels across bodies. */
+int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
+                  int32_t *child) {
+  int ref = lun_out_unit(L, kind, typeId, key, klen, child);
+  if (ref == LUN_TOO_DEEP)
+    luaL_error(L, "the rendered tree is more than %d views deep (does a view contain itself without end?)",
+               LUN_MAX_TREE_DEPTH);
+  return ref;
+}
+
+/* Matches or creates the child unit of a component view value at v. */
+static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
+  size_t klen = 0;
+  const char *key = NULL;
+  int32_t child = 0;
+  int ref, info, inputs;
+  lun_rawfield(L, v, "type");
+  if (!lun_viewtype_test(L, -1)) lun_walk_altered(L, "type");
+  lua_getiuservalue(L, -1, 1);
+  info = lua_gettop(L);
+  if (lun_rawfield(L, v, "inputs") != LUA_TTABLE) lun_walk_altered(L, "inputs");
+  inputs = lua_gettop(L);
+  lun_walk_check_bindings(L, info, inputs);
+  if (lun_rawfield(L, v, "id") != LUA_TNIL) {
+    lun_explicit_key(L, -1);
+    key = lua_tolstring(L, -1, &klen);
+  }
+  if (!key && lun_rawfield(L, v, "site") == LUA_TNUMBER) lun_out_site(L, (int32_t)lua_tointeger(L, -1));
+  lua_pop(L, 1);
+  lua_getfield(L, info, "id");
+  ref = lun_walk_unit(L, W, LUN_UNIT_COMPONENT, (int32_t)lua_tointeger(L, -1), key, klen, &child);
+  if (ref == 0) {
+    lua_createtable(L, 0, 8);
+    lua_pushvalue(L, info - 1);
+    lua_setfield(L, -2, "type");
+    lua_pushvalue(L, info);
+    lua_setfield(L, -2, "info");
+    lua_pushvalue(L, inputs);
+    lua_setfield(L, -2, "inputs");
+    lua_newtable(L);
+    lua_setfield(L, -2, "out");
+    lun_self_create(L, -1, child);
+    lua_pop(L, 1);
+    lua_pushinteger(L, child);
+    lua_setfield(L, -2, "unit");
+    lun_out_record(L, child);
+  } else {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    lun_walk_retype(L, lua_gettop(L), info, W, child);
+    lua_getfield(L, -1, "inputs");
+    if (!lun_inputs_equal(L, -1, inputs, 0)) {
+      lua_pushvalue(L, inputs);
+      lua_setfield(L, -3, "inputs");
+      lun_out_changed(L, child);
+    }
+  }
+  lua_settop(L, info - 2);
+}
+
+/* Matches or creates the content unit of a List/ForEach over data. */
+static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
+  static const char *const fields[] = {"data", "row", "lazy"};
+  int32_t child = 0;
+  int i, ref = lun_walk_unit(L, W, LUN_UNIT_LIST, 0, NULL, 0, &child);
+  if (ref == 0) {
+    lua_createtable(L, 0, 4);
+    lua_newtable(L);
+    lua_setfield(L, -2, "out");
+    for (i = 0; i < 3; i++) { lun_rawfield(L, v, fields[i]); lua_setfield(L, -2, fields[i]); }
+    lun_out_record(L, child);
+    return;
+  }
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+  for (i = 0; i < 3; i++) {
+    lun_rawfield(L, v, fields[i]);
+    lua_getfield(L, -2, fields[i]);
+    if (!lua_rawequal(L, -1, -2)) {
+      lua_pop(L, 1);
+      lua_setfield(L, -2, fields[i]);
+      lun_out_changed(L, child);
+    } else lua_pop(L, 2);
+  }
+  lua_pop(L, 1);
+}
+
+/* Reports a sheet of the view at v, when its binding is true: a Sheet node
+ * whose content sees `dismiss` as an action that sets the binding false. */
+static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
+  int32_t slot, old;
+  int itemMode, item;
+  if (lun_rawfield(L, v, "sheetSpec") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  lua_rawgeti(L, -1, 3);
+  itemMode = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  lua_rawgeti(L, -1, 1);
+  if (!lun_binding_test(L, -1)) lun_walk_altered(L, "sheet");
+  lun_binding_get(L, -1);                         /* sheet, binding, value (the item) */
+  if (itemMode ? lua_isnil(L, -1) : !lua_toboolean(L, -1)) { lua_pop(L, 3); return; }
+  item = lua_gettop(L);
+  lun_out_begin(L, LUN_VIEW_SHEET, NULL, 0);
+  if (lua_rawgeti(L, item - 2, 5) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "sheet") != 0)
+    lun_walk_describe_attr(L, W, "style", lua_gettop(L));   /* fullScreenCover, popover */
+  lua_pop(L, 1);
+  if (W->life && lua_rawgeti(L, item - 2, 4) == LUA_TFUNCTION) {   /* onDismiss: when the sheet goes */
+    lua_createtable(L, 2, 0);
+    lua_pushinteger(L, LUN_ON_DISAPPEAR);
+    lua_rawseti(L, -2, LUN_LIFE_KIND);
+    lua_pushvalue(L, -2);
+    lua_rawseti(L, -2, LUN_LIFE_FN);
+    lun_life_add(L, W->life);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  lun_dismiss_push(L, item - 1, itemMode);
+  slot = lun_walk_store(L, W, -1);
+  lua_pushliteral(L, "dismiss");                  /* the content, in this body, inherits it */
+  lun_envwalk_set(L, W, -1, -2);
+  lua_pop(L, 1);
+  old = lun_out_env(L, "dismiss", 7, slot);
+  if (old) {
+    lua_getfield(L, W->record, "out");
+    lua_rawgeti(L, -1, old);
+    if (!lua_compare(L, -1, -3, LUA_OPEQ)) lun_out_env_changed(L);
+    lua_pop(L, 2);
+  }
+  lun_envbuiltin_presented(L, W);                 /* and isPresented is true inside */
+  lua_settop(L, item);                            /* sheet, binding, item */
+  lua_rawgeti(L, item - 2, 2);
+  if (itemMode) {                                 /* content(item), a new identity per item */
+    lua_pushvalue(L, item);
+    lua_call(L, 1, 1);
+    if (lun_view_test(L, -1)) {
+      if (lun_rawfield(L, -1, "id") == LUA_TNIL) {
+        lua_pushvalue(L, item);
+        lua_setfield(L, -3, "id");
+      }
+      lua_pop(L, 1);
+    }
+  } else if (lua_isfunction(L, -1)) lua_call(L, 0, 1);
+  lun_walk_value(L, W, lua_gettop(L));
+  lun_out_end(L);
+  lua_settop(L, item - 3);
+}
+
+/* The optional fields of a view value: the walk reads one only if the
+ * value has it (most views have two or three fields, and the walk knows
+ * a dozen). */
+enum {
+  LUN_VF_ID = 1 << 0, LUN_VF_ENV = 1 << 1, LUN_VF_MODS = 1 << 2, LUN_VF_TRANSACTION = 1 << 3,
+  LUN_VF_ANIMATION = 1 << 4, LUN_VF_LIFE = 1 << 5, LUN_VF_ATTRS = 1 << 6, LUN_VF_FOCUS = 1 << 7,
+  LUN_VF_PREFS = 1 << 8, LUN_VF_PREFWATCH = 1 << 9, LUN_VF_SHEET = 1 << 10, LUN_VF_ALERT = 1 << 11
+};
+
+/* Which optional fields the view at v has: one pass over its keys, which
+ * are few, instead of a lookup per field the walk knows. [-0, +0] */
+static unsigned lun_walk_fields(lua_State *L, int v) {
+  static const struct { const char *name; size_t len; unsigned bit; } fields[] = {
+    {"id", 2, LUN_VF_ID}, {"env", 3, LUN_VF_ENV}, {"mods", 4, LUN_VF_MODS},
+    {"transaction", 11, LUN_VF_TRANSACTION}, {"animation", 9, LUN_VF_ANIMATION}, {"life", 4, LUN_VF_LIFE},
+    {"attrs", 5, LUN_VF_ATTRS}, {"focus", 5, LUN_VF_FOCUS}, {"prefs", 5, LUN_VF_PREFS},
+    {"prefWatch", 9, LUN_VF_PREFWATCH}, {"sheetSpec", 9, LUN_VF_SHEET}, {"alertSpec", 9, LUN_VF_ALERT}};
+  unsigned has = 0;
+  size_t i, len;
+  const char *key;
+  lua_pushnil(L);
+  while (lua_next(L, v)) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING) continue;
+    key = lua_tolstring(L, -1, &len);
+    for (i = 0; i < sizeof fields / sizeof fields[0]; i++)
+      if (fields[i].len == len && memcmp(fields[i].name, key, len) == 0) { has |= fields[i].bit; break; }
+  }
+  return has;
+}
+
+/* Walks one view value (or a view type, or a plain array of views). */
+void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
+  int kind, t = lua_type(L, v), enabled = W->enabled;
+  unsigned has;
+  int32_t tx = W->tx, txcell = W->txcell;          /* what holds around the view, restored after it */
+  size_t len = 0;
+  const char *text = NULL;
+  if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, v))) return;
+  lun_nest(L, W->depth, "view");
+  W->depth++;
+  if (lun_viewtype_test(L, v)) {                  /* a bare view type: no inputs */
+    lua_pushvalue(L, v);
+    lua_call(L, 0, 1);
+    lun_walk_value(L, W, lua_gettop(L));
+    lua_pop(L, 1);
+    W->depth--;
+    return;
+  }
+  if (t == LUA_TTABLE && !lua_getmetatable(L, v)) { lun_walk_children(L, W, v, 0); W->depth--; return; }
+  if (t == LUA_TTABLE) lua_pop(L, 1);
+  if (!lun_view_test(L, v))
+    luaL_error(L, "expected a view, got %s", luaL_typename(L, v));
+  lun_rawfield(L, v, "kind");
+  kind = (int)lua_tointeger(L, -1);
+  if (!lua_isinteger(L, -1) || kind <= 0 || kind >= LUN_VIEW_KIND_COUNT) lun_walk_altered(L, "kind");
+  lua_pop(L, 1);
+  if (kind == LUN_VIEW_COMPONENT) lun_view_name(L, v);
+  else lun_rawfield(L, v, "text");
+  if (lua_type(L, -1) == LUA_TSTRING) text = lua_tolstring(L, -1, &len);
+  lun_out_begin(L, kind, text, len);
+  lua_pop(L, 1);
+  if (W->open++ == 0) lun_walk_inherited(L, W);    /* a top-level node: the :transaction around the unit (D06) */
+  has = lun_walk_fields(L, v);
+  if ((has & LUN_VF_ID) && lun_rawfield(L, v, "id") != LUA_TNIL) {   /* app:find{ id = ... } matches it */
+    size_t ilen;
+    const char *id;
+    lun_explicit_key(L, -1);
+    id = lua_tolstring(L, -1, &ilen);
+    lun_out_attr(L, "id", 2, id, ilen);
+    lua_pop(L, 1);
+  }
+  if (has & LUN_VF_ID) lua_pop(L, 1);
+  lun_enabled_enter(L, W, v, (has & LUN_VF_ENV) ? lun_walk_env(L, W, v) : 0, has & LUN_VF_MODS);   /* :disabled
+                                                     holds inside the view (D09) */
+  if (has & LUN_VF_MODS) lun_walk_mods(L, W, v);
+  if (has & LUN_VF_TRANSACTION) lun_walk_transaction(L, W, v);
+  if (has & LUN_VF_ANIMATION) lun_walk_animation(L, W, v);
+  if ((has & LUN_VF_LIFE) && lun_rawfield(L, v, "life") == LUA_TTABLE && W->life) {
+    lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
+    for (i = 1; i <= n; i++) {
+      lua_rawgeti(L, -1, i);
+      lun_life_add(L, W->life);
+      lua_pop(L, 1);
+    }
+  }
+  if (has & LUN_VF_LIFE) lua_pop(L, 1);
+  if ((has & LUN_VF_ATTRS) && lun_rawfield(L, v, "attrs") == LUA_TTABLE) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      if (lua_type(L, -2) != LUA_TSTRING) lun_walk_altered(L, "attrs");
+      lun_walk_describe_attr(L, W, lua_tostring(L, -2), lua_gettop(L));
+      lua_pop(L, 1);
+    }
+  }
+  if (has & LUN_VF_ATTRS) lua_pop(L, 1);
+  if ((has & LUN_VF_FOCUS) && lun_rawfield(L, v, "focus") != LUA_TNIL) lun_focus_walk(L, W, lua_gettop(L));
+  if (has & LUN_VF_FOCUS) lua_pop(L, 1);
+  if ((has & LUN_VF_PREFS) && lun_rawfield(L, v, "prefs") != LUA_TNIL) lun_walk_prefs(L, W, lua_gettop(L), "preference:");
+  if (has & LUN_VF_PREFS) lua_pop(L, 1);
+  if ((has & LUN_VF_PREFWATCH) && lun_rawfield(L, v, "prefWatch") != LUA_TNIL)
+    lun_walk_prefs(L, W, lua_gettop(L), "onPreferenceChange:");
+  if (has & LUN_VF_PREFWATCH) lua_pop(L, 1);
+  switch (kind) {
+    case LUN_VIEW_BUTTON:
+      if (lun_rawfield(L, v, "action") != LUA_TFUNCTION && !lua_isnil(L, -1)) lun_walk_altered(L, "action");
+      lun_enabled_slot(L, W, LUN_ROLE_ACTION, lun_walk_store(L, W, -1));
+      lua_pop(L, 1);
+      break;
+    case LUN_VIEW_PICKER:
+    case LUN_VIEW_SLIDER:
+    case LUN_VIEW_STEPPER:
+    case LUN_VIEW_DATEPICKER:
+      if (lun_rawfield(L, v, "control") != LUA_TTABLE) lun_walk_altered(L, "control");
+      lun_enabled_slot(L, W, LUN_ROLE_CONTROL, lun_walk_store(L, W, -1));
+      lua_getfield(L, -1, kind == LUN_VIEW_PICKER ? "options" : "range");
+      if (kind != LUN_VIEW_DATEPICKER || !lua_isnil(L, -1))   /* a DatePicker's range is optional */
+        lun_walk_describe_attr(L, W, kind == LUN_VIEW_PICKER ? "options" : "range", lua_gettop(L));
+      lua_pop(L, 2);
+      /* fall through: the binding and its value, as a TextField's */
+    case LUN_VIEW_TOGGLE:
+    case LUN_VIEW_TEXTFIELD:
+    case LUN_VIEW_SECUREFIELD:
+      lun_rawfield(L, v, "binding");
+      if (!lun_binding_test(L, -1)) lun_walk_altered(L, "binding");
+      lun_enabled_slot(L, W, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
+      lun_binding_get(L, -1);
+      if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
+      else if (kind == LUN_VIEW_SECUREFIELD) lun_secure_text(L, -1);   /* its text is never shown */
+      else luaL_tolstring(L, -1, NULL);
+      lun_out_attr(L, "value", 5, lua_tostring(L, -1), lua_rawlen(L, -1));
+      if (kind == LUN_VIEW_DATEPICKER && lua_type(L, -2) == LUA_TNUMBER) {   /* and as a date, in UTC */
+        lun_rawfield(L, v, "control");
+        lua_getfield(L, -1, "components");
+        lun_date_text(L, lua_tonumber(L, -4), lua_tostring(L, -1));
+        if (lua_rawlen(L, -1)) lun_out_attr(L, "date", 4, lua_tostring(L, -1), lua_rawlen(L, -1));
+        lua_pop(L, 3);
+      }
+      lua_pop(L, 3);
+      break;
+    case LUN_VIEW_COMPONENT:
+      lun_walk_component(L, W, v);
+      break;
+    case LUN_VIEW_LIST:
+    case LUN_VIEW_FOREACH:
+      if (lun_rawfield(L, v, "row") == LUA_TFUNCTION) lun_walk_rows(L, W, v);
+      else lun_walk_children(L, W, v, 1);
+      lua_pop(L, 1);
+      break;
+    default:
+      lun_walk_children(L, W, v, 1);
+      break;
+  }
+  if (has & LUN_VF_SHEET) lun_walk_sheet(L, W, v);
+  if (has & LUN_VF_ALERT) lun_walk_alert(L, W, v);
+  lun_out_end(L);
+  W->open--;
+  W->enabled = enabled;                           /* what holds around the view */
+  W->tx = tx;
+  W->txcell = txcell;
+  if (W->envsaves) lun_envwalk_leave(L, W);       /* the values it set end with it */
+  W->depth--;
+}

@@ -1,0 +1,163 @@
+/*
+ * lun_walktx.c — the walker's part of transactions (D06).
+ *
+ * A view's :transaction(fn) applies to every animation within it, in its
+ * own body and in the bodies of views inside it. The walk keeps the transaction in effect where it is (W->tx: the
+ * run's, or an empty one, as the :transaction modifiers around changed it)
+ * and the chain of those modifiers (W->txcell). A chain is a cell
+ * { fn, parent } per modifier, kept by the unit's record per node so it is
+ * the same table render after render; it is put in the environment
+ * ("lunette.transaction"), where the bodies inside find it.
+ */
+#include "core/core.h"
+#include "life/life.h"
+#include "view/view.h"
+
+static const char lun_key_modifies = 0;   /* true once a view has had :transaction */
+
+/* Pushes the chain of :transaction modifiers in effect where the walk is
+ * (a cell, or nil): the walk's own, else the one around the unit, from its
+ * environment. [-0, +1] */
+static void lun_walk_txcell(lua_State *L, lun_Walk *W) {
+  int top = lua_gettop(L);
+  int32_t unit;
+  if (W->txcell) {
+    lua_rawgeti(L, W->out, W->txcell);
+    if (!lua_toboolean(L, -1)) { lua_pop(L, 1); lua_pushnil(L); }
+    return;
+  }
+  lua_pushboolean(L, 0);                          /* none */
+  lua_getfield(L, W->record, "unit");
+  unit = lua_isinteger(L, -1) ? (int32_t)lua_tointeger(L, -1) : 0;
+  if (unit && lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_modifies) == LUA_TBOOLEAN) {
+    lua_pushliteral(L, "lunette.transaction");
+    lun_env_read(L, unit, lua_gettop(L), LUN_ENV_OPTIONAL, lua_gettop(L));
+    if (lua_istable(L, -1)) lua_replace(L, top + 1);
+  }
+  lua_settop(L, top + 1);
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, W->out, ++W->slots);
+  W->txcell = W->slots;
+  if (!lua_toboolean(L, -1)) { lua_pop(L, 1); lua_pushnil(L); }
+}
+
+/* Pushes the transaction in effect where the walk is: a copy of the run's
+ * (an empty one when it has none) that the :transaction modifiers around
+ * have changed, outermost first. [-0, +1] */
+static void lun_walk_tx(lua_State *L, lun_Walk *W) {
+  int top = lua_gettop(L), t, depth = 0;
+  if (W->tx) { lua_rawgeti(L, W->out, W->tx); return; }
+  lun_walk_txcell(L, W);                          /* top + 1 */
+  lun_transaction_copy_of(L, lunh(W->rt, output, transaction));
+  t = lua_gettop(L);
+  lua_pushvalue(L, top + 1);
+  while (lua_istable(L, -1)) {                    /* the chain's functions, innermost first */
+    if (++depth > LUN_MAX_TREE_DEPTH) luaL_error(L, "too many :transaction modifiers around a view");
+    luaL_checkstack(L, 4, "applying :transaction modifiers");
+    lua_getfield(L, -1, "fn");
+    lua_insert(L, -2);
+    lua_getfield(L, -1, "parent");
+    lua_replace(L, -2);
+  }
+  lua_pop(L, 1);
+  while (lua_gettop(L) > t) {                     /* called outermost first */
+    lua_pushvalue(L, t);
+    lua_call(L, 1, 0);
+  }
+  lua_pushvalue(L, t);
+  lua_rawseti(L, W->out, ++W->slots);
+  W->tx = W->slots;
+  lua_replace(L, top + 1);
+  lua_settop(L, top + 1);
+}
+
+/* Animates the open node as the transaction on top says (no animation
+ * when it has none, or disables animations). [-1, +0] */
+static void lun_walk_animate(lua_State *L, lun_Walk *W) {
+  int top = lua_gettop(L);
+  size_t len;
+  const char *desc = lun_transaction_animation(L, top, &len);
+  lun_out_animate(L, desc, len);
+  lua_settop(L, top - 1);
+}
+
+/* At a top-level node of a body: the :transaction modifiers of views
+ * around the unit apply to its animations. [-0, +0] */
+void lun_walk_inherited(lua_State *L, lun_Walk *W) {
+  lun_walk_txcell(L, W);
+  if (lua_isnil(L, -1)) { lua_pop(L, 1); return; }
+  lua_pop(L, 1);
+  lun_walk_tx(L, W);
+  lun_walk_animate(L, W);
+}
+
+/* 1 if the transaction in effect where the walk is disables animations:
+ * then :animation(a, value) adds none. */
+int lun_walk_disables(lua_State *L, lun_Walk *W) {
+  int disables;
+  lun_walk_tx(L, W);
+  lua_getiuservalue(L, -1, 1);
+  lua_getfield(L, -1, "disablesAnimations");
+  disables = lua_toboolean(L, -1);
+  lua_pop(L, 3);
+  return disables;
+}
+
+/* Pushes the cell of the view's :transaction(fn) at fidx, the one its node
+ * had last render (record.txcells[path]) or a new one, with fn and the
+ * chain around it as parent. [-0, +1] */
+static void lun_walk_newcell(lua_State *L, lun_Walk *W, int fidx) {
+  size_t plen;
+  const char *path = lun_out_path(L, &plen);
+  if (lua_getfield(L, W->record, "txcells") != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, W->record, "txcells");
+  }
+  lua_pushlstring(L, path, plen);
+  if (lua_rawget(L, -2) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 2);
+    lua_pushlstring(L, path, plen);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_remove(L, -2);
+  lua_pushvalue(L, fidx);
+  lua_setfield(L, -2, "fn");
+  lun_walk_txcell(L, W);
+  lua_setfield(L, -2, "parent");
+}
+
+/* The view at v has `:transaction(fn)`: fn changes a copy of the
+ * transaction in effect, which animates the view's node (and so its
+ * subtree) and holds for the views inside it, through the environment for
+ * other bodies. Runs inside the body's run. [-0, +0] */
+void lun_walk_transaction(lua_State *L, lun_Walk *W, int v) {
+  int top = lua_gettop(L);
+  int32_t old;
+  if (lun_rawfield(L, v, "transaction") != LUA_TFUNCTION) { lua_pop(L, 1); return; }
+  lua_pushboolean(L, 1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_modifies);
+  lun_walk_tx(L, W);
+  lun_transaction_new(L, -1);                     /* fn, around, copy */
+  lua_pushvalue(L, top + 1);
+  lua_pushvalue(L, -2);
+  lua_call(L, 1, 0);
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, W->out, ++W->slots);
+  W->tx = W->slots;
+  lun_walk_animate(L, W);
+  lun_walk_newcell(L, W, top + 1);
+  lua_rawseti(L, W->out, ++W->slots);
+  W->txcell = W->slots;
+  old = lun_out_env(L, "lunette.transaction", 19, W->slots);
+  if (old) {                                      /* the same cell as last render, unless the node is new */
+    lua_getfield(L, W->record, "out");
+    lua_rawgeti(L, -1, old);
+    lua_rawgeti(L, W->out, W->txcell);
+    if (!lua_rawequal(L, -1, -2)) lun_out_env_changed(L);
+  }
+  lua_settop(L, top);
+}

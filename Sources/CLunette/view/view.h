@@ -1,0 +1,137 @@
+/*
+ * view/view.h — the view room: views, what they declare, and the walk.
+ *
+ * View values and view types (ui.View and its sections, self), modifiers,
+ * the walk of a body's output into records, and what the walk carries
+ * down: disabled, focus, transactions, environment values a body sets,
+ * preferences, alerts and sheets, DynamicProperty. Calls the core, the
+ * model and the life rooms.
+ */
+#ifndef LUN_VIEW_H
+#define LUN_VIEW_H
+
+#include "core/core.h"
+
+#define LUN_MT_VIEW "lunette.View"
+/* The longest name of a view type (the host keeps each one). */
+#define LUN_MAX_NAME 256
+
+/* Section kinds of a view type's properties. */
+enum {
+  LUN_SECTION_STATE = 1, LUN_SECTION_ENV, LUN_SECTION_BINDING, LUN_SECTION_BINDABLE,
+  LUN_SECTION_OBSERVED, LUN_SECTION_STATEOBJECT, LUN_SECTION_ENVOBJECT, LUN_SECTION_PROPERTY,
+  LUN_SECTION_STORAGE, LUN_SECTION_SCENE, LUN_SECTION_FOCUS
+};
+
+/* A section of a view definition, declared once (lun_self.c, lun_sections):
+ * its key in ui.View's definition, its kind (0: a key self never resolves,
+ * such as body), whether ui.View registers the names it lists (1) or the
+ * section registers itself (0: properties, focusState), whether the view
+ * holds objects through it (subscribed before each body), and how self
+ * reads, writes and projects ("$name") a name it declares — NULL where the
+ * section does not allow it —, and what its declarations must be. read and
+ * project: [-0, +1]; write and check: [-0, +0]. */
+typedef struct lun_Section {
+  const char *name;
+  int kind;
+  int registers, holds;
+  int (*read)(lua_State *L, int recidx, int kidx, int kind);
+  void (*write)(lua_State *L, int recidx, int kidx, int vidx);
+  int (*project)(lua_State *L, int recidx, int kidx, int kind);
+  int input;        /* names the caller passes (required inputs), so no DynamicProperty holds one */
+  /* Raises for what a definition at defidx declares in this section (its
+   * key `section`) that cannot be, naming the view (NULL: nothing to check). */
+  void (*check)(lua_State *L, int defidx, const char *section, const char *view);
+} lun_Section;
+extern const lun_Section lun_sections[];         /* ends with a NULL name */
+const lun_Section *lun_section_of(int kind);     /* NULL for 0 or an unknown kind */
+void lun_sections_check(lua_State *L, int defidx, const char *view);   /* every section's check */
+
+/* lun_walk.c: what a unit's run reports to the host builder */
+typedef struct lun_Walk {
+  int record;       /* stack index of the unit's record */
+  int out;          /* stack index of the new out table */
+  int32_t slots;    /* slots used in it */
+  int life;         /* stack index of the new life table (0: the unit keeps none) */
+  int depth;        /* views nested in the walk so far */
+  int enabled;      /* lun_enabled.c: 0 not read yet, 1 enabled, 2 disabled */
+  int marked;       /* lun_enabled.c: the open node is marked disabled */
+  int32_t tx;       /* lun_walktx.c: the out slot of the transaction in effect (0: not made yet) */
+  int32_t txcell;   /* lun_walktx.c: the out slot of the :transaction modifiers in effect (0: not read yet) */
+  int open;         /* nodes the walk has open */
+  int envsaves;     /* lun_envtransform.c: views open that set environment values in this body */
+  const lun_Host *rt;
+} lun_Walk;
+void lun_walk_value(lua_State *L, lun_Walk *W, int v);
+int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
+                  int32_t *child);
+
+/* lun_walktx.c: the walker's part of transactions (D06) */
+void lun_walk_transaction(lua_State *L, lun_Walk *W, int v);
+void lun_walk_inherited(lua_State *L, lun_Walk *W);
+int lun_walk_disables(lua_State *L, lun_Walk *W);
+
+/* lun_envtransform.c: view:transformEnvironment and the values a body sets, for the views inside */
+int lun_modifier_transform_environment(lua_State *L);
+void lun_envwalk_value(lua_State *L, lun_Walk *W, int list, lua_Integer i, int v, int kidx);
+void lun_envwalk_set(lua_State *L, lun_Walk *W, int kidx, int vidx);
+void lun_envwalk_leave(lua_State *L, lun_Walk *W);
+
+/* lun_enabled.c: :disabled and isEnabled (D09) */
+void lun_open_enabled(lua_State *L);
+int lun_enabled_now(lua_State *L, lun_Walk *W);
+void lun_enabled_enter(lua_State *L, lun_Walk *W, int v, int envSet, int hasMods);
+void lun_enabled_env(lua_State *L, lun_Walk *W);
+void lun_enabled_slot(lua_State *L, lun_Walk *W, int role, int32_t slot);
+int lun_enabled_refuse(lua_State *L, const char *verb, const char *what);
+void lun_enabled_check_arg(lua_State *L);
+
+/* lun_focus.c: focus, one per scene (T05, D01) */
+void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx);
+void lun_focus_write(lua_State *L, int bidx, int vidx);
+void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx);
+
+/* lun_preference.c */
+void lun_open_preference(lua_State *L);
+int lun_preferences_run(lua_State *L);
+
+/* lun_dynamic.c: ui.DynamicProperty */
+void lun_open_dynamic(lua_State *L);
+void lun_dynamic_expand(lua_State *L, int defidx, const char *view);
+void lun_dynamic_sections(lua_State *L, int defidx, int infoidx);
+void lun_dynamic_handle(lua_State *L, int recidx, int kidx);
+void lun_dynamic_update(lua_State *L, int recidx);
+
+/* lun_view.c, lun_viewname.c */
+void lun_open_view(lua_State *L);
+int lun_view_test(lua_State *L, int idx);
+int lun_view_new(lua_State *L, int kind);
+void lun_view_name(lua_State *L, int idx);
+int lun_viewtype_test(lua_State *L, int idx);
+void lun_viewname_claim(lua_State *L, const char *name);
+
+/* lun_modifier.c */
+void lun_open_modifier(lua_State *L);
+
+/* lun_alert.c */
+int lun_modifier_alert(lua_State *L);
+int lun_modifier_confirmation_dialog(lua_State *L);
+void lun_walk_alert(lua_State *L, lun_Walk *W, int v);
+
+/* issue 19, session 7 (helper): views people expect, built-in environment values */
+/* lun_view.c */
+void lun_date_text(lua_State *L, lua_Number seconds, const char *components);   /* [-0, +1] */
+void lun_secure_text(lua_State *L, int idx);                                     /* [-0, +1] */
+/* lun_envbuiltin.c: colorScheme, locale, scenePhase, editMode, isPresented, openURL */
+void lun_open_envbuiltin(lua_State *L);
+void lun_envbuiltin_check(lua_State *L, int kidx, int vidx);                     /* [-0, +0] */
+void lun_envbuiltin_presented(lua_State *L, lun_Walk *W);                        /* [-0, +0] */
+
+/* lun_self.c */
+void lun_open_self(lua_State *L);
+void lun_self_create(lua_State *L, int recidx, int32_t unit);
+void lun_self_init_state(lua_State *L, int recidx);
+void lun_self_init(lua_State *L, int recidx);
+void lun_self_subscribe(lua_State *L, int recidx);
+
+#endif

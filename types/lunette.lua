@@ -207,6 +207,36 @@ function View:transaction(fn) end
 ---@param options? { onDismiss?: fun() }
 ---@return ui.ViewValue
 function View:sheet(isPresented, content, options) end
+---ForEach's onDelete(perform:): fn(indices), the 1-based indices of the rows to delete
+---(SwiftUI's IndexSet of offsets); node:delete() in tests. Only on a ForEach over data; nil: none.
+---@param fn? fun(indices: integer[])
+---@return ui.ViewValue
+function View:onDelete(fn) end
+---ForEach's onMove(perform:): fn(indices, to) — `to` is the position the rows go before,
+---counted before they move (1 ... #data + 1: SwiftUI's destination offset + 1); node:move(to).
+---@param fn? fun(indices: integer[], to: integer)
+---@return ui.ViewValue
+function View:onMove(fn) end
+---swipeActions(edge:allowsFullSwipe:content:): a SwipeActions node after the view's content.
+---@param buttons ui.ViewValue[]
+---@param options? { edge?: "trailing"|"leading", allowsFullSwipe?: boolean }
+---@return ui.ViewValue
+function View:swipeActions(buttons, options) end
+---searchable(text:prompt:): a search field (a TextField with searchable=true) bound to text.
+---@param text ui.Binding
+---@param options? { prompt?: string }
+---@return ui.ViewValue
+function View:searchable(text, options) end
+---refreshable(action:): node:refresh() runs fn as a task (it may ui.sleep, ui.await); the
+---node shows refreshing=true until it ends; a refresh while one runs does nothing.
+---@param fn fun()
+---@return ui.ViewValue
+function View:refreshable(fn) end
+---toolbar(content:): a Toolbar node after the view's content, holding the items.
+---@param items ui.ViewValue[]
+---@param options? { placement?: string } automatic, primaryAction, confirmationAction, cancellationAction, destructiveAction, navigation, principal, status, bottomBar, topBarLeading, topBarTrailing
+---@return ui.ViewValue
+function View:toolbar(items, options) end
 ---Shows an Alert (title, then the buttons) while isPresented is true; any button dismisses it.
 ---@param title string
 ---@param isPresented ui.Binding
@@ -319,6 +349,11 @@ function ui.NavigationStack(path, children, destination) end
 ---@return ui.ViewValue
 function ui.NavigationLink(label, destination) end
 ---A lazy list: rows in their own scope, only a window realised. Or a static list of children.
+---With a selection first, List(selection:): ui.List({ selection = self["$chosen"] }, data, row)
+---or ui.List({ selection = … }, { … }); a row stands for its element's id (a child view: its
+---:tag); the binding holds one value (or nil), or a set { [id] = true } for several.
+---@overload fun(options: { selection: ui.Binding }, data: table, row: fun(element: any, index: integer): ui.ViewValue): ui.ViewValue
+---@overload fun(options: { selection: ui.Binding }, children: (ui.ViewValue|false|nil)[]): ui.ViewValue
 ---@param data table|ui.Object[]|(ui.ViewValue|false|nil)[]
 ---@param row? fun(element: any, index: integer): ui.ViewValue
 ---@return ui.ViewValue
@@ -612,7 +647,8 @@ function Node:submit() end
 function Node:tree() end
 ---Focuses a field that has :focused(binding, value), as a click would, then flushes.
 function Node:focus() end
----Picks one of a Picker's options (a tagged option view: its tag).
+---Picks one of a Picker's options (a tagged option view: its tag); on a List with a
+---selection, a row's value (several: toggles it in the set).
 ---@param value any
 function Node:select(value) end
 ---Moves a Slider (or sets a Stepper) within its range; picks a DatePicker's date (seconds since 1970).
@@ -624,6 +660,13 @@ function Node:decrement() end
 ---Moves a lazy List's window to start at `row` (as far as the rows go), then flushes.
 ---@param row integer
 function Node:scroll(row) end
+---Deletes the list row the node is in: its ForEach's onDelete runs with { index }.
+function Node:delete() end
+---Moves the list row the node is in before position `to` (counted before the move): onMove runs.
+---@param to integer
+function Node:move(to) end
+---Pulls to refresh a view with :refreshable: its action runs as a task.
+function Node:refresh() end
 
 ---Mounts and renders a view.
 ---@param view ui.ViewValue|ui.ViewType

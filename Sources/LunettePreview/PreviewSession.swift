@@ -133,7 +133,7 @@ public final class PreviewSession: @unchecked Sendable {
                 sentTimeline = 0
                 publish()
                 if let overlay { send(["type": "error", "message": overlay]) }
-            case "select", "setValue", "step", "tap", "submit", "toggle", "setText", "scroll", "pop":
+            case "select", "setValue", "step", "tap", "submit", "toggle", "setText", "scroll", "pop", "delete", "move", "refresh":
                 // A request on a node that went under it (a click racing a
                 // frame) is dropped: it is no error of the script's.
                 guard let node = target(of: request) else { publish(); return }
@@ -187,6 +187,9 @@ public final class PreviewSession: @unchecked Sendable {
         case "toggle": try runtime.toggle(node)
         case "setText": try runtime.setText(node, request["text"] as? String ?? "")
         case "scroll": try runtime.scroll(node, to: request["row"] as? Int ?? 1)
+        case "delete": try runtime.delete(node)
+        case "move": try runtime.move(node, to: request["to"] as? Int ?? 1)
+        case "refresh": try runtime.refresh(node)
         default: try NavigationPop(runtime: runtime).pop(node)
         }
     }

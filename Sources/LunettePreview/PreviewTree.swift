@@ -65,7 +65,7 @@ enum PreviewTree {
 
     /// Rows are transparent, as in the text and JSON trees.
     static func flattened(_ nodes: [RenderNode]) -> [RenderNode] {
-        nodes.flatMap { $0.kind == .row ? flattened($0.children) : [$0] }
+        nodes.flatMap { $0.isTransparent ? flattened($0.children) : [$0] }
     }
 
     /// One walk over the trees: the JSON of each node, and the render

@@ -315,5 +315,59 @@ class ExpectedViewsPreviewTests(unittest.TestCase):
             expect(page.locator("span", has_text="flavor choc")).to_be_visible()
 
 
+LISTS = """
+local ui = require("lunette")
+local Item = ui.Observable("Item", { id = "", title = "" })
+return ui.View("Books", { state = { books = function() return { Item { id = "a", title = "Alpha" }, Item { id = "b", title = "Beta" },
+    Item { id = "c", title = "Gamma" } } end, chosen = ui.none, query = "", loads = 0, pinned = 0 }, body = function(self)
+  local shown = {}
+  for _, book in ipairs(self.books) do if book.title:lower():find(self.query:lower(), 1, true) then shown[#shown + 1] = book end end
+  return ui.VStack {
+    ui.List({ selection = self["$chosen"] }, {
+      ui.ForEach(shown, function(book)
+        return ui.Text("book " .. book.title):swipeActions({ ui.Button("Pin", function() self.pinned = self.pinned + 1 end) })
+      end)
+        :onDelete(function(indices) table.remove(self.books, indices[1]) end)
+        :onMove(function(indices, to)
+          local moved = table.remove(self.books, indices[1])
+          table.insert(self.books, to > indices[1] and to - 1 or to, moved)
+        end),
+    }):searchable(self["$query"], { prompt = "Find" })
+      :refreshable(function() ui.sleep(0.3); self.loads = self.loads + 1 end)
+      :toolbar({ ui.Button("Add", function() end) }),
+    ui.Text("chosen " .. tostring(self.chosen) .. " loads " .. self.loads .. " pinned " .. self.pinned),
+  }
+end })()
+"""
+
+
+class ListEditingPreviewTests(unittest.TestCase):
+    """Issue 19, session 7: a List with a selection picks the clicked row;
+    rows of a ForEach with onDelete and onMove have Delete and arrows;
+    swipe actions, the search field and the toolbar are drawn and act; the
+    refresh button runs the action and says so while it runs."""
+
+    def test_selection_delete_move_swipe_search_refresh_and_toolbar(self):
+        with previewing(LISTS, "books.lua") as page:
+            status = page.locator("span", has_text="chosen")
+            expect(status).to_have_text("chosen nil loads 0 pinned 0")
+            page.locator(".Row", has_text="book Beta").locator("span", has_text="book Beta").click()
+            expect(status).to_have_text("chosen b loads 0 pinned 0")
+            expect(page.locator(".Row.rowSelected")).to_contain_text("book Beta")
+            page.locator(".Row", has_text="book Alpha").locator("button[aria-label='Move down']").click()
+            expect(page.locator(".Row").first).to_contain_text("book Beta")
+            page.locator(".Row", has_text="book Gamma").locator("button[aria-label=Delete]").click()
+            expect(page.locator(".Row")).to_have_count(2)
+            page.locator(".Row", has_text="book Alpha").locator(".SwipeActions button", has_text="Pin").click()
+            expect(status).to_contain_text("pinned 1")
+            page.locator("input[type=search][placeholder=Find]").fill("alp")
+            expect(page.locator(".Row")).to_have_count(1)
+            expect(page.locator(".Toolbar button", has_text="Add")).to_be_visible()
+            page.locator("button[aria-label=Refresh]").click()
+            expect(page.locator(".refreshing")).to_be_visible()
+            expect(status).to_contain_text("loads 1")
+            expect(page.locator(".refreshing")).to_have_count(0)
+
+
 if __name__ == "__main__":
     unittest.main()

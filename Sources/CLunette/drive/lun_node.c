@@ -125,7 +125,14 @@ static int lun_node_select(lua_State *L) {
   lua_Integer i, n;
   luaL_checkany(L, 2);
   lua_settop(L, 2);
-  lun_node_control(L, "select");
+  lun_node_control(L, "select");                  /* 3: the binding, 4: the spec */
+  lua_getfield(L, 4, "kind");
+  if (lua_tointeger(L, -1) == LUN_VIEW_LIST) {    /* List(selection:): a row's value (lun_list.c) */
+    lun_list_select(L, 3, 4, 2);
+    lun_flush_now(L);
+    return 0;
+  }
+  lua_pop(L, 1);
   if (lua_getfield(L, -1, "options") != LUA_TTABLE) return lun_error_here(L, "select: the node is no Picker");
   n = (lua_Integer)lua_rawlen(L, -1);
   for (i = 1; i <= n; i++) {
@@ -221,6 +228,144 @@ static int lun_node_step(lua_State *L, int up, const char *verb) {
 
 static int lun_node_increment(lua_State *L) { return lun_node_step(L, 1, "increment"); }
 static int lun_node_decrement(lua_State *L) { return lun_node_step(L, 0, "decrement"); }
+
+/* Pushes the action ForEach's `field` (deleteAction, moveAction: its
+ * onDelete, onMove) keeps for the row
+ * the node at 1 is in, then the row's index and the count of its data;
+ * raises naming the node when it is in no such row. [-0, +3] */
+static void lun_node_row(lua_State *L, const char *verb, const char *field) {
+  lun_State *S = lun_state(L);
+  int ref = 0, out;
+  int32_t slot = 0;
+  int found = lunh(S->rt, inspect, node_info, lun_node_check(L), LUN_ROLE_ROW, &ref, &slot);
+  if (found <= 0) {
+    lun_node_name(L);
+    if (found < 0) lun_error_here(L, "%s: %s was replaced by a later render; find it again", verb, lua_tostring(L, -1));
+    lun_error_here(L, "%s: %s is in no row of a ForEach with :onDelete or :onMove", verb, lua_tostring(L, -1));
+  }
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);         /* the list unit's record */
+  lua_getfield(L, -1, "out");
+  out = lua_gettop(L);
+  lun_node_enabled(L, out, slot, verb);
+  if (lua_getfield(L, out - 1, field) != LUA_TFUNCTION) {
+    lun_node_name(L);
+    lun_error_here(L, "%s: the ForEach of %s's row has no :%s", verb, lua_tostring(L, -1),
+                   strcmp(field, "deleteAction") == 0 ? "onDelete" : "onMove");
+  }
+  lua_rawgeti(L, out, slot);
+  lua_getfield(L, out - 1, "data");
+  lua_pushinteger(L, luaL_len(L, -1));
+  lua_replace(L, -2);
+  lua_rotate(L, out - 1, -2);                     /* record, out to the top */
+  lua_pop(L, 2);
+}
+
+/* Pushes a list holding the index at idx: SwiftUI's IndexSet of one row. [-0, +1] */
+static void lun_node_index_set(lua_State *L, int idx) {
+  lua_createtable(L, 1, 0);
+  lua_pushvalue(L, idx);
+  lua_rawseti(L, -2, 1);
+}
+
+/* node:delete() -> (): deletes the row the node is in, as a swipe's Delete
+ * does: its ForEach's onDelete runs with { index } (SwiftUI's IndexSet of
+ * offsets, 1-based), as an event, then flushes. */
+static int lun_node_delete(lua_State *L) {
+  lua_settop(L, 1);
+  lun_app_check_idle(L, "delete");
+  lun_node_row(L, "delete", "deleteAction");      /* 2: onDelete, 3: index, 4: count */
+  lua_pushvalue(L, 2);
+  lun_node_index_set(L, 3);
+  lun_node_event(L, 1);
+  return 0;
+}
+
+/* node:move(to) -> (): moves the row the node is in before position `to`
+ * (counted before the move: 1 ... #data + 1), as a drag does: its
+ * ForEach's onMove runs with ({ index }, to), as an event, then flushes. */
+static int lun_node_move(lua_State *L) {
+  lua_Integer to = luaL_checkinteger(L, 2);
+  lua_settop(L, 2);
+  lun_app_check_idle(L, "move");
+  lun_node_row(L, "move", "moveAction");          /* 3: onMove, 4: index, 5: count */
+  if (to < 1 || to > lua_tointeger(L, 5) + 1)
+    return lun_error_here(L, "move: %I is outside 1 ... %I (the position the row goes before, counted before it "
+                             "moves; %I: the end)", (LUAI_UACINT)to, (LUAI_UACINT)(lua_tointeger(L, 5) + 1),
+                          (LUAI_UACINT)(lua_tointeger(L, 5) + 1));
+  lua_pushvalue(L, 3);
+  lun_node_index_set(L, 4);
+  lua_pushinteger(L, to);
+  lun_node_event(L, 2);
+  return 0;
+}
+
+/* Continuation of a refresh task: the refresh ended (status: how); clears
+ * its record's `refreshing` (upvalue 1: the record, 3: this entry) and has
+ * its unit (upvalue 2) render again; raises an error the action raised. */
+static int lun_node_refresh_done(lua_State *L, int status, lua_KContext ctx) {
+  (void)ctx;
+  lua_getfield(L, lua_upvalueindex(1), "refreshing");
+  if (lua_rawequal(L, -1, lua_upvalueindex(3))) {
+    lua_pushnil(L);
+    lua_setfield(L, lua_upvalueindex(1), "refreshing");
+    if (lua_tointeger(L, lua_upvalueindex(2)))
+      lunh(lun_state(L)->rt, scheduler, unit_invalidate, (int32_t)lua_tointeger(L, lua_upvalueindex(2)));
+  }
+  lua_pop(L, 1);
+  if (status != LUA_OK && status != LUA_YIELD) return lua_error(L);   /* the action's error, on top */
+  return 0;
+}
+
+/* A refresh task's function (upvalues: record, unit, its entry, the
+ * action): runs the action, protected so the refresh ends however it does. */
+static int lun_node_refresh_task(lua_State *L) {
+  lua_settop(L, 0);
+  lua_pushvalue(L, lua_upvalueindex(4));
+  return lun_node_refresh_done(L, lua_pcallk(L, 0, 0, 0, 0, lun_node_refresh_done), 0);
+}
+
+/* node:refresh() -> (): pulls to refresh a view with :refreshable(fn), as
+ * SwiftUI's refresh control does: fn runs as a task (awaited: it may
+ * ui.sleep or ui.await), the node shows refreshing=true until it ends, and
+ * a refresh while one runs does nothing; the task is cancelled if the view
+ * goes. Flushes. */
+static int lun_node_refresh(lua_State *L) {
+  lun_State *S = lun_state(L);
+  int ref = 0, found, entry;
+  int32_t slot = 0, unit;
+  lua_settop(L, 1);
+  lun_app_check_idle(L, "refresh");
+  found = lunh(S->rt, inspect, node_info, lun_node_check(L), LUN_ROLE_REFRESH, &ref, &slot);
+  if (found <= 0) {
+    lun_node_name(L);
+    if (found < 0) return lun_error_here(L, "refresh: %s was replaced by a later render; find it again", lua_tostring(L, -1));
+    return lun_error_here(L, "refresh: %s cannot be refreshed (it has no :refreshable)", lua_tostring(L, -1));
+  }
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);         /* 2: the record */
+  lua_getfield(L, 2, "out");                      /* 3 */
+  lun_node_enabled(L, 3, slot, "refresh");
+  if (lua_getfield(L, 2, "refreshing") != LUA_TNIL) return 0;   /* refreshing already */
+  lua_pop(L, 1);
+  lua_getfield(L, 2, "unit");
+  unit = lua_isinteger(L, -1) ? (int32_t)lua_tointeger(L, -1) : 0;
+  lua_pop(L, 1);
+  lua_createtable(L, 3, 0);                       /* 4: a task's life entry */
+  entry = lua_gettop(L);
+  lua_pushinteger(L, LUN_ON_TASK);
+  lua_rawseti(L, entry, LUN_LIFE_KIND);
+  lua_pushvalue(L, 2);
+  lua_pushinteger(L, unit);
+  lua_pushvalue(L, entry);
+  lua_rawgeti(L, 3, slot);
+  lua_pushcclosure(L, lun_node_refresh_task, 4);
+  lua_rawseti(L, entry, LUN_LIFE_FN);
+  lua_pushvalue(L, entry);
+  lua_setfield(L, 2, "refreshing");               /* the record's: lun_life_release cancels it */
+  lun_task_start(L, entry, unit);
+  if (unit) lunh(S->rt, scheduler, unit_invalidate, unit);
+  lun_flush_now(L);
+  return 0;
+}
 
 /* Protected part of lun_node_invoke: (handle, method, arg) -> (); the
  * node userdata takes the handle (its collection releases it). */
@@ -332,7 +477,8 @@ void lun_open_node(lua_State *L) {
     {"tap", lun_node_tap}, {"tapLink", lun_node_tap_link}, {"submit", lun_node_submit}, {"toggle", lun_node_toggle},
     {"setText", lun_node_settext}, {"scroll", lun_node_scroll}, {"focus", lun_node_focus},
     {"select", lun_node_select}, {"setValue", lun_node_set_value}, {"increment", lun_node_increment},
-    {"decrement", lun_node_decrement}, {"tree", lun_node_tree}, {NULL, NULL}};
+    {"decrement", lun_node_decrement}, {"tree", lun_node_tree}, {"delete", lun_node_delete},
+    {"move", lun_node_move}, {"refresh", lun_node_refresh}, {NULL, NULL}};
   lun_newmetatable(L, LUN_MT_NODE);
   lua_newtable(L);
   luaL_setfuncs(L, node, 0);

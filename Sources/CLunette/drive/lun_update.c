@@ -122,7 +122,7 @@ static const char *lun_push_count(lua_State *L, lua_Integer n, size_t *len) {
  * where node:scroll put it (record.first), kept within the rows. */
 static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
   lua_Integer i, n, first = 1, last;
-  int data, row;
+  int data, row, marks, base;
   size_t len;
   const char *count;
   lua_getfield(L, W->record, "data");
@@ -141,6 +141,8 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
+  marks = lun_list_rows_begin(L, W) ? lua_gettop(L) : 0;   /* selection, onDelete, onMove (lun_list.c) */
+  base = lua_gettop(L);
   for (i = first; i <= last; i++) {
     int32_t unit = 0;
     size_t klen;
@@ -151,6 +153,7 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
     lun_identity_key(L, elem);
     key = lua_tolstring(L, -1, &klen);
     lun_out_begin(L, LUN_VIEW_ROW, NULL, 0);
+    if (marks) lun_list_row(L, W, marks, elem, i);
     ref = lun_walk_unit(L, W, LUN_UNIT_ROW, 0, key, klen, &unit);
     lun_out_end(L);
     if (ref == 0) {
@@ -174,7 +177,7 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
         lun_out_changed(L, unit);
       }
     }
-    lua_settop(L, row);
+    lua_settop(L, base);
   }
   if (first > 1) {
     count = lun_push_count(L, first - 1, &len);

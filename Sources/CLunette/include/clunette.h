@@ -80,7 +80,7 @@ enum {
   X(PICKER, "Picker") X(SLIDER, "Slider") X(STEPPER, "Stepper") X(ALERT, "Alert") \
   X(PROGRESS, "ProgressView") \
   X(LABEL, "Label") X(DIVIDER, "Divider") X(SCROLLVIEW, "ScrollView") X(SECUREFIELD, "SecureField") \
-  X(DATEPICKER, "DatePicker")
+  X(DATEPICKER, "DatePicker") X(SWIPEACTIONS, "SwipeActions") X(TOOLBAR, "Toolbar")
 #define LUN_VIEW_ENUM_(id, name) LUN_VIEW_##id,
 enum { LUN_VIEW_NONE = 0, LUN_VIEW_KINDS(LUN_VIEW_ENUM_) LUN_VIEW_KIND_COUNT };
 #undef LUN_VIEW_ENUM_
@@ -120,7 +120,9 @@ enum { LUN_NODE_TYPE = 1, LUN_NODE_TEXT, LUN_NODE_VALUE, LUN_NODE_TREE, LUN_NODE
 /* LUN_ROLE_LIST asks inspect.node_info for the unit a List hosts (its record, its id in slot). */
 enum { LUN_ROLE_ACTION = 1, LUN_ROLE_BINDING = 2, LUN_ROLE_SUBMIT = 3, LUN_ROLE_LIST = 4,
        LUN_ROLE_FOCUS = 5 /* a function that focuses the node (:focused) */,
-       LUN_ROLE_CONTROL = 6 /* a Picker's options, a Slider's or Stepper's range */ };
+       LUN_ROLE_CONTROL = 6 /* a Picker's options, a Slider's or Stepper's range */,
+       LUN_ROLE_ROW = 7 /* a row's index, on its Row node (onDelete, onMove): node_info finds the row a node is in */,
+       LUN_ROLE_REFRESH = 8 /* a :refreshable action */ };
 
 /* A unit the host hands to lun_flush, in a round's batch (round_batch). */
 typedef struct lun_Ticket {

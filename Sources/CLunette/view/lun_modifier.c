@@ -23,7 +23,7 @@ static const lun_ModSpec lun_display_mods[] = {
   {"foregroundStyle", "s"}, {"textFieldStyle", "s"}, {"buttonStyle", "s"},
   {"scaleEffect", "n"}, {"background", "s"}, {"onSubmit", "f"},
   {"opacity", "n"}, {"frame", "v"}, {"bold", ""}, {"italic", ""},
-  {"disabled", "b"}, {"tag", "v"}, {NULL, NULL}};
+  {"disabled", "b"}, {"tag", "v"}, {"refreshable", "f"}, {NULL, NULL}};
 
 /* Checks argument 2 of a modifier call against its spec. */
 static void lun_modifier_check(lua_State *L, const char *arg) {
@@ -371,6 +371,11 @@ static const luaL_Reg lun_modifier_methods[] = {
   {"focused", lun_modifier_focused},
   {"preference", lun_modifier_preference},
   {"onPreferenceChange", lun_modifier_on_preference_change},
+  {"onDelete", lun_modifier_on_delete},
+  {"onMove", lun_modifier_on_move},
+  {"swipeActions", lun_modifier_swipe_actions},
+  {"searchable", lun_modifier_searchable},
+  {"toolbar", lun_modifier_toolbar},
   {NULL, NULL}
 };
 

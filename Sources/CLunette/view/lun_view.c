@@ -146,6 +146,12 @@ static void lun_view_children(lua_State *L, int src, int vidx, int depth, const 
   }
 }
 
+/* Copies the views of the list at src into the view at vidx as its
+ * children (lun_view_children). [-0, +0] */
+void lun_view_add_children(lua_State *L, int src, int vidx) {
+  lun_view_children(L, lua_absindex(L, src), lua_absindex(L, vidx), 0, NULL);
+}
+
 /* Checks the options (the string keys) of the table at idx for container
  * `name`, which knows `known` (spacing: a number, 0 or more; alignment: one
  * of `alignments`): anything else is an error, never ignored. [-0, +0] */
@@ -429,7 +435,7 @@ void lun_secure_text(lua_State *L, int idx) {
 }
 
 /* Pushes the tag of the view value at idx (its last :tag(v)), or nil. [-0, +1] */
-static void lun_view_tag(lua_State *L, int idx) {
+void lun_view_tag_of(lua_State *L, int idx) {
   lua_Integer i;
   if (lun_rawfield(L, idx, "mods") == LUA_TTABLE) {
     for (i = (lua_Integer)lua_rawlen(L, -1); i >= 1; i--) {
@@ -474,7 +480,7 @@ static int lun_ui_picker(lua_State *L) {
   for (i = 1; i <= n; i++) {
     lua_rawgeti(L, 3, i);
     if (lun_view_test(L, 6)) {                    /* 6: the option, 7: its tag, 8: its label */
-      lun_view_tag(L, 6);
+      lun_view_tag_of(L, 6);
       if (lua_isnil(L, 7))
         lun_error_here(L, "ui.Picker \"%s\": option %d (%s) has no :tag(value); tag each option view with the value it picks",
                        luaL_tolstring(L, 1, NULL), (int)i, luaL_tolstring(L, 6, NULL));
@@ -707,8 +713,15 @@ static int lun_view_rows(lua_State *L, int kind, int lazy) {
   return lun_view_container(L, kind, kind == LUN_VIEW_LIST ? "List" : "ForEach", lun_no_options, lun_no_options);
 }
 
-/* ui.List(data, row) or ui.List{...} -> view. */
-static int lun_ui_list(lua_State *L) { return lun_view_rows(L, LUN_VIEW_LIST, 1); }
+/* ui.List(data, row) or ui.List{...} -> view; with a selection first,
+ * ui.List({ selection = binding }, data, row) or ui.List({ selection =
+ * binding }, { … }) (List(selection:), lun_list.c). */
+static int lun_ui_list(lua_State *L) {
+  if (!lun_list_take_options(L)) return lun_view_rows(L, LUN_VIEW_LIST, 1);
+  lun_view_rows(L, LUN_VIEW_LIST, 1);
+  lun_list_give_selection(L, -1);
+  return 1;
+}
 /* ui.ForEach(data, row) -> view. */
 static int lun_ui_foreach(lua_State *L) {
   luaL_checktype(L, 2, LUA_TFUNCTION);

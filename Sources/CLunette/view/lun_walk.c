@@ -146,6 +146,11 @@ static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
     if (lua_rawgeti(L, -2, 2) == LUA_TFUNCTION) {
       int32_t slot = lun_walk_store(L, W, -1);
       if (strcmp(name, "onSubmit") == 0) lun_enabled_slot(L, W, LUN_ROLE_SUBMIT, slot);
+      else if (strcmp(name, "refreshable") == 0) {   /* node:refresh() runs it as a task (issue 19) */
+        lun_enabled_slot(L, W, LUN_ROLE_REFRESH, slot);
+        if (lua_getfield(L, W->record, "refreshing") != LUA_TNIL) lun_out_attr(L, "refreshing", 10, "true", 4);
+        lua_pop(L, 1);
+      }
       lun_out_modifier(L, name, nlen, "", 0);
     } else {
       if (!lua_isnil(L, -1)) {
@@ -351,19 +356,19 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
 
 /* Matches or creates the content unit of a List/ForEach over data. */
 static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
-  static const char *const fields[] = {"data", "row", "lazy"};
+  static const char *const fields[] = {"data", "row", "lazy", "selection", "deleteAction", "moveAction"};
   int32_t child = 0;
   int i, ref = lun_walk_unit(L, W, LUN_UNIT_LIST, 0, NULL, 0, &child);
   if (ref == 0) {
     lua_createtable(L, 0, 4);
     lua_newtable(L);
     lua_setfield(L, -2, "out");
-    for (i = 0; i < 3; i++) { lun_rawfield(L, v, fields[i]); lua_setfield(L, -2, fields[i]); }
+    for (i = 0; i < 6; i++) { lun_rawfield(L, v, fields[i]); lua_setfield(L, -2, fields[i]); }
     lun_out_record(L, child);
     return;
   }
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-  for (i = 0; i < 3; i++) {
+  for (i = 0; i < 6; i++) {
     lun_rawfield(L, v, fields[i]);
     lua_getfield(L, -2, fields[i]);
     if (!lua_rawequal(L, -1, -2)) {
@@ -440,7 +445,8 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
 enum {
   LUN_VF_ID = 1 << 0, LUN_VF_ENV = 1 << 1, LUN_VF_MODS = 1 << 2, LUN_VF_TRANSACTION = 1 << 3,
   LUN_VF_ANIMATION = 1 << 4, LUN_VF_LIFE = 1 << 5, LUN_VF_ATTRS = 1 << 6, LUN_VF_FOCUS = 1 << 7,
-  LUN_VF_PREFS = 1 << 8, LUN_VF_PREFWATCH = 1 << 9, LUN_VF_SHEET = 1 << 10, LUN_VF_ALERT = 1 << 11
+  LUN_VF_PREFS = 1 << 8, LUN_VF_PREFWATCH = 1 << 9, LUN_VF_SHEET = 1 << 10, LUN_VF_ALERT = 1 << 11,
+  LUN_VF_EXTRAS = 1 << 12
 };
 
 /* Which optional fields the view at v has: one pass over its keys, which
@@ -450,7 +456,8 @@ static unsigned lun_walk_fields(lua_State *L, int v) {
     {"id", 2, LUN_VF_ID}, {"env", 3, LUN_VF_ENV}, {"mods", 4, LUN_VF_MODS},
     {"transaction", 11, LUN_VF_TRANSACTION}, {"animation", 9, LUN_VF_ANIMATION}, {"life", 4, LUN_VF_LIFE},
     {"attrs", 5, LUN_VF_ATTRS}, {"focus", 5, LUN_VF_FOCUS}, {"prefs", 5, LUN_VF_PREFS},
-    {"prefWatch", 9, LUN_VF_PREFWATCH}, {"sheetSpec", 9, LUN_VF_SHEET}, {"alertSpec", 9, LUN_VF_ALERT}};
+    {"prefWatch", 9, LUN_VF_PREFWATCH}, {"sheetSpec", 9, LUN_VF_SHEET}, {"alertSpec", 9, LUN_VF_ALERT},
+    {"extras", 6, LUN_VF_EXTRAS}};
   unsigned has = 0;
   size_t i, len;
   const char *key;
@@ -579,6 +586,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
       break;
     case LUN_VIEW_LIST:
     case LUN_VIEW_FOREACH:
+      lun_list_walk(L, W, v);                     /* List(selection:) (lun_list.c) */
       if (lun_rawfield(L, v, "row") == LUA_TFUNCTION) lun_walk_rows(L, W, v);
       else lun_walk_children(L, W, v, 1);
       lua_pop(L, 1);
@@ -587,6 +595,16 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
       lun_walk_children(L, W, v, 1);
       break;
   }
+  if ((has & LUN_VF_EXTRAS) && lun_rawfield(L, v, "extras") == LUA_TTABLE) {   /* swipeActions, searchable, toolbar */
+    lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
+    for (i = 1; i <= n; i++) {
+      lua_rawgeti(L, -1, i);
+      if (!lun_view_test(L, -1)) lun_walk_altered(L, "extras");
+      lun_walk_value(L, W, lua_gettop(L));
+      lua_pop(L, 1);
+    }
+  }
+  if (has & LUN_VF_EXTRAS) lua_pop(L, 1);
   if (has & LUN_VF_SHEET) lun_walk_sheet(L, W, v);
   if (has & LUN_VF_ALERT) lun_walk_alert(L, W, v);
   lun_out_end(L);

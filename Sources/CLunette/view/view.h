@@ -122,6 +122,21 @@ void lun_walk_alert(lua_State *L, lun_Walk *W, int v);
 /* lun_view.c */
 void lun_date_text(lua_State *L, lua_Number seconds, const char *components);   /* [-0, +1] */
 void lun_secure_text(lua_State *L, int idx);                                     /* [-0, +1] */
+void lun_view_tag_of(lua_State *L, int idx);                                     /* [-0, +1] */
+void lun_view_add_children(lua_State *L, int src, int vidx);                     /* [-0, +0] */
+/* lun_list.c: List(selection:), onDelete, onMove, swipeActions, searchable, toolbar */
+int lun_list_take_options(lua_State *L);
+void lun_list_give_selection(lua_State *L, int vidx);                            /* [-0, +0] */
+void lun_list_row_value(lua_State *L, int idx);                                  /* [-0, +1] */
+void lun_list_select(lua_State *L, int bidx, int sidx, int vidx);                /* [-0, +0] */
+void lun_list_walk(lua_State *L, lun_Walk *W, int v);                            /* [-0, +0] */
+int lun_list_rows_begin(lua_State *L, lun_Walk *W);                              /* [-0, +1] */
+void lun_list_row(lua_State *L, lun_Walk *W, int marks, int elem, lua_Integer i); /* [-0, +0] */
+int lun_modifier_on_delete(lua_State *L);
+int lun_modifier_on_move(lua_State *L);
+int lun_modifier_swipe_actions(lua_State *L);
+int lun_modifier_searchable(lua_State *L);
+int lun_modifier_toolbar(lua_State *L);
 /* lun_envbuiltin.c: colorScheme, locale, scenePhase, editMode, isPresented, openURL */
 void lun_open_envbuiltin(lua_State *L);
 void lun_envbuiltin_check(lua_State *L, int kidx, int vidx);                     /* [-0, +0] */

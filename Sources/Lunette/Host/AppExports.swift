@@ -95,6 +95,12 @@ func lunhNodeInfo(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ role: Int32
             slot?.pointee = list.id
             return 1
         }
+        if role == Int32(LUN_ROLE_ROW) {                 // the row the node is in: its Row node keeps the index
+            guard let (rowNode, list) = runtime.row(holding: node, in: unit), let found = rowNode.slot(for: role) else { return 0 }
+            ref?.pointee = list.recordRef
+            slot?.pointee = found
+            return 1
+        }
         guard let found = node.slot(for: role) else { return 0 }
         ref?.pointee = unit.recordRef
         slot?.pointee = found
@@ -110,6 +116,20 @@ func lunhOpenURL(_ rt: UnsafeMutableRawPointer?, _ url: UnsafePointer<CChar>?, _
         guard runtime.openURLCallback != nil, runtime.openedURLs.count < 1000,
               lun_memory_charge(runtime.L, Int64(length)) != 0 else { return }
         runtime.openedURLs.append(Lunette.message(url, length))
+    }
+}
+
+extension LunetteRuntime {
+    /// The Row node of the list row `node` is in (the node itself, or the
+    /// nearest row unit above the unit whose output holds it), and the list
+    /// unit whose output holds that Row node. Walks up the units: bounded by
+    /// the tree's depth (R18).
+    func row(holding node: RenderNode, in owner: Unit) -> (RenderNode, Unit)? {
+        var unit: Unit? = node.kind == .row ? node.unit : owner
+        while let current = unit, current.kind != .row { unit = current.parent }
+        guard let row = unit, let list = row.parent, !list.disposed else { return nil }
+        guard let rowNode = list.output.first(where: { $0.unit === row }) else { return nil }
+        return (rowNode, list)
     }
 }
 

@@ -68,6 +68,27 @@ extension LunetteRuntime {
         try invoke(node, direction >= 0 ? "increment" : "decrement", nil)
     }
 
+    /// Deletes the list row `node` is in (any node inside it), as a swipe's
+    /// Delete does: its ForEach's `onDelete` runs with the row's index, then
+    /// flushes; as `node:delete()`.
+    public func delete(_ node: RenderNode) throws {
+        try invoke(node, "delete", nil)
+    }
+
+    /// Moves the list row `node` is in before position `to` (1-based,
+    /// counted before the move), as a drag does: its ForEach's `onMove`
+    /// runs, then flushes; as `node:move(to)`.
+    public func move(_ node: RenderNode, to position: Int) throws {
+        try invoke(node, "move", .int(position))
+    }
+
+    /// Pulls to refresh a view with `:refreshable`: its action runs as a
+    /// task (the node shows refreshing=true until it ends), then flushes; as
+    /// `node:refresh()`.
+    public func refresh(_ node: RenderNode) throws {
+        try invoke(node, "refresh", nil)
+    }
+
     /// Calls a node method of the Lua API on a node, as a script would.
     private func invoke(_ node: RenderNode, _ method: String, _ argument: LuaValue?) throws {
         guard let owner = node.owner, !owner.disposed, owner.generation == node.generation,

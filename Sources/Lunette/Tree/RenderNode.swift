@@ -92,6 +92,12 @@ public final class RenderNode {
     /// tool walking a tree needs no lookup by label per view.
     public var lastRenderSeconds: Double? { kind == .component ? unit?.lastRenderSeconds : nil }
 
+    /// A list row is transparent in trees (text, JSON, the preview, `find`):
+    /// its content stands at its place. A row with attributes of its own —
+    /// it shows a selection (`selected`, `tag`) or can be deleted or moved
+    /// (`deletable`, `movable`, `index`) — is shown as a `Row` node.
+    public var isTransparent: Bool { kind == .row && ownAttributes.isEmpty }
+
     /// The name shown in trees: the view kind, or the component's name.
     public var typeName: String { kind == .component ? (text ?? "View") : kind.name }
 

@@ -27,7 +27,7 @@ enum TreeJSON {
     }
 
     private static func flattened(_ nodes: [RenderNode]) -> [RenderNode] {
-        nodes.flatMap { $0.kind == .row ? flattened($0.children) : [$0] }
+        nodes.flatMap { $0.isTransparent ? flattened($0.children) : [$0] }
     }
 
     private static func append(_ node: RenderNode, _ dependencies: Dependencies, to out: inout String) {

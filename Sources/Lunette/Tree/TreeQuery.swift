@@ -70,7 +70,7 @@ enum TreeQuery {
     }
 
     static func isMatch(_ node: RenderNode, _ query: Query) -> Bool {
-        if node.kind == .row || query.isEmpty { return false }
+        if node.isTransparent || query.isEmpty { return false }
         if let type = query.type, node.typeName != type { return false }
         if let text = query.text {
             guard node.kind != .component, node.text == text else { return false }

@@ -1,6 +1,7 @@
 /// A rendered tree as indented text: one node a line, modifiers shown as
 /// they were written. Row nodes are transparent (their content is shown at
-/// the row's place).
+/// the row's place), but for a row with attributes of its own (a selection,
+/// onDelete, onMove: `Row selected=true tag="b"`).
 ///
 ///     LibraryView
 ///       NavigationStack
@@ -40,7 +41,7 @@ enum TreeText {
     }
 
     private static func append(_ node: RenderNode, depth: Int, to out: inout String) {
-        if node.kind == .row {
+        if node.isTransparent {
             for child in node.children { append(child, depth: depth, to: &out) }
             return
         }

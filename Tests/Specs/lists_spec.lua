@@ -1,0 +1,306 @@
+-- Lists (issue 19, session 7): List(selection:) with one value or a set,
+-- ForEach's onDelete and onMove (node:delete(), node:move(to)),
+-- swipeActions, searchable and refreshable. Each describe cites the page of
+-- Apple's documentation it follows. Indices are Lua's: SwiftUI's IndexSet
+-- of offsets 0, 2 arrives as { 1, 3 }, and onMove's destination offset d
+-- as d + 1 (the position before which the rows go, counted before they move).
+local ui = require("lunette")
+
+local Item = ui.Observable("ListItem", { id = "", title = "" })
+
+local function items()
+  return { Item { id = "a", title = "Alpha" }, Item { id = "b", title = "Beta" }, Item { id = "c", title = "Gamma" } }
+end
+
+-- The titles the rows show, in order, from the tree.
+local function titles(app, prefix)
+  local found = {}
+  for title in app:tree():gmatch('Text "' .. (prefix or "") .. '(%a+)"') do found[#found + 1] = title end
+  return table.concat(found, " ")
+end
+
+-- How many rows the JSON marks selected.
+local function selectedRows(app)
+  local _, n = app:json():gsub('"selected":"true"', "")
+  return n
+end
+
+-- List init(selection:content:): "Creates a list with the given content that
+-- supports selecting a single row" (https://developer.apple.com/documentation/swiftui/list/init(selection:content:)-1pisz)
+-- and, with a Set, "selecting multiple rows"
+-- (https://developer.apple.com/documentation/swiftui/list/init(selection:content:)-4sffx).
+describe("List(selection:)", function()
+  it("selects one row's value: the element's id; the List shows it and its row is marked", function()
+    local Picker = ui.View("OneSelection", { state = { books = items, chosen = ui.none }, body = function(self)
+      return ui.VStack {
+        ui.List({ selection = self["$chosen"] }, self.books, function(book) return ui.Text(book.title) end),
+        ui.Text("chosen " .. tostring(self.chosen)),
+      }
+    end })
+    local app = ui.mount(Picker {})
+    local list = app:find { type = "List" }
+    assert.matches("List selection=nil", app:tree(), 1, true)
+    assert.equal(0, selectedRows(app))
+    list:select("b")
+    assert.truthy(app:find("chosen b"))
+    assert.matches('List selection="b"', app:tree(), 1, true)
+    assert.equal(1, selectedRows(app))
+    local row = app:tree():match('(Row [^\n]*selected=true[^\n]*)\n%s*Text "Beta"')
+    assert.truthy(row and row:find('tag="b"', 1, true), app:tree())
+    app:find { type = "List" }:select("c")
+    assert.truthy(app:find("chosen c"))
+    assert.equal(1, selectedRows(app))
+    app:find { type = "List" }:select(nil)                -- an optional selection clears
+    assert.truthy(app:find("chosen nil"))
+    assert.error_matches(function() app:find { type = "List" }:select("z") end,
+      'select: "z" is the value of no row of the List', 1, true)
+    app:unmount()
+  end)
+
+  it("selects several with a set: a row's value joins it, or leaves it when it was there", function()
+    local Many = ui.View("ManySelection", { state = { books = items, chosen = {} }, body = function(self)
+      local names = {}
+      for _, id in ipairs { "a", "b", "c", "x" } do if self.chosen[id] then names[#names + 1] = id end end
+      return ui.VStack {
+        ui.List({ selection = self["$chosen"] }, {
+          ui.Section("Books", { ui.ForEach(self.books, function(book) return ui.Text(book.title) end) }),
+          ui.Text("Extra"):tag("x"),
+        }),
+        ui.Text("chosen " .. table.concat(names, ",")),
+      }
+    end })
+    local app = ui.mount(Many {})
+    app:find { type = "List" }:select("a")
+    app:find { type = "List" }:select("x")               -- a tagged child view
+    assert.truthy(app:find("chosen a,x"))
+    assert.equal(1, selectedRows(app))                    -- rows of data are marked (the tagged child is not a row)
+    app:find { type = "List" }:select("c")
+    app:find { type = "List" }:select("a")               -- toggled off
+    assert.truthy(app:find("chosen c,x"))
+    assert.error_matches(function() app:find { type = "List" }:select(nil) end, "the List selects several", 1, true)
+    assert.error_matches(function() app:find { type = "List" }:select("q") end, '"q" is the value of no row', 1, true)
+    app:unmount()
+  end)
+
+  it("refuses an option it does not know and a selection that is no Binding", function()
+    assert.error_matches(function() ui.List({ selected = ui.Binding.constant(1) }, {}) end,
+      "ui.List: unknown option 'selected' (options: selection)", 1, true)
+    assert.error_matches(function() ui.List({ selection = "a" }, {}) end,
+      'ui.List: selection must be a Binding (self["$selected"]) to a value, or to a set', 1, true)
+  end)
+end)
+
+-- onDelete(perform:): "SwiftUI passes a set of indices to the closure that's
+-- relative to the dynamic view's underlying collection of data"
+-- (https://developer.apple.com/documentation/swiftui/dynamicviewcontent/ondelete(perform:));
+-- onMove(perform:): "The closure takes two arguments that represent the
+-- offset relative to the dynamic view's underlying collection of data"
+-- (https://developer.apple.com/documentation/swiftui/dynamicviewcontent/onmove(perform:)).
+describe("ForEach's onDelete and onMove", function()
+  local seen
+  local Editable = ui.View("Editable", { state = { books = items }, body = function(self)
+    return ui.List {
+      ui.ForEach(self.books, function(book) return ui.HStack { ui.Text("row " .. book.title) } end)
+        :onDelete(function(indices)
+          seen = indices
+          for i = #indices, 1, -1 do table.remove(self.books, indices[i]) end
+        end)
+        :onMove(function(indices, to)
+          seen = { indices, to }
+          local moved = table.remove(self.books, indices[1])
+          table.insert(self.books, to > indices[1] and to - 1 or to, moved)
+        end),
+      ui.Text("static"),
+    }
+  end })
+
+  it("node:delete() on any node of a row passes that row's 1-based index", function()
+    local app = ui.mount(Editable {})
+    assert.equal("Alpha Beta Gamma", titles(app, "row "))
+    local row = app:tree():match('(Row [^\n]*)\n%s*HStack\n%s*Text "row Beta"')
+    assert.truthy(row and row:find("deletable=true", 1, true) and row:find("movable=true", 1, true) and row:find("index=2", 1, true), app:tree())
+    app:find("row Beta"):delete()
+    assert.same({ 2 }, seen)
+    assert.equal("Alpha Gamma", titles(app, "row "))
+    app:findAll { type = "HStack" }[2]:delete()           -- a node inside the row: its HStack
+    assert.same({ 2 }, seen)
+    assert.equal("Alpha", titles(app, "row "))
+    app:unmount()
+  end)
+
+  it("node:move(to) passes the row's index and the position it goes before, counted before the move", function()
+    local app = ui.mount(Editable {})
+    app:find("row Alpha"):move(4)                         -- to the end: before position #data + 1
+    assert.same({ { 1 }, 4 }, seen)
+    assert.equal("Beta Gamma Alpha", titles(app, "row "))
+    app:find("row Alpha"):move(1)
+    assert.same({ { 3 }, 1 }, seen)
+    assert.equal("Alpha Beta Gamma", titles(app, "row "))
+    assert.error_matches(function() app:find("row Beta"):move(5) end, "move: 5 is outside 1 ... 4", 1, true)
+    assert.error_matches(function() app:find("static"):delete() end,
+      'delete: Text "static" is in no row of a ForEach with :onDelete or :onMove', 1, true)
+    app:unmount()
+  end)
+
+  it("rows of a ForEach over a binding go by their index too", function()
+    local Names = ui.View("BoundNames", { state = { names = { "x", "y", "z" } }, body = function(self)
+      return ui.List {
+        ui.ForEach(self["$names"], function(name) return ui.TextField("name", name) end)
+          :onDelete(function(indices) table.remove(self.names, indices[1]) end),
+        ui.Text("names " .. table.concat(self.names, ",")),
+      }
+    end })
+    local app = ui.mount(Names {})
+    app:findAll { type = "TextField" }[1]:delete()
+    assert.truthy(app:find("names y,z"))
+    app:unmount()
+  end)
+
+  it("apply to a ForEach over data only; nil removes them; a row without onMove cannot move", function()
+    assert.error_matches(function() ui.Text("x"):onDelete(function() end) end,
+      "view:onDelete: it applies to a ForEach over data (ui.ForEach(items, row):onDelete(fn), in a List), not to Text", 1, true)
+    assert.error_matches(function() ui.List({ 1 }, function() return ui.Text("x") end):onMove(function() end) end,
+      "view:onMove: it applies to a ForEach over data", 1, true)
+    assert.error_matches(function() ui.ForEach({}, function() end):onDelete("all") end,
+      "view:onDelete: a function (or nil) expected, got string", 1, true)
+    local app = ui.mount(ui.List { ui.ForEach({ "p" }, function(v) return ui.Text(v) end):onDelete(function() end):onDelete(nil) })
+    assert.error_matches(function() app:find("p"):delete() end, "is in no row of a ForEach with :onDelete", 1, true)
+    app:unmount()
+    app = ui.mount(ui.List { ui.ForEach({ "q" }, function(v) return ui.Text(v) end):onDelete(function() end) })
+    assert.error_matches(function() app:find("q"):move(1) end, "move: the ForEach of Text \"q\"'s row has no :onMove", 1, true)
+    app:unmount()
+  end)
+end)
+
+-- swipeActions(edge:allowsFullSwipe:content:): "Adds custom swipe actions to
+-- a row in a list"; edge "The default is HorizontalEdge.trailing";
+-- allowsFullSwipe "The default is true"
+-- (https://developer.apple.com/documentation/swiftui/view/swipeactions(edge:allowsfullswipe:content:)).
+describe("swipeActions", function()
+  it("show their buttons after the row's content; a tap runs one", function()
+    local Mail = ui.View("Mailbox", { state = { archived = 0 }, body = function(self)
+      return ui.List {
+        ui.ForEach({ "m1" }, function(id)
+          return ui.Text("mail " .. id)
+            :swipeActions({ ui.Button("Archive", function() self.archived = self.archived + 1 end) })
+            :swipeActions({ ui.Button("Pin", function() end) }, { edge = "leading", allowsFullSwipe = false })
+        end),
+        ui.Text("archived " .. self.archived),
+      }
+    end })
+    local app = ui.mount(Mail {})
+    local tree = app:tree()
+    assert.matches('      Text "mail m1"\n        SwipeActions edge="trailing"\n          Button "Archive"\n', tree, 1, true)
+    local leading = tree:match('(SwipeActions [^\n]*)\n          Button "Pin"')
+    assert.truthy(leading:find('edge="leading"', 1, true) and leading:find("allowsFullSwipe=false", 1, true), leading)
+    app:find("Archive"):tap()
+    assert.truthy(app:find("archived 1"))
+    app:unmount()
+  end)
+
+  it("refuse options they do not have and content that is not a list of views", function()
+    assert.error_matches(function() ui.Text("x"):swipeActions({}, { side = "leading" }) end,
+      "view:swipeActions: unknown option 'side'", 1, true)
+    assert.error_matches(function() ui.Text("x"):swipeActions({}, { edge = "top" }) end,
+      'edge must be "trailing" or "leading", got "top"', 1, true)
+    assert.error_matches(function() ui.Text("x"):swipeActions(ui.Button("a", function() end)) end,
+      "view:swipeActions: a list of views expected", 1, true)
+  end)
+end)
+
+-- searchable(text:placement:prompt:): "Marks this view as searchable, which
+-- configures the display of a search field"
+-- (https://developer.apple.com/documentation/swiftui/view/searchable(text:placement:prompt:)-1bjj3).
+describe("searchable", function()
+  it("adds a search field bound to the text; typing filters what the body shows", function()
+    local Search = ui.View("SearchBooks", { state = { books = items, query = "" }, body = function(self)
+      local rows = {}
+      for _, book in ipairs(self.books) do
+        if self.query == "" or book.title:lower():find(self.query:lower(), 1, true) then rows[#rows + 1] = book end
+      end
+      return ui.List(rows, function(book) return ui.Text("hit " .. book.title) end)
+        :searchable(self["$query"], { prompt = "Find a book" })
+    end })
+    local app = ui.mount(Search {})
+    local field = app:find("Find a book")
+    assert.equal("TextField", field.type)
+    assert.matches('TextField "Find a book" = "" searchable=true', app:tree(), 1, true)
+    field:setText("ta")
+    assert.equal("Beta", titles(app, "hit "))
+    app:find("Find a book"):setText("")
+    assert.equal("Alpha Beta Gamma", titles(app, "hit "))
+    app:unmount()
+    local plain = ui.mount(ui.Text("x"):searchable(ui.Binding.constant("")))
+    assert.truthy(plain:find("Search"))                    -- the default prompt
+    plain:unmount()
+  end)
+
+  it("refuses a second search field, a text that is no Binding and an option it does not know", function()
+    assert.error_matches(function() ui.Text("x"):searchable(ui.Binding.constant("")):searchable(ui.Binding.constant("")) end,
+      "view:searchable: this view is searchable already", 1, true)
+    assert.error_matches(function() ui.Text("x"):searchable("q") end, "a Binding to the search text expected", 1, true)
+    assert.error_matches(function() ui.Text("x"):searchable(ui.Binding.constant(""), { placement = "toolbar" }) end,
+      "view:searchable: unknown option 'placement'", 1, true)
+  end)
+end)
+
+-- refreshable(action:): "Adds an asynchronous handler that can update the
+-- data the view displays when a person initiates a request, such as by
+-- pulling to refresh" (https://developer.apple.com/documentation/swiftui/view/refreshable(action:));
+-- "The indicator remains visible for the duration of the refresh, which runs
+-- asynchronously" (https://developer.apple.com/documentation/swiftui/refreshaction).
+describe("refreshable", function()
+  local runs, cancelled
+  local Feed = ui.View("Feed", { state = { loads = 0 }, body = function(self)
+    return ui.List { ui.Text("loads " .. self.loads) }:refreshable(function()
+      runs = runs + 1
+      local ok, err = pcall(ui.sleep, 1)
+      if not ok then cancelled = err == ui.CancellationError; error(err, 0) end
+      self.loads = self.loads + 1
+    end)
+  end })
+
+  before_each(function() runs, cancelled = 0, false end)
+
+  it("runs its action as a task, awaited: the view shows refreshing until it ends; a second pull meanwhile does nothing", function()
+    local app = ui.mount(Feed {})
+    local list = app:find { type = "List" }
+    assert.matches("List .refreshable()\n", app:tree(), 1, true)
+    list:refresh()
+    assert.matches("List .refreshable() refreshing=true", app:tree(), 1, true)
+    ui.clock.advance(0)                                   -- the task starts (the next tick)
+    assert.equal(1, runs)
+    app:find { type = "List" }:refresh()                  -- still refreshing: nothing more
+    ui.clock.advance(0.5)
+    assert.equal(1, runs)
+    ui.clock.advance(0.6)
+    assert.truthy(app:find("loads 1"))
+    assert.matches("List .refreshable()\n", app:tree(), 1, true)
+    app:find { type = "List" }:refresh()
+    ui.clock.advance(1.5)
+    assert.equal(2, runs)
+    assert.truthy(app:find("loads 2"))
+    app:unmount()
+  end)
+
+  it("is cancelled when its view goes, as a task is", function()
+    local Host = ui.View("FeedHost", { state = { shown = true }, body = function(self)
+      return ui.VStack { self.shown and Feed {} or nil, ui.Button("hide", function() self.shown = false end) }
+    end })
+    local app = ui.mount(Host {})
+    app:find { type = "List" }:refresh()
+    ui.clock.advance(0)
+    app:find("hide"):tap()
+    ui.clock.advance(2)
+    assert.is_true(cancelled)
+    app:unmount()
+  end)
+
+  it("is refused on a view that has no :refreshable", function()
+    local app = ui.mount(ui.List { ui.Text("x") })
+    assert.error_matches(function() app:find { type = "List" }:refresh() end,
+      "refresh: List cannot be refreshed (it has no :refreshable)", 1, true)
+    app:unmount()
+    assert.error_matches(function() ui.List {}:refreshable("now") end, "function expected", 1, true)
+  end)
+end)

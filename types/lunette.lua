@@ -232,6 +232,13 @@ function View:searchable(text, options) end
 ---@param fn fun()
 ---@return ui.ViewValue
 function View:refreshable(fn) end
+---navigationDestination(for:destination:): a value of type T on the path of the stack around
+---the view becomes fn(value)'s screen. T: a model class, a host type, or "string", "number",
+---"boolean", "table"; ({ ["for"] = T }, fn) is the same.
+---@param forType any|{ ["for"]: any }
+---@param fn fun(value: any): ui.ViewValue
+---@return ui.ViewValue
+function View:navigationDestination(forType, fn) end
 ---toolbar(content:): a Toolbar node after the view's content, holding the items.
 ---@param items ui.ViewValue[]
 ---@param options? { placement?: string } automatic, primaryAction, confirmationAction, cancellationAction, destructiveAction, navigation, principal, status, bottomBar, topBarLeading, topBarTrailing
@@ -304,7 +311,7 @@ function ui.Text(text) end
 ---@param total? number
 ---@return ui.ViewValue
 function ui.ProgressView(label, value, total) end
----@param label string
+---@param label string|ui.ViewValue a string, or a view (Button(action:label:): a tap on any node of it taps the button)
 ---@param action fun()
 ---@param options? { role?: "cancel"|"destructive" } Button(_:role:action:)
 ---@return ui.ViewValue
@@ -343,8 +350,10 @@ function ui.Group(children) end
 ---@param destination? fun(value: any): ui.ViewValue
 ---@return ui.ViewValue
 function ui.NavigationStack(path, children, destination) end
----A link that pushes destination onto the nearest stack's path (node:tapLink() in tests).
----@param label string
+---A link that pushes destination onto the nearest stack's path (node:tapLink() in tests; a
+---tap on any node of a view label follows it). A value is shown by the :navigationDestination
+---for its type (or the stack's destination function).
+---@param label string|ui.ViewValue a string, or a view (NavigationLink(destination:label:))
 ---@param destination ui.ViewValue|fun(): ui.ViewValue|any a view, a function making one at the tap, or a value
 ---@return ui.ViewValue
 function ui.NavigationLink(label, destination) end

@@ -369,5 +369,41 @@ class ListEditingPreviewTests(unittest.TestCase):
             expect(page.locator(".refreshing")).to_have_count(0)
 
 
+NAVIGATION = """
+local ui = require("lunette")
+local Book = ui.Observable("Book", { title = "" })
+local Detail = ui.View("Detail", function(self)
+  return ui.VStack { ui.Text("about " .. self.book.title) }:navigationTitle(self.book.title)
+end)
+return ui.View("Shelf", { state = { saved = 0 }, body = function(self)
+  return ui.NavigationStack {
+    ui.List({ Book { title = "Dune" } }, function(book) return ui.NavigationLink(ui.Label(book.title, "book"), book) end)
+      :navigationTitle("Books")
+      :navigationDestination(Book, function(book) return Detail { book = book } end)
+      :toolbar({ ui.Button("Save", function() self.saved = self.saved + 1 end) }),
+    ui.Text("saved " .. self.saved),
+  }
+end })()
+"""
+
+
+class NavigationLabelPreviewTests(unittest.TestCase):
+    """Issue 19, session 7: a NavigationLink with a Label as its label is a
+    button holding the symbol and title, a click pushes the destination its
+    value's type has, the bar shows the top screen's title, and a toolbar's
+    items act."""
+
+    def test_a_view_label_pushes_the_typed_destination_and_the_bar_shows_its_title(self):
+        with previewing(NAVIGATION, "shelf.lua") as page:
+            expect(page.locator(".Toolbar button", has_text="Save")).to_be_visible()
+            page.locator(".Toolbar button", has_text="Save").click()
+            expect(page.locator("span", has_text="saved 1")).to_be_visible()
+            link = page.locator("button.Button", has=page.locator(".Label"))
+            expect(link.locator(".symbol")).to_have_text("📖")
+            link.locator(".Label").click()                  # a click on the label view: the button's
+            expect(page.locator("span", has_text="about Dune")).to_be_visible()
+            expect(page.locator(".navbar .navtitle")).to_have_text("Dune")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -170,6 +170,25 @@ static int lun_ui_presented(lua_State *L) {
   return 1;
 }
 
+/* ui._attribute(name, value) -> (): an attribute of the whole output of
+ * the body running now, shown on the node that hosts it (the prelude's
+ * NavigationStack shows its top screen's title so; it takes the function
+ * once, then removes it from ui). Only while a view's body runs. */
+static int lun_ui_attribute(lua_State *L) {
+  lun_State *S = lun_state(L);
+  size_t nlen, vlen;
+  const char *name = luaL_checklstring(L, 1, &nlen), *value;
+  if (lua_type(L, 2) != LUA_TSTRING && lua_type(L, 2) != LUA_TNUMBER) luaL_typeerror(L, 2, "string");
+  value = lua_tolstring(L, 2, &vlen);
+  luaL_argcheck(L, nlen > 0 && nlen <= 64, 1, "a name of 1 to 64 bytes expected");
+  luaL_argcheck(L, vlen <= 4096, 2, "a value of at most 4096 bytes expected");
+  if (!S->rendering || !S->inBody) return lun_error_here(L, "ui._attribute: only while a view's body runs");
+  lun_describe(L, 2, 1);                          /* shown as attributes are: "Dune" */
+  value = lua_tolstring(L, -1, &vlen);
+  lun_out_attr(L, name, nlen, value, vlen);
+  return 0;
+}
+
 /* Registers a built-in key with its default value (on top). [-1, +0] */
 static void lun_envbuiltin_key(lua_State *L, int keys, const char *name) {
   lua_createtable(L, 0, 1);
@@ -200,4 +219,6 @@ void lun_open_envbuiltin(lua_State *L) {
   lua_pop(L, 1);
   lua_pushcfunction(L, lun_ui_presented);
   lua_setfield(L, -2, "_presented");
+  lua_pushcfunction(L, lun_ui_attribute);
+  lua_setfield(L, -2, "_attribute");
 }

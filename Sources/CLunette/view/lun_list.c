@@ -493,3 +493,60 @@ int lun_modifier_toolbar(lua_State *L) {
   lua_settop(L, 1);
   return 1;
 }
+
+/* Pushes the key a navigationDestination's type at idx stands for: a type
+ * name ("string", "number", "boolean", "table"), or the name of a model
+ * class or host type (its metatable's __metatable); raises otherwise. [-0, +1] */
+static void lun_list_destination_key(lua_State *L, int idx) {
+  static const char *const names[] = {"string", "number", "boolean", "table", NULL};
+  int i;
+  if (lua_type(L, idx) == LUA_TSTRING) {
+    for (i = 0; names[i]; i++)
+      if (strcmp(lua_tostring(L, idx), names[i]) == 0) { lua_pushvalue(L, idx); return; }
+  } else if ((lua_type(L, idx) == LUA_TTABLE || lua_type(L, idx) == LUA_TUSERDATA) &&
+             luaL_getmetafield(L, idx, "__metatable") != LUA_TNIL) {
+    if (lua_type(L, -1) == LUA_TSTRING && !lun_view_test(L, idx) && !lun_viewtype_test(L, idx)) return;
+    lua_pop(L, 1);
+  }
+  lun_describe(L, idx, 1);
+  lun_error_here(L, "view:navigationDestination: `for` must be a model class (Book), a host type (ui.types.Inbox) "
+                    "or a type name (\"string\", \"number\", \"boolean\", \"table\"), got %s", lua_tostring(L, -1));
+}
+
+/* view:navigationDestination(T, fn) or ({ ["for"] = T }, fn) -> view:
+ * navigationDestination(for:destination:) — a value of type T on the path
+ * of the stack around the view becomes fn(value)'s screen. It reaches the
+ * stack as the preference "lunette.navigationDestinations" ({ { key, fn } }). */
+int lun_modifier_navigation_destination(lua_State *L) {
+  static const char *const options[] = {"for", NULL};
+  if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
+  lua_settop(L, 3);
+  if (lua_type(L, 2) == LUA_TTABLE && !lua_getmetatable(L, 2)) {   /* { ["for"] = Book } */
+    lun_check_keys(L, 2, options, "view:navigationDestination", "option");
+    lua_getfield(L, 2, "for");
+    lua_replace(L, 2);
+  } else if (lua_type(L, 2) == LUA_TTABLE) lua_pop(L, 1);
+  lun_list_destination_key(L, 2);                 /* 4 */
+  if (!lua_isfunction(L, 3))
+    lun_error_here(L, "view:navigationDestination: a function(value) returning the screen expected, got %s", luaL_typename(L, 3));
+  if (lun_rawfield(L, 1, "prefs") != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, 1, "prefs");
+  }
+  lua_createtable(L, 2, 0);                       /* { "lunette.navigationDestinations", { { key, fn } } } */
+  lua_pushliteral(L, "lunette.navigationDestinations");
+  lua_rawseti(L, -2, 1);
+  lua_createtable(L, 1, 0);
+  lua_createtable(L, 2, 0);
+  lua_pushvalue(L, 4);
+  lua_rawseti(L, -2, 1);
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, -2, 2);
+  lua_rawseti(L, -2, 1);
+  lua_rawseti(L, -2, 2);
+  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  lua_settop(L, 1);
+  return 1;
+}

@@ -76,6 +76,15 @@ static int lun_modifier_display(lua_State *L) {
   lua_pushvalue(L, 2);
   lua_rawseti(L, -2, 2);
   lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  if (strcmp(lua_tostring(L, lua_upvalueindex(1)), "navigationTitle") == 0) {   /* the title reaches the stack */
+    lun_modifier_list(L, "prefs");                /* around it as a preference (its top screen's title) */
+    lua_createtable(L, 2, 0);
+    lua_pushliteral(L, "lunette.navigationTitle");
+    lua_rawseti(L, -2, 1);
+    lua_pushvalue(L, 2);
+    lua_rawseti(L, -2, 2);
+    lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  }
   lua_settop(L, 1);
   return 1;
 }
@@ -376,6 +385,7 @@ static const luaL_Reg lun_modifier_methods[] = {
   {"swipeActions", lun_modifier_swipe_actions},
   {"searchable", lun_modifier_searchable},
   {"toolbar", lun_modifier_toolbar},
+  {"navigationDestination", lun_modifier_navigation_destination},
   {NULL, NULL}
 };
 

@@ -641,7 +641,9 @@ static int lun_ui_spacer(lua_State *L) { lun_view_new(L, LUN_VIEW_SPACER); retur
 /* ui.EmptyView() -> view. */
 static int lun_ui_empty(lua_State *L) { lun_view_new(L, LUN_VIEW_EMPTY); return 1; }
 
-/* ui.Button(label, action) -> view. */
+/* ui.Button(label, action [, { role }]) -> view; label: a string, or a view
+ * (Button(action:label:): the view is the button's child, and a tap on any
+ * node of it taps the button). */
 static int lun_ui_button(lua_State *L) {
   static const char *const options[] = {"role", NULL};
   static const char *const roles[] = {"cancel", "destructive", NULL};
@@ -656,7 +658,10 @@ static int lun_ui_button(lua_State *L) {
     if (!lua_isnil(L, 3)) luaL_checkoption(L, 3, NULL, roles);
   }
   vidx = lun_view_new(L, LUN_VIEW_BUTTON);
-  lun_view_text_arg(L, 1, vidx, "text");
+  if (lun_view_test(L, 1) || lun_viewtype_test(L, 1)) {   /* Button(action:label:): a view as its label */
+    lua_pushvalue(L, 1);
+    lua_rawseti(L, vidx, 1);
+  } else lun_view_text_arg(L, 1, vidx, "text");
   lua_pushvalue(L, 2);
   lua_setfield(L, vidx, "action");
   if (!lua_isnil(L, 3)) {

@@ -549,6 +549,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
       if (lun_rawfield(L, v, "action") != LUA_TFUNCTION && !lua_isnil(L, -1)) lun_walk_altered(L, "action");
       lun_enabled_slot(L, W, LUN_ROLE_ACTION, lun_walk_store(L, W, -1));
       lua_pop(L, 1);
+      lun_walk_children(L, W, v, 1);              /* a view as its label (issue 19) */
       break;
     case LUN_VIEW_PICKER:
     case LUN_VIEW_SLIDER:

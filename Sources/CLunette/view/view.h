@@ -137,6 +137,7 @@ int lun_modifier_on_move(lua_State *L);
 int lun_modifier_swipe_actions(lua_State *L);
 int lun_modifier_searchable(lua_State *L);
 int lun_modifier_toolbar(lua_State *L);
+int lun_modifier_navigation_destination(lua_State *L);
 /* lun_envbuiltin.c: colorScheme, locale, scenePhase, editMode, isPresented, openURL */
 void lun_open_envbuiltin(lua_State *L);
 void lun_envbuiltin_check(lua_State *L, int kidx, int vidx);                     /* [-0, +0] */

@@ -101,6 +101,12 @@ func lunhNodeInfo(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ role: Int32
             slot?.pointee = found
             return 1
         }
+        if node.slot(for: role) == nil, role == Int32(LUN_ROLE_ACTION),   // a tap on a Button's label view taps the Button
+           let (button, owner) = runtime.ancestor(of: node, in: unit, keeping: role), let found = button.slot(for: role) {
+            ref?.pointee = owner.recordRef
+            slot?.pointee = found
+            return 1
+        }
         guard let found = node.slot(for: role) else { return 0 }
         ref?.pointee = unit.recordRef
         slot?.pointee = found
@@ -124,6 +130,40 @@ extension LunetteRuntime {
     /// nearest row unit above the unit whose output holds it), and the list
     /// unit whose output holds that Row node. Walks up the units: bounded by
     /// the tree's depth (R18).
+    /// The nearest node around `node` that keeps a slot for `role` (a
+    /// Button whose label view holds it) and the unit whose output holds
+    /// that node: up through the nodes of each unit's output, then to the
+    /// node hosting the unit in its parent's. Iterative; bounded by the
+    /// tree's depth (R18).
+    func ancestor(of node: RenderNode, in owner: Unit, keeping role: Int32) -> (RenderNode, Unit)? {
+        var target = node, unit = owner
+        while true {
+            if let path = TreeQuery.path(of: target, in: unit) {
+                var nodes = unit.output
+                var chain: [RenderNode] = []
+                for index in path.dropLast() {
+                    chain.append(nodes[index])
+                    nodes = nodes[index].ownChildren
+                }
+                if let found = chain.last(where: { $0.slot(for: role) != nil }) { return (found, unit) }
+            }
+            guard let parent = unit.parent, !parent.disposed, let host = hostNode(of: unit, in: parent) else { return nil }
+            if host.slot(for: role) != nil { return (host, parent) }
+            target = host
+            unit = parent
+        }
+    }
+
+    /// The node in `parent`'s output that hosts `unit` (a component's, a row's, a list's content).
+    private func hostNode(of unit: Unit, in parent: Unit) -> RenderNode? {
+        var stack = parent.output
+        while let next = stack.popLast() {
+            if next.unit === unit { return next }
+            stack.append(contentsOf: next.ownChildren)
+        }
+        return nil
+    }
+
     func row(holding node: RenderNode, in owner: Unit) -> (RenderNode, Unit)? {
         var unit: Unit? = node.kind == .row ? node.unit : owner
         while let current = unit, current.kind != .row { unit = current.parent }

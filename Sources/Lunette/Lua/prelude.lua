@@ -121,47 +121,110 @@ end
 -- to the path of the nearest stack (an environment value the stack gives
 -- its content), and a pushed screen's `dismiss` pops it and what is above
 -- it. An element is a view (a link's destination, or a function's result
--- at the tap) or a value the stack's destination function turns into a
--- view, as navigationDestination(for:) does. A stack without a path
--- binding keeps its own, in its state.
+-- at the tap) or a value: a :navigationDestination(for T, fn) anywhere in
+-- the stack's screens turns a value of type T into fn(value)'s screen
+-- (navigationDestination(for:destination:), issue 19), else the stack's
+-- destination function does. A stack without a path binding keeps its own,
+-- in its state. With screens pushed, the stack shows its top screen's
+-- navigationTitle (title=), as its navigation bar does.
 local navigationPath = ui.Entry("lunette.navigationPath", false)
 -- A pushed screen's content sees its dismiss, and isPresented = true (both
--- read-only to scripts): the runtime's private way to set them, taken once.
-local presented = ui._presented
-ui._presented = nil
+-- read-only to scripts), and the stack shows its top screen's title: the
+-- runtime's private ways to do so, taken once.
+local presented, attribute = ui._presented, ui._attribute
+ui._presented, ui._attribute = nil, nil
+
+-- What the views of a stack's screens declare reaches the stack as
+-- preferences: their :navigationDestination entries ({ typeKey, fn }) and
+-- their navigationTitle (the first in tree order).
+ui.PreferenceKey("lunette.navigationDestinations", {}, function(acc, next)
+  local out = {}
+  for i = 1, #acc do out[#out + 1] = acc[i] end
+  for i = 1, #next do out[#out + 1] = next[i] end
+  return out
+end)
+ui.PreferenceKey("lunette.navigationTitle", "", function(acc, next)
+  if acc ~= "" then return acc end
+  return tostring(next)
+end)
 
 local function isView(v) return getmetatable(v) == "lunette.View" or getmetatable(v) == "lunette.ViewType" end
 
-local function screenFor(stack, element, index)
-  if isView(element) then return element end
-  local destination = stack.destination
-  if destination then return destination(element) end
-  error(("NavigationStack: element %d of the path is a %s, and the stack has no destination for values " ..
-         "(ui.NavigationStack(path, { ... }, function(value) return SomeView { value = value } end))")
-        :format(index, type(element)), 0)
+-- The type a path element is matched by: a model's class or a host object's
+-- type (its metatable's name), else its Lua type ("string", "table").
+local function valueKey(v)
+  local mt = getmetatable(v)
+  if type(mt) == "string" and mt ~= "lunette.Tracked" then return mt end
+  return type(v)
 end
 
--- Gives a content view the stack's path once: a view value keeps what its
--- modifiers add, and the stack may render again with the same content.
+-- Per stack (its self): what each of its screens' views declared, kept out
+-- of state (functions are new each render); the stack renders again
+-- (state `version`) only when a type or a title changes.
+local registries = setmetatable({}, { __mode = "k" })
+local function registry(self)
+  local r = registries[self]
+  if not r then r = { dests = {}, keys = {}, titles = {} }; registries[self] = r end
+  return r
+end
+
+local function watch(v, self, screen)
+  v:onPreferenceChange("lunette.navigationDestinations", function(list)
+    local r, keys = registry(self), {}
+    for i = 1, #list do keys[i] = list[i][1] end
+    r.dests[screen] = list
+    local key = table.concat(keys, "\0")
+    if not self.heard then self.heard = true end
+    if r.keys[screen] ~= key then r.keys[screen] = key; self.version = self.version + 1 end
+  end)
+  v:onPreferenceChange("lunette.navigationTitle", function(title)
+    local r = registry(self)
+    if r.titles[screen] ~= title then r.titles[screen] = title; self.version = self.version + 1 end
+  end)
+end
+
+local function screenFor(self, element, index)
+  if isView(element) then return element end
+  local key, r = valueKey(element), registries[self]
+  if r then
+    for _, list in pairs(r.dests) do
+      for i = 1, #list do
+        if list[i][1] == key then return list[i][2](element) end
+      end
+    end
+  end
+  local destination = self.destination
+  if destination then return destination(element) end
+  if not self.heard then return ui.EmptyView() end  -- its screens' destinations are not known yet (the first update)
+  error(("NavigationStack: element %d of the path is a %s, and the stack has no destination for values " ..
+         "(:navigationDestination(%q, function(value) return SomeView { value = value } end) inside the stack, " ..
+         "or ui.NavigationStack(path, { ... }, function(value) … end))")
+        :format(index, key, key), 0)
+end
+
+-- Gives a content view the stack's path once, and watches what it
+-- declares: a view value keeps what its modifiers add, and the stack may
+-- render again with the same content.
 local given = setmetatable({}, { __mode = "k" })
-local function withPath(v, path)
+local function withPath(v, path, self, screen)
   if getmetatable(v) == "lunette.ViewType" then v = v() end
   if getmetatable(v) == "lunette.View" then
-    if not given[v] then given[v] = true; v:environment(navigationPath, path) end
+    if not given[v] then given[v] = true; v:environment(navigationPath, path); watch(v, self, screen) end
     return v
   end
   if type(v) == "table" and getmetatable(v) == nil then
     local list = {}
-    for i = 1, #v do list[i] = withPath(v[i], path) end
+    for i = 1, #v do list[i] = withPath(v[i], path, self, screen .. "." .. i) end
     return list
   end
   return v
 end
 
-local Stack = ui.View("NavigationStack", { state = { own = {} }, body = function(self)
+local Stack = ui.View("NavigationStack", { state = { own = {}, heard = false, version = 0 }, body = function(self)
   local path = self.path or self["$own"]
+  local _ = self.version                                  -- what the screens declared changed: render again
   local screens, content = {}, self.content
-  for i = 1, #content do screens[i] = withPath(content[i], path) end
+  for i = 1, #content do screens[i] = withPath(content[i], path, self, "c" .. i) end
   local list = path:get()
   for i = 1, #list do
     local depth = i
@@ -170,7 +233,15 @@ local Stack = ui.View("NavigationStack", { state = { own = {} }, body = function
       for j = 1, depth - 1 do kept[j] = path:get()[j] end
       path:set(kept)
     end
-    screens[#screens + 1] = presented(ui.Group { withPath(screenFor(self, list[i], i), path) }, pop)
+    screens[#screens + 1] = presented(ui.Group { withPath(screenFor(self, list[i], i), path, self, "p" .. i) }, pop)
+  end
+  if #list > 0 then                                       -- the top screen's title, as the bar shows it
+    local titles, top = registry(self).titles, "p" .. #list
+    local title = titles[top]
+    if title == nil then
+      for key, t in pairs(titles) do if key:sub(1, #top + 1) == top .. "." and t ~= "" then title = t end end
+    end
+    if title and title ~= "" then attribute("title", title) end
   end
   return screens
 end })
@@ -192,7 +263,7 @@ local Link = ui.View("NavigationLink", { environment = { path = navigationPath }
   return ui.Button(self.label, function()
     local path = self.path
     if not path then
-      error(("NavigationLink '%s' is not inside a NavigationStack"):format(self.label), 0)
+      error(("NavigationLink '%s' is not inside a NavigationStack"):format(tostring(self.label)), 0)
     end
     local list, destination = {}, self.destination
     for i = 1, #path:get() do list[i] = path:get()[i] end
@@ -202,13 +273,17 @@ local Link = ui.View("NavigationLink", { environment = { path = navigationPath }
   end)
 end })
 
+-- ui.NavigationLink(label, destination): label a string, or a view
+-- (NavigationLink(destination:label:), NavigationLink(value:label:)): a tap
+-- on any node of the label follows the link.
 function ui.NavigationLink(label, destination)
-  if type(label) ~= "string" then
-    error(("ui.NavigationLink: a label string expected, got %s"):format(type(label)), 2)
+  if type(label) ~= "string" and not isView(label) then
+    error(("ui.NavigationLink: a label expected (a string, or a view such as ui.Label(\"Dune\", \"book\")), got %s")
+          :format(type(label)), 2)
   end
   if destination == nil then
-    error("ui.NavigationLink: a destination expected (a view, a function returning one, or a value for the " ..
-          "stack's destination)", 2)
+    error("ui.NavigationLink: a destination expected (a view, a function returning one, or a value for a " ..
+          ":navigationDestination)", 2)
   end
   return Link { label = label, destination = destination }
 end

@@ -1,0 +1,150 @@
+-- Navigation (issue 19, session 7): NavigationLink and Button with a view
+-- label, navigationDestination(for:) per type of value on the path, the
+-- navigationTitle of the top screen, and toolbar. Each describe cites the
+-- page of Apple's documentation it follows.
+local ui = require("lunette")
+
+local Book = ui.Observable("NavBook", { title = "" })
+
+-- NavigationLink: "You control the visual appearance of the link by providing
+-- view content in the link's label closure. For example, you can use a Label"
+-- (https://developer.apple.com/documentation/swiftui/navigationlink,
+-- https://developer.apple.com/documentation/swiftui/navigationlink/init(destination:label:)-27n7s);
+-- Button(action:label:) (https://developer.apple.com/documentation/swiftui/button/init(action:label:)).
+describe("A view as a label", function()
+  it("a NavigationLink shows its label view, and a tap on any node of it follows the link", function()
+    local app = ui.mount(ui.NavigationStack {
+      ui.NavigationLink(ui.Label("Work Folder", "folder"), ui.Text("in the folder")),
+    })
+    assert.matches('  NavigationLink\n    Button\n      Label "Work Folder" systemImage="folder"\n', app:tree(), 1, true)
+    app:find("Work Folder"):tapLink()
+    assert.truthy(app:find("in the folder"))
+    app:unmount()
+  end)
+
+  it("a Button holds its label view; a tap on the label taps the Button, a node in no Button cannot be tapped", function()
+    local Counter = ui.View("LabelledButton", { state = { n = 0 }, body = function(self)
+      return ui.VStack {
+        ui.Button(ui.HStack { ui.Image { systemName = "plus" }, ui.Text("Add") }, function() self.n = self.n + 1 end),
+        ui.Text("count " .. self.n),
+      }
+    end })
+    local app = ui.mount(Counter {})
+    app:find("Add"):tap()
+    app:find("plus"):tap()
+    app:find { type = "Button" }:tap()
+    assert.truthy(app:find("count 3"))
+    assert.error_matches(function() app:find("count 3"):tap() end, "cannot be tapped", 1, true)
+    app:unmount()
+    assert.error_matches(function() ui.NavigationLink(42, ui.Text("x")) end,
+      'ui.NavigationLink: a label expected (a string, or a view such as ui.Label("Dune", "book")), got number', 1, true)
+  end)
+end)
+
+-- navigationDestination(for:destination:): "Associates a destination view
+-- with a presented data type for use within a navigation stack"; "Add this
+-- view modifier to a view inside a NavigationStack"
+-- (https://developer.apple.com/documentation/swiftui/view/navigationdestination(for:destination:)).
+describe("navigationDestination(for:)", function()
+  local Detail = ui.View("NavDetail", function(self)
+    return ui.VStack { ui.Text("about " .. self.book.title), ui.NavigationLink("author", "Herbert") }
+      :navigationTitle(self.book.title)
+  end)
+  local function Library(path)
+    return ui.View("NavLibrary", { state = { path = path }, body = function(self)
+      return ui.NavigationStack(self["$path"], {
+        ui.List({ Book { title = "Dune" } }, function(book) return ui.NavigationLink(book.title, book) end)
+          :navigationTitle("Books")
+          :navigationDestination(Book, function(book) return Detail { book = book } end)
+          :navigationDestination({ ["for"] = "string" }, function(name) return ui.Text("person " .. name):navigationTitle(name) end),
+      })
+    end })
+  end
+
+  it("turns each value pushed on the path into the screen its type's destination makes", function()
+    local app = ui.mount(Library({})())
+    app:find("Dune"):tapLink()
+    assert.truthy(app:find("about Dune"))
+    app:find("author"):tapLink()                          -- a string: the other destination
+    assert.truthy(app:find("person Herbert"))
+    app:unmount()
+  end)
+
+  it("serves a path that holds values from the first update", function()
+    local app = ui.mount(Library({ "Ada" })())
+    assert.truthy(app:find("person Ada"), app:tree())
+    assert.equal(0, #app:warnings())
+    app:unmount()
+  end)
+
+  it("a value no destination takes is an error naming its type and how to add one", function()
+    local app = ui.mount(Library({ 7 })())
+    assert.has_error_node(app, 'element 1 of the path is a number, and the stack has no destination for values ' ..
+      '(:navigationDestination("number"')
+    app:unmount()
+  end)
+
+  it("refuses a type it cannot match, an option it does not know and a destination that is no function", function()
+    assert.error_matches(function() ui.Text("x"):navigationDestination(3, function() end) end,
+      "view:navigationDestination: `for` must be a model class (Book), a host type (ui.types.Inbox) or a type name", 1, true)
+    assert.error_matches(function() ui.Text("x"):navigationDestination("integer", function() end) end, 'got "integer"', 1, true)
+    assert.error_matches(function() ui.Text("x"):navigationDestination({ type = Book }, function() end) end,
+      "view:navigationDestination: unknown option 'type'", 1, true)
+    assert.error_matches(function() ui.Text("x"):navigationDestination(Book, "Detail") end,
+      "a function(value) returning the screen expected, got string", 1, true)
+  end)
+end)
+
+-- navigationTitle(_:): "Configures the view's title for purposes of
+-- navigation" (https://developer.apple.com/documentation/swiftui/view/navigationtitle(_:)-avgj);
+-- the stack's bar shows the title of the screen on top.
+describe("The title of the top screen", function()
+  it("is shown on the stack while screens are pushed, and follows pushes and pops", function()
+    local Driven = ui.View("TitledDriven", { state = { path = { "a" } }, body = function(self)
+      return ui.VStack {
+        ui.NavigationStack(self["$path"], { ui.Text("root"):navigationTitle("Books") },
+          function(name) return ui.VStack { ui.Text("screen " .. name) }:navigationTitle("On " .. name) end),
+        ui.Button("push b", function() self.path = { "a", "b" } end),
+        ui.Button("pop", function() self.path = { "a" } end),
+      }
+    end })
+    local app = ui.mount(Driven {})
+    assert.matches('NavigationStack title="On a"', app:tree(), 1, true)
+    app:find("push b"):tap()
+    assert.matches('NavigationStack title="On b"', app:tree(), 1, true)
+    app:find("pop"):tap()
+    assert.matches('NavigationStack title="On a"', app:tree(), 1, true)
+    app:unmount()
+    local root = ui.mount(ui.NavigationStack { ui.Text("root"):navigationTitle("Books") })
+    assert.matches("^NavigationStack\n", root:tree())          -- nothing pushed: the root shows its own title
+    root:unmount()
+  end)
+end)
+
+-- toolbar(content:): "Populates the toolbar or navigation bar with the
+-- specified items" (https://developer.apple.com/documentation/swiftui/view/toolbar(content:)-5w0tj).
+describe("toolbar", function()
+  it("shows its items after the view's content, each acting as itself", function()
+    local Editor = ui.View("ToolbarEditor", { state = { saved = 0 }, body = function(self)
+      return ui.NavigationStack {
+        ui.Text("saved " .. self.saved)
+          :toolbar({ ui.Button("Save", function() self.saved = self.saved + 1 end) }, { placement = "confirmationAction" })
+          :toolbar({ ui.Button("Help", function() end) }),
+      }
+    end })
+    local app = ui.mount(Editor {})
+    local tree = app:tree()
+    assert.matches('    Text "saved 0"\n      Toolbar placement="confirmationAction"\n        Button "Save"\n      Toolbar\n        Button "Help"\n',
+      tree, 1, true)
+    app:find("Save"):tap()
+    assert.truthy(app:find("saved 1"))
+    app:unmount()
+  end)
+
+  it("refuses a placement it does not know, an option it does not know and items that are no list of views", function()
+    assert.error_matches(function() ui.Text("x"):toolbar({}, { placement = "top" }) end,
+      'view:toolbar: placement "top" is not one Lunette knows', 1, true)
+    assert.error_matches(function() ui.Text("x"):toolbar({}, { id = "main" }) end, "view:toolbar: unknown option 'id'", 1, true)
+    assert.error_matches(function() ui.Text("x"):toolbar("Save") end, "view:toolbar: a list of views expected", 1, true)
+  end)
+end)

@@ -258,7 +258,8 @@ function View:italic() end
 ---@param disabled? boolean
 ---@return ui.ViewValue
 function View:disabled(disabled) end
----The value a Picker option stands for.
+---The value a Picker option view picks (Text("Vanilla").tag(Flavor.vanilla)):
+---ui.Picker("Flavor", self["$flavor"], { ui.Text("Vanilla"):tag("vanilla") }).
 ---@param value any
 ---@return ui.ViewValue
 function View:tag(value) end
@@ -328,9 +329,38 @@ function ui.List(data, row) end
 function ui.ForEach(data, row) end
 ---@return ui.ViewValue
 function ui.Spacer() end
----@param name string
+---An image by its name, or a named symbol: ui.Image{ systemName = "star.fill" }
+---(Image(systemName:); its node shows the name and systemName=true).
+---@param nameOrSymbol string|{ systemName: string }
 ---@return ui.ViewValue
-function ui.Image(name) end
+function ui.Image(nameOrSymbol) end
+---Label(_:systemImage:): a title with a symbol (its node shows systemImage="…").
+---@param title string|number
+---@param systemImage string
+---@return ui.ViewValue
+function ui.Label(title, systemImage) end
+---A line between other content (Divider()).
+---@return ui.ViewValue
+function ui.Divider() end
+---ScrollView(_:showsIndicators:content:): ui.ScrollView{ … }, ui.ScrollView("horizontal", { … })
+---or ui.ScrollView({ axes = { "horizontal", "vertical" }, showsIndicators = false }, { … }).
+---@param axesOrOptionsOrChildren "vertical"|"horizontal"|{ axes?: string|string[], showsIndicators?: boolean }|ui.ViewValue[]
+---@param children? ui.ViewValue[]
+---@return ui.ViewValue
+function ui.ScrollView(axesOrOptionsOrChildren, children) end
+---A TextField whose text is never shown: its node's value is one bullet per character.
+---@param placeholder string
+---@param text ui.Binding
+---@return ui.ViewValue
+function ui.SecureField(placeholder, text) end
+---DatePicker(_:selection:in:displayedComponents:): a date is a number of seconds since 1970
+---(as the bridge carries a Swift Date); the node shows it as its value and, in UTC, as `date`;
+---node:setValue(seconds) picks one within the range.
+---@param label string
+---@param selection ui.Binding a number: seconds since 1970
+---@param options? { range?: number[], displayedComponents?: "date"|"hourAndMinute"|string[] }
+---@return ui.ViewValue
+function ui.DatePicker(label, selection, options) end
 ---@return ui.ViewValue
 function ui.EmptyView() end
 ---ui.ZStack{ … } or ui.ZStack({ alignment = "bottomTrailing" }, { … }).
@@ -345,9 +375,11 @@ function ui.Form(children) end
 ---@param children ui.ViewValue[]
 ---@return ui.ViewValue
 function ui.Section(header, children) end
+---Options are values, or views tagged with the value each picks (ui.Text("Vanilla"):tag("vanilla")):
+---then the node shows `labels` beside `options`, and node:select takes the value.
 ---@param label string
 ---@param binding ui.Binding
----@param options any[]
+---@param options any[]|ui.ViewValue[]
 ---@return ui.ViewValue
 function ui.Picker(label, binding, options) end
 ---@param binding ui.Binding
@@ -364,6 +396,12 @@ function ui.Stepper(label, binding, range, options) end
 -- Environment ----------------------------------------------------------------
 
 ---Declares an environment key and its default (a function runs once, lazily).
+---The built-in values need no declaration (and cannot be declared again):
+---"colorScheme" ("light"|"dark"), "locale" ("en_US"), "scenePhase"
+---("active"|"inactive"|"background"), "editMode" (nil or a Binding to
+---"inactive"|"transient"|"active"), "isPresented" (read-only), "isEnabled",
+---"dismiss" (read-only) and "openURL" (fun(url: string); set your own with
+---:environment("openURL", function(url) return "handled"|"discarded"|"systemAction" end)).
 ---@param name string
 ---@param default any|fun(): any
 ---@return string
@@ -574,10 +612,10 @@ function Node:submit() end
 function Node:tree() end
 ---Focuses a field that has :focused(binding, value), as a click would, then flushes.
 function Node:focus() end
----Picks one of a Picker's options.
+---Picks one of a Picker's options (a tagged option view: its tag).
 ---@param value any
 function Node:select(value) end
----Moves a Slider (or sets a Stepper) within its range.
+---Moves a Slider (or sets a Stepper) within its range; picks a DatePicker's date (seconds since 1970).
 ---@param value number
 function Node:setValue(value) end
 ---A Stepper's step up or down, kept within its range.

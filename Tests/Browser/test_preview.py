@@ -268,5 +268,52 @@ class PresentationPreviewTests(unittest.TestCase):
             expect(page.locator("dialog.confirmationDialog")).to_have_count(0)
 
 
+EXPECTED_VIEWS = """
+local ui = require("lunette")
+return ui.View("Settings", { state = { pw = "abc", day = 86400 * 3, flavor = "van" }, body = function(self)
+  return ui.VStack {
+    ui.Label("Lightning", "bolt.fill"),
+    ui.Divider(),
+    ui.ScrollView("horizontal", { ui.Image { systemName = "star.fill" }, ui.Text("across") }),
+    ui.SecureField("Password", self["$pw"]),
+    ui.Text("length " .. #self.pw),
+    ui.DatePicker("Day", self["$day"], { displayedComponents = "date" }),
+    ui.Text("day " .. self.day),
+    ui.Picker("Flavor", self["$flavor"], { ui.Text("Vanilla"):tag("van"), ui.Text("Chocolate"):tag("choc") }),
+    ui.Text("flavor " .. self.flavor),
+  }
+end })()
+"""
+
+
+class ExpectedViewsPreviewTests(unittest.TestCase):
+    """Issue 19, session 7: a Label is its symbol and title, a Divider a
+    rule, a ScrollView scrolls along its axes, a SecureField a password
+    field that never receives the text, a DatePicker a date input (UTC), an
+    Image(systemName:) a symbol, and a Picker's tagged options show their
+    labels and pick their tags."""
+
+    def test_labels_dividers_scroll_views_secure_fields_date_pickers_symbols_and_tagged_options(self):
+        with previewing(EXPECTED_VIEWS, "settings.lua") as page:
+            label = page.locator(".Label")
+            expect(label).to_contain_text("Lightning")
+            expect(label.locator(".symbol")).to_have_text("⚡")
+            expect(page.locator("hr.Divider")).to_have_count(1)
+            expect(page.locator(".ScrollView.horizontal")).to_contain_text("across")
+            expect(page.locator(".ScrollView .Image.systemName .symbol")).to_have_text("★")
+            secure = page.locator("input[type=password][placeholder=Password]")
+            expect(secure).to_have_value("•••")          # the runtime sends bullets, never the text
+            secure.fill("sesame")
+            expect(page.locator("span", has_text="length 6")).to_be_visible()
+            date = page.locator(".DatePicker input[type=date]")
+            expect(date).to_have_value("1970-01-04")
+            date.fill("1970-01-11")
+            expect(page.locator("span", has_text="day 864000")).to_be_visible()
+            pick = page.locator(".Picker select")
+            expect(pick.locator("option")).to_have_text(["Vanilla", "Chocolate"])
+            pick.select_option(label="Chocolate")
+            expect(page.locator("span", has_text="flavor choc")).to_be_visible()
+
+
 if __name__ == "__main__":
     unittest.main()

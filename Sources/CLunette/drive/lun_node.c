@@ -66,7 +66,7 @@ static void lun_node_slot(lua_State *L, int role, const char *verb) {
     lun_error_here(L, "%s: %s cannot be %s", verb, lua_tostring(L, -1),
                    role == LUN_ROLE_ACTION ? "tapped" : role == LUN_ROLE_SUBMIT ? "submitted"
                    : role == LUN_ROLE_FOCUS ? "focused (it has no :focused)"
-                   : role == LUN_ROLE_CONTROL ? "used so (it is no Picker, Slider or Stepper)" : "edited");
+                   : role == LUN_ROLE_CONTROL ? "used so (it is no Picker, Slider, Stepper or DatePicker)" : "edited");
   }
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
   lua_getfield(L, -1, "out");
@@ -142,9 +142,19 @@ static int lun_node_select(lua_State *L) {
   return lun_error_here(L, "select: %s is not one of the Picker's options", lua_tostring(L, -1));
 }
 
-/* The range of the control spec on top: low, high. */
+/* The range of the control spec on top: low, high (a DatePicker without
+ * one: every date). */
 static void lun_node_range(lua_State *L, lua_Number *lo, lua_Number *hi, const char *verb) {
-  if (lua_getfield(L, -1, "range") != LUA_TTABLE) lun_error_here(L, "%s: the node has no range", verb);
+  if (lua_getfield(L, -1, "range") != LUA_TTABLE) {
+    lua_getfield(L, -2, "kind");
+    if (lua_tointeger(L, -1) == LUN_VIEW_DATEPICKER && strcmp(verb, "setValue") == 0) {
+      *lo = -HUGE_VAL;
+      *hi = HUGE_VAL;
+      lua_pop(L, 2);
+      return;
+    }
+    lun_error_here(L, "%s: the node has no range", verb);
+  }
   lua_rawgeti(L, -1, 1);
   lua_rawgeti(L, -2, 2);
   *lo = lua_tonumber(L, -2);
@@ -152,9 +162,11 @@ static void lun_node_range(lua_State *L, lua_Number *lo, lua_Number *hi, const c
   lua_pop(L, 3);
 }
 
-/* node:setValue(x) -> (): moves a Slider (or sets a Stepper) to x, within its range. */
+/* node:setValue(x) -> (): moves a Slider (or sets a Stepper) to x, or
+ * picks the date x (seconds since 1970) in a DatePicker, within its range. */
 static int lun_node_set_value(lua_State *L) {
   lua_Number x = luaL_checknumber(L, 2), lo, hi;
+  luaL_argcheck(L, x == x && x > -1e15 && x < 1e15, 2, "a finite number expected");
   lua_settop(L, 2);
   lun_node_control(L, "setValue");
   lun_node_range(L, &lo, &hi, "setValue");

@@ -22,6 +22,7 @@ int lun_open_module(lua_State *L) {
   lun_open_self(L);
   lun_open_env(L);
   lun_open_enabled(L);
+  lun_open_envbuiltin(L);
   lun_open_binding(L);
   lun_open_app(L);
   lun_open_node(L);

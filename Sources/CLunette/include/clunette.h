@@ -78,7 +78,9 @@ enum {
   X(IMAGE, "Image") X(EMPTY, "EmptyView") X(COMPONENT, "View") X(ROW, "Row") \
   X(ERROR, "Error") X(SHEET, "Sheet") X(ZSTACK, "ZStack") X(FORM, "Form") X(SECTION, "Section") \
   X(PICKER, "Picker") X(SLIDER, "Slider") X(STEPPER, "Stepper") X(ALERT, "Alert") \
-  X(PROGRESS, "ProgressView")
+  X(PROGRESS, "ProgressView") \
+  X(LABEL, "Label") X(DIVIDER, "Divider") X(SCROLLVIEW, "ScrollView") X(SECUREFIELD, "SecureField") \
+  X(DATEPICKER, "DatePicker")
 #define LUN_VIEW_ENUM_(id, name) LUN_VIEW_##id,
 enum { LUN_VIEW_NONE = 0, LUN_VIEW_KINDS(LUN_VIEW_ENUM_) LUN_VIEW_KIND_COUNT };
 #undef LUN_VIEW_ENUM_
@@ -402,6 +404,9 @@ typedef struct lun_InspectHost {
    * an event, a warning), oldest first; NULL when none is left. */
   const char *(*problem_next)(void *context, int *isError, size_t *len);
   void (*event_failed)(void *context, int32_t unit, const char *message, size_t len);
+  /* A script opened a URL with the default openURL action (issue 19): the
+   * host decides what opening means (`lunette run` prints it). */
+  void (*open_url)(void *context, const char *url, size_t len);
 } lun_InspectHost;
 
 /* Tracing (`ui.trace`, the REPL's :why) */

@@ -64,6 +64,7 @@ enum { LUN_ENV_REQUIRED = 1, LUN_ENV_OPTIONAL, LUN_ENV_KEYED };
 void lun_open_env(lua_State *L);
 int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx);
 void lun_env_type_key(lua_State *L, int idx);
+int lun_envbuiltin_is(const char *key);   /* issue 19: a built-in value's name (colorScheme, …) */
 
 /* lun_binding.c */
 void lun_open_binding(lua_State *L);

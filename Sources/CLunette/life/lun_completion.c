@@ -90,24 +90,29 @@ static int lun_completion_reaches_view(lua_State *L, const lun_Graph *g, int32_t
 /* The body of withAnimation, run inside its transaction: calls upvalue 1
  * with the graph logging what it changes, then stores in the table at
  * upvalue 2: nodes = { changed signal ids }, views = true if a view reads
- * one of them (so it renders again, animated). Raises the body's error after. */
+ * one of them (so it renders again, animated). Raises the body's error after.
+ * The log is reset before anything after the body allocates: an allocation
+ * that raises (memory exhausted) must not leave it full for later bodies.
+ * The entries base..end stay readable after the reset: nothing logs while
+ * logging is 0, and an outer body (logging > 0) keeps them anyway. */
 static int lun_completion_logged(lua_State *L) {
   lun_Graph *g = lun_state(L)->graph;
-  int32_t base = g->log.count, i, n = 0;
+  int32_t base = g->log.count, end, i, n = 0;
   int status, views = 0, budget = LUN_COMPLETION_WALK;
   lua_settop(L, 0);
   g->logging++;
   lua_pushvalue(L, lua_upvalueindex(1));
   status = lua_pcall(L, 0, 0, 0);                 /* stack: the error, if any */
   g->logging--;
+  end = g->log.count;
+  if (!g->logging) g->log.count = base;           /* an outer body keeps what this one changed */
   lua_pushvalue(L, lua_upvalueindex(2));
-  lua_createtable(L, g->log.count > base ? g->log.count - base : 0, 0);
-  for (i = base; i < g->log.count; i++) {
+  lua_createtable(L, end > base ? end - base : 0, 0);
+  for (i = base; i < end; i++) {
     views = views || lun_completion_reaches_view(L, g, g->log.items[i], &budget);
     lua_pushinteger(L, g->log.items[i]);
     lua_rawseti(L, -2, ++n);
   }
-  if (!g->logging) g->log.count = base;           /* an outer body keeps what this one changed */
   lua_setfield(L, -2, "nodes");
   lua_pushboolean(L, views);
   lua_setfield(L, -2, "views");

@@ -75,10 +75,23 @@ int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx) 
                            "or declare it ui.optional)", key ? key + 1 : "?", lua_tostring(L, nameidx));
 }
 
+/* 1 if key (a string) is one of the built-in environment values. */
+int lun_envbuiltin_is(const char *key) {
+  static const char *const keys[] = {"colorScheme", "locale", "scenePhase", "editMode", "isPresented", "openURL",
+                                     "isEnabled", "dismiss", NULL};
+  int i;
+  for (i = 0; keys[i]; i++)
+    if (strcmp(key, keys[i]) == 0) return 1;
+  return 0;
+}
+
 /* ui.EnvironmentKey(name, default) -> name. */
 static int lun_ui_envkey(lua_State *L) {
   luaL_checkstring(L, 1);
   luaL_checkany(L, 2);
+  if (lun_envbuiltin_is(lua_tostring(L, 1)))
+    lun_error_here(L, "ui.EnvironmentKey: '%s' is a built-in environment value; read it with environment = { x = \"%s\" }",
+                   lua_tostring(L, 1), lua_tostring(L, 1));
   lun_registry_table(L, &lun_key_envkeys);
   lua_createtable(L, 0, 2);
   lua_pushvalue(L, 2);

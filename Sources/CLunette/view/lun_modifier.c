@@ -91,6 +91,7 @@ static int lun_modifier_environment(lua_State *L) {
     lua_pushvalue(L, 2);
   } else {
     luaL_checkstring(L, 2);
+    lun_envbuiltin_check(L, 2, 3);                /* a built-in value is checked as SwiftUI's type is */
     lua_pushvalue(L, 2);
     lua_rawseti(L, -2, 1);
     lua_pushvalue(L, 3);

@@ -17,6 +17,8 @@
 #define LUN_MT_VIEWTYPE "lunette.ViewType"
 
 #include <float.h>
+#include <math.h>
+#include <time.h>
 
 /* 1 if the value at idx is a view value (a table with LUN_MT_VIEW). */
 int lun_view_test(lua_State *L, int idx) {
@@ -57,6 +59,19 @@ static void lun_view_text_arg(lua_State *L, int arg, int vidx, const char *field
   lua_pushvalue(L, arg);
   lua_tostring(L, -1);
   lua_setfield(L, vidx, field);
+}
+
+/* Sets attrs[name] = the value on top of the view at vidx. [-1, +0] */
+static void lun_view_attr(lua_State *L, int vidx, const char *name) {
+  if (lun_rawfield(L, vidx, "attrs") != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, vidx, "attrs");
+  }
+  lua_insert(L, -2);
+  lua_setfield(L, -2, name);
+  lua_pop(L, 1);
 }
 
 /* How many children one container may list. */
@@ -238,7 +253,7 @@ static void lun_view_range_arg(lua_State *L, int arg) {
  * and the control's spec (options or range) at specarg. */
 static int lun_view_control(lua_State *L, int kind, int labelarg, int bindarg, int specarg) {
   int vidx;
-  lua_settop(L, 3);
+  if (lua_gettop(L) < 3) lua_settop(L, 3);
   if (!lun_binding_test(L, bindarg))
     luaL_argerror(L, bindarg, lua_pushfstring(L, "Binding expected (self[\"$name\"]), got %s", luaL_typename(L, bindarg)));
   vidx = lun_view_new(L, kind);
@@ -254,10 +269,231 @@ static int lun_view_control(lua_State *L, int kind, int labelarg, int bindarg, i
   return 1;
 }
 
-/* ui.Picker(label, binding, { option, ... }) -> view. */
+/* ui.ScrollView{ … }, ui.ScrollView("horizontal", { … }) or
+ * ui.ScrollView({ axes = "horizontal", showsIndicators = false }, { … }) ->
+ * view: SwiftUI's ScrollView(_:showsIndicators:content:), scrolling its
+ * content along its axes ("vertical" by default, "horizontal", or both
+ * listed) (https://developer.apple.com/documentation/swiftui/scrollview). [-0, +1] */
+static int lun_ui_scrollview(lua_State *L) {
+  static const char *const options[] = {"axes", "showsIndicators", NULL};
+  int vidx, ok = 1;
+  lua_settop(L, 2);
+  if (lua_type(L, 1) == LUA_TSTRING) {
+    lua_createtable(L, 0, 1);                     /* ScrollView(.horizontal) { … }: the axes first */
+    lua_pushvalue(L, 1);
+    lua_setfield(L, -2, "axes");
+    lua_replace(L, 1);
+    if (!lua_istable(L, 2)) lun_error_here(L, "ui.ScrollView: its children expected after the axes, got %s", luaL_typename(L, 2));
+  }
+  lun_view_container(L, LUN_VIEW_SCROLLVIEW, "ScrollView", options, lun_no_options);
+  vidx = lua_gettop(L);
+  if (lun_rawfield(L, vidx, "attrs") != LUA_TTABLE) { lua_pop(L, 1); return 1; }
+  if (lua_getfield(L, -1, "axes") == LUA_TSTRING) {
+    ok = strcmp(lua_tostring(L, -1), "vertical") == 0 || strcmp(lua_tostring(L, -1), "horizontal") == 0;
+  } else if (lua_istable(L, -1) && !lua_getmetatable(L, -1)) {
+    lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
+    ok = n >= 1 && n <= 2;
+    for (i = 1; i <= n && ok; i++) {
+      const char *a = lua_rawgeti(L, -1, i) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+      ok = strcmp(a, "vertical") == 0 || strcmp(a, "horizontal") == 0;
+      lua_pop(L, 1);
+    }
+  } else ok = lua_isnil(L, -1);
+  if (!ok) {
+    lun_describe(L, -1, 1);
+    lun_error_here(L, "ui.ScrollView: axes must be \"vertical\", \"horizontal\" or both listed ({ \"horizontal\", \"vertical\" }), got %s",
+                   lua_tostring(L, -1));
+  }
+  if (lua_getfield(L, -2, "showsIndicators") != LUA_TNIL && !lua_isboolean(L, -1)) {
+    lun_describe(L, -1, 1);
+    lun_error_here(L, "ui.ScrollView: showsIndicators must be a boolean, got %s", lua_tostring(L, -1));
+  }
+  lua_settop(L, vidx);
+  return 1;
+}
+
+/* Checks that the value at idx is a date: a finite number of seconds since
+ * 1970, as the bridge carries a Swift Date. [-0, +0] */
+static void lun_view_date_arg(lua_State *L, int idx, const char *label, const char *what) {
+  lua_Number t = lua_type(L, idx) == LUA_TNUMBER ? lua_tonumber(L, idx) : 0;
+  if (lua_type(L, idx) != LUA_TNUMBER || t != t || t > 1e15 || t < -1e15) {
+    lun_describe(L, idx, 1);
+    lun_error_here(L, "ui.DatePicker \"%s\": %s is %s; a date is a number of seconds since 1970 (os.time(), "
+                   "or a Swift Date through the bridge)", label, what, lua_tostring(L, -1));
+  }
+}
+
+/* Checks a DatePicker's displayedComponents at idx: "date",
+ * "hourAndMinute", or both listed. [-0, +0] */
+static void lun_view_components_arg(lua_State *L, int idx, const char *label) {
+  int ok;
+  if (lua_type(L, idx) == LUA_TSTRING) {
+    ok = strcmp(lua_tostring(L, idx), "date") == 0 || strcmp(lua_tostring(L, idx), "hourAndMinute") == 0;
+  } else if (lua_istable(L, idx) && !lua_getmetatable(L, idx)) {
+    lua_Integer i, n = (lua_Integer)lua_rawlen(L, idx);
+    ok = n >= 1 && n <= 2;
+    for (i = 1; i <= n && ok; i++) {
+      const char *c = lua_rawgeti(L, idx, i) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+      ok = strcmp(c, "date") == 0 || strcmp(c, "hourAndMinute") == 0;
+      lua_pop(L, 1);
+    }
+  } else ok = 0;
+  if (!ok) {
+    lun_describe(L, idx, 1);
+    lun_error_here(L, "ui.DatePicker \"%s\": displayedComponents must be \"date\", \"hourAndMinute\" or both listed, got %s",
+                   label, lua_tostring(L, -1));
+  }
+}
+
+/* ui.DatePicker(label, binding [, { range = { low, high }, displayedComponents = "date" }])
+ * -> view: SwiftUI's DatePicker(_:selection:in:displayedComponents:)
+ * (https://developer.apple.com/documentation/swiftui/datepicker). A date is
+ * a number of seconds since 1970, as the bridge carries a Swift Date; the
+ * node shows it as `value` and, in UTC, as `date`; node:setValue(seconds)
+ * picks one within the range. [-0, +1] */
+static int lun_ui_datepicker(lua_State *L) {
+  static const char *const options[] = {"range", "displayedComponents", NULL};
+  const char *label;
+  int vidx;
+  lua_settop(L, 3);
+  if (lua_type(L, 1) != LUA_TSTRING && lua_type(L, 1) != LUA_TNUMBER) luaL_typeerror(L, 1, "string");
+  label = lua_tostring(L, 1);
+  if (!lun_binding_test(L, 2))
+    luaL_argerror(L, 2, lua_pushfstring(L, "Binding expected (self[\"$date\"]), got %s", luaL_typename(L, 2)));
+  lua_createtable(L, 0, 3);                       /* 4: the control's spec */
+  lua_pushinteger(L, LUN_VIEW_DATEPICKER);
+  lua_setfield(L, 4, "kind");
+  if (!lua_isnil(L, 3)) {
+    if (!lua_istable(L, 3) || lua_getmetatable(L, 3))
+      luaL_argerror(L, 3, "an options table expected ({ range = { low, high }, displayedComponents = \"date\" })");
+    lun_check_keys(L, 3, options, "ui.DatePicker", "option");
+    if (lua_getfield(L, 3, "range") != LUA_TNIL) {   /* in: low...high */
+      if (!lua_istable(L, -1)) lun_error_here(L, "ui.DatePicker \"%s\": range must be { low, high }, got %s", label, luaL_typename(L, -1));
+      lua_rawgeti(L, -1, 1);
+      lun_view_date_arg(L, -1, label, "the range's low end");
+      lua_rawgeti(L, -2, 2);
+      lun_view_date_arg(L, -1, label, "the range's high end");
+      if (lua_tonumber(L, -2) > lua_tonumber(L, -1)) lun_error_here(L, "ui.DatePicker \"%s\": the range's low end is after its high end", label);
+      lua_createtable(L, 2, 0);                   /* a copy: the script's table may change */
+      lua_insert(L, -3);
+      lua_rawseti(L, -3, 2);
+      lua_rawseti(L, -2, 1);
+      lua_setfield(L, 4, "range");
+      lua_pop(L, 1);
+    } else lua_pop(L, 1);
+    if (lua_getfield(L, 3, "displayedComponents") != LUA_TNIL) {
+      lun_view_components_arg(L, lua_gettop(L), label);
+      if (lua_istable(L, -1) && lua_rawlen(L, -1) == 1) lua_rawgeti(L, -1, 1);
+      if (lua_type(L, -1) == LUA_TSTRING) lua_setfield(L, 4, "components");   /* one of them; both: the default */
+    }
+    lua_settop(L, 4);
+  }
+  lun_binding_get(L, 2);                          /* the date shown now */
+  lun_view_date_arg(L, -1, label, "the binding's value");
+  lua_pop(L, 1);
+  vidx = lun_view_new(L, LUN_VIEW_DATEPICKER);
+  lun_view_text_arg(L, 1, vidx, "text");
+  lua_pushvalue(L, 2);
+  lua_setfield(L, vidx, "binding");
+  lua_pushvalue(L, 4);
+  lua_setfield(L, vidx, "control");
+  if (lua_getfield(L, 4, "components") == LUA_TSTRING) lun_view_attr(L, vidx, "displayedComponents"); else lua_pop(L, 1);
+  return 1;
+}
+
+/* Pushes the date of `seconds` since 1970 as text, in UTC: "2024-03-01
+ * 12:30", or its date or time alone when components says so; "" when it
+ * is past year 9999 or before year 1. [-0, +1] */
+void lun_date_text(lua_State *L, lua_Number seconds, const char *components) {
+  char buf[64];
+  struct tm tm;
+  time_t t;
+  const char *format = components && strcmp(components, "date") == 0 ? "%Y-%m-%d"
+                     : components && strcmp(components, "hourAndMinute") == 0 ? "%H:%M" : "%Y-%m-%d %H:%M";
+  if (!(seconds >= -62135596800.0 && seconds < 253402300800.0)) { lua_pushliteral(L, ""); return; }
+  t = (time_t)floor(seconds);
+  if (!gmtime_r(&t, &tm) || !strftime(buf, sizeof buf, format, &tm)) { lua_pushliteral(L, ""); return; }
+  lua_pushstring(L, buf);
+}
+
+/* Pushes one bullet per character of the string at idx (a SecureField's
+ * text, never shown): UTF-8 continuation bytes are not counted. [-0, +1] */
+void lun_secure_text(lua_State *L, int idx) {
+  luaL_Buffer b;
+  size_t i, len;
+  const char *s = lua_tolstring(L, idx, &len);
+  luaL_buffinit(L, &b);
+  for (i = 0; s && i < len; i++)
+    if (((unsigned char)s[i] & 0xC0) != 0x80) luaL_addstring(&b, "\xE2\x80\xA2");   /* U+2022 */
+  luaL_pushresult(&b);
+}
+
+/* Pushes the tag of the view value at idx (its last :tag(v)), or nil. [-0, +1] */
+static void lun_view_tag(lua_State *L, int idx) {
+  lua_Integer i;
+  if (lun_rawfield(L, idx, "mods") == LUA_TTABLE) {
+    for (i = (lua_Integer)lua_rawlen(L, -1); i >= 1; i--) {
+      if (lua_rawgeti(L, -1, i) == LUA_TTABLE) {
+        int tag = lua_rawgeti(L, -1, 1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "tag") == 0;
+        lua_pop(L, 1);
+        if (tag) {                                /* mods, entry -> its value */
+          lua_rawgeti(L, -1, 2);
+          lua_replace(L, -3);
+          lua_pop(L, 1);
+          return;
+        }
+      }
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  lua_pushnil(L);
+}
+
+/* ui.Picker(label, binding, { option, ... }) -> view. An option is a value,
+ * or a view tagged with the value it picks (ui.Text("Vanilla"):tag("vanilla")),
+ * as SwiftUI's Picker content is
+ * (https://developer.apple.com/documentation/swiftui/view/tag(_:includeoptional:)):
+ * then the node shows `options` (the values) and `labels` (what each shows),
+ * and node:select takes the value. */
 static int lun_ui_picker(lua_State *L) {
+  lua_Integer i, n;
+  int views = 0;
   luaL_checktype(L, 3, LUA_TTABLE);
-  return lun_view_control(L, LUN_VIEW_PICKER, 1, 2, 3);
+  lua_settop(L, 3);
+  n = (lua_Integer)lua_rawlen(L, 3);
+  if (n > LUN_MAX_CHILDREN) luaL_argerror(L, 3, "too many options");
+  for (i = 1; i <= n && !views; i++) {
+    lua_rawgeti(L, 3, i);
+    views = lun_view_test(L, -1);
+    lua_pop(L, 1);
+  }
+  if (!views) return lun_view_control(L, LUN_VIEW_PICKER, 1, 2, 3);
+  lua_createtable(L, (int)n, 0);                  /* 4: the values */
+  lua_createtable(L, (int)n, 0);                  /* 5: what each shows */
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, 3, i);
+    if (lun_view_test(L, 6)) {                    /* 6: the option, 7: its tag, 8: its label */
+      lun_view_tag(L, 6);
+      if (lua_isnil(L, 7))
+        lun_error_here(L, "ui.Picker \"%s\": option %d (%s) has no :tag(value); tag each option view with the value it picks",
+                       luaL_tolstring(L, 1, NULL), (int)i, luaL_tolstring(L, 6, NULL));
+      if (lun_rawfield(L, 6, "text") != LUA_TSTRING) { lua_pop(L, 1); lun_view_name(L, 6); }
+    } else {
+      lua_pushvalue(L, 6);
+      luaL_tolstring(L, 6, NULL);
+    }
+    lua_rawseti(L, 5, i);
+    lua_rawseti(L, 4, i);
+    lua_pop(L, 1);
+  }
+  lua_pushvalue(L, 4);
+  lua_replace(L, 3);
+  lua_remove(L, 4);                               /* 4: the labels */
+  lun_view_control(L, LUN_VIEW_PICKER, 1, 2, 3);
+  lua_pushvalue(L, 4);
+  lun_view_attr(L, 5, "labels");
+  return 1;
 }
 
 /* ui.Slider(binding, { low, high }) -> view. */
@@ -303,12 +539,59 @@ static int lun_ui_text(lua_State *L) {
   return 1;
 }
 
-/* ui.Image(name) -> view. */
+/* Checks that argument arg is a symbol's name (a non-empty string), naming
+ * the view and what it got. [-0, +0] */
+static void lun_view_symbol_arg(lua_State *L, int arg, const char *view, const char *what) {
+  if (lua_type(L, arg) != LUA_TSTRING || lua_rawlen(L, arg) == 0) {
+    lun_describe(L, arg, 1);
+    lun_error_here(L, "ui.%s: %s must be a symbol's name (\"star.fill\"), got %s", view, what, lua_tostring(L, -1));
+  }
+}
+
+/* ui.Image(name) or ui.Image{ systemName = "star.fill" } -> view: an
+ * image by its name, or SwiftUI's Image(systemName:), a named symbol
+ * (https://developer.apple.com/documentation/swiftui/image/init(systemname:)):
+ * its node shows the name and systemName=true. [-0, +1] */
 static int lun_ui_image(lua_State *L) {
+  static const char *const options[] = {"systemName", NULL};
   int vidx;
   lua_settop(L, 1);
+  if (lua_type(L, 1) == LUA_TTABLE && !lua_getmetatable(L, 1)) {
+    lun_check_keys(L, 1, options, "ui.Image", "option");
+    lua_getfield(L, 1, "systemName");
+    lun_view_symbol_arg(L, 2, "Image", "systemName");
+    vidx = lun_view_new(L, LUN_VIEW_IMAGE);
+    lua_pushvalue(L, 2);
+    lua_setfield(L, vidx, "text");
+    lua_pushboolean(L, 1);
+    lun_view_attr(L, vidx, "systemName");
+    return 1;
+  }
   vidx = lun_view_new(L, LUN_VIEW_IMAGE);
   lun_view_text_arg(L, 1, vidx, "text");
+  return 1;
+}
+
+/* ui.Label(title, systemImage) -> view: SwiftUI's Label(_:systemImage:),
+ * a title with a symbol (https://developer.apple.com/documentation/swiftui/label):
+ * its node shows the title and systemImage="bolt.fill". [-0, +1] */
+static int lun_ui_label(lua_State *L) {
+  int vidx;
+  lua_settop(L, 3);
+  if (!lua_isnil(L, 3)) lun_error_here(L, "ui.Label takes a title and a symbol's name: ui.Label(\"Lightning\", \"bolt.fill\")");
+  lun_view_symbol_arg(L, 2, "Label", "the systemImage (its second argument)");
+  vidx = lun_view_new(L, LUN_VIEW_LABEL);
+  lun_view_text_arg(L, 1, vidx, "text");
+  lua_pushvalue(L, 2);
+  lun_view_attr(L, vidx, "systemImage");
+  return 1;
+}
+
+/* ui.Divider() -> view: a line between other content
+ * (https://developer.apple.com/documentation/swiftui/divider). [-0, +1] */
+static int lun_ui_divider(lua_State *L) {
+  if (lua_gettop(L) > 0) lun_error_here(L, "ui.Divider takes no arguments, got %s", luaL_typename(L, 1));
+  lun_view_new(L, LUN_VIEW_DIVIDER);
   return 1;
 }
 
@@ -397,6 +680,10 @@ static int lun_view_bound(lua_State *L, int kind) {
 static int lun_ui_toggle(lua_State *L) { return lun_view_bound(L, LUN_VIEW_TOGGLE); }
 /* ui.TextField(placeholder, binding) -> view. */
 static int lun_ui_textfield(lua_State *L) { return lun_view_bound(L, LUN_VIEW_TEXTFIELD); }
+/* ui.SecureField(placeholder, binding) -> view: a TextField whose text is
+ * never shown — its node's value is one bullet per character
+ * (https://developer.apple.com/documentation/swiftui/securefield). */
+static int lun_ui_securefield(lua_State *L) { return lun_view_bound(L, LUN_VIEW_SECUREFIELD); }
 
 /* Shared body of List and ForEach: (data, row) or ({children}) -> view. */
 static int lun_view_rows(lua_State *L, int kind, int lazy) {
@@ -769,7 +1056,9 @@ void lun_open_view(lua_State *L) {
     {"Spacer", lun_ui_spacer},
     {"Image", lun_ui_image}, {"EmptyView", lun_ui_empty}, {"ProgressView", lun_ui_progress},
     {"ZStack", lun_ui_zstack}, {"Form", lun_ui_form}, {"Section", lun_ui_section},
-    {"Picker", lun_ui_picker}, {"Slider", lun_ui_slider}, {"Stepper", lun_ui_stepper}, {NULL, NULL}};
+    {"Picker", lun_ui_picker}, {"Slider", lun_ui_slider}, {"Stepper", lun_ui_stepper},
+    {"Label", lun_ui_label}, {"Divider", lun_ui_divider}, {"ScrollView", lun_ui_scrollview},
+    {"SecureField", lun_ui_securefield}, {"DatePicker", lun_ui_datepicker}, {NULL, NULL}};
   static const luaL_Reg typemeta[] = {
     {"__call", lun_viewtype_call}, {"__index", lun_viewtype_index},
     {"__newindex", lun_viewtype_newindex}, {"__tostring", lun_viewtype_tostring},

@@ -415,6 +415,7 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
     if (!lua_compare(L, -1, -3, LUA_OPEQ)) lun_out_env_changed(L);
     lua_pop(L, 2);
   }
+  lun_envbuiltin_presented(L, W);                 /* and isPresented is true inside */
   lua_settop(L, item);                            /* sheet, binding, item */
   lua_rawgeti(L, item - 2, 2);
   if (itemMode) {                                 /* content(item), a new identity per item */
@@ -545,21 +546,32 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     case LUN_VIEW_PICKER:
     case LUN_VIEW_SLIDER:
     case LUN_VIEW_STEPPER:
+    case LUN_VIEW_DATEPICKER:
       if (lun_rawfield(L, v, "control") != LUA_TTABLE) lun_walk_altered(L, "control");
       lun_enabled_slot(L, W, LUN_ROLE_CONTROL, lun_walk_store(L, W, -1));
       lua_getfield(L, -1, kind == LUN_VIEW_PICKER ? "options" : "range");
-      lun_walk_describe_attr(L, W, kind == LUN_VIEW_PICKER ? "options" : "range", lua_gettop(L));
+      if (kind != LUN_VIEW_DATEPICKER || !lua_isnil(L, -1))   /* a DatePicker's range is optional */
+        lun_walk_describe_attr(L, W, kind == LUN_VIEW_PICKER ? "options" : "range", lua_gettop(L));
       lua_pop(L, 2);
       /* fall through: the binding and its value, as a TextField's */
     case LUN_VIEW_TOGGLE:
     case LUN_VIEW_TEXTFIELD:
+    case LUN_VIEW_SECUREFIELD:
       lun_rawfield(L, v, "binding");
       if (!lun_binding_test(L, -1)) lun_walk_altered(L, "binding");
       lun_enabled_slot(L, W, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
       lun_binding_get(L, -1);
       if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
+      else if (kind == LUN_VIEW_SECUREFIELD) lun_secure_text(L, -1);   /* its text is never shown */
       else luaL_tolstring(L, -1, NULL);
       lun_out_attr(L, "value", 5, lua_tostring(L, -1), lua_rawlen(L, -1));
+      if (kind == LUN_VIEW_DATEPICKER && lua_type(L, -2) == LUA_TNUMBER) {   /* and as a date, in UTC */
+        lun_rawfield(L, v, "control");
+        lua_getfield(L, -1, "components");
+        lun_date_text(L, lua_tonumber(L, -4), lua_tostring(L, -1));
+        if (lua_rawlen(L, -1)) lun_out_attr(L, "date", 4, lua_tostring(L, -1), lua_rawlen(L, -1));
+        lua_pop(L, 3);
+      }
       lua_pop(L, 3);
       break;
     case LUN_VIEW_COMPONENT:

@@ -118,6 +118,15 @@ int lun_modifier_alert(lua_State *L);
 int lun_modifier_confirmation_dialog(lua_State *L);
 void lun_walk_alert(lua_State *L, lun_Walk *W, int v);
 
+/* issue 19, session 7 (helper): views people expect, built-in environment values */
+/* lun_view.c */
+void lun_date_text(lua_State *L, lua_Number seconds, const char *components);   /* [-0, +1] */
+void lun_secure_text(lua_State *L, int idx);                                     /* [-0, +1] */
+/* lun_envbuiltin.c: colorScheme, locale, scenePhase, editMode, isPresented, openURL */
+void lun_open_envbuiltin(lua_State *L);
+void lun_envbuiltin_check(lua_State *L, int kidx, int vidx);                     /* [-0, +0] */
+void lun_envbuiltin_presented(lua_State *L, lun_Walk *W);                        /* [-0, +0] */
+
 /* lun_self.c */
 void lun_open_self(lua_State *L);
 void lun_self_create(lua_State *L, int recidx, int32_t unit);

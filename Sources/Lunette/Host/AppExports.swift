@@ -102,6 +102,17 @@ func lunhNodeInfo(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ role: Int32
     }
 }
 
+/// A script opened a URL with the default openURL action: kept for the
+/// host's `onOpenURL` (charged to the memory cap until handed on; at most a
+/// thousand wait; dropped when no host listens or the cap is reached).
+func lunhOpenURL(_ rt: UnsafeMutableRawPointer?, _ url: UnsafePointer<CChar>?, _ length: Int) {
+    withRuntime(rt) { runtime in
+        guard runtime.openURLCallback != nil, runtime.openedURLs.count < 1000,
+              lun_memory_charge(runtime.L, Int64(length)) != 0 else { return }
+        runtime.openedURLs.append(Lunette.message(url, length))
+    }
+}
+
 func lunhUnitInvalidate(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
     withRuntime(rt) { runtime in
         guard let unit = runtime.units[unit] else { return }

@@ -77,6 +77,7 @@ enum HostTable {
         table.pointee.inspect.node_release_handle = lunhNodeReleaseHandle
         table.pointee.inspect.problem_next = lunhProblemNext
         table.pointee.inspect.event_failed = lunhEventFailed
+        table.pointee.inspect.open_url = lunhOpenURL
         table.pointee.trace.context = context
         table.pointee.trace.write = lunhTraceWrite
         table.pointee.trace.where = lunhTraceWhere

@@ -125,6 +125,10 @@ end
 -- view, as navigationDestination(for:) does. A stack without a path
 -- binding keeps its own, in its state.
 local navigationPath = ui.Entry("lunette.navigationPath", false)
+-- A pushed screen's content sees its dismiss, and isPresented = true (both
+-- read-only to scripts): the runtime's private way to set them, taken once.
+local presented = ui._presented
+ui._presented = nil
 
 local function isView(v) return getmetatable(v) == "lunette.View" or getmetatable(v) == "lunette.ViewType" end
 
@@ -166,7 +170,7 @@ local Stack = ui.View("NavigationStack", { state = { own = {} }, body = function
       for j = 1, depth - 1 do kept[j] = path:get()[j] end
       path:set(kept)
     end
-    screens[#screens + 1] = ui.Group { withPath(screenFor(self, list[i], i), path) }:environment("dismiss", pop)
+    screens[#screens + 1] = presented(ui.Group { withPath(screenFor(self, list[i], i), path) }, pop)
   end
   return screens
 end })

@@ -123,6 +123,10 @@ public final class LunetteRuntime {
     var problems = Problems()
     @exclusivity(unchecked) var preferences = PreferenceList()
     var treeChangeCallback: ((TreeChange) -> Void)?
+    /// The host's openURL action (`onOpenURL`), and the URLs scripts opened
+    /// since it last heard (each charged to the memory cap until handed on).
+    var openURLCallback: ((String) -> Void)?
+    var openedURLs: [String] = []
     /// Text handed to C (valid until the next call).
     let text = CStringBuffer()
     /// Errors of units that belong to no app (ui.effect).
@@ -424,6 +428,36 @@ public final class LunetteRuntime {
     public func onTreeChange(_ callback: ((TreeChange) -> Void)?) {
         treeChangeCallback = callback
         if callback == nil { flushState.changed = [:] }
+    }
+
+    /// What opening a URL means: scripts call `openURL` from the environment
+    /// (`environment = { openURL = "openURL" }`, then `self.openURL(url)`),
+    /// SwiftUI's `OpenURLAction`; unless a view set its own action with
+    /// `:environment("openURL", fn)` (which may answer "systemAction" to
+    /// hand the URL on), the URL comes here. `lunette run` prints it. With no
+    /// callback a URL is dropped.
+    ///
+    /// Thread: called on the runtime's thread, after the call from Swift
+    /// in which the script opened the URL (as `onTreeChange` is), outside any
+    /// Lua call: the callback may call the runtime. Pass nil to stop.
+    public func onOpenURL(_ callback: ((String) -> Void)?) {
+        openURLCallback = callback
+        if callback == nil { releaseOpenedURLs() }
+    }
+
+    /// Hands the URLs scripts opened to `onOpenURL`'s callback, oldest first.
+    func reportOpenedURLs() {
+        guard !openedURLs.isEmpty else { return }
+        let urls = openedURLs
+        releaseOpenedURLs()
+        for url in urls { openURLCallback?(url) }
+    }
+
+    /// Forgets the URLs kept for the host, giving back what they were charged.
+    private func releaseOpenedURLs() {
+        let bytes = openedURLs.reduce(0) { $0 + $1.utf8.count }
+        openedURLs = []
+        if bytes > 0 { _ = lun_memory_charge(L, -Int64(bytes)) }
     }
 
     // MARK: Swift objects

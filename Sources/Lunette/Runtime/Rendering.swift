@@ -21,6 +21,7 @@ extension LunetteRuntime {
     /// host last heard of: a body that ran again to the same output (a change
     /// from another thread settled at the next flush) is not news.
     func reportTreeChanges() {
+        reportOpenedURLs()                            // what scripts opened (onOpenURL), at the same places
         guard let callback = treeChangeCallback, !flushState.changed.isEmpty else { return }
         let ran = flushState.changed.values.sorted { $0.app.idNumber < $1.app.idNumber }
         flushState.changed = [:]

@@ -27,6 +27,11 @@ public final class RenderNode {
         public static let spacer = Kind(LUN_VIEW_SPACER), image = Kind(LUN_VIEW_IMAGE)
         public static let emptyView = Kind(LUN_VIEW_EMPTY), component = Kind(LUN_VIEW_COMPONENT)
         public static let row = Kind(LUN_VIEW_ROW), error = Kind(LUN_VIEW_ERROR), sheet = Kind(LUN_VIEW_SHEET)
+        /// The views people expect (issue 19): `ui.Label`, `ui.Divider`, `ui.ScrollView`,
+        /// `ui.SecureField` (its value is one bullet per character) and `ui.DatePicker`.
+        public static let label = Kind(LUN_VIEW_LABEL), divider = Kind(LUN_VIEW_DIVIDER)
+        public static let scrollView = Kind(LUN_VIEW_SCROLLVIEW), secureField = Kind(LUN_VIEW_SECUREFIELD)
+        public static let datePicker = Kind(LUN_VIEW_DATEPICKER)
 
         /// Every kind C defines, in C's order.
         public static let allCases: [Kind] = (1..<Int(LUN_VIEW_KIND_COUNT)).map { Kind($0) }

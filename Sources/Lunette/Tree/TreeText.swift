@@ -18,7 +18,7 @@ enum TreeText {
     static func line(_ node: RenderNode) -> String {
         var line = node.typeName
         switch node.kind {
-        case .component, .row, .list, .forEach, .vStack, .hStack, .group, .spacer, .emptyView, .sheet:
+        case .component, .row, .list, .forEach, .vStack, .hStack, .group, .spacer, .emptyView, .sheet, .divider, .scrollView:
             break
         case .error:
             line += " \(node.attribute("view") ?? "view"): \(node.text ?? "")"
@@ -26,7 +26,7 @@ enum TreeText {
             if let text = node.text { line += " " + quoted(text) }
         }
         if let value = node.attribute("value") {
-            line += node.kind == .textField ? " = \(quoted(value))" : " \(value)"
+            line += node.kind == .textField || node.kind == .secureField ? " = \(quoted(value))" : " \(value)"
         }
         for modifier in node.modifiers {
             line += " .\(modifier.name)(\(modifier.value))"

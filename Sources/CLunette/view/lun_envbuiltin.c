@@ -1,0 +1,203 @@
+/*
+ * lun_envbuiltin.c — the built-in environment values SwiftUI gives every
+ * view (issue 19): colorScheme, locale, scenePhase, editMode, isPresented
+ * and openURL, beside isEnabled (lun_enabled.c) and dismiss (lun_binding.c).
+ *
+ * A view reads them as any declared key (`environment = { scheme =
+ * "colorScheme" }`); :environment(key, value) sets one for a subtree where
+ * SwiftUI lets a view set it, and its value is checked there
+ * (lun_envbuiltin_check): isPresented and dismiss are read-only — a sheet,
+ * a fullScreenCover, a popover or a pushed screen sets them
+ * (lun_envbuiltin_presented, and the private ui._presented the prelude's
+ * NavigationStack takes for its pushed screens).
+ *
+ * openURL is an action: the default one hands the URL to the host (the
+ * open_url callback: the host decides what opening means; `lunette run`
+ * prints it). A script's own action, set with :environment("openURL", fn),
+ * runs fn(url), which returns "handled" (or nothing), "discarded", or
+ * "systemAction" (and optionally another URL) to have the host open it, as
+ * OpenURLAction(handler:) does.
+ */
+#include "core/core.h"
+#include "model/model.h"
+#include "life/life.h"
+#include "view/view.h"
+
+/* The longest URL a script may open: the host keeps each one until it hands it on. */
+#define LUN_MAX_URL 8192
+
+/* The default openURL action: (url) -> (); hands url to the host. */
+static int lun_openurl_system(lua_State *L) {
+  size_t len;
+  const char *url;
+  if (lua_type(L, 1) != LUA_TSTRING) {
+    lun_describe(L, 1, 1);
+    return lun_error_here(L, "openURL: a URL string expected, got %s", lua_tostring(L, -1));
+  }
+  url = lua_tolstring(L, 1, &len);
+  if (len == 0 || len > LUN_MAX_URL)
+    return lun_error_here(L, "openURL: a URL is 1 to %d bytes, got %d", LUN_MAX_URL, (int)(len > 1000000 ? 1000000 : len));
+  lunh(lun_state(L)->rt, inspect, open_url, url, len);
+  return 0;
+}
+
+/* A script's openURL action (upvalue 1: its handler): (url) -> (); runs the
+ * handler and, when it answers "systemAction", the default action with the
+ * URL it gave (or the same one). */
+static int lun_openurl_custom(lua_State *L) {
+  const char *result;
+  luaL_checkany(L, 1);
+  lua_settop(L, 1);
+  if (lua_type(L, 1) != LUA_TSTRING) {
+    lun_describe(L, 1, 1);
+    return lun_error_here(L, "openURL: a URL string expected, got %s", lua_tostring(L, -1));
+  }
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushvalue(L, 1);
+  lua_call(L, 1, 2);                              /* 2: the result, 3: another URL */
+  if (lua_isnil(L, 2)) return 0;
+  result = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
+  if (strcmp(result, "handled") == 0 || strcmp(result, "discarded") == 0) return 0;
+  if (strcmp(result, "systemAction") != 0) {
+    lun_describe(L, 2, 1);
+    return lun_error_here(L, "openURL: the handler returned %s; expected \"handled\", \"discarded\" or \"systemAction\"",
+                          lua_tostring(L, -1));
+  }
+  lua_pushcfunction(L, lun_openurl_system);
+  lua_pushvalue(L, lua_isnil(L, 3) ? 1 : 3);
+  lua_call(L, 1, 0);
+  return 0;
+}
+
+/* Raises: value (at vidx) is not one of `allowed` for key. [-0, +0] */
+static void lun_envbuiltin_refuse(lua_State *L, const char *key, int vidx, const char *allowed) {
+  lun_describe(L, vidx, 1);
+  lun_error_here(L, ":environment(\"%s\", …): %s expected, got %s", key, allowed, lua_tostring(L, -1));
+}
+
+/* 1 if the value at idx is a string among `names`. */
+static int lun_envbuiltin_one_of(lua_State *L, int idx, const char *const names[]) {
+  int i;
+  if (lua_type(L, idx) != LUA_TSTRING) return 0;
+  for (i = 0; names[i]; i++)
+    if (strcmp(lua_tostring(L, idx), names[i]) == 0) return 1;
+  return 0;
+}
+
+/* :environment(key, value) of a built-in key (key at kidx, value at vidx):
+ * checks the value as SwiftUI's type would, and refuses a read-only key;
+ * an openURL handler is replaced by the action that runs it. Other keys
+ * pass. [-0, +0] */
+void lun_envbuiltin_check(lua_State *L, int kidx, int vidx) {
+  static const char *const schemes[] = {"light", "dark", NULL};
+  static const char *const phases[] = {"active", "inactive", "background", NULL};
+  static const char *const modes[] = {"inactive", "transient", "active", NULL};
+  const char *key;
+  if (lua_type(L, kidx) != LUA_TSTRING) return;
+  key = lua_tostring(L, kidx);
+  vidx = lua_absindex(L, vidx);
+  if (strcmp(key, "isPresented") == 0 || strcmp(key, "dismiss") == 0)
+    lun_error_here(L, ":environment(\"%s\", …): %s is read-only (a sheet, a fullScreenCover, a popover or a pushed "
+                      "screen sets it for its content)", key, key);
+  else if (strcmp(key, "colorScheme") == 0 && !lun_envbuiltin_one_of(L, vidx, schemes))
+    lun_envbuiltin_refuse(L, key, vidx, "\"light\" or \"dark\"");
+  else if (strcmp(key, "scenePhase") == 0 && !lun_envbuiltin_one_of(L, vidx, phases))
+    lun_envbuiltin_refuse(L, key, vidx, "\"active\", \"inactive\" or \"background\"");
+  else if (strcmp(key, "locale") == 0 && !(lua_type(L, vidx) == LUA_TSTRING && lua_rawlen(L, vidx) > 0))
+    lun_envbuiltin_refuse(L, key, vidx, "a locale identifier (\"fr_FR\")");
+  else if (strcmp(key, "editMode") == 0 && !lua_isnil(L, vidx)) {
+    if (!lun_binding_test(L, vidx)) lun_envbuiltin_refuse(L, key, vidx, "a Binding to \"inactive\", \"transient\" or \"active\" (or nil)");
+    lun_binding_get(L, vidx);
+    if (!lun_envbuiltin_one_of(L, -1, modes)) {
+      lun_describe(L, -1, 1);
+      lun_error_here(L, ":environment(\"editMode\", …): the binding holds %s; an edit mode is \"inactive\", \"transient\" or \"active\"",
+                     lua_tostring(L, -1));
+    }
+    lua_pop(L, 1);
+  } else if (strcmp(key, "openURL") == 0) {
+    if (!lua_isfunction(L, vidx)) lun_envbuiltin_refuse(L, key, vidx, "a function(url) returning \"handled\", \"discarded\" or \"systemAction\"");
+    if (lua_tocfunction(L, vidx) != lun_openurl_system && lua_tocfunction(L, vidx) != lun_openurl_custom) {
+      lua_pushvalue(L, vidx);
+      lua_pushcclosure(L, lun_openurl_custom, 1);
+      lua_replace(L, vidx);
+    }
+  }
+}
+
+/* Reports `isPresented` = true on the open node (a presented sheet), for
+ * the views inside it, in this body and in others. [-0, +0] */
+void lun_envbuiltin_presented(lua_State *L, lun_Walk *W) {
+  int32_t slot, old;
+  lua_pushboolean(L, 1);
+  lua_rawseti(L, W->out, ++W->slots);
+  slot = W->slots;
+  lua_pushliteral(L, "isPresented");
+  lua_rawgeti(L, W->out, slot);
+  lun_envwalk_set(L, W, -2, -1);
+  lua_pop(L, 2);
+  old = lun_out_env(L, "isPresented", 11, slot);
+  if (old) {                                      /* the same entry as last render: did it change? */
+    lua_getfield(L, W->record, "out");
+    lua_rawgeti(L, -1, old);
+    if (!lua_toboolean(L, -1)) lun_out_env_changed(L);
+    lua_pop(L, 2);
+  }
+}
+
+/* ui._presented(view, dismiss) -> view: what a presented screen's content
+ * sees (the prelude's NavigationStack takes it once for its pushed screens,
+ * then removes it from ui): dismiss, and isPresented = true. */
+static int lun_ui_presented(lua_State *L) {
+  int i;
+  if (!lun_view_test(L, 1)) luaL_typeerror(L, 1, "view");
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_settop(L, 2);
+  if (lun_rawfield(L, 1, "env") != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, 1, "env");
+  }
+  for (i = 0; i < 2; i++) {                       /* { key, value } entries, as :environment appends them */
+    lua_createtable(L, 2, 0);
+    lua_pushstring(L, i ? "isPresented" : "dismiss");
+    lua_rawseti(L, -2, 1);
+    if (i) lua_pushboolean(L, 1); else lua_pushvalue(L, 2);
+    lua_rawseti(L, -2, 2);
+    lua_rawseti(L, 3, (lua_Integer)lua_rawlen(L, 3) + 1);
+  }
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* Registers a built-in key with its default value (on top). [-1, +0] */
+static void lun_envbuiltin_key(lua_State *L, int keys, const char *name) {
+  lua_createtable(L, 0, 1);
+  lua_insert(L, -2);
+  lua_setfield(L, -2, "value");
+  lua_setfield(L, keys, name);
+}
+
+/* Declares the built-in keys and their defaults (as SwiftUI's: light,
+ * active, not presented, no edit mode, en_US, the host's openURL) and
+ * ui._presented. The ui table is on top. [-0, +0] */
+void lun_open_envbuiltin(lua_State *L) {
+  int keys;
+  lun_registry_table(L, &lun_key_envkeys);
+  keys = lua_gettop(L);
+  lua_pushliteral(L, "light");
+  lun_envbuiltin_key(L, keys, "colorScheme");
+  lua_pushliteral(L, "en_US");
+  lun_envbuiltin_key(L, keys, "locale");
+  lua_pushliteral(L, "active");
+  lun_envbuiltin_key(L, keys, "scenePhase");
+  lua_pushnil(L);                                 /* editMode: an optional Binding, nil by default */
+  lun_envbuiltin_key(L, keys, "editMode");
+  lua_pushboolean(L, 0);
+  lun_envbuiltin_key(L, keys, "isPresented");
+  lua_pushcfunction(L, lun_openurl_system);
+  lun_envbuiltin_key(L, keys, "openURL");
+  lua_pop(L, 1);
+  lua_pushcfunction(L, lun_ui_presented);
+  lua_setfield(L, -2, "_presented");
+}

@@ -1,0 +1,206 @@
+-- The views a SwiftUI developer expects (issue 19, session 7): Label,
+-- Divider, ScrollView, SecureField, DatePicker, Image(systemName:) and a
+-- Picker's option views tagged with the value they pick. Each describe cites
+-- the page of Apple's documentation it follows.
+local ui = require("lunette")
+
+-- fn raises an error naming this file's line and saying `text` (busted's
+-- error_matches drops the position, so it is checked here).
+local function fails_here(fn, text)
+  local ok, err = pcall(fn)
+  assert.is_false(ok)
+  err = tostring(err)
+  assert.truthy(err:match("expected_views_spec%.lua:%d+: "), err)
+  assert.truthy(err:find(text, 1, true), err)
+end
+
+-- Label(_:systemImage:) "Creates a label with a system icon image and a title"
+-- (https://developer.apple.com/documentation/swiftui/label/init(_:systemimage:)).
+describe("Label", function()
+  it("shows its title and its symbol; find matches the title", function()
+    local app = ui.mount(ui.VStack { ui.Label("Lightning", "bolt.fill"), ui.Label(42, "number") })
+    assert.matches('\n  Label "Lightning" systemImage="bolt.fill"\n', app:tree(), 1, true)
+    assert.equal("Label", app:find("Lightning").type)
+    assert.equal("Label", app:find("42").type)
+    app:unmount()
+  end)
+
+  it("refuses a missing or empty symbol and a third argument, naming the line and the value", function()
+    fails_here(function() ui.Label("Lightning") end,
+      "ui.Label: the systemImage (its second argument) must be a symbol's name (\"star.fill\"), got nil")
+    assert.error_matches(function() ui.Label("Lightning", "") end, 'must be a symbol\'s name ("star.fill"), got ""', 1, true)
+    assert.error_matches(function() ui.Label("a", "b", "c") end, "ui.Label takes a title and a symbol's name", 1, true)
+    assert.error_matches(function() ui.Label({}, "b") end, "string expected, got table", 1, true)
+  end)
+end)
+
+-- Divider: "A visual element that can be used to separate other content"
+-- (https://developer.apple.com/documentation/swiftui/divider).
+describe("Divider", function()
+  it("stands between other views and takes no arguments", function()
+    local app = ui.mount(ui.VStack { ui.Text("a"), ui.Divider(), ui.Text("b") })
+    assert.equal('VStack\n  Text "a"\n  Divider\n  Text "b"\n', app:tree())
+    app:unmount()
+    fails_here(function() ui.Divider("x") end, "ui.Divider takes no arguments, got string")
+  end)
+end)
+
+-- ScrollView(_:showsIndicators:content:): "scrollable in the direction of the
+-- given axis"; "The default axis is the vertical axis"; showsIndicators
+-- "The default value for this parameter is true"
+-- (https://developer.apple.com/documentation/swiftui/scrollview/init(_:showsindicators:content:)).
+describe("ScrollView", function()
+  it("holds its children; its axes come first, as a string or among the options", function()
+    local app = ui.mount(ui.VStack {
+      ui.ScrollView { ui.Text("down") },
+      ui.ScrollView("horizontal", { ui.Text("across") }),
+      ui.ScrollView({ axes = { "horizontal", "vertical" }, showsIndicators = false }, { ui.Text("both") }),
+    })
+    local tree = app:tree()
+    assert.matches('\n  ScrollView\n    Text "down"\n', tree, 1, true)
+    assert.matches('\n  ScrollView axes="horizontal"\n    Text "across"\n', tree, 1, true)
+    local both = tree:match('\n  (ScrollView [^\n]*)\n    Text "both"')
+    assert.truthy(both:find('axes={"horizontal", "vertical"}', 1, true) and both:find("showsIndicators=false", 1, true), both)
+    assert.truthy(app:find("both"))
+    app:unmount()
+  end)
+
+  it("refuses axes it does not have, a showsIndicators that is no boolean, and an option it does not know", function()
+    fails_here(function() ui.ScrollView({ axes = "diagonal" }, {}) end,
+      'ui.ScrollView: axes must be "vertical", "horizontal" or both listed')
+    assert.error_matches(function() ui.ScrollView("sideways", {}) end, 'got "sideways"', 1, true)
+    assert.error_matches(function() ui.ScrollView({ showsIndicators = "no" }, {}) end,
+      'showsIndicators must be a boolean, got "no"', 1, true)
+    assert.error_matches(function() ui.ScrollView({ axis = "vertical" }, {}) end,
+      "ui.ScrollView: unknown option 'axis' (did you mean 'axes'?)", 1, true)
+    assert.error_matches(function() ui.ScrollView("horizontal") end, "its children expected after the axes", 1, true)
+  end)
+end)
+
+-- SecureField: "Use a secure field when you want the behavior of a TextField,
+-- but you want to hide the field's text"; it "Displays one dot for each
+-- character someone types" (https://developer.apple.com/documentation/swiftui/securefield).
+describe("SecureField", function()
+  local Login = ui.View("Login", { state = { password = "héllo", submitted = "" }, body = function(self)
+    return ui.VStack {
+      ui.SecureField("Password", self["$password"]):onSubmit(function() self.submitted = self.password end),
+      ui.Text("length " .. utf8.len(self.password)),
+      ui.Text("submitted " .. self.submitted),
+    }
+  end })
+
+  it("writes its binding as a TextField does, and never shows its text: one bullet per character", function()
+    local app = ui.mount(Login {})
+    local field = app:find("Password")
+    assert.equal("SecureField", field.type)
+    assert.equal(("•"):rep(5), field.value)             -- five characters, six bytes
+    assert.falsy(app:tree():find("héllo", 1, true))
+    assert.falsy(app:json():find("héllo", 1, true))
+    field:setText("open sesame")
+    assert.truthy(app:find("length 11"))
+    assert.equal(("•"):rep(11), app:find("Password").value)
+    assert.matches('SecureField "Password" = "' .. ("•"):rep(11) .. '"', app:tree(), 1, true)
+    app:find("Password"):submit()
+    assert.truthy(app:find("submitted open sesame"))
+    app:unmount()
+  end)
+
+  it("is refused under :disabled(true), as a TextField is", function()
+    local app = ui.mount(ui.SecureField("PIN", ui.Binding.constant("1")):disabled(true))
+    assert.error_matches(function() app:find("PIN"):setText("2") end, "cannot type into SecureField \"PIN\": it is disabled", 1, true)
+    app:unmount()
+  end)
+end)
+
+-- DatePicker(_:selection:in:displayedComponents:): "selects a Date in a
+-- closed range"; displayedComponents "Defaults to [.hourAndMinute, .date]"
+-- (https://developer.apple.com/documentation/swiftui/datepicker/init(_:selection:in:displayedcomponents:)).
+-- A Date crosses the bridge as seconds since 1970; the node shows it in UTC.
+describe("DatePicker", function()
+  local Trip = ui.View("Trip", { state = { leave = 1700000000, day = 86400 * 3 }, body = function(self)
+    return ui.VStack {
+      ui.DatePicker("Leave", self["$leave"]),
+      ui.DatePicker("Day", self["$day"], { displayedComponents = "date", range = { 0, 86400 * 10 } }),
+      ui.DatePicker("At", self["$leave"], { displayedComponents = { "hourAndMinute" } }),
+      ui.Text("leave " .. self.leave .. " day " .. self.day),
+    }
+  end })
+
+  it("shows its date as seconds and in UTC, by its components; setValue picks one within its range", function()
+    local app = ui.mount(Trip {})
+    local tree = app:tree()
+    assert.matches('DatePicker "Leave" 1700000000 date=2023-11-14 22:13', tree, 1, true)
+    assert.matches('DatePicker "Day" 259200 displayedComponents="date" range={0, 864000} date=1970-01-04', tree, 1, true)
+    assert.matches('DatePicker "At" 1700000000 displayedComponents="hourAndMinute" date=22:13', tree, 1, true)
+    app:find("Leave"):setValue(86400 * 365)
+    assert.truthy(app:find("leave 31536000 day 259200"))
+    assert.matches("date=1971%-01%-01 00:00", app:tree())
+    app:find("Day"):setValue(86400 * 10)               -- the range is closed
+    assert.truthy(app:find("leave 31536000 day 864000"))
+    assert.error_matches(function() app:find("Day"):setValue(86400 * 11) end, "setValue: 950400.0 is outside the range", 1, true)
+    assert.error_matches(function() app:find("Leave"):setValue(0 / 0) end, "a finite number expected", 1, true)
+    app:unmount()
+  end)
+
+  it("refuses a value that is no date, bad components, a reversed range and an option it does not know", function()
+    fails_here(function() ui.DatePicker("D", ui.Binding.constant("today")) end,
+      'ui.DatePicker "D": the binding\'s value is "today"; a date is a number of seconds since 1970')
+    assert.error_matches(function() ui.DatePicker("D", ui.Binding.constant(0), { displayedComponents = "year" }) end,
+      'displayedComponents must be "date", "hourAndMinute" or both listed, got "year"', 1, true)
+    assert.error_matches(function() ui.DatePicker("D", ui.Binding.constant(0), { range = { 10, 0 } }) end,
+      "the range's low end is after its high end", 1, true)
+    assert.error_matches(function() ui.DatePicker("D", ui.Binding.constant(0), { in_ = { 0, 1 } }) end,
+      "ui.DatePicker: unknown option 'in_'", 1, true)
+    assert.error_matches(function() ui.DatePicker("D", 0) end, "Binding expected", 1, true)
+  end)
+end)
+
+-- Image(systemName:) "Creates a system symbol image"
+-- (https://developer.apple.com/documentation/swiftui/image/init(systemname:)).
+describe("Image(systemName:)", function()
+  it("is a named symbol, told apart from an image by name", function()
+    local app = ui.mount(ui.HStack { ui.Image { systemName = "star.fill" }, ui.Image("cover") })
+    assert.equal('HStack\n  Image "star.fill" systemName=true\n  Image "cover"\n', app:tree())
+    assert.equal("Image", app:find("star.fill").type)
+    app:unmount()
+  end)
+
+  it("refuses a name that is no string and an option it does not know", function()
+    fails_here(function() ui.Image { systemName = 7 } end, 'ui.Image: systemName must be a symbol\'s name ("star.fill"), got 7')
+    assert.error_matches(function() ui.Image { systemImage = "star" } end,
+      "ui.Image: unknown option 'systemImage'", 1, true)
+  end)
+end)
+
+-- tag(_:includeOptional:): "Use this modifier to differentiate among certain
+-- selectable views, like the possible values of a Picker"
+-- (https://developer.apple.com/documentation/swiftui/view/tag(_:includeoptional:)).
+describe("Picker options tagged with their values", function()
+  local Order = ui.View("Order", { state = { flavor = "van" }, body = function(self)
+    return ui.VStack {
+      ui.Picker("Flavor", self["$flavor"], {
+        ui.Text("Vanilla"):tag("van"), ui.Label("Chocolate", "cup.and.saucer"):tag("choc"), "plain",
+      }),
+      ui.Text("flavor " .. self.flavor),
+    }
+  end })
+
+  it("show each view's label and pick its tag", function()
+    local app = ui.mount(Order {})
+    local line = app:tree():match('(Picker "Flavor"[^\n]*)')
+    assert.truthy(line:find('labels={"Vanilla", "Chocolate", "plain"}', 1, true), line)
+    assert.truthy(line:find('options={"van", "choc", "plain"}', 1, true), line)
+    app:find("Flavor"):select("choc")
+    assert.truthy(app:find("flavor choc"))
+    assert.error_matches(function() app:find("Flavor"):select("Chocolate") end,
+      'select: "Chocolate" is not one of the Picker\'s options', 1, true)
+    app:find("Flavor"):select("plain")
+    assert.truthy(app:find("flavor plain"))
+    app:unmount()
+  end)
+
+  it("refuse an option view without a tag, naming the picker, the option and the line", function()
+    fails_here(function() ui.Picker("P", ui.Binding.constant(1), { ui.Text("a"):tag(1), ui.Text("b") }) end,
+      'ui.Picker "P": option 2 (Text "b") has no :tag(value)')
+  end)
+end)

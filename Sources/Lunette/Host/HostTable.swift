@@ -7,7 +7,8 @@ import CLunette
 enum HostTable {
     /// A table whose groups answer with `runtime`'s parts (unretained: the
     /// runtime owns the table and the parts): the clock's callbacks with
-    /// the clock, storage's with the `AppStorageKeeper`, the rest with the runtime.
+    /// the clock, storage's with the `AppStorageKeeper`, the objects' with the
+    /// `ObjectBridge`, the rest with the runtime.
     static func make(for runtime: LunetteRuntime) -> UnsafeMutablePointer<lun_Host> {
         let context = Unmanaged.passUnretained(runtime).toOpaque()
         let table = UnsafeMutablePointer<lun_Host>.allocate(capacity: 1)
@@ -50,7 +51,7 @@ enum HostTable {
         table.pointee.clock.pop = lunhClockPop
         table.pointee.clock.settle = lunhClockSettle
         table.pointee.clock.reset = lunhClockReset
-        table.pointee.objects.context = context
+        table.pointee.objects.context = Unmanaged.passUnretained(runtime.objects).toOpaque()
         table.pointee.objects.object_serial = lunhObjectSerial
         table.pointee.objects.get = lunhHostGet
         table.pointee.objects.set = lunhHostSet

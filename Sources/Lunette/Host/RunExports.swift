@@ -15,9 +15,3 @@ func lunhRenderWrite(_ rt: UnsafeMutableRawPointer?, _ node: Int32) {
     }
 }
 
-func lunhObjectSerial(_ rt: UnsafeMutableRawPointer?) -> Int32 {
-    withRuntime(rt) { runtime in
-        defer { runtime.labels.nextSerial += 1 }
-        return runtime.labels.nextSerial
-    }
-}

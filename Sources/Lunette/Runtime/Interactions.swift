@@ -97,9 +97,9 @@ extension LunetteRuntime {
         }
         let handle = handles.add(.init(unit: owner, path: path, kind: node.kind))
         var value = lun_HostValue()
-        if let argument, !fill(&value, with: argument) {
+        if let argument, !objects.fill(&value, with: argument) {
             handles.remove(handle)
-            throw LunetteError.script(lastHostError)
+            throw LunetteError.script(objects.lastError)
         }
         let status = method.withCString { name in
             argument == nil ? lun_node_invoke(L, handle, name, nil) : lun_node_invoke(L, handle, name, &value)

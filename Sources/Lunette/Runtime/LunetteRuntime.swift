@@ -106,7 +106,10 @@ public final class LunetteRuntime {
     private var hostTable: UnsafeMutablePointer<lun_Host>?
     let clock: Clock
     let inbox = Inbox()
-    lazy var hosts = HostObjects(inbox: inbox)
+    /// Swift objects and values as C sees them: the owner of the host table's objects group.
+    lazy var objects = ObjectBridge(hosts: HostObjects(inbox: inbox), graph: graph)
+    /// The Swift objects Lua holds.
+    var hosts: HostObjects { objects.hosts }
     lazy var builder = OutputBuilder(runtime: self)
     @exclusivity(unchecked) var scheduler = Scheduler()
     /// The round's batch C is running (lun_flush.c reads its tickets).
@@ -118,19 +121,14 @@ public final class LunetteRuntime {
     var labels = Labels()
     var tracer = Tracer()
     var problems = Problems()
-    var valueTables = ValueTables()
     @exclusivity(unchecked) var preferences = PreferenceList()
     var treeChangeCallback: ((TreeChange) -> Void)?
     /// The host's openURL action (`onOpenURL`), and the URLs scripts opened
     /// since it last heard (each charged to the memory cap until handed on).
     var openURLCallback: ((String) -> Void)?
     var openedURLs: [String] = []
-    /// Text handed to C (valid until the next call), and the last host-object error.
+    /// Text handed to C (valid until the next call).
     let text = CStringBuffer()
-    let errorText = CStringBuffer()
-    var lastHostError = ""
-    /// Why the last value from C could not become a Swift value (not a destroyed object).
-    var conversionFailure: String?
     /// Errors of units that belong to no app (ui.effect).
     public internal(set) var effectErrors: [String] = []
     /// Where `appStorage` values live (Options.appStorage): the owner of the
@@ -183,6 +181,8 @@ public final class LunetteRuntime {
     private func install() throws {
         inbox.adopt(Thread.current)
         storage.report = { [unowned self] message in problems.record(error: message) }
+        objects.drainIfIdle = { [unowned self] in if !flushState.flushing { drainInbox() } }
+        objects.afterWrite = { [unowned self] made in applyHostWrite(made) }
         let host = HostTable.make(for: self)
         hostTable = host
         guard lun_install(L, host, graph.handle, budget) == LUN_OK else { throw LunetteError.setup(lastError) }

@@ -15,6 +15,4 @@ struct Labels {
     var viewTypeIDs: [String: Int32] = [:]
     /// The key of each environment entry's node.
     var environmentKeys: [Int32: String] = [:]
-    /// The next serial of a Lua model instance ("Book#3").
-    var nextSerial: Int32 = 1
 }

@@ -329,6 +329,21 @@ extension LunetteRuntime {
         lun_graph_free_released(graph.handle)
     }
 
+    /// A write from Lua to a Swift property ended (`made`: it was): what it
+    /// changed is applied at once, traced at the script's line when tracing.
+    func applyHostWrite(_ made: Bool) {
+        guard made else { tracer.pendingWritePlace = nil; return }
+        if let place = tracer.pendingWritePlace, inbox.hasPending {
+            tracer.pendingWritePlace = nil
+            for post in inbox.drain() where graph.isLive(post.node) {
+                traceWrite(to: post.node, at: place)
+                graph.changed(post.node)
+                if post.fromOtherThread { flushState.rechecks.append(post.node) }
+            }
+        }
+        drainInbox()
+    }
+
     /// Applies changes posted from Swift models (any thread) to the graph.
     func drainInbox() {
         guard inbox.hasPending else { return }

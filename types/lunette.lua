@@ -80,6 +80,7 @@ function ui.id(object) end
 ---@field focusState? table<any, string|false> @FocusState: names (nil when no field has focus), or `name = false` (a Bool one)
 ---@field appStorage? table<string, any> @AppStorage: name = default (stored under the name) or ui.AppStorage(key, default)
 ---@field sceneStorage? table<string, any> @SceneStorage: name = default, kept per scene (lunette run: per script)
+---@field inputs? table plain inputs, as a memberwise initializer: { "book", count = 0 } — listed names required, name = default optional (ui.none: nil); with it, a name no input section declares is an error
 
 ---@class ui.DynamicProperty
 ---A reusable bundle of dynamic properties with an update hook (SwiftUI's

@@ -243,6 +243,7 @@ const lun_Section lun_sections[] = {
    lun_storage_check_section},                                                                     /* defaults can be stored (T04) */
   {"sceneStorage", LUN_SECTION_SCENE, 1, 0, lun_read_storage, lun_write_storage, lun_project_storage, 0,
    lun_storage_check_section},
+  {"inputs", LUN_SECTION_INPUT, 1, 0, lun_read_input, NULL, NULL, 1, lun_inputs_check},   /* plain inputs (issue 19) */
   {NULL, 0, 0, 0, NULL, NULL, NULL}};
 
 /* Runs every section's check over the definition at defidx (a view's or a

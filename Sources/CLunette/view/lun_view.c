@@ -886,10 +886,30 @@ static void lun_viewtype_focus(lua_State *L, int defidx, const char *name) {
   lua_pop(L, 1);
 }
 
+/* The `inputs` section of a definition at defidx (issue 19): its list
+ * entries are the names of required inputs, its keyed entries optional
+ * inputs with their defaults (ui.none: nil). [-0, +0] */
+void lun_inputs_check(lua_State *L, int defidx, const char *section, const char *view) {
+  defidx = lua_absindex(L, defidx);
+  if (lua_getfield(L, defidx, section) == LUA_TNIL) { lua_pop(L, 1); return; }
+  if (!lua_istable(L, -1)) luaL_error(L, "ui.View('%s'): inputs must be a table: { \"book\", count = 0 }", view);
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    if (lua_isinteger(L, -2) ? lua_type(L, -1) != LUA_TSTRING : lua_type(L, -2) != LUA_TSTRING) {
+      lun_describe(L, lua_isinteger(L, -2) ? -1 : -2, 1);
+      luaL_error(L, "ui.View('%s'): inputs lists names (\"book\", required) and name = default (count = 0), got %s",
+                 view, lua_tostring(L, -1));
+    }
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
 /* Records in info.required the inputs a caller must pass (name -> section
  * kind): a `binding`, `bindable` or `observedObject` declaration has no
  * default, as Swift's memberwise initializer requires a @Binding, @Bindable
- * or @ObservedObject argument. [-0, +0] */
+ * or @ObservedObject argument; nor does a name `inputs` lists without a
+ * default. [-0, +0] */
 static void lun_viewtype_required(lua_State *L, int infoidx) {
   int n = 0;
   lua_getfield(L, infoidx, "sections");
@@ -897,6 +917,13 @@ static void lun_viewtype_required(lua_State *L, int infoidx) {
   lua_pushnil(L);
   while (lua_next(L, -3)) {
     const lun_Section *d = lun_section_of((int)lua_tointeger(L, -1));
+    if (d && d->kind == LUN_SECTION_INPUT && lua_getfield(L, infoidx, "inputs") == LUA_TTABLE) {
+      int defaulted;                              /* count = 0: optional */
+      lua_pushvalue(L, -3);
+      defaulted = lua_rawget(L, -2) != LUA_TNIL;
+      lua_pop(L, 2);
+      if (defaulted) { lua_pop(L, 1); continue; }
+    } else if (d && d->kind == LUN_SECTION_INPUT) lua_pop(L, 1);
     if (d && d->input) {
       lua_pushvalue(L, -2);
       lua_insert(L, -2);
@@ -914,7 +941,8 @@ static void lun_viewtype_required(lua_State *L, int infoidx) {
 static void lun_viewtype_check_required(lua_State *L, int tidx, int inputs) {
   static const char *const what[] = {"", "a Binding the caller passes (%s { %s = self[\"$flag\"] })",
                                      "an observable object the caller passes (%s { %s = model })",
-                                     "an ObservableObject the caller passes (%s { %s = object })"};
+                                     "an ObservableObject the caller passes (%s { %s = object })",
+                                     "an input the caller passes (%s { %s = … })"};
   int info;
   lua_getiuservalue(L, tidx, 1);
   info = lua_gettop(L);
@@ -922,14 +950,15 @@ static void lun_viewtype_check_required(lua_State *L, int tidx, int inputs) {
   lua_pushnil(L);
   while (lua_next(L, -2)) {
     int kind = (int)lua_tointeger(L, -1), t = LUA_TNIL;
-    const char *section = kind == LUN_SECTION_BINDING ? "binding" : kind == LUN_SECTION_BINDABLE ? "bindable" : "observedObject";
+    const char *section = kind == LUN_SECTION_BINDING ? "binding" : kind == LUN_SECTION_BINDABLE ? "bindable"
+                        : kind == LUN_SECTION_INPUT ? "inputs" : "observedObject";
     lua_getfield(L, info, "name");
     if (inputs) {
       lua_pushvalue(L, -3);
       t = lua_rawget(L, inputs);
     } else lua_pushnil(L);
     if (t == LUA_TNIL) {
-      lua_pushfstring(L, what[kind == LUN_SECTION_BINDING ? 1 : kind == LUN_SECTION_BINDABLE ? 2 : 3],
+      lua_pushfstring(L, what[kind == LUN_SECTION_BINDING ? 1 : kind == LUN_SECTION_BINDABLE ? 2 : kind == LUN_SECTION_INPUT ? 4 : 3],
                       lua_tostring(L, -2), lua_tostring(L, -4));
       lun_error_here(L, "%s: missing input '%s': %s = { \"%s\" } declares %s", lua_tostring(L, -3),
                      lua_tostring(L, -5), section, lua_tostring(L, -5), lua_tostring(L, -1));
@@ -940,6 +969,60 @@ static void lun_viewtype_check_required(lua_State *L, int tidx, int inputs) {
     lua_pop(L, 3);
   }
   lua_pop(L, 2);
+}
+
+/* For a view type (at tidx) that declares `inputs`, the caller's inputs
+ * (arg `arg`, a table or nil): a name no input section declares is an
+ * error naming the view and the name; a defaulted input the caller left
+ * out takes its default (ui.none: nil; a plain table default is copied),
+ * in a copy of the caller's table, which replaces it. [-0, +0] */
+static void lun_viewtype_plain_inputs(lua_State *L, int tidx, int arg) {
+  int info, sections, names, given;
+  lua_getiuservalue(L, tidx, 1);
+  info = lua_gettop(L);
+  if (lua_getfield(L, info, "inputs") != LUA_TTABLE) { lua_settop(L, info - 1); return; }
+  lua_getfield(L, info, "sections");
+  sections = lua_gettop(L);
+  lua_newtable(L);                                /* the names a caller may pass */
+  names = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, sections)) {
+    const lun_Section *d = lun_section_of((int)lua_tointeger(L, -1));
+    if (d && d->input) { lua_pushvalue(L, -2); lua_pushboolean(L, 1); lua_rawset(L, names); }
+    lua_pop(L, 1);
+  }
+  if (lua_istable(L, arg)) lun_copy_shallow(L, arg); else lua_newtable(L);
+  given = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, given)) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    if (lua_type(L, -1) != LUA_TSTRING || lua_rawget(L, names) == LUA_TNIL) {
+      lua_getfield(L, info, "name");
+      lun_push_key_suggestion(L, lua_type(L, -3) == LUA_TSTRING ? lua_tostring(L, -3) : "", names, 0);
+      lun_describe(L, -4, 1);
+      lun_error_here(L, "%s: unknown input %s%s; the view declares its inputs (inputs = { … }, binding, bindable, "
+                        "observedObject)", lua_tostring(L, -3), lua_tostring(L, -1), lua_tostring(L, -2));
+    }
+    lua_pop(L, 1);
+  }
+  lua_pushnil(L);
+  while (lua_next(L, info + 1)) {                 /* the defaults: key at top - 1, value at top */
+    int key = lua_gettop(L) - 1, value = key + 1, plain;
+    if (lua_type(L, key) == LUA_TSTRING && !lun_is_none(L, value)) {
+      lua_pushvalue(L, key);
+      if (lua_rawget(L, given) == LUA_TNIL) {
+        plain = lua_type(L, value) == LUA_TTABLE && !lua_getmetatable(L, value);
+        lua_settop(L, value);
+        lua_pushvalue(L, key);
+        if (plain) lun_copy_shallow(L, value); else lua_pushvalue(L, value);
+        lua_rawset(L, given);
+      }
+    }
+    lua_settop(L, key);
+  }
+  lua_replace(L, arg);
+  lua_settop(L, info - 1);
 }
 
 /* ui.View(name, body | definition) -> view type. */
@@ -1028,6 +1111,7 @@ static int lun_viewtype_call(lua_State *L) {
   if (!lua_isnoneornil(L, 2) && !lua_istable(L, 2))
     luaL_argerror(L, 2, lua_pushfstring(L, "table of inputs expected, got %s", luaL_typename(L, 2)));
   lun_viewtype_check_required(L, 1, lua_istable(L, 2) ? 2 : 0);   /* a missing binding names itself here */
+  lun_viewtype_plain_inputs(L, 1, 2);             /* inputs = { "book", count = 0 } (issue 19) */
   vidx = lun_view_new(L, LUN_VIEW_COMPONENT);
   lua_pushvalue(L, 1);
   lua_setfield(L, vidx, "type");

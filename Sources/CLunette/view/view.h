@@ -20,7 +20,8 @@
 enum {
   LUN_SECTION_STATE = 1, LUN_SECTION_ENV, LUN_SECTION_BINDING, LUN_SECTION_BINDABLE,
   LUN_SECTION_OBSERVED, LUN_SECTION_STATEOBJECT, LUN_SECTION_ENVOBJECT, LUN_SECTION_PROPERTY,
-  LUN_SECTION_STORAGE, LUN_SECTION_SCENE, LUN_SECTION_FOCUS
+  LUN_SECTION_STORAGE, LUN_SECTION_SCENE, LUN_SECTION_FOCUS,
+  LUN_SECTION_INPUT   /* inputs = { "book", count = 0 }: plain inputs, listed ones required (issue 19) */
 };
 
 /* A section of a view definition, declared once (lun_self.c, lun_sections):
@@ -123,6 +124,7 @@ void lun_walk_alert(lua_State *L, lun_Walk *W, int v);
 void lun_date_text(lua_State *L, lua_Number seconds, const char *components);   /* [-0, +1] */
 void lun_secure_text(lua_State *L, int idx);                                     /* [-0, +1] */
 void lun_view_tag_of(lua_State *L, int idx);                                     /* [-0, +1] */
+void lun_inputs_check(lua_State *L, int defidx, const char *section, const char *view);   /* [-0, +0] */
 void lun_view_add_children(lua_State *L, int src, int vidx);                     /* [-0, +0] */
 /* lun_list.c: List(selection:), onDelete, onMove, swipeActions, searchable, toolbar */
 int lun_list_take_options(lua_State *L);

@@ -127,7 +127,7 @@ static int lun_node_select(lua_State *L) {
   lua_settop(L, 2);
   lun_node_control(L, "select");
   if (lua_getfield(L, -1, "options") != LUA_TTABLE) return lun_error_here(L, "select: the node is no Picker");
-  n = (lua_Integer)lua_rawlen(L, -1);
+  n = lun_rawlen_bounded(L, -1, "a Picker's options");
   for (i = 1; i <= n; i++) {
     lua_rawgeti(L, -1, i);
     if (lua_rawequal(L, -1, 2)) {

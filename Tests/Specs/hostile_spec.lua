@@ -320,3 +320,53 @@ describe("R18 R19 a run that retries", function()
     assert.equal(appears, disappears)
   end)
 end)
+
+-- Session 7's hostile read: C loops a script could make endless (no budget
+-- check inside them) and markers a storage section took for ui.AppStorage.
+describe("R11 R16 loops over shared and crafted values end", function()
+  local function shared(n)                         -- n levels, each table twice: 2^n paths, n + 1 tables
+    local x = {}
+    for _ = 1, n do x = { x, x } end
+    return x
+  end
+
+  it("R16 a storage value that shares one table along many paths is checked once per table", function()
+    local value = shared(40)
+    local marker = ui.AppStorage("hostile.shared", value)   -- hung: the check walked 2^40 paths
+    assert.is_truthy(marker)
+    assert.has_no.errors(function()
+      ui.View("SharedStored", { appStorage = { big = value }, body = function() return ui.EmptyView() end })
+    end)
+  end)
+
+  it("R11 a crafted border on a view's modifier list is an error, not an endless loop", function()
+    local mods = { true, true, true, true }
+    for k = 52, 4, -1 do mods[1 << k] = true end
+    mods[8], mods[5] = true, true                   -- rawlen(mods) == 2^52
+    local option = ui.Text("a")
+    rawset(option, "mods", mods)
+    local ok, err = pcall(ui.Picker, "P", ui.Binding.constant(1), { option })
+    assert.is_false(ok)
+    assert.matches("modifier list has %d+ entries %(at most 1000000%)", tostring(err))
+  end)
+
+  it("R11 a crafted border on a stack's children ends the walk with an error node #errors", function()
+    local stack = ui.VStack { ui.Text("1"), ui.Text("2"), ui.Text("3"), ui.Text("4") }
+    for k = 52, 4, -1 do rawset(stack, 1 << k, ui.Text("x")) end
+    rawset(stack, 8, ui.Text("8")); rawset(stack, 5, ui.Text("5"))
+    local app = ui.mount(ui.View("CraftedChildren", function() return stack end) {})
+    assert.matches("children has %d+ entries %(at most 1000000%)", app:tree())
+    app:unmount()
+  end)
+
+  it("R16 a storage section takes a default or ui.AppStorage, not another marker", function()
+    for _, marker in ipairs({ ui.ignored({ key = {}, default = 1 }), ui.none, ui.computed(function() end) }) do
+      local ok, err = pcall(ui.View, "WrongMarker", { appStorage = { b = marker }, body = function() return ui.EmptyView() end })
+      assert.is_false(ok)
+      assert.matches("appStorage 'b' takes a default value or ui.AppStorage%(key, default%), not a ui.computed", tostring(err))
+    end
+    local ok, err = pcall(ui.View, "WrongScene", { sceneStorage = { tab = ui.ignored(1) }, body = function() return ui.EmptyView() end })
+    assert.is_false(ok)
+    assert.matches("sceneStorage 'tab' takes a default value, not a", tostring(err))
+  end)
+end)

@@ -23,6 +23,18 @@
 /* How deep a recursion over script-made values (copies, walks, keys) may go. */
 #define LUN_MAX_NESTING 200
 
+/* The longest list a loop over a view value's raw lists (children,
+ * modifiers, options) walks: a script may rawset a border far past what it
+ * holds (t[2^52] = true), and a loop to it would never end. */
+#define LUN_MAX_LIST 1000000
+
+/* The raw length of the list at idx, raising past LUN_MAX_LIST. [-0, +0] */
+static inline lua_Integer lun_rawlen_bounded(lua_State *L, int idx, const char *what) {
+  lua_Unsigned n = lua_rawlen(L, idx);
+  if (n > LUN_MAX_LIST) luaL_error(L, "%s has %I entries (at most %d)", what, (lua_Integer)(n > LUA_MAXINTEGER ? LUA_MAXINTEGER : n), LUN_MAX_LIST);
+  return (lua_Integer)n;
+}
+
 /* lun_registry.c: registry keys (their addresses are the keys) and helpers */
 extern const char lun_key_state;     /* the lun_State userdata */
 extern const char lun_key_objects;   /* serial -> object (weak values) */

@@ -134,7 +134,7 @@ static int lun_node_select(lua_State *L) {
   }
   lua_pop(L, 1);
   if (lua_getfield(L, -1, "options") != LUA_TTABLE) return lun_error_here(L, "select: the node is no Picker");
-  n = (lua_Integer)lua_rawlen(L, -1);
+  n = lun_rawlen_bounded(L, -1, "a Picker's options");
   for (i = 1; i <= n; i++) {
     lua_rawgeti(L, -1, i);
     if (lua_rawequal(L, -1, 2)) {

@@ -78,13 +78,15 @@ static void lun_storage_class(lua_State *L) {
 }
 
 /* Raises unless the value at vidx can be stored: nil, a boolean, a number,
- * a string, or a plain table of them with string or integer keys. */
-static void lun_storage_check_at(lua_State *L, int vidx, const char *view, const char *name, int depth) {
+ * a string, or a plain table of them with string or integer keys. Each
+ * table is checked once (the table at seen keeps those checked): a table
+ * shared along many paths costs one visit, not one per path. */
+static void lun_storage_check_at(lua_State *L, int vidx, const char *view, const char *name, int depth, int seen) {
   int t = lua_type(L, vidx);
   if (lun_proxy_test(L, vidx)) {                  /* a table the cell holds: its raw contents */
     lua_pushvalue(L, vidx);
     lun_proxy_unwrap(L, -1);
-    lun_storage_check_at(L, lua_gettop(L), view, name, depth);
+    lun_storage_check_at(L, lua_gettop(L), view, name, depth, seen);
     lua_pop(L, 1);
     return;
   }
@@ -94,18 +96,28 @@ static void lun_storage_check_at(lua_State *L, int vidx, const char *view, const
                    view, name, luaL_typename(L, vidx));
   vidx = lua_absindex(L, vidx);
   lun_nest(L, depth, "a table kept in app storage");
+  lua_pushvalue(L, vidx);
+  if (lua_rawget(L, seen) != LUA_TNIL) { lua_pop(L, 1); return; }
+  lua_pop(L, 1);
+  lua_pushvalue(L, vidx);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, seen);
   lua_pushnil(L);
   while (lua_next(L, vidx)) {
     if (lua_type(L, -2) != LUA_TSTRING && !lua_isinteger(L, -2))
       lun_error_here(L, "%s: appStorage '%s': a stored table may only have string or integer keys, got %s", view,
                      name, luaL_typename(L, -2));
-    lun_storage_check_at(L, lua_gettop(L), view, name, depth + 1);
+    lun_storage_check_at(L, lua_gettop(L), view, name, depth + 1, seen);
     lua_pop(L, 1);
   }
 }
 
 void lun_storage_check(lua_State *L, int vidx, const char *view, const char *name) {
-  lun_storage_check_at(L, lua_absindex(L, vidx), view, name, 0);
+  vidx = lua_absindex(L, vidx);
+  if (lua_type(L, vidx) != LUA_TTABLE && !lun_proxy_test(L, vidx)) { lun_storage_check_at(L, vidx, view, name, 0, 0); return; }
+  lua_newtable(L);
+  lun_storage_check_at(L, vidx, view, name, 0, lua_gettop(L));
+  lua_pop(L, 1);
 }
 
 /* Raises unless the value at vidx can be kept by the cell at cellidx. */
@@ -122,7 +134,13 @@ void lun_storage_check_section(lua_State *L, int defidx, const char *section, co
   if (lua_getfield(L, defidx, section) != LUA_TTABLE) { lua_pop(L, 1); return; }
   lua_pushnil(L);
   while (lua_next(L, -2)) {
-    if (lua_type(L, -2) == LUA_TSTRING && !luaL_testudata(L, -1, LUN_MT_MARKER))
+    int mark = lun_marker_kind(L, -1);
+    if (lua_type(L, -2) == LUA_TSTRING && mark && mark != LUN_MARK_STORAGE)
+      lun_error_here(L, "%s: %s '%s' takes a default value%s, not a ui.computed, ui.ignored, ui.optional, "
+                     "ui.Published or ui.none marker (a name listed alone, { \"%s\" }, starts nil)", view, section,
+                     lua_tostring(L, -2), strcmp(section, "appStorage") == 0 ? " or ui.AppStorage(key, default)" : "",
+                     lua_tostring(L, -2));
+    if (lua_type(L, -2) == LUA_TSTRING && !mark)
       lun_storage_check(L, -1, view, lua_tostring(L, -2));
     else if (lua_type(L, -2) == LUA_TSTRING && strcmp(section, "sceneStorage") == 0)
       lun_error_here(L, "%s: sceneStorage '%s' takes its default (its name is its key in the scene), not ui.AppStorage",
@@ -563,7 +581,7 @@ static void lun_storage_declared(lua_State *L, int secidx, int nidx, int scene) 
   nidx = lua_absindex(L, nidx);
   lua_pushvalue(L, nidx);
   lua_rawget(L, secidx);                          /* the declared default, or a ui.AppStorage marker */
-  if (luaL_testudata(L, -1, LUN_MT_MARKER)) {    /* ui.AppStorage(key, d), or a DynamicProperty's name */
+  if (lun_marker_kind(L, -1) == LUN_MARK_STORAGE) {   /* ui.AppStorage(key, d), or a DynamicProperty's name */
     lua_getiuservalue(L, -1, 2);
     lua_getfield(L, -1, "key");
     if (scene) {

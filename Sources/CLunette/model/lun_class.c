@@ -196,6 +196,17 @@ static int lun_ui_optional(lua_State *L) {
   return lun_marker_new(L, LUN_MARK_OPTIONAL, 1);
 }
 
+/* The kind of the marker at idx (LUN_MARK_*), 0 for any other value. */
+int lun_marker_kind(lua_State *L, int idx) {
+  int kind = 0;
+  if (luaL_testudata(L, idx, LUN_MT_MARKER)) {
+    lua_getiuservalue(L, idx, 1);
+    kind = (int)lua_tointeger(L, -1);
+    lua_pop(L, 1);
+  }
+  return kind;
+}
+
 /* 1 if the value at idx is ui.none (a declared value that starts nil). */
 int lun_is_none(lua_State *L, int idx) {
   int none = 0;

@@ -214,10 +214,12 @@ void lun_snapshot(lua_State *L, int idx, const char *what) {
   lua_replace(L, idx);
 }
 
-/* 1 if the values at a and b are equal as values: plain tables (without a
- * metatable) by contents, at any depth; anything else by ==. Snapshots hold
- * no cycles (lun_snapshot refuses them). */
-int lun_values_equal(lua_State *L, int a, int b, int depth) {
+/* How many entries one comparison by contents may visit: a table shared
+ * along many paths is visited once per path, so a small value can stand
+ * for an exponential one. */
+#define LUN_MAX_COMPARED 1000000
+
+static int lun_values_equal_at(lua_State *L, int a, int b, int depth, long *visits) {
   int equal = 1;
   size_t count = 0;
   a = lua_absindex(L, a);
@@ -226,16 +228,27 @@ int lun_values_equal(lua_State *L, int a, int b, int depth) {
   lun_nest(L, depth, "onChange value");
   lua_pushnil(L);
   while (equal && lua_next(L, a)) {
+    if (++*visits > LUN_MAX_COMPARED)
+      lun_error_here(L, "a value compared by contents has more than %d entries along its paths "
+                     "(a table shared many times inside it?)", LUN_MAX_COMPARED);
     count++;
     lua_pushvalue(L, -2);
     lua_rawget(L, b);
-    equal = lun_values_equal(L, -2, -1, depth + 1);
+    equal = lun_values_equal_at(L, -2, -1, depth + 1, visits);
     lua_pop(L, 2);
   }
   if (!equal) { lua_pop(L, 1); return 0; }
   lua_pushnil(L);
   while (lua_next(L, b)) { count--; lua_pop(L, 1); }
   return count == 0;
+}
+
+/* 1 if the values at a and b are equal as values: plain tables (without a
+ * metatable) by contents, at any depth; anything else by ==. Raises past
+ * LUN_MAX_COMPARED entries. */
+int lun_values_equal(lua_State *L, int a, int b, int depth) {
+  long visits = 0;
+  return lun_values_equal_at(L, a, b, depth, &visits);
 }
 
 void lun_open_proxy(lua_State *L) {

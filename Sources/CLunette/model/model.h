@@ -31,6 +31,7 @@ enum {
 enum { LUN_MARK_COMPUTED = 1, LUN_MARK_IGNORED, LUN_MARK_OPTIONAL, LUN_MARK_PUBLISHED, LUN_MARK_NONE, LUN_MARK_STORAGE };
 int lun_marker_new(lua_State *L, int mark, int vidx);
 int lun_is_none(lua_State *L, int idx);
+int lun_marker_kind(lua_State *L, int idx);
 
 /* What a class's owner wants to hear of its instances' writes (app storage
  * cells: lun_storage.c), so the model calls what its class holds, never a

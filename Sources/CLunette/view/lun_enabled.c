@@ -50,7 +50,7 @@ static int lun_enabled_modifiers(lua_State *L, int v) {
   lua_Integer i, n;
   int says = 0;
   if (lun_rawfield(L, v, "mods") != LUA_TTABLE) { lua_pop(L, 1); return 0; }
-  n = (lua_Integer)lua_rawlen(L, -1);
+  n = lun_rawlen_bounded(L, -1, "a view's modifier list");
   for (i = 1; i <= n && says < 2; i++) {
     if (lua_rawgeti(L, -1, i) == LUA_TTABLE) {
       if (lua_rawgeti(L, -1, 1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "disabled") == 0) {

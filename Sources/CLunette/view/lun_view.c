@@ -438,7 +438,7 @@ void lun_secure_text(lua_State *L, int idx) {
 void lun_view_tag_of(lua_State *L, int idx) {
   lua_Integer i;
   if (lun_rawfield(L, idx, "mods") == LUA_TTABLE) {
-    for (i = (lua_Integer)lua_rawlen(L, -1); i >= 1; i--) {
+    for (i = lun_rawlen_bounded(L, -1, "a view's modifier list"); i >= 1; i--) {
       if (lua_rawgeti(L, -1, i) == LUA_TTABLE) {
         int tag = lua_rawgeti(L, -1, 1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "tag") == 0;
         lua_pop(L, 1);

@@ -65,7 +65,7 @@ static int lun_walk_env(lua_State *L, lun_Walk *W, int v) {
   lua_Integer i, n;
   int enabled = 0;
   if (lun_rawfield(L, v, "env") != LUA_TTABLE) { lua_pop(L, 1); return 0; }
-  n = (lua_Integer)lua_rawlen(L, -1);
+  n = lun_rawlen_bounded(L, -1, "a view's environment list");
   for (i = 1; i <= n; i++) {
     size_t klen;
     const char *key;
@@ -138,7 +138,7 @@ static void lun_walk_animation(lua_State *L, lun_Walk *W, int v) {
 static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
   lua_Integer i, n;
   if (lun_rawfield(L, v, "mods") != LUA_TTABLE) { lua_pop(L, 1); return; }
-  n = (lua_Integer)lua_rawlen(L, -1);
+  n = lun_rawlen_bounded(L, -1, "a view's modifier list");
   for (i = 1; i <= n; i++) {
     size_t nlen, vlen = 0;
     const char *name, *value = "";
@@ -168,7 +168,7 @@ static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
 /* Walks the children 1..n of the view (or plain array) at v; a view's
  * children that keep their constructor slot tell the host so (F02). */
 static void lun_walk_children(lua_State *L, lun_Walk *W, int v, int isView) {
-  lua_Integer i, n = (lua_Integer)lua_rawlen(L, v);
+  lua_Integer i, n = lun_rawlen_bounded(L, v, "a view's children");
   int slots = isView && lun_rawfield(L, v, "slots") == LUA_TTABLE ? lua_gettop(L) : 0;
   if (!slots && isView) lua_pop(L, 1);
   for (i = 1; i <= n; i++) {
@@ -277,7 +277,7 @@ static void lun_walk_retype(lua_State *L, int rec, int info, lun_Walk *W, int32_
 static void lun_walk_prefs(lua_State *L, lun_Walk *W, int lidx, const char *prefix) {
   lua_Integer i, n;
   if (!lua_istable(L, lidx)) lun_walk_altered(L, prefix);
-  n = (lua_Integer)lua_rawlen(L, lidx);
+  n = lun_rawlen_bounded(L, lidx, "a view's preference list");
   for (i = 1; i <= n; i++) {
     size_t len;
     const char *name;
@@ -520,7 +520,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (has & LUN_VF_TRANSACTION) lun_walk_transaction(L, W, v);
   if (has & LUN_VF_ANIMATION) lun_walk_animation(L, W, v);
   if ((has & LUN_VF_LIFE) && lun_rawfield(L, v, "life") == LUA_TTABLE && W->life) {
-    lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
+    lua_Integer i, n = lun_rawlen_bounded(L, -1, "a view's life list");
     for (i = 1; i <= n; i++) {
       lua_rawgeti(L, -1, i);
       lun_life_add(L, W->life);

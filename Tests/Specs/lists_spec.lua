@@ -304,3 +304,24 @@ describe("refreshable", function()
     assert.error_matches(function() ui.List {}:refreshable("now") end, "function expected", 1, true)
   end)
 end)
+
+-- A crafted border (t[2^52] = true on a view value's raw list) must not
+-- hang the walk (issue 17's hostile read, applied to the extras the lists'
+-- modifiers add).
+describe("Lists against crafted view values", function()
+  local function bordered(t)
+    for i = #t + 1, 4 do rawset(t, i, ui.Text("x")) end
+    for k = 52, 4, -1 do rawset(t, 1 << k, ui.Text("x")) end
+    rawset(t, 8, ui.Text("8")); rawset(t, 5, ui.Text("5"))
+    return t
+  end
+
+  it("a crafted border on a view's extras ends the walk with an error node #errors", function()
+    local v = ui.Text("x"):toolbar({ ui.Button("a", function() end) })
+    bordered(rawget(v, "extras"))
+    local app = ui.mount(ui.View("CraftedExtras", function() return v end) {})
+    assert.matches("extras has %d+ entries %(at most 1000000%)", app:tree())
+    app:unmount()
+  end)
+end)
+

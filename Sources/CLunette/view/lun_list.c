@@ -77,7 +77,7 @@ static void lun_list_source(lua_State *L, int sources, const char *what) {
  * each child view's tag and each ForEach's data join what can be selected,
  * the list at sources ({ "tag", v }, { "data", t }). [-0, +0] */
 static void lun_list_share(lua_State *L, int vidx, int bidx, int sources, int depth) {
-  lua_Integer i, n = (lua_Integer)lua_rawlen(L, vidx);
+  lua_Integer i, n = lun_rawlen_bounded(L, vidx, "a List's children");
   for (i = 1; i <= n; i++) {
     int child;
     lua_rawgeti(L, vidx, i);
@@ -184,11 +184,13 @@ static int lun_list_selectable(lua_State *L, int sidx, int vidx) {
   }
   lua_pop(L, 1);
   if (lua_getfield(L, sidx, "sources") != LUA_TTABLE) { lua_pop(L, 1); return 0; }
-  n = (lua_Integer)lua_rawlen(L, -1);
+  n = lun_rawlen_bounded(L, -1, "a List's selectable rows");
   for (i = 1; i <= n && !found; i++) {
     lua_rawgeti(L, -1, i);
+    if (!lua_istable(L, -1)) luaL_error(L, "a view value was altered: its selection's sources hold what Lunette did not put there");
     lua_rawgeti(L, -1, 1);
     lua_rawgeti(L, -2, 2);
+    if (lua_type(L, -2) != LUA_TSTRING) luaL_error(L, "a view value was altered: its selection's sources hold what Lunette did not put there");
     if (strcmp(lua_tostring(L, -2), "tag") == 0) found = lun_values_equal(L, -1, vidx, 0);
     else found = lun_list_in_data(L, lua_gettop(L), vidx);
     lua_pop(L, 3);

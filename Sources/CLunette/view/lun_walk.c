@@ -597,7 +597,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
       break;
   }
   if ((has & LUN_VF_EXTRAS) && lun_rawfield(L, v, "extras") == LUA_TTABLE) {   /* swipeActions, searchable, toolbar */
-    lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
+    lua_Integer i, n = lun_rawlen_bounded(L, -1, "a view's extras");
     for (i = 1; i <= n; i++) {
       lua_rawgeti(L, -1, i);
       if (!lun_view_test(L, -1)) lun_walk_altered(L, "extras");

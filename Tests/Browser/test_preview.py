@@ -270,7 +270,7 @@ class PresentationPreviewTests(unittest.TestCase):
 
 EXPECTED_VIEWS = """
 local ui = require("lunette")
-return ui.View("Settings", { state = { pw = "abc", day = 86400 * 3, flavor = "van" }, body = function(self)
+return ui.View("Settings", { state = { pw = "abc", day = 86400 * 3 + 3600, flavor = "van" }, body = function(self)
   return ui.VStack {
     ui.Label("Lightning", "bolt.fill"),
     ui.Divider(),
@@ -301,14 +301,18 @@ class ExpectedViewsPreviewTests(unittest.TestCase):
             expect(page.locator("hr.Divider")).to_have_count(1)
             expect(page.locator(".ScrollView.horizontal")).to_contain_text("across")
             expect(page.locator(".ScrollView .Image.systemName .symbol")).to_have_text("★")
-            secure = page.locator("input[type=password][placeholder=Password]")
-            expect(secure).to_have_value("•••")          # the runtime sends bullets, never the text
+            secure = page.locator(".SecureField")
+            expect(secure).to_have_value("")             # the runtime sends bullets, never the text: a hint
+            expect(secure).to_have_attribute("placeholder", "•••")
             secure.fill("sesame")
             expect(page.locator("span", has_text="length 6")).to_be_visible()
+            expect(secure).to_have_attribute("placeholder", "••••••")
+            secure.fill("ab")                             # what the person typed, never the bullets
+            expect(page.locator("span", has_text="length 2")).to_be_visible()
             date = page.locator(".DatePicker input[type=date]")
             expect(date).to_have_value("1970-01-04")
-            date.fill("1970-01-11")
-            expect(page.locator("span", has_text="day 864000")).to_be_visible()
+            date.fill("1970-01-11")                       # a date keeps its time of day (01:00)
+            expect(page.locator("span", has_text="day 867600")).to_be_visible()
             pick = page.locator(".Picker select")
             expect(pick.locator("option")).to_have_text(["Vanilla", "Chocolate"])
             pick.select_option(label="Chocolate")

@@ -138,7 +138,9 @@ describe("DatePicker", function()
     app:find("Day"):setValue(86400 * 10)               -- the range is closed
     assert.truthy(app:find("leave 31536000 day 864000"))
     assert.error_matches(function() app:find("Day"):setValue(86400 * 11) end, "setValue: 950400.0 is outside the range", 1, true)
-    assert.error_matches(function() app:find("Leave"):setValue(0 / 0) end, "a finite number expected", 1, true)
+    assert.error_matches(function() app:find("Leave"):setValue(0 / 0) end, "a number expected, not NaN", 1, true)
+    assert.error_matches(function() app:find("Leave"):setValue(2e15) end, "is outside the range", 1, true)
+    assert.error_matches(function() app:find("Day"):increment() end, "increment: a DatePicker has no step", 1, true)
     app:unmount()
   end)
 
@@ -204,3 +206,46 @@ describe("Picker options tagged with their values", function()
       'ui.Picker "P": option 2 (Text "b") has no :tag(value)')
   end)
 end)
+
+-- What a hostile read of these views found (notes/issue-19.md), each kept.
+describe("The expected views against odd input", function()
+  it("a Slider takes large values within its range (the DatePicker's bound is its own)", function()
+    local app = ui.mount(ui.View("BigSlider", { state = { x = 0 }, body = function(self)
+      return ui.VStack { ui.Slider(self["$x"], { 0, 1e16 }), ui.Text("x " .. self.x) }
+    end }) {})
+    app:find { type = "Slider" }:setValue(5e15)
+    assert.truthy(app:find("x 5e+15"), app:tree())
+    app:unmount()
+  end)
+
+  it("a ScrollView keeps the axes it checked, not the script's table", function()
+    local axes = { "horizontal" }
+    local view = ui.ScrollView({ axes = axes }, { ui.Text("x") })
+    axes[1] = "diagonal"
+    local app = ui.mount(view)
+    assert.matches('ScrollView axes={"horizontal"}', app:tree(), 1, true)
+    app:unmount()
+    local odd = setmetatable({ "vertical" }, { __index = function() end })
+    assert.error_matches(function() ui.ScrollView({ axes = odd }, {}) end, "or both listed ({ \"horizontal\", \"vertical\" }), got table", 1, true)
+  end)
+
+  it("a Picker lists every option and label, quotes escaped, and refuses a hole", function()
+    local options = {}
+    for i = 1, 10 do options[i] = ui.Text(i == 2 and 'say "hi", ok' or "n" .. i):tag(i) end
+    local app = ui.mount(ui.Picker("P", ui.Binding.constant(1), options))
+    local line = app:tree():match("(Picker[^\n]*)")
+    assert.truthy(line:find('labels={"n1", "say \\"hi\\", ok", "n3"', 1, true), line)
+    assert.truthy(line:find('"n10"}', 1, true) and line:find("options={1, 2, 3, 4, 5, 6, 7, 8, 9, 10}", 1, true), line)
+    app:unmount()
+    assert.error_matches(function() ui.Picker("P", ui.Binding.constant(1), { ui.Text("a"):tag(1), nil, ui.Text("b"):tag(2) }) end,
+      'ui.Picker "P": option 2 is nil', 1, true)
+  end)
+
+  it("refuse arguments they do not take", function()
+    assert.error_matches(function() ui.DatePicker("D", ui.Binding.constant(0), nil, 7) end,
+      "ui.DatePicker takes a label, a binding and options, got 4 arguments", 1, true)
+    assert.error_matches(function() ui.Image({ systemName = "x" }, 5) end, "ui.Image takes a name or { systemName = … }", 1, true)
+    assert.error_matches(function() ui.ScrollView("vertical", {}, {}) end, "ui.ScrollView takes its axes or options, then its children", 1, true)
+  end)
+end)
+

@@ -155,8 +155,8 @@ static void lun_node_range(lua_State *L, lua_Number *lo, lua_Number *hi, const c
   if (lua_getfield(L, -1, "range") != LUA_TTABLE) {
     lua_getfield(L, -2, "kind");
     if (lua_tointeger(L, -1) == LUN_VIEW_DATEPICKER && strcmp(verb, "setValue") == 0) {
-      *lo = -HUGE_VAL;
-      *hi = HUGE_VAL;
+      *lo = -1e15;                                /* every date a DatePicker takes (lun_view.c) */
+      *hi = 1e15;
       lua_pop(L, 2);
       return;
     }
@@ -173,7 +173,7 @@ static void lun_node_range(lua_State *L, lua_Number *lo, lua_Number *hi, const c
  * picks the date x (seconds since 1970) in a DatePicker, within its range. */
 static int lun_node_set_value(lua_State *L) {
   lua_Number x = luaL_checknumber(L, 2), lo, hi;
-  luaL_argcheck(L, x == x && x > -1e15 && x < 1e15, 2, "a finite number expected");
+  luaL_argcheck(L, x == x, 2, "a number expected, not NaN");
   lua_settop(L, 2);
   lun_node_control(L, "setValue");
   lun_node_range(L, &lo, &hi, "setValue");
@@ -200,6 +200,9 @@ static int lun_node_step(lua_State *L, int up, const char *verb) {
   int integral;
   lua_settop(L, 1);
   lun_node_control(L, verb);
+  lua_getfield(L, -1, "kind");
+  if (lua_tointeger(L, -1) == LUN_VIEW_DATEPICKER) return lun_error_here(L, "%s: a DatePicker has no step (setValue picks a date)", verb);
+  lua_pop(L, 1);
   lun_node_range(L, &lo, &hi, verb);
   lua_getfield(L, -1, "step");                    /* Stepper(value:in:step:), 1 when none */
   integral = lua_isinteger(L, -1) || lua_isnil(L, -1);
@@ -288,10 +291,11 @@ static int lun_node_move(lua_State *L) {
   lua_settop(L, 2);
   lun_app_check_idle(L, "move");
   lun_node_row(L, "move", "moveAction");          /* 3: onMove, 4: index, 5: count */
-  if (to < 1 || to > lua_tointeger(L, 5) + 1)
+  if (to < 1 || to - 1 > lua_tointeger(L, 5)) {   /* to - 1: no overflow, whatever the data's __len says */
+    lua_Integer count = lua_tointeger(L, 5), end = count < LUA_MAXINTEGER ? count + 1 : LUA_MAXINTEGER;
     return lun_error_here(L, "move: %I is outside 1 ... %I (the position the row goes before, counted before it "
-                             "moves; %I: the end)", (LUAI_UACINT)to, (LUAI_UACINT)(lua_tointeger(L, 5) + 1),
-                          (LUAI_UACINT)(lua_tointeger(L, 5) + 1));
+                             "moves; %I: the end)", (LUAI_UACINT)to, (LUAI_UACINT)end, (LUAI_UACINT)end);
+  }
   lua_pushvalue(L, 3);
   lun_node_index_set(L, 4);
   lua_pushinteger(L, to);

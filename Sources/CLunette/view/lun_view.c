@@ -283,6 +283,7 @@ static int lun_view_control(lua_State *L, int kind, int labelarg, int bindarg, i
 static int lun_ui_scrollview(lua_State *L) {
   static const char *const options[] = {"axes", "showsIndicators", NULL};
   int vidx, ok = 1;
+  if (lua_gettop(L) > 2) lun_error_here(L, "ui.ScrollView takes its axes or options, then its children, got %d arguments", lua_gettop(L));
   lua_settop(L, 2);
   if (lua_type(L, 1) == LUA_TSTRING) {
     lua_createtable(L, 0, 1);                     /* ScrollView(.horizontal) { … }: the axes first */
@@ -296,14 +297,20 @@ static int lun_ui_scrollview(lua_State *L) {
   if (lun_rawfield(L, vidx, "attrs") != LUA_TTABLE) { lua_pop(L, 1); return 1; }
   if (lua_getfield(L, -1, "axes") == LUA_TSTRING) {
     ok = strcmp(lua_tostring(L, -1), "vertical") == 0 || strcmp(lua_tostring(L, -1), "horizontal") == 0;
-  } else if (lua_istable(L, -1) && !lua_getmetatable(L, -1)) {
+  } else if (lua_istable(L, -1) && (lua_getmetatable(L, -1) ? (lua_pop(L, 1), 0) : 1)) {
     lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
     ok = n >= 1 && n <= 2;
+    lua_createtable(L, 2, 0);                     /* a copy of what was checked: the script's table may change */
     for (i = 1; i <= n && ok; i++) {
-      const char *a = lua_rawgeti(L, -1, i) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+      const char *a = lua_rawgeti(L, -2, i) == LUA_TSTRING ? lua_tostring(L, -1) : "";
       ok = strcmp(a, "vertical") == 0 || strcmp(a, "horizontal") == 0;
-      lua_pop(L, 1);
+      lua_rawseti(L, -2, i);
     }
+    if (ok) {
+      lua_pushvalue(L, -1);
+      lua_setfield(L, -4, "axes");
+    }
+    lua_pop(L, 1);
   } else ok = lua_isnil(L, -1);
   if (!ok) {
     lun_describe(L, -1, 1);
@@ -361,6 +368,7 @@ static int lun_ui_datepicker(lua_State *L) {
   static const char *const options[] = {"range", "displayedComponents", NULL};
   const char *label;
   int vidx;
+  if (lua_gettop(L) > 3) lun_error_here(L, "ui.DatePicker takes a label, a binding and options, got %d arguments", lua_gettop(L));
   lua_settop(L, 3);
   if (lua_type(L, 1) != LUA_TSTRING && lua_type(L, 1) != LUA_TNUMBER) luaL_typeerror(L, 1, "string");
   label = lua_tostring(L, 1);
@@ -434,6 +442,42 @@ void lun_secure_text(lua_State *L, int idx) {
   luaL_pushresult(&b);
 }
 
+/* How many entries of a Picker's options (and labels) its node lists. */
+#define LUN_MAX_SHOWN_OPTIONS 1000
+
+/* Pushes the list at idx as a Picker's node shows it: every entry (up to
+ * LUN_MAX_SHOWN_OPTIONS), strings quoted with " and \ escaped, so that the
+ * preview reads them back as they are. [-0, +1] */
+void lun_view_list_text(lua_State *L, int idx) {
+  luaL_Buffer b;
+  lua_Integer i, n;
+  idx = lua_absindex(L, idx);
+  n = lun_rawlen_bounded(L, idx, "a Picker's options");
+  luaL_buffinit(L, &b);
+  luaL_addchar(&b, '{');
+  for (i = 1; i <= n && i <= LUN_MAX_SHOWN_OPTIONS; i++) {
+    if (i > 1) luaL_addstring(&b, ", ");
+    if (lua_rawgeti(L, idx, i) == LUA_TSTRING) {
+      size_t len, k;
+      const char *s = lua_tolstring(L, -1, &len);  /* kept alive by the list */
+      lua_pop(L, 1);
+      luaL_addchar(&b, '"');
+      for (k = 0; k < len; k++) {
+        if (s[k] == '"' || s[k] == '\\') luaL_addchar(&b, '\\');
+        luaL_addchar(&b, s[k]);
+      }
+      luaL_addchar(&b, '"');
+    } else {
+      lun_describe(L, -1, 1);
+      lua_remove(L, -2);
+      luaL_addvalue(&b);
+    }
+  }
+  if (n > LUN_MAX_SHOWN_OPTIONS) luaL_addstring(&b, ", ...");
+  luaL_addchar(&b, '}');
+  luaL_pushresult(&b);
+}
+
 /* Pushes the tag of the view value at idx (its last :tag(v)), or nil. [-0, +1] */
 void lun_view_tag_of(lua_State *L, int idx) {
   lua_Integer i;
@@ -478,7 +522,8 @@ static int lun_ui_picker(lua_State *L) {
   lua_createtable(L, (int)n, 0);                  /* 4: the values */
   lua_createtable(L, (int)n, 0);                  /* 5: what each shows */
   for (i = 1; i <= n; i++) {
-    lua_rawgeti(L, 3, i);
+    if (lua_rawgeti(L, 3, i) == LUA_TNIL)
+      lun_error_here(L, "ui.Picker \"%s\": option %d is nil (a hole in the options)", luaL_tolstring(L, 1, NULL), (int)i);
     if (lun_view_test(L, 6)) {                    /* 6: the option, 7: its tag, 8: its label */
       lun_view_tag_of(L, 6);
       if (lua_isnil(L, 7))
@@ -497,8 +542,10 @@ static int lun_ui_picker(lua_State *L) {
   lua_replace(L, 3);
   lua_remove(L, 4);                               /* 4: the labels */
   lun_view_control(L, LUN_VIEW_PICKER, 1, 2, 3);
+  lua_getfield(L, 5, "control");                  /* the labels, beside the options, for the walk */
   lua_pushvalue(L, 4);
-  lun_view_attr(L, 5, "labels");
+  lua_setfield(L, -2, "labels");
+  lua_pop(L, 1);
   return 1;
 }
 
@@ -561,6 +608,7 @@ static void lun_view_symbol_arg(lua_State *L, int arg, const char *view, const c
 static int lun_ui_image(lua_State *L) {
   static const char *const options[] = {"systemName", NULL};
   int vidx;
+  if (lua_gettop(L) > 1) lun_error_here(L, "ui.Image takes a name or { systemName = … }, got %d arguments", lua_gettop(L));
   lua_settop(L, 1);
   if (lua_type(L, 1) == LUA_TTABLE && !lua_getmetatable(L, 1)) {
     lun_check_keys(L, 1, options, "ui.Image", "option");

@@ -557,9 +557,23 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     case LUN_VIEW_DATEPICKER:
       if (lun_rawfield(L, v, "control") != LUA_TTABLE) lun_walk_altered(L, "control");
       lun_enabled_slot(L, W, LUN_ROLE_CONTROL, lun_walk_store(L, W, -1));
-      lua_getfield(L, -1, kind == LUN_VIEW_PICKER ? "options" : "range");
-      if (kind != LUN_VIEW_DATEPICKER || !lua_isnil(L, -1))   /* a DatePicker's range is optional */
-        lun_walk_describe_attr(L, W, kind == LUN_VIEW_PICKER ? "options" : "range", lua_gettop(L));
+      if (kind == LUN_VIEW_PICKER) {              /* every option (and label), read back by the preview */
+        if (lua_getfield(L, -1, "labels") == LUA_TTABLE) {
+          lun_view_list_text(L, -1);
+          lun_out_attr(L, "labels", 6, lua_tostring(L, -1), lua_rawlen(L, -1));
+          lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+        if (lua_getfield(L, -1, "options") == LUA_TTABLE) {
+          lun_view_list_text(L, -1);
+          lun_out_attr(L, "options", 7, lua_tostring(L, -1), lua_rawlen(L, -1));
+          lua_pop(L, 1);
+        } else lun_walk_describe_attr(L, W, "options", lua_gettop(L));   /* a list held in state (its proxy) */
+      } else {
+        lua_getfield(L, -1, "range");
+        if (kind != LUN_VIEW_DATEPICKER || !lua_isnil(L, -1))   /* a DatePicker's range is optional */
+          lun_walk_describe_attr(L, W, "range", lua_gettop(L));
+      }
       lua_pop(L, 2);
       /* fall through: the binding and its value, as a TextField's */
     case LUN_VIEW_TOGGLE:

@@ -189,7 +189,7 @@ static int lun_life_task_id_changed(lua_State *L, int oidx, int eidx) {
   if (lua_toboolean(L, -1)) {
     lua_rawgeti(L, oidx, LUN_LIFE_VALUE);
     lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
-    changed = !lun_values_equal(L, -1, -2, 0);    /* by contents, as Swift's Equatable ids (F10) */
+    changed = !lun_values_equal(L, -1, -2);    /* by contents, as Swift's Equatable ids (F10) */
     lua_pop(L, 2);
   }
   lua_pop(L, 1);
@@ -236,7 +236,7 @@ static void lun_life_stay(lua_State *L, int oidx, int eidx, int32_t unit) {
     case LUN_ON_CHANGE:
       lua_rawgeti(L, oidx, LUN_LIFE_VALUE);
       lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
-      if (!lun_values_equal(L, -1, -2, 0)) {      /* snapshots by contents (F10), the rest by == */
+      if (!lun_values_equal(L, -1, -2)) {      /* snapshots by contents (F10), the rest by == */
         lua_rawgeti(L, eidx, LUN_LIFE_FN);
         lua_insert(L, -3);
         lun_life_queue(L, LUN_EVENT_CHANGE, unit, 3);

@@ -246,9 +246,9 @@ static int lun_values_equal_at(lua_State *L, int a, int b, int depth, long *visi
 /* 1 if the values at a and b are equal as values: plain tables (without a
  * metatable) by contents, at any depth; anything else by ==. Raises past
  * LUN_MAX_COMPARED entries. */
-int lun_values_equal(lua_State *L, int a, int b, int depth) {
+int lun_values_equal(lua_State *L, int a, int b) {
   long visits = 0;
-  return lun_values_equal_at(L, a, b, depth, &visits);
+  return lun_values_equal_at(L, a, b, 0, &visits);
 }
 
 void lun_open_proxy(lua_State *L) {

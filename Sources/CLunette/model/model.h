@@ -97,7 +97,7 @@ void lun_proxy_unwrap(lua_State *L, int idx);
 int lun_proxy_test(lua_State *L, int idx);
 void lun_store_value(lua_State *L, int objidx, int prop);
 void lun_snapshot(lua_State *L, int idx, const char *what);
-int lun_values_equal(lua_State *L, int a, int b, int depth);
+int lun_values_equal(lua_State *L, int a, int b);
 
 /* lun_publisher.c */
 void lun_open_publisher(lua_State *L);

@@ -167,7 +167,7 @@ static int lun_list_in_data(lua_State *L, int didx, int vidx) {
       lun_error_here(L, "select: looking through the List's rows ran longer than the time budget");
     lua_geti(L, didx, j);
     lun_list_row_value(L, -1);
-    found = lun_values_equal(L, -1, vidx, 0);
+    found = lun_values_equal(L, -1, vidx);
     lua_pop(L, 2);
   }
   return found;
@@ -191,7 +191,7 @@ static int lun_list_selectable(lua_State *L, int sidx, int vidx) {
     lua_rawgeti(L, -1, 1);
     lua_rawgeti(L, -2, 2);
     if (lua_type(L, -2) != LUA_TSTRING) luaL_error(L, "a view value was altered: its selection's sources hold what Lunette did not put there");
-    if (strcmp(lua_tostring(L, -2), "tag") == 0) found = lun_values_equal(L, -1, vidx, 0);
+    if (strcmp(lua_tostring(L, -2), "tag") == 0) found = lun_values_equal(L, -1, vidx);
     else found = lun_list_in_data(L, lua_gettop(L), vidx);
     lua_pop(L, 3);
   }
@@ -306,7 +306,7 @@ void lun_list_row(lua_State *L, lun_Walk *W, int marks, int elem, lua_Integer i)
       lua_gettable(L, -3);                        /* the set, a value table (or its proxy) */
       selected = lua_toboolean(L, -1);
       lua_pop(L, 1);
-    } else selected = lun_values_equal(L, -2, -3, 0);
+    } else selected = lun_values_equal(L, -2, -3);
     if (selected) lun_out_attr(L, "selected", 8, "true", 4);
     lun_describe(L, top + 2, 1);
     s = lua_tolstring(L, -1, &len);

@@ -117,7 +117,7 @@ static void lun_walk_animation(lua_State *L, lun_Walk *W, int v) {
   if (lua_rawget(L, -3) == LUA_TTABLE) {          /* { previous value } */
     lua_rawgeti(L, -1, 1);
     lua_rawgeti(L, -5, 2);
-    if (!lun_values_equal(L, -1, -2, 0) && !lun_walk_disables(L, W)) {   /* by contents (Equatable); not
+    if (!lun_values_equal(L, -1, -2) && !lun_walk_disables(L, W)) {   /* by contents (Equatable); not
                                                     while the transaction disables animations (D06) */
       lua_rawgeti(L, -6, 1);
       desc = luaL_tolstring(L, -1, &dlen);

@@ -19,13 +19,7 @@ func message(_ pointer: UnsafePointer<CChar>?, _ length: Int) -> String {
 
 func lunhViewType(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
     withRuntime(rt) { runtime in
-        // One id per name: a script run again (:reload, --watch) keeps its views' identities.
-        let name = string(name, length)
-        if let id = runtime.labels.viewTypeIDs[name] { return id }
-        runtime.labels.viewTypeNames.append(name)
-        let id = Int32(runtime.labels.viewTypeNames.count)
-        runtime.labels.viewTypeIDs[name] = id
-        return id
+        runtime.labels.viewTypes.id(for: string(name, length))
     }
 }
 

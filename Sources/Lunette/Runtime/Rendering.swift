@@ -242,9 +242,7 @@ extension LunetteRuntime {
             }
         }
         let app = App(id: mounting.nextAppID)
-        app.typeID = { [weak self] name in
-            self?.labels.viewTypeIDs[name]
-        }
+        app.typeID = { [viewTypes = labels.viewTypes] name in viewTypes.existingID(for: name) }
         mounting.nextAppID += 1
         mounting.appsByID[app.id] = app
         let root = makeUnit(kind: .root, typeId: 0, parent: nil, app: app)
@@ -313,7 +311,7 @@ extension LunetteRuntime {
     }
 
     func viewTypeName(_ id: Int32) -> String {
-        id >= 1 && Int(id) <= labels.viewTypeNames.count ? labels.viewTypeNames[Int(id) - 1] : "View"
+        labels.viewTypes.name(of: id)
     }
 
     func warn(in unit: Unit?, _ message: String) {

@@ -122,7 +122,7 @@ extension LunetteRuntime {
     private func beginUpdate() {
         guard let unit = flushState.updating else { return }
         if !flushState.updatingBegan, unit.kind == .component, let app = unit.app { app.renderCounts[unit.typeId, default: 0] += 1; unit.renderCount += 1 }
-        if !flushState.updatingBegan, tracer.tracing, unit.kind != .list, unit.kind != .root { traceRun(of: unit) }
+        if !flushState.updatingBegan, tracer.tracing, unit.kind != .list, unit.kind != .root { tracer.run(of: unit) }
         unit.renderCause = nil
         if tracer.tracing { flushState.updateStarted = DispatchTime.now().uptimeNanoseconds }   // its cost, for inspectors
         flushState.updatingBegan = true
@@ -334,7 +334,7 @@ extension LunetteRuntime {
         if let place = tracer.pendingWritePlace, inbox.hasPending {
             tracer.pendingWritePlace = nil
             for post in inbox.drain() where graph.isLive(post.node) {
-                traceWrite(to: post.node, at: place)
+                tracer.write(to: post.node, at: place)
                 graph.changed(post.node)
                 if post.fromOtherThread { flushState.rechecks.append(post.node) }
             }

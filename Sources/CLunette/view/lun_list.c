@@ -97,17 +97,21 @@ static void lun_list_share(lua_State *L, int vidx, int bidx, int sources, int de
   }
 }
 
-/* 1 if the table at idx holds only options (string keys, at least one). */
+/* 1 if the table at idx holds only options (string keys, at least one).
+ * Stops at the first other key: data (an array, keys 1.. first) is told
+ * from options at once, however long it is (a lazy List mounts in the
+ * time of its window, P7). [-0, +0] */
 static int lun_list_options_test(lua_State *L, int idx) {
-  int strings = 0, others = 0;
+  int strings = 0;
   if (lua_type(L, idx) != LUA_TTABLE) return 0;
   if (lua_getmetatable(L, idx)) { lua_pop(L, 1); return 0; }
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     lua_pop(L, 1);
-    if (lua_type(L, -1) == LUA_TSTRING) strings++; else others++;
+    if (lua_type(L, -1) != LUA_TSTRING) { lua_pop(L, 1); return 0; }
+    strings++;
   }
-  return strings > 0 && others == 0;
+  return strings > 0;
 }
 
 /* ui.List(…)'s options form: ({ selection = binding }, data, row) or

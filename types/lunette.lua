@@ -361,7 +361,8 @@ function ui.NavigationLink(label, destination) end
 ---A lazy list: rows in their own scope, only a window realised. Or a static list of children.
 ---With a selection first, List(selection:): ui.List({ selection = self["$chosen"] }, data, row)
 ---or ui.List({ selection = … }, { … }); a row stands for its element's id (a child view: its
----:tag); the binding holds one value (or nil), or a set { [id] = true } for several.
+---:tag); the binding holds one value (or nil), or a set { [id] = true } for several. A selected
+---row shows selected=true (a row of data on its Row node, a tagged child view on its own).
 ---@overload fun(options: { selection: ui.Binding }, data: table, row: fun(element: any, index: integer): ui.ViewValue): ui.ViewValue
 ---@overload fun(options: { selection: ui.Binding }, children: (ui.ViewValue|false|nil)[]): ui.ViewValue
 ---@param data table|ui.Object[]|(ui.ViewValue|false|nil)[]

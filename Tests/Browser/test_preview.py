@@ -373,6 +373,35 @@ class ListEditingPreviewTests(unittest.TestCase):
             expect(page.locator(".refreshing")).to_have_count(0)
 
 
+STATIC_LIST = """
+local ui = require("lunette")
+return ui.View("Flavors", { state = { chosen = "b" }, body = function(self)
+  return ui.VStack {
+    ui.List({ selection = self["$chosen"] }, {
+      ui.Text("Apple"):tag("a"),
+      ui.Section("More", { ui.Text("Banana"):tag("b") }),
+      ui.Text("Plain"),
+    }),
+    ui.Text("chosen " .. tostring(self.chosen)),
+  }
+end })()
+"""
+
+
+class StaticListSelectionPreviewTests(unittest.TestCase):
+    """Issue 19, session 8: the tagged child views of a static List with a
+    selection are drawn selected as rows of data are, and a click picks one."""
+
+    def test_a_static_lists_tagged_rows_show_and_take_the_selection(self):
+        with previewing(STATIC_LIST, "flavors.lua") as page:
+            expect(page.locator(".rowSelected")).to_have_count(1)
+            expect(page.locator(".rowSelected")).to_have_text("Banana")
+            page.locator("span", has_text="Apple").click()
+            expect(page.locator("span", has_text="chosen")).to_have_text("chosen a")
+            expect(page.locator(".rowSelected")).to_have_text("Apple")
+            expect(page.locator(".rowSelected")).to_have_count(1)
+
+
 NAVIGATION = """
 local ui = require("lunette")
 local Book = ui.Observable("Book", { title = "" })

@@ -150,8 +150,9 @@ function View:confirmationDialog(title, isPresented, actions, message) end
 ---Derives the subtree's value of a declared key from the one it inherits
 ---(SwiftUI's transformEnvironment(_:transform:)): fn gets the value (a plain
 ---table as a copy) and returns the new one; returning nothing keeps the
----copy as fn changed it (an inout parameter).
----@param key string a key declared with ui.EnvironmentKey or ui.Entry
+---copy as fn changed it (an inout parameter). A built-in value (colorScheme, …)
+---must stay one the key can hold; isEnabled, isPresented and dismiss cannot be transformed.
+---@param key string a key declared with ui.EnvironmentKey or ui.Entry, or a built-in one
 ---@param fn fun(value: any): any
 ---@return ui.ViewValue
 function View:transformEnvironment(key, fn) end

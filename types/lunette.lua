@@ -395,7 +395,8 @@ function ui.Divider() end
 ---@param children? ui.ViewValue[]
 ---@return ui.ViewValue
 function ui.ScrollView(axesOrOptionsOrChildren, children) end
----A TextField whose text is never shown: its node's value is one bullet per character.
+---A TextField whose text is never shown: its node's value is one bullet per character, and
+---inspection (:state, the preview's inspector) shows the state it binds as those bullets.
 ---@param placeholder string
 ---@param text ui.Binding
 ---@return ui.ViewValue

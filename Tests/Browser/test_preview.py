@@ -318,6 +318,25 @@ class ExpectedViewsPreviewTests(unittest.TestCase):
             pick.select_option(label="Chocolate")
             expect(page.locator("span", has_text="flavor choc")).to_be_visible()
 
+    def test_the_inspector_hides_the_state_a_secure_field_binds(self):
+        # Issue 19, session 8: the state panel shows a SecureField's text as
+        # its bullets in an empty password input; what is typed there is set
+        # as a string, and neither the panel nor the timeline shows it.
+        with previewing(EXPECTED_VIEWS, "settings.lua") as page:
+            page.locator("[data-view='Settings#1']").click(position={"x": 2, "y": 2})
+            expect(page.locator("#inspector")).to_contain_text("Settings#1")
+            field = page.locator("#inspector input[data-state=pw]")
+            expect(field).to_have_attribute("type", "password")
+            expect(field).to_have_value("")
+            expect(field).to_have_attribute("placeholder", "•••")
+            expect(page.locator("#inspector input[data-state=flavor]")).to_have_value('"van"')   # other state as before
+            self.assertNotIn("abc", page.locator("#inspector").inner_html())
+            field.fill('x"y\\z')
+            field.press("Enter")
+            expect(page.locator("span", has_text="length 5")).to_be_visible()
+            expect(page.locator("#timeline")).to_contain_text("set Settings#1.pw = (hidden: a SecureField's text)")
+            self.assertNotIn('x"y', page.locator("#timeline").inner_text())
+
 
 LISTS = """
 local ui = require("lunette")

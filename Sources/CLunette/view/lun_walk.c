@@ -587,6 +587,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     case LUN_VIEW_SECUREFIELD:
       lun_rawfield(L, v, "binding");
       if (!lun_binding_test(L, -1)) lun_walk_altered(L, "binding");
+      if (kind == LUN_VIEW_SECUREFIELD) lun_binding_mark_secret(L, -1);   /* inspection hides what it reaches */
       lun_enabled_slot(L, W, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
       lun_binding_get(L, -1);
       if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");

@@ -354,9 +354,9 @@ function ui.Group(children) end
 function ui.NavigationStack(path, children, destination) end
 ---A link that pushes destination onto the nearest stack's path (node:tapLink() in tests; a
 ---tap on any node of a view label follows it). A value is shown by the :navigationDestination
----for its type (or the stack's destination function).
+---for its type (or the stack's destination function). An explicit nil value disables the link.
 ---@param label string|ui.ViewValue a string, or a view (NavigationLink(destination:label:))
----@param destination ui.ViewValue|fun(): ui.ViewValue|any a view, a function making one at the tap, or a value
+---@param destination ui.ViewValue|fun(): ui.ViewValue|any|nil a view, a function making one at the tap, or a value (nil: disabled)
 ---@return ui.ViewValue
 function ui.NavigationLink(label, destination) end
 ---A lazy list: rows in their own scope, only a window realised. Or a static list of children.

@@ -144,6 +144,23 @@ describe("The title of the top screen", function()
     assert.matches("^NavigationStack\n", root:tree())          -- nothing pushed: the root shows its own title
     root:unmount()
   end)
+
+  it("is shown once in strict mode, where the stack's body runs twice", function()
+    ui.configure { strict = true }
+    local ok, err = pcall(function()
+      local Strict = ui.View("TitledStrict", { state = { path = { "a" } }, body = function(self)
+        return ui.NavigationStack(self["$path"], { ui.Text("root") },
+          function(name) return ui.Text("screen " .. name):navigationTitle("On " .. name) end)
+      end })
+      local app = ui.mount(Strict {})
+      assert.matches('NavigationStack title="On a"\n', app:tree(), 1, true)
+      local _, titles = app:json():gsub('"title":', "")
+      assert.equal(1, titles)
+      app:unmount()
+    end)
+    ui.configure { strict = false }
+    assert(ok, err)
+  end)
 end)
 
 -- toolbar(content:): "Populates the toolbar or navigation bar with the

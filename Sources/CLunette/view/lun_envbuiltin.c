@@ -223,19 +223,36 @@ static int lun_ui_presented(lua_State *L) {
   return 1;
 }
 
+static const char lun_key_attribute_muted = 0;   /* strict mode's first run of a body: its attributes are dropped */
+
+/* Strict mode runs a body twice and walks what the second run returned:
+ * lun_run_view mutes ui._attribute for the first run (1) and unmutes it
+ * (0) after. A first run that raised leaves it muted only until the next
+ * body's first run, and the mute holds only in strict mode. [-0, +0] */
+void lun_attribute_mute(lua_State *L, int muted) {
+  lua_pushboolean(L, muted);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_attribute_muted);
+}
+
 /* ui._attribute(name, value) -> (): an attribute of the whole output of
  * the body running now, shown on the node that hosts it (the prelude's
  * NavigationStack shows its top screen's title so; it takes the function
- * once, then removes it from ui). Only while a view's body runs. */
+ * once, then removes it from ui). Only while a view's body runs; once, in
+ * strict mode too (its first run writes nothing). */
 static int lun_ui_attribute(lua_State *L) {
   lun_State *S = lun_state(L);
   size_t nlen, vlen;
+  int muted;
   const char *name = luaL_checklstring(L, 1, &nlen), *value;
   if (lua_type(L, 2) != LUA_TSTRING && lua_type(L, 2) != LUA_TNUMBER) luaL_typeerror(L, 2, "string");
   value = lua_tolstring(L, 2, &vlen);
   luaL_argcheck(L, nlen > 0 && nlen <= 64, 1, "a name of 1 to 64 bytes expected");
   luaL_argcheck(L, vlen <= 4096, 2, "a value of at most 4096 bytes expected");
   if (!S->rendering || !S->inBody) return lun_error_here(L, "ui._attribute: only while a view's body runs");
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_attribute_muted);
+  muted = S->strict && lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  if (muted) return 0;
   lun_describe(L, 2, 1);                          /* shown as attributes are: "Dune" */
   value = lua_tolstring(L, -1, &vlen);
   lun_out_attr(L, name, nlen, value, vlen);

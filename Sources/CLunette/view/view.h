@@ -149,6 +149,7 @@ void lun_open_envbuiltin(lua_State *L);
 void lun_envbuiltin_check(lua_State *L, int kidx, int vidx);                     /* [-0, +0] */
 void lun_envbuiltin_derived(lua_State *L, int kidx, int vidx, int v, const char *site); /* [-0, +0] */
 int lun_envbuiltin_readonly(const char *key);
+void lun_attribute_mute(lua_State *L, int muted);                                /* [-0, +0] */
 void lun_envbuiltin_presented(lua_State *L, lun_Walk *W);                        /* [-0, +0] */
 
 /* lun_self.c */

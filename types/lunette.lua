@@ -652,7 +652,9 @@ local Node = {}
 function Node:tap() end
 ---Follows a NavigationLink: pushes its destination onto the stack's path.
 function Node:tapLink() end
+---Flips a Toggle (any other node is an error naming it).
 function Node:toggle() end
+---Types into a TextField or a SecureField (any other node is an error naming it).
 ---@param text string
 function Node:setText(text) end
 function Node:submit() end

@@ -47,4 +47,32 @@ final class LabelTapTests: XCTestCase {
         try runtime.tap(XCTUnwrap(app.find(text: "Work Folder")))      // a NavigationLink's Label
         XCTAssertNotNil(app.find(text: "in the folder"), runtime.text(of: app))
     }
+
+    /// A host toggles only a Toggle and types only into a TextField or a
+    /// SecureField, as `node:toggle()` and `node:setText(s)` do: a Toggle is
+    /// "A control that toggles between on and off states"
+    /// (https://developer.apple.com/documentation/swiftui/toggle). Before,
+    /// toggling a TextField wrote false into its text.
+    func testAHostTogglesOnlyAToggleAndTypesOnlyIntoAField() throws {
+        let runtime = try LunetteRuntime()
+        let app = try XCTUnwrap(try runtime.run(source: """
+            local ui = require("lunette")
+            return ui.View("Odd", { state = { on = false, name = "ada" }, body = function(self)
+              return ui.VStack {
+                ui.Toggle("On", self["$on"]), ui.TextField("Name", self["$name"]),
+                ui.Text(tostring(self.on) .. " " .. tostring(self.name)),
+              }
+            end })()
+            """))
+        XCTAssertThrowsError(try runtime.toggle(XCTUnwrap(app.find(type: "TextField")))) { error in
+            XCTAssertTrue("\(error)".contains(#"toggle: TextField "Name" cannot be toggled (only a Toggle can)"#), "\(error)")
+        }
+        XCTAssertThrowsError(try runtime.setText(XCTUnwrap(app.find(type: "Toggle")), "yes")) { error in
+            XCTAssertTrue("\(error)".contains(#"setText: Toggle "On" cannot be typed into"#), "\(error)")
+        }
+        XCTAssertNotNil(app.find(text: "false ada"), runtime.text(of: app))
+        try runtime.toggle(XCTUnwrap(app.find(type: "Toggle")))
+        try runtime.setText(XCTUnwrap(app.find(type: "TextField")), "bob")
+        XCTAssertNotNil(app.find(text: "true bob"), runtime.text(of: app))
+    }
 }

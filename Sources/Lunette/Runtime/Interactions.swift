@@ -141,6 +141,13 @@ extension LunetteRuntime {
             throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to edit (or no longer rendered)")
         }
         try refuseIfDisabled(node, text == nil ? "toggle" : "type into")
+        let label = node.text.map { " \"\($0)\"" } ?? ""
+        if text == nil, node.kind != .toggle {                 // a person toggles a Toggle only
+            throw LunetteError.script("toggle: \(node.typeName)\(label) cannot be toggled (only a Toggle can)")
+        }
+        if text != nil, node.kind != .textField, node.kind != .secureField {
+            throw LunetteError.script("setText: \(node.typeName)\(label) cannot be typed into (only a TextField or a SecureField can)")
+        }
         let status = (text ?? "").withCString {
             lun_slot_binding(L, owner.recordRef, slot, $0, (text ?? "").utf8.count, text == nil ? 0 : 1)
         }

@@ -52,6 +52,18 @@ final class SeamTests: XCTestCase {
         XCTAssertNil(RenderNode.Kind(rawValue: 0))
     }
 
+    /// A kind carries its constructor (issue 17, item 5): the list registers `ui.<name>` for
+    /// each kind a script makes; the kinds a modifier or the walk makes have no constructor.
+    func testEachKindCarriesItsConstructor() throws {
+        let runtime = try LunetteRuntime()
+        let madeByOthers: Set<String> = ["Row", "Error", "Sheet", "Alert", "SwipeActions", "Toolbar"]
+        for kind in RenderNode.Kind.allCases {
+            let type = try runtime.evaluate("return type(require('lunette')[\(luaQuoted(kind.name))])")
+            XCTAssertEqual(type, [madeByOthers.contains(kind.name) ? "nil" : "function"], kind.name)
+        }
+        XCTAssertEqual(try runtime.evaluate("return require('lunette').Text('a').kind == require('lunette').ProgressView().kind"), ["false"])
+    }
+
     /// A run's output crosses as records in one call (issue 17, "output as data"): a component
     /// with a VStack of three Texts with a modifier each is one hand-over, not twenty calls.
     func testARunsOutputCrossesInOneCall() throws {

@@ -69,19 +69,25 @@ enum {
   LUN_UNIT_EFFECT = 5     /* ui.effect: runs a function, renders nothing */
 };
 
-/* Render node kinds (built-in views) and the names trees show: the one
- * list, for C and for Swift (RenderNode.Kind reads lun_view_kind_name). */
+/* Render node kinds (built-in views): the one list, for C and for Swift
+ * (RenderNode.Kind reads lun_view_kind_name). Each kind is its enum name,
+ * the name trees show (and ui.<name>, the script's constructor) and that
+ * constructor, a function of view/lun_view.c (NULL: a modifier or the walk
+ * makes it). A new view is one line here and its function. */
 #define LUN_VIEW_KINDS(X) \
-  X(TEXT, "Text") X(BUTTON, "Button") X(TOGGLE, "Toggle") X(TEXTFIELD, "TextField") \
-  X(VSTACK, "VStack") X(HSTACK, "HStack") X(GROUP, "Group") X(LIST, "List") \
-  X(FOREACH, "ForEach") X(SPACER, "Spacer") \
-  X(IMAGE, "Image") X(EMPTY, "EmptyView") X(COMPONENT, "View") X(ROW, "Row") \
-  X(ERROR, "Error") X(SHEET, "Sheet") X(ZSTACK, "ZStack") X(FORM, "Form") X(SECTION, "Section") \
-  X(PICKER, "Picker") X(SLIDER, "Slider") X(STEPPER, "Stepper") X(ALERT, "Alert") \
-  X(PROGRESS, "ProgressView") \
-  X(LABEL, "Label") X(DIVIDER, "Divider") X(SCROLLVIEW, "ScrollView") X(SECUREFIELD, "SecureField") \
-  X(DATEPICKER, "DatePicker") X(SWIPEACTIONS, "SwipeActions") X(TOOLBAR, "Toolbar")
-#define LUN_VIEW_ENUM_(id, name) LUN_VIEW_##id,
+  X(TEXT, "Text", lun_ui_text) X(BUTTON, "Button", lun_ui_button) X(TOGGLE, "Toggle", lun_ui_toggle) \
+  X(TEXTFIELD, "TextField", lun_ui_textfield) X(VSTACK, "VStack", lun_ui_vstack) \
+  X(HSTACK, "HStack", lun_ui_hstack) X(GROUP, "Group", lun_ui_group) X(LIST, "List", lun_ui_list) \
+  X(FOREACH, "ForEach", lun_ui_foreach) X(SPACER, "Spacer", lun_ui_spacer) \
+  X(IMAGE, "Image", lun_ui_image) X(EMPTY, "EmptyView", lun_ui_empty) X(COMPONENT, "View", lun_ui_view) \
+  X(ROW, "Row", NULL) X(ERROR, "Error", NULL) X(SHEET, "Sheet", NULL) X(ZSTACK, "ZStack", lun_ui_zstack) \
+  X(FORM, "Form", lun_ui_form) X(SECTION, "Section", lun_ui_section) X(PICKER, "Picker", lun_ui_picker) \
+  X(SLIDER, "Slider", lun_ui_slider) X(STEPPER, "Stepper", lun_ui_stepper) X(ALERT, "Alert", NULL) \
+  X(PROGRESS, "ProgressView", lun_ui_progress) X(LABEL, "Label", lun_ui_label) \
+  X(DIVIDER, "Divider", lun_ui_divider) X(SCROLLVIEW, "ScrollView", lun_ui_scrollview) \
+  X(SECUREFIELD, "SecureField", lun_ui_securefield) X(DATEPICKER, "DatePicker", lun_ui_datepicker) \
+  X(SWIPEACTIONS, "SwipeActions", NULL) X(TOOLBAR, "Toolbar", NULL)
+#define LUN_VIEW_ENUM_(id, name, make) LUN_VIEW_##id,
 enum { LUN_VIEW_NONE = 0, LUN_VIEW_KINDS(LUN_VIEW_ENUM_) LUN_VIEW_KIND_COUNT };
 #undef LUN_VIEW_ENUM_
 /* The name of a view kind ("Text"), or "?" for no kind. */

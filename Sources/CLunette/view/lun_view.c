@@ -37,7 +37,7 @@ int lun_viewtype_test(lua_State *L, int idx) {
 
 /* The name of a built-in view kind, as shown in trees and errors. */
 const char *lun_view_kind_name(int kind) {
-#define LUN_VIEW_NAME_(id, name) name,
+#define LUN_VIEW_NAME_(id, name, make) name,
   static const char *const names[] = {"?", LUN_VIEW_KINDS(LUN_VIEW_NAME_)};
 #undef LUN_VIEW_NAME_
   return kind > 0 && kind < LUN_VIEW_KIND_COUNT ? names[kind] : "?";
@@ -1198,17 +1198,10 @@ static int lun_viewtype_tostring(lua_State *L) {
 }
 
 void lun_open_view(lua_State *L) {
-  static const luaL_Reg fns[] = {
-    {"View", lun_ui_view}, {"Text", lun_ui_text}, {"Button", lun_ui_button},
-    {"Toggle", lun_ui_toggle}, {"TextField", lun_ui_textfield},
-    {"VStack", lun_ui_vstack}, {"HStack", lun_ui_hstack}, {"Group", lun_ui_group},
-    {"List", lun_ui_list}, {"ForEach", lun_ui_foreach},
-    {"Spacer", lun_ui_spacer},
-    {"Image", lun_ui_image}, {"EmptyView", lun_ui_empty}, {"ProgressView", lun_ui_progress},
-    {"ZStack", lun_ui_zstack}, {"Form", lun_ui_form}, {"Section", lun_ui_section},
-    {"Picker", lun_ui_picker}, {"Slider", lun_ui_slider}, {"Stepper", lun_ui_stepper},
-    {"Label", lun_ui_label}, {"Divider", lun_ui_divider}, {"ScrollView", lun_ui_scrollview},
-    {"SecureField", lun_ui_securefield}, {"DatePicker", lun_ui_datepicker}, {NULL, NULL}};
+#define LUN_VIEW_MAKER_(id, name, make) {name, make},
+  static const luaL_Reg kinds[] = {LUN_VIEW_KINDS(LUN_VIEW_MAKER_) {NULL, NULL}};
+#undef LUN_VIEW_MAKER_
+  const luaL_Reg *kind;
   static const luaL_Reg typemeta[] = {
     {"__call", lun_viewtype_call}, {"__index", lun_viewtype_index},
     {"__newindex", lun_viewtype_newindex}, {"__tostring", lun_viewtype_tostring},
@@ -1216,5 +1209,9 @@ void lun_open_view(lua_State *L) {
   lun_newmetatable(L, LUN_MT_VIEWTYPE);
   luaL_setfuncs(L, typemeta, 0);
   lua_pop(L, 1);
-  luaL_setfuncs(L, fns, 0);
+  for (kind = kinds; kind->name; kind++) {      /* ui.Text, ...: the kinds a script makes */
+    if (!kind->func) continue;                 /* made by a modifier or the walker (Row, Sheet, ...) */
+    lua_pushcfunction(L, kind->func);
+    lua_setfield(L, -2, kind->name);
+  }
 }

@@ -203,15 +203,3 @@ func lunhNodeText(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ what: Int32
 func lunhNodeReleaseHandle(_ rt: UnsafeMutableRawPointer?, _ handle: Int32) {
     withRuntime(rt) { $0.handles.remove(handle) }
 }
-
-func lunhTraceSet(_ rt: UnsafeMutableRawPointer?, _ on: Int32, _ echo: Int32) {
-    withRuntime(rt) { $0.setTracing(on != 0, echo: echo != 0) }
-}
-
-func lunhTraceWrite(_ rt: UnsafeMutableRawPointer?, _ node: Int32, _ place: UnsafePointer<CChar>?, _ length: Int) {
-    withRuntime(rt) { $0.traceWrite(to: node, at: string(place, length)) }
-}
-
-func lunhTraceWhere(_ rt: UnsafeMutableRawPointer?, _ place: UnsafePointer<CChar>?, _ length: Int) {
-    withRuntime(rt) { $0.tracer.pendingWritePlace = string(place, length) }
-}

@@ -8,7 +8,9 @@ enum HostTable {
     /// A table whose groups answer with `runtime`'s parts (unretained: the
     /// runtime owns the table and the parts): the clock's callbacks with
     /// the clock, storage's with the `AppStorageKeeper`, the objects' with the
-    /// `ObjectBridge`, the rest with the runtime.
+    /// `ObjectBridge`, the output's with the `OutputBuilder`, the trace's with
+    /// the `Tracer`; the scheduler's and inspection's with the runtime (the
+    /// scheduler is the runtime's own work, inspection its public reading).
     static func make(for runtime: LunetteRuntime) -> UnsafeMutablePointer<lun_Host> {
         let context = Unmanaged.passUnretained(runtime).toOpaque()
         let table = UnsafeMutablePointer<lun_Host>.allocate(capacity: 1)
@@ -34,7 +36,7 @@ enum HostTable {
         table.pointee.scheduler.transaction_end = lunhTransactionEnd
         table.pointee.scheduler.prefs_prepare = lunhPrefsPrepare
         table.pointee.scheduler.prefs_item = lunhPrefsItem
-        table.pointee.output.context = context
+        table.pointee.output.context = Unmanaged.passUnretained(runtime.builder).toOpaque()
         table.pointee.output.view_type = lunhViewType
         table.pointee.output.write = lunhOutWrite
         table.pointee.output.unit = lunhOutUnit
@@ -78,7 +80,7 @@ enum HostTable {
         table.pointee.inspect.problem_next = lunhProblemNext
         table.pointee.inspect.event_failed = lunhEventFailed
         table.pointee.inspect.open_url = lunhOpenURL
-        table.pointee.trace.context = context
+        table.pointee.trace.context = Unmanaged.passUnretained(runtime.tracer).toOpaque()
         table.pointee.trace.write = lunhTraceWrite
         table.pointee.trace.where = lunhTraceWhere
         table.pointee.trace.set = lunhTraceSet

@@ -1,6 +1,12 @@
 import CLunette
 
-// The builder's leaves for the C walker (clunette.h, "building a unit's output").
+// The output group's leaves for the C walker (clunette.h, "building a unit's
+// output"): they answer with the OutputBuilder, the owner of a run's output.
+
+@inline(__always)
+private func withBuilder<T>(_ pointer: UnsafeMutableRawPointer?, _ body: (OutputBuilder) -> T) -> T {
+    Unmanaged<OutputBuilder>.fromOpaque(pointer!)._withUnsafeGuaranteedRef(body)
+}
 
 func string(_ pointer: UnsafePointer<CChar>?, _ length: Int) -> String {
     guard let pointer else { return "" }
@@ -17,63 +23,38 @@ func message(_ pointer: UnsafePointer<CChar>?, _ length: Int) -> String {
     return string(pointer, longestMessage) + "… (\(length - longestMessage) more bytes)"
 }
 
-func lunhViewType(_ rt: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
-    withRuntime(rt) { runtime in
-        // One id per name: a script run again (:reload, --watch) keeps its views' identities.
-        let name = string(name, length)
-        if let id = runtime.labels.viewTypeIDs[name] { return id }
-        runtime.labels.viewTypeNames.append(name)
-        let id = Int32(runtime.labels.viewTypeNames.count)
-        runtime.labels.viewTypeIDs[name] = id
-        return id
-    }
+func lunhViewType(_ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
+    withBuilder(context) { $0.viewTypes.id(for: string(name, length)) }
 }
 
-func lunhOutWrite(_ rt: UnsafeMutableRawPointer?, _ records: UnsafePointer<CChar>?, _ length: Int) {
+func lunhOutWrite(_ context: UnsafeMutableRawPointer?, _ records: UnsafePointer<CChar>?, _ length: Int) {
     guard let records, length > 0 else { return }
-    withRuntime(rt) { runtime in
-        runtime.builder.write(UnsafeRawBufferPointer(start: records, count: length))
-    }
+    withBuilder(context) { $0.write(UnsafeRawBufferPointer(start: records, count: length)) }
 }
 
-func lunhOutUnit(_ rt: UnsafeMutableRawPointer?, _ kind: Int32, _ typeId: Int32, _ key: UnsafePointer<CChar>?,
+func lunhOutUnit(_ context: UnsafeMutableRawPointer?, _ kind: Int32, _ typeId: Int32, _ key: UnsafePointer<CChar>?,
                  _ klen: Int, _ unit: UnsafeMutablePointer<Int32>?) -> Int32 {
-    withRuntime(rt) { runtime in
-        guard let (child, isNew) = runtime.builder.child(kind: Unit.Kind(rawValue: kind) ?? .component, typeId: typeId,
+    withBuilder(context) { builder in
+        guard let (child, isNew) = builder.child(kind: Unit.Kind(rawValue: kind) ?? .component, typeId: typeId,
                                                          key: key.map { string($0, klen) }) else { return LUN_TOO_DEEP }
         unit?.pointee = child.id
         return isNew ? 0 : child.recordRef
     }
 }
 
-func lunhOutTransaction(_ rt: UnsafeMutableRawPointer?) -> Int32 {
-    withRuntime(rt) { $0.builder.transaction?.id ?? 0 }
+func lunhOutTransaction(_ context: UnsafeMutableRawPointer?) -> Int32 {
+    withBuilder(context) { $0.transaction?.id ?? 0 }
 }
 
-func lunhTransactionBegin(_ rt: UnsafeMutableRawPointer?, _ animation: UnsafePointer<CChar>?, _ length: Int,
-                          _ id: Int32) {
-    withRuntime(rt) { runtime in
-        runtime.schedulePendingEffects()              // made stale before it (or in the outer one): not in it
-        runtime.flushState.transaction = Transaction(animation: length > 0 ? string(animation, length) : nil, id: id)
-    }
+func lunhOutEnv(_ context: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>?, _ klen: Int, _ slot: Int32) -> Int32 {
+    withBuilder(context) { $0.environment(key: string(key, klen), slot: slot) }
 }
 
-func lunhTransactionEnd(_ rt: UnsafeMutableRawPointer?) {
-    withRuntime(rt) { runtime in
-        runtime.schedulePendingEffects()              // made stale inside it: animated
-        runtime.flushState.transaction = nil
-    }
-}
-
-func lunhOutEnv(_ rt: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>?, _ klen: Int, _ slot: Int32) -> Int32 {
-    withRuntime(rt) { $0.builder.environment(key: string(key, klen), slot: slot) }
-}
-
-func lunhEnvFind(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ key: UnsafePointer<CChar>?, _ klen: Int,
+func lunhEnvFind(_ context: UnsafeMutableRawPointer?, _ unit: Int32, _ key: UnsafePointer<CChar>?, _ klen: Int,
                  _ ref: UnsafeMutablePointer<Int32>?, _ slot: UnsafeMutablePointer<Int32>?,
                  _ node: UnsafeMutablePointer<Int32>?) -> Int32 {
-    withRuntime(rt) { runtime in
-        guard let entry = runtime.units[unit]?.environmentEntry(for: string(key, klen)) else { return 0 }
+    withBuilder(context) { builder in
+        guard let entry = builder.runtime.units[unit]?.environmentEntry(for: string(key, klen)) else { return 0 }
         ref?.pointee = entry.recordRef
         slot?.pointee = entry.slot
         node?.pointee = entry.node
@@ -81,9 +62,17 @@ func lunhEnvFind(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ key: UnsafePoi
     }
 }
 
-func lunhUnitName(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
-    withRuntime(rt) { runtime in
-        let (pointer, count) = runtime.text.set(runtime.units[unit]?.displayName ?? "view")
+func lunhUnitName(_ context: UnsafeMutableRawPointer?, _ unit: Int32, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
+    withBuilder(context) { builder in
+        let (pointer, count) = builder.text.set(builder.runtime.units[unit]?.displayName ?? "view")
+        length?.pointee = count
+        return pointer
+    }
+}
+
+func lunhOutPath(_ context: UnsafeMutableRawPointer?, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
+    withBuilder(context) { builder in
+        let (pointer, count) = builder.text.set(builder.position)
         length?.pointee = count
         return pointer
     }

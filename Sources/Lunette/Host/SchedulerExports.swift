@@ -25,3 +25,18 @@ func lunhUnitEnd(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ status: Int32,
 func lunhReleaseNext(_ rt: UnsafeMutableRawPointer?) -> Int32 {
     withRuntime(rt) { $0.flushState.pendingReleases.popLast() ?? 0 }
 }
+
+func lunhTransactionBegin(_ rt: UnsafeMutableRawPointer?, _ animation: UnsafePointer<CChar>?, _ length: Int,
+                          _ id: Int32) {
+    withRuntime(rt) { runtime in
+        runtime.schedulePendingEffects()              // made stale before it (or in the outer one): not in it
+        runtime.flushState.transaction = Transaction(animation: length > 0 ? string(animation, length) : nil, id: id)
+    }
+}
+
+func lunhTransactionEnd(_ rt: UnsafeMutableRawPointer?) {
+    withRuntime(rt) { runtime in
+        runtime.schedulePendingEffects()              // made stale inside it: animated
+        runtime.flushState.transaction = nil
+    }
+}

@@ -56,14 +56,6 @@ func lunhEventFailed(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: U
     }
 }
 
-func lunhOutPath(_ rt: UnsafeMutableRawPointer?, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
-    withRuntime(rt) { runtime in
-        let (pointer, count) = runtime.text.set(runtime.builder.position)
-        length?.pointee = count
-        return pointer
-    }
-}
-
 func lunhProblemNext(_ rt: UnsafeMutableRawPointer?, _ isError: UnsafeMutablePointer<Int32>?,
                      _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
     withRuntime(rt) { runtime in
@@ -77,10 +69,6 @@ func lunhProblemNext(_ rt: UnsafeMutableRawPointer?, _ isError: UnsafeMutablePoi
 
 func lunhReset(_ rt: UnsafeMutableRawPointer?) {
     withRuntime(rt) { $0.reset() }
-}
-
-func lunhEventRan(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ what: UnsafePointer<CChar>?, _ length: Int) {
-    withRuntime(rt) { $0.traceEvent(string(what, length), unit: unit) }
 }
 
 func lunhPrefsPrepare(_ rt: UnsafeMutableRawPointer?) -> Int32 {

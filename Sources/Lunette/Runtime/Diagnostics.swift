@@ -9,16 +9,12 @@ import CLunette
 extension LunetteRuntime {
     /// Turns the why-re-rendered log on or off; `echo` also prints each line as it happens.
     public func setTracing(_ on: Bool, echo: Bool = false) {
-        tracer.tracing = on
-        tracer.traceEcho = on && echo
-        lun_state(L).pointee.tracing = on ? 1 : 0
-        if !on { tracer.lastWrites = [:] }
+        tracer.set(on, echo: echo)
     }
 
     /// The lines logged since the last call (the REPL prints them after each input).
     public func takeTraceLines() -> [String] {
-        defer { tracer.traceLines = [] }
-        return tracer.traceLines
+        tracer.take()
     }
 
     /// The why-re-rendered log of an app.
@@ -124,44 +120,5 @@ extension LunetteRuntime {
             if let unit = node.unit { return [unit] + presented }
             return presented
         }
-    }
-
-    /// Records that an event of a view ran (called when tracing): "• onChange BookView#2".
-    func traceEvent(_ what: String, unit id: Int32) {
-        let label = units[id]?.label ?? "a view that is gone"
-        let line = "• \(what) \(label)"
-        tracer.traceLines.append(line)
-        if let app = units[id]?.app {
-            app.trace.append(line)
-            if app.trace.count > 1_000 { app.trace.removeFirst(app.trace.count - 1_000) }
-        }
-        if tracer.traceEcho { print(line) }
-    }
-
-    /// Records why `unit` is about to run (called when tracing).
-    func traceRun(of unit: Unit) {
-        var reasons: [String] = []
-        if let cause = unit.renderCause { reasons.append(cause) }
-        var l = graph.node(unit.node).deps
-        while l != 0 {
-            let link = graph.link(l)
-            if link.version != graph.node(link.dep).version {
-                var reason = label(of: link.dep)
-                if let place = tracer.lastWrites[link.dep] { reason += ", set at \(place)" }
-                reasons.append(reason)
-            }
-            l = link.nextDep
-        }
-        let line = "↻ \(unit.label)" + (reasons.isEmpty ? "" : "  (\(reasons.joined(separator: "; ")))")
-        tracer.traceLines.append(line)
-        if tracer.traceLines.count > 10_000 { tracer.traceLines.removeFirst(tracer.traceLines.count - 10_000) }
-        unit.app?.trace.append(line)
-        if let app = unit.app, app.trace.count > 1_000 { app.trace.removeFirst(app.trace.count - 1_000) }
-        if tracer.traceEcho { print(line) }
-    }
-
-    /// Notes where a Lua write to `node` happened (when tracing).
-    func traceWrite(to node: Int32, at place: String) {
-        tracer.lastWrites[node] = place
     }
 }

@@ -110,7 +110,8 @@ public final class LunetteRuntime {
     lazy var objects = ObjectBridge(hosts: HostObjects(inbox: inbox), graph: graph)
     /// The Swift objects Lua holds.
     var hosts: HostObjects { objects.hosts }
-    lazy var builder = OutputBuilder(runtime: self)
+    /// A run's output as it is made: the owner of the host table's output group.
+    lazy var builder = OutputBuilder(runtime: self, viewTypes: labels.viewTypes)
     @exclusivity(unchecked) var scheduler = Scheduler()
     /// The round's batch C is running (lun_flush.c reads its tickets).
     @exclusivity(unchecked) var batch = RoundBatch()
@@ -119,7 +120,8 @@ public final class LunetteRuntime {
     @exclusivity(unchecked) var mounting = Mounting()
     @exclusivity(unchecked) var handles = NodeHandles()
     var labels = Labels()
-    var tracer = Tracer()
+    /// Why views re-render (`ui.trace`): the owner of the host table's trace group.
+    lazy var tracer = Tracer(graph: graph, state: L)
     var problems = Problems()
     @exclusivity(unchecked) var preferences = PreferenceList()
     var treeChangeCallback: ((TreeChange) -> Void)?
@@ -183,6 +185,8 @@ public final class LunetteRuntime {
         storage.report = { [unowned self] message in problems.record(error: message) }
         objects.drainIfIdle = { [unowned self] in if !flushState.flushing { drainInbox() } }
         objects.afterWrite = { [unowned self] made in applyHostWrite(made) }
+        tracer.label = { [unowned self] node in label(of: node) }
+        tracer.unit = { [unowned self] id in units[id] }
         let host = HostTable.make(for: self)
         hostTable = host
         guard lun_install(L, host, graph.handle, budget) == LUN_OK else { throw LunetteError.setup(lastError) }

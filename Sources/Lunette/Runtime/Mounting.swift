@@ -10,9 +10,34 @@ struct Mounting {
 
 /// Names that labels and messages use.
 struct Labels {
-    /// View type names by id (output.view_type), and the id of each name.
-    var viewTypeNames: [String] = []
-    var viewTypeIDs: [String: Int32] = [:]
+    /// View type names and their ids (output.view_type), shared with the apps.
+    let viewTypes = ViewTypes()
     /// The key of each environment entry's node.
     var environmentKeys: [Int32: String] = [:]
+}
+
+/// View type names by id, one id per name: a script run again (:reload,
+/// --watch) keeps its views' identities. A class, so that an app asks it
+/// without holding its runtime (a weak reference to the runtime would give
+/// it a side table and make every retain of it slow).
+final class ViewTypes {
+    private var names: [String] = []
+    private var ids: [String: Int32] = [:]
+
+    /// The id of `name`, numbering it if it is new.
+    func id(for name: String) -> Int32 {
+        if let id = ids[name] { return id }
+        names.append(name)
+        let id = Int32(names.count)
+        ids[name] = id
+        return id
+    }
+
+    /// The id of `name` if a view of that type was ever described.
+    func existingID(for name: String) -> Int32? { ids[name] }
+
+    /// The name numbered `id` ("View" for none).
+    func name(of id: Int32) -> String {
+        id >= 1 && Int(id) <= names.count ? names[Int(id) - 1] : "View"
+    }
 }

@@ -122,7 +122,7 @@ extension LunetteRuntime {
     private func beginUpdate() {
         guard let unit = flushState.updating else { return }
         if !flushState.updatingBegan, unit.kind == .component, let app = unit.app { app.renderCounts[unit.typeId, default: 0] += 1; unit.renderCount += 1 }
-        if !flushState.updatingBegan, tracer.tracing, unit.kind != .list, unit.kind != .root { traceRun(of: unit) }
+        if !flushState.updatingBegan, tracer.tracing, unit.kind != .list, unit.kind != .root { tracer.run(of: unit) }
         unit.renderCause = nil
         if tracer.tracing { flushState.updateStarted = DispatchTime.now().uptimeNanoseconds }   // its cost, for inspectors
         flushState.updatingBegan = true
@@ -242,9 +242,7 @@ extension LunetteRuntime {
             }
         }
         let app = App(id: mounting.nextAppID)
-        app.typeID = { [weak self] name in
-            self?.labels.viewTypeIDs[name]
-        }
+        app.typeID = { [viewTypes = labels.viewTypes] name in viewTypes.existingID(for: name) }
         mounting.nextAppID += 1
         mounting.appsByID[app.id] = app
         let root = makeUnit(kind: .root, typeId: 0, parent: nil, app: app)
@@ -313,7 +311,7 @@ extension LunetteRuntime {
     }
 
     func viewTypeName(_ id: Int32) -> String {
-        id >= 1 && Int(id) <= labels.viewTypeNames.count ? labels.viewTypeNames[Int(id) - 1] : "View"
+        labels.viewTypes.name(of: id)
     }
 
     func warn(in unit: Unit?, _ message: String) {
@@ -336,7 +334,7 @@ extension LunetteRuntime {
         if let place = tracer.pendingWritePlace, inbox.hasPending {
             tracer.pendingWritePlace = nil
             for post in inbox.drain() where graph.isLive(post.node) {
-                traceWrite(to: post.node, at: place)
+                tracer.write(to: post.node, at: place)
                 graph.changed(post.node)
                 if post.fromOtherThread { flushState.rechecks.append(post.node) }
             }

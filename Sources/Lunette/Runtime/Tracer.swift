@@ -1,12 +1,90 @@
-/// What `ui.trace` / `:trace` record (Diagnostics.swift writes it).
-struct Tracer {
+import CLunette
+
+/// What `ui.trace` / `:trace` record — why views re-render, with where the
+/// writes that moved their dependencies happened — and the owner of the
+/// host table's trace group.
+///
+/// Lines are kept to the last `keptLines` (the runtime's, until a host takes
+/// them) and `keptLinesPerApp` per app, however long tracing stays on. What
+/// the tracer needs of the runtime it asks through two closures the runtime
+/// sets: a graph node's label and a unit by id.
+final class Tracer {
+    /// The most lines kept for `take()`, and for each app's trace.
+    static let keptLines = 10_000, keptLinesPerApp = 1_000
+
     /// Tracing is on: writes say where they happened, runs say why.
-    var tracing = false
+    private(set) var tracing = false
     /// Print each line as it is recorded (the REPL's `:trace`).
-    var traceEcho = false
-    var traceLines: [String] = []
+    private var echo = false
+    private var lines: [String] = []
     /// Where each graph node was last written ("file:line").
-    var lastWrites: [Int32: String] = [:]
-    /// The place of the write about to be reported.
+    private var lastWrites: [Int32: String] = [:]
+    /// The place of the write about to be reported (trace.where, before a write to a Swift property).
     var pendingWritePlace: String?
+
+    /// A graph node's label ("Book#3.title") and a unit by id: the runtime's answers.
+    var label: (Int32) -> String = { _ in "a value" }
+    var unit: (Int32) -> Unit? = { _ in nil }
+
+    private let graph: Graph
+    /// The Lua state whose reads record their places while tracing.
+    private let L: OpaquePointer
+
+    init(graph: Graph, state L: OpaquePointer) {
+        self.graph = graph
+        self.L = L
+    }
+
+    /// Turns tracing on or off (C's reads record their places only while on).
+    func set(_ on: Bool, echo: Bool) {
+        tracing = on
+        self.echo = on && echo
+        lun_state(L).pointee.tracing = on ? 1 : 0
+        if !on { lastWrites = [:] }
+    }
+
+    /// The lines recorded since the last call.
+    func take() -> [String] {
+        defer { lines = [] }
+        return lines
+    }
+
+    /// Notes where a Lua write to `node` happened.
+    func write(to node: Int32, at place: String) {
+        lastWrites[node] = place
+    }
+
+    /// Records that an event of a view ran: "• onChange BookView#2".
+    func event(_ what: String, unit id: Int32) {
+        let unit = unit(id)
+        record("• \(what) \(unit?.label ?? "a view that is gone")", in: unit?.app)
+    }
+
+    /// Records why `unit` is about to run: the dependencies whose values
+    /// moved since its last run, each with where it was set.
+    func run(of unit: Unit) {
+        var reasons: [String] = []
+        if let cause = unit.renderCause { reasons.append(cause) }
+        var l = graph.node(unit.node).deps
+        while l != 0 {
+            let link = graph.link(l)
+            if link.version != graph.node(link.dep).version {
+                var reason = label(link.dep)
+                if let place = lastWrites[link.dep] { reason += ", set at \(place)" }
+                reasons.append(reason)
+            }
+            l = link.nextDep
+        }
+        record("↻ \(unit.label)" + (reasons.isEmpty ? "" : "  (\(reasons.joined(separator: "; ")))"), in: unit.app)
+    }
+
+    private func record(_ line: String, in app: App?) {
+        lines.append(line)
+        if lines.count > Self.keptLines { lines.removeFirst(lines.count - Self.keptLines) }
+        if let app {
+            app.trace.append(line)
+            if app.trace.count > Self.keptLinesPerApp { app.trace.removeFirst(app.trace.count - Self.keptLinesPerApp) }
+        }
+        if echo { print(line) }
+    }
 }

@@ -66,10 +66,17 @@ final class OutputBuilder {
     /// Hand-overs of records (output.write calls) since the runtime started, for tests of the seam.
     @exclusivity(unchecked) private(set) var handOvers = 0
 
-    unowned let runtime: LunetteRuntime
+    /// The runtime whose units the output makes and keys (unowned(unsafe):
+    /// the runtime owns the builder and outlives it; no retain per call).
+    unowned(unsafe) let runtime: LunetteRuntime
+    /// View type names and ids (output.view_type), shared with the runtime's labels.
+    let viewTypes: ViewTypes
+    /// Text handed to C (output.unit_name, output.path): valid until the next call.
+    let text = CStringBuffer()
 
-    init(runtime: LunetteRuntime) {
+    init(runtime: LunetteRuntime, viewTypes: ViewTypes) {
         self.runtime = runtime
+        self.viewTypes = viewTypes
     }
 
     func begin(_ unit: Unit) {

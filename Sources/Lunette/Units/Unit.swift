@@ -173,7 +173,7 @@ final class EnvironmentEntry {
 public final class App {
     let id: Int32
     var root: Unit!
-    /// Body runs by view type id (names are the runtime's: Labels.viewTypeNames).
+    /// Body runs by view type id (names are the runtime's: ViewTypes).
     @exclusivity(unchecked) var renderCounts: [Int32: Int] = [:]
     /// The view type id of a name, for `renders(of:)`.
     var typeID: (String) -> Int32? = { _ in nil }

@@ -1,0 +1,50 @@
+import XCTest
+@testable import Lunette
+
+/// The tracer is a part of its own (issue 17, item 3: the trace group answers with it), and
+/// what it keeps is bounded however long tracing stays on (R19).
+final class TracerTests: XCTestCase {
+    /// A task stepping with no view re-rendering records only events ("• task step"): they were
+    /// kept without a bound before the tracer owned its lines (a run's line trimmed them, an
+    /// event's did not).
+    func testEventLinesAreBoundedWhenNothingReRenders() throws {
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        runtime.setTracing(true)
+        let app = try runtime.run(source: """
+            local ui = require("lunette")
+            local V = ui.View("Ticker", function(self)
+              return ui.Text("ticking"):task(function()
+                for _ = 1, 12000 do ui.sleep(1) end
+              end)
+            end)
+            return V {}
+            """)!
+        for _ in 0..<12_000 { runtime.advanceClock(by: 1) }
+        let lines = runtime.takeTraceLines()
+        XCTAssertEqual(lines.count, Tracer.keptLines)
+        XCTAssertEqual(lines.last, "• task step Ticker#1")
+        XCTAssertEqual(runtime.trace(of: app).count, Tracer.keptLinesPerApp)
+        XCTAssertEqual(runtime.takeTraceLines(), [])
+    }
+
+    /// The trace group reaches the tracer, not the runtime: a write's place and why a view ran.
+    func testTheTraceGroupAnswersWithTheTracer() throws {
+        let runtime = try LunetteRuntime()
+        let app = try runtime.run(source: """
+            local ui = require("lunette")
+            local Box = ui.Observable("Box", { n = 0 })
+            box = Box()
+            local V = ui.View("Shows", function(self) return ui.Text("n " .. box.n) end)
+            ui.trace(true)
+            return V {}
+            """)!
+        _ = runtime.takeTraceLines()
+        _ = try runtime.evaluate("box.n = 1", name: "@edit.lua")
+        runtime.flush()
+        XCTAssertEqual(runtime.takeTraceLines(), ["↻ Shows#1  (Box#1.n, set at edit.lua:1)"])
+        XCTAssertEqual(runtime.trace(of: app).last, "↻ Shows#1  (Box#1.n, set at edit.lua:1)")
+        XCTAssertTrue(runtime.tracer.tracing)
+        _ = try runtime.evaluate("ui = require('lunette'); ui.trace(false)")
+        XCTAssertFalse(runtime.tracer.tracing)
+    }
+}

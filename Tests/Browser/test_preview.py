@@ -243,6 +243,17 @@ return ui.View("Presenter", { state = { cover = false, tip = false, asking = fal
 end })()
 """
 
+PRESENTING_BUTTON = """
+local ui = require("lunette")
+return ui.View("Presenting", { state = { shown = false, opened = 0 }, body = function(self)
+  return ui.VStack {
+    ui.Button("Open", function() self.opened = self.opened + 1; self.shown = true end)
+      :sheet(self["$shown"], function() return ui.Text("Inside sheet") end),
+    ui.Text("opened " .. self.opened),
+  }
+end })()
+"""
+
 
 class PresentationPreviewTests(unittest.TestCase):
     """D08 presentations in the preview: a fullScreenCover and a popover are
@@ -266,6 +277,16 @@ class PresentationPreviewTests(unittest.TestCase):
             dialog.locator("button", has_text="Discard").click()
             expect(page.locator("span", has_text="discarded 1")).to_be_visible()
             expect(page.locator("dialog.confirmationDialog")).to_have_count(0)
+
+    def test_a_click_inside_a_sheet_does_not_tap_the_button_that_presented_it(self):
+        # The hostile read of session 8: the sheet's dialog is drawn inside the presenting
+        # <button>, and a click on its text bubbled up to it (the Button ran again).
+        with previewing(PRESENTING_BUTTON, "presenting.lua") as page:
+            page.locator("button", has_text="Open").first.click()
+            expect(page.locator("span", has_text="opened 1")).to_be_visible()
+            page.locator("dialog span", has_text="Inside sheet").click()
+            page.wait_for_timeout(300)
+            expect(page.locator("span", has_text="opened 1")).to_be_visible()
 
 
 EXPECTED_VIEWS = """

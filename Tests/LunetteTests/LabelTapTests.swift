@@ -75,4 +75,23 @@ final class LabelTapTests: XCTestCase {
         try runtime.setText(XCTUnwrap(app.find(type: "TextField")), "bob")
         XCTAssertNotNil(app.find(text: "true bob"), runtime.text(of: app))
     }
+
+    /// A sheet's content stands under the Button that presented it but is no part of its
+    /// label: a host's tap on it does not run the Button (the hostile read of session 8).
+    func testAHostsTapInsideASheetDoesNotTapThePresentingButton() throws {
+        let runtime = try LunetteRuntime()
+        let app = try XCTUnwrap(try runtime.run(source: """
+            local ui = require("lunette")
+            return ui.View("Presenting", { state = { shown = false, opened = 0 }, body = function(self)
+              return ui.VStack {
+                ui.Button("Open", function() self.opened = self.opened + 1; self.shown = true end)
+                  :sheet(self["$shown"], function() return ui.Text("Inside sheet") end),
+                ui.Text("opened " .. self.opened),
+              }
+            end })()
+            """))
+        try runtime.tap(XCTUnwrap(app.find(text: "Open")))
+        XCTAssertThrowsError(try runtime.tap(XCTUnwrap(app.find(text: "Inside sheet"))))
+        XCTAssertNotNil(app.find(text: "opened 1"), runtime.text(of: app))
+    }
 }

@@ -47,4 +47,29 @@ final class TracerTests: XCTestCase {
         _ = try runtime.evaluate("ui = require('lunette'); ui.trace(false)")
         XCTAssertFalse(runtime.tracer.tracing)
     }
+
+    /// A line names at most 16 reasons and says how many more (the hostile read of session 8:
+    /// a run whose thousands of dependencies moved kept a line of every one, unbounded).
+    func testALineNamesAtMostSixteenReasons() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.run(source: """
+            local ui = require("lunette")
+            local Box = ui.Observable("Box", { n = 0 })
+            boxes = {}
+            for i = 1, 100 do boxes[i] = Box() end
+            local V = ui.View("ReadsAll", function(self)
+              local total = 0
+              for i = 1, #boxes do total = total + boxes[i].n end
+              return ui.Text("total " .. total)
+            end)
+            ui.trace(true)
+            return V {}
+            """)
+        _ = runtime.takeTraceLines()
+        _ = try runtime.evaluate("for i = 1, #boxes do boxes[i].n = 1 end")
+        runtime.flush()
+        let line = try XCTUnwrap(runtime.takeTraceLines().first)
+        XCTAssertTrue(line.hasSuffix("; and 84 more)"), line)
+        XCTAssertEqual(line.components(separatedBy: "; ").count, 17, line)
+    }
 }

@@ -370,3 +370,35 @@ describe("R11 R16 loops over shared and crafted values end", function()
     assert.matches("sceneStorage 'tab' takes a default value, not a", tostring(err))
   end)
 end)
+
+-- A sheet or an alert stands under the Button it was attached to, but its content is no part
+-- of the Button's label (https://developer.apple.com/documentation/swiftui/view/sheet(ispresented:ondismiss:content:):
+-- "Presents a sheet when a binding to a Boolean value that you provide is true"; a Button's
+-- label is its label view only, https://developer.apple.com/documentation/swiftui/button/init(action:label:)).
+-- The hostile read of session 8 found that a tap on a sheet's text ran the presenting Button.
+describe("A tap inside a presentation", function()
+  local function app()
+    local Root = ui.View("PresentingRoot", { state = { shown = false, alerted = false, taps = 0 }, body = function(self)
+      return ui.VStack {
+        ui.Button("Open", function() self.taps = self.taps + 1; self.shown = true end)
+          :sheet(self["$shown"], function() return ui.VStack { ui.Text("Inside sheet") } end),
+        ui.Button("Ask", function() self.taps = self.taps + 100; self.alerted = true end)
+          :alert("Alerted", self["$alerted"], { ui.Button("OK", function() end) }),
+        ui.Text("taps " .. self.taps),
+      }
+    end })
+    return ui.mount(Root {})
+  end
+
+  it("does not reach the Button that presented the sheet or the alert", function()
+    local a = app()
+    a:find("Open"):tap()
+    a:find("Ask"):tap()
+    assert.is_not_nil(a:find("taps 101"))
+    assert.has_error(function() a:find("Inside sheet"):tap() end)
+    assert.has_error(function() a:find("Alerted"):tap() end)
+    assert.is_not_nil(a:find("taps 101"))
+    a:find("OK"):tap()                                -- the alert's own button still acts
+    a:unmount()
+  end)
+end)

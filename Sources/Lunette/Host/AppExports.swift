@@ -135,9 +135,14 @@ extension LunetteRuntime {
     /// that node: up through the nodes of each unit's output, then to the
     /// node hosting the unit in its parent's. Iterative; bounded by the
     /// tree's depth (R18).
+    ///
+    /// A presentation (a sheet, cover, popover, alert or dialog: a Sheet or
+    /// Alert node) ends the climb: it stands under the view it was attached
+    /// to, but its content is no part of that view's label, so a tap inside
+    /// it never reaches a Button outside it (as in SwiftUI).
     func ancestor(of node: RenderNode, in owner: Unit, keeping role: Int32) -> (RenderNode, Unit)? {
         var target = node, unit = owner
-        while true {
+        while !target.isPresentation {
             if let path = TreeQuery.path(of: target, in: unit) {
                 var nodes = unit.output
                 var chain: [RenderNode] = []
@@ -145,13 +150,16 @@ extension LunetteRuntime {
                     chain.append(nodes[index])
                     nodes = nodes[index].ownChildren
                 }
-                if let found = chain.last(where: { $0.slot(for: role) != nil }) { return (found, unit) }
+                let inside = chain.lastIndex(where: \.isPresentation).map { $0 + 1 }
+                if let found = chain[(inside ?? 0)...].last(where: { $0.slot(for: role) != nil }) { return (found, unit) }
+                if inside != nil { return nil }
             }
             guard let parent = unit.parent, !parent.disposed, let host = hostNode(of: unit, in: parent) else { return nil }
             if host.slot(for: role) != nil { return (host, parent) }
             target = host
             unit = parent
         }
+        return nil
     }
 
     /// The node in `parent`'s output that hosts `unit` (a component's, a row's, a list's content).

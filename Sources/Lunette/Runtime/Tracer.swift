@@ -11,6 +11,10 @@ import CLunette
 final class Tracer {
     /// The most lines kept for `take()`, and for each app's trace.
     static let keptLines = 10_000, keptLinesPerApp = 1_000
+    /// The most reasons one line names, and the longest line (bytes): a run
+    /// whose thousands of dependencies moved says how many more, so what the
+    /// tracer keeps is bounded (at most 40 MB for `take()`, 4 MB an app).
+    static let reasonsPerLine = 16, longestLine = 4096
 
     /// Tracing is on: writes say where they happened, runs say why.
     private(set) var tracing = false
@@ -75,10 +79,19 @@ final class Tracer {
             }
             l = link.nextDep
         }
+        if reasons.count > Self.reasonsPerLine {
+            let more = reasons.count - Self.reasonsPerLine
+            reasons.removeLast(more)
+            reasons.append("and \(more) more")
+        }
         record("↻ \(unit.label)" + (reasons.isEmpty ? "" : "  (\(reasons.joined(separator: "; ")))"), in: unit.app)
     }
 
     private func record(_ line: String, in app: App?) {
+        var line = line
+        if line.utf8.count > Self.longestLine {
+            line = String(decoding: line.utf8.prefix(Self.longestLine - 3), as: UTF8.self) + "…"
+        }
         lines.append(line)
         if lines.count > Self.keptLines { lines.removeFirst(lines.count - Self.keptLines) }
         if let app {

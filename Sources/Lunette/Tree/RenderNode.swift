@@ -53,6 +53,10 @@ public final class RenderNode {
         public let value: String
     }
 
+    /// A presentation: a sheet (or cover, popover) or an alert (or dialog),
+    /// standing under the view it was attached to.
+    var isPresentation: Bool { kind == .sheet || kind == .alert }
+
     /// What kind of view the node shows.
     public let kind: Kind
     /// Text content, a Button/Toggle label, a TextField placeholder, an Image

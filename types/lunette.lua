@@ -196,7 +196,7 @@ function View:id(id) end
 ---@param value any
 ---@return ui.ViewValue
 function View:animation(animation, value) end
----Changes the transaction of every animation within this view, the bodies of views inside it included (an empty one when none); disablesAnimations stops implicit :animation(a, value).
+---Changes the transaction of every animation within this view, the bodies of views inside it included (an empty one when none); disablesAnimations stops implicit :animation(a, value) (withAnimation's animation stays; t.animation = nil removes it).
 ---@param fn fun(t: ui.Transaction)
 ---@return ui.ViewValue
 function View:transaction(fn) end
@@ -475,7 +475,7 @@ function ui.withTransaction(key, value, fn) end
 
 ---@class ui.Transaction
 ---@field animation ui.Animation|nil the animation its changes render with
----@field disablesAnimations boolean
+---@field disablesAnimations boolean true: :animation(a, value) adds no animation (the transaction's own stays)
 ---Declared TransactionKeys read as fields (their default when not set).
 
 ---A value kept in app storage under `key` (@AppStorage("key")), for an appStorage section.

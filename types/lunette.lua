@@ -540,9 +540,10 @@ function AnimationFactory.spring(response, dampingFraction) end
 ---completion runs once when the animation is done by its completionCriteria
 ---(withAnimation(_:completionCriteria:_:completion:)): "logicallyComplete"
 ---(the default) after its duration on the runtime's clock; "removed" also
----after every later animation of what it changed; on the clock's next tick
----when fn changed nothing a view reads (nothing animates).
----@param animation ui.Animation|fun()
+---after every later animation of what it changed; right after fn, before
+---withAnimation returns, when fn changed nothing a view reads or the
+---animation is nil (nothing animates). A nil animation runs fn with none.
+---@param animation ui.Animation|fun()|nil
 ---@param fn? fun()
 ---@param completion? fun()
 ---@param options? { completionCriteria: "logicallyComplete"|"removed" }

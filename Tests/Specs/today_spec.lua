@@ -246,17 +246,20 @@ describe("Today: ForEach over a binding", function()
   end)
 end)
 
--- withAnimation(_:completionCriteria:_:completion:): the completion runs
--- "when the animation completes" (https://developer.apple.com/documentation/swiftui/withanimation(_:completioncriteria:_:completion:));
--- a body that changes nothing starts no animation, so it completes at once.
+-- withAnimation(_:completionCriteria:_:completion:) runs the completion
+-- "when all animations are complete": "The completion callback will always
+-- be fired exactly one time. If no animations are created by the changes in
+-- `body`, then the callback will be called immediately after `body`."
+-- (https://developer.apple.com/documentation/swiftui/withanimation(_:completioncriteria:_:completion:),
+-- https://developer.apple.com/documentation/swiftui/transaction/addanimationcompletion(criteria:_:)).
+-- Its animation is an `Animation?`: nil creates none.
 describe("D05 withAnimation's completion", function()
-  it("D05 runs on the clock's next tick when the body changed nothing, after the duration when it did", function()
+  it("D05 runs before withAnimation returns when the body changed nothing, after the duration when it did", function()
     local Box = ui.Observable("D05Box", { on = false })
     local box, done = Box(), {}
     local app = ui.mount(ui.View("D05Reader", function(self) return ui.Text(tostring(self.box.on)) end) { box = box })
     ui.withAnimation(ui.Animation.easeInOut(1.0), function() end, function() done[#done + 1] = "nothing" end)
-    ui.clock.advance(0)
-    assert.same({ "nothing" }, done)
+    assert.same({ "nothing" }, done)                   -- no clock advance: right after the body
     ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.on = true end, function() done[#done + 1] = "changed" end)
     ui.clock.advance(0)
     assert.same({ "nothing" }, done)
@@ -264,33 +267,60 @@ describe("D05 withAnimation's completion", function()
     assert.same({ "nothing", "changed" }, done)
     app:unmount()
   end)
+
+  it("D05 a nil animation creates none: the change is not animated and the completion runs right after the body", function()
+    local Box = ui.Observable("D05NilBox", { scale = 1 })
+    local box, done = Box(), {}
+    local app = ui.mount(ui.View("D05NilReader", function(self) return ui.Text("box"):scaleEffect(self.box.scale) end) { box = box })
+    ui.withAnimation(nil, function() box.scale = 2 end, function() done[#done + 1] = "nil" end)
+    assert.same({ "nil" }, done)
+    ui.flush()
+    assert.is_nil(tostring(app:find("box")):match("%[animated"))
+    ui.withAnimation(ui.Animation.linear(1), function()            -- inside another: it takes the animation away
+      ui.withAnimation(nil, function() box.scale = 3 end, function() done[#done + 1] = "inner" end)
+    end, function() done[#done + 1] = "outer" end)
+    assert.same({ "nil", "inner" }, done)
+    ui.flush()
+    assert.is_nil(tostring(app:find("box")):match("%[animated"))
+    app:unmount()
+  end)
+
+  it("D05 an error in a completion that runs right after the body is raised by withAnimation, with its line", function()
+    local ok, err = pcall(ui.withAnimation, ui.Animation.default, function() end, function() error("done badly") end)
+    assert.is_false(ok)
+    assert.matches("today_spec.lua:%d+: done badly", err)
+  end)
 end)
 
 -- withAnimation(_:completionCriteria:_:completion:) and
--- AnimationCompletionCriteria: .logicallyComplete (the default) and
--- .removed — "The animation has finished and been removed"; a later
--- animation of the same property keeps an earlier one from being removed
--- until it ends. A body that changes only what no view shows animates
--- nothing, so its completion runs right after.
+-- AnimationCompletionCriteria: .logicallyComplete (the default: "callbacks
+-- will fire when the animations from the change that they were registered
+-- with logically complete, ignoring the new animations") and .removed —
+-- "The entire animation is finished and will now be removed. If a
+-- subsequent change occurs that creates additional animations on properties
+-- with `removed` completion callbacks registered, then those callbacks will
+-- only fire when *all* of the created animations are complete." A body that
+-- changes only what no view shows animates nothing, so its completion runs
+-- "immediately after `body`".
 -- https://developer.apple.com/documentation/swiftui/withanimation(_:completioncriteria:_:completion:)
--- https://developer.apple.com/documentation/swiftui/animationcompletioncriteria
+-- https://developer.apple.com/documentation/swiftui/animationcompletioncriteria/logicallycomplete
+-- https://developer.apple.com/documentation/swiftui/animationcompletioncriteria/removed
 describe("D05 completion criteria", function()
   local Box = ui.Observable("D05CriteriaBox", { scale = 1, hidden = 0, other = 0 })
   local Reader = ui.View("D05ScaleReader", function(self)
     return ui.VStack { ui.Text("box"):scaleEffect(self.box.scale), ui.Text("other " .. self.box.other) }
   end)
 
-  it("D05 a body that changed only what no view reads completes on the next tick", function()
+  it("D05 a body that changed only what no view reads completes right after it", function()
     local box, done = Box(), {}
     local app = ui.mount(Reader { box = box })
     ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.hidden = 5 end, function() done[#done + 1] = "unread" end)
-    ui.clock.advance(0)
     assert.same({ "unread" }, done)
     local seen = 0
     local effect = ui.effect(function() seen = box.hidden end)
     ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.hidden = 6 end, function() done[#done + 1] = "effect" end)
-    ui.clock.advance(0)
     assert.same({ "unread", "effect" }, done)
+    ui.flush()
     assert.equal(6, seen)
     effect:cancel()
     app:unmount()

@@ -202,7 +202,8 @@ function View:animation(animation, value) end
 function View:transaction(fn) end
 ---Presents content while isPresented is true; or, given { item = binding }, content(item)
 ---while the binding holds a value (sheet(item:)); the sheet's `dismiss` sets it false / nil.
----onDismiss runs once each time the sheet goes ({ onDismiss = fn } third, or in the item table).
+---onDismiss runs once each time the sheet goes ({ onDismiss = fn } third, or in the item table),
+---and when the item changes to another (by id): that sheet is replaced by a fresh one.
 ---@param isPresented ui.Binding|{ item: ui.Binding, onDismiss?: fun() }
 ---@param content ui.ViewValue|fun(item?: any): ui.ViewValue
 ---@param options? { onDismiss?: fun() }

@@ -233,6 +233,15 @@ static void lun_life_stay(lua_State *L, int oidx, int eidx, int32_t unit) {
       }
       lua_pop(L, 2);
       break;
+    case LUN_ON_DISAPPEAR:                        /* a sheet's onDismiss keyed by its item (lun_walk_sheet):
+                                                     another item replaces the sheet, so the old one goes */
+      lua_rawgeti(L, oidx, LUN_LIFE_VALUE);
+      lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
+      if (!lua_rawequal(L, -1, -2)) {             /* keys (strings) or nil: equal keys, equal items */
+        lua_pop(L, 2);
+        lun_life_disappear(L, oidx, unit);
+      } else lua_pop(L, 2);
+      break;
     case LUN_ON_CHANGE:
       lua_rawgeti(L, oidx, LUN_LIFE_VALUE);
       lua_rawgeti(L, eidx, LUN_LIFE_VALUE);

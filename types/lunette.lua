@@ -172,6 +172,7 @@ function View:task(fn, options) end
 ---@return ui.ViewValue
 function View:onAppear(fn) end
 ---The field is focused while the binding holds value (true if omitted), as .focused($focus, equals:).
+---The binding must reach a focusState name (self["$field"]); a plain state's is an error.
 ---@param binding ui.Binding
 ---@param value? any
 ---@return ui.ViewValue

@@ -138,7 +138,7 @@ describe("Today: focus", function()
   end)
 
   it("T05 a Bool focus: :focused(binding) is focused while the binding is true", function()
-    local Search = ui.View("TodaySearch", { state = { query = "", searching = false }, body = function(self)
+    local Search = ui.View("TodaySearch", { state = { query = "" }, focusState = { searching = false }, body = function(self)
       return ui.TextField("search", self["$query"]):focused(self["$searching"])
     end })
     local app = ui.mount(Search {})

@@ -588,12 +588,23 @@ function ui.await(publisher) end
 ---Inside a task: `for value in ui.observations(function() return book.title end) do ... end`
 ---(or over a sequence kept in a variable, by several loops): fn first runs at the first
 ---iteration, then after every flush in which what it read changed, each run a value, equal
----or not; no buffer (a slow loop gets the current value); an error fn raises ends the loops
----with it; a cancelled task's loop ends normally. As Swift's Observations (SE-0475, D04).
----@generic T
----@param fn fun(): T
----@return fun(_: any, control: T?): T
-function ui.observations(fn) end
+---or not; a nil value arrives as ui.none (the loop goes on); no buffer (a slow loop gets the
+---current value); an error fn raises ends the loops iterating then with it, and the sequence
+---stays finished (a later loop ends at once, with no value); a cancelled task's loop ends
+---normally, the others go on. As Swift's Observations (SE-0475, D04).
+---@class ui.observations
+---@overload fun(fn: fun(): any): (fun(_: any, control: any): any), nil, nil, table
+ui.observations = {}
+
+---SE-0475's `.finished`: what an untilFinished closure returns to end every loop normally.
+ui.observations.finished = {}
+
+---Observations.untilFinished: as ui.observations, but fn returns ui.observations.finished
+---to end the sequence (every loop ends normally; a later loop ends at once); any other
+---value, nil included (as ui.none), is the next value.
+---@param fn fun(): any
+---@return fun(_: any, control: any): any, nil, nil, table
+function ui.observations.untilFinished(fn) end
 
 ---The error a cancelled task's ui.sleep/ui.await raise (compare with ==).
 ---@type userdata

@@ -681,7 +681,8 @@ function Node:setValue(value) end
 ---A Stepper's step up or down, kept within its range.
 function Node:increment() end
 function Node:decrement() end
----Moves a lazy List's window to start at `row` (as far as the rows go), then flushes.
+---Moves a lazy List's window to start at `row` (as far as the rows go), then flushes;
+---an error when the List is disabled (:disabled(true) on it or a view around it).
 ---@param row integer
 function Node:scroll(row) end
 ---Deletes the list row the node is in: its ForEach's onDelete runs with { index }.

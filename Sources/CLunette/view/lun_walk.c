@@ -610,6 +610,10 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     case LUN_VIEW_LIST:
     case LUN_VIEW_FOREACH:
       lun_list_walk(L, W, v);                     /* List(selection:) (lun_list.c) */
+      if (kind == LUN_VIEW_LIST && !W->marked && !lun_enabled_now(L, W)) {   /* it cannot be scrolled (D09) */
+        lun_out_attr(L, "disabled", 8, "true", 4);
+        W->marked = 1;
+      }
       if (lun_rawfield(L, v, "row") == LUA_TFUNCTION) lun_walk_rows(L, W, v);
       else lun_walk_children(L, W, v, 1);
       lua_pop(L, 1);

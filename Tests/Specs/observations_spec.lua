@@ -9,7 +9,8 @@
 -- error will mean that the Observations sequence is complete and loops that
 -- are currently iterating will terminate with that given failure". A
 -- cancelled task's loop ends as Swift's `for await` does: normally, with
--- the code after it running.
+-- the code after it running — the accepted text: "if the task is cancelled
+-- then the iterator will return nil".
 local ui = require("lunette")
 
 local Book = ui.Observable("D04Book", { title = "a" })

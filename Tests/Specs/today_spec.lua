@@ -1,6 +1,12 @@
 -- Beyond the seeds: today's SwiftUI data flow (issue 12). T-numbers.
 local ui = require("lunette")
 
+-- T02: withAnimation(_:completionCriteria:_:completion:) "runs the completion
+-- when all animations are complete"
+-- (https://developer.apple.com/documentation/swiftui/withanimation(_:completioncriteria:_:completion:)).
+-- T03: the Entry() macro declares a custom environment value — its key and
+-- its default — in one line (https://developer.apple.com/documentation/swiftui/entry(),
+-- https://developer.apple.com/documentation/swiftui/environment-values).
 describe("Today", function()
   it("T02 withAnimation calls its completion once, when the animation is done on the runtime's clock", function()
     local Box = ui.Observable("TodayBox", { on = false })
@@ -33,6 +39,11 @@ describe("Today", function()
   end)
 end)
 
+-- SE-0475 Observations: "The closure is not run immediately it is run
+-- asynchronously upon the first call to the iterator's next method"; values
+-- come per transaction, not per write; "if the task is cancelled then the
+-- iterator will return nil"
+-- (https://github.com/swiftlang/swift-evolution/blob/main/proposals/0475-observed.md).
 describe("Today: Observations", function()
   it("T01 ui.observations yields the value now and after each flush that changed it, one per flush, until the task is cancelled", function()
     local Book = ui.Observable("TodayBook", { title = "a" })
@@ -109,6 +120,12 @@ describe("Today: strict mode", function()
   end)
 end)
 
+-- FocusState (https://developer.apple.com/documentation/swiftui/focusstate):
+-- "a value that SwiftUI updates as the placement of focus within the scene
+-- changes"; focused(_:equals:) binds the field's focus to a FocusState value
+-- (https://developer.apple.com/documentation/swiftui/view/focused(_:equals:));
+-- focused(_:) takes a FocusState<Bool>.Binding
+-- (https://developer.apple.com/documentation/swiftui/view/focused(_:)).
 describe("Today: focus", function()
   it("T05 focusState names start nil; :focused marks the field; focusing one unfocuses the other", function()
     local Login = ui.View("TodayLogin", {
@@ -149,6 +166,15 @@ describe("Today: focus", function()
   end)
 end)
 
+-- Form (https://developer.apple.com/documentation/swiftui/form), Section
+-- (https://developer.apple.com/documentation/swiftui/section), ZStack
+-- (https://developer.apple.com/documentation/swiftui/zstack) contain;
+-- Picker (one of a set of values: https://developer.apple.com/documentation/swiftui/picker),
+-- Slider (a value within a bounded range:
+-- https://developer.apple.com/documentation/swiftui/slider) and Stepper
+-- (increments and decrements within its bounds:
+-- https://developer.apple.com/documentation/swiftui/stepper) write their
+-- bindings.
 describe("Today: containers and controls", function()
   it("T07 Form, Section and ZStack contain; Picker, Slider and Stepper write their bindings", function()
     local Settings = ui.View("TodaySettings", { state = { flavor = "vanilla", volume = 0.5, count = 1 }, body = function(self)
@@ -183,6 +209,14 @@ describe("Today: containers and controls", function()
   end)
 end)
 
+-- PreferenceKey: "A view with multiple children automatically combines its
+-- values for a given preference into a single value visible to its
+-- ancestors" (https://developer.apple.com/documentation/swiftui/preferencekey);
+-- reduce(value:nextValue:) "receives its values in view-tree order"
+-- (https://developer.apple.com/documentation/swiftui/preferencekey/reduce(value:nextvalue:));
+-- preference(key:value:) and onPreferenceChange(_:perform:)
+-- (https://developer.apple.com/documentation/swiftui/view/preference(key:value:),
+--  https://developer.apple.com/documentation/swiftui/view/onpreferencechange(_:perform:)).
 describe("Today: preferences", function()
   it("T06 values flow from children to an ancestor after the update, reduced in tree order", function()
     ui.PreferenceKey("todayBadges", 0, function(acc, next) return acc + next end)
@@ -229,6 +263,9 @@ describe("Today: preferences", function()
   end)
 end)
 
+-- ForEach over a binding gives each row a Binding<C.Element>
+-- (https://developer.apple.com/documentation/swiftui/foreach/init(_:editactions:content:),
+--  https://developer.apple.com/documentation/swiftui/foreach).
 describe("Today: ForEach over a binding", function()
   it("T07 ui.ForEach(self['$items'], fn) gives each row a binding to its element", function()
     local Todo = ui.View("TodayTodo", { state = { items = { "milk", "bread" } }, body = function(self)

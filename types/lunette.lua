@@ -422,8 +422,10 @@ function ui.Form(children) end
 ---@param children ui.ViewValue[]
 ---@return ui.ViewValue
 function ui.Section(header, children) end
----Options are values, or views tagged with the value each picks (ui.Text("Vanilla"):tag("vanilla")):
----then the node shows `labels` beside `options`, and node:select takes the value.
+---Options are values, or views tagged with the value each picks (ui.Text("Vanilla"):tag("vanilla")),
+---or a ui.ForEach over data whose rows are tagged with their elements' ids (a plain value: itself)
+---unless a row has its own :tag: then the node shows `labels` beside `options`, and
+---node:select takes the value.
 ---@param label string
 ---@param binding ui.Binding
 ---@param options any[]|ui.ViewValue[]

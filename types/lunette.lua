@@ -150,8 +150,9 @@ function View:confirmationDialog(title, isPresented, actions, message) end
 ---Derives the subtree's value of a declared key from the one it inherits
 ---(SwiftUI's transformEnvironment(_:transform:)): fn gets the value (a plain
 ---table as a copy) and returns the new one; returning nothing keeps the
----copy as fn changed it (an inout parameter).
----@param key string a key declared with ui.EnvironmentKey or ui.Entry
+---copy as fn changed it (an inout parameter). A built-in value (colorScheme, …)
+---must stay one the key can hold; isEnabled, isPresented and dismiss cannot be transformed.
+---@param key string a key declared with ui.EnvironmentKey or ui.Entry, or a built-in one
 ---@param fn fun(value: any): any
 ---@return ui.ViewValue
 function View:transformEnvironment(key, fn) end
@@ -355,15 +356,16 @@ function ui.Group(children) end
 function ui.NavigationStack(path, children, destination) end
 ---A link that pushes destination onto the nearest stack's path (node:tapLink() in tests; a
 ---tap on any node of a view label follows it). A value is shown by the :navigationDestination
----for its type (or the stack's destination function).
+---for its type (or the stack's destination function). An explicit nil value disables the link.
 ---@param label string|ui.ViewValue a string, or a view (NavigationLink(destination:label:))
----@param destination ui.ViewValue|fun(): ui.ViewValue|any a view, a function making one at the tap, or a value
+---@param destination ui.ViewValue|fun(): ui.ViewValue|any|nil a view, a function making one at the tap, or a value (nil: disabled)
 ---@return ui.ViewValue
 function ui.NavigationLink(label, destination) end
 ---A lazy list: rows in their own scope, only a window realised. Or a static list of children.
 ---With a selection first, List(selection:): ui.List({ selection = self["$chosen"] }, data, row)
 ---or ui.List({ selection = … }, { … }); a row stands for its element's id (a child view: its
----:tag); the binding holds one value (or nil), or a set { [id] = true } for several.
+---:tag); the binding holds one value (or nil), or a set { [id] = true } for several. A selected
+---row shows selected=true (a row of data on its Row node, a tagged child view on its own).
 ---@overload fun(options: { selection: ui.Binding }, data: table, row: fun(element: any, index: integer): ui.ViewValue): ui.ViewValue
 ---@overload fun(options: { selection: ui.Binding }, children: (ui.ViewValue|false|nil)[]): ui.ViewValue
 ---@param data table|ui.Object[]|(ui.ViewValue|false|nil)[]
@@ -395,7 +397,8 @@ function ui.Divider() end
 ---@param children? ui.ViewValue[]
 ---@return ui.ViewValue
 function ui.ScrollView(axesOrOptionsOrChildren, children) end
----A TextField whose text is never shown: its node's value is one bullet per character.
+---A TextField whose text is never shown: its node's value is one bullet per character, and
+---inspection (:state, the preview's inspector) shows the state it binds as those bullets.
 ---@param placeholder string
 ---@param text ui.Binding
 ---@return ui.ViewValue
@@ -665,7 +668,9 @@ local Node = {}
 function Node:tap() end
 ---Follows a NavigationLink: pushes its destination onto the stack's path.
 function Node:tapLink() end
+---Flips a Toggle (any other node is an error naming it).
 function Node:toggle() end
+---Types into a TextField or a SecureField (any other node is an error naming it).
 ---@param text string
 function Node:setText(text) end
 function Node:submit() end

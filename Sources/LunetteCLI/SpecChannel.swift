@@ -51,6 +51,7 @@ final class SpecChannelWriter {
         }
         close(null)
         descriptor = moved
+        Self.endWithParent(moved)
         var generator = SystemRandomNumberGenerator()
         token = (0..<SpecChannel.tokenLength / 16).map { _ in
             let value = generator.next() as UInt64
@@ -58,6 +59,30 @@ final class SpecChannelWriter {
             return String(repeating: "0", count: 16 - hex.count) + hex
         }.joined()
         write(Data((SpecChannel.helloPrefix + token + "\n").utf8))
+    }
+
+    /// Ends this process when the parent goes (killed by `timeout`, a CI
+    /// runner or a person), with what the specs started: a thread waits on
+    /// the channel, which only the parent's end keeps open (the parent's copy
+    /// is close-on-exec and the parent never writes to it), so its end of
+    /// stream means the parent is gone. Then the process group this child
+    /// leads (TestCommand's setpgid) is killed — a spec blocked in C or in
+    /// `os.execute` cannot hold it. Not PR_SET_PDEATHSIG: that fires when
+    /// the parent's spawning thread ends, and it would leave the specs'
+    /// processes running.
+    private static func endWithParent(_ descriptor: Int32) {
+        let watcher = Thread {
+            var byte: UInt8 = 0
+            while true {
+                let got = recv(descriptor, &byte, 1, 0)
+                if got > 0 || (got < 0 && errno == EINTR) { continue }   // the parent writes nothing: ignore it
+                break                                                    // end of stream, or the socket failed
+            }
+            if getpgrp() == getpid() { kill(0, SIGKILL) }                // its own group: the specs' processes too
+            kill(getpid(), SIGKILL)
+        }
+        watcher.stackSize = 64 * 1024
+        watcher.start()
     }
 
     /// Sends one record, once what the specs printed before it is out of

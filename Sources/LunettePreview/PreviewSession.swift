@@ -147,8 +147,12 @@ public final class PreviewSession: @unchecked Sendable {
                 send(inspection(of: node, id: nodeID))
             case "setState":
                 let view = request["view"] as? String ?? "", name = request["name"] as? String ?? ""
-                try runtime.setState(of: view, name, to: request["value"] as? String ?? "nil")
-                record("event", "set \(view).\(name) = \(request["value"] as? String ?? "nil")")
+                let value = request["value"] as? String ?? "nil"
+                try runtime.setState(of: view, name, to: value)
+                // State a SecureField binds is hidden in inspection: the timeline does not show what was typed.
+                let hidden = (try? runtime.state(of: view))??.split(separator: "\n")
+                    .contains { $0.hasPrefix("\(name) = ") && $0.hasSuffix("(hidden: a SecureField's text)") } ?? false
+                record("event", "set \(view).\(name) = \(hidden ? "(hidden: a SecureField's text)" : value)")
                 publish()
             case "graph":
                 send(graph(of: request["view"] as? String))

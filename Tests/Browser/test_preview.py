@@ -318,6 +318,25 @@ class ExpectedViewsPreviewTests(unittest.TestCase):
             pick.select_option(label="Chocolate")
             expect(page.locator("span", has_text="flavor choc")).to_be_visible()
 
+    def test_the_inspector_hides_the_state_a_secure_field_binds(self):
+        # Issue 19, session 8: the state panel shows a SecureField's text as
+        # its bullets in an empty password input; what is typed there is set
+        # as a string, and neither the panel nor the timeline shows it.
+        with previewing(EXPECTED_VIEWS, "settings.lua") as page:
+            page.locator("[data-view='Settings#1']").click(position={"x": 2, "y": 2})
+            expect(page.locator("#inspector")).to_contain_text("Settings#1")
+            field = page.locator("#inspector input[data-state=pw]")
+            expect(field).to_have_attribute("type", "password")
+            expect(field).to_have_value("")
+            expect(field).to_have_attribute("placeholder", "•••")
+            expect(page.locator("#inspector input[data-state=flavor]")).to_have_value('"van"')   # other state as before
+            self.assertNotIn("abc", page.locator("#inspector").inner_html())
+            field.fill('x"y\\z')
+            field.press("Enter")
+            expect(page.locator("span", has_text="length 5")).to_be_visible()
+            expect(page.locator("#timeline")).to_contain_text("set Settings#1.pw = (hidden: a SecureField's text)")
+            self.assertNotIn('x"y', page.locator("#timeline").inner_text())
+
 
 LISTS = """
 local ui = require("lunette")
@@ -371,6 +390,35 @@ class ListEditingPreviewTests(unittest.TestCase):
             expect(page.locator(".refreshing")).to_be_visible()
             expect(status).to_contain_text("loads 1")
             expect(page.locator(".refreshing")).to_have_count(0)
+
+
+STATIC_LIST = """
+local ui = require("lunette")
+return ui.View("Flavors", { state = { chosen = "b" }, body = function(self)
+  return ui.VStack {
+    ui.List({ selection = self["$chosen"] }, {
+      ui.Text("Apple"):tag("a"),
+      ui.Section("More", { ui.Text("Banana"):tag("b") }),
+      ui.Text("Plain"),
+    }),
+    ui.Text("chosen " .. tostring(self.chosen)),
+  }
+end })()
+"""
+
+
+class StaticListSelectionPreviewTests(unittest.TestCase):
+    """Issue 19, session 8: the tagged child views of a static List with a
+    selection are drawn selected as rows of data are, and a click picks one."""
+
+    def test_a_static_lists_tagged_rows_show_and_take_the_selection(self):
+        with previewing(STATIC_LIST, "flavors.lua") as page:
+            expect(page.locator(".rowSelected")).to_have_count(1)
+            expect(page.locator(".rowSelected")).to_have_text("Banana")
+            page.locator("span", has_text="Apple").click()
+            expect(page.locator("span", has_text="chosen")).to_have_text("chosen a")
+            expect(page.locator(".rowSelected")).to_have_text("Apple")
+            expect(page.locator(".rowSelected")).to_have_count(1)
 
 
 NAVIGATION = """

@@ -64,6 +64,64 @@ describe("Built-in environment values", function()
   end)
 end)
 
+-- transformEnvironment(_:transform:) takes a `WritableKeyPath<EnvironmentValues, V>`
+-- and an `(inout V) -> Void`: the derived value is still a V (a ColorScheme,
+-- a ScenePhase, …), and a read-only value has no writable key path
+-- (https://developer.apple.com/documentation/swiftui/view/transformenvironment(_:transform:)).
+describe("transformEnvironment of a built-in value", function()
+  it("derives a value the key can hold, as :environment sets one", function()
+    local app = ui.mount(ui.VStack {
+      Probe {}:transformEnvironment("colorScheme", function(s) return s == "light" and "dark" or "light" end)
+        :transformEnvironment("locale", function(l) return l .. "_POSIX" end),
+    })
+    assert.truthy(app:find("dark en_US_POSIX active noEditMode false function"), app:tree())
+    app:unmount()
+  end)
+
+  it("refuses a derived value the key cannot hold, naming the line, the key, the view and the value #errors", function()
+    local Bad = ui.View("SchemeBad", function()
+      return ui.VStack { Probe {}:transformEnvironment("colorScheme", function() return "blue" end) }
+    end)
+    local app = ui.mount(Bad {})
+    assert.matches('Error SchemeBad: [^\n]*environment_values_spec.lua:%d+: view:transformEnvironment%("colorScheme", fn%) '
+      .. 'on Probe: "light" or "dark" expected, got "blue"', app:tree())
+    app:unmount()
+    local Phase = ui.View("PhaseBad", function()
+      return ui.Text("x"):transformEnvironment("scenePhase", function(p) return p:upper() end)
+    end)
+    app = ui.mount(Phase {})
+    assert.matches('on Text "x": "active", "inactive" or "background" expected, got "ACTIVE"', app:tree(), 1, true)
+    app:unmount()
+    local Mode = ui.View("ModeBad", function()
+      return Probe {}:transformEnvironment("editMode", function() return "active" end)
+    end)
+    app = ui.mount(Mode {})
+    assert.matches('view:transformEnvironment("editMode", fn) on Probe: a Binding to "inactive", "transient" or "active" (or nil) expected, got "active"',
+      app:tree(), 1, true)
+    app:unmount()
+  end)
+
+  it("wraps a derived openURL handler as :environment does", function()
+    local opened
+    local Opener = ui.View("TransformOpener", { environment = { open = "openURL" }, body = function(self)
+      return ui.Button("open", function() self.open("https://example.com") end)
+    end })
+    local app = ui.mount(Opener {}:transformEnvironment("openURL", function()
+      return function(url) opened = url; return "handled" end
+    end))
+    app:find("open"):tap()
+    assert.equal("https://example.com", opened)
+    app:unmount()
+  end)
+
+  it("refuses the read-only values, as :environment does", function()
+    assert.error_matches(function() ui.Text("x"):transformEnvironment("isPresented", function(v) return v end) end,
+      "view:transformEnvironment('isPresented', fn): isPresented is read-only", 1, true)
+    assert.error_matches(function() ui.Text("x"):transformEnvironment("dismiss", function(v) return v end) end,
+      "view:transformEnvironment('dismiss', fn): dismiss is read-only", 1, true)
+  end)
+end)
+
 -- editMode: "An indication of whether the user can edit the contents of a
 -- view"; `var editMode: Binding<EditMode>? { get set }`
 -- (https://developer.apple.com/documentation/swiftui/environmentvalues/editmode).

@@ -259,6 +259,33 @@ describe("The expected views against odd input", function()
     app:unmount()
   end)
 
+  -- Toggle is "A control that toggles between on and off states"
+  -- (https://developer.apple.com/documentation/swiftui/toggle); a TextField
+  -- and a SecureField take typed text. A person cannot toggle a text field
+  -- or type into a Toggle, a Stepper or a Picker: an error naming the node.
+  it("toggle only a Toggle, and type only into a TextField or a SecureField", function()
+    local Odd = ui.View("OddActs", { state = { on = false, name = "ada", n = 1 }, body = function(self)
+      return ui.VStack {
+        ui.Toggle("On", self["$on"]),
+        ui.TextField("Name", self["$name"]),
+        ui.Stepper("N", self["$n"], { 0, 9 }),
+        ui.Text(("%s %s %d"):format(tostring(self.on), self.name, self.n)),
+      }
+    end })
+    local app = ui.mount(Odd {})
+    assert.error_matches(function() app:find("Name"):toggle() end,
+      'toggle: TextField "Name" cannot be toggled (only a Toggle can)', 1, true)
+    assert.error_matches(function() app:find { type = "Stepper" }:toggle() end, 'toggle: Stepper "N" cannot be toggled', 1, true)
+    assert.error_matches(function() app:find("On"):setText("yes") end,
+      'setText: Toggle "On" cannot be typed into (only a TextField or a SecureField can)', 1, true)
+    assert.error_matches(function() app:find { type = "Stepper" }:setText("5") end, "setText: Stepper \"N\" cannot be typed into", 1, true)
+    assert.truthy(app:find("false ada 1"), app:tree())    -- nothing was written
+    app:find("On"):toggle()
+    app:find("Name"):setText("bob")
+    assert.truthy(app:find("true bob 1"), app:tree())
+    app:unmount()
+  end)
+
   it("a ScrollView keeps the axes it checked, not the script's table", function()
     local axes = { "horizontal" }
     local view = ui.ScrollView({ axes = axes }, { ui.Text("x") })

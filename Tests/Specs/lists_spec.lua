@@ -73,12 +73,52 @@ describe("List(selection:)", function()
     app:find { type = "List" }:select("a")
     app:find { type = "List" }:select("x")               -- a tagged child view
     assert.truthy(app:find("chosen a,x"))
-    assert.equal(1, selectedRows(app))                    -- rows of data are marked (the tagged child is not a row)
+    assert.equal(2, selectedRows(app))                    -- a row of data and the tagged child (a row of its own)
+    assert.matches('Text "Extra" .tag("x") selected=true', app:tree(), 1, true)
     app:find { type = "List" }:select("c")
     app:find { type = "List" }:select("a")               -- toggled off
     assert.truthy(app:find("chosen c,x"))
     assert.error_matches(function() app:find { type = "List" }:select(nil) end, "the List selects several", 1, true)
     assert.error_matches(function() app:find { type = "List" }:select("q") end, '"q" is the value of no row', 1, true)
+    app:unmount()
+  end)
+
+  -- A static List's content is its rows: init(selection:content:) "Creates a
+  -- list with the given content that supports selecting a single row"
+  -- (https://developer.apple.com/documentation/swiftui/list/init(selection:content:)-1pisz),
+  -- and a child view stands for the value of its tag, which "differentiate[s]
+  -- among certain selectable views"
+  -- (https://developer.apple.com/documentation/swiftui/view/tag(_:includeoptional:)):
+  -- its row is marked selected as a row of data is.
+  it("marks the tagged child views of a static List selected, in Sections and Groups too", function()
+    local Chip = ui.View("StaticChip", function() return ui.Text("chip") end)
+    local Static = ui.View("StaticSelection", { state = { chosen = ui.none, several = { y = true } }, body = function(self)
+      return ui.VStack {
+        ui.List({ selection = self["$chosen"] }, {
+          ui.Text("One"):tag(1),
+          ui.Section("More", { ui.Text("Two"):tag(2), ui.Group { ui.Text("Three"):tag(3) } }),
+          ui.Text("Plain"),
+          Chip {}:tag(4),                                 -- a view of its own: its node is marked
+        }),
+        ui.List({ selection = self["$several"] }, { ui.Text("X"):tag("x"), ui.Text("Y"):tag("y") }),
+      }
+    end })
+    local app = ui.mount(Static {})
+    assert.equal(1, selectedRows(app))                    -- the set holds "y"
+    assert.matches('Text "Y" .tag("y") selected=true', app:tree(), 1, true)
+    local lists = app:findAll { type = "List" }
+    lists[1]:select(3)
+    assert.matches('Text "Three" .tag(3) selected=true', app:tree(), 1, true)
+    assert.equal(2, selectedRows(app))
+    lists[1]:select(1)
+    assert.matches('Text "One" .tag(1) selected=true', app:tree(), 1, true)
+    assert.matches('Text "Three" .tag(3)\n', app:tree(), 1, true)
+    lists[2]:select("x")
+    assert.equal(3, selectedRows(app))
+    assert.matches('Text "Plain"\n', app:tree(), 1, true)   -- an untagged child stands for nothing
+    lists[1]:select(4)
+    assert.matches('StaticChip .tag(4) selected=true\n', app:tree(), 1, true)
+    assert.equal(3, selectedRows(app))                    -- the chip, and x and y in the other List
     app:unmount()
   end)
 

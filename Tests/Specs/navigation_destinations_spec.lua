@@ -41,6 +41,31 @@ describe("A view as a label", function()
   end)
 end)
 
+-- NavigationLink init(_:value:): "Pass a nil value to disable the link"
+-- (https://developer.apple.com/documentation/swiftui/navigationlink/init(_:value:)-kj9v).
+describe("A nil value", function()
+  it("disables the link: it shows, drawn disabled, and cannot be followed; a missing one is an error", function()
+    local Shelf = ui.View("NilLinkShelf", { state = { picked = ui.none }, body = function(self)
+      return ui.NavigationStack {
+        ui.VStack {
+          ui.NavigationLink("Open", self.picked),
+          ui.NavigationLink(ui.Label("Folder", "folder"), self.picked),
+          ui.Button("pick", function() self.picked = "Dune" end),
+        }:navigationDestination("string", function(title) return ui.Text("book " .. title) end),
+      }
+    end })
+    local app = ui.mount(Shelf {})
+    assert.matches('NavigationLink\n        Button "Open" .disabled(true) disabled=true\n', app:tree(), 1, true)
+    assert.error_matches(function() app:find("Open"):tapLink() end, 'cannot follow Button "Open": it is disabled', 1, true)
+    assert.error_matches(function() app:find("Folder"):tap() end, "it is disabled", 1, true)
+    app:find("pick"):tap()                                -- a value now: the link follows it
+    app:find("Open"):tapLink()
+    assert.truthy(app:find("book Dune"), app:tree())
+    app:unmount()
+    assert.error_matches(function() ui.NavigationLink("Open") end, "ui.NavigationLink: a destination expected", 1, true)
+  end)
+end)
+
 -- navigationDestination(for:destination:): "Associates a destination view
 -- with a presented data type for use within a navigation stack"; "Add this
 -- view modifier to a view inside a NavigationStack"
@@ -118,6 +143,23 @@ describe("The title of the top screen", function()
     local root = ui.mount(ui.NavigationStack { ui.Text("root"):navigationTitle("Books") })
     assert.matches("^NavigationStack\n", root:tree())          -- nothing pushed: the root shows its own title
     root:unmount()
+  end)
+
+  it("is shown once in strict mode, where the stack's body runs twice", function()
+    ui.configure { strict = true }
+    local ok, err = pcall(function()
+      local Strict = ui.View("TitledStrict", { state = { path = { "a" } }, body = function(self)
+        return ui.NavigationStack(self["$path"], { ui.Text("root") },
+          function(name) return ui.Text("screen " .. name):navigationTitle("On " .. name) end)
+      end })
+      local app = ui.mount(Strict {})
+      assert.matches('NavigationStack title="On a"\n', app:tree(), 1, true)
+      local _, titles = app:json():gsub('"title":', "")
+      assert.equal(1, titles)
+      app:unmount()
+    end)
+    ui.configure { strict = false }
+    assert(ok, err)
   end)
 end)
 

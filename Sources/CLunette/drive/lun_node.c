@@ -392,10 +392,26 @@ int lun_node_invoke(lua_State *L, int32_t handle, const char *method, const lun_
   return lun_protect(L, 3, 0);
 }
 
+/* Raises unless node 1 is of one of the kinds named in `kinds` (its type
+ * as trees show it): a person cannot toggle a text field or type into a
+ * Toggle. `what` says which can. [-0, +0] */
+static void lun_node_kind_check(lua_State *L, const char *verb, const char *const kinds[], const char *how,
+                                const char *what) {
+  size_t len;
+  int i;
+  const char *type = lunh(lun_state(L)->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TYPE, &len);
+  for (i = 0; type && kinds[i]; i++)
+    if (strlen(kinds[i]) == len && memcmp(type, kinds[i], len) == 0) return;
+  lun_node_name(L);
+  lun_error_here(L, "%s: %s cannot be %s (only %s can)", verb, lua_tostring(L, -1), how, what);
+}
+
 /* node:toggle() -> (): flips a Toggle's binding. */
 static int lun_node_toggle(lua_State *L) {
+  static const char *const toggles[] = {"Toggle", NULL};
   lun_app_check_idle(L, "toggle");
   lun_node_slot(L, LUN_ROLE_BINDING, "toggle");
+  lun_node_kind_check(L, "toggle", toggles, "toggled", "a Toggle");
   lun_binding_get(L, -1);
   lua_pushboolean(L, !lua_toboolean(L, -1));
   lun_binding_set(L, -3, -1);
@@ -405,9 +421,11 @@ static int lun_node_toggle(lua_State *L) {
 
 /* node:setText(s) -> (): writes a TextField's binding. */
 static int lun_node_settext(lua_State *L) {
+  static const char *const fields[] = {"TextField", "SecureField", NULL};
   luaL_checkstring(L, 2);
   lun_app_check_idle(L, "setText");
   lun_node_slot(L, LUN_ROLE_BINDING, "setText");
+  lun_node_kind_check(L, "setText", fields, "typed into", "a TextField or a SecureField");
   lun_binding_set(L, -1, 2);
   lun_flush_now(L);
   return 0;

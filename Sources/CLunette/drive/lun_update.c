@@ -74,7 +74,9 @@ static void lun_run_view(lua_State *L, lun_Walk *W, int fidx, int nargs) {
     int i, base = lua_gettop(L) - nargs;
     lua_pushvalue(L, fidx);
     for (i = 1; i <= nargs; i++) lua_pushvalue(L, base + i);
+    lun_attribute_mute(L, 1);                     /* what the first run writes is not output */
     lua_call(L, nargs, 1);
+    lun_attribute_mute(L, 0);
     first = lua_gettop(L);
     lua_insert(L, base + 1);                      /* below the arguments */
     first = base + 1;

@@ -22,6 +22,7 @@
 #include "model/model.h"
 #include "life/life.h"
 #include "view/view.h"
+#include <stdarg.h>
 
 /* The longest URL a script may open: the host keeps each one until it hands it on. */
 #define LUN_MAX_URL 8192
@@ -69,10 +70,24 @@ static int lun_openurl_custom(lua_State *L) {
   return 0;
 }
 
-/* Raises: value (at vidx) is not one of `allowed` for key. [-0, +0] */
-static void lun_envbuiltin_refuse(lua_State *L, const char *key, int vidx, const char *allowed) {
+/* Raises the message fmt…, prefixed with site ("file:line: ", where the
+ * transform that derived the value was written) or, when site is NULL,
+ * with the position of the Lua code calling now (:environment). */
+static int lun_envbuiltin_raise(lua_State *L, const char *site, const char *fmt, ...) {
+  va_list argp;
+  va_start(argp, fmt);
+  lua_pushvfstring(L, fmt, argp);
+  va_end(argp);
+  if (!site) return lun_error_here(L, "%s", lua_tostring(L, -1));
+  lua_pushfstring(L, "%s%s", site, lua_tostring(L, -1));
+  return lua_error(L);
+}
+
+/* Raises: value (at vidx) is not one of `allowed`; `what` names the call
+ * that gave it. [-0, +0] */
+static void lun_envbuiltin_refuse(lua_State *L, const char *what, int vidx, const char *allowed, const char *site) {
   lun_describe(L, vidx, 1);
-  lun_error_here(L, ":environment(\"%s\", …): %s expected, got %s", key, allowed, lua_tostring(L, -1));
+  lun_envbuiltin_raise(L, site, "%s: %s expected, got %s", what, allowed, lua_tostring(L, -1));
 }
 
 /* 1 if the value at idx is a string among `names`. */
@@ -84,44 +99,82 @@ static int lun_envbuiltin_one_of(lua_State *L, int idx, const char *const names[
   return 0;
 }
 
-/* :environment(key, value) of a built-in key (key at kidx, value at vidx):
- * checks the value as SwiftUI's type would, and refuses a read-only key;
- * an openURL handler is replaced by the action that runs it. Other keys
- * pass. [-0, +0] */
-void lun_envbuiltin_check(lua_State *L, int kidx, int vidx) {
+/* 1 if key (a string) is one of the read-only built-in values. */
+int lun_envbuiltin_readonly(const char *key) {
+  return strcmp(key, "isPresented") == 0 || strcmp(key, "dismiss") == 0;
+}
+
+/* Checks the value at vidx (absolute) of the built-in key `key` as
+ * SwiftUI's type would; `what` names the call that gave it, `site` as
+ * lun_envbuiltin_raise. An openURL handler is replaced by the action that
+ * runs it. Other keys pass. [-0, +0] */
+static void lun_envbuiltin_value(lua_State *L, const char *key, int vidx, const char *what, const char *site) {
   static const char *const schemes[] = {"light", "dark", NULL};
   static const char *const phases[] = {"active", "inactive", "background", NULL};
   static const char *const modes[] = {"inactive", "transient", "active", NULL};
-  const char *key;
-  if (lua_type(L, kidx) != LUA_TSTRING) return;
-  key = lua_tostring(L, kidx);
-  vidx = lua_absindex(L, vidx);
-  if (strcmp(key, "isPresented") == 0 || strcmp(key, "dismiss") == 0)
-    lun_error_here(L, ":environment(\"%s\", …): %s is read-only (a sheet, a fullScreenCover, a popover or a pushed "
-                      "screen sets it for its content)", key, key);
-  else if (strcmp(key, "colorScheme") == 0 && !lun_envbuiltin_one_of(L, vidx, schemes))
-    lun_envbuiltin_refuse(L, key, vidx, "\"light\" or \"dark\"");
+  if (strcmp(key, "colorScheme") == 0 && !lun_envbuiltin_one_of(L, vidx, schemes))
+    lun_envbuiltin_refuse(L, what, vidx, "\"light\" or \"dark\"", site);
   else if (strcmp(key, "scenePhase") == 0 && !lun_envbuiltin_one_of(L, vidx, phases))
-    lun_envbuiltin_refuse(L, key, vidx, "\"active\", \"inactive\" or \"background\"");
+    lun_envbuiltin_refuse(L, what, vidx, "\"active\", \"inactive\" or \"background\"", site);
   else if (strcmp(key, "locale") == 0 && !(lua_type(L, vidx) == LUA_TSTRING && lua_rawlen(L, vidx) > 0))
-    lun_envbuiltin_refuse(L, key, vidx, "a locale identifier (\"fr_FR\")");
+    lun_envbuiltin_refuse(L, what, vidx, "a locale identifier (\"fr_FR\")", site);
   else if (strcmp(key, "editMode") == 0 && !lua_isnil(L, vidx)) {
-    if (!lun_binding_test(L, vidx)) lun_envbuiltin_refuse(L, key, vidx, "a Binding to \"inactive\", \"transient\" or \"active\" (or nil)");
+    if (!lun_binding_test(L, vidx))
+      lun_envbuiltin_refuse(L, what, vidx, "a Binding to \"inactive\", \"transient\" or \"active\" (or nil)", site);
     lun_binding_get(L, vidx);
     if (!lun_envbuiltin_one_of(L, -1, modes)) {
       lun_describe(L, -1, 1);
-      lun_error_here(L, ":environment(\"editMode\", …): the binding holds %s; an edit mode is \"inactive\", \"transient\" or \"active\"",
-                     lua_tostring(L, -1));
+      lun_envbuiltin_raise(L, site, "%s: the binding holds %s; an edit mode is \"inactive\", \"transient\" or \"active\"",
+                           what, lua_tostring(L, -1));
     }
     lua_pop(L, 1);
   } else if (strcmp(key, "openURL") == 0) {
-    if (!lua_isfunction(L, vidx)) lun_envbuiltin_refuse(L, key, vidx, "a function(url) returning \"handled\", \"discarded\" or \"systemAction\"");
+    if (!lua_isfunction(L, vidx))
+      lun_envbuiltin_refuse(L, what, vidx, "a function(url) returning \"handled\", \"discarded\" or \"systemAction\"", site);
     if (lua_tocfunction(L, vidx) != lun_openurl_system && lua_tocfunction(L, vidx) != lun_openurl_custom) {
       lua_pushvalue(L, vidx);
       lua_pushcclosure(L, lun_openurl_custom, 1);
       lua_replace(L, vidx);
     }
   }
+}
+
+/* :environment(key, value) of a built-in key (key at kidx, value at vidx):
+ * checks the value as SwiftUI's type would, and refuses a read-only key;
+ * an openURL handler is replaced by the action that runs it. Other keys
+ * pass. [-0, +0] */
+void lun_envbuiltin_check(lua_State *L, int kidx, int vidx) {
+  const char *key;
+  if (lua_type(L, kidx) != LUA_TSTRING) return;
+  key = lua_tostring(L, kidx);
+  vidx = lua_absindex(L, vidx);
+  if (lun_envbuiltin_readonly(key))
+    lun_error_here(L, ":environment(\"%s\", …): %s is read-only (a sheet, a fullScreenCover, a popover or a pushed "
+                      "screen sets it for its content)", key, key);
+  lua_pushfstring(L, ":environment(\"%s\", …)", key);
+  lun_envbuiltin_value(L, key, vidx, lua_tostring(L, -1), NULL);
+  lua_pop(L, 1);
+}
+
+/* The value at vidx that view:transformEnvironment derived for the key at
+ * kidx, on the view value at v, from the transform written at site
+ * ("file:line: " or ""): a built-in key's value is checked as
+ * :environment checks one (an openURL handler becomes the action that
+ * runs it); the error names the line, the key, the view and the value. [-0, +0] */
+void lun_envbuiltin_derived(lua_State *L, int kidx, int vidx, int v, const char *site) {
+  const char *key;
+  int top = lua_gettop(L);
+  if (lua_type(L, kidx) != LUA_TSTRING || !lun_envbuiltin_is(lua_tostring(L, kidx))) return;
+  key = lua_tostring(L, kidx);
+  vidx = lua_absindex(L, vidx);
+  lun_view_name(L, v);
+  if (lun_rawfield(L, v, "text") == LUA_TSTRING) {
+    lun_describe(L, -1, 0);
+    lua_pushfstring(L, "%s %s", lua_tostring(L, -3), lua_tostring(L, -1));
+  } else lua_pushvalue(L, -2);
+  lua_pushfstring(L, "view:transformEnvironment(\"%s\", fn) on %s", key, lua_tostring(L, -1));
+  lun_envbuiltin_value(L, key, vidx, lua_tostring(L, -1), site);
+  lua_settop(L, top);
 }
 
 /* Reports `isPresented` = true on the open node (a presented sheet), for
@@ -170,19 +223,36 @@ static int lun_ui_presented(lua_State *L) {
   return 1;
 }
 
+static const char lun_key_attribute_muted = 0;   /* strict mode's first run of a body: its attributes are dropped */
+
+/* Strict mode runs a body twice and walks what the second run returned:
+ * lun_run_view mutes ui._attribute for the first run (1) and unmutes it
+ * (0) after. A first run that raised leaves it muted only until the next
+ * body's first run, and the mute holds only in strict mode. [-0, +0] */
+void lun_attribute_mute(lua_State *L, int muted) {
+  lua_pushboolean(L, muted);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_attribute_muted);
+}
+
 /* ui._attribute(name, value) -> (): an attribute of the whole output of
  * the body running now, shown on the node that hosts it (the prelude's
  * NavigationStack shows its top screen's title so; it takes the function
- * once, then removes it from ui). Only while a view's body runs. */
+ * once, then removes it from ui). Only while a view's body runs; once, in
+ * strict mode too (its first run writes nothing). */
 static int lun_ui_attribute(lua_State *L) {
   lun_State *S = lun_state(L);
   size_t nlen, vlen;
+  int muted;
   const char *name = luaL_checklstring(L, 1, &nlen), *value;
   if (lua_type(L, 2) != LUA_TSTRING && lua_type(L, 2) != LUA_TNUMBER) luaL_typeerror(L, 2, "string");
   value = lua_tolstring(L, 2, &vlen);
   luaL_argcheck(L, nlen > 0 && nlen <= 64, 1, "a name of 1 to 64 bytes expected");
   luaL_argcheck(L, vlen <= 4096, 2, "a value of at most 4096 bytes expected");
   if (!S->rendering || !S->inBody) return lun_error_here(L, "ui._attribute: only while a view's body runs");
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_attribute_muted);
+  muted = S->strict && lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  if (muted) return 0;
   lun_describe(L, 2, 1);                          /* shown as attributes are: "Dune" */
   value = lua_tolstring(L, -1, &vlen);
   lun_out_attr(L, name, nlen, value, vlen);

@@ -25,7 +25,10 @@
 #include "view/view.h"
 
 /* view:transformEnvironment(key, fn) -> view. The key must be declared
- * (ui.EnvironmentKey, ui.Entry, or the built-in `dismiss`). */
+ * (ui.EnvironmentKey, ui.Entry, or a built-in value SwiftUI lets a view
+ * set: not isEnabled, isPresented or dismiss). The entry keeps the line it
+ * was written at, which a built-in value's error names (the derived value
+ * is checked in the walk: lun_envbuiltin_derived). */
 int lun_modifier_transform_environment(lua_State *L) {
   if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
   if (lua_type(L, 2) != LUA_TSTRING)
@@ -36,6 +39,9 @@ int lun_modifier_transform_environment(lua_State *L) {
                           lua_tostring(L, 2), luaL_typename(L, 3));
   if (strcmp(lua_tostring(L, 2), "isEnabled") == 0)
     return lun_error_here(L, "view:transformEnvironment('isEnabled', fn): isEnabled is narrowed with :disabled(true)");
+  if (lun_envbuiltin_readonly(lua_tostring(L, 2)))   /* no WritableKeyPath in SwiftUI */
+    return lun_error_here(L, "view:transformEnvironment('%s', fn): %s is read-only (a sheet, a fullScreenCover, a "
+                             "popover or a pushed screen sets it for its content)", lua_tostring(L, 2), lua_tostring(L, 2));
   lun_registry_table(L, &lun_key_envkeys);
   lua_pushvalue(L, 2);
   if (lua_rawget(L, -2) != LUA_TTABLE)
@@ -48,13 +54,15 @@ int lun_modifier_transform_environment(lua_State *L) {
     lua_pushvalue(L, -1);
     lua_setfield(L, 1, "env");
   }
-  lua_createtable(L, 3, 0);                       /* { key, fn, true }: a transform */
+  lua_createtable(L, 4, 0);                       /* { key, fn, true, "file:line: " }: a transform */
   lua_pushvalue(L, 2);
   lua_rawseti(L, -2, 1);
   lua_pushvalue(L, 3);
   lua_rawseti(L, -2, 2);
   lua_pushboolean(L, 1);
   lua_rawseti(L, -2, 3);
+  luaL_where(L, 1);
+  lua_rawseti(L, -2, 4);
   lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
   lua_pushboolean(L, 1);                          /* the walk folds this view's entries */
   lua_setfield(L, 1, "envfold");
@@ -89,10 +97,11 @@ static void lun_envwalk_inherited(lua_State *L, lun_Walk *W, int kidx) {
   lua_settop(L, top + 1);
 }
 
-/* With the transform entry at eidx and a value on top: replaces the value
- * by fn(copy of it), its first result, or the copy when fn returns
- * nothing (an inout parameter). [-1, +1] */
-static void lun_envwalk_apply(lua_State *L, int eidx) {
+/* With the transform entry at eidx (for the key at kidx, on the view at v)
+ * and a value on top: replaces the value by fn(copy of it), its first
+ * result, or the copy when fn returns nothing (an inout parameter); a
+ * built-in key's value is checked. [-1, +1] */
+static void lun_envwalk_apply(lua_State *L, int eidx, int kidx, int v) {
   int base;
   lun_snapshot(L, -1, "transformEnvironment value");   /* a plain table as a value: a copy */
   lua_rawgeti(L, eidx, 2);
@@ -105,6 +114,10 @@ static void lun_envwalk_apply(lua_State *L, int eidx) {
     lua_settop(L, base + 1);
     lua_replace(L, base);
   }
+  lua_settop(L, base);
+  lua_rawgeti(L, eidx, 4);                        /* where the transform was written */
+  lun_envbuiltin_derived(L, kidx, base, v, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "");
+  lua_pop(L, 1);
 }
 
 /* Pushes the value entry i of the env list at list (the first entry for
@@ -116,6 +129,7 @@ void lun_envwalk_value(lua_State *L, lun_Walk *W, int list, lua_Integer i, int v
   lua_Integer j;
   int have = 0, folding = lun_rawfield(L, v, "envfold") == LUA_TBOOLEAN;
   lua_pop(L, 1);
+  v = lua_absindex(L, v);
   list = lua_absindex(L, list);
   kidx = lua_absindex(L, kidx);
   if (!folding) {
@@ -135,7 +149,7 @@ void lun_envwalk_value(lua_State *L, lun_Walk *W, int list, lua_Integer i, int v
     if (transform) {
       if (have) lua_insert(L, -2);                /* entry, value */
       else lun_envwalk_inherited(L, W, kidx);
-      lun_envwalk_apply(L, lua_gettop(L) - 1);
+      lun_envwalk_apply(L, lua_gettop(L) - 1, kidx, v);
       lua_remove(L, -2);
     } else {
       lua_rawgeti(L, -1, 2);

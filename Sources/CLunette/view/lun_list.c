@@ -10,8 +10,9 @@
  * or a set — a table { [value] = true } — for several (the kind of value it
  * holds decides, as SwiftUI's Set<ID> does). The List node shows
  * `selection=`; node:select(v) picks a row's value (several: toggles it);
- * rows of data show selected=true. A ForEach a static List holds (in a
- * Section or a Group too, three levels) takes the List's selection.
+ * rows of data show selected=true on their Row node, and a tagged child
+ * view of a static List (in a Section or a Group too, three levels) on its
+ * own node. A ForEach a static List holds (as deep) takes the List's selection.
  *
  * Rows that can go or move. ForEach(data, row):onDelete(fn) / :onMove(fn):
  * each row keeps its index (a slot with LUN_ROLE_ROW on its Row node);
@@ -97,17 +98,21 @@ static void lun_list_share(lua_State *L, int vidx, int bidx, int sources, int de
   }
 }
 
-/* 1 if the table at idx holds only options (string keys, at least one). */
+/* 1 if the table at idx holds only options (string keys, at least one).
+ * Stops at the first other key: data (an array, keys 1.. first) is told
+ * from options at once, however long it is (a lazy List mounts in the
+ * time of its window, P7). [-0, +0] */
 static int lun_list_options_test(lua_State *L, int idx) {
-  int strings = 0, others = 0;
+  int strings = 0;
   if (lua_type(L, idx) != LUA_TTABLE) return 0;
   if (lua_getmetatable(L, idx)) { lua_pop(L, 1); return 0; }
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     lua_pop(L, 1);
-    if (lua_type(L, -1) == LUA_TSTRING) strings++; else others++;
+    if (lua_type(L, -1) != LUA_TSTRING) { lua_pop(L, 1); return 0; }
+    strings++;
   }
-  return strings > 0 && others == 0;
+  return strings > 0;
 }
 
 /* ui.List(…)'s options form: ({ selection = binding }, data, row) or
@@ -245,23 +250,67 @@ static int32_t lun_list_store(lua_State *L, lun_Walk *W) {
   return W->slots;
 }
 
+/* 1 if the row value at vidx is selected by the marks at marks ({ sel,
+ * set }: the selection, read once by the List's walk). [-0, +0] */
+static int lun_list_selected(lua_State *L, int marks, int vidx) {
+  int selected;
+  vidx = lua_absindex(L, vidx);
+  lua_getfield(L, marks, "sel");
+  lua_getfield(L, marks, "set");
+  if (lua_toboolean(L, -1)) {
+    lua_pushvalue(L, vidx);
+    lua_gettable(L, -3);                          /* the set, a value table (or its proxy) */
+    selected = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  } else selected = lun_values_equal(L, -2, vidx);
+  lua_pop(L, 2);
+  return selected;
+}
+
 /* The walker at a List view value at v with a selection: keeps its binding
- * and spec for node:select and shows the selection (`selection=`). [-0, +0] */
-void lun_list_walk(lua_State *L, lun_Walk *W, int v) {
-  int top = lua_gettop(L);
+ * and spec for node:select and shows the selection (`selection=`). A
+ * static List (children, no row function) also pushes the marks its
+ * tagged children show (lun_list_tagged_row) and returns 1. [-0, +0|1] */
+int lun_list_walk(lua_State *L, lun_Walk *W, int v) {
+  int top = lua_gettop(L), set;
   if (lun_rawfield(L, v, "control") != LUA_TTABLE || lun_rawfield(L, v, "selection") == LUA_TNIL ||
       !lun_binding_test(L, -1)) {
     lua_settop(L, top);
-    return;
+    return 0;
   }
   lua_pushvalue(L, -1);
   lun_enabled_slot(L, W, LUN_ROLE_BINDING, lun_list_store(L, W));
   lua_pushvalue(L, -2);
   lun_enabled_slot(L, W, LUN_ROLE_CONTROL, lun_list_store(L, W));
   lun_binding_get(L, -1);
+  set = lua_type(L, -1) == LUA_TTABLE || lun_proxy_test(L, -1);
   lun_describe(L, -1, 1);
   lun_out_attr(L, "selection", 9, lua_tostring(L, -1), lua_rawlen(L, -1));
-  lua_settop(L, top);
+  lua_pop(L, 1);
+  if (lun_rawfield(L, v, "row") == LUA_TFUNCTION) {   /* rows of data: lun_list_rows_begin marks them */
+    lua_settop(L, top);
+    return 0;
+  }
+  lua_pop(L, 1);
+  lua_createtable(L, 0, 2);                       /* the marks: { sel, set } */
+  lua_insert(L, -2);
+  lua_setfield(L, -2, "sel");
+  lua_pushboolean(L, set);
+  lua_setfield(L, -2, "set");
+  lua_replace(L, top + 1);
+  lua_settop(L, top + 1);
+  return 1;
+}
+
+/* A tagged view value at v, a child of a static List with a selection (its
+ * marks at marks), its node open: shows selected=true when the selection
+ * holds its tag, as a row of data does. An untagged view stands for no
+ * value and shows nothing. [-0, +0] */
+void lun_list_tagged_row(lua_State *L, lun_Walk *W, int marks, int v) {
+  (void)W;
+  lun_view_tag_of(L, v);
+  if (!lua_isnil(L, -1) && lun_list_selected(L, marks, -1)) lun_out_attr(L, "selected", 8, "true", 4);
+  lua_pop(L, 1);
 }
 
 /* Before a list unit's rows: pushes what its rows show and keep, or nil —
@@ -297,17 +346,8 @@ void lun_list_row(lua_State *L, lun_Walk *W, int marks, int elem, lua_Integer i)
   size_t len;
   const char *s;
   if (lua_getfield(L, marks, "selects") == LUA_TBOOLEAN) {
-    int selected;
     lun_list_row_value(L, elem);
-    lua_getfield(L, marks, "sel");
-    lua_getfield(L, marks, "set");
-    if (lua_toboolean(L, -1)) {
-      lua_pushvalue(L, -3);
-      lua_gettable(L, -3);                        /* the set, a value table (or its proxy) */
-      selected = lua_toboolean(L, -1);
-      lua_pop(L, 1);
-    } else selected = lun_values_equal(L, -2, -3);
-    if (selected) lun_out_attr(L, "selected", 8, "true", 4);
+    if (lun_list_selected(L, marks, -1)) lun_out_attr(L, "selected", 8, "true", 4);
     lun_describe(L, top + 2, 1);
     s = lua_tolstring(L, -1, &len);
     lun_out_attr(L, "tag", 3, s, len);

@@ -166,8 +166,10 @@ static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
 }
 
 /* Walks the children 1..n of the view (or plain array) at v; a view's
- * children that keep their constructor slot tell the host so (F02). */
-static void lun_walk_children(lua_State *L, lun_Walk *W, int v, int isView) {
+ * children that keep their constructor slot tell the host so (F02). With
+ * rows (the stack index of a static List's selection marks), each child is
+ * a row of that List, `level` containers in (lun_list_tagged_row). */
+static void lun_walk_children(lua_State *L, lun_Walk *W, int v, int isView, int rows, int level) {
   lua_Integer i, n = lun_rawlen_bounded(L, v, "a view's children");
   int slots = isView && lun_rawfield(L, v, "slots") == LUA_TTABLE ? lua_gettop(L) : 0;
   if (!slots && isView) lua_pop(L, 1);
@@ -181,6 +183,8 @@ static void lun_walk_children(lua_State *L, lun_Walk *W, int v, int isView) {
     }
     if (slots) lua_pop(L, 1);
     lua_rawgeti(L, v, i);
+    W->rows = rows;
+    W->rowLevel = level;
     lun_walk_value(L, W, lua_gettop(L));
     lua_pop(L, 1);
     if (hinted) lun_out_position(L, NULL, 0);  /* a child that opened nothing leaves no hint behind */
@@ -482,11 +486,12 @@ static unsigned lun_walk_fields(lua_State *L, int v) {
 
 /* Walks one view value (or a view type, or a plain array of views). */
 void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
-  int kind, t = lua_type(L, v), enabled = W->enabled;
+  int kind, t = lua_type(L, v), enabled = W->enabled, rows = W->rows, rowLevel = W->rowLevel, marks;
   unsigned has;
   int32_t tx = W->tx, txcell = W->txcell;          /* what holds around the view, restored after it */
   size_t len = 0;
   const char *text = NULL;
+  W->rows = 0;                                    /* a static List's rows are its children only */
   if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, v))) return;
   lun_nest(L, W->depth, "view");
   W->depth++;
@@ -498,7 +503,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     W->depth--;
     return;
   }
-  if (t == LUA_TTABLE && !lua_getmetatable(L, v)) { lun_walk_children(L, W, v, 0); W->depth--; return; }
+  if (t == LUA_TTABLE && !lua_getmetatable(L, v)) { lun_walk_children(L, W, v, 0, 0, 0); W->depth--; return; }
   if (t == LUA_TTABLE) lua_pop(L, 1);
   if (!lun_view_test(L, v))
     luaL_error(L, "expected a view, got %s", luaL_typename(L, v));
@@ -545,6 +550,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     }
   }
   if (has & LUN_VF_ATTRS) lua_pop(L, 1);
+  if (rows) lun_list_tagged_row(L, W, rows, v);   /* a row of a static List with a selection */
   if ((has & LUN_VF_FOCUS) && lun_rawfield(L, v, "focus") != LUA_TNIL) lun_focus_walk(L, W, lua_gettop(L));
   if (has & LUN_VF_FOCUS) lua_pop(L, 1);
   if ((has & LUN_VF_PREFS) && lun_rawfield(L, v, "prefs") != LUA_TNIL) lun_walk_prefs(L, W, lua_gettop(L), "preference:");
@@ -557,7 +563,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
       if (lun_rawfield(L, v, "action") != LUA_TFUNCTION && !lua_isnil(L, -1)) lun_walk_altered(L, "action");
       lun_enabled_slot(L, W, LUN_ROLE_ACTION, lun_walk_store(L, W, -1));
       lua_pop(L, 1);
-      lun_walk_children(L, W, v, 1);              /* a view as its label (issue 19) */
+      lun_walk_children(L, W, v, 1, 0, 0);        /* a view as its label (issue 19) */
       break;
     case LUN_VIEW_PICKER:
     case LUN_VIEW_SLIDER:
@@ -589,6 +595,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     case LUN_VIEW_SECUREFIELD:
       lun_rawfield(L, v, "binding");
       if (!lun_binding_test(L, -1)) lun_walk_altered(L, "binding");
+      if (kind == LUN_VIEW_SECUREFIELD) lun_binding_mark_secret(L, -1);   /* inspection hides what it reaches */
       lun_enabled_slot(L, W, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
       lun_binding_get(L, -1);
       if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
@@ -609,17 +616,21 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
       break;
     case LUN_VIEW_LIST:
     case LUN_VIEW_FOREACH:
-      lun_list_walk(L, W, v);                     /* List(selection:) (lun_list.c) */
+      marks = lun_list_walk(L, W, v) ? lua_gettop(L) : 0;   /* List(selection:) (lun_list.c) */
       if (kind == LUN_VIEW_LIST && !W->marked && !lun_enabled_now(L, W)) {   /* it cannot be scrolled (D09) */
         lun_out_attr(L, "disabled", 8, "true", 4);
         W->marked = 1;
       }
       if (lun_rawfield(L, v, "row") == LUA_TFUNCTION) lun_walk_rows(L, W, v);
-      else lun_walk_children(L, W, v, 1);
-      lua_pop(L, 1);
+      else lun_walk_children(L, W, v, 1, marks, 0);
+      lua_pop(L, marks ? 2 : 1);
+      break;
+    case LUN_VIEW_SECTION:
+    case LUN_VIEW_GROUP:                          /* a static List's rows may be in them, three levels in */
+      lun_walk_children(L, W, v, 1, rowLevel < 3 ? rows : 0, rowLevel + 1);
       break;
     default:
-      lun_walk_children(L, W, v, 1);
+      lun_walk_children(L, W, v, 1, 0, 0);
       break;
   }
   if ((has & LUN_VF_EXTRAS) && lun_rawfield(L, v, "extras") == LUA_TTABLE) {   /* swipeActions, searchable, toolbar */

@@ -61,6 +61,8 @@ typedef struct lun_Walk {
   int32_t txcell;   /* lun_walktx.c: the out slot of the :transaction modifiers in effect (0: not read yet) */
   int open;         /* nodes the walk has open */
   int envsaves;     /* lun_envtransform.c: views open that set environment values in this body */
+  int rows;         /* lun_list.c: for the view walked next, the stack index of its static List's selection marks (0: none) */
+  int rowLevel;     /* lun_list.c: Sections and Groups between that List and the view */
   const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);
@@ -132,7 +134,8 @@ int lun_list_take_options(lua_State *L);
 void lun_list_give_selection(lua_State *L, int vidx);                            /* [-0, +0] */
 void lun_list_row_value(lua_State *L, int idx);                                  /* [-0, +1] */
 void lun_list_select(lua_State *L, int bidx, int sidx, int vidx);                /* [-0, +0] */
-void lun_list_walk(lua_State *L, lun_Walk *W, int v);                            /* [-0, +0] */
+int lun_list_walk(lua_State *L, lun_Walk *W, int v);                             /* [-0, +0|1] */
+void lun_list_tagged_row(lua_State *L, lun_Walk *W, int marks, int v);           /* [-0, +0] */
 int lun_list_rows_begin(lua_State *L, lun_Walk *W);                              /* [-0, +1] */
 void lun_list_row(lua_State *L, lun_Walk *W, int marks, int elem, lua_Integer i); /* [-0, +0] */
 int lun_modifier_on_delete(lua_State *L);
@@ -144,6 +147,9 @@ int lun_modifier_navigation_destination(lua_State *L);
 /* lun_envbuiltin.c: colorScheme, locale, scenePhase, editMode, isPresented, openURL */
 void lun_open_envbuiltin(lua_State *L);
 void lun_envbuiltin_check(lua_State *L, int kidx, int vidx);                     /* [-0, +0] */
+void lun_envbuiltin_derived(lua_State *L, int kidx, int vidx, int v, const char *site); /* [-0, +0] */
+int lun_envbuiltin_readonly(const char *key);
+void lun_attribute_mute(lua_State *L, int muted);                                /* [-0, +0] */
 void lun_envbuiltin_presented(lua_State *L, lun_Walk *W);                        /* [-0, +0] */
 
 /* lun_self.c */

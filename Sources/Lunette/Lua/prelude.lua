@@ -307,6 +307,7 @@ function ui.NavigationStack(path, content, destination)
 end
 
 local Link = ui.View("NavigationLink", { environment = { path = navigationPath }, body = function(self)
+  if self.off then return ui.Button(self.label, function() end):disabled(true) end   -- a nil value
   return ui.Button(self.label, function()
     local path = self.path
     if not path then
@@ -322,15 +323,18 @@ end })
 
 -- ui.NavigationLink(label, destination): label a string, or a view
 -- (NavigationLink(destination:label:), NavigationLink(value:label:)): a tap
--- on any node of the label follows the link.
-function ui.NavigationLink(label, destination)
+-- on any node of the label follows the link. An explicit nil value
+-- disables the link, as NavigationLink(_:value:) does with nil; a missing
+-- destination (one argument) is an error.
+function ui.NavigationLink(label, ...)
+  local destination = ...
   if type(label) ~= "string" and not isView(label) then
     error(("ui.NavigationLink: a label expected (a string, or a view such as ui.Label(\"Dune\", \"book\")), got %s")
           :format(type(label)), 2)
   end
-  if destination == nil then
+  if select("#", ...) == 0 then
     error("ui.NavigationLink: a destination expected (a view, a function returning one, or a value for a " ..
-          ":navigationDestination)", 2)
+          ":navigationDestination; nil disables the link)", 2)
   end
-  return Link { label = label, destination = destination }
+  return Link { label = label, destination = destination, off = destination == nil or nil }
 end

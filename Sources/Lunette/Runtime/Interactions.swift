@@ -10,16 +10,24 @@ import CLunette
 // Inbox:move: no message is titled 'Nope'"); the runtime stays usable.
 extension LunetteRuntime {
     /// Runs a Button's action (or a node's onSubmit action with `submit`),
-    /// then flushes, as an event loop would. Throws `LunetteError.script`
-    /// for a node no longer rendered, or an action that raised.
+    /// then flushes, as an event loop would. A node of a Button's label view
+    /// (a NavigationLink's too) taps that Button, as `node:tap()` does.
+    /// Throws `LunetteError.script` for a node no longer rendered or in no
+    /// Button, a disabled Button, or an action that raised.
     public func tap(_ node: RenderNode, submit: Bool = false) throws {
         let role = Int32(submit ? LUN_ROLE_SUBMIT : LUN_ROLE_ACTION)
-        guard let owner = node.owner, !owner.disposed, owner.generation == node.generation,
-              let slot = node.slot(for: role) else {
+        guard let owner = node.owner, !owner.disposed, owner.generation == node.generation else {
             throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to \(submit ? "submit" : "tap") (or no longer rendered)")
         }
-        try refuseIfDisabled(node, submit ? "submit" : "tap")
-        guard lun_call_slot(L, owner.recordRef, slot, nil, 0, 0) == LUN_OK else { throw LunetteError.script(lastError) }
+        var target = node, unit = owner
+        if node.slot(for: role) == nil, !submit, let (button, holder) = ancestor(of: node, in: owner, keeping: role) {
+            (target, unit) = (button, holder)             // a label view's node: its Button
+        }
+        guard let slot = target.slot(for: role) else {
+            throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to \(submit ? "submit" : "tap") (or no longer rendered)")
+        }
+        try refuseIfDisabled(target, submit ? "submit" : "tap")
+        guard lun_call_slot(L, unit.recordRef, slot, nil, 0, 0) == LUN_OK else { throw LunetteError.script(lastError) }
         flush()
     }
 
@@ -134,6 +142,13 @@ extension LunetteRuntime {
             throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to edit (or no longer rendered)")
         }
         try refuseIfDisabled(node, text == nil ? "toggle" : "type into")
+        let label = node.text.map { " \"\($0)\"" } ?? ""
+        if text == nil, node.kind != .toggle {                 // a person toggles a Toggle only
+            throw LunetteError.script("toggle: \(node.typeName)\(label) cannot be toggled (only a Toggle can)")
+        }
+        if text != nil, node.kind != .textField, node.kind != .secureField {
+            throw LunetteError.script("setText: \(node.typeName)\(label) cannot be typed into (only a TextField or a SecureField can)")
+        }
         let status = (text ?? "").withCString {
             lun_slot_binding(L, owner.recordRef, slot, $0, (text ?? "").utf8.count, text == nil ? 0 : 1)
         }

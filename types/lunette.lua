@@ -173,6 +173,7 @@ function View:task(fn, options) end
 ---@return ui.ViewValue
 function View:onAppear(fn) end
 ---The field is focused while the binding holds value (true if omitted), as .focused($focus, equals:).
+---The binding must reach a focusState name (self["$field"]); a plain state's is an error.
 ---@param binding ui.Binding
 ---@param value? any
 ---@return ui.ViewValue
@@ -197,13 +198,14 @@ function View:id(id) end
 ---@param value any
 ---@return ui.ViewValue
 function View:animation(animation, value) end
----Changes the transaction of every animation within this view, the bodies of views inside it included (an empty one when none); disablesAnimations stops implicit :animation(a, value).
+---Changes the transaction of every animation within this view, the bodies of views inside it included (an empty one when none); disablesAnimations stops implicit :animation(a, value) (withAnimation's animation stays; t.animation = nil removes it).
 ---@param fn fun(t: ui.Transaction)
 ---@return ui.ViewValue
 function View:transaction(fn) end
 ---Presents content while isPresented is true; or, given { item = binding }, content(item)
 ---while the binding holds a value (sheet(item:)); the sheet's `dismiss` sets it false / nil.
----onDismiss runs once each time the sheet goes ({ onDismiss = fn } third, or in the item table).
+---onDismiss runs once each time the sheet goes ({ onDismiss = fn } third, or in the item table),
+---and when the item changes to another (by id): that sheet is replaced by a fresh one.
 ---@param isPresented ui.Binding|{ item: ui.Binding, onDismiss?: fun() }
 ---@param content ui.ViewValue|fun(item?: any): ui.ViewValue
 ---@param options? { onDismiss?: fun() }
@@ -423,8 +425,10 @@ function ui.Form(children) end
 ---@param children ui.ViewValue[]
 ---@return ui.ViewValue
 function ui.Section(header, children) end
----Options are values, or views tagged with the value each picks (ui.Text("Vanilla"):tag("vanilla")):
----then the node shows `labels` beside `options`, and node:select takes the value.
+---Options are values, or views tagged with the value each picks (ui.Text("Vanilla"):tag("vanilla")),
+---or a ui.ForEach over data whose rows are tagged with their elements' ids (a plain value: itself)
+---unless a row has its own :tag: then the node shows `labels` beside `options`, and
+---node:select takes the value.
 ---@param label string
 ---@param binding ui.Binding
 ---@param options any[]|ui.ViewValue[]
@@ -478,7 +482,7 @@ function ui.withTransaction(key, value, fn) end
 
 ---@class ui.Transaction
 ---@field animation ui.Animation|nil the animation its changes render with
----@field disablesAnimations boolean
+---@field disablesAnimations boolean true: :animation(a, value) adds no animation (the transaction's own stays)
 ---Declared TransactionKeys read as fields (their default when not set).
 
 ---A value kept in app storage under `key` (@AppStorage("key")), for an appStorage section.
@@ -543,9 +547,10 @@ function AnimationFactory.spring(response, dampingFraction) end
 ---completion runs once when the animation is done by its completionCriteria
 ---(withAnimation(_:completionCriteria:_:completion:)): "logicallyComplete"
 ---(the default) after its duration on the runtime's clock; "removed" also
----after every later animation of what it changed; on the clock's next tick
----when fn changed nothing a view reads (nothing animates).
----@param animation ui.Animation|fun()
+---after every later animation of what it changed; right after fn, before
+---withAnimation returns, when fn changed nothing a view reads or the
+---animation is nil (nothing animates). A nil animation runs fn with none.
+---@param animation ui.Animation|fun()|nil
 ---@param fn? fun()
 ---@param completion? fun()
 ---@param options? { completionCriteria: "logicallyComplete"|"removed" }
@@ -588,12 +593,23 @@ function ui.await(publisher) end
 ---Inside a task: `for value in ui.observations(function() return book.title end) do ... end`
 ---(or over a sequence kept in a variable, by several loops): fn first runs at the first
 ---iteration, then after every flush in which what it read changed, each run a value, equal
----or not; no buffer (a slow loop gets the current value); an error fn raises ends the loops
----with it; a cancelled task's loop ends normally. As Swift's Observations (SE-0475, D04).
----@generic T
----@param fn fun(): T
----@return fun(_: any, control: T?): T
-function ui.observations(fn) end
+---or not; a nil value arrives as ui.none (the loop goes on); no buffer (a slow loop gets the
+---current value); an error fn raises ends the loops iterating then with it, and the sequence
+---stays finished (a later loop ends at once, with no value); a cancelled task's loop ends
+---normally, the others go on. As Swift's Observations (SE-0475, D04).
+---@class ui.observations
+---@overload fun(fn: fun(): any): (fun(_: any, control: any): any), nil, nil, table
+ui.observations = {}
+
+---SE-0475's `.finished`: what an untilFinished closure returns to end every loop normally.
+ui.observations.finished = {}
+
+---Observations.untilFinished: as ui.observations, but fn returns ui.observations.finished
+---to end the sequence (every loop ends normally; a later loop ends at once); any other
+---value, nil included (as ui.none), is the next value.
+---@param fn fun(): any
+---@return fun(_: any, control: any): any, nil, nil, table
+function ui.observations.untilFinished(fn) end
 
 ---The error a cancelled task's ui.sleep/ui.await raise (compare with ==).
 ---@type userdata
@@ -672,7 +688,8 @@ function Node:setValue(value) end
 ---A Stepper's step up or down, kept within its range.
 function Node:increment() end
 function Node:decrement() end
----Moves a lazy List's window to start at `row` (as far as the rows go), then flushes.
+---Moves a lazy List's window to start at `row` (as far as the rows go), then flushes;
+---an error when the List is disabled (:disabled(true) on it or a view around it).
 ---@param row integer
 function Node:scroll(row) end
 ---Deletes the list row the node is in: its ForEach's onDelete runs with { index }.

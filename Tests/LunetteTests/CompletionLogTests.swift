@@ -7,8 +7,8 @@ import XCTest
 /// know whether a view animates and when its completion runs. The log must
 /// be reset even when what runs after the body raises — memory exhausted
 /// while making the table of changed signals —, or it stays full and every
-/// later body seems to change nothing: its completion would run at the next
-/// tick although a view animates
+/// later body seems to change nothing: its completion would run right after
+/// the body although a view animates
 /// (https://developer.apple.com/documentation/swiftui/withanimation(_:completioncriteria:_:completion:)).
 final class CompletionLogTests: XCTestCase {
     func testAnAllocationFailingAfterTheBodyLeavesTheLogEmptyForLaterBodies() throws {

@@ -9,6 +9,8 @@ import XCTest
 final class DisabledTests: XCTestCase {
     private let form = """
         local ui = require("lunette")
+        local rows = {}
+        for i = 1, 200 do rows[i] = "row " .. i end
         local Form = ui.View("Form", {
           state = { on = false, name = "ada", n = 1, flavor = "vanilla", locked = true },
           focusState = { "field" },
@@ -21,6 +23,7 @@ final class DisabledTests: XCTestCase {
                 ui.TextField("Name", self["$name"]):focused(self["$field"], "name"),
                 ui.Stepper("N", self["$n"], { 0, 99 }),
                 ui.Picker("Flavor", self["$flavor"], { "vanilla", "chocolate" }),
+                ui.List(rows, function(r) return ui.Text(r) end),
               }:disabled(self.locked),
               ui.Button("unlock", function() self.locked = false end),
             }
@@ -45,6 +48,8 @@ final class DisabledTests: XCTestCase {
         refused({ try runtime.step(try XCTUnwrap(app.find(type: "Stepper")), by: 1) }, "cannot step Stepper \"N\": it is disabled")
         refused({ try runtime.select(try XCTUnwrap(app.find(type: "Picker")), .string("chocolate")) },
                 "cannot pick from Picker \"Flavor\": it is disabled")
+        refused({ try runtime.scroll(try XCTUnwrap(app.find(type: "List")), to: 150) }, "cannot scroll List: it is disabled")
+        XCTAssertNil(app.find("row 150"))
         XCTAssertNotNil(app.find("false ada 1 vanilla"))              // nothing changed
         XCTAssertEqual(app.find("Save")?.attribute("disabled"), "true")   // what the preview draws
         try runtime.tap(try XCTUnwrap(app.find("unlock")))
@@ -52,5 +57,7 @@ final class DisabledTests: XCTestCase {
         try runtime.tap(try XCTUnwrap(app.find("Save")))
         try runtime.toggle(try XCTUnwrap(app.find("On")))
         XCTAssertNotNil(app.find("true ada 11 vanilla"))
+        try runtime.scroll(try XCTUnwrap(app.find(type: "List")), to: 150)
+        XCTAssertNotNil(app.find("row 150"))
     }
 }

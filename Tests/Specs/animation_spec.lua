@@ -8,6 +8,12 @@ local function animated(app, text)
   return node and tostring(node):match("%[animated: (.-)%]")
 end
 
+-- withAnimation(_:_:): the changes made in its body are animated with the
+-- given animation on the views they alter (it sets the animation of the
+-- current Transaction: https://developer.apple.com/documentation/swiftui/transaction)
+-- (https://developer.apple.com/documentation/swiftui/withanimation(_:_:));
+-- Binding.animation(_:) (https://developer.apple.com/documentation/swiftui/binding/animation(_:));
+-- animation(_:value:) (https://developer.apple.com/documentation/swiftui/view/animation(_:value:)).
 describe("Animation", function()
   it("S20 a change inside withAnimation is recorded on the nodes that changed because of it", function()
     local store = Store()

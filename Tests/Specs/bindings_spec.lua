@@ -13,6 +13,16 @@ local PlayButton = ui.View("PlayButton", {
   end,
 })
 
+-- Binding: "Use a binding to create a two-way connection between a property
+-- that stores data, and a view that displays and changes the data"
+-- (https://developer.apple.com/documentation/swiftui/binding); constant(_:):
+-- "Creates a binding with an immutable value"
+-- (https://developer.apple.com/documentation/swiftui/binding/constant(_:));
+-- Bindable: "supports creating bindings to the mutable properties of
+-- observable objects … on properties and variables to an Observable object.
+-- This includes global variables … or even local variables"
+-- (https://developer.apple.com/documentation/swiftui/bindable);
+-- https://developer.apple.com/documentation/swiftui/managing-user-interface-state.
 describe("Bindings", function()
   it("S15 a child writing through a Binding re-renders the owner and every reader", function()
     local Reader = ui.View("Reader", { binding = { "isPlaying" }, body = function(self)
@@ -142,10 +152,13 @@ describe("Bindings", function()
   end)
 end)
 
--- ForEach(_:content:) over a binding: "ID == Data.Element.ID" — rows are
--- identified by their elements' ids, so a row's state goes with its element
--- (https://developer.apple.com/documentation/swiftui/foreach/init(_:content:)-6qz0e,
---  the Binding-of-collection initializer, Data.Element: Identifiable).
+-- ForEach over a binding to a collection: "Creates an instance that uniquely
+-- identifies and creates views across updates based on the identity of the
+-- underlying data", with `ID == C.Element.ID` and `C.Element : Identifiable`
+-- (https://developer.apple.com/documentation/swiftui/foreach/init(_:editactions:content:);
+-- the ForEach page, https://developer.apple.com/documentation/swiftui/foreach,
+-- lists the Binding initializers) — rows are identified by their elements'
+-- ids, so a row's state goes with its element.
 describe("D02 ForEach over a binding", function()
   local Row = ui.View("D02Row", { binding = { "item" }, state = { taps = 0 }, body = function(self)
     return ui.Button(self.item.title .. " " .. self.taps, function() self.taps = self.taps + 1 end)

@@ -106,6 +106,27 @@ describe("D09 disabled", function()
     app:unmount()
   end)
 
+  it("D09 a List inside a disabled view, or disabled itself, cannot be scrolled", function()
+    local items = {}
+    for i = 1, 200 do items[i] = "row " .. i end
+    local Feed = ui.View("D09Feed", function()          -- another body: disabled reaches it through isEnabled
+      return ui.List(items, function(r) return ui.Text(r) end)
+    end)
+    local app = ui.mount(ui.VStack { Feed {} }:disabled(true))
+    local err = refused(function() app:find({ type = "List" }):scroll(150) end)
+    assert.matches("disabled_spec.lua:%d+: cannot scroll List: it is disabled", err)
+    assert.is_nil(app:find("row 150"))                -- the window did not move
+    local own = ui.mount(ui.List(items, function(r) return ui.Text(r) end):disabled(true))
+    assert.matches("cannot scroll List: it is disabled", refused(function() own:find({ type = "List" }):scroll(150) end))
+    assert.matches("^List %.disabled%(true%) disabled=true\n", own:tree())   -- marked, as controls are (the preview, a host)
+    own:unmount()
+    local outer = ui.mount(ui.VStack { ui.List(items, function(r) return ui.Text(r) end) })
+    outer:find({ type = "List" }):scroll(150)          -- an enabled List scrolls
+    assert.truthy(outer:find("row 150"))
+    outer:unmount()
+    app:unmount()
+  end)
+
   it("D09 the tree marks a disabled control, for the preview to draw it so", function()
     local app = ui.mount(ui.VStack { ui.Toggle("Wifi", ui.Binding.constant(true)) }:disabled(true))
     assert.matches('Toggle "Wifi" on disabled=true', app:tree())

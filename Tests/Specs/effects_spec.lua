@@ -247,7 +247,9 @@ end)
 -- value must conform to the Equatable protocol"
 -- (https://developer.apple.com/documentation/swiftui/view/task(id:priority:_:)).
 -- A table id is a value: equal contents are no change. The same for
--- :animation(_, value) (animation(_:value:), value: Equatable).
+-- :animation(_, value): animation(_:value:) animates this view when the
+-- value changes, with `V : Equatable`
+-- (https://developer.apple.com/documentation/swiftui/view/animation(_:value:)).
 describe("D03 Equatable ids and values", function()
   it("D03 a task with a table id restarts only when the table's contents change", function()
     local starts = 0
@@ -289,6 +291,11 @@ describe("D03 Equatable ids and values", function()
 
 end)
 
+-- id(_:): "Binds a view's identity to the given proxy value", with
+-- `ID : Hashable` — a value, compared as one: "When the proxy value
+-- specified by the id parameter changes, the identity of the view — for
+-- example, its state — is reset"
+-- (https://developer.apple.com/documentation/swiftui/view/id(_:)).
 describe("D03 explicit identity by value", function()
   it("D03 a view whose :id is a plain table keeps its state while the table's contents stay", function()
     local Row = ui.View("IdRow", { state = { n = 0 }, body = function(self)

@@ -201,6 +201,47 @@ describe("Picker options tagged with their values", function()
     app:unmount()
   end)
 
+  -- Picker, "Iterating over a picker's options": `ForEach(Flavor.allCases)
+  -- { flavor in Text(…) }` needs no .tag — ForEach tags each view with its
+  -- element's id (https://developer.apple.com/documentation/swiftui/picker,
+  -- https://developer.apple.com/documentation/swiftui/view/tag(_:includeoptional:)).
+  it("options from a ui.ForEach are tagged with their elements' ids (plain values: the value); a :tag wins", function()
+    local flavors = { { id = "van", name = "Vanilla" }, { id = "choc", name = "Chocolate" } }
+    local Menu = ui.View("ForEachPicker", { state = { flavor = "van", size = "s", topping = 0 }, body = function(self)
+      return ui.VStack {
+        ui.Picker("Flavor", self["$flavor"], {
+          ui.ForEach(flavors, function(f) return ui.Text(f.name) end),
+        }),
+        ui.Picker("Size", self["$size"], {
+          ui.Text("None"):tag("none"),
+          ui.ForEach({ "s", "m", "l" }, function(size) return ui.Text(size:upper()) end),
+        }),
+        ui.Picker("Topping", self["$topping"], {
+          ui.ForEach({ "nuts", "fudge" }, function(t, i) return ui.Text(t):tag(i) end),   -- an explicit tag
+        }),
+        ui.Text(("picked %s %s %s"):format(self.flavor, self.size, self.topping)),
+      }
+    end })
+    local app = ui.mount(Menu {})
+    local tree = app:tree()
+    local flavor = tree:match('(Picker "Flavor"[^\n]*)')
+    assert.truthy(flavor:find('options={"van", "choc"}', 1, true), flavor)
+    assert.truthy(flavor:find('labels={"Vanilla", "Chocolate"}', 1, true), flavor)
+    local size = tree:match('(Picker "Size"[^\n]*)')
+    assert.truthy(size:find('options={"none", "s", "m", "l"}', 1, true), size)
+    assert.truthy(size:find('labels={"None", "S", "M", "L"}', 1, true), size)
+    local topping = tree:match('(Picker "Topping"[^\n]*)')
+    assert.truthy(topping:find('options={1, 2}', 1, true), topping)
+    app:find("Flavor"):select("choc")
+    app:find("Size"):select("l")
+    app:find("Topping"):select(2)
+    assert.truthy(app:find("picked choc l 2"))
+    app:unmount()
+    fails_here(function()
+      ui.Picker("Bad", ui.Binding.constant(1), { ui.ForEach({ 1, 2 }, function(n) return n == 2 and "two" or ui.Text("one") end) })
+    end, 'ui.Picker "Bad": option 1 (ForEach), row 2 is no view (got string)')
+  end)
+
   it("refuse an option view without a tag, naming the picker, the option and the line", function()
     fails_here(function() ui.Picker("P", ui.Binding.constant(1), { ui.Text("a"):tag(1), ui.Text("b") }) end,
       'ui.Picker "P": option 2 (Text "b") has no :tag(value)')

@@ -1,6 +1,17 @@
 -- Where Lua differs from Swift (SEMANTICS F01-F09): Lunette behaves as SwiftUI does.
 local ui = require("lunette")
 
+-- F03: "A view inherits its environment from its container view, subject to
+-- explicit changes from an environment(_:_:) view modifier"
+-- (https://developer.apple.com/documentation/swiftui/environment-values,
+--  https://developer.apple.com/documentation/swiftui/view/environment(_:_:)):
+-- the modifier closest to the view sets what it reads.
+-- F05: ObservableObject "synthesizes an objectWillChange publisher that emits
+-- the changed value before any of its @Published properties changes"
+-- (https://developer.apple.com/documentation/combine/observableobject);
+-- @Observable (SE-0395, https://github.com/swiftlang/swift-evolution/blob/main/proposals/0395-observability.md)
+-- tracks the properties a view reads. F08 is Lua's own (a typo Swift would
+-- not compile).
 describe("Fidelity", function()
   it("F03 the innermost :environment wins, by key and by type", function()
     local Theme = ui.Observable("FidelityTheme", { name = "plain" })
@@ -48,6 +59,10 @@ describe("Fidelity", function()
   end)
 end)
 
+-- Structural identity: a ViewBuilder gives each child its place in the
+-- container, and an `if` without `else` builds an optional view in its place
+-- (https://developer.apple.com/documentation/swiftui/viewbuilder), so showing
+-- or hiding one child does not move its siblings.
 describe("Fidelity: identity", function()
   local Counter = ui.View("FidelityCounter", { state = { n = 0 }, body = function(self)
     return ui.Button("n " .. self.n, function() self.n = self.n + 1 end)
@@ -88,6 +103,9 @@ describe("Fidelity: identity", function()
   end)
 end)
 
+-- Swift's arrays and dictionaries are values: "Structures and Enumerations
+-- Are Value Types", while classes are references
+-- (https://docs.swift.org/swift-book/documentation/the-swift-programming-language/classesandstructures/).
 describe("Fidelity: values", function()
   local List = ui.Observable("FidelityList", { items = function() return { "a" } end })
 
@@ -130,6 +148,13 @@ describe("Fidelity: values", function()
   end)
 end)
 
+-- An if/else in a ViewBuilder produces conditional content:
+-- buildEither(first:) "Produces content for a conditional statement in a
+-- multi-statement closure when the condition is true", buildEither(second:)
+-- when it is false (https://developer.apple.com/documentation/swiftui/viewbuilder/buildeither(first:),
+-- https://developer.apple.com/documentation/swiftui/viewbuilder/buildeither(second:)):
+-- the two branches are different views. Views a loop builds are identified
+-- as ForEach identifies its data (https://developer.apple.com/documentation/swiftui/foreach).
 describe("Fidelity: branches", function()
   local Counter = ui.View("FidelityBranchCounter", { state = { n = 0 }, body = function(self)
     return ui.Button(self.label .. " " .. self.n, function() self.n = self.n + 1 end)
@@ -170,6 +195,12 @@ describe("Fidelity: branches", function()
   end)
 end)
 
+-- task(id:priority:_:): "Adds a task to perform before this view appears or
+-- when a specified value changes"; the task is cancelled when the view goes
+-- or the id changes (https://developer.apple.com/documentation/swiftui/view/task(id:priority:_:)).
+-- A cancelled task sees CancellationError from its waits and
+-- Task.isCancelled (https://developer.apple.com/documentation/swift/cancellationerror,
+-- https://developer.apple.com/documentation/swift/task/iscancelled).
 describe("Fidelity: tasks", function()
   it("F06 :task(fn, { id = v }) is cancelled and started again when v changes, kept while it does not", function()
     local log = {}
@@ -230,6 +261,9 @@ describe("Fidelity: tasks", function()
   end)
 end)
 
+-- task(priority:_:) runs its action asynchronously
+-- (https://developer.apple.com/documentation/swiftui/view/task(priority:_:)):
+-- the view's first frame is shown before what the task loads.
 describe("Fidelity: the first frame", function()
   it("F07 tasks start after the first update is committed: the first frame shows, then the loaded one", function()
     local Loader = ui.View("FidelityLoader", { state = { status = "loading…" }, body = function(self)
@@ -243,6 +277,9 @@ describe("Fidelity: the first frame", function()
   end)
 end)
 
+-- onChange(of:initial:_:) compares values, `V : Equatable`
+-- (https://developer.apple.com/documentation/swiftui/view/onchange(of:initial:_:)):
+-- an array compares its contents.
 describe("Fidelity: onChange", function()
   local Shelf = ui.Observable("FidelityShelf", { items = { "a" } })
 
@@ -358,6 +395,9 @@ describe("Fidelity: typos", function()
   end)
 end)
 
+-- List(_:rowContent:) "Creates a list that computes its rows on demand from
+-- an underlying collection of identifiable data"
+-- (https://developer.apple.com/documentation/swiftui/list/init(_:rowcontent:)-3vn6i).
 describe("Fidelity: lazy lists", function()
   local function rows(n)
     local t = {}
@@ -406,6 +446,11 @@ describe("Fidelity: lazy lists", function()
   end)
 end)
 
+-- DynamicProperty: "An interface for a stored variable that updates an
+-- external property of a view"; update(): "The view gives values to these
+-- properties prior to recomputing the view's body"
+-- (https://developer.apple.com/documentation/swiftui/dynamicproperty,
+--  https://developer.apple.com/documentation/swiftui/dynamicproperty/update()).
 describe("Fidelity: DynamicProperty", function()
   local Paged = ui.DynamicProperty("Paged", {
     state = { page = 1 },

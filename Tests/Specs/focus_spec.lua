@@ -110,6 +110,76 @@ describe("D01 Focus", function()
     app:unmount()
   end)
 
+  -- FocusState.wrappedValue: "When focus is not in any view that is bound to
+  -- this state, the wrapped value will be nil (for optional-typed state) or
+  -- false (for Bool-typed state)" — so a value no bound field has cannot stay.
+  it("D01 a FocusState given a value no bound field has reads nil (a Bool one false)", function()
+    local app = ui.mount(ui.VStack { Login {}, Search {} })
+    app:find("name"):focus()
+    app:find("hide password"):tap()
+    app:find("to password"):tap()                     -- the password field is not there
+    assert.truthy(app:find("login nil"))
+    assert.equal("false", focused(app, "name"))
+    assert.is_nil(app:tree():match("focused=true"))
+    local Lonely = ui.View("D01Lonely", {
+      state = { shown = false },
+      focusState = { isEditing = false },
+      body = function(self)
+        return ui.VStack {
+          ui.Text("editing " .. tostring(self.isEditing)),
+          self.shown and ui.TextField("note", ui.Binding.constant("")):focused(self["$isEditing"]) or nil,
+          ui.Button("edit", function() self.isEditing = true end),
+          ui.Button("show and edit", function() self.shown = true; self.isEditing = true end),
+        }
+      end,
+    })
+    local lonely = ui.mount(Lonely {})
+    lonely:find("edit"):tap()                          -- no field is bound: false
+    assert.truthy(lonely:find("editing false"))
+    lonely:find("show and edit"):tap()                 -- the field comes with the write: it takes focus
+    assert.truthy(lonely:find("editing true"))
+    assert.equal("true", focused(lonely, "note"))
+    lonely:unmount()
+    app:unmount()
+  end)
+
+  it("D01 a FocusState set from onAppear focuses a field of the same view", function()
+    local Auto = ui.View("D01Auto", { focusState = { "field" }, body = function(self)
+      return ui.VStack {
+        ui.Text("auto " .. tostring(self.field)),
+        ui.TextField("first", ui.Binding.constant("")):focused(self["$field"], "first"),
+      }:onAppear(function() self.field = "first" end)
+    end })
+    local app = ui.mount(Auto {})
+    ui.flush()
+    assert.truthy(app:find("auto first"))
+    assert.equal("true", focused(app, "first"))
+    app:unmount()
+  end)
+
+  -- focused(_:) takes a FocusState<Bool>.Binding and focused(_:equals:) a
+  -- FocusState<Value>.Binding
+  -- (https://developer.apple.com/documentation/swiftui/view/focused(_:),
+  --  https://developer.apple.com/documentation/swiftui/view/focused(_:equals:)):
+  -- a binding to plain state does not compile in Swift.
+  it("D01 :focused with a binding that is not a FocusState's is an error naming the call and the value", function()
+    local Plain = ui.View("D01Plain", { state = { query = "", searching = false }, body = function(self)
+      return ui.TextField("search", self["$query"]):focused(self["$searching"])
+    end })
+    local app = ui.mount(Plain {})
+    assert.has_error_node(app, "view:focused: a FocusState binding expected")
+    assert.has_error_node(app, "got a binding to 'searching', which is no focusState name")
+    assert.has_error_node(app, "focusState = { searching = false }")
+    assert.has_error_node(app, "focus_spec.lua:")
+    app:unmount()
+    local ok, err = pcall(function() return ui.Text("x"):focused(ui.Binding.constant(true)) end)
+    assert.is_false(ok)
+    assert.matches("focus_spec.lua:%d+: view:focused: a FocusState binding expected", err)
+    ok, err = pcall(function() return ui.Text("x"):focused(3) end)
+    assert.is_false(ok)
+    assert.matches("got number", err)
+  end)
+
   it("D01 a focusState entry other than a name or `name = false` is an error naming it", function()
     local ok, err = pcall(ui.View, "D01Bad", { focusState = { field = "name" }, body = function() return ui.Text("") end })
     assert.is_false(ok)

@@ -159,6 +159,55 @@ describe("D08 Sheets' onDismiss", function()
     app:unmount()
   end)
 
+  -- sheet(item:onDismiss:content:): "If `item` changes, the system dismisses
+  -- the sheet and replaces it with a new one using the same process."
+  -- (https://developer.apple.com/documentation/swiftui/view/sheet(item:ondismiss:content:));
+  -- fullScreenCover(item:onDismiss:content:) and popover(item:…) say the same
+  -- (https://developer.apple.com/documentation/swiftui/view/fullscreencover(item:ondismiss:content:),
+  --  https://developer.apple.com/documentation/swiftui/view/popover(item:attachmentanchor:arrowedge:content:)).
+  it("D08 an item that changes to another dismisses the sheet (onDismiss once) and presents a fresh one", function()
+    for _, how in ipairs({ "sheet", "fullScreenCover", "popover" }) do
+      local log, appeared = {}, {}
+      local Content = ui.View("D08ItemContent" .. how, { state = { taps = 0 }, body = function(self)
+        local name = type(self.item) == "string" and self.item or self.item.id   -- a table comes tracked
+        return ui.Button(name .. " taps " .. self.taps, function() self.taps = self.taps + 1 end)
+          :onAppear(function() appeared[#appeared + 1] = name end)
+      end })
+      local V = ui.View("D08ItemSwap" .. how, { state = { sel = ui.none, n = 0 }, body = function(self)
+        local function set(v) return function() self.sel = v end end
+        local host = ui.Text("n " .. self.n)
+        return ui.VStack {
+          host[how](host, { item = self["$sel"], onDismiss = function() log[#log + 1] = "dismissed" end },
+            function(item) return Content { item = item } end),
+          ui.Button("to a", set("a")), ui.Button("to b", set("b")),
+          ui.Button("to c", set({ id = "c" })), ui.Button("to c edited", set({ id = "c", note = "edited" })),
+          ui.Button("clear", set(nil)), ui.Button("bump", function() self.n = self.n + 1 end),
+        }
+      end })
+      local app = ui.mount(V {})
+      app:find("to a"):tap()
+      app:find("a taps 0"):tap()
+      assert.truthy(app:find("a taps 1"), how)
+      assert.same({}, log, how)
+      app:find("to b"):tap()                             -- another item: the "a" sheet goes, a fresh "b" one comes
+      assert.same({ "dismissed" }, log, how)
+      assert.truthy(app:find("b taps 0"), how)           -- its state is new
+      assert.same({ "a", "b" }, appeared, how)
+      app:find("to b"):tap()                             -- the same item: nothing
+      app:find("bump"):tap()                             -- a re-render with the same item: nothing
+      assert.same({ "dismissed" }, log, how)
+      app:find("to c"):tap()
+      assert.same({ "dismissed", "dismissed" }, log, how)
+      app:find("to c edited"):tap()                      -- the same id: the same item (Identifiable)
+      assert.same({ "dismissed", "dismissed" }, log, how)
+      assert.same({ "a", "b", "c" }, appeared, how)
+      app:find("clear"):tap()
+      assert.same({ "dismissed", "dismissed", "dismissed" }, log, how)
+      assert.is_nil(app:find { type = "Sheet" }, how)
+      app:unmount()
+    end
+  end)
+
   it("refuses an option it does not know, an onDismiss that is not a function, and a second sheet on one view", function()
     local b = ui.Binding.constant(false)
     assert.error_matches(function() ui.Text("x"):sheet(b, ui.Text("s"), { onDismis = print }) end,

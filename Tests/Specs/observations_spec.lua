@@ -9,7 +9,8 @@
 -- error will mean that the Observations sequence is complete and loops that
 -- are currently iterating will terminate with that given failure". A
 -- cancelled task's loop ends as Swift's `for await` does: normally, with
--- the code after it running.
+-- the code after it running — the accepted text: "if the task is cancelled
+-- then the iterator will return nil".
 local ui = require("lunette")
 
 local Book = ui.Observable("D04Book", { title = "a" })
@@ -130,6 +131,129 @@ describe("D04 ui.observations", function()
     assert.equal(before, calls)
     assert.same({ "a" }, seen)
     assert.same({}, app:warnings())                   -- a cancellation is no failure
+    app:unmount()
+  end)
+
+  -- SE-0475 (the accepted text): "any time it becomes terminal for any
+  -- reason that sequence will remain terminal and continue returning nil.
+  -- Termination by cancellation however is independent for each instance."
+  it("D04 a sequence whose closure raised stays finished: a new loop over it ends at once, without running it", function()
+    local book, calls, first, second, after = Book(), 0, {}, {}, false
+    local titles = ui.observations(function()
+      calls = calls + 1
+      if book.title == "boom" then error("no title to show") end
+      return book.title
+    end)
+    local app = run(function() for title in titles do first[#first + 1] = title end end)
+    ui.clock.advance(0)
+    book.title = "boom"
+    ui.flush()
+    ui.clock.advance(0)
+    assert.same({ "a" }, first)
+    assert.reported(app, "no title to show")
+    local ran = calls
+    book.title = "fine again"
+    local app2 = run(function()
+      for title in titles do second[#second + 1] = title end
+      after = true
+    end)
+    ui.clock.advance(0)
+    assert.same({}, second)                            -- no value
+    assert.is_true(after)                              -- and no error: it ends normally
+    assert.equal(ran, calls)                           -- the closure does not run again
+    app2:unmount()
+    app:unmount()
+  end)
+
+  it("D04 a loop ended by cancellation leaves the sequence going for the others", function()
+    local book, kept, after = Book(), {}, false
+    local titles = ui.observations(function() return book.title end)
+    local app, hide = run(function() for _ in titles do end; after = true end)
+    local other = ui.mount(ui.View("D04Other", function()
+      return ui.Text("other"):task(function() for t in titles do kept[#kept + 1] = t end end)
+    end) {})
+    ui.clock.advance(0)
+    hide()
+    ui.clock.advance(0)
+    assert.is_true(after)
+    book.title = "b"
+    ui.flush()
+    ui.clock.advance(0)
+    assert.same({ "a", "b" }, kept)
+    other:unmount()
+    app:unmount()
+  end)
+end)
+
+-- SE-0475: Observations' element may be an Optional, and nil is then a value;
+-- "Making the return value of that closure be a lifted Optional suffers the
+-- potential conflation of a terminal value and a value that just happens to
+-- be nil", hence `Observations.untilFinished`, whose closure returns
+-- `.next(value)` or `.finished`
+-- (https://github.com/swiftlang/swift-evolution/blob/main/proposals/0475-observed.md).
+-- Lua's for-in ends at a nil control value, so a nil value arrives as
+-- ui.none, and ui.observations.untilFinished(fn) ends when fn returns
+-- ui.observations.finished.
+describe("D04 nil values and untilFinished", function()
+  local Note = ui.Observable("D04Note", { subtitle = "first" })
+
+  it("D04 a nil value is a value: it arrives as ui.none and the loop goes on", function()
+    local note, seen = Note(), {}
+    local app = run(function()
+      for subtitle in ui.observations(function() return note.subtitle end) do
+        seen[#seen + 1] = subtitle == ui.none and "none" or subtitle
+      end
+    end)
+    ui.clock.advance(0)
+    note.subtitle = nil
+    ui.flush()
+    ui.clock.advance(0)
+    note.subtitle = "back"
+    ui.flush()
+    ui.clock.advance(0)
+    assert.same({ "first", "none", "back" }, seen)
+    app:unmount()
+  end)
+
+  it("D04 untilFinished: returning ui.observations.finished ends every loop normally; the sequence stays finished", function()
+    local note, a, b, ends, calls = Note(), {}, {}, {}, 0
+    local subtitles = ui.observations.untilFinished(function()
+      calls = calls + 1
+      if note.subtitle == "stop" then return ui.observations.finished end
+      return note.subtitle
+    end)
+    local Two = ui.View("D04UntilTwo", function()
+      return ui.VStack {
+        ui.Text("a"):task(function() for s in subtitles do a[#a + 1] = s end; ends[#ends + 1] = "a" end),
+        ui.Text("b"):task(function() for s in subtitles do b[#b + 1] = s end; ends[#ends + 1] = "b" end),
+      }
+    end)
+    local app = ui.mount(Two {})
+    ui.clock.advance(0)
+    note.subtitle = nil
+    ui.flush()
+    ui.clock.advance(0)
+    note.subtitle = "stop"
+    ui.flush()
+    ui.clock.advance(0)
+    assert.same({ "first", ui.none }, a)
+    assert.same({ "first", ui.none }, b)
+    table.sort(ends)
+    assert.same({ "a", "b" }, ends)
+    assert.same({}, app:warnings())
+    local ran, late, after = calls, {}, false
+    local app2 = run(function() for s in subtitles do late[#late + 1] = s end; after = true end)
+    ui.clock.advance(0)
+    assert.same({}, late)
+    assert.is_true(after)
+    assert.equal(ran, calls)
+    local ok, err = pcall(function() local _ = ui.observations.untilFinished(3) end)
+    assert.is_false(ok)
+    assert.matches("observations_spec.lua:%d+: ui.observations.untilFinished: a function expected, got number", err)
+    ok, err = pcall(function() local _ = ui.observations("fn") end)
+    assert.matches("observations_spec.lua:%d+: ui.observations: a function expected, got string", err)
+    assert.equal("ui.observations.finished", tostring(ui.observations.finished))
+    app2:unmount()
     app:unmount()
   end)
 end)

@@ -16,6 +16,11 @@ local function counterType(name)
   })
 end
 
+-- AppStorage reflects a value kept by key in the user defaults and
+-- invalidates the views that read it when the value changes
+-- (https://developer.apple.com/documentation/swiftui/appstorage); the
+-- wrapped value given at the declaration is the default while the key holds
+-- nothing (https://developer.apple.com/documentation/swiftui/appstorage/init(wrappedvalue:_:store:)).
 describe("App storage", function()
   it("T04 a stored value starts from its default and is read by key", function()
     local app = ui.mount(counterType("StoreA") {})

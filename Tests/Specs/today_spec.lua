@@ -1,6 +1,12 @@
 -- Beyond the seeds: today's SwiftUI data flow (issue 12). T-numbers.
 local ui = require("lunette")
 
+-- T02: withAnimation(_:completionCriteria:_:completion:) "runs the completion
+-- when all animations are complete"
+-- (https://developer.apple.com/documentation/swiftui/withanimation(_:completioncriteria:_:completion:)).
+-- T03: the Entry() macro declares a custom environment value — its key and
+-- its default — in one line (https://developer.apple.com/documentation/swiftui/entry(),
+-- https://developer.apple.com/documentation/swiftui/environment-values).
 describe("Today", function()
   it("T02 withAnimation calls its completion once, when the animation is done on the runtime's clock", function()
     local Box = ui.Observable("TodayBox", { on = false })
@@ -33,6 +39,11 @@ describe("Today", function()
   end)
 end)
 
+-- SE-0475 Observations: "The closure is not run immediately it is run
+-- asynchronously upon the first call to the iterator's next method"; values
+-- come per transaction, not per write; "if the task is cancelled then the
+-- iterator will return nil"
+-- (https://github.com/swiftlang/swift-evolution/blob/main/proposals/0475-observed.md).
 describe("Today: Observations", function()
   it("T01 ui.observations yields the value now and after each flush that changed it, one per flush, until the task is cancelled", function()
     local Book = ui.Observable("TodayBook", { title = "a" })
@@ -109,6 +120,12 @@ describe("Today: strict mode", function()
   end)
 end)
 
+-- FocusState (https://developer.apple.com/documentation/swiftui/focusstate):
+-- "a value that SwiftUI updates as the placement of focus within the scene
+-- changes"; focused(_:equals:) binds the field's focus to a FocusState value
+-- (https://developer.apple.com/documentation/swiftui/view/focused(_:equals:));
+-- focused(_:) takes a FocusState<Bool>.Binding
+-- (https://developer.apple.com/documentation/swiftui/view/focused(_:)).
 describe("Today: focus", function()
   it("T05 focusState names start nil; :focused marks the field; focusing one unfocuses the other", function()
     local Login = ui.View("TodayLogin", {
@@ -138,7 +155,7 @@ describe("Today: focus", function()
   end)
 
   it("T05 a Bool focus: :focused(binding) is focused while the binding is true", function()
-    local Search = ui.View("TodaySearch", { state = { query = "", searching = false }, body = function(self)
+    local Search = ui.View("TodaySearch", { state = { query = "" }, focusState = { searching = false }, body = function(self)
       return ui.TextField("search", self["$query"]):focused(self["$searching"])
     end })
     local app = ui.mount(Search {})
@@ -149,6 +166,15 @@ describe("Today: focus", function()
   end)
 end)
 
+-- Form (https://developer.apple.com/documentation/swiftui/form), Section
+-- (https://developer.apple.com/documentation/swiftui/section), ZStack
+-- (https://developer.apple.com/documentation/swiftui/zstack) contain;
+-- Picker (one of a set of values: https://developer.apple.com/documentation/swiftui/picker),
+-- Slider (a value within a bounded range:
+-- https://developer.apple.com/documentation/swiftui/slider) and Stepper
+-- (increments and decrements within its bounds:
+-- https://developer.apple.com/documentation/swiftui/stepper) write their
+-- bindings.
 describe("Today: containers and controls", function()
   it("T07 Form, Section and ZStack contain; Picker, Slider and Stepper write their bindings", function()
     local Settings = ui.View("TodaySettings", { state = { flavor = "vanilla", volume = 0.5, count = 1 }, body = function(self)
@@ -183,6 +209,14 @@ describe("Today: containers and controls", function()
   end)
 end)
 
+-- PreferenceKey: "A view with multiple children automatically combines its
+-- values for a given preference into a single value visible to its
+-- ancestors" (https://developer.apple.com/documentation/swiftui/preferencekey);
+-- reduce(value:nextValue:) "receives its values in view-tree order"
+-- (https://developer.apple.com/documentation/swiftui/preferencekey/reduce(value:nextvalue:));
+-- preference(key:value:) and onPreferenceChange(_:perform:)
+-- (https://developer.apple.com/documentation/swiftui/view/preference(key:value:),
+--  https://developer.apple.com/documentation/swiftui/view/onpreferencechange(_:perform:)).
 describe("Today: preferences", function()
   it("T06 values flow from children to an ancestor after the update, reduced in tree order", function()
     ui.PreferenceKey("todayBadges", 0, function(acc, next) return acc + next end)
@@ -229,6 +263,9 @@ describe("Today: preferences", function()
   end)
 end)
 
+-- ForEach over a binding gives each row a Binding<C.Element>
+-- (https://developer.apple.com/documentation/swiftui/foreach/init(_:editactions:content:),
+--  https://developer.apple.com/documentation/swiftui/foreach).
 describe("Today: ForEach over a binding", function()
   it("T07 ui.ForEach(self['$items'], fn) gives each row a binding to its element", function()
     local Todo = ui.View("TodayTodo", { state = { items = { "milk", "bread" } }, body = function(self)
@@ -246,17 +283,20 @@ describe("Today: ForEach over a binding", function()
   end)
 end)
 
--- withAnimation(_:completionCriteria:_:completion:): the completion runs
--- "when the animation completes" (https://developer.apple.com/documentation/swiftui/withanimation(_:completioncriteria:_:completion:));
--- a body that changes nothing starts no animation, so it completes at once.
+-- withAnimation(_:completionCriteria:_:completion:) runs the completion
+-- "when all animations are complete": "The completion callback will always
+-- be fired exactly one time. If no animations are created by the changes in
+-- `body`, then the callback will be called immediately after `body`."
+-- (https://developer.apple.com/documentation/swiftui/withanimation(_:completioncriteria:_:completion:),
+-- https://developer.apple.com/documentation/swiftui/transaction/addanimationcompletion(criteria:_:)).
+-- Its animation is an `Animation?`: nil creates none.
 describe("D05 withAnimation's completion", function()
-  it("D05 runs on the clock's next tick when the body changed nothing, after the duration when it did", function()
+  it("D05 runs before withAnimation returns when the body changed nothing, after the duration when it did", function()
     local Box = ui.Observable("D05Box", { on = false })
     local box, done = Box(), {}
     local app = ui.mount(ui.View("D05Reader", function(self) return ui.Text(tostring(self.box.on)) end) { box = box })
     ui.withAnimation(ui.Animation.easeInOut(1.0), function() end, function() done[#done + 1] = "nothing" end)
-    ui.clock.advance(0)
-    assert.same({ "nothing" }, done)
+    assert.same({ "nothing" }, done)                   -- no clock advance: right after the body
     ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.on = true end, function() done[#done + 1] = "changed" end)
     ui.clock.advance(0)
     assert.same({ "nothing" }, done)
@@ -264,33 +304,60 @@ describe("D05 withAnimation's completion", function()
     assert.same({ "nothing", "changed" }, done)
     app:unmount()
   end)
+
+  it("D05 a nil animation creates none: the change is not animated and the completion runs right after the body", function()
+    local Box = ui.Observable("D05NilBox", { scale = 1 })
+    local box, done = Box(), {}
+    local app = ui.mount(ui.View("D05NilReader", function(self) return ui.Text("box"):scaleEffect(self.box.scale) end) { box = box })
+    ui.withAnimation(nil, function() box.scale = 2 end, function() done[#done + 1] = "nil" end)
+    assert.same({ "nil" }, done)
+    ui.flush()
+    assert.is_nil(tostring(app:find("box")):match("%[animated"))
+    ui.withAnimation(ui.Animation.linear(1), function()            -- inside another: it takes the animation away
+      ui.withAnimation(nil, function() box.scale = 3 end, function() done[#done + 1] = "inner" end)
+    end, function() done[#done + 1] = "outer" end)
+    assert.same({ "nil", "inner" }, done)
+    ui.flush()
+    assert.is_nil(tostring(app:find("box")):match("%[animated"))
+    app:unmount()
+  end)
+
+  it("D05 an error in a completion that runs right after the body is raised by withAnimation, with its line", function()
+    local ok, err = pcall(ui.withAnimation, ui.Animation.default, function() end, function() error("done badly") end)
+    assert.is_false(ok)
+    assert.matches("today_spec.lua:%d+: done badly", err)
+  end)
 end)
 
 -- withAnimation(_:completionCriteria:_:completion:) and
--- AnimationCompletionCriteria: .logicallyComplete (the default) and
--- .removed — "The animation has finished and been removed"; a later
--- animation of the same property keeps an earlier one from being removed
--- until it ends. A body that changes only what no view shows animates
--- nothing, so its completion runs right after.
+-- AnimationCompletionCriteria: .logicallyComplete (the default: "callbacks
+-- will fire when the animations from the change that they were registered
+-- with logically complete, ignoring the new animations") and .removed —
+-- "The entire animation is finished and will now be removed. If a
+-- subsequent change occurs that creates additional animations on properties
+-- with `removed` completion callbacks registered, then those callbacks will
+-- only fire when *all* of the created animations are complete." A body that
+-- changes only what no view shows animates nothing, so its completion runs
+-- "immediately after `body`".
 -- https://developer.apple.com/documentation/swiftui/withanimation(_:completioncriteria:_:completion:)
--- https://developer.apple.com/documentation/swiftui/animationcompletioncriteria
+-- https://developer.apple.com/documentation/swiftui/animationcompletioncriteria/logicallycomplete
+-- https://developer.apple.com/documentation/swiftui/animationcompletioncriteria/removed
 describe("D05 completion criteria", function()
   local Box = ui.Observable("D05CriteriaBox", { scale = 1, hidden = 0, other = 0 })
   local Reader = ui.View("D05ScaleReader", function(self)
     return ui.VStack { ui.Text("box"):scaleEffect(self.box.scale), ui.Text("other " .. self.box.other) }
   end)
 
-  it("D05 a body that changed only what no view reads completes on the next tick", function()
+  it("D05 a body that changed only what no view reads completes right after it", function()
     local box, done = Box(), {}
     local app = ui.mount(Reader { box = box })
     ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.hidden = 5 end, function() done[#done + 1] = "unread" end)
-    ui.clock.advance(0)
     assert.same({ "unread" }, done)
     local seen = 0
     local effect = ui.effect(function() seen = box.hidden end)
     ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.hidden = 6 end, function() done[#done + 1] = "effect" end)
-    ui.clock.advance(0)
     assert.same({ "unread", "effect" }, done)
+    ui.flush()
     assert.equal(6, seen)
     effect:cancel()
     app:unmount()

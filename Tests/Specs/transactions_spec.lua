@@ -19,6 +19,15 @@ local function cardView(seen)
   end)
 end
 
+-- Transaction (https://developer.apple.com/documentation/swiftui/transaction):
+-- "the context of the current state-processing update"; withTransaction
+-- (https://developer.apple.com/documentation/swiftui/withtransaction(_:_:_:))
+-- runs the body with the transaction's key set; transaction(_:)
+-- (https://developer.apple.com/documentation/swiftui/view/transaction(_:))
+-- changes it for the animations within the view. disablesAnimations
+-- (https://developer.apple.com/documentation/swiftui/transaction/disablesanimations)
+-- only keeps animation(_:) "from inserting new animations into the
+-- transaction": the transaction's own animation (withAnimation's) stays.
 describe("Transactions", function()
   it("T02 withTransaction carries a key to the views its change re-renders; :transaction reads it and picks the animation", function()
     local card, seen = Card(), {}
@@ -35,7 +44,7 @@ describe("Transactions", function()
     app:unmount()
   end)
 
-  it("T02 :transaction can take the animation away from a subtree, or disable animations", function()
+  it("T02 :transaction can take the animation away from a subtree; disablesAnimations leaves withAnimation's", function()
     local card = Card()
     local V = ui.View("TxQuiet", function(self)
       return ui.VStack {
@@ -48,8 +57,15 @@ describe("Transactions", function()
     ui.withAnimation(ui.Animation.easeInOut(0.3), function() card.offset = 10 end)
     ui.flush()
     assert.is_nil(animated(app, "quiet"))
-    assert.is_nil(animated(app, "calm"))
+    assert.equal("scaleEffect 0 -> 10, easeInOut 0.3s", animated(app, "calm"))   -- the explicit animation stays
     assert.equal("scaleEffect 0 -> 10, easeInOut 0.3s", animated(app, "loud"))
+    ui.withAnimation(ui.Animation.linear(1), function()          -- nor does withTransaction's flag remove it
+      ui.withTransaction("disablesAnimations", true, function() card.offset = 20 end)
+    end)
+    ui.flush()
+    assert.equal("scaleEffect 10 -> 20, linear 1.0s", animated(app, "loud"))
+    assert.equal("scaleEffect 10 -> 20, linear 1.0s", animated(app, "calm"))
+    assert.is_nil(animated(app, "quiet"))
     app:unmount()
   end)
 

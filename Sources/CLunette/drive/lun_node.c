@@ -432,7 +432,8 @@ static int lun_node_settext(lua_State *L) {
 }
 
 /* node:scroll(row) -> (): moves a lazy List's window to start at row (as
- * far as the rows go), as scrolling does, then flushes (F13). */
+ * far as the rows go), as scrolling does, then flushes (F13); refused
+ * when the List is disabled, as other interactions are (D09). */
 static int lun_node_scroll(lua_State *L) {
   lun_State *S = lun_state(L);
   lua_Integer row = luaL_checkinteger(L, 2);
@@ -446,6 +447,20 @@ static int lun_node_scroll(lua_State *L) {
     const char *nl = memchr(what, '\n', len);
     lua_pushlstring(L, what, nl ? (size_t)(nl - what) : len);
     return lun_error_here(L, "scroll: %s is not a List on screen", lua_tostring(L, -1));
+  }
+  {                                               /* scrolling is interaction: refused under :disabled (D09) */
+    int32_t saved = S->active;
+    int top = lua_gettop(L), enabled;
+    lua_pushliteral(L, "isEnabled");
+    S->active = 0;                                /* a look, not a dependency */
+    lun_env_read(L, unit, top + 1, LUN_ENV_KEYED, top + 1);
+    S->active = saved;
+    enabled = lua_toboolean(L, -1);
+    lua_settop(L, top);
+    if (!enabled) {
+      lun_node_name(L);
+      lun_enabled_refuse(L, "scroll", lua_tostring(L, -1));
+    }
   }
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
   lua_pushinteger(L, row);

@@ -19,6 +19,7 @@ void lun_life_add(lua_State *L, int lifeidx);
 void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit);
 void lun_life_release(lua_State *L, int recidx, int32_t unit);
 int lun_life_run_events(lua_State *L);
+void lun_life_after_update(lua_State *L, int32_t unit);
 void lun_trace_event(lua_State *L, int32_t unit, const char *what);
 
 /* lun_task.c */

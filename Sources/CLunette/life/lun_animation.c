@@ -73,9 +73,10 @@ static int lun_animation_spring(lua_State *L) {
  * changes made by fn are animated with it; completion is called once when
  * the animation is complete by its criteria, "logicallyComplete" (after
  * its duration on the runtime's clock) or "removed" (also after every
- * later animation of what it changed), or right after — on the clock's
- * next tick — when fn changed nothing a view reads, so nothing animates
- * (D05, lun_completion.c). */
+ * later animation of what it changed), or right after fn, before this
+ * returns, when fn changed nothing a view reads or the animation is nil,
+ * so nothing animates (D05, lun_completion.c). A nil animation (SwiftUI's
+ * `Animation?`) runs fn in a transaction with none. */
 static int lun_ui_with_animation(lua_State *L) {
   static const char *const options[] = {"completionCriteria", NULL};
   static const char *const criteria[] = {"logicallyComplete", "removed", NULL};
@@ -85,7 +86,7 @@ static int lun_ui_with_animation(lua_State *L) {
     lun_animation_default(L);
     lua_insert(L, 1);
   }
-  lun_animation_check(L, 1);
+  if (!lua_isnil(L, 1) || !lua_isfunction(L, 2)) lun_animation_check(L, 1);   /* nil: no animation */
   luaL_checktype(L, 2, LUA_TFUNCTION);
   if (!lua_isnoneornil(L, 3)) luaL_checktype(L, 3, LUA_TFUNCTION);
   if (!lua_isnoneornil(L, 4)) {                   /* { completionCriteria = "removed" } */
@@ -101,11 +102,15 @@ static int lun_ui_with_animation(lua_State *L) {
     }
   }
   lua_settop(L, 3);
-  if (lua_getfield(L, 1, "duration") == LUA_TNUMBER) duration = lua_tonumber(L, -1);
-  lua_pop(L, 1);
+  if (!lua_isnil(L, 1) && lua_getfield(L, 1, "duration") == LUA_TNUMBER) duration = lua_tonumber(L, -1);
+  lua_settop(L, 3);
   lua_newtable(L);                                /* 4: what the body did */
   lun_completion_wrap(L, 2, 4);                   /* 5: the body, logging it */
   lun_animation_run(L, 1, 5, 0);
+  if (lua_isnil(L, 1)) {                          /* no animation: nothing animates */
+    lua_pushboolean(L, 0);
+    lua_setfield(L, 4, "views");
+  }
   lun_completion_schedule(L, 4, 3, (double)duration, removed);
   return 0;
 }

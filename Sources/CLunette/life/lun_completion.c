@@ -8,8 +8,10 @@
  * a view that reads what changed (directly or through computeds) renders
  * again in the transaction, so it animates.
  *   - Nothing a view reads changed (nothing, or only what no view reads,
- *     or only what effects read): nothing animates, and the completion
- *     runs on the clock's next tick, right after.
+ *     or only what effects read), or the animation is nil: nothing
+ *     animates, and the completion runs "immediately after body"
+ *     (https://developer.apple.com/documentation/swiftui/transaction/addanimationcompletion(criteria:_:)),
+ *     before ui.withAnimation returns; an error it raises is raised there.
  *   - .logicallyComplete (the default): after the animation's duration.
  *   - .removed: when the animation is removed — after its duration, and
  *     after every later animation of the same property (a signal it
@@ -207,7 +209,11 @@ void lun_completion_schedule(lua_State *L, int ridx, int cidx, double duration, 
   lua_pop(L, 1);
   if (views) lun_completion_note(L, ridx, now + duration);
   if (lua_isnil(L, cidx)) return;
-  if (!views) { lun_clock_once(L, cidx, 0.0); return; }   /* nothing animates: right after */
+  if (!views) {                                   /* nothing animates: right after the body */
+    lua_pushvalue(L, cidx);
+    lua_call(L, 0, 0);
+    return;
+  }
   if (!removed) { lun_clock_once(L, cidx, duration); return; }
   lua_pushvalue(L, cidx);
   lua_getfield(L, ridx, "nodes");

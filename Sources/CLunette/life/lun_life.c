@@ -64,6 +64,13 @@ static void lun_life_queue(lua_State *L, int kind, int32_t unit, int n) {
   lua_pop(L, 1 + n);
 }
 
+/* Queues the function on top to run after the updates of the flush's
+ * current round (or of its first, outside a flush), as an event of unit
+ * (0: none); errors are reported as an event's are. [-1, +0] */
+void lun_life_after_update(lua_State *L, int32_t unit) {
+  lun_life_queue(L, LUN_EVENT_CALL, unit, 1);
+}
+
 /* Records a life modifier { kind, fn, value, initial } of the open node in
  * the new life table at lifeidx. The modifier record is on top. [-0, +0] */
 void lun_life_add(lua_State *L, int lifeidx) {
@@ -232,6 +239,15 @@ static void lun_life_stay(lua_State *L, int oidx, int eidx, int32_t unit) {
         lua_rawseti(L, eidx, LUN_LIFE_BOX);
       }
       lua_pop(L, 2);
+      break;
+    case LUN_ON_DISAPPEAR:                        /* a sheet's onDismiss keyed by its item (lun_walk_sheet):
+                                                     another item replaces the sheet, so the old one goes */
+      lua_rawgeti(L, oidx, LUN_LIFE_VALUE);
+      lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
+      if (!lua_rawequal(L, -1, -2)) {             /* keys (strings) or nil: equal keys, equal items */
+        lua_pop(L, 2);
+        lun_life_disappear(L, oidx, unit);
+      } else lua_pop(L, 2);
       break;
     case LUN_ON_CHANGE:
       lua_rawgeti(L, oidx, LUN_LIFE_VALUE);

@@ -94,18 +94,20 @@ void lun_transaction_copy_of(lua_State *L, lua_Integer id) {
 }
 
 /* The description of the animation the transaction at tidx carries ("" for
- * none, or when it disables animations). Leaves what keeps it alive on the
- * stack: callers restore their top. */
+ * none). disablesAnimations does not take it away: it only keeps
+ * :animation(a, value) from adding one (lun_walk_disables), as SwiftUI's
+ * flag keeps animation(_:) "from inserting new animations into the
+ * transaction"; an explicit withAnimation still animates. Leaves what keeps
+ * it alive on the stack: callers restore their top. */
 const char *lun_transaction_animation(lua_State *L, int tidx, size_t *len) {
   *len = 0;
   lua_getiuservalue(L, tidx, 1);
-  lua_getfield(L, -1, "disablesAnimations");
-  if (lua_toboolean(L, -1) || lua_getfield(L, -2, "animation") == LUA_TNIL) return "";
+  if (lua_getfield(L, -1, "animation") == LUA_TNIL) return "";
   return luaL_tolstring(L, -1, len);
 }
 
-/* Tells the host which transaction is current: its animation (none when
- * disabled) and its id; or that none is. [-0, +0] */
+/* Tells the host which transaction is current: its animation and its id;
+ * or that none is. [-0, +0] */
 static void lun_transaction_tell(lua_State *L, int tidx) {
   const lun_Host *rt = lun_state(L)->rt;
   int top = lua_gettop(L);

@@ -11,12 +11,88 @@
  * (lun_focus_claim). A field that leaves the tree while focused lets it go
  * too: the walker gives a focused field an onDisappear of its own
  * (lun_focus_gone), which clears the state if it still names that field.
+ *
+ * A state given a value no bound field has does not keep it: "When focus
+ * is not in any view that is bound to this state, the wrapped value will
+ * be nil" (FocusState.wrappedValue). A claim that changes the holder
+ * leaves a pending record { target, key, value, seen }; the walk marks it
+ * seen when a field bound to that state with that value renders (every
+ * such field reads the state, so it renders again in the update that
+ * follows the write); after that update, an unseen record sets the state
+ * nil, or false (lun_focus_settle).
  */
 #include "core/core.h"
 #include "life/life.h"
 #include "view/view.h"
 
-static const char lun_key_focus = 0;
+static const char lun_key_focus = 0, lun_key_pending = 0;
+
+static int lun_focus_is(lua_State *L, int hidx, int tidx, int kidx);
+
+/* After the update that followed a claim (upvalue: its pending record):
+ * unless a field bound to the state with its value rendered focused, no
+ * field has focus, so the state becomes nil (false for a Bool one).
+ * () -> (). */
+static int lun_focus_settle(lua_State *L) {
+  int p = lua_upvalueindex(1), holder;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_pending);
+  if (!lua_rawequal(L, -1, p)) return 0;          /* a later claim has its own check */
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_pending);
+  if (lua_rawgeti(L, p, 4) != LUA_TNIL) return 0; /* seen: a field has it */
+  lua_settop(L, 0);
+  lua_rawgeti(L, p, 1);                           /* 1 target */
+  lua_rawgeti(L, p, 2);                           /* 2 key */
+  lua_rawgeti(L, p, 3);                           /* 3 value */
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_focus);
+  holder = lua_gettop(L);
+  if (!lun_focus_is(L, holder, 1, 2)) return 0;   /* focus moved on since */
+  lua_rawgeti(L, holder, 3);
+  if (!lua_rawequal(L, -1, 3)) return 0;
+  lua_pushnil(L);                                 /* no field holds focus */
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_focus);
+  if (lua_isboolean(L, 3)) lua_pushboolean(L, 0); else lua_pushnil(L);
+  if (lua_isnil(L, 2)) lun_binding_set(L, 1, -1); /* reached through a binding of another kind */
+  else {
+    lua_pushvalue(L, 2);
+    lua_insert(L, -2);
+    lua_settable(L, 1);                           /* through its self or object: its readers re-render */
+  }
+  return 0;
+}
+
+/* The holder at hidx (target, key, value) is new: checks after the update
+ * that a field bound to it has its value (lun_focus_settle). [-0, +0] */
+static void lun_focus_pending(lua_State *L, int hidx) {
+  lua_createtable(L, 4, 0);
+  lua_rawgeti(L, hidx, 1);
+  lua_rawseti(L, -2, 1);
+  lua_rawgeti(L, hidx, 2);
+  lua_rawseti(L, -2, 2);
+  lua_rawgeti(L, hidx, 3);
+  lua_rawseti(L, -2, 3);
+  lua_pushvalue(L, -1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_pending);
+  lua_pushcclosure(L, lun_focus_settle, 1);
+  lun_life_after_update(L, 0);
+}
+
+/* The walk met a focused field (its binding at bidx holds its value at
+ * vidx): a pending claim of that state and value is seen. [-0, +0] */
+static void lun_focus_seen(lua_State *L, int bidx, int vidx) {
+  int top = lua_gettop(L);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_pending) != LUA_TTABLE) { lua_settop(L, top); return; }
+  if (lua_rawgeti(L, -1, 4) != LUA_TNIL) { lua_settop(L, top); return; }
+  lun_binding_target(L, bidx);                    /* top + 3 target, top + 4 key */
+  lua_rawgeti(L, top + 1, 1);
+  lua_rawgeti(L, top + 1, 2);
+  lua_rawgeti(L, top + 1, 3);
+  if (lua_rawequal(L, top + 3, top + 5) && lua_rawequal(L, top + 4, top + 6) && lua_rawequal(L, vidx, top + 7)) {
+    lua_pushboolean(L, 1);
+    lua_rawseti(L, top + 1, 4);
+  }
+  lua_settop(L, top);
+}
 
 /* 1 if the focus holder at hidx (a table, or nil) is the state at target
  * tidx, key kidx. [-0, +0] */
@@ -35,7 +111,7 @@ static int lun_focus_is(lua_State *L, int hidx, int tidx, int kidx) {
  * it, which becomes nil (false for a Bool one); nil or false gives it up.
  * [-0, +0] */
 void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx) {
-  int holder, same;
+  int holder, same, again;
   tidx = lua_absindex(L, tidx);
   kidx = lua_absindex(L, kidx);
   vidx = lua_absindex(L, vidx);
@@ -48,6 +124,12 @@ void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx) {
     lua_pop(L, 1);
     return;
   }
+  again = 0;
+  if (same) {                                     /* the value it holds already: no change */
+    lua_rawgeti(L, holder, 3);
+    again = lua_rawequal(L, -1, vidx);
+    lua_pop(L, 1);
+  }
   lua_createtable(L, 3, 0);                       /* the new holder */
   lua_pushvalue(L, tidx);
   lua_rawseti(L, -2, 1);
@@ -55,6 +137,7 @@ void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx) {
   lua_rawseti(L, -2, 2);
   lua_pushvalue(L, vidx);
   lua_rawseti(L, -2, 3);
+  if (!again) lun_focus_pending(L, lua_gettop(L));
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_focus);
   if (lua_istable(L, holder) && !same) {          /* the one that held it lets it go */
     lua_rawgeti(L, holder, 1);
@@ -117,6 +200,7 @@ void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx) {
   lun_binding_get(L, -2);
   equal = lua_rawequal(L, -1, -2);
   lua_pop(L, 1);
+  if (equal) lun_focus_seen(L, lua_gettop(L) - 1, lua_gettop(L));
   lun_out_attr(L, "focused", 7, equal ? "true" : "false", equal ? 4 : 5);
   if (equal && W->life) {
     lua_createtable(L, 2, 0);

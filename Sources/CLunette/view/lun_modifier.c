@@ -297,12 +297,30 @@ static int lun_modifier_id(lua_State *L) {
 
 /* view:focused(binding[, value]) -> view: the field is focused while the
  * binding holds value (true by default), as .focused($focus, equals:);
- * node:focus() sets it (T05). */
+ * node:focus() sets it (T05). As in SwiftUI, whose focused(_:) takes a
+ * FocusState<Bool>.Binding and focused(_:equals:) a FocusState<Value>.Binding,
+ * the binding must reach a focusState name: a plain state's would let two
+ * fields be focused at once. */
 static int lun_modifier_focused(lua_State *L) {
+  int equals = !lua_isnoneornil(L, 3);
   lun_modifier_self(L);
-  if (!lun_binding_test(L, 2))
-    luaL_argerror(L, 2, lua_pushfstring(L, "a Binding expected (self[\"$field\"]), got %s", luaL_typename(L, 2)));
-  if (lua_isnoneornil(L, 3)) { lua_settop(L, 2); lua_pushboolean(L, 1); }
+  if (!lun_binding_test(L, 2) || !lun_self_is_focus_binding(L, 2)) {
+    const char *name = "isFocused", *got;
+    if (lun_binding_test(L, 2)) {
+      lun_binding_target(L, 2);
+      if (lua_type(L, -1) == LUA_TSTRING) {
+        name = lua_tostring(L, -1);
+        got = lua_pushfstring(L, "a binding to '%s', which is no focusState name", name);
+      } else {
+        got = "a Binding that reaches no focusState name (a constant, a get/set pair, an element)";
+      }
+    } else {
+      got = luaL_typename(L, 2);
+    }
+    return lun_error_here(L, "view:focused: a FocusState binding expected (declare focusState = { %s%s%s } and pass "
+                          "self[\"$%s\"]), got %s", equals ? "\"" : "", name, equals ? "\"" : " = false", name, got);
+  }
+  if (!equals) { lua_settop(L, 2); lua_pushboolean(L, 1); }
   return lun_modifier_pair(L, "focus");
 }
 

@@ -97,6 +97,20 @@ static int lun_self_object(lua_State *L, int recidx, int kidx, int kind) {
   return 1;
 }
 
+/* 1 if the binding at bidx reaches a focusState name of a view — its own
+ * (self["$name"]), a DynamicProperty's, or one passed down as a binding
+ * input —: what focused(_:) takes (a FocusState binding). [-0, +0] */
+int lun_self_is_focus_binding(lua_State *L, int bidx) {
+  int top = lua_gettop(L), is = 0;
+  lun_binding_target(L, bidx);                    /* top + 1 target, top + 2 key */
+  if (!lua_isnil(L, top + 2) && luaL_testudata(L, top + 1, LUN_MT_SELF)) {
+    lua_getiuservalue(L, top + 1, 1);
+    is = lua_istable(L, -1) && lun_self_section(L, lua_gettop(L), top + 2) == LUN_SECTION_FOCUS;
+  }
+  lua_settop(L, top);
+  return is;
+}
+
 /* Subscribes the running body to every ObservableObject the view holds
  * (observedObject, stateObject, environmentObject), read or not. */
 void lun_self_subscribe(lua_State *L, int recidx) {

@@ -500,14 +500,100 @@ void lun_view_tag_of(lua_State *L, int idx) {
   lua_pushnil(L);
 }
 
+/* Protected part of lun_picker_element_id: (element) -> element.id. */
+static int lun_picker_id_k(lua_State *L) {
+  lua_getfield(L, 1, "id");
+  return 1;
+}
+
+/* Pushes the tag a ForEach gives the row of the element at eidx: its id
+ * (element.id, a table's or a model's), else the element itself — a plain
+ * value tags its row with itself, as ForEach(values, id: \.self) does. A
+ * model without an `id` (reading it raises) is its own tag. [-0, +1] */
+static void lun_picker_element_id(lua_State *L, int eidx) {
+  eidx = lua_absindex(L, eidx);
+  if (lua_type(L, eidx) == LUA_TTABLE || lua_type(L, eidx) == LUA_TUSERDATA) {
+    lua_pushcfunction(L, lun_picker_id_k);
+    lua_pushvalue(L, eidx);
+    if (lua_pcall(L, 1, 1, 0) == LUA_OK && !lua_isnil(L, -1)) return;
+    lua_pop(L, 1);
+  }
+  lua_pushvalue(L, eidx);
+}
+
+/* Appends to the values (at vals) and labels (at labs) of a Picker the
+ * option view at oidx: its tag, else `tag` (at tidx, 0: none, an error
+ * naming the option), and its text or name. *m counts the options. The
+ * label of the picker is at 1. [-0, +0] */
+static void lun_picker_add(lua_State *L, int vals, int labs, int oidx, int tidx, lua_Integer *m, lua_Integer i) {
+  int top = lua_gettop(L);
+  if (++*m > LUN_MAX_CHILDREN) luaL_argerror(L, 3, "too many options");
+  lun_view_tag_of(L, oidx);                       /* top + 1: its tag */
+  if (lua_isnil(L, -1) && tidx) { lua_pop(L, 1); lua_pushvalue(L, tidx); }   /* ForEach's implicit tag */
+  if (lua_isnil(L, -1))
+    lun_error_here(L, "ui.Picker \"%s\": option %d (%s) has no :tag(value); tag each option view with the value it picks",
+                   luaL_tolstring(L, 1, NULL), (int)i, luaL_tolstring(L, oidx, NULL));
+  lua_rawseti(L, vals, *m);
+  if (lun_rawfield(L, oidx, "text") != LUA_TSTRING) { lua_pop(L, 1); lun_view_name(L, oidx); }
+  lua_rawseti(L, labs, *m);
+  lua_settop(L, top);
+}
+
+/* A ui.ForEach over data among a Picker's options (option i, at fidx): a
+ * row per element, each tagged with its element's id unless it has a :tag
+ * of its own, as SwiftUI's ForEach tags the views of a Picker. The row
+ * function runs here, in the body that made the Picker (so what it reads
+ * is that body's). [-0, +0] */
+static void lun_picker_foreach(lua_State *L, int vals, int labs, int fidx, lua_Integer *m, lua_Integer i) {
+  lua_Integer j, n;
+  int top = lua_gettop(L), data, row;
+  fidx = lua_absindex(L, fidx);
+  lun_rawfield(L, fidx, "data");
+  data = lua_gettop(L);
+  lun_rawfield(L, fidx, "row");
+  row = lua_gettop(L);
+  n = luaL_len(L, data);                          /* a tracked list too: what the body reads */
+  if (n > LUN_MAX_CHILDREN) luaL_argerror(L, 3, "too many options");
+  for (j = 1; j <= n; j++) {
+    lua_geti(L, data, j);                         /* top + 3: the element */
+    lua_pushvalue(L, row);
+    lua_pushvalue(L, top + 3);
+    lua_pushinteger(L, j);
+    lua_call(L, 2, 1);                            /* top + 4: its row */
+    if (!lun_view_test(L, top + 4))
+      lun_error_here(L, "ui.Picker \"%s\": option %d (ForEach), row %d is no view (got %s)",
+                     luaL_tolstring(L, 1, NULL), (int)i, (int)j, luaL_typename(L, top + 4));
+    lun_picker_element_id(L, top + 3);            /* top + 5 */
+    lun_picker_add(L, vals, labs, top + 4, top + 5, m, i);
+    lua_settop(L, row);
+  }
+  lua_settop(L, top);
+}
+
+/* 1 if the value at idx is a ui.ForEach over data. */
+static int lun_picker_is_foreach(lua_State *L, int idx) {
+  int is;
+  if (!lun_view_test(L, idx)) return 0;
+  lun_rawfield(L, idx, "kind");
+  is = lua_tointeger(L, -1) == LUN_VIEW_FOREACH;
+  lua_pop(L, 1);
+  if (is) {
+    is = lun_rawfield(L, idx, "row") == LUA_TFUNCTION;
+    lua_pop(L, 1);
+  }
+  return is;
+}
+
 /* ui.Picker(label, binding, { option, ... }) -> view. An option is a value,
  * or a view tagged with the value it picks (ui.Text("Vanilla"):tag("vanilla")),
  * as SwiftUI's Picker content is
- * (https://developer.apple.com/documentation/swiftui/view/tag(_:includeoptional:)):
- * then the node shows `options` (the values) and `labels` (what each shows),
- * and node:select takes the value. */
+ * (https://developer.apple.com/documentation/swiftui/view/tag(_:includeoptional:)),
+ * or a ui.ForEach over data, whose rows are tagged with their elements' ids
+ * (https://developer.apple.com/documentation/swiftui/picker, "Iterating
+ * over a picker's options"): then the node shows `options` (the values)
+ * and `labels` (what each shows), and node:select takes the value. */
 static int lun_ui_picker(lua_State *L) {
-  lua_Integer i, n;
+  lua_Integer i, n, m = 0;
   int views = 0;
   luaL_checktype(L, 3, LUA_TTABLE);
   lua_settop(L, 3);
@@ -524,18 +610,15 @@ static int lun_ui_picker(lua_State *L) {
   for (i = 1; i <= n; i++) {
     if (lua_rawgeti(L, 3, i) == LUA_TNIL)
       lun_error_here(L, "ui.Picker \"%s\": option %d is nil (a hole in the options)", luaL_tolstring(L, 1, NULL), (int)i);
-    if (lun_view_test(L, 6)) {                    /* 6: the option, 7: its tag, 8: its label */
-      lun_view_tag_of(L, 6);
-      if (lua_isnil(L, 7))
-        lun_error_here(L, "ui.Picker \"%s\": option %d (%s) has no :tag(value); tag each option view with the value it picks",
-                       luaL_tolstring(L, 1, NULL), (int)i, luaL_tolstring(L, 6, NULL));
-      if (lun_rawfield(L, 6, "text") != LUA_TSTRING) { lua_pop(L, 1); lun_view_name(L, 6); }
-    } else {
+    if (lun_picker_is_foreach(L, 6)) lun_picker_foreach(L, 4, 5, 6, &m, i);
+    else if (lun_view_test(L, 6)) lun_picker_add(L, 4, 5, 6, 0, &m, i);
+    else {                                        /* a plain value: itself, shown as text */
+      if (++m > LUN_MAX_CHILDREN) luaL_argerror(L, 3, "too many options");
       lua_pushvalue(L, 6);
+      lua_rawseti(L, 4, m);
       luaL_tolstring(L, 6, NULL);
+      lua_rawseti(L, 5, m);
     }
-    lua_rawseti(L, 5, i);
-    lua_rawseti(L, 4, i);
     lua_pop(L, 1);
   }
   lua_pushvalue(L, 4);

@@ -385,7 +385,10 @@ static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
 }
 
 /* Reports a sheet of the view at v, when its binding is true: a Sheet node
- * whose content sees `dismiss` as an action that sets the binding false. */
+ * whose content sees `dismiss` as an action that sets the binding false.
+ * With { item = b }, the content has the item as its identity, so another
+ * item is a fresh content, and onDismiss runs for the one it replaces
+ * ("If item changes, the system dismisses the sheet and replaces it"). */
 static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
   int32_t slot, old;
   int itemMode, item;
@@ -403,11 +406,16 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
     lun_walk_describe_attr(L, W, "style", lua_gettop(L));   /* fullScreenCover, popover */
   lua_pop(L, 1);
   if (W->life && lua_rawgeti(L, item - 2, 4) == LUA_TFUNCTION) {   /* onDismiss: when the sheet goes */
-    lua_createtable(L, 2, 0);
+    lua_createtable(L, 3, 0);
     lua_pushinteger(L, LUN_ON_DISAPPEAR);
     lua_rawseti(L, -2, LUN_LIFE_KIND);
     lua_pushvalue(L, -2);
     lua_rawseti(L, -2, LUN_LIFE_FN);
+    if (itemMode) {                               /* and when its item changes to another (by id):
+                                                     the sheet is replaced (lun_life_stay) */
+      lun_explicit_key(L, item);
+      lua_rawseti(L, -2, LUN_LIFE_VALUE);
+    }
     lun_life_add(L, W->life);
     lua_pop(L, 1);
   }
@@ -609,6 +617,10 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     case LUN_VIEW_LIST:
     case LUN_VIEW_FOREACH:
       marks = lun_list_walk(L, W, v) ? lua_gettop(L) : 0;   /* List(selection:) (lun_list.c) */
+      if (kind == LUN_VIEW_LIST && !W->marked && !lun_enabled_now(L, W)) {   /* it cannot be scrolled (D09) */
+        lun_out_attr(L, "disabled", 8, "true", 4);
+        W->marked = 1;
+      }
       if (lun_rawfield(L, v, "row") == LUA_TFUNCTION) lun_walk_rows(L, W, v);
       else lun_walk_children(L, W, v, 1, marks, 0);
       lua_pop(L, marks ? 2 : 1);

@@ -72,7 +72,7 @@ static void lun_walk_tx(lua_State *L, lun_Walk *W) {
 }
 
 /* Animates the open node as the transaction on top says (no animation
- * when it has none, or disables animations). [-1, +0] */
+ * when it has none; disablesAnimations does not remove it). [-1, +0] */
 static void lun_walk_animate(lua_State *L, lun_Walk *W) {
   int top = lua_gettop(L);
   size_t len;

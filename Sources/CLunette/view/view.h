@@ -158,5 +158,6 @@ void lun_self_create(lua_State *L, int recidx, int32_t unit);
 void lun_self_init_state(lua_State *L, int recidx);
 void lun_self_init(lua_State *L, int recidx);
 void lun_self_subscribe(lua_State *L, int recidx);
+int lun_self_is_focus_binding(lua_State *L, int bidx);
 
 #endif

@@ -12,23 +12,44 @@ local ui = require("lunette")
 --     the last or not (several writes in one flush give one value);
 --   * there is no buffer: a loop that is slower than the changes gets the
 --     value current at its next iteration;
---   * an error raised by fn ends every loop with that error (the task fails
---     and it is reported); the sequence is then finished;
---   * a cancelled task's loop ends normally: the code after it runs.
--- A nil value ends a loop, as for any Lua iterator. The shared run of fn (an
--- effect) stops when no loop is left.
+--   * a nil value is a value: it arrives as ui.none (Lua's for-in would end
+--     at a nil), and the loop goes on;
+--   * an error raised by fn ends every loop iterating then with that error
+--     (the task fails and it is reported);
+--   * ui.observations.untilFinished(fn): fn returns ui.observations.finished
+--     (SE-0475's `.finished`) to end every loop normally;
+--   * a finished sequence (an error, or .finished) stays finished: a new
+--     loop over it ends at once, with no value, and fn runs no more;
+--   * a cancelled task's loop ends normally (the code after it runs), and
+--     only that loop: the sequence goes on for the others.
+-- The shared run of fn (an effect) stops when no loop is left.
 local Observations = { __name = "lunette.Observations" }
+
+-- SE-0475's Iteration.finished: what an untilFinished closure returns to end.
+local Finished = setmetatable({}, {
+  __name = "lunette.ObservationsFinished",
+  __tostring = function() return "ui.observations.finished" end,
+  __newindex = function() error("ui.observations.finished cannot be changed", 2) end,
+  __metatable = false,
+})
 
 -- Starts the effect that runs fn and tells the loops, once.
 local function observe(seq)
   if seq.effect then return end
   seq.effect = ui.effect(function()
+    if seq.finished then return end               -- terminal: fn runs no more (and reads nothing)
     local ok, value = pcall(seq.fn)
     for co in pairs(seq.loops) do                 -- loops whose task is gone leave
       if coroutine.status(co) == "dead" then seq.loops[co] = nil end
     end
     seq.version = seq.version + 1
-    if ok then seq.value = value else seq.failure = value end
+    if not ok then
+      seq.failure, seq.finished = value, true
+    elseif seq.untilFinished and rawequal(value, Finished) then
+      seq.finished = true
+    else
+      seq.value = value
+    end
     seq.subject:send(true)
   end)
 end
@@ -42,10 +63,19 @@ local function leave(seq, co)
   end
 end
 
--- Raises the failure fn raised, ending the loop of co with it.
-local function fail(seq, co)
+-- The sequence finished while the loop of co was iterating: it ends, with
+-- the error fn raised, or normally (.finished).
+local function finish(seq, co)
   leave(seq, co)
-  error(seq.failure, 0)
+  if seq.failure ~= nil then error(seq.failure, 0) end
+  return nil
+end
+
+-- The value a loop gets: nil as ui.none, so that the loop goes on.
+local function current(seq, loop)
+  loop.seen = seq.version
+  if seq.value == nil then return ui.none end
+  return seq.value
 end
 
 -- The iterator: (seq, _, control) -> the next value. A loop starts with a
@@ -54,12 +84,15 @@ function Observations.__call(seq, _, control)
   local co = coroutine.running()
   local loop = seq.loops[co]
   if control == nil or loop == nil then
+    if seq.finished then                          -- terminal already: ends at once, no value, no error
+      leave(seq, co)
+      return nil
+    end
     loop = {}
     seq.loops[co] = loop
     observe(seq)
-    if seq.failure ~= nil then fail(seq, co) end
-    loop.seen = seq.version
-    return seq.value
+    if seq.finished then return finish(seq, co) end
+    return current(seq, loop)
   end
   while seq.version == loop.seen do
     local ok, err = pcall(ui.await, seq.subject)
@@ -69,21 +102,35 @@ function Observations.__call(seq, _, control)
       error(err, 0)
     end
   end
-  if seq.failure ~= nil then fail(seq, co) end
-  loop.seen = seq.version
-  return seq.value
+  if seq.finished then return finish(seq, co) end
+  return current(seq, loop)
 end
 
-function ui.observations(fn)
+local function sequence(fn, untilFinished, name)
   if type(fn) ~= "function" then
-    error(("ui.observations: a function expected, got %s"):format(type(fn)), 2)
+    error(("%s: a function expected, got %s"):format(name, type(fn)), 3)
   end
-  local seq = setmetatable({ fn = fn, subject = ui.Subject(), version = 0, loops = setmetatable({}, { __mode = "k" }) },
-    Observations)
+  local seq = setmetatable({ fn = fn, untilFinished = untilFinished, subject = ui.Subject(), version = 0,
+                             loops = setmetatable({}, { __mode = "k" }) }, Observations)
   -- `for v in ui.observations(fn) do`: the loop's end (a break too) lets the sequence go
   local closer = setmetatable({}, { __close = function() leave(seq, coroutine.running()) end })
   return seq, nil, nil, closer
 end
+
+ui.observations = setmetatable({
+  finished = Finished,
+  untilFinished = function(fn)
+    local seq, state, control, closer = sequence(fn, true, "ui.observations.untilFinished")   -- not a tail call:
+    return seq, state, control, closer                                                        -- errors name the caller
+  end,
+}, {
+  __name = "lunette.observations",
+  __call = function(_, fn)
+    local seq, state, control, closer = sequence(fn, false, "ui.observations")
+    return seq, state, control, closer
+  end,
+  __newindex = function(_, key) error(("ui.observations has no field '%s' to set"):format(tostring(key)), 2) end,
+})
 
 -- ui.ForEach(self["$items"], function(item) ... end) (T07, ForEach($items)):
 -- each row gets a Binding to its element, so a row edits the list in place.

@@ -58,6 +58,7 @@ static inline int lun_rawfield(lua_State *L, int idx, const char *k) {
 enum { LUN_SEAL_OBJECT = 1, LUN_SEAL_HOST, LUN_SEAL_CLASS };
 extern const char lun_key_sealed;
 int lun_newmetatable(lua_State *L, const char *name);
+void lun_newmetatable_methods(lua_State *L, const char *name, const luaL_Reg *methods);
 void lun_seal(lua_State *L, int idx, int kind, const char *name);
 int lun_sealed_kind(lua_State *L, int idx);
 

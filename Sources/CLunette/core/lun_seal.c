@@ -29,6 +29,16 @@ int lun_newmetatable(lua_State *L, const char *name) {
   return fresh;
 }
 
+/* A protected metatable `name` whose __index is a table of `methods`
+ * (app:find, timer:sink, subscription:cancel, ...). [-0, +0] */
+void lun_newmetatable_methods(lua_State *L, const char *name, const luaL_Reg *methods) {
+  lun_newmetatable(L, name);
+  lua_newtable(L);
+  luaL_setfuncs(L, methods, 0);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+}
+
 /* Registers the metatable at idx as Lunette's, of kind `kind`, and protects it. [-0, +0] */
 void lun_seal(lua_State *L, int idx, int kind, const char *name) {
   idx = lua_absindex(L, idx);

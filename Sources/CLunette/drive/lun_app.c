@@ -368,16 +368,8 @@ void lun_open_app(lua_State *L) {
     {"findAll", lun_app_findall}, {"renders", lun_app_renders}, {"resetRenders", lun_app_reset_renders},
     {"warnings", lun_app_warnings}, {"unmount", lun_app_unmount}, {"trace", lun_app_trace},
     {"dependencies", lun_app_dependencies}, {NULL, NULL}};
-  lun_newmetatable(L, LUN_MT_APP);
-  lua_newtable(L);
-  luaL_setfuncs(L, app, 0);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
-  lun_newmetatable(L, LUN_MT_EFFECT);
-  lua_newtable(L);
-  lua_pushcfunction(L, lun_effect_cancel);
-  lua_setfield(L, -2, "cancel");
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
+  static const luaL_Reg effect[] = {{"cancel", lun_effect_cancel}, {NULL, NULL}};
+  lun_newmetatable_methods(L, LUN_MT_APP, app);
+  lun_newmetatable_methods(L, LUN_MT_EFFECT, effect);
   luaL_setfuncs(L, fns, 0);
 }

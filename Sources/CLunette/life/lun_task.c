@@ -452,18 +452,10 @@ int lun_clock_fire(lua_State *L, int32_t kind, int32_t id, double now) {
 
 void lun_open_task(lua_State *L) {
   static const luaL_Reg timer[] = {{"sink", lun_timer_sink}, {"autoconnect", lun_timer_autoconnect}, {NULL, NULL}};
+  static const luaL_Reg subscription[] = {{"cancel", lun_timersub_cancel}, {NULL, NULL}};
   static const luaL_Reg clock[] = {{"now", lun_clock_now}, {NULL, NULL}};   /* advance: lun_app.c (it flushes) */
-  lun_newmetatable(L, LUN_MT_TIMER);
-  lua_newtable(L);
-  luaL_setfuncs(L, timer, 0);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
-  lun_newmetatable(L, LUN_MT_TIMERSUB);
-  lua_newtable(L);
-  lua_pushcfunction(L, lun_timersub_cancel);
-  lua_setfield(L, -2, "cancel");
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
+  lun_newmetatable_methods(L, LUN_MT_TIMER, timer);
+  lun_newmetatable_methods(L, LUN_MT_TIMERSUB, subscription);
   lun_open_cancellation(L);
   lua_pushcfunction(L, lun_ui_sleep);
   lua_setfield(L, -2, "sleep");

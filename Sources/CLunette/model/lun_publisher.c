@@ -81,17 +81,9 @@ static int lun_cancellable_cancel(lua_State *L) {
 
 void lun_open_publisher(lua_State *L) {
   static const luaL_Reg subject[] = {{"send", lun_subject_m_send}, {"sink", lun_subject_m_sink}, {NULL, NULL}};
-  lun_newmetatable(L, LUN_MT_SUBJECT);
-  lua_newtable(L);
-  luaL_setfuncs(L, subject, 0);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
-  lun_newmetatable(L, LUN_MT_CANCELLABLE);
-  lua_newtable(L);
-  lua_pushcfunction(L, lun_cancellable_cancel);
-  lua_setfield(L, -2, "cancel");
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
+  static const luaL_Reg cancellable[] = {{"cancel", lun_cancellable_cancel}, {NULL, NULL}};
+  lun_newmetatable_methods(L, LUN_MT_SUBJECT, subject);
+  lun_newmetatable_methods(L, LUN_MT_CANCELLABLE, cancellable);
   lua_pushcfunction(L, lun_ui_subject);
   lua_setfield(L, -2, "Subject");
 }

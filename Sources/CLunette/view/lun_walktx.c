@@ -84,6 +84,8 @@ static void lun_walk_animate(lua_State *L, lun_Walk *W) {
 /* At a top-level node of a body: the :transaction modifiers of views
  * around the unit apply to its animations. [-0, +0] */
 void lun_walk_inherited(lua_State *L, lun_Walk *W) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_modifies) != LUA_TBOOLEAN) { lua_pop(L, 1); return; }
+  lua_pop(L, 1);                                  /* no view has had :transaction: nothing around */
   lun_walk_txcell(L, W);
   if (lua_isnil(L, -1)) { lua_pop(L, 1); return; }
   lua_pop(L, 1);

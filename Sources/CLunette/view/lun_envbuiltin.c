@@ -182,7 +182,7 @@ void lun_envbuiltin_derived(lua_State *L, int kidx, int vidx, int v, const char 
 void lun_envbuiltin_presented(lua_State *L, lun_Walk *W) {
   int32_t slot, old;
   lua_pushboolean(L, 1);
-  lua_rawseti(L, W->out, ++W->slots);
+  lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   slot = W->slots;
   lua_pushliteral(L, "isPresented");
   lua_rawgeti(L, W->out, slot);

@@ -72,7 +72,7 @@ int lun_modifier_transform_environment(lua_State *L) {
 
 /* Pushes out[field] of the walk, made empty first if missing. [-0, +1] */
 static void lun_envwalk_table(lua_State *L, lun_Walk *W, const char *field) {
-  if (lua_getfield(L, W->out, field) != LUA_TTABLE) {
+  if (lua_getfield(L, lun_walk_out(L, W), field) != LUA_TTABLE) {
     lua_pop(L, 1);
     lua_newtable(L);
     lua_pushvalue(L, -1);

@@ -214,6 +214,6 @@ void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx) {
     lua_pop(L, 1);
   }
   lua_pushcclosure(L, lun_focus_set, 2);
-  lua_rawseti(L, W->out, ++W->slots);
+  lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   lun_enabled_slot(L, W, LUN_ROLE_FOCUS, W->slots);
 }

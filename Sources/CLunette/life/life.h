@@ -74,9 +74,8 @@ void lun_binding_get(lua_State *L, int idx);
 void lun_binding_set(lua_State *L, int idx, int vidx);
 void lun_binding_push_prop(lua_State *L, int objidx, int keyidx);
 void lun_binding_target(lua_State *L, int idx);
-void lun_binding_mark_secret(lua_State *L, int idx);          /* issue 19: a SecureField's text, hidden from inspection */
-int lun_binding_secret(lua_State *L, int idx);
-int lun_binding_secret_prop(lua_State *L, int objidx, int kidx);
+void lun_binding_get_secret(lua_State *L, int idx);           /* issue 19: a SecureField's text, hidden (lun_secret.c) */
+int lun_binding_get_secrecy(lua_State *L, int idx);
 void lun_bindable_push(lua_State *L, int objidx);
 void lun_dismiss_push(lua_State *L, int bidx, int toNil);
 

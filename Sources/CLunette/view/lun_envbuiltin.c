@@ -205,19 +205,13 @@ static int lun_ui_presented(lua_State *L) {
   if (!lun_view_test(L, 1)) luaL_typeerror(L, 1, "view");
   luaL_checktype(L, 2, LUA_TFUNCTION);
   lua_settop(L, 2);
-  if (lun_rawfield(L, 1, "env") != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, 1, "env");
-  }
   for (i = 0; i < 2; i++) {                       /* { key, value } entries, as :environment appends them */
     lua_createtable(L, 2, 0);
     lua_pushstring(L, i ? "isPresented" : "dismiss");
     lua_rawseti(L, -2, 1);
     if (i) lua_pushboolean(L, 1); else lua_pushvalue(L, 2);
     lua_rawseti(L, -2, 2);
-    lua_rawseti(L, 3, (lua_Integer)lua_rawlen(L, 3) + 1);
+    lun_envlist_add(L, 1);
   }
   lua_settop(L, 1);
   return 1;

@@ -48,12 +48,6 @@ int lun_modifier_transform_environment(lua_State *L) {
     return lun_error_here(L, "view:transformEnvironment: environment key '%s' is not declared "
                              "(ui.EnvironmentKey(\"%s\", default) or ui.Entry)", lua_tostring(L, 2), lua_tostring(L, 2));
   lua_settop(L, 3);
-  if (lun_rawfield(L, 1, "env") != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, 1, "env");
-  }
   lua_createtable(L, 4, 0);                       /* { key, fn, true, "file:line: " }: a transform */
   lua_pushvalue(L, 2);
   lua_rawseti(L, -2, 1);
@@ -63,7 +57,7 @@ int lun_modifier_transform_environment(lua_State *L) {
   lua_rawseti(L, -2, 3);
   luaL_where(L, 1);
   lua_rawseti(L, -2, 4);
-  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  lun_envlist_add(L, 1);
   lua_pushboolean(L, 1);                          /* the walk folds this view's entries */
   lua_setfield(L, 1, "envfold");
   lua_settop(L, 1);

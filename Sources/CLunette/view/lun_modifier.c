@@ -106,9 +106,7 @@ static int lun_modifier_environment(lua_State *L) {
     lua_pushvalue(L, 3);
   }
   lua_rawseti(L, -2, 2);
-  lun_modifier_list(L, "env");
-  lua_insert(L, -2);
-  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  lun_envlist_add(L, 1);
   lua_settop(L, 1);
   return 1;
 }

@@ -430,18 +430,6 @@ void lun_date_text(lua_State *L, lua_Number seconds, const char *components) {
   lua_pushstring(L, buf);
 }
 
-/* Pushes one bullet per character of the string at idx (a SecureField's
- * text, never shown): UTF-8 continuation bytes are not counted. [-0, +1] */
-void lun_secure_text(lua_State *L, int idx) {
-  luaL_Buffer b;
-  size_t i, len;
-  const char *s = lua_tolstring(L, idx, &len);
-  luaL_buffinit(L, &b);
-  for (i = 0; s && i < len; i++)
-    if (((unsigned char)s[i] & 0xC0) != 0x80) luaL_addstring(&b, "\xE2\x80\xA2");   /* U+2022 */
-  luaL_pushresult(&b);
-}
-
 /* How many entries of a Picker's options (and labels) its node lists. */
 #define LUN_MAX_SHOWN_OPTIONS 1000
 

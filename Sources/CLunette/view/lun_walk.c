@@ -71,6 +71,7 @@ static int lun_walk_env(lua_State *L, lun_Walk *W, int v) {
     const char *key;
     int32_t slot, old;
     key = lun_walk_entry(L, i, "env", &klen);
+    if (!lun_envlist_intact(L, -2)) lun_walk_altered(L, "env");   /* made by the runtime, as it made it */
     lua_insert(L, -2);                            /* key, entry */
     lua_pushvalue(L, -3);                         /* the list, for lun_walk_env_seen */
     lua_pushvalue(L, -3);
@@ -595,9 +596,9 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     case LUN_VIEW_SECUREFIELD:
       lun_rawfield(L, v, "binding");
       if (!lun_binding_test(L, -1)) lun_walk_altered(L, "binding");
-      if (kind == LUN_VIEW_SECUREFIELD) lun_binding_mark_secret(L, -1);   /* inspection hides what it reaches */
       lun_enabled_slot(L, W, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
-      lun_binding_get(L, -1);
+      if (kind == LUN_VIEW_SECUREFIELD) lun_binding_get_secret(L, -1);   /* what it reaches is secret (lun_secret.c) */
+      else lun_binding_get(L, -1);
       if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
       else if (kind == LUN_VIEW_SECUREFIELD) lun_secure_text(L, -1);   /* its text is never shown */
       else luaL_tolstring(L, -1, NULL);

@@ -76,6 +76,9 @@ int lun_walk_disables(lua_State *L, lun_Walk *W);
 
 /* lun_envtransform.c: view:transformEnvironment and the values a body sets, for the views inside */
 int lun_modifier_transform_environment(lua_State *L);
+/* lun_envlist.c: a view value's environment list, whose entries only the runtime makes */
+void lun_envlist_add(lua_State *L, int v);                                         /* [-1, +0] */
+int lun_envlist_intact(lua_State *L, int idx);                                     /* [-0, +0] */
 void lun_envwalk_value(lua_State *L, lun_Walk *W, int list, lua_Integer i, int v, int kidx);
 void lun_envwalk_set(lua_State *L, lun_Walk *W, int kidx, int vidx);
 void lun_envwalk_leave(lua_State *L, lun_Walk *W);
@@ -124,7 +127,6 @@ void lun_walk_alert(lua_State *L, lun_Walk *W, int v);
 /* issue 19, session 7 (helper): views people expect, built-in environment values */
 /* lun_view.c */
 void lun_date_text(lua_State *L, lua_Number seconds, const char *components);   /* [-0, +1] */
-void lun_secure_text(lua_State *L, int idx);                                     /* [-0, +1] */
 void lun_view_tag_of(lua_State *L, int idx);                                     /* [-0, +1] */
 void lun_view_list_text(lua_State *L, int idx);                                  /* [-0, +1] */
 void lun_inputs_check(lua_State *L, int defidx, const char *section, const char *view);   /* [-0, +0] */

@@ -128,6 +128,41 @@ describe("List(selection:)", function()
     assert.error_matches(function() ui.List({ selection = "a" }, {}) end,
       'ui.List: selection must be a Binding (self["$selected"]) to a value, or to a set', 1, true)
   end)
+
+  -- Issue 19, session 9 (hostile read of session 8): the options with no
+  -- rows after them said "ui.List takes no options".
+  it("with no rows after the options, or the options among the rows, says what is missing", function()
+    local b = ui.Binding.constant(1)
+    assert.error_matches(function() ui.List({ selection = b }) end,
+      "lists_spec.lua:%d+: ui.List%({ selection = … }%): the rows are missing after the options: "
+      .. "ui.List%({ selection = b }, data, row%) or ui.List%({ selection = b }, { views }%)")
+    assert.error_matches(function() ui.List({ selection = b, ui.Text("a") }) end,
+      "the options go in a table of their own, before the rows", 1, true)
+  end)
+end)
+
+-- List init(_:rowContent:) and ForEach take a RandomAccessCollection
+-- (https://developer.apple.com/documentation/swiftui/list/init(_:rowcontent:),
+-- https://developer.apple.com/documentation/swiftui/foreach): a dictionary
+-- is none. Issue 19, session 9: a plain table with keys was "unknown option
+-- 'a'", the same one held in state an empty List; both are now one error.
+describe("List and ForEach data", function()
+  it("a table with keys, plain or held in state, is an error naming the key and saying what rows are #errors", function()
+    local row = function(x) return ui.Text(tostring(x)) end
+    assert.error_matches(function() ui.List({ a = "x", b = "y" }, row) end,
+      'lists_spec.lua:%d+: ui.List: the data is a table with the key "[ab]", not a list: rows are the elements 1…n')
+    assert.error_matches(function() ui.ForEach({ a = "x" }, row) end, 'ui.ForEach: the data is a table with the key "a"', 1, true)
+    local Dict = ui.View("DictList", { state = { dict = { a = "x", b = "y" } }, body = function(self)
+      return ui.List(self.dict, row)
+    end })
+    local app = ui.mount(Dict {})
+    assert.matches('Error DictList: .*lists_spec.lua:%d+: ui.List: the data is a table with the key "[ab]", not a list', app:tree())
+    app:unmount()
+    local fine = ui.mount(ui.List({ "x", "y" }, row))           -- a list, and an empty one, as before
+    assert.truthy(fine:find("y"))
+    fine:unmount()
+    ui.mount(ui.List({}, row)):unmount()
+  end)
 end)
 
 -- onDelete(perform:): "SwiftUI passes a set of indices to the closure that's

@@ -823,6 +823,7 @@ static int lun_view_rows(lua_State *L, int kind, int lazy) {
     int t = lua_type(L, 1);
     if (t != LUA_TTABLE && t != LUA_TUSERDATA)
       luaL_argerror(L, 1, lua_pushfstring(L, "collection expected, got %s", luaL_typename(L, 1)));
+    lun_list_check_data(L, 1, kind == LUN_VIEW_LIST ? "List" : "ForEach");
     vidx = lun_view_new(L, kind);
     lua_pushvalue(L, 1);
     lua_setfield(L, vidx, "data");

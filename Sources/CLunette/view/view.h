@@ -133,6 +133,7 @@ void lun_inputs_check(lua_State *L, int defidx, const char *section, const char 
 void lun_view_add_children(lua_State *L, int src, int vidx);                     /* [-0, +0] */
 /* lun_list.c: List(selection:), onDelete, onMove, swipeActions, searchable, toolbar */
 int lun_list_take_options(lua_State *L);
+void lun_list_check_data(lua_State *L, int idx, const char *name);               /* [-0, +0] */
 void lun_list_give_selection(lua_State *L, int vidx);                            /* [-0, +0] */
 void lun_list_row_value(lua_State *L, int idx);                                  /* [-0, +1] */
 void lun_list_select(lua_State *L, int bidx, int sidx, int vidx);                /* [-0, +0] */

@@ -134,7 +134,7 @@ describe("List(selection:)", function()
   it("with no rows after the options, or the options among the rows, says what is missing", function()
     local b = ui.Binding.constant(1)
     assert.error_matches(function() ui.List({ selection = b }) end,
-      "lists_spec.lua:%d+: ui.List%({ selection = … }%): the rows are missing after the options: "
+      "ui.List%({ selection = … }%): the rows are missing after the options: "
       .. "ui.List%({ selection = b }, data, row%) or ui.List%({ selection = b }, { views }%)")
     assert.error_matches(function() ui.List({ selection = b, ui.Text("a") }) end,
       "the options go in a table of their own, before the rows", 1, true)
@@ -150,7 +150,7 @@ describe("List and ForEach data", function()
   it("a table with keys, plain or held in state, is an error naming the key and saying what rows are #errors", function()
     local row = function(x) return ui.Text(tostring(x)) end
     assert.error_matches(function() ui.List({ a = "x", b = "y" }, row) end,
-      'lists_spec.lua:%d+: ui.List: the data is a table with the key "[ab]", not a list: rows are the elements 1…n')
+      'ui.List: the data is a table with the key "[ab]", not a list: rows are the elements 1…n')
     assert.error_matches(function() ui.ForEach({ a = "x" }, row) end, 'ui.ForEach: the data is a table with the key "a"', 1, true)
     local Dict = ui.View("DictList", { state = { dict = { a = "x", b = "y" } }, body = function(self)
       return ui.List(self.dict, row)

@@ -439,6 +439,23 @@ class ListEditingPreviewTests(unittest.TestCase):
             expect(page.locator(".refreshing")).to_have_count(0)
 
 
+    def test_a_list_inside_a_refreshable_view_has_the_refresh_button(self):
+        # Issue 19, session 9: :refreshable puts `refresh` in the environment;
+        # a List it reaches offers the refresh (refreshable=true).
+        with previewing(REFRESH_PAGE, "page.lua") as page:
+            expect(page.locator(".List > button[aria-label=Refresh]")).to_have_count(1)
+            page.locator(".List > button[aria-label=Refresh]").click()
+            expect(page.locator("span", has_text="loads 1")).to_be_visible()
+
+
+REFRESH_PAGE = """
+local ui = require("lunette")
+return ui.View("Page", { state = { loads = 0 }, body = function(self)
+  return ui.VStack { ui.List { ui.Text("loads " .. self.loads) } }
+    :refreshable(function() self.loads = self.loads + 1 end)
+end })()
+"""
+
 STATIC_LIST = """
 local ui = require("lunette")
 return ui.View("Flavors", { state = { chosen = "b" }, body = function(self)

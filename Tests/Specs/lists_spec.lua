@@ -374,9 +374,75 @@ describe("refreshable", function()
   it("is refused on a view that has no :refreshable", function()
     local app = ui.mount(ui.List { ui.Text("x") })
     assert.error_matches(function() app:find { type = "List" }:refresh() end,
-      "refresh: List cannot be refreshed (it has no :refreshable)", 1, true)
+      "refresh: List cannot be refreshed (it has no :refreshable, and no refresh in its environment)", 1, true)
     app:unmount()
     assert.error_matches(function() ui.List {}:refreshable("now") end, "function expected", 1, true)
+  end)
+end)
+
+-- refreshable(action:) "set[s] the refresh value in the view's environment to
+-- a RefreshAction instance"; "When the refresh environment value contains an
+-- instance of this structure, certain built-in views in the corresponding
+-- Environment begin offering a refresh capability"; "By default, the
+-- environment value is nil"; a custom view reads it and calls it
+-- (https://developer.apple.com/documentation/swiftui/refreshaction,
+-- https://developer.apple.com/documentation/swiftui/environmentvalues/refresh).
+-- Issue 19, session 9.
+describe("refreshable: the environment's refresh", function()
+  local runs
+  local Custom = ui.View("RefreshButton", { environment = { refresh = "refresh" }, body = function(self)
+    return ui.Button(self.refresh and "Reload" or "cannot reload", function() self.refresh() end)
+      :disabled(self.refresh == nil)
+  end })
+  local Page = ui.View("RefreshPage", { state = { loads = 0 }, body = function(self)
+    return ui.VStack { ui.List { ui.Text("loads " .. self.loads) }, Custom {} }
+      :refreshable(function() runs = runs + 1; ui.sleep(1); self.loads = self.loads + 1 end)
+  end })
+
+  before_each(function() runs = 0 end)
+
+  it("a List inside a refreshable view offers the refresh; node:refresh() on it runs the action", function()
+    local app = ui.mount(Page {})
+    assert.matches("List refreshable=true", app:tree(), 1, true)
+    app:find { type = "List" }:refresh()
+    assert.matches("VStack .refreshable() refreshing=true", app:tree(), 1, true)
+    ui.clock.advance(1.5)
+    assert.equal(1, runs)
+    assert.truthy(app:find("loads 1"))
+    app:unmount()
+  end)
+
+  it("a view reads refresh: a callable inside, nil outside; calling it refreshes once at a time", function()
+    local app = ui.mount(ui.VStack { Page {}, Custom {} })
+    local buttons = app:findAll { type = "Button" }
+    assert.equal("Reload", buttons[1].text)
+    assert.equal("cannot reload", buttons[2].text)       -- outside :refreshable: nil
+    buttons[1]:tap()
+    app:find("Reload"):tap()                              -- refreshing already: nothing more
+    ui.clock.advance(1.5)
+    assert.equal(1, runs)
+    assert.truthy(app:find("loads 1"))
+    app:unmount()
+  end)
+
+  it("is the same action from render to render, so its readers do not render again for it; it is read-only", function()
+    local renders = 0
+    local Counter = ui.View("RefreshReader", { environment = { refresh = "refresh" }, body = function(self)
+      renders = renders + 1
+      return ui.Text(tostring(self.refresh))
+    end })
+    local Outer = ui.View("RefreshOuter", { state = { n = 0 }, body = function(self)
+      return ui.VStack { ui.Text("n " .. self.n), Counter {}, ui.Button("more", function() self.n = self.n + 1 end) }
+        :refreshable(function() end)
+    end })
+    local app = ui.mount(Outer {})
+    assert.truthy(app:find("RefreshAction"))
+    app:find("more"):tap()
+    assert.truthy(app:find("n 1"))
+    assert.equal(1, renders)
+    app:unmount()
+    assert.error_matches(function() ui.Text("x"):environment("refresh", function() end) end,
+      ':environment("refresh", …): refresh is read-only (:refreshable sets it for the views inside)', 1, true)
   end)
 end)
 

@@ -67,6 +67,11 @@ int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx);
 void lun_env_type_key(lua_State *L, int idx);
 int lun_envbuiltin_is(const char *key);   /* issue 19: a built-in value's name (colorScheme, …) */
 
+/* lun_refresh.c: RefreshAction, the environment's `refresh` (issue 19) */
+void lun_open_refresh(lua_State *L);
+int lun_refresh_test(lua_State *L, int idx);
+void lun_refresh_push(lua_State *L, int recidx, int n, int fnidx);   /* [-0, +1] */
+
 /* lun_binding.c */
 void lun_open_binding(lua_State *L);
 int lun_binding_test(lua_State *L, int idx);

@@ -78,7 +78,7 @@ int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx) 
 /* 1 if key (a string) is one of the built-in environment values. */
 int lun_envbuiltin_is(const char *key) {
   static const char *const keys[] = {"colorScheme", "locale", "scenePhase", "editMode", "isPresented", "openURL",
-                                     "isEnabled", "dismiss", NULL};
+                                     "isEnabled", "dismiss", "refresh", NULL};
   int i;
   for (i = 0; keys[i]; i++)
     if (strcmp(key, keys[i]) == 0) return 1;

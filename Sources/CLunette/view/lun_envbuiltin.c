@@ -100,8 +100,14 @@ static int lun_envbuiltin_one_of(lua_State *L, int idx, const char *const names[
 }
 
 /* 1 if key (a string) is one of the read-only built-in values. */
+/* Who sets the read-only key `key`, for the error that refuses setting it. */
+const char *lun_envbuiltin_setter(const char *key) {
+  return strcmp(key, "refresh") == 0 ? ":refreshable sets it for the views inside"
+                                     : "a sheet, a fullScreenCover, a popover or a pushed screen sets it for its content";
+}
+
 int lun_envbuiltin_readonly(const char *key) {
-  return strcmp(key, "isPresented") == 0 || strcmp(key, "dismiss") == 0;
+  return strcmp(key, "isPresented") == 0 || strcmp(key, "dismiss") == 0 || strcmp(key, "refresh") == 0;
 }
 
 /* Checks the value at vidx (absolute) of the built-in key `key` as
@@ -149,8 +155,7 @@ void lun_envbuiltin_check(lua_State *L, int kidx, int vidx) {
   key = lua_tostring(L, kidx);
   vidx = lua_absindex(L, vidx);
   if (lun_envbuiltin_readonly(key))
-    lun_error_here(L, ":environment(\"%s\", …): %s is read-only (a sheet, a fullScreenCover, a popover or a pushed "
-                      "screen sets it for its content)", key, key);
+    lun_error_here(L, ":environment(\"%s\", …): %s is read-only (%s)", key, key, lun_envbuiltin_setter(key));
   lua_pushfstring(L, ":environment(\"%s\", …)", key);
   lun_envbuiltin_value(L, key, vidx, lua_tostring(L, -1), NULL);
   lua_pop(L, 1);
@@ -195,6 +200,55 @@ void lun_envbuiltin_presented(lua_State *L, lun_Walk *W) {
     if (!lua_toboolean(L, -1)) lun_out_env_changed(L);
     lua_pop(L, 2);
   }
+}
+
+/* Reports the value at vidx as the built-in `key` (of klen bytes) for the
+ * views inside the open node, in this body and in others. [-0, +0] */
+static void lun_envbuiltin_set(lua_State *L, lun_Walk *W, const char *key, size_t klen, int vidx) {
+  int32_t slot, old;
+  lua_pushvalue(L, vidx);
+  lua_rawseti(L, W->out, ++W->slots);
+  slot = W->slots;
+  lua_pushlstring(L, key, klen);
+  lua_rawgeti(L, W->out, slot);
+  lun_envwalk_set(L, W, -2, -1);
+  lua_pop(L, 2);
+  old = lun_out_env(L, key, klen, slot);
+  if (old) {                                      /* the same entry as last render: did it change? */
+    lua_getfield(L, W->record, "out");
+    lua_rawgeti(L, -1, old);
+    lua_rawgeti(L, W->out, slot);
+    if (!lua_rawequal(L, -1, -2)) lun_out_env_changed(L);
+    lua_pop(L, 3);
+  }
+}
+
+/* :refreshable(fn), fn on top, on the open node: its RefreshAction
+ * (lun_refresh.c) is what node:refresh() calls and the `refresh` the
+ * views inside read; the node shows refreshing=true while it runs. W->
+ * refreshes counts the body's :refreshable, which keeps each action. [-0, +0] */
+void lun_envbuiltin_refreshable(lua_State *L, lun_Walk *W) {
+  lun_refresh_push(L, W->record, ++W->refreshes, -1);
+  lun_enabled_slot(L, W, LUN_ROLE_REFRESH, lun_walk_store(L, W, -1));
+  lun_envbuiltin_set(L, W, "refresh", 7, lua_gettop(L));
+  lua_pop(L, 1);
+  if (lua_getfield(L, W->record, "refreshing") != LUA_TNIL) lun_out_attr(L, "refreshing", 10, "true", 4);
+  lua_pop(L, 1);
+}
+
+/* A List the `refresh` of its environment reaches offers a refresh (node:
+ * refresh(), the preview's ↻): "certain built-in views in the
+ * corresponding Environment begin offering a refresh capability"
+ * (https://developer.apple.com/documentation/swiftui/refreshaction). Its
+ * node shows refreshable=true. [-0, +0] */
+void lun_envbuiltin_list_refresh(lua_State *L, lun_Walk *W) {
+  lua_pushliteral(L, "refresh");
+  lun_envwalk_inherited(L, W, lua_gettop(L));
+  if (lun_refresh_test(L, -1)) {
+    lun_enabled_slot(L, W, LUN_ROLE_REFRESH, lun_walk_store(L, W, -1));
+    lun_out_attr(L, "refreshable", 11, "true", 4);
+  }
+  lua_pop(L, 2);
 }
 
 /* ui._presented(view, dismiss) -> view: what a presented screen's content
@@ -280,6 +334,8 @@ void lun_open_envbuiltin(lua_State *L) {
   lun_envbuiltin_key(L, keys, "isPresented");
   lua_pushcfunction(L, lun_openurl_system);
   lun_envbuiltin_key(L, keys, "openURL");
+  lua_pushnil(L);                                 /* refresh: a RefreshAction inside :refreshable, nil outside */
+  lun_envbuiltin_key(L, keys, "refresh");
   lua_pop(L, 1);
   lua_pushcfunction(L, lun_ui_presented);
   lua_setfield(L, -2, "_presented");

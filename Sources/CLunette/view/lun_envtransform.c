@@ -40,8 +40,8 @@ int lun_modifier_transform_environment(lua_State *L) {
   if (strcmp(lua_tostring(L, 2), "isEnabled") == 0)
     return lun_error_here(L, "view:transformEnvironment('isEnabled', fn): isEnabled is narrowed with :disabled(true)");
   if (lun_envbuiltin_readonly(lua_tostring(L, 2)))   /* no WritableKeyPath in SwiftUI */
-    return lun_error_here(L, "view:transformEnvironment('%s', fn): %s is read-only (a sheet, a fullScreenCover, a "
-                             "popover or a pushed screen sets it for its content)", lua_tostring(L, 2), lua_tostring(L, 2));
+    return lun_error_here(L, "view:transformEnvironment('%s', fn): %s is read-only (%s)", lua_tostring(L, 2),
+                          lua_tostring(L, 2), lun_envbuiltin_setter(lua_tostring(L, 2)));
   lun_registry_table(L, &lun_key_envkeys);
   lua_pushvalue(L, 2);
   if (lua_rawget(L, -2) != LUA_TTABLE)
@@ -75,7 +75,7 @@ static void lun_envwalk_table(lua_State *L, lun_Walk *W, const char *field) {
 }
 
 /* Pushes the value the key at kidx inherits at the view being entered. [-0, +1] */
-static void lun_envwalk_inherited(lua_State *L, lun_Walk *W, int kidx) {
+void lun_envwalk_inherited(lua_State *L, lun_Walk *W, int kidx) {
   int top = lua_gettop(L);
   lun_envwalk_table(L, W, "envnow");
   lua_pushvalue(L, kidx);

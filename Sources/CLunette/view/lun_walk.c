@@ -27,7 +27,7 @@ static const char *lun_walk_entry(lua_State *L, lua_Integer i, const char *field
 }
 
 /* Stores the value at idx in the out table; returns its slot. */
-static int32_t lun_walk_store(lua_State *L, lun_Walk *W, int idx) {
+int32_t lun_walk_store(lua_State *L, lun_Walk *W, int idx) {
   lua_pushvalue(L, idx);
   lua_rawseti(L, W->out, ++W->slots);
   return W->slots;
@@ -147,11 +147,7 @@ static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
     if (lua_rawgeti(L, -2, 2) == LUA_TFUNCTION) {
       int32_t slot = lun_walk_store(L, W, -1);
       if (strcmp(name, "onSubmit") == 0) lun_enabled_slot(L, W, LUN_ROLE_SUBMIT, slot);
-      else if (strcmp(name, "refreshable") == 0) {   /* node:refresh() runs it as a task (issue 19) */
-        lun_enabled_slot(L, W, LUN_ROLE_REFRESH, slot);
-        if (lua_getfield(L, W->record, "refreshing") != LUA_TNIL) lun_out_attr(L, "refreshing", 10, "true", 4);
-        lua_pop(L, 1);
-      }
+      else if (strcmp(name, "refreshable") == 0) lun_envbuiltin_refreshable(L, W);   /* `refresh` inside (issue 19) */
       lun_out_modifier(L, name, nlen, "", 0);
     } else {
       if (!lua_isnil(L, -1)) {
@@ -488,6 +484,7 @@ static unsigned lun_walk_fields(lua_State *L, int v) {
 /* Walks one view value (or a view type, or a plain array of views). */
 void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   int kind, t = lua_type(L, v), enabled = W->enabled, rows = W->rows, rowLevel = W->rowLevel, marks;
+  int refreshes = W->refreshes;                   /* :refreshable modifiers before this view's */
   unsigned has;
   int32_t tx = W->tx, txcell = W->txcell;          /* what holds around the view, restored after it */
   size_t len = 0;
@@ -618,6 +615,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     case LUN_VIEW_LIST:
     case LUN_VIEW_FOREACH:
       marks = lun_list_walk(L, W, v) ? lua_gettop(L) : 0;   /* List(selection:) (lun_list.c) */
+      if (kind == LUN_VIEW_LIST && W->refreshes == refreshes) lun_envbuiltin_list_refresh(L, W);   /* `refresh` above */
       if (kind == LUN_VIEW_LIST && !W->marked && !lun_enabled_now(L, W)) {   /* it cannot be scrolled (D09) */
         lun_out_attr(L, "disabled", 8, "true", 4);
         W->marked = 1;

@@ -63,9 +63,11 @@ typedef struct lun_Walk {
   int envsaves;     /* lun_envtransform.c: views open that set environment values in this body */
   int rows;         /* lun_list.c: for the view walked next, the stack index of its static List's selection marks (0: none) */
   int rowLevel;     /* lun_list.c: Sections and Groups between that List and the view */
+  int refreshes;    /* lun_envbuiltin.c: the :refreshable modifiers walked so far in this body */
   const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);
+int32_t lun_walk_store(lua_State *L, lun_Walk *W, int idx);
 int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
                   int32_t *child);
 
@@ -81,6 +83,7 @@ void lun_envlist_add(lua_State *L, int v);                                      
 int lun_envlist_intact(lua_State *L, int idx);                                     /* [-0, +0] */
 void lun_envwalk_value(lua_State *L, lun_Walk *W, int list, lua_Integer i, int v, int kidx);
 void lun_envwalk_set(lua_State *L, lun_Walk *W, int kidx, int vidx);
+void lun_envwalk_inherited(lua_State *L, lun_Walk *W, int kidx);                  /* [-0, +1] */
 void lun_envwalk_leave(lua_State *L, lun_Walk *W);
 
 /* lun_enabled.c: :disabled and isEnabled (D09) */
@@ -152,8 +155,11 @@ void lun_open_envbuiltin(lua_State *L);
 void lun_envbuiltin_check(lua_State *L, int kidx, int vidx);                     /* [-0, +0] */
 void lun_envbuiltin_derived(lua_State *L, int kidx, int vidx, int v, const char *site); /* [-0, +0] */
 int lun_envbuiltin_readonly(const char *key);
+const char *lun_envbuiltin_setter(const char *key);
 void lun_attribute_mute(lua_State *L, int muted);                                /* [-0, +0] */
 void lun_envbuiltin_presented(lua_State *L, lun_Walk *W);                        /* [-0, +0] */
+void lun_envbuiltin_refreshable(lua_State *L, lun_Walk *W);                      /* [-0, +0] */
+void lun_envbuiltin_list_refresh(lua_State *L, lun_Walk *W);                     /* [-0, +0] */
 
 /* lun_self.c */
 void lun_open_self(lua_State *L);

@@ -100,12 +100,22 @@ static int lun_walk_env(lua_State *L, lun_Walk *W, int v) {
   return enabled;
 }
 
+/* 1 if the view at v had :animation written after its :transaction. */
+static int lun_walk_outer(lua_State *L, int v) {
+  int top = lua_gettop(L);
+  int outer = lun_rawfield(L, v, "anim") == LUA_TTABLE && lua_rawgeti(L, -1, 3) == LUA_TBOOLEAN && lua_toboolean(L, -1);
+  lua_settop(L, top);
+  return outer;
+}
+
 /* Reports view:animation(a, value): the node is animated with a when value
- * changed since the last render at this position. */
-static void lun_walk_animation(lua_State *L, lun_Walk *W, int v) {
+ * changed since the last render at this position. Outside a :transaction of
+ * the same view value (outer), a goes into the transaction that fn then
+ * changes (lun_walk_tx_with), as SwiftUI's later modifier wraps the earlier. */
+static void lun_walk_animation(lua_State *L, lun_Walk *W, int v, int outer) {
   size_t plen, dlen;
   const char *path, *desc;
-  if (lun_rawfield(L, v, "animation") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  if (lun_rawfield(L, v, "anim") != LUA_TTABLE) { lua_pop(L, 1); return; }
   if (lua_getfield(L, W->record, "animValues") != LUA_TTABLE) {
     lua_pop(L, 1);
     lua_newtable(L);
@@ -121,9 +131,13 @@ static void lun_walk_animation(lua_State *L, lun_Walk *W, int v) {
     if (!lun_values_equal(L, -1, -2) && !lun_walk_disables(L, W)) {   /* by contents (Equatable); not
                                                     while the transaction disables animations (D06) */
       lua_rawgeti(L, -6, 1);
-      desc = luaL_tolstring(L, -1, &dlen);
-      lun_out_animate(L, desc, dlen);
-      lua_pop(L, 2);
+      if (outer) lun_walk_tx_with(L, W, lua_gettop(L));
+      else {
+        desc = luaL_tolstring(L, -1, &dlen);
+        lun_out_animate(L, desc, dlen);
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 1);
     }
     lua_pop(L, 2);
   }
@@ -463,7 +477,7 @@ enum {
 static unsigned lun_walk_fields(lua_State *L, int v) {
   static const struct { const char *name; size_t len; unsigned bit; } fields[] = {
     {"id", 2, LUN_VF_ID}, {"env", 3, LUN_VF_ENV}, {"mods", 4, LUN_VF_MODS},
-    {"transaction", 11, LUN_VF_TRANSACTION}, {"animation", 9, LUN_VF_ANIMATION}, {"life", 4, LUN_VF_LIFE},
+    {"txfn", 4, LUN_VF_TRANSACTION}, {"anim", 4, LUN_VF_ANIMATION}, {"life", 4, LUN_VF_LIFE},
     {"attrs", 5, LUN_VF_ATTRS}, {"focus", 5, LUN_VF_FOCUS}, {"prefs", 5, LUN_VF_PREFS},
     {"prefWatch", 9, LUN_VF_PREFWATCH}, {"sheetSpec", 9, LUN_VF_SHEET}, {"alertSpec", 9, LUN_VF_ALERT},
     {"extras", 6, LUN_VF_EXTRAS}};
@@ -485,6 +499,7 @@ static unsigned lun_walk_fields(lua_State *L, int v) {
 void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   int kind, t = lua_type(L, v), enabled = W->enabled, rows = W->rows, rowLevel = W->rowLevel, marks;
   int refreshes = W->refreshes;                   /* :refreshable modifiers before this view's */
+  int outer;
   unsigned has;
   int32_t tx = W->tx, txcell = W->txcell;          /* what holds around the view, restored after it */
   size_t len = 0;
@@ -528,8 +543,10 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   lun_enabled_enter(L, W, v, (has & LUN_VF_ENV) ? lun_walk_env(L, W, v) : 0, has & LUN_VF_MODS);   /* :disabled
                                                      holds inside the view (D09) */
   if (has & LUN_VF_MODS) lun_walk_mods(L, W, v);
+  outer = (has & LUN_VF_ANIMATION) && (has & LUN_VF_TRANSACTION) && lun_walk_outer(L, v);   /* in the order written */
+  if (outer) lun_walk_animation(L, W, v, 1);
   if (has & LUN_VF_TRANSACTION) lun_walk_transaction(L, W, v);
-  if (has & LUN_VF_ANIMATION) lun_walk_animation(L, W, v);
+  if ((has & LUN_VF_ANIMATION) && !outer) lun_walk_animation(L, W, v, 0);
   if ((has & LUN_VF_LIFE) && lun_rawfield(L, v, "life") == LUA_TTABLE && W->life) {
     lua_Integer i, n = lun_rawlen_bounded(L, -1, "a view's life list");
     for (i = 1; i <= n; i++) {

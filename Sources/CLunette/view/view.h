@@ -75,6 +75,7 @@ int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const
 void lun_walk_transaction(lua_State *L, lun_Walk *W, int v);
 void lun_walk_inherited(lua_State *L, lun_Walk *W);
 int lun_walk_disables(lua_State *L, lun_Walk *W);
+void lun_walk_tx_with(lua_State *L, lun_Walk *W, int aidx);                     /* [-0, +0] */
 
 /* lun_envtransform.c: view:transformEnvironment and the values a body sets, for the views inside */
 int lun_modifier_transform_environment(lua_State *L);

@@ -65,7 +65,9 @@ enum { LUN_ENV_REQUIRED = 1, LUN_ENV_OPTIONAL, LUN_ENV_KEYED };
 void lun_open_env(lua_State *L);
 int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx);
 void lun_env_type_key(lua_State *L, int idx);
-int lun_envbuiltin_is(const char *key);   /* issue 19: a built-in value's name (colorScheme, …) */
+int lun_envbuiltin_is(const char *key);
+int lun_env_system_key(const char *key);
+void lun_env_system_write(lua_State *L, int keyidx, int vidx);   /* issue 19: a built-in value's name (colorScheme, …) */
 
 /* lun_refresh.c: RefreshAction, the environment's `refresh` (issue 19) */
 void lun_open_refresh(lua_State *L);

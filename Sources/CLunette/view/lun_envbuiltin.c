@@ -145,6 +145,25 @@ static void lun_envbuiltin_value(lua_State *L, const char *key, int vidx, const 
   }
 }
 
+/* Protected part of lun_env_system_set: (key, value) -> (). */
+static int lun_env_system_set_k(lua_State *L) {
+  const char *key = lua_tostring(L, 1);
+  if (!lun_env_system_key(key))
+    return luaL_error(L, "setEnvironment: '%s' is not a value the system sets (colorScheme, locale or scenePhase)", key);
+  lua_pushfstring(L, "setEnvironment(\"%s\", …)", key);
+  lun_envbuiltin_value(L, key, 2, lua_tostring(L, -1), "");
+  lun_env_system_write(L, 1, 2);
+  return 0;
+}
+
+int lun_env_system_set(lua_State *L, const char *key, const char *value, size_t len) {
+  if (!lua_checkstack(L, 8)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_env_system_set_k);
+  lua_pushstring(L, key);
+  lua_pushlstring(L, value, len);
+  return lun_protect(L, 2, 0);
+}
+
 /* :environment(key, value) of a built-in key (key at kidx, value at vidx):
  * checks the value as SwiftUI's type would, and refuses a read-only key;
  * an openURL handler is replaced by the action that runs it. Other keys

@@ -529,7 +529,10 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (lua_type(L, -1) == LUA_TSTRING) text = lua_tolstring(L, -1, &len);
   lun_out_begin(L, kind, text, len);
   lua_pop(L, 1);
-  if (W->open++ == 0) lun_walk_inherited(L, W);    /* a top-level node: the :transaction around the unit (D06) */
+  if (W->open++ == 0) {                           /* a top-level node: */
+    lun_walk_inherited(L, W);                     /* the :transaction around the unit (D06) */
+    lun_focus_scene_walk(L, W);                   /* an app's root: its scene, for focus */
+  }
   has = lun_walk_fields(L, v);
   if ((has & LUN_VF_ID) && lun_rawfield(L, v, "id") != LUA_TNIL) {   /* app:find{ id = ... } matches it */
     size_t ilen;

@@ -100,6 +100,7 @@ void lun_enabled_check_arg(lua_State *L);
 void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx);
 void lun_focus_write(lua_State *L, int bidx, int vidx);
 void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx);
+void lun_focus_scene_walk(lua_State *L, lun_Walk *W);
 
 /* lun_preference.c */
 void lun_open_preference(lua_State *L);
@@ -169,5 +170,6 @@ void lun_self_init_state(lua_State *L, int recidx);
 void lun_self_init(lua_State *L, int recidx);
 void lun_self_subscribe(lua_State *L, int recidx);
 int lun_self_is_focus_binding(lua_State *L, int bidx);
+int32_t lun_self_unit(lua_State *L, int idx);
 
 #endif

@@ -247,6 +247,49 @@ describe("ForEach's onDelete and onMove", function()
   end)
 end)
 
+-- EditMode: "a List with a ForEach that's configured with the
+-- onDelete(perform:) or onMove(perform:) modifier provides controls to
+-- delete or move list items while in edit mode"
+-- (https://developer.apple.com/documentation/swiftui/editmode, iOS; macOS
+-- has no editMode). Issue 19, session 9 (the documentation check's item 9):
+-- an editMode in the environment that is off ("inactive") takes the move
+-- controls away (no movable=, node:move refused); "active" (or "transient")
+-- gives them back; with no editMode (nil), rows move as on macOS. A swipe's
+-- Delete (node:delete) is no edit-mode control: it stays.
+describe("editMode and onMove's controls", function()
+  local Editable = ui.View("EditableList", { state = { items = { "a", "b", "c" }, mode = "inactive" }, body = function(self)
+    return ui.VStack {
+      ui.List {
+        ui.ForEach(self.items, function(x) return ui.Text("item " .. x) end)
+          :onMove(function(from, to)
+            local moved = table.remove(self.items, from[1])
+            table.insert(self.items, to > from[1] and to - 1 or to, moved)
+          end)
+          :onDelete(function(indices) table.remove(self.items, indices[1]) end),
+      }:environment("editMode", self["$mode"]),
+      ui.Button("Edit", function() self.mode = self.mode == "active" and "inactive" or "active" end),
+    }
+  end })
+
+  it("rows move only while in edit mode; node:move out of it is an error naming the row", function()
+    local app = ui.mount(Editable {})
+    assert.falsy(app:tree():find("movable=true", 1, true), app:tree())
+    assert.truthy(app:tree():find("deletable=true", 1, true))
+    assert.error_matches(function() app:find("item a"):move(3) end,
+      'move: Text "item a" cannot move: its List is not in edit mode (the editMode in its environment is "inactive"; set it to "active")',
+      1, true)
+    app:find("Edit"):tap()
+    assert.truthy(app:tree():find("movable=true", 1, true), app:tree())
+    app:find("item a"):move(3)
+    assert.equal("b a c", titles(app, "item "))
+    app:find("item c"):delete()                           -- a swipe's Delete, in any mode
+    app:find("Edit"):tap()
+    app:find("item a"):delete()
+    assert.equal("b", titles(app, "item "))
+    app:unmount()
+  end)
+end)
+
 -- swipeActions(edge:allowsFullSwipe:content:): "Adds custom swipe actions to
 -- a row in a list"; edge "The default is HorizontalEdge.trailing";
 -- allowsFullSwipe "The default is true"

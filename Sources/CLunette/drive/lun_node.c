@@ -255,6 +255,12 @@ static void lun_node_row(lua_State *L, const char *verb, const char *field) {
     lun_error_here(L, "%s: the ForEach of %s's row has no :%s", verb, lua_tostring(L, -1),
                    strcmp(field, "deleteAction") == 0 ? "onDelete" : "onMove");
   }
+  if (strcmp(field, "moveAction") == 0 && lua_getfield(L, out - 1, "moveLocked") == LUA_TBOOLEAN && lua_toboolean(L, -1)) {
+    lun_node_name(L);                             /* onMove's controls show only while in edit mode */
+    lun_error_here(L, "%s: %s cannot move: its List is not in edit mode (the editMode in its environment is "
+                      "\"inactive\"; set it to \"active\")", verb, lua_tostring(L, -1));
+  }
+  if (strcmp(field, "moveAction") == 0) lua_pop(L, 1);
   lua_rawgeti(L, out, slot);
   lua_getfield(L, out - 1, "data");
   lua_pushinteger(L, luaL_len(L, -1));

@@ -343,11 +343,31 @@ void lun_list_tagged_row(lua_State *L, lun_Walk *W, int marks, int v) {
   lua_pop(L, 1);
 }
 
+/* 1 unless an editMode in the environment is off ("inactive"): a List
+ * "configured with the onDelete(perform:) or onMove(perform:) modifier
+ * provides controls to delete or move list items while in edit mode"
+ * (https://developer.apple.com/documentation/swiftui/environmentvalues/editmode,
+ * iOS). With no editMode (nil: macOS has none) rows move as ever. The read
+ * is tracked: the rows render again when the mode changes. [-0, +0] */
+static int lun_list_editing(lua_State *L, lun_Walk *W) {
+  int editing = 1, top = lua_gettop(L);
+  const char *mode;
+  lua_pushliteral(L, "editMode");
+  lun_envwalk_inherited(L, W, top + 1);
+  if (lun_binding_test(L, -1)) {
+    lun_binding_get(L, -1);
+    mode = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+    editing = strcmp(mode, "active") == 0 || strcmp(mode, "transient") == 0;   /* EditMode.isEditing */
+  }
+  lua_settop(L, top);
+  return editing;
+}
+
 /* Before a list unit's rows: pushes what its rows show and keep, or nil —
  * { sel = the selection (tracked), set = several?, delete = onDelete,
- * move = onMove }. Returns 1 unless nil. [-0, +1] */
+ * move = onMove, while in edit mode }. Returns 1 unless nil. [-0, +1] */
 int lun_list_rows_begin(lua_State *L, lun_Walk *W) {
-  int any = 0;
+  int any = 0, locked = 0;
   lua_createtable(L, 0, 4);
   if (lua_getfield(L, W->record, "selection") != LUA_TNIL && lun_binding_test(L, -1)) {
     lun_binding_get(L, -1);
@@ -361,8 +381,13 @@ int lun_list_rows_begin(lua_State *L, lun_Walk *W) {
   lua_pop(L, 1);
   if (lua_getfield(L, W->record, "deleteAction") == LUA_TFUNCTION) any = 1;
   lua_setfield(L, -2, "delete");
-  if (lua_getfield(L, W->record, "moveAction") == LUA_TFUNCTION) any = 1;
+  if (lua_getfield(L, W->record, "moveAction") == LUA_TFUNCTION) {
+    any = 1;
+    if ((locked = !lun_list_editing(L, W))) { lua_pop(L, 1); lua_pushnil(L); }
+  }
   lua_setfield(L, -2, "move");
+  lua_pushboolean(L, locked);                     /* node:move refuses while edit mode is off */
+  lua_setfield(L, W->record, "moveLocked");
   if (!any) { lua_pop(L, 1); lua_pushnil(L); }
   return any;
 }

@@ -378,6 +378,8 @@ static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
     lua_createtable(L, 0, 4);
     lua_newtable(L);
     lua_setfield(L, -2, "out");
+    lua_pushinteger(L, child);                    /* it reads the environment (editMode) from its unit */
+    lua_setfield(L, -2, "unit");
     for (i = 0; i < 6; i++) { lun_rawfield(L, v, fields[i]); lua_setfield(L, -2, fields[i]); }
     lun_out_record(L, child);
     return;

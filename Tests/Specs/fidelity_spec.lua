@@ -101,6 +101,32 @@ describe("Fidelity: identity", function()
     assert.truthy(app:find("n 1"))
     app:unmount()
   end)
+
+  -- A child's key holds its path in the parent's output: the first four
+  -- steps inline, the rest apart. Two views whose paths differ only past
+  -- the fourth step are different places: hiding one keeps the other's state.
+  it("F02 views deep inside one body keep their state by their whole path", function()
+    local Second = ui.View("FidelityDeepSecond", { state = { n = 0 }, body = function(self)
+      return ui.Button("second " .. self.n, function() self.n = self.n + 1 end)
+    end })
+    local Screen = ui.View("FidelityDeep", { state = { show = true }, body = function(self)
+      local inner = ui.HStack { self.show and Counter {} or nil, Counter {}, Second {} }
+      for _ = 1, 6 do inner = ui.VStack { inner } end
+      return ui.VStack { inner, ui.Button("hide", function() self.show = false end) }
+    end })
+    local app = ui.mount(Screen {})
+    assert.are.equal(2, #app:findAll({ type = "FidelityCounter" }))
+    app:find("n 0"):tap()                             -- the first: 1, then 2
+    app:find("n 1"):tap()
+    app:find("second 0"):tap()
+    assert.truthy(app:find("n 2") and app:find("n 0"))
+    app:find("hide"):tap()                            -- the first goes; the second keeps its own state
+    assert.are.equal(1, #app:findAll({ type = "FidelityCounter" }))
+    assert.truthy(app:find("n 0"))
+    assert.is_nil(app:find("n 2"))
+    assert.truthy(app:find("second 1"))
+    app:unmount()
+  end)
 end)
 
 -- Swift's arrays and dictionaries are values: "Structures and Enumerations

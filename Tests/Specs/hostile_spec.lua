@@ -402,3 +402,18 @@ describe("A tap inside a presentation", function()
     a:unmount()
   end)
 end)
+
+-- The runtime sorts a definition's names in C: a script's own table.sort
+-- (here one that duplicates a name) changes nothing Lunette defines.
+describe("R16 the runtime's sorting is its own", function()
+  it("R16 a replaced table.sort changes neither a model's properties nor their order", function()
+    local sort = table.sort
+    table.sort = function(t) t[1] = t[#t] end       -- luacheck: ignore 122
+    local ok, P = pcall(ui.Observable, "SortedByC", { x = 1, y = "two", z = true })
+    table.sort = sort                                 -- luacheck: ignore 122
+    assert.is_true(ok, tostring(P))
+    local p = P()
+    assert.are.same({ 1, "two", true }, { p.x, p.y, p.z })
+    assert.are.equal("SortedByC#" .. tostring(p):match("#(%d+)") .. ' {x=1, y="two", z=true}', tostring(p))
+  end)
+end)

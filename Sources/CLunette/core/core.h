@@ -132,6 +132,7 @@ void lun_push_key_suggestion(lua_State *L, const char *name, int t1, int t2);
 int lun_type_method(lua_State *L);
 int lun_type_define_method(lua_State *L);
 void lun_copy_shallow(lua_State *L, int idx);
+void lun_sort_strings(lua_State *L, int idx, lua_Integer n);
 int lun_error_here(lua_State *L, const char *fmt, ...);
 void lun_where_lua(lua_State *L);
 void lun_trace_write(lua_State *L, int32_t node);

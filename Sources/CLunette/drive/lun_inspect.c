@@ -41,12 +41,8 @@ static int lun_unit_state_k(lua_State *L) {
       lua_pop(L, 2);
     }
   }
-  lua_getglobal(L, "table");                      /* sorted, one a line */
-  if (lua_istable(L, -1) && lua_getfield(L, -1, "sort") == LUA_TFUNCTION) {
-    lua_pushvalue(L, lines);
-    lua_call(L, 1, 0);
-  }
   lua_settop(L, lines);
+  lun_sort_strings(L, lines, n);                  /* sorted, one a line */
   lua_pushliteral(L, "");
   for (int i = 1; i <= n; i++) {
     if (i > 1) lua_pushliteral(L, "\n");

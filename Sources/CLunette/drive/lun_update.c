@@ -244,13 +244,13 @@ static int lun_update_k(lua_State *L) {
     lua_pushnil(L);                                          /* 3: new out */
     lua_pushnil(L);                                          /* 4: new life */
   } else {
-    lua_newtable(L);
-    lua_newtable(L);
+    lun_walk_empty_out(L);                                   /* 3: made by its first store (lun_walk_out) */
+    lua_pushnil(L);                                          /* 4: life, made by its first entry */
   }
   memset(&run->walk, 0, sizeof(run->walk));     /* each try walks afresh (a suspended one left its state) */
   run->walk.record = 2;
   run->walk.out = 3;
-  run->walk.life = lua_isnil(L, 4) ? 0 : 4;
+  run->walk.life = run->ticket.kind == LUN_UNIT_EFFECT ? 0 : 4;
   run->walk.slots = 0;
   run->walk.rt = S->rt;
   run->saved = S->active;

@@ -72,11 +72,17 @@ void lun_life_after_update(lua_State *L, int32_t unit) {
 }
 
 /* Records a life modifier { kind, fn, value, initial } of the open node in
- * the new life table at lifeidx. The modifier record is on top. [-0, +0] */
+ * the new life table at lifeidx (nil until the run's first entry makes it).
+ * The modifier record is on top. [-0, +0] */
 void lun_life_add(lua_State *L, int lifeidx) {
   size_t plen;
-  const char *path = lun_out_path(L, &plen);
+  const char *path;
   int kind;
+  if (lua_isnil(L, lifeidx)) {                    /* the run's first entry: its list is made now */
+    lua_newtable(L);
+    lua_replace(L, lifeidx);
+  }
+  path = lun_out_path(L, &plen);
   lua_rawgeti(L, -1, LUN_LIFE_KIND);
   kind = (int)lua_tointeger(L, -1);
   lua_pop(L, 1);
@@ -263,16 +269,18 @@ static void lun_life_stay(lua_State *L, int oidx, int eidx, int32_t unit) {
   }
 }
 
-/* Compares the new life table (at lifeidx) with the record's (at recidx) and keeps the new one. */
+/* Compares the new life table (at lifeidx; nil when the run had none) with
+ * the record's (at recidx) and keeps the new one. [-0, +0] */
 void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit) {
-  int old;
+  int old, fresh = lua_istable(L, lifeidx);
   if (lua_getfield(L, recidx, "life") == LUA_TNIL) {
     lua_pop(L, 1);
+    if (!fresh) return;                           /* nothing before, nothing now: the common case */
     lua_newtable(L);
   }
   old = lua_gettop(L);
   lua_pushnil(L);
-  while (lua_next(L, lifeidx)) {
+  while (fresh && lua_next(L, lifeidx)) {
     int eidx = lua_gettop(L);
     lua_pushvalue(L, -2);
     if (lua_rawget(L, old) == LUA_TNIL) {

@@ -38,13 +38,7 @@ static int lun_class_names(lua_State *L, int specidx) {
     lua_pushvalue(L, -1);
     lua_rawseti(L, -3, ++n);
   }
-  lua_getglobal(L, "table");
-  if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, "sort");
-    lua_pushvalue(L, -3);
-    lua_call(L, 1, 0);
-  }
-  lua_pop(L, 1);
+  lun_sort_strings(L, -1, n);
   return n;
 }
 

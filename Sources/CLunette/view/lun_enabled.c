@@ -78,7 +78,7 @@ void lun_enabled_enter(lua_State *L, lun_Walk *W, int v, int envSet, int hasMods
   if (!says && !envSet) return;
   if (lun_enabled_now(L, W) && says == 2) W->enabled = LUN_ENABLED_NO;
   lua_pushboolean(L, W->enabled == LUN_ENABLED_YES);
-  lua_rawseti(L, W->out, ++W->slots);
+  lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   slot = W->slots;
   old = lun_out_env(L, "isEnabled", 9, slot);
   if (old) {                                      /* the same entry as last render: did it change? */
@@ -102,7 +102,7 @@ void lun_enabled_env(lua_State *L, lun_Walk *W) {
 void lun_enabled_slot(lua_State *L, lun_Walk *W, int role, int32_t slot) {
   lun_out_slot(L, role, slot);
   if (lun_enabled_now(L, W)) return;
-  if (lua_getfield(L, W->out, "disabled") != LUA_TTABLE) {
+  if (lua_getfield(L, lun_walk_out(L, W), "disabled") != LUA_TTABLE) {
     lua_pop(L, 1);
     lua_newtable(L);
     lua_pushvalue(L, -1);

@@ -201,33 +201,11 @@ void lun_envbuiltin_derived(lua_State *L, int kidx, int vidx, int v, const char 
   lua_settop(L, top);
 }
 
-/* Reports `isPresented` = true on the open node (a presented sheet), for
- * the views inside it, in this body and in others. [-0, +0] */
-void lun_envbuiltin_presented(lua_State *L, lun_Walk *W) {
-  int32_t slot, old;
-  lua_pushboolean(L, 1);
-  lua_rawseti(L, W->out, ++W->slots);
-  slot = W->slots;
-  lua_pushliteral(L, "isPresented");
-  lua_rawgeti(L, W->out, slot);
-  lun_envwalk_set(L, W, -2, -1);
-  lua_pop(L, 2);
-  old = lun_out_env(L, "isPresented", 11, slot);
-  if (old) {                                      /* the same entry as last render: did it change? */
-    lua_getfield(L, W->record, "out");
-    lua_rawgeti(L, -1, old);
-    if (!lua_toboolean(L, -1)) lun_out_env_changed(L);
-    lua_pop(L, 2);
-  }
-}
-
 /* Reports the value at vidx as the built-in `key` (of klen bytes) for the
  * views inside the open node, in this body and in others. [-0, +0] */
 static void lun_envbuiltin_set(lua_State *L, lun_Walk *W, const char *key, size_t klen, int vidx) {
   int32_t slot, old;
-  lua_pushvalue(L, vidx);
-  lua_rawseti(L, W->out, ++W->slots);
-  slot = W->slots;
+  slot = lun_walk_store(L, W, vidx);
   lua_pushlstring(L, key, klen);
   lua_rawgeti(L, W->out, slot);
   lun_envwalk_set(L, W, -2, -1);
@@ -240,6 +218,14 @@ static void lun_envbuiltin_set(lua_State *L, lun_Walk *W, const char *key, size_
     if (!lua_rawequal(L, -1, -2)) lun_out_env_changed(L);
     lua_pop(L, 3);
   }
+}
+
+/* Reports `isPresented` = true on the open node (a presented sheet), for
+ * the views inside it, in this body and in others. [-0, +0] */
+void lun_envbuiltin_presented(lua_State *L, lun_Walk *W) {
+  lua_pushboolean(L, 1);
+  lun_envbuiltin_set(L, W, "isPresented", 11, lua_gettop(L));
+  lua_pop(L, 1);
 }
 
 /* :refreshable(fn), fn on top, on the open node: its RefreshAction

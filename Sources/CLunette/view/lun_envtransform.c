@@ -66,7 +66,7 @@ int lun_modifier_transform_environment(lua_State *L) {
 
 /* Pushes out[field] of the walk, made empty first if missing. [-0, +1] */
 static void lun_envwalk_table(lua_State *L, lun_Walk *W, const char *field) {
-  if (lua_getfield(L, W->out, field) != LUA_TTABLE) {
+  if (lua_getfield(L, lun_walk_out(L, W), field) != LUA_TTABLE) {
     lua_pop(L, 1);
     lua_newtable(L);
     lua_pushvalue(L, -1);
@@ -77,7 +77,10 @@ static void lun_envwalk_table(lua_State *L, lun_Walk *W, const char *field) {
 /* Pushes the value the key at kidx inherits at the view being entered. [-0, +1] */
 void lun_envwalk_inherited(lua_State *L, lun_Walk *W, int kidx) {
   int top = lua_gettop(L);
-  lun_envwalk_table(L, W, "envnow");
+  if (lua_getfield(L, W->out, "envnow") != LUA_TTABLE) {   /* a look: the run's out stays the shared empty one */
+    lua_pop(L, 1);
+    lua_newtable(L);
+  }
   lua_pushvalue(L, kidx);
   if (lua_rawget(L, -2) == LUA_TTABLE) lua_rawgeti(L, -1, 1);   /* set around this view, in this body */
   else {

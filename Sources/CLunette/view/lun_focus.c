@@ -96,8 +96,8 @@ void lun_focus_scene_walk(lua_State *L, lun_Walk *W) {
     lua_pushvalue(L, -1);
     lua_setfield(L, W->record, "scene");
   }
-  lua_rawseti(L, W->out, ++W->slots);
-  slot = W->slots;
+  slot = lun_walk_store(L, W, -1);
+  lua_pop(L, 1);
   lun_out_env(L, "lunette.scene", 13, slot);      /* the same token each render: no change to report */
 }
 
@@ -295,6 +295,6 @@ void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx) {
     lua_pop(L, 1);
   }
   lua_pushcclosure(L, lun_focus_set, 2);
-  lua_rawseti(L, W->out, ++W->slots);
+  lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   lun_enabled_slot(L, W, LUN_ROLE_FOCUS, W->slots);
 }

@@ -276,7 +276,7 @@ void lun_list_select(lua_State *L, int bidx, int sidx, int vidx) {
 
 /* Stores the value on top in the walk's out table; returns its slot. [-1, +0] */
 static int32_t lun_list_store(lua_State *L, lun_Walk *W) {
-  lua_rawseti(L, W->out, ++W->slots);
+  lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   return W->slots;
 }
 

@@ -26,10 +26,34 @@ static const char *lun_walk_entry(lua_State *L, lua_Integer i, const char *field
   return lua_tolstring(L, -1, len);
 }
 
+static const char lun_key_empty_out = 0;   /* registry: the out table of runs that store nothing */
+
+/* Pushes the out table a run starts with: one empty table all runs share
+ * and none writes (most bodies store nothing: no table a run for them).
+ * [-0, +1] */
+void lun_walk_empty_out(lua_State *L) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_empty_out) == LUA_TTABLE) return;
+  lua_pop(L, 1);
+  lua_newtable(L);
+  lua_pushvalue(L, -1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_empty_out);
+}
+
+/* The stack index of the run's out table, made the run's own first if it
+ * is still the shared empty one: every store goes through here. [-0, +0] */
+int lun_walk_out(lua_State *L, lun_Walk *W) {
+  if (!W->ownOut) {
+    lua_newtable(L);
+    lua_replace(L, W->out);
+    W->ownOut = 1;
+  }
+  return W->out;
+}
+
 /* Stores the value at idx in the out table; returns its slot. */
 int32_t lun_walk_store(lua_State *L, lun_Walk *W, int idx) {
   lua_pushvalue(L, idx);
-  lua_rawseti(L, W->out, ++W->slots);
+  lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   return W->slots;
 }
 

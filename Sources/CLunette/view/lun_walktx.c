@@ -36,7 +36,7 @@ static void lun_walk_txcell(lua_State *L, lun_Walk *W) {
   }
   lua_settop(L, top + 1);
   lua_pushvalue(L, -1);
-  lua_rawseti(L, W->out, ++W->slots);
+  lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   W->txcell = W->slots;
   if (!lua_toboolean(L, -1)) { lua_pop(L, 1); lua_pushnil(L); }
 }
@@ -65,7 +65,7 @@ static void lun_walk_tx(lua_State *L, lun_Walk *W) {
     lua_call(L, 1, 0);
   }
   lua_pushvalue(L, t);
-  lua_rawseti(L, W->out, ++W->slots);
+  lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   W->tx = W->slots;
   lua_replace(L, top + 1);
   lua_settop(L, top + 1);
@@ -92,7 +92,7 @@ void lun_walk_tx_with(lua_State *L, lun_Walk *W, int aidx) {
   lua_pushvalue(L, aidx);
   lua_setfield(L, -2, "animation");
   lua_pop(L, 1);
-  lua_rawseti(L, W->out, ++W->slots);
+  lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   W->tx = W->slots;
   lua_pop(L, 1);
 }
@@ -100,6 +100,8 @@ void lun_walk_tx_with(lua_State *L, lun_Walk *W, int aidx) {
 /* At a top-level node of a body: the :transaction modifiers of views
  * around the unit apply to its animations. [-0, +0] */
 void lun_walk_inherited(lua_State *L, lun_Walk *W) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_modifies) != LUA_TBOOLEAN) { lua_pop(L, 1); return; }
+  lua_pop(L, 1);                                  /* no view has had :transaction: nothing around */
   lun_walk_txcell(L, W);
   if (lua_isnil(L, -1)) { lua_pop(L, 1); return; }
   lua_pop(L, 1);
@@ -162,11 +164,11 @@ void lun_walk_transaction(lua_State *L, lun_Walk *W, int v) {
   lua_pushvalue(L, -2);
   lua_call(L, 1, 0);
   lua_pushvalue(L, -1);
-  lua_rawseti(L, W->out, ++W->slots);
+  lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   W->tx = W->slots;
   lun_walk_animate(L, W);
   lun_walk_newcell(L, W, top + 1);
-  lua_rawseti(L, W->out, ++W->slots);
+  lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   W->txcell = W->slots;
   old = lun_out_env(L, "lunette.transaction", 19, W->slots);
   if (old) {                                      /* the same cell as last render, unless the node is new */

@@ -51,7 +51,8 @@ void lun_sections_check(lua_State *L, int defidx, const char *view);   /* every 
 /* lun_walk.c: what a unit's run reports to the host builder */
 typedef struct lun_Walk {
   int record;       /* stack index of the unit's record */
-  int out;          /* stack index of the new out table */
+  int out;          /* stack index of the new out table (shared and empty until lun_walk_out) */
+  int ownOut;       /* the out table is the run's own: lun_walk_out made it */
   int32_t slots;    /* slots used in it */
   int life;         /* stack index of the new life table (0: the unit keeps none) */
   int depth;        /* views nested in the walk so far */
@@ -68,6 +69,8 @@ typedef struct lun_Walk {
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);
 int32_t lun_walk_store(lua_State *L, lun_Walk *W, int idx);
+void lun_walk_empty_out(lua_State *L);
+int lun_walk_out(lua_State *L, lun_Walk *W);
 int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
                   int32_t *child);
 

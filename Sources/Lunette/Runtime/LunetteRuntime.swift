@@ -121,7 +121,7 @@ public final class LunetteRuntime {
     @exclusivity(unchecked) var handles = NodeHandles()
     var labels = Labels()
     /// Why views re-render (`ui.trace`): the owner of the host table's trace group.
-    lazy var tracer = Tracer(graph: graph, state: L)
+    let tracer: Tracer
     var problems = Problems()
     @exclusivity(unchecked) var preferences = PreferenceList()
     var treeChangeCallback: ((TreeChange) -> Void)?
@@ -150,6 +150,7 @@ public final class LunetteRuntime {
             throw LunetteError.setup("not enough memory for a Lua state")
         }
         L = state
+        tracer = Tracer(graph: graph, state: state)
         self.budget = budget
         ownsState = true
         self.options = options
@@ -172,6 +173,7 @@ public final class LunetteRuntime {
     public init(adopting state: OpaquePointer, virtualClock: Bool = true) throws {
         guard let budget = lun_budget_new() else { throw LunetteError.setup("not enough memory") }
         L = state
+        tracer = Tracer(graph: graph, state: state)
         self.budget = budget
         ownsState = false
         options = Options(sandboxed: false, virtualClock: virtualClock)

@@ -21,14 +21,14 @@ final class OutputBuilder {
         var kind: Int32
         var typeId: Int32
         var id: String?
-        var path: [Int32]
+        var path: PathKey
         var site: Int32
         var copy: Int32 = 0
     }
 
     /// An environment value's place: the node that sets it, and its key.
     struct EntryKey: Hashable {
-        var path: [Int32]
+        var path: PathKey
         var key: String
     }
 
@@ -233,8 +233,8 @@ final class OutputBuilder {
     func child(kind: Unit.Kind, typeId: Int32, key: String?) -> (unit: Unit, isNew: Bool)? {
         let depth = (unit?.treeDepth ?? 0) + placed.count - 1
         guard depth < LUN_MAX_TREE_DEPTH else { return nil }
-        var structural = key.map { ChildKey(kind: kind.rawValue, typeId: typeId, id: $0, path: [], site: 0) }
-            ?? ChildKey(kind: kind.rawValue, typeId: typeId, id: nil, path: path, site: nextSite)
+        var structural = key.map { ChildKey(kind: kind.rawValue, typeId: typeId, id: $0, path: .none, site: 0) }
+            ?? ChildKey(kind: kind.rawValue, typeId: typeId, id: nil, path: PathKey(path), site: nextSite)
         nextSite = 0
         while newChildren[structural] != nil { structural.copy += 1 }
         let child: Unit
@@ -283,7 +283,7 @@ final class OutputBuilder {
 
     /// Records an environment value on the open node; returns the slot it had last run (0 if new).
     func environment(key: String, slot: Int32) -> Int32 {
-        let position = EntryKey(path: path, key: key)
+        let position = EntryKey(path: PathKey(path), key: key)
         let entry = oldEntries.removeValue(forKey: position)
             ?? EnvironmentEntry(key: key, node: runtime.graph.newNode(.signal, owner: 0, slot: 0, origin: .environment),
                                 recordRef: unit?.recordRef ?? 0)

@@ -194,11 +194,13 @@ function View:onDisappear(fn) end
 ---@param id any a changed id gives a new view (state anew)
 ---@return ui.ViewValue
 function View:id(id) end
+---One a view value. Written after its :transaction, it is outside it: fn sees (and may take
+---away) the animation this inserts; written before, the transaction cannot take it away.
 ---@param animation ui.Animation
 ---@param value any
 ---@return ui.ViewValue
 function View:animation(animation, value) end
----Changes the transaction of every animation within this view, the bodies of views inside it included (an empty one when none); disablesAnimations stops implicit :animation(a, value) (withAnimation's animation stays; t.animation = nil removes it).
+---Changes the transaction of every animation within this view, the bodies of views inside it included (an empty one when none); disablesAnimations stops implicit :animation(a, value) (withAnimation's animation stays; t.animation = nil removes it). One a view value.
 ---@param fn fun(t: ui.Transaction)
 ---@return ui.ViewValue
 function View:transaction(fn) end
@@ -218,6 +220,7 @@ function View:sheet(isPresented, content, options) end
 function View:onDelete(fn) end
 ---ForEach's onMove(perform:): fn(indices, to) — `to` is the position the rows go before,
 ---counted before they move (1 ... #data + 1: SwiftUI's destination offset + 1); node:move(to).
+---While an editMode in the List's environment is "inactive", rows cannot move (no movable=).
 ---@param fn? fun(indices: integer[], to: integer)
 ---@return ui.ViewValue
 function View:onMove(fn) end
@@ -232,7 +235,9 @@ function View:swipeActions(buttons, options) end
 ---@return ui.ViewValue
 function View:searchable(text, options) end
 ---refreshable(action:): node:refresh() runs fn as a task (it may ui.sleep, ui.await); the
----node shows refreshing=true until it ends; a refresh while one runs does nothing.
+---node shows refreshing=true until it ends; a refresh while one runs does nothing. It sets
+---`refresh` in the environment of the views inside (a ui.RefreshAction): a List inside
+---offers the refresh (refreshable=true), and a view reading "refresh" calls it.
 ---@param fn fun()
 ---@return ui.ViewValue
 function View:refreshable(fn) end
@@ -368,7 +373,7 @@ function ui.NavigationLink(label, destination) end
 ---row shows selected=true (a row of data on its Row node, a tagged child view on its own).
 ---@overload fun(options: { selection: ui.Binding }, data: table, row: fun(element: any, index: integer): ui.ViewValue): ui.ViewValue
 ---@overload fun(options: { selection: ui.Binding }, children: (ui.ViewValue|false|nil)[]): ui.ViewValue
----@param data table|ui.Object[]|(ui.ViewValue|false|nil)[]
+---@param data table|ui.Object[]|(ui.ViewValue|false|nil)[] a list (a table of keys is an error)
 ---@param row? fun(element: any, index: integer): ui.ViewValue
 ---@return ui.ViewValue
 function ui.List(data, row) end
@@ -398,7 +403,9 @@ function ui.Divider() end
 ---@return ui.ViewValue
 function ui.ScrollView(axesOrOptionsOrChildren, children) end
 ---A TextField whose text is never shown: its node's value is one bullet per character, and
----inspection (:state, the preview's inspector) shows the state it binds as those bullets.
+---what its binding reaches is secret from then on (that instance and its declaration, the
+---reads of a ui.Binding(get, set) included): :state, the preview's inspector, a Binding's
+---and a model's tostring show it as those bullets.
 ---@param placeholder string
 ---@param text ui.Binding
 ---@return ui.ViewValue
@@ -452,7 +459,8 @@ function ui.Stepper(label, binding, range, options) end
 ---"colorScheme" ("light"|"dark"), "locale" ("en_US"), "scenePhase"
 ---("active"|"inactive"|"background"), "editMode" (nil or a Binding to
 ---"inactive"|"transient"|"active"), "isPresented" (read-only), "isEnabled",
----"dismiss" (read-only) and "openURL" (fun(url: string); set your own with
+---"dismiss" (read-only), "refresh" (a ui.RefreshAction inside :refreshable, else nil;
+---read-only) and "openURL" (fun(url: string); set your own with
 ---:environment("openURL", function(url) return "handled"|"discarded"|"systemAction" end)).
 ---@param name string
 ---@param default any|fun(): any
@@ -496,6 +504,11 @@ function ui.AppStorage(key, default) end
 ---@param default any|fun(): any
 ---@return string
 function ui.Entry(name, default) end
+
+---The environment's `refresh` inside :refreshable(fn) (RefreshAction): call it to start the
+---refresh (fn as a task; once at a time). tostring: "RefreshAction".
+---@class ui.RefreshAction
+---@overload fun()
 
 -- Bindings, animation, publishers ---------------------------------------------
 
@@ -694,10 +707,11 @@ function Node:decrement() end
 function Node:scroll(row) end
 ---Deletes the list row the node is in: its ForEach's onDelete runs with { index }.
 function Node:delete() end
----Moves the list row the node is in before position `to` (counted before the move): onMove runs.
+---Moves the list row the node is in before position `to` (counted before the move): onMove runs;
+---an error while an editMode in the List's environment is "inactive".
 ---@param to integer
 function Node:move(to) end
----Pulls to refresh a view with :refreshable: its action runs as a task.
+---Pulls to refresh a view with :refreshable, or a List inside one: its action runs as a task.
 function Node:refresh() end
 
 ---Mounts and renders a view.

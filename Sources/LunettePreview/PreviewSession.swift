@@ -148,11 +148,14 @@ public final class PreviewSession: @unchecked Sendable {
             case "setState":
                 let view = request["view"] as? String ?? "", name = request["name"] as? String ?? ""
                 let value = request["value"] as? String ?? "nil"
-                try runtime.setState(of: view, name, to: value)
                 // State a SecureField binds is hidden in inspection: the timeline does not show what was typed.
-                let hidden = (try? runtime.state(of: view))??.split(separator: "\n")
-                    .contains { $0.hasPrefix("\(name) = ") && $0.hasSuffix("(hidden: a SecureField's text)") } ?? false
-                record("event", "set \(view).\(name) = \(hidden ? "(hidden: a SecureField's text)" : value)")
+                // Decided before the write and after it, failing closed: shown only if both inspections show it.
+                let hidden = request["hidden"] as? Bool == true || isHidden(name, of: view)
+                do { try runtime.setState(of: view, name, to: value) } catch where hidden {
+                    throw PreviewError(Self.hiding(value, in: "\(error)"))     // an error may quote the value
+                }
+                let shown = !hidden && !isHidden(name, of: view)
+                record("event", "set \(view).\(name) = \(shown ? value : "(hidden: a SecureField's text)")")
                 publish()
             case "graph":
                 send(graph(of: request["view"] as? String))
@@ -277,6 +280,25 @@ public final class PreviewSession: @unchecked Sendable {
 
     /// Keeps the last 2000 entries, trimmed in batches (a flush of 10,000
     /// views records 10,000 lines: one removal per line would be quadratic).
+    /// Whether inspection hides state `name` of `view` (a SecureField's
+    /// text); true when it cannot tell (the inspection failed, or has no
+    /// such line), so what was typed is never shown by mistake.
+    private func isHidden(_ name: String, of view: String) -> Bool {
+        guard let state = (try? runtime.state(of: view)) ?? nil,
+              let line = state.split(separator: "\n").first(where: { $0.hasPrefix("\(name) = ") }) else { return true }
+        return line.hasSuffix("(hidden: a SecureField's text)")
+    }
+
+    /// `text` with `value` (and a Lua string's contents) in it hidden.
+    static func hiding(_ value: String, in text: String) -> String {
+        var text = text
+        let inner = value.count > 2 && value.hasPrefix("\"") && value.hasSuffix("\"") ? String(value.dropFirst().dropLast()) : ""
+        for secret in [value, inner] where !secret.isEmpty {
+            text = text.replacingOccurrences(of: secret, with: "(hidden: a SecureField's text)")
+        }
+        return text
+    }
+
     private func record(_ kind: String, _ text: String) {
         timeline.append(["kind": kind, "text": text, "at": Date().timeIntervalSince1970])
         if timeline.count > 4000 {

@@ -57,6 +57,30 @@ describe("Built-in environment values", function()
       ':environment("openURL", …): a function(url)', 1, true)
   end)
 
+  -- Issue 19, session 9 (hostile read of session 8): the checks cannot be
+  -- skipped by altering a view value's environment list with rawset.
+  it("refuse an entry a script altered or added with rawset: the walk names the view and the field #errors", function()
+    local forged = {
+      function(v) rawget(v, "env")[1][2] = "blue" end,                        -- after :environment checked it
+      function(v) local env = rawget(v, "env"); env[#env + 1] = { "isPresented", true } end,   -- a read-only key
+      function(v) local env = rawget(v, "env"); env[#env + 1] = { "openURL", function() return "bogus" end } end,
+      function(v) local env = rawget(v, "env"); env[#env + 1] = { "locale", {} } end,
+    }
+    for i, forge in ipairs(forged) do
+      local v = Probe {}:environment("colorScheme", "dark")
+      forge(v)
+      local app = ui.mount(ui.VStack { v })
+      local tree = app:tree()
+      assert.truthy(tree:find("a view value was altered: its field 'env' holds what Lunette did not put there", 1, true),
+        "case " .. i .. ": " .. tree)
+      assert.falsy(tree:find("blue", 1, true), tree)
+      app:unmount()
+    end
+    local app = ui.mount(Probe {}:environment("colorScheme", "dark"))   -- as made: as before
+    assert.truthy(app:find("dark en_US active noEditMode false function"), app:tree())
+    app:unmount()
+  end)
+
   it("cannot be declared again with ui.EnvironmentKey", function()
     assert.error_matches(function() ui.EnvironmentKey("colorScheme", "dark") end,
       "ui.EnvironmentKey: 'colorScheme' is a built-in environment value", 1, true)

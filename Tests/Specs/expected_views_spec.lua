@@ -112,6 +112,60 @@ describe("SecureField", function()
   end)
 end)
 
+-- Issue 19, session 9: the rule that keeps a SecureField's text out of
+-- every description (model/lun_secret.c). A value source a SecureField's
+-- binding reached is secret and stays so — on the instance and on its
+-- declaration (class and property), so other instances of the class are
+-- too — and a Binding is hidden wherever it is described when its value
+-- comes from a secret source (its root, or what its get reads). The field
+-- "Displays one dot for each character someone types"
+-- (https://developer.apple.com/documentation/swiftui/securefield); the
+-- descriptions show what it shows.
+describe("SecureField: its text in descriptions", function()
+  local hidden = " (hidden: a SecureField's text)"
+
+  it("a model's property, and every instance of the model, show bullets; so does a Binding to it", function()
+    local Account = ui.Observable("SecretAccount", { name = "ada", pw = "sesame" })
+    local first, second = Account(), Account { pw = "hunter2" }
+    local app = ui.mount(ui.SecureField("Password", ui.Bindable(first).pw))
+    local described = tostring(first) .. " " .. tostring(second)
+    assert.falsy(described:find("sesame", 1, true), described)
+    assert.falsy(described:find("hunter2", 1, true), described)      -- no field reached it: its declaration is secret
+    assert.truthy(described:find('pw="•••••••"' .. hidden, 1, true), described)
+    assert.truthy(described:find('name="ada"', 1, true), described)   -- other properties as before
+    assert.equal('Binding("•••••••")' .. hidden, tostring(ui.Bindable(second).pw))
+    assert.equal('Binding("ada")', tostring(ui.Bindable(second).name))
+    app:unmount()
+  end)
+
+  it("a ui.Binding(get, set) makes the state its get reads secret; a Binding reading secret state is hidden", function()
+    local captured
+    local Login = ui.View("SecretGetSet", { state = { pw = "hunter2", user = "ada" }, body = function(self)
+      captured = self
+      return ui.SecureField("P", ui.Binding(function() return self.pw end, function(v) self.pw = v end))
+    end })
+    local app = ui.mount(Login {})
+    assert.equal(("•"):rep(7), app:find{ type = "SecureField" }.value)
+    assert.equal('Binding("•••••••")' .. hidden, tostring(captured["$pw"]))
+    assert.equal('Binding("ada")', tostring(captured["$user"]))
+    local derived = ui.Binding(function() return captured.pw .. "!" end, function() end)   -- made later, never a field's
+    assert.equal('Binding("••••••••")' .. hidden, tostring(derived))
+    app:find("P"):setText("open")                                       -- still read through the field: still secret
+    assert.equal('Binding("••••")' .. hidden, tostring(captured["$pw"]))
+    app:unmount()
+  end)
+
+  it("a lazy List's rows not yet on screen: their models are secret once one row's field reached the declaration", function()
+    local Entry = ui.Observable("SecretEntry", { site = "", pw = "" })
+    local entries = {}
+    for i = 1, 200 do entries[i] = Entry { site = "s" .. i, pw = "pw" .. i } end
+    local app = ui.mount(ui.List(entries, function(e) return ui.SecureField(e.site, ui.Bindable(e).pw) end))
+    assert.falsy(app:find("s150"))                                      -- outside the window: never walked
+    assert.falsy(tostring(entries[150]):find("pw150", 1, true), tostring(entries[150]))
+    app:unmount()
+  end)
+end)
+
 -- DatePicker(_:selection:in:displayedComponents:): "selects a Date in a
 -- closed range"; displayedComponents "Defaults to [.hourAndMinute, .date]"
 -- (https://developer.apple.com/documentation/swiftui/datepicker/init(_:selection:in:displayedcomponents:)).

@@ -10,8 +10,9 @@
 -- bound value to false. If a caller sets the value to false, SwiftUI
 -- automatically dismisses focus"
 -- (https://developer.apple.com/documentation/swiftui/view/focused(_:)).
--- Focus is one per scene (here: per runtime): focusing a field in one view
--- takes it from the field of any other view.
+-- Focus is one per scene — a mounted app is one (issue 19, session 9) —:
+-- focusing a field in one view takes it from the field of any other view of
+-- the same app, and leaves another app's alone.
 local ui = require("lunette")
 
 -- A form with two fields bound to an optional FocusState, and a search field
@@ -184,5 +185,30 @@ describe("D01 Focus", function()
     local ok, err = pcall(ui.View, "D01Bad", { focusState = { field = "name" }, body = function() return ui.Text("") end })
     assert.is_false(ok)
     assert.matches("D01Bad.*focusState 'field'", err)
+  end)
+end)
+
+-- FocusState follows "the placement of focus within the scene"
+-- (https://developer.apple.com/documentation/swiftui/focusstate): each
+-- scene has its own. A mounted app is a scene (issue 19, session 9; the
+-- documentation check's item 16: focus was one per runtime).
+describe("D01 Focus per scene", function()
+  it("D01 two apps mounted at once each keep their own focused field", function()
+    local first = ui.mount(ui.VStack { Login {}, Search {} })
+    local second = ui.mount(ui.VStack { Login {}, Search {} })
+    first:find("name"):focus()
+    second:find("search"):focus()                     -- the other app's field
+    assert.truthy(first:find("login name"))           -- kept: another scene's focus moved
+    assert.equal("true", focused(first, "name"))
+    assert.truthy(second:find("searching true"))
+    second:find("to password"):tap()                  -- from code, within the second app
+    assert.truthy(second:find("login password"))
+    assert.truthy(second:find("searching false"))     -- taken from its own app's field
+    assert.truthy(first:find("login name"))
+    first:find("search"):focus()
+    assert.truthy(first:find("login nil"))            -- within an app, one field as before
+    assert.truthy(second:find("login password"))
+    first:unmount()
+    second:unmount()
   end)
 end)

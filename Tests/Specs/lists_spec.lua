@@ -128,6 +128,41 @@ describe("List(selection:)", function()
     assert.error_matches(function() ui.List({ selection = "a" }, {}) end,
       'ui.List: selection must be a Binding (self["$selected"]) to a value, or to a set', 1, true)
   end)
+
+  -- Issue 19, session 9 (hostile read of session 8): the options with no
+  -- rows after them said "ui.List takes no options".
+  it("with no rows after the options, or the options among the rows, says what is missing", function()
+    local b = ui.Binding.constant(1)
+    assert.error_matches(function() ui.List({ selection = b }) end,
+      "ui.List%({ selection = … }%): the rows are missing after the options: "
+      .. "ui.List%({ selection = b }, data, row%) or ui.List%({ selection = b }, { views }%)")
+    assert.error_matches(function() ui.List({ selection = b, ui.Text("a") }) end,
+      "the options go in a table of their own, before the rows", 1, true)
+  end)
+end)
+
+-- List init(_:rowContent:) and ForEach take a RandomAccessCollection
+-- (https://developer.apple.com/documentation/swiftui/list/init(_:rowcontent:),
+-- https://developer.apple.com/documentation/swiftui/foreach): a dictionary
+-- is none. Issue 19, session 9: a plain table with keys was "unknown option
+-- 'a'", the same one held in state an empty List; both are now one error.
+describe("List and ForEach data", function()
+  it("a table with keys, plain or held in state, is an error naming the key and saying what rows are #errors", function()
+    local row = function(x) return ui.Text(tostring(x)) end
+    assert.error_matches(function() ui.List({ a = "x", b = "y" }, row) end,
+      'ui.List: the data is a table with the key "[ab]", not a list: rows are the elements 1…n')
+    assert.error_matches(function() ui.ForEach({ a = "x" }, row) end, 'ui.ForEach: the data is a table with the key "a"', 1, true)
+    local Dict = ui.View("DictList", { state = { dict = { a = "x", b = "y" } }, body = function(self)
+      return ui.List(self.dict, row)
+    end })
+    local app = ui.mount(Dict {})
+    assert.matches('Error DictList: .*lists_spec.lua:%d+: ui.List: the data is a table with the key "[ab]", not a list', app:tree())
+    app:unmount()
+    local fine = ui.mount(ui.List({ "x", "y" }, row))           -- a list, and an empty one, as before
+    assert.truthy(fine:find("y"))
+    fine:unmount()
+    ui.mount(ui.List({}, row)):unmount()
+  end)
 end)
 
 -- onDelete(perform:): "SwiftUI passes a set of indices to the closure that's
@@ -208,6 +243,49 @@ describe("ForEach's onDelete and onMove", function()
     app:unmount()
     app = ui.mount(ui.List { ui.ForEach({ "q" }, function(v) return ui.Text(v) end):onDelete(function() end) })
     assert.error_matches(function() app:find("q"):move(1) end, "move: the ForEach of Text \"q\"'s row has no :onMove", 1, true)
+    app:unmount()
+  end)
+end)
+
+-- EditMode: "a List with a ForEach that's configured with the
+-- onDelete(perform:) or onMove(perform:) modifier provides controls to
+-- delete or move list items while in edit mode"
+-- (https://developer.apple.com/documentation/swiftui/editmode, iOS; macOS
+-- has no editMode). Issue 19, session 9 (the documentation check's item 9):
+-- an editMode in the environment that is off ("inactive") takes the move
+-- controls away (no movable=, node:move refused); "active" (or "transient")
+-- gives them back; with no editMode (nil), rows move as on macOS. A swipe's
+-- Delete (node:delete) is no edit-mode control: it stays.
+describe("editMode and onMove's controls", function()
+  local Editable = ui.View("EditableList", { state = { items = { "a", "b", "c" }, mode = "inactive" }, body = function(self)
+    return ui.VStack {
+      ui.List {
+        ui.ForEach(self.items, function(x) return ui.Text("item " .. x) end)
+          :onMove(function(from, to)
+            local moved = table.remove(self.items, from[1])
+            table.insert(self.items, to > from[1] and to - 1 or to, moved)
+          end)
+          :onDelete(function(indices) table.remove(self.items, indices[1]) end),
+      }:environment("editMode", self["$mode"]),
+      ui.Button("Edit", function() self.mode = self.mode == "active" and "inactive" or "active" end),
+    }
+  end })
+
+  it("rows move only while in edit mode; node:move out of it is an error naming the row", function()
+    local app = ui.mount(Editable {})
+    assert.falsy(app:tree():find("movable=true", 1, true), app:tree())
+    assert.truthy(app:tree():find("deletable=true", 1, true))
+    assert.error_matches(function() app:find("item a"):move(3) end,
+      'move: Text "item a" cannot move: its List is not in edit mode (the editMode in its environment is "inactive"; set it to "active")',
+      1, true)
+    app:find("Edit"):tap()
+    assert.truthy(app:tree():find("movable=true", 1, true), app:tree())
+    app:find("item a"):move(3)
+    assert.equal("b a c", titles(app, "item "))
+    app:find("item c"):delete()                           -- a swipe's Delete, in any mode
+    app:find("Edit"):tap()
+    app:find("item a"):delete()
+    assert.equal("b", titles(app, "item "))
     app:unmount()
   end)
 end)
@@ -339,9 +417,75 @@ describe("refreshable", function()
   it("is refused on a view that has no :refreshable", function()
     local app = ui.mount(ui.List { ui.Text("x") })
     assert.error_matches(function() app:find { type = "List" }:refresh() end,
-      "refresh: List cannot be refreshed (it has no :refreshable)", 1, true)
+      "refresh: List cannot be refreshed (it has no :refreshable, and no refresh in its environment)", 1, true)
     app:unmount()
     assert.error_matches(function() ui.List {}:refreshable("now") end, "function expected", 1, true)
+  end)
+end)
+
+-- refreshable(action:) "set[s] the refresh value in the view's environment to
+-- a RefreshAction instance"; "When the refresh environment value contains an
+-- instance of this structure, certain built-in views in the corresponding
+-- Environment begin offering a refresh capability"; "By default, the
+-- environment value is nil"; a custom view reads it and calls it
+-- (https://developer.apple.com/documentation/swiftui/refreshaction,
+-- https://developer.apple.com/documentation/swiftui/environmentvalues/refresh).
+-- Issue 19, session 9.
+describe("refreshable: the environment's refresh", function()
+  local runs
+  local Custom = ui.View("RefreshButton", { environment = { refresh = "refresh" }, body = function(self)
+    return ui.Button(self.refresh and "Reload" or "cannot reload", function() self.refresh() end)
+      :disabled(self.refresh == nil)
+  end })
+  local Page = ui.View("RefreshPage", { state = { loads = 0 }, body = function(self)
+    return ui.VStack { ui.List { ui.Text("loads " .. self.loads) }, Custom {} }
+      :refreshable(function() runs = runs + 1; ui.sleep(1); self.loads = self.loads + 1 end)
+  end })
+
+  before_each(function() runs = 0 end)
+
+  it("a List inside a refreshable view offers the refresh; node:refresh() on it runs the action", function()
+    local app = ui.mount(Page {})
+    assert.matches("List refreshable=true", app:tree(), 1, true)
+    app:find { type = "List" }:refresh()
+    assert.matches("VStack .refreshable() refreshing=true", app:tree(), 1, true)
+    ui.clock.advance(1.5)
+    assert.equal(1, runs)
+    assert.truthy(app:find("loads 1"))
+    app:unmount()
+  end)
+
+  it("a view reads refresh: a callable inside, nil outside; calling it refreshes once at a time", function()
+    local app = ui.mount(ui.VStack { Page {}, Custom {} })
+    local buttons = app:findAll { type = "Button" }
+    assert.equal("Reload", buttons[1].text)
+    assert.equal("cannot reload", buttons[2].text)       -- outside :refreshable: nil
+    buttons[1]:tap()
+    app:find("Reload"):tap()                              -- refreshing already: nothing more
+    ui.clock.advance(1.5)
+    assert.equal(1, runs)
+    assert.truthy(app:find("loads 1"))
+    app:unmount()
+  end)
+
+  it("is the same action from render to render, so its readers do not render again for it; it is read-only", function()
+    local renders = 0
+    local Counter = ui.View("RefreshReader", { environment = { refresh = "refresh" }, body = function(self)
+      renders = renders + 1
+      return ui.Text(tostring(self.refresh))
+    end })
+    local Outer = ui.View("RefreshOuter", { state = { n = 0 }, body = function(self)
+      return ui.VStack { ui.Text("n " .. self.n), Counter {}, ui.Button("more", function() self.n = self.n + 1 end) }
+        :refreshable(function() end)
+    end })
+    local app = ui.mount(Outer {})
+    assert.truthy(app:find("RefreshAction"))
+    app:find("more"):tap()
+    assert.truthy(app:find("n 1"))
+    assert.equal(1, renders)
+    app:unmount()
+    assert.error_matches(function() ui.Text("x"):environment("refresh", function() end) end,
+      ':environment("refresh", …): refresh is read-only (:refreshable sets it for the views inside)', 1, true)
   end)
 end)
 

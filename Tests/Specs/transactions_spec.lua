@@ -165,3 +165,58 @@ describe("D06 Transactions reach within the view", function()
     app:unmount()
   end)
 end)
+
+-- Modifiers wrap the view in the order written: each later one is outside
+-- the earlier. transaction(_:) "Applies the given transaction mutation
+-- function to all animations used within the view"
+-- (https://developer.apple.com/documentation/swiftui/view/transaction(_:)),
+-- so a :transaction written after :animation(a, value) changes the
+-- transaction before it reaches the animation inside it (which still
+-- inserts a), and one written before is inside it: it sees, and may take
+-- away, the animation the outer :animation inserted. Apple does not spell
+-- the order out; this follows from the wrapping (issue 19, session 9; the
+-- documentation check's item 14).
+describe("The order of :animation and :transaction on one view value", function()
+  local function mount(order)
+    local card = Card()
+    local V = ui.View("Order" .. order, function(self)
+      local v = ui.Text("card"):scaleEffect(self.card.offset)
+      local a = ui.Animation.linear(1)
+      if order == "animationFirst" then
+        return v:animation(a, self.card.offset):transaction(function(t) t.animation = nil end)
+      elseif order == "transactionFirst" then
+        return v:transaction(function(t) t.animation = nil end):animation(a, self.card.offset)
+      end
+      return v:transaction(function(t) t.animation = t.animation and ui.Animation.spring() end):animation(a, self.card.offset)
+    end)
+    return ui.mount(V { card = card }), card
+  end
+
+  it("a :transaction written after :animation does not take its animation away", function()
+    local app, card = mount("animationFirst")
+    card.offset = 3
+    ui.flush()
+    assert.equal("scaleEffect 0 -> 3, linear 1.0s", animated(app, "card"))
+    app:unmount()
+  end)
+
+  it("a :transaction written before :animation sees the animation it inserts, and may take it away or change it", function()
+    local app, card = mount("transactionFirst")
+    card.offset = 3
+    ui.flush()
+    assert.is_nil(animated(app, "card"))
+    app:unmount()
+    local changed, card2 = mount("changed")
+    card2.offset = 4
+    ui.flush()
+    assert.equal("scaleEffect 0 -> 4, spring 0.5s", animated(changed, "card"))
+    changed:unmount()
+  end)
+
+  it("one view value takes one :animation and one :transaction; a second is an error naming it", function()
+    assert.error_matches(function() ui.Text("x"):animation(ui.Animation.default, 1):animation(ui.Animation.default, 2) end,
+      "view:animation(a, value): this view has one already; put the second on a view around it", 1, true)
+    assert.error_matches(function() ui.Text("x"):transaction(function() end):transaction(function() end) end,
+      "view:transaction(fn): this view has one already", 1, true)
+  end)
+end)

@@ -13,22 +13,6 @@
 
 static const char lun_key_inspected = 0;
 
-/* What inspection shows in place of a SecureField's text (issue 19). */
-#define LUN_HIDDEN "(hidden: a SecureField's text)"
-
-/* Replaces the description on top by the value at vidx as inspection shows
- * a SecureField's text: a string as the field's bullets (as trees show
- * it), anything else not at all. [-1, +1] */
-static void lun_inspect_hide(lua_State *L, int vidx, const char *before, const char *after) {
-  lua_pop(L, 1);
-  if (lua_type(L, vidx) == LUA_TSTRING) {
-    lun_secure_text(L, vidx);
-    lua_pushfstring(L, "%s\"%s\"%s " LUN_HIDDEN, before, lua_tostring(L, -1), after);
-    lua_remove(L, -2);
-  } else if (*before) lua_pushfstring(L, "%s…%s " LUN_HIDDEN, before, after);
-  else lua_pushliteral(L, LUN_HIDDEN);
-}
-
 /* Protected part of lun_unit_state: (record ref) -> (). Keeps "name = value" lines. */
 static int lun_unit_state_k(lua_State *L) {
   int lines, n = 0;
@@ -48,8 +32,10 @@ static int lun_unit_state_k(lua_State *L) {
       lua_gettable(L, 5);                         /* self[name] */
       lun_describe(L, -1, 2);
       lua_getfield(L, 2, "state");                /* the view's state, as its bindings reach it */
-      if (lun_binding_secret_prop(L, -1, -4)) { lua_pop(L, 1); lun_inspect_hide(L, lua_gettop(L) - 1, "", ""); }
-      else lua_pop(L, 1);
+      if (lun_secret_prop(L, -1, -4)) {           /* a SecureField's text (lun_secret.c) */
+        lua_pop(L, 2);
+        lun_secret_describe(L, -1, "", "");
+      } else lua_pop(L, 1);
       lua_pushfstring(L, "%s = %s", lua_tostring(L, -3), lua_tostring(L, -1));
       lua_rawseti(L, lines, ++n);
       lua_pop(L, 2);
@@ -78,13 +64,7 @@ static int lun_unit_inputs_k(lua_State *L) {
     lua_pushnil(L);
     while (lua_next(L, 3)) {
       if (lua_type(L, -2) == LUA_TSTRING) {
-        lun_describe(L, -1, 2);
-        if (lun_binding_secret(L, -2)) {          /* a Binding to a SecureField's text */
-          lun_binding_get(L, -2);
-          lua_insert(L, -2);
-          lun_inspect_hide(L, lua_gettop(L) - 1, "Binding(", ")");
-          lua_remove(L, -2);
-        }
+        lun_describe(L, -1, 2);                   /* a Binding hides a SecureField's text itself */
         lua_pushfstring(L, "%s%s = %s", n++ ? "\n" : "", lua_tostring(L, -3), lua_tostring(L, -1));
         lua_remove(L, -2);
         lua_pushvalue(L, 4);

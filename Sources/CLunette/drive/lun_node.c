@@ -255,6 +255,12 @@ static void lun_node_row(lua_State *L, const char *verb, const char *field) {
     lun_error_here(L, "%s: the ForEach of %s's row has no :%s", verb, lua_tostring(L, -1),
                    strcmp(field, "deleteAction") == 0 ? "onDelete" : "onMove");
   }
+  if (strcmp(field, "moveAction") == 0 && lua_getfield(L, out - 1, "moveLocked") == LUA_TBOOLEAN && lua_toboolean(L, -1)) {
+    lun_node_name(L);                             /* onMove's controls show only while in edit mode */
+    lun_error_here(L, "%s: %s cannot move: its List is not in edit mode (the editMode in its environment is "
+                      "\"inactive\"; set it to \"active\")", verb, lua_tostring(L, -1));
+  }
+  if (strcmp(field, "moveAction") == 0) lua_pop(L, 1);
   lua_rawgeti(L, out, slot);
   lua_getfield(L, out - 1, "data");
   lua_pushinteger(L, luaL_len(L, -1));
@@ -303,70 +309,30 @@ static int lun_node_move(lua_State *L) {
   return 0;
 }
 
-/* Continuation of a refresh task: the refresh ended (status: how); clears
- * its record's `refreshing` (upvalue 1: the record, 3: this entry) and has
- * its unit (upvalue 2) render again; raises an error the action raised. */
-static int lun_node_refresh_done(lua_State *L, int status, lua_KContext ctx) {
-  (void)ctx;
-  lua_getfield(L, lua_upvalueindex(1), "refreshing");
-  if (lua_rawequal(L, -1, lua_upvalueindex(3))) {
-    lua_pushnil(L);
-    lua_setfield(L, lua_upvalueindex(1), "refreshing");
-    if (lua_tointeger(L, lua_upvalueindex(2)))
-      lunh(lun_state(L)->rt, scheduler, unit_invalidate, (int32_t)lua_tointeger(L, lua_upvalueindex(2)));
-  }
-  lua_pop(L, 1);
-  if (status != LUA_OK && status != LUA_YIELD) return lua_error(L);   /* the action's error, on top */
-  return 0;
-}
-
-/* A refresh task's function (upvalues: record, unit, its entry, the
- * action): runs the action, protected so the refresh ends however it does. */
-static int lun_node_refresh_task(lua_State *L) {
-  lua_settop(L, 0);
-  lua_pushvalue(L, lua_upvalueindex(4));
-  return lun_node_refresh_done(L, lua_pcallk(L, 0, 0, 0, 0, lun_node_refresh_done), 0);
-}
-
-/* node:refresh() -> (): pulls to refresh a view with :refreshable(fn), as
- * SwiftUI's refresh control does: fn runs as a task (awaited: it may
- * ui.sleep or ui.await), the node shows refreshing=true until it ends, and
- * a refresh while one runs does nothing; the task is cancelled if the view
- * goes. Flushes. */
+/* node:refresh() -> (): pulls to refresh a view with :refreshable(fn), or
+ * a List inside one (the `refresh` in its environment), as SwiftUI's
+ * refresh control does: calls the RefreshAction (lun_refresh.c: fn runs as
+ * a task, the view shows refreshing=true until it ends, a refresh while one
+ * runs does nothing). Flushes. */
 static int lun_node_refresh(lua_State *L) {
   lun_State *S = lun_state(L);
-  int ref = 0, found, entry;
-  int32_t slot = 0, unit;
+  int ref = 0, found;
+  int32_t slot = 0;
   lua_settop(L, 1);
   lun_app_check_idle(L, "refresh");
   found = lunh(S->rt, inspect, node_info, lun_node_check(L), LUN_ROLE_REFRESH, &ref, &slot);
   if (found <= 0) {
     lun_node_name(L);
     if (found < 0) return lun_error_here(L, "refresh: %s was replaced by a later render; find it again", lua_tostring(L, -1));
-    return lun_error_here(L, "refresh: %s cannot be refreshed (it has no :refreshable)", lua_tostring(L, -1));
+    return lun_error_here(L, "refresh: %s cannot be refreshed (it has no :refreshable, and no refresh in its environment)",
+                          lua_tostring(L, -1));
   }
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);         /* 2: the record */
   lua_getfield(L, 2, "out");                      /* 3 */
   lun_node_enabled(L, 3, slot, "refresh");
-  if (lua_getfield(L, 2, "refreshing") != LUA_TNIL) return 0;   /* refreshing already */
-  lua_pop(L, 1);
-  lua_getfield(L, 2, "unit");
-  unit = lua_isinteger(L, -1) ? (int32_t)lua_tointeger(L, -1) : 0;
-  lua_pop(L, 1);
-  lua_createtable(L, 3, 0);                       /* 4: a task's life entry */
-  entry = lua_gettop(L);
-  lua_pushinteger(L, LUN_ON_TASK);
-  lua_rawseti(L, entry, LUN_LIFE_KIND);
-  lua_pushvalue(L, 2);
-  lua_pushinteger(L, unit);
-  lua_pushvalue(L, entry);
   lua_rawgeti(L, 3, slot);
-  lua_pushcclosure(L, lun_node_refresh_task, 4);
-  lua_rawseti(L, entry, LUN_LIFE_FN);
-  lua_pushvalue(L, entry);
-  lua_setfield(L, 2, "refreshing");               /* the record's: lun_life_release cancels it */
-  lun_task_start(L, entry, unit);
-  if (unit) lunh(S->rt, scheduler, unit_invalidate, unit);
+  if (!lun_refresh_test(L, -1)) return luaL_error(L, "refresh: the node's action is gone");
+  lua_call(L, 0, 0);
   lun_flush_now(L);
   return 0;
 }

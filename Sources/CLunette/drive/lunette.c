@@ -24,6 +24,7 @@ int lun_open_module(lua_State *L) {
   lun_open_enabled(L);
   lun_open_envbuiltin(L);
   lun_open_binding(L);
+  lun_open_refresh(L);
   lun_open_app(L);
   lun_open_node(L);
   lun_open_host(L);

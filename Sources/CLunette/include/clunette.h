@@ -216,6 +216,10 @@ const char *lun_eval_result(lua_State *L, int i, size_t *len);
 int lun_flush(lua_State *L);
 /* On (1) while a script runs again: the tasks of views that stay start anew (lun_life.c). */
 int lun_reloading(lua_State *L, int on);
+/* The host sets a value the system gives every view (colorScheme, locale,
+ * scenePhase: issue 19), checked as :environment checks it; readers render
+ * at the next flush. */
+int lun_env_system_set(lua_State *L, const char *key, const char *value, size_t len);
 /* Runs what the host's clock has due up to `upTo` (clock.pop), a flush after each. */
 int lun_run_due(lua_State *L, double upTo, int *ran);
 /* Calls a function kept on a render node (an action), with an optional string. */

@@ -65,7 +65,14 @@ enum { LUN_ENV_REQUIRED = 1, LUN_ENV_OPTIONAL, LUN_ENV_KEYED };
 void lun_open_env(lua_State *L);
 int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx);
 void lun_env_type_key(lua_State *L, int idx);
-int lun_envbuiltin_is(const char *key);   /* issue 19: a built-in value's name (colorScheme, …) */
+int lun_envbuiltin_is(const char *key);
+int lun_env_system_key(const char *key);
+void lun_env_system_write(lua_State *L, int keyidx, int vidx);   /* issue 19: a built-in value's name (colorScheme, …) */
+
+/* lun_refresh.c: RefreshAction, the environment's `refresh` (issue 19) */
+void lun_open_refresh(lua_State *L);
+int lun_refresh_test(lua_State *L, int idx);
+void lun_refresh_push(lua_State *L, int recidx, int n, int fnidx);   /* [-0, +1] */
 
 /* lun_binding.c */
 void lun_open_binding(lua_State *L);
@@ -74,9 +81,8 @@ void lun_binding_get(lua_State *L, int idx);
 void lun_binding_set(lua_State *L, int idx, int vidx);
 void lun_binding_push_prop(lua_State *L, int objidx, int keyidx);
 void lun_binding_target(lua_State *L, int idx);
-void lun_binding_mark_secret(lua_State *L, int idx);          /* issue 19: a SecureField's text, hidden from inspection */
-int lun_binding_secret(lua_State *L, int idx);
-int lun_binding_secret_prop(lua_State *L, int objidx, int kidx);
+void lun_binding_get_secret(lua_State *L, int idx);           /* issue 19: a SecureField's text, hidden (lun_secret.c) */
+int lun_binding_get_secrecy(lua_State *L, int idx);
 void lun_bindable_push(lua_State *L, int objidx);
 void lun_dismiss_push(lua_State *L, int bidx, int toNil);
 

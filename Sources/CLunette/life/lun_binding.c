@@ -71,8 +71,6 @@ void lun_binding_target(lua_State *L, int idx) {
   lua_pushnil(L);
 }
 
-static const char lun_key_secrets = 0;   /* what SecureFields showed: object -> { key = true }, binding -> true (weak keys) */
-
 /* Pushes the root of the binding at idx: a scoped binding's base, down to
  * one that is not scoped (bounded: a scoped binding is at most
  * LUN_MAX_NESTING members deep). [-0, +1] */
@@ -87,77 +85,43 @@ static lun_Binding *lun_binding_root(lua_State *L, int idx) {
   return b;
 }
 
-/* Marks what the binding at idx reaches as a SecureField's text, for
- * inspection to hide (lun_binding_secret): its root's object and key (a
- * binding to a property: a view's state), or its root itself (one made of
- * functions, or a constant). Kept while the object lives. [-0, +0] */
-void lun_binding_mark_secret(lua_State *L, int idx) {
-  lun_Binding *root;
-  int top = lua_gettop(L);
-  idx = lua_absindex(L, idx);
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_secrets) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lun_new_weak_table(L, "k");
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_secrets);
-  }
-  root = lun_binding_root(L, idx);                /* secrets, root */
-  if (root->kind == LUN_BIND_PROP) {
-    lua_getiuservalue(L, -1, 1);                  /* its object */
-    if (lua_rawget(L, top + 1) != LUA_TTABLE) {   /* secrets[object] */
-      lua_pop(L, 1);
-      lua_newtable(L);
-      lua_getiuservalue(L, -2, 1);
-      lua_pushvalue(L, -2);
-      lua_rawset(L, top + 1);
-    }
+/* Marks (mark) or tells whether the root of the binding at idx is secret
+ * (lun_secret.c): its object and key for a binding to a property, else the
+ * root binding itself. [-0, +0] */
+static int lun_binding_root_secret(lua_State *L, int idx, int mark) {
+  int secret;
+  if (lun_binding_root(L, idx)->kind == LUN_BIND_PROP) {
+    lua_getiuservalue(L, -1, 1);
     lua_getiuservalue(L, -2, 2);
-    lua_pushboolean(L, 1);
-    lua_rawset(L, -3);
-  } else {
-    lua_pushboolean(L, 1);
-    lua_rawset(L, top + 1);
+    if (mark) lun_secret_mark_prop(L, -2, -1);
+    secret = lun_secret_prop(L, -2, -1);
+    lua_pop(L, 3);
+    return secret;
   }
-  lua_settop(L, top);
-}
-
-/* 1 if property key (at kidx) of the object at objidx holds a
- * SecureField's text (lun_binding_mark_secret). [-0, +0] */
-int lun_binding_secret_prop(lua_State *L, int objidx, int kidx) {
-  int secret = 0;
-  objidx = lua_absindex(L, objidx);
-  kidx = lua_absindex(L, kidx);
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_secrets) == LUA_TTABLE) {
-    lua_pushvalue(L, objidx);
-    if (lua_rawget(L, -2) == LUA_TTABLE) {
-      lua_pushvalue(L, kidx);
-      secret = lua_rawget(L, -2) != LUA_TNIL;
-      lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-  }
+  if (mark) lun_secret_mark_value(L, -1);
+  secret = lun_secret_value(L, -1);
   lua_pop(L, 1);
   return secret;
 }
 
-/* 1 if the binding at idx reaches a SecureField's text. [-0, +0] */
-int lun_binding_secret(lua_State *L, int idx) {
-  lun_Binding *root;
+static int lun_binding_get_k(lua_State *L);
+
+/* Pushes the value of the binding at idx as a SecureField reads it: what it
+ * reaches becomes secret (its root, and every property read to get the
+ * value: a ui.Binding(get, set)'s included), and stays so. [-0, +1] */
+void lun_binding_get_secret(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  lun_binding_root_secret(L, idx, 1);
+  lun_secret_reads(L, lun_binding_get_k, idx, 1);
+}
+
+/* 1 if the binding at idx reaches a SecureField's text: its root is
+ * secret, or reading it reads a secret property. Pushes its value. [-0, +1] */
+int lun_binding_get_secrecy(lua_State *L, int idx) {
   int secret;
-  if (!lun_binding_test(L, idx)) return 0;
-  root = lun_binding_root(L, idx);
-  if (root->kind == LUN_BIND_PROP) {
-    lua_getiuservalue(L, -1, 1);
-    lua_getiuservalue(L, -2, 2);
-    secret = lun_binding_secret_prop(L, -2, -1);
-    lua_pop(L, 3);
-    return secret;
-  }
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_secrets) != LUA_TTABLE) { lua_pop(L, 2); return 0; }
-  lua_pushvalue(L, -2);
-  secret = lua_rawget(L, -2) != LUA_TNIL;
-  lua_pop(L, 3);
-  return secret;
+  idx = lua_absindex(L, idx);
+  secret = lun_secret_reads(L, lun_binding_get_k, idx, 0);
+  return lun_binding_root_secret(L, idx, 0) || secret;
 }
 
 /* Pushes the current value of the binding at idx (reads are tracked). [-0, +1] */
@@ -251,6 +215,12 @@ static void lun_binding_set_now(lua_State *L, lun_Binding *b, int idx, int vidx)
   }
 }
 
+/* Protected read: (binding) -> value. */
+static int lun_binding_get_k(lua_State *L) {
+  lun_binding_get(L, 1);
+  return 1;
+}
+
 /* binding:get() -> value. */
 static int lun_binding_m_get(lua_State *L) {
   lun_binding_get(L, 1);
@@ -302,9 +272,14 @@ static int lun_binding_eq(lua_State *L) {
   return 1;
 }
 
-/* __tostring of bindings: "Binding(true)". */
+/* __tostring of bindings: "Binding(true)"; one that reaches a
+ * SecureField's text, as the field shows it: Binding("••") (hidden: …). */
 static int lun_binding_tostring(lua_State *L) {
-  lun_binding_get(L, 1);
+  luaL_checkudata(L, 1, LUN_MT_BINDING);
+  if (lun_binding_get_secrecy(L, 1)) {
+    lun_secret_describe(L, -1, "Binding(", ")");
+    return 1;
+  }
   lun_describe(L, -1, 1);
   lua_pushfstring(L, "Binding(%s)", lua_tostring(L, -1));
   return 1;

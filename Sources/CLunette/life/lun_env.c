@@ -37,8 +37,70 @@ void lun_env_type_key(lua_State *L, int idx) {
   luaL_error(L, "an environment object or type expected, got %s", luaL_typename(L, idx));
 }
 
-/* Pushes the value of a declared key, making it from its default once. [-0, +1] */
+static const char lun_key_envsystem = 0;   /* key -> { value = v, node = n }: what the host set */
+
+/* 1 if key (a string) is a value the system (the host) sets for every
+ * view: "SwiftUI automatically sets or updates many environment values,
+ * like pixelLength, scenePhase, or locale, based on device
+ * characteristics, system state, or user settings"
+ * (https://developer.apple.com/documentation/swiftui/environmentvalues). */
+int lun_env_system_key(const char *key) {
+  return strcmp(key, "colorScheme") == 0 || strcmp(key, "locale") == 0 || strcmp(key, "scenePhase") == 0;
+}
+
+/* Pushes the entry of the system key at keyidx ({ value, node }), made on
+ * first use with the graph node its readers track. [-0, +1] */
+static void lun_env_system_entry(lua_State *L, int keyidx) {
+  keyidx = lua_absindex(L, keyidx);
+  lun_registry_table(L, &lun_key_envsystem);
+  lua_pushvalue(L, keyidx);
+  if (lua_rawget(L, -2) != LUA_TTABLE) {
+    int32_t node = lun_graph_node_new(lun_state(L)->graph, LUN_GRAPH_SIGNAL, LUN_ORIGIN_ENV, 0, 0);
+    if (!node) luaL_error(L, "not enough memory");
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 2);
+    lua_pushinteger(L, node);
+    lua_setfield(L, -2, "node");
+    lua_pushvalue(L, keyidx);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_remove(L, -2);
+}
+
+/* Pushes the value the host set for the system key at keyidx, or nil;
+ * the running scope tracks it. [-0, +1] */
+static void lun_env_system_read(lua_State *L, int keyidx) {
+  lun_State *S = lun_state(L);
+  lun_env_system_entry(L, keyidx);
+  lua_getfield(L, -1, "node");
+  if (S->active) lun_graph_track(S->graph, S->active, (int32_t)lua_tointeger(L, -1));
+  lua_pop(L, 1);
+  lua_getfield(L, -1, "value");
+  lua_remove(L, -2);
+}
+
+/* The host sets the system key at keyidx to the value at vidx (checked by
+ * the caller): the views reading it (with no :environment above them)
+ * render again. [-0, +0] */
+void lun_env_system_write(lua_State *L, int keyidx, int vidx) {
+  vidx = lua_absindex(L, vidx);
+  lun_env_system_entry(L, keyidx);
+  lua_pushvalue(L, vidx);
+  lua_setfield(L, -2, "value");
+  lua_getfield(L, -1, "node");
+  lun_changed(L, (int32_t)lua_tointeger(L, -1));
+  lua_pop(L, 2);
+}
+
+/* Pushes the value of a declared key, making it from its default once; a
+ * system key, what the host set if it did. [-0, +1] */
 static void lun_env_default(lua_State *L, int keyidx) {
+  if (lua_type(L, keyidx) == LUA_TSTRING && lun_env_system_key(lua_tostring(L, keyidx))) {
+    lun_env_system_read(L, keyidx);
+    if (!lua_isnil(L, -1)) return;
+    lua_pop(L, 1);
+  }
   lun_registry_table(L, &lun_key_envkeys);
   lua_pushvalue(L, keyidx);
   if (lua_rawget(L, -2) != LUA_TTABLE)
@@ -78,7 +140,7 @@ int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx) 
 /* 1 if key (a string) is one of the built-in environment values. */
 int lun_envbuiltin_is(const char *key) {
   static const char *const keys[] = {"colorScheme", "locale", "scenePhase", "editMode", "isPresented", "openURL",
-                                     "isEnabled", "dismiss", NULL};
+                                     "isEnabled", "dismiss", "refresh", NULL};
   int i;
   for (i = 0; keys[i]; i++)
     if (strcmp(key, keys[i]) == 0) return 1;

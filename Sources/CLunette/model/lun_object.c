@@ -250,11 +250,12 @@ static int lun_object_newindex(lua_State *L) {
   return 0;
 }
 
-/* __tostring of instances: (obj) -> "Book#3 {title=\"Dune\", ...}". */
+/* __tostring of instances: (obj) -> "Book#3 {title=\"Dune\", ...}"; a
+ * SecureField's text as its bullets (lun_secret.c). */
 static int lun_object_tostring(lua_State *L) {
   lun_Object *o = lun_object_self(L);
   luaL_Buffer b;
-  int i, first = 1;
+  int i, secret, first = 1;
   lua_settop(L, 1);
   lua_getiuservalue(L, 1, 1);                    /* 2: storage */
   lua_getfield(L, lua_upvalueindex(LUN_UV_INFO), "names"); /* 3 */
@@ -270,7 +271,10 @@ static int lun_object_tostring(lua_State *L) {
     luaL_addvalue(&b);
     luaL_addchar(&b, '=');
     lua_rawgeti(L, 2, i);
-    lun_describe(L, -1, 1);
+    lua_rawgeti(L, 3, i);
+    secret = lun_secret_prop(L, 1, -1);           /* a SecureField's text */
+    lua_pop(L, 1);
+    if (secret) lun_secret_describe(L, -1, "", ""); else lun_describe(L, -1, 1);
     lua_remove(L, -2);
     luaL_addvalue(&b);
   }

@@ -113,6 +113,16 @@ const char *lun_host_typename(lua_State *L, int idx);
 int lun_host_is_object(lua_State *L, int idx);
 void lun_host_track_whole(lua_State *L, int idx);
 
+/* lun_secret.c: where a SecureField's text lives, kept secret (issue 19) */
+#define LUN_SECRET_HIDDEN "(hidden: a SecureField's text)"
+void lun_secret_mark_prop(lua_State *L, int objidx, int kidx);
+int lun_secret_prop(lua_State *L, int objidx, int kidx);
+void lun_secret_mark_value(lua_State *L, int idx);
+int lun_secret_value(lua_State *L, int idx);
+int lun_secret_reads(lua_State *L, lua_CFunction read, int argidx, int mark);   /* [-0, +1] */
+void lun_secure_text(lua_State *L, int idx);                                     /* [-0, +1] */
+void lun_secret_describe(lua_State *L, int vidx, const char *before, const char *after);   /* [-0, +1] */
+
 /* lun_value.c: values described for people, and the keys identities are matched by */
 void lun_describe(lua_State *L, int idx, int depth);
 void lun_identity_key(lua_State *L, int idx);

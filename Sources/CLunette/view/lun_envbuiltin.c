@@ -100,8 +100,14 @@ static int lun_envbuiltin_one_of(lua_State *L, int idx, const char *const names[
 }
 
 /* 1 if key (a string) is one of the read-only built-in values. */
+/* Who sets the read-only key `key`, for the error that refuses setting it. */
+const char *lun_envbuiltin_setter(const char *key) {
+  return strcmp(key, "refresh") == 0 ? ":refreshable sets it for the views inside"
+                                     : "a sheet, a fullScreenCover, a popover or a pushed screen sets it for its content";
+}
+
 int lun_envbuiltin_readonly(const char *key) {
-  return strcmp(key, "isPresented") == 0 || strcmp(key, "dismiss") == 0;
+  return strcmp(key, "isPresented") == 0 || strcmp(key, "dismiss") == 0 || strcmp(key, "refresh") == 0;
 }
 
 /* Checks the value at vidx (absolute) of the built-in key `key` as
@@ -139,6 +145,25 @@ static void lun_envbuiltin_value(lua_State *L, const char *key, int vidx, const 
   }
 }
 
+/* Protected part of lun_env_system_set: (key, value) -> (). */
+static int lun_env_system_set_k(lua_State *L) {
+  const char *key = lua_tostring(L, 1);
+  if (!lun_env_system_key(key))
+    return luaL_error(L, "setEnvironment: '%s' is not a value the system sets (colorScheme, locale or scenePhase)", key);
+  lua_pushfstring(L, "setEnvironment(\"%s\", …)", key);
+  lun_envbuiltin_value(L, key, 2, lua_tostring(L, -1), "");
+  lun_env_system_write(L, 1, 2);
+  return 0;
+}
+
+int lun_env_system_set(lua_State *L, const char *key, const char *value, size_t len) {
+  if (!lua_checkstack(L, 8)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_env_system_set_k);
+  lua_pushstring(L, key);
+  lua_pushlstring(L, value, len);
+  return lun_protect(L, 2, 0);
+}
+
 /* :environment(key, value) of a built-in key (key at kidx, value at vidx):
  * checks the value as SwiftUI's type would, and refuses a read-only key;
  * an openURL handler is replaced by the action that runs it. Other keys
@@ -149,8 +174,7 @@ void lun_envbuiltin_check(lua_State *L, int kidx, int vidx) {
   key = lua_tostring(L, kidx);
   vidx = lua_absindex(L, vidx);
   if (lun_envbuiltin_readonly(key))
-    lun_error_here(L, ":environment(\"%s\", …): %s is read-only (a sheet, a fullScreenCover, a popover or a pushed "
-                      "screen sets it for its content)", key, key);
+    lun_error_here(L, ":environment(\"%s\", …): %s is read-only (%s)", key, key, lun_envbuiltin_setter(key));
   lua_pushfstring(L, ":environment(\"%s\", …)", key);
   lun_envbuiltin_value(L, key, vidx, lua_tostring(L, -1), NULL);
   lua_pop(L, 1);
@@ -177,24 +201,59 @@ void lun_envbuiltin_derived(lua_State *L, int kidx, int vidx, int v, const char 
   lua_settop(L, top);
 }
 
-/* Reports `isPresented` = true on the open node (a presented sheet), for
- * the views inside it, in this body and in others. [-0, +0] */
-void lun_envbuiltin_presented(lua_State *L, lun_Walk *W) {
+/* Reports the value at vidx as the built-in `key` (of klen bytes) for the
+ * views inside the open node, in this body and in others. [-0, +0] */
+static void lun_envbuiltin_set(lua_State *L, lun_Walk *W, const char *key, size_t klen, int vidx) {
   int32_t slot, old;
-  lua_pushboolean(L, 1);
-  lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
-  slot = W->slots;
-  lua_pushliteral(L, "isPresented");
+  slot = lun_walk_store(L, W, vidx);
+  lua_pushlstring(L, key, klen);
   lua_rawgeti(L, W->out, slot);
   lun_envwalk_set(L, W, -2, -1);
   lua_pop(L, 2);
-  old = lun_out_env(L, "isPresented", 11, slot);
+  old = lun_out_env(L, key, klen, slot);
   if (old) {                                      /* the same entry as last render: did it change? */
     lua_getfield(L, W->record, "out");
     lua_rawgeti(L, -1, old);
-    if (!lua_toboolean(L, -1)) lun_out_env_changed(L);
-    lua_pop(L, 2);
+    lua_rawgeti(L, W->out, slot);
+    if (!lua_rawequal(L, -1, -2)) lun_out_env_changed(L);
+    lua_pop(L, 3);
   }
+}
+
+/* Reports `isPresented` = true on the open node (a presented sheet), for
+ * the views inside it, in this body and in others. [-0, +0] */
+void lun_envbuiltin_presented(lua_State *L, lun_Walk *W) {
+  lua_pushboolean(L, 1);
+  lun_envbuiltin_set(L, W, "isPresented", 11, lua_gettop(L));
+  lua_pop(L, 1);
+}
+
+/* :refreshable(fn), fn on top, on the open node: its RefreshAction
+ * (lun_refresh.c) is what node:refresh() calls and the `refresh` the
+ * views inside read; the node shows refreshing=true while it runs. W->
+ * refreshes counts the body's :refreshable, which keeps each action. [-0, +0] */
+void lun_envbuiltin_refreshable(lua_State *L, lun_Walk *W) {
+  lun_refresh_push(L, W->record, ++W->refreshes, -1);
+  lun_enabled_slot(L, W, LUN_ROLE_REFRESH, lun_walk_store(L, W, -1));
+  lun_envbuiltin_set(L, W, "refresh", 7, lua_gettop(L));
+  lua_pop(L, 1);
+  if (lua_getfield(L, W->record, "refreshing") != LUA_TNIL) lun_out_attr(L, "refreshing", 10, "true", 4);
+  lua_pop(L, 1);
+}
+
+/* A List the `refresh` of its environment reaches offers a refresh (node:
+ * refresh(), the preview's ↻): "certain built-in views in the
+ * corresponding Environment begin offering a refresh capability"
+ * (https://developer.apple.com/documentation/swiftui/refreshaction). Its
+ * node shows refreshable=true. [-0, +0] */
+void lun_envbuiltin_list_refresh(lua_State *L, lun_Walk *W) {
+  lua_pushliteral(L, "refresh");
+  lun_envwalk_inherited(L, W, lua_gettop(L));
+  if (lun_refresh_test(L, -1)) {
+    lun_enabled_slot(L, W, LUN_ROLE_REFRESH, lun_walk_store(L, W, -1));
+    lun_out_attr(L, "refreshable", 11, "true", 4);
+  }
+  lua_pop(L, 2);
 }
 
 /* ui._presented(view, dismiss) -> view: what a presented screen's content
@@ -205,19 +264,13 @@ static int lun_ui_presented(lua_State *L) {
   if (!lun_view_test(L, 1)) luaL_typeerror(L, 1, "view");
   luaL_checktype(L, 2, LUA_TFUNCTION);
   lua_settop(L, 2);
-  if (lun_rawfield(L, 1, "env") != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, 1, "env");
-  }
   for (i = 0; i < 2; i++) {                       /* { key, value } entries, as :environment appends them */
     lua_createtable(L, 2, 0);
     lua_pushstring(L, i ? "isPresented" : "dismiss");
     lua_rawseti(L, -2, 1);
     if (i) lua_pushboolean(L, 1); else lua_pushvalue(L, 2);
     lua_rawseti(L, -2, 2);
-    lua_rawseti(L, 3, (lua_Integer)lua_rawlen(L, 3) + 1);
+    lun_envlist_add(L, 1);
   }
   lua_settop(L, 1);
   return 1;
@@ -286,6 +339,8 @@ void lun_open_envbuiltin(lua_State *L) {
   lun_envbuiltin_key(L, keys, "isPresented");
   lua_pushcfunction(L, lun_openurl_system);
   lun_envbuiltin_key(L, keys, "openURL");
+  lua_pushnil(L);                                 /* refresh: a RefreshAction inside :refreshable, nil outside */
+  lun_envbuiltin_key(L, keys, "refresh");
   lua_pop(L, 1);
   lua_pushcfunction(L, lun_ui_presented);
   lua_setfield(L, -2, "_presented");

@@ -40,20 +40,14 @@ int lun_modifier_transform_environment(lua_State *L) {
   if (strcmp(lua_tostring(L, 2), "isEnabled") == 0)
     return lun_error_here(L, "view:transformEnvironment('isEnabled', fn): isEnabled is narrowed with :disabled(true)");
   if (lun_envbuiltin_readonly(lua_tostring(L, 2)))   /* no WritableKeyPath in SwiftUI */
-    return lun_error_here(L, "view:transformEnvironment('%s', fn): %s is read-only (a sheet, a fullScreenCover, a "
-                             "popover or a pushed screen sets it for its content)", lua_tostring(L, 2), lua_tostring(L, 2));
+    return lun_error_here(L, "view:transformEnvironment('%s', fn): %s is read-only (%s)", lua_tostring(L, 2),
+                          lua_tostring(L, 2), lun_envbuiltin_setter(lua_tostring(L, 2)));
   lun_registry_table(L, &lun_key_envkeys);
   lua_pushvalue(L, 2);
   if (lua_rawget(L, -2) != LUA_TTABLE)
     return lun_error_here(L, "view:transformEnvironment: environment key '%s' is not declared "
                              "(ui.EnvironmentKey(\"%s\", default) or ui.Entry)", lua_tostring(L, 2), lua_tostring(L, 2));
   lua_settop(L, 3);
-  if (lun_rawfield(L, 1, "env") != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, 1, "env");
-  }
   lua_createtable(L, 4, 0);                       /* { key, fn, true, "file:line: " }: a transform */
   lua_pushvalue(L, 2);
   lua_rawseti(L, -2, 1);
@@ -63,7 +57,7 @@ int lun_modifier_transform_environment(lua_State *L) {
   lua_rawseti(L, -2, 3);
   luaL_where(L, 1);
   lua_rawseti(L, -2, 4);
-  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  lun_envlist_add(L, 1);
   lua_pushboolean(L, 1);                          /* the walk folds this view's entries */
   lua_setfield(L, 1, "envfold");
   lua_settop(L, 1);
@@ -81,9 +75,12 @@ static void lun_envwalk_table(lua_State *L, lun_Walk *W, const char *field) {
 }
 
 /* Pushes the value the key at kidx inherits at the view being entered. [-0, +1] */
-static void lun_envwalk_inherited(lua_State *L, lun_Walk *W, int kidx) {
+void lun_envwalk_inherited(lua_State *L, lun_Walk *W, int kidx) {
   int top = lua_gettop(L);
-  lun_envwalk_table(L, W, "envnow");
+  if (lua_getfield(L, W->out, "envnow") != LUA_TTABLE) {   /* a look: the run's out stays the shared empty one */
+    lua_pop(L, 1);
+    lua_newtable(L);
+  }
   lua_pushvalue(L, kidx);
   if (lua_rawget(L, -2) == LUA_TTABLE) lua_rawgeti(L, -1, 1);   /* set around this view, in this body */
   else {

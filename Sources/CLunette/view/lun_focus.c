@@ -2,9 +2,15 @@
  * lun_focus.c — focus (T05, D01): :focused(binding[, value]), node:focus()
  * and the focusState section, as SwiftUI's FocusState.
  *
- * Focus is one per scene (here, per runtime): the registry keeps the focus
- * state that holds it, { target, key, value } — what its binding reaches
- * (a view's self and a focusState name, or an object and a property).
+ * Focus is one per scene: a mounted app is one (issue 19, session 9:
+ * FocusState "updates as the placement of focus within the scene
+ * changes", https://developer.apple.com/documentation/swiftui/focusstate).
+ * An app's root gives the views inside a scene token in the environment
+ * ("lunette.scene", lun_focus_scene_walk); a focus state's scene is its
+ * view's (a state not held by a view's self: the runtime's). Per scene the
+ * registry keeps the focus state that holds it, { target, key, value } —
+ * what its binding reaches (a view's self and a focusState name, or an
+ * object and a property).
  * Whenever a focus state is given a field's value (by a person's
  * node:focus(), or by code writing a focusState name), the one that held
  * focus before lets it go: it becomes nil, or false for a Bool one
@@ -25,9 +31,75 @@
 #include "life/life.h"
 #include "view/view.h"
 
-static const char lun_key_focus = 0, lun_key_pending = 0;
+static const char lun_key_focus = 0, lun_key_pending = 0;   /* scene -> holder, scene -> pending record (weak keys) */
 
 static int lun_focus_is(lua_State *L, int hidx, int tidx, int kidx);
+
+/* Pushes the scene of the focus state whose target is at tidx: the token
+ * the app's root put in the environment of its view (kept in the view's
+ * record once found), or "runtime" for a target that is no view's self. [-0, +1] */
+static void lun_focus_scene(lua_State *L, int tidx) {
+  lun_State *S = lun_state(L);
+  int32_t unit = lun_self_unit(L, tidx), saved;
+  int top = lua_gettop(L);
+  if (!unit) { lua_pushliteral(L, "runtime"); return; }
+  lua_getiuservalue(L, tidx, 1);                  /* top + 1: the record */
+  if (lua_getfield(L, top + 1, "scene") != LUA_TNIL) { lua_remove(L, top + 1); return; }
+  lua_pushliteral(L, "lunette.scene");            /* top + 3 */
+  saved = S->active;
+  S->active = 0;                                  /* a look, not a dependency */
+  lun_env_read(L, unit, top + 3, LUN_ENV_OPTIONAL, top + 3);
+  S->active = saved;
+  if (!lua_istable(L, -1)) { lua_settop(L, top); lua_pushliteral(L, "runtime"); return; }
+  lua_pushvalue(L, -1);
+  lua_setfield(L, top + 1, "scene");
+  lua_replace(L, top + 1);
+  lua_settop(L, top + 1);
+}
+
+/* Pushes registry[key][scene at sidx] (nil if none). [-0, +1] */
+static int lun_focus_get(lua_State *L, const void *key, int sidx) {
+  sidx = lua_absindex(L, sidx);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) != LUA_TTABLE) return LUA_TNIL;   /* nil: pushed */
+  lua_pushvalue(L, sidx);
+  lua_rawget(L, -2);
+  lua_remove(L, -2);
+  return lua_type(L, -1);
+}
+
+/* registry[key][scene at sidx] = the value on top (made weak-keyed on first use). [-1, +0] */
+static void lun_focus_put(lua_State *L, const void *key, int sidx) {
+  sidx = lua_absindex(L, sidx);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lun_new_weak_table(L, "k");
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, key);
+  }
+  lua_pushvalue(L, sidx);
+  lua_pushvalue(L, -3);
+  lua_rawset(L, -3);
+  lua_pop(L, 2);
+}
+
+/* At a top-level node of an app's root (a record with the mounted `value`
+ * and no view type): the app is a scene; its token (record.scene, the same
+ * table render after render) goes in the environment. [-0, +0] */
+void lun_focus_scene_walk(lua_State *L, lun_Walk *W) {
+  int32_t slot;
+  int root = lua_getfield(L, W->record, "info") == LUA_TNIL && lua_getfield(L, W->record, "value") != LUA_TNIL;
+  lua_settop(L, lua_gettop(L) - (root ? 2 : 1));
+  if (!root) return;
+  if (lua_getfield(L, W->record, "scene") != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, W->record, "scene");
+  }
+  slot = lun_walk_store(L, W, -1);
+  lua_pop(L, 1);
+  lun_out_env(L, "lunette.scene", 13, slot);      /* the same token each render: no change to report */
+}
 
 /* After the update that followed a claim (upvalue: its pending record):
  * unless a field bound to the state with its value rendered focused, no
@@ -35,44 +107,49 @@ static int lun_focus_is(lua_State *L, int hidx, int tidx, int kidx);
  * () -> (). */
 static int lun_focus_settle(lua_State *L) {
   int p = lua_upvalueindex(1), holder;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_pending);
+  lua_settop(L, 0);
+  lua_rawgeti(L, p, 5);                           /* 1 the scene */
+  lun_focus_get(L, &lun_key_pending, 1);
   if (!lua_rawequal(L, -1, p)) return 0;          /* a later claim has its own check */
   lua_pushnil(L);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_pending);
+  lun_focus_put(L, &lun_key_pending, 1);
   if (lua_rawgeti(L, p, 4) != LUA_TNIL) return 0; /* seen: a field has it */
-  lua_settop(L, 0);
-  lua_rawgeti(L, p, 1);                           /* 1 target */
-  lua_rawgeti(L, p, 2);                           /* 2 key */
-  lua_rawgeti(L, p, 3);                           /* 3 value */
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_focus);
+  lua_settop(L, 1);
+  lua_rawgeti(L, p, 1);                           /* 2 target */
+  lua_rawgeti(L, p, 2);                           /* 3 key */
+  lua_rawgeti(L, p, 3);                           /* 4 value */
+  lun_focus_get(L, &lun_key_focus, 1);
   holder = lua_gettop(L);
-  if (!lun_focus_is(L, holder, 1, 2)) return 0;   /* focus moved on since */
+  if (!lun_focus_is(L, holder, 2, 3)) return 0;   /* focus moved on since */
   lua_rawgeti(L, holder, 3);
-  if (!lua_rawequal(L, -1, 3)) return 0;
+  if (!lua_rawequal(L, -1, 4)) return 0;
   lua_pushnil(L);                                 /* no field holds focus */
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_focus);
-  if (lua_isboolean(L, 3)) lua_pushboolean(L, 0); else lua_pushnil(L);
-  if (lua_isnil(L, 2)) lun_binding_set(L, 1, -1); /* reached through a binding of another kind */
+  lun_focus_put(L, &lun_key_focus, 1);
+  if (lua_isboolean(L, 4)) lua_pushboolean(L, 0); else lua_pushnil(L);
+  if (lua_isnil(L, 3)) lun_binding_set(L, 2, -1); /* reached through a binding of another kind */
   else {
-    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 3);
     lua_insert(L, -2);
-    lua_settable(L, 1);                           /* through its self or object: its readers re-render */
+    lua_settable(L, 2);                           /* through its self or object: its readers re-render */
   }
   return 0;
 }
 
 /* The holder at hidx (target, key, value) is new: checks after the update
  * that a field bound to it has its value (lun_focus_settle). [-0, +0] */
-static void lun_focus_pending(lua_State *L, int hidx) {
-  lua_createtable(L, 4, 0);
+static void lun_focus_pending(lua_State *L, int hidx, int sidx) {
+  sidx = lua_absindex(L, sidx);
+  lua_createtable(L, 5, 0);
   lua_rawgeti(L, hidx, 1);
   lua_rawseti(L, -2, 1);
   lua_rawgeti(L, hidx, 2);
   lua_rawseti(L, -2, 2);
   lua_rawgeti(L, hidx, 3);
   lua_rawseti(L, -2, 3);
+  lua_pushvalue(L, sidx);
+  lua_rawseti(L, -2, 5);
   lua_pushvalue(L, -1);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_pending);
+  lun_focus_put(L, &lun_key_pending, sidx);
   lua_pushcclosure(L, lun_focus_settle, 1);
   lun_life_after_update(L, 0);
 }
@@ -81,15 +158,17 @@ static void lun_focus_pending(lua_State *L, int hidx) {
  * vidx): a pending claim of that state and value is seen. [-0, +0] */
 static void lun_focus_seen(lua_State *L, int bidx, int vidx) {
   int top = lua_gettop(L);
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_pending) != LUA_TTABLE) { lua_settop(L, top); return; }
-  if (lua_rawgeti(L, -1, 4) != LUA_TNIL) { lua_settop(L, top); return; }
-  lun_binding_target(L, bidx);                    /* top + 3 target, top + 4 key */
-  lua_rawgeti(L, top + 1, 1);
-  lua_rawgeti(L, top + 1, 2);
-  lua_rawgeti(L, top + 1, 3);
-  if (lua_rawequal(L, top + 3, top + 5) && lua_rawequal(L, top + 4, top + 6) && lua_rawequal(L, vidx, top + 7)) {
+  vidx = lua_absindex(L, vidx);
+  lun_binding_target(L, bidx);                    /* top + 1 target, top + 2 key */
+  lun_focus_scene(L, top + 1);                    /* top + 3 */
+  if (lun_focus_get(L, &lun_key_pending, top + 3) != LUA_TTABLE) { lua_settop(L, top); return; }   /* top + 4 */
+  if (lua_rawgeti(L, top + 4, 4) != LUA_TNIL) { lua_settop(L, top); return; }
+  lua_rawgeti(L, top + 4, 1);                     /* top + 6 */
+  lua_rawgeti(L, top + 4, 2);
+  lua_rawgeti(L, top + 4, 3);
+  if (lua_rawequal(L, top + 1, top + 6) && lua_rawequal(L, top + 2, top + 7) && lua_rawequal(L, vidx, top + 8)) {
     lua_pushboolean(L, 1);
-    lua_rawseti(L, top + 1, 4);
+    lua_rawseti(L, top + 4, 4);
   }
   lua_settop(L, top);
 }
@@ -111,17 +190,19 @@ static int lun_focus_is(lua_State *L, int hidx, int tidx, int kidx) {
  * it, which becomes nil (false for a Bool one); nil or false gives it up.
  * [-0, +0] */
 void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx) {
-  int holder, same, again;
+  int holder, same, again, scene;
   tidx = lua_absindex(L, tidx);
   kidx = lua_absindex(L, kidx);
   vidx = lua_absindex(L, vidx);
-  luaL_checkstack(L, 8, "moving focus");
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_focus);
+  luaL_checkstack(L, 10, "moving focus");
+  lun_focus_scene(L, tidx);
+  scene = lua_gettop(L);
+  lun_focus_get(L, &lun_key_focus, scene);
   holder = lua_gettop(L);
   same = lun_focus_is(L, holder, tidx, kidx);
   if (!lua_toboolean(L, vidx)) {                  /* dismissed: no field has focus */
-    if (same) { lua_pushnil(L); lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_focus); }
-    lua_pop(L, 1);
+    if (same) { lua_pushnil(L); lun_focus_put(L, &lun_key_focus, scene); }
+    lua_pop(L, 2);
     return;
   }
   again = 0;
@@ -137,8 +218,8 @@ void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx) {
   lua_rawseti(L, -2, 2);
   lua_pushvalue(L, vidx);
   lua_rawseti(L, -2, 3);
-  if (!again) lun_focus_pending(L, lua_gettop(L));
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_focus);
+  if (!again) lun_focus_pending(L, lua_gettop(L), scene);
+  lun_focus_put(L, &lun_key_focus, scene);
   if (lua_istable(L, holder) && !same) {          /* the one that held it lets it go */
     lua_rawgeti(L, holder, 1);
     lua_rawgeti(L, holder, 3);
@@ -154,7 +235,7 @@ void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx) {
       lua_pop(L, 1);
     }
   }
-  lua_pop(L, 1);
+  lua_pop(L, 2);
 }
 
 /* Moves focus through the binding at bidx to the value at vidx, as a

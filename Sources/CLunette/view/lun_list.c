@@ -115,13 +115,43 @@ static int lun_list_options_test(lua_State *L, int idx) {
   return strings > 0;
 }
 
+/* Raises if the data at idx (a table, or a state table's proxy) is a
+ * dictionary: it has no [1] and its first key is no integer. Rows are a list's elements
+ * 1…n (SwiftUI's List and ForEach take a RandomAccessCollection); one key
+ * is looked at, so a long list is checked at once (P7). name: "List". [-0, +0] */
+void lun_list_check_data(lua_State *L, int idx, const char *name) {
+  int top = lua_gettop(L);
+  lua_pushvalue(L, idx);
+  lun_proxy_unwrap(L, -1);
+  if (lua_type(L, -1) != LUA_TTABLE || lua_getmetatable(L, -1) || lua_rawgeti(L, -1, 1) != LUA_TNIL) {
+    lua_settop(L, top);                           /* not a plain table, or a list (with fields, maybe) */
+    return;
+  }
+  lua_pop(L, 1);
+  lua_pushnil(L);
+  if (lua_next(L, -2) && !lua_isinteger(L, -2)) {
+    lun_describe(L, -2, 0);
+    lun_error_here(L, "ui.%s: the data is a table with the key %s, not a list: rows are the elements 1…n "
+                      "(pass a list, e.g. of its keys or its values)", name, lua_tostring(L, -1));
+  }
+  lua_settop(L, top);
+}
+
 /* ui.List(…)'s options form: ({ selection = binding }, data, row) or
  * ({ selection = binding }, { children }). Checks the options, keeps the
  * binding aside (lun_list_give_selection takes it) and leaves (data, row)
  * or (children) at 1, 2; returns 1 if it was that form. */
 int lun_list_take_options(lua_State *L) {
   static const char *const options[] = {"selection", NULL};
-  if (lua_gettop(L) < 2 || !lun_list_options_test(L, 1)) return 0;
+  if (lua_gettop(L) == 1 && lua_type(L, 1) == LUA_TTABLE) {   /* List(selection:) and no rows after it */
+    lua_pushliteral(L, "selection");
+    if (lua_rawget(L, 1) != LUA_TNIL)
+      lun_error_here(L, "ui.List({ selection = … }): %s: ui.List({ selection = b }, data, row) or "
+                        "ui.List({ selection = b }, { views })", lun_list_options_test(L, 1)
+                        ? "the rows are missing after the options" : "the options go in a table of their own, before the rows");
+    lua_pop(L, 1);
+  }
+  if (lua_gettop(L) < 2 || lua_isfunction(L, 2) || !lun_list_options_test(L, 1)) return 0;   /* (data, row) */
   lun_check_keys(L, 1, options, "ui.List", "option");
   lua_getfield(L, 1, "selection");
   if (!lun_binding_test(L, -1)) {
@@ -313,11 +343,31 @@ void lun_list_tagged_row(lua_State *L, lun_Walk *W, int marks, int v) {
   lua_pop(L, 1);
 }
 
+/* 1 unless an editMode in the environment is off ("inactive"): a List
+ * "configured with the onDelete(perform:) or onMove(perform:) modifier
+ * provides controls to delete or move list items while in edit mode"
+ * (https://developer.apple.com/documentation/swiftui/environmentvalues/editmode,
+ * iOS). With no editMode (nil: macOS has none) rows move as ever. The read
+ * is tracked: the rows render again when the mode changes. [-0, +0] */
+static int lun_list_editing(lua_State *L, lun_Walk *W) {
+  int editing = 1, top = lua_gettop(L);
+  const char *mode;
+  lua_pushliteral(L, "editMode");
+  lun_envwalk_inherited(L, W, top + 1);
+  if (lun_binding_test(L, -1)) {
+    lun_binding_get(L, -1);
+    mode = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+    editing = strcmp(mode, "active") == 0 || strcmp(mode, "transient") == 0;   /* EditMode.isEditing */
+  }
+  lua_settop(L, top);
+  return editing;
+}
+
 /* Before a list unit's rows: pushes what its rows show and keep, or nil —
  * { sel = the selection (tracked), set = several?, delete = onDelete,
- * move = onMove }. Returns 1 unless nil. [-0, +1] */
+ * move = onMove, while in edit mode }. Returns 1 unless nil. [-0, +1] */
 int lun_list_rows_begin(lua_State *L, lun_Walk *W) {
-  int any = 0;
+  int any = 0, locked = 0;
   lua_createtable(L, 0, 4);
   if (lua_getfield(L, W->record, "selection") != LUA_TNIL && lun_binding_test(L, -1)) {
     lun_binding_get(L, -1);
@@ -331,8 +381,13 @@ int lun_list_rows_begin(lua_State *L, lun_Walk *W) {
   lua_pop(L, 1);
   if (lua_getfield(L, W->record, "deleteAction") == LUA_TFUNCTION) any = 1;
   lua_setfield(L, -2, "delete");
-  if (lua_getfield(L, W->record, "moveAction") == LUA_TFUNCTION) any = 1;
+  if (lua_getfield(L, W->record, "moveAction") == LUA_TFUNCTION) {
+    any = 1;
+    if ((locked = !lun_list_editing(L, W))) { lua_pop(L, 1); lua_pushnil(L); }
+  }
   lua_setfield(L, -2, "move");
+  lua_pushboolean(L, locked);                     /* node:move refuses while edit mode is off */
+  lua_setfield(L, W->record, "moveLocked");
   if (!any) { lua_pop(L, 1); lua_pushnil(L); }
   return any;
 }

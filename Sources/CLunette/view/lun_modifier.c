@@ -106,9 +106,7 @@ static int lun_modifier_environment(lua_State *L) {
     lua_pushvalue(L, 3);
   }
   lua_rawseti(L, -2, 2);
-  lun_modifier_list(L, "env");
-  lua_insert(L, -2);
-  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  lun_envlist_add(L, 1);
   lua_settop(L, 1);
   return 1;
 }
@@ -198,13 +196,35 @@ static int lun_modifier_pair(lua_State *L, const char *field) {
   return 1;
 }
 
-/* view:animation(a, value) -> view: changes to this view are animated with a when value changes. */
+/* Raises if the view at 1 has the modifier kept in `field` already: one of
+ * each a view value (a second would replace the first, silently). */
+static void lun_modifier_once(lua_State *L, const char *field, const char *call) {
+  if (lun_rawfield(L, 1, field) != LUA_TNIL)
+    lun_error_here(L, "%s: this view has one already; put the second on a view around it (ui.Group { view })", call);
+  lua_pop(L, 1);
+}
+
+/* view:animation(a, value) -> view: changes to this view are animated with
+ * a when value changes. Written after a :transaction, it is outside it:
+ * [3] = true, and the walk lets the transaction's fn see (and change) the
+ * animation it adds (lun_walktx.c). */
 static int lun_modifier_animation(lua_State *L) {
+  int outer;
   lun_modifier_self(L);
   lun_animation_check(L, 2);
+  lun_modifier_once(L, "anim", "view:animation(a, value)");
   lua_settop(L, 3);
   lun_snapshot(L, 3, "animation value");          /* a table value is compared by its contents (Equatable) */
-  return lun_modifier_pair(L, "animation");
+  outer = lun_rawfield(L, 1, "txfn") != LUA_TNIL;
+  lua_pop(L, 1);
+  lun_modifier_pair(L, "anim");
+  if (outer) {
+    lun_rawfield(L, 1, "anim");
+    lua_pushboolean(L, 1);
+    lua_rawseti(L, -2, 3);
+    lua_pop(L, 1);
+  }
+  return 1;
 }
 
 /* view:transaction(fn) -> view: fn(t) may read and change the transaction
@@ -212,8 +232,9 @@ static int lun_modifier_animation(lua_State *L) {
 static int lun_modifier_transaction(lua_State *L) {
   lun_modifier_self(L);
   luaL_checktype(L, 2, LUA_TFUNCTION);
+  lun_modifier_once(L, "txfn", "view:transaction(fn)");
   lua_settop(L, 2);
-  lua_setfield(L, 1, "transaction");
+  lua_setfield(L, 1, "txfn");
   return 1;
 }
 

@@ -362,6 +362,12 @@ static int lun_self_tostring(lua_State *L) {
   return 1;
 }
 
+/* The unit of the view whose self is at idx, or 0 if the value is no self. */
+int32_t lun_self_unit(lua_State *L, int idx) {
+  lun_Self *self = (lun_Self *)luaL_testudata(L, idx, LUN_MT_SELF);
+  return self ? self->unit : 0;
+}
+
 /* Pushes a new self for the record at recidx and stores it as record.self. [-0, +1] */
 void lun_self_create(lua_State *L, int recidx, int32_t unit) {
   lun_Self *self;

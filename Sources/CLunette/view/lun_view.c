@@ -430,18 +430,6 @@ void lun_date_text(lua_State *L, lua_Number seconds, const char *components) {
   lua_pushstring(L, buf);
 }
 
-/* Pushes one bullet per character of the string at idx (a SecureField's
- * text, never shown): UTF-8 continuation bytes are not counted. [-0, +1] */
-void lun_secure_text(lua_State *L, int idx) {
-  luaL_Buffer b;
-  size_t i, len;
-  const char *s = lua_tolstring(L, idx, &len);
-  luaL_buffinit(L, &b);
-  for (i = 0; s && i < len; i++)
-    if (((unsigned char)s[i] & 0xC0) != 0x80) luaL_addstring(&b, "\xE2\x80\xA2");   /* U+2022 */
-  luaL_pushresult(&b);
-}
-
 /* How many entries of a Picker's options (and labels) its node lists. */
 #define LUN_MAX_SHOWN_OPTIONS 1000
 
@@ -835,6 +823,7 @@ static int lun_view_rows(lua_State *L, int kind, int lazy) {
     int t = lua_type(L, 1);
     if (t != LUA_TTABLE && t != LUA_TUSERDATA)
       luaL_argerror(L, 1, lua_pushfstring(L, "collection expected, got %s", luaL_typename(L, 1)));
+    lun_list_check_data(L, 1, kind == LUN_VIEW_LIST ? "List" : "ForEach");
     vidx = lun_view_new(L, kind);
     lua_pushvalue(L, 1);
     lua_setfield(L, vidx, "data");

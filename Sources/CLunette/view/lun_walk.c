@@ -51,7 +51,7 @@ int lun_walk_out(lua_State *L, lun_Walk *W) {
 }
 
 /* Stores the value at idx in the out table; returns its slot. */
-static int32_t lun_walk_store(lua_State *L, lun_Walk *W, int idx) {
+int32_t lun_walk_store(lua_State *L, lun_Walk *W, int idx) {
   lua_pushvalue(L, idx);
   lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   return W->slots;
@@ -95,6 +95,7 @@ static int lun_walk_env(lua_State *L, lun_Walk *W, int v) {
     const char *key;
     int32_t slot, old;
     key = lun_walk_entry(L, i, "env", &klen);
+    if (!lun_envlist_intact(L, -2)) lun_walk_altered(L, "env");   /* made by the runtime, as it made it */
     lua_insert(L, -2);                            /* key, entry */
     lua_pushvalue(L, -3);                         /* the list, for lun_walk_env_seen */
     lua_pushvalue(L, -3);
@@ -123,12 +124,22 @@ static int lun_walk_env(lua_State *L, lun_Walk *W, int v) {
   return enabled;
 }
 
+/* 1 if the view at v had :animation written after its :transaction. */
+static int lun_walk_outer(lua_State *L, int v) {
+  int top = lua_gettop(L);
+  int outer = lun_rawfield(L, v, "anim") == LUA_TTABLE && lua_rawgeti(L, -1, 3) == LUA_TBOOLEAN && lua_toboolean(L, -1);
+  lua_settop(L, top);
+  return outer;
+}
+
 /* Reports view:animation(a, value): the node is animated with a when value
- * changed since the last render at this position. */
-static void lun_walk_animation(lua_State *L, lun_Walk *W, int v) {
+ * changed since the last render at this position. Outside a :transaction of
+ * the same view value (outer), a goes into the transaction that fn then
+ * changes (lun_walk_tx_with), as SwiftUI's later modifier wraps the earlier. */
+static void lun_walk_animation(lua_State *L, lun_Walk *W, int v, int outer) {
   size_t plen, dlen;
   const char *path, *desc;
-  if (lun_rawfield(L, v, "animation") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  if (lun_rawfield(L, v, "anim") != LUA_TTABLE) { lua_pop(L, 1); return; }
   if (lua_getfield(L, W->record, "animValues") != LUA_TTABLE) {
     lua_pop(L, 1);
     lua_newtable(L);
@@ -144,9 +155,13 @@ static void lun_walk_animation(lua_State *L, lun_Walk *W, int v) {
     if (!lun_values_equal(L, -1, -2) && !lun_walk_disables(L, W)) {   /* by contents (Equatable); not
                                                     while the transaction disables animations (D06) */
       lua_rawgeti(L, -6, 1);
-      desc = luaL_tolstring(L, -1, &dlen);
-      lun_out_animate(L, desc, dlen);
-      lua_pop(L, 2);
+      if (outer) lun_walk_tx_with(L, W, lua_gettop(L));
+      else {
+        desc = luaL_tolstring(L, -1, &dlen);
+        lun_out_animate(L, desc, dlen);
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 1);
     }
     lua_pop(L, 2);
   }
@@ -170,11 +185,7 @@ static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
     if (lua_rawgeti(L, -2, 2) == LUA_TFUNCTION) {
       int32_t slot = lun_walk_store(L, W, -1);
       if (strcmp(name, "onSubmit") == 0) lun_enabled_slot(L, W, LUN_ROLE_SUBMIT, slot);
-      else if (strcmp(name, "refreshable") == 0) {   /* node:refresh() runs it as a task (issue 19) */
-        lun_enabled_slot(L, W, LUN_ROLE_REFRESH, slot);
-        if (lua_getfield(L, W->record, "refreshing") != LUA_TNIL) lun_out_attr(L, "refreshing", 10, "true", 4);
-        lua_pop(L, 1);
-      }
+      else if (strcmp(name, "refreshable") == 0) lun_envbuiltin_refreshable(L, W);   /* `refresh` inside (issue 19) */
       lun_out_modifier(L, name, nlen, "", 0);
     } else {
       if (!lua_isnil(L, -1)) {
@@ -391,6 +402,8 @@ static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
     lua_createtable(L, 0, 4);
     lua_newtable(L);
     lua_setfield(L, -2, "out");
+    lua_pushinteger(L, child);                    /* it reads the environment (editMode) from its unit */
+    lua_setfield(L, -2, "unit");
     for (i = 0; i < 6; i++) { lun_rawfield(L, v, fields[i]); lua_setfield(L, -2, fields[i]); }
     lun_out_record(L, child);
     return;
@@ -490,7 +503,7 @@ enum {
 static unsigned lun_walk_fields(lua_State *L, int v) {
   static const struct { const char *name; size_t len; unsigned bit; } fields[] = {
     {"id", 2, LUN_VF_ID}, {"env", 3, LUN_VF_ENV}, {"mods", 4, LUN_VF_MODS},
-    {"transaction", 11, LUN_VF_TRANSACTION}, {"animation", 9, LUN_VF_ANIMATION}, {"life", 4, LUN_VF_LIFE},
+    {"txfn", 4, LUN_VF_TRANSACTION}, {"anim", 4, LUN_VF_ANIMATION}, {"life", 4, LUN_VF_LIFE},
     {"attrs", 5, LUN_VF_ATTRS}, {"focus", 5, LUN_VF_FOCUS}, {"prefs", 5, LUN_VF_PREFS},
     {"prefWatch", 9, LUN_VF_PREFWATCH}, {"sheetSpec", 9, LUN_VF_SHEET}, {"alertSpec", 9, LUN_VF_ALERT},
     {"extras", 6, LUN_VF_EXTRAS}};
@@ -511,6 +524,8 @@ static unsigned lun_walk_fields(lua_State *L, int v) {
 /* Walks one view value (or a view type, or a plain array of views). */
 void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   int kind, t = lua_type(L, v), enabled = W->enabled, rows = W->rows, rowLevel = W->rowLevel, marks;
+  int refreshes = W->refreshes;                   /* :refreshable modifiers before this view's */
+  int outer;
   unsigned has;
   int32_t tx = W->tx, txcell = W->txcell;          /* what holds around the view, restored after it */
   size_t len = 0;
@@ -540,7 +555,10 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (lua_type(L, -1) == LUA_TSTRING) text = lua_tolstring(L, -1, &len);
   lun_out_begin(L, kind, text, len);
   lua_pop(L, 1);
-  if (W->open++ == 0) lun_walk_inherited(L, W);    /* a top-level node: the :transaction around the unit (D06) */
+  if (W->open++ == 0) {                           /* a top-level node: */
+    lun_walk_inherited(L, W);                     /* the :transaction around the unit (D06) */
+    lun_focus_scene_walk(L, W);                   /* an app's root: its scene, for focus */
+  }
   has = lun_walk_fields(L, v);
   if ((has & LUN_VF_ID) && lun_rawfield(L, v, "id") != LUA_TNIL) {   /* app:find{ id = ... } matches it */
     size_t ilen;
@@ -554,8 +572,10 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   lun_enabled_enter(L, W, v, (has & LUN_VF_ENV) ? lun_walk_env(L, W, v) : 0, has & LUN_VF_MODS);   /* :disabled
                                                      holds inside the view (D09) */
   if (has & LUN_VF_MODS) lun_walk_mods(L, W, v);
+  outer = (has & LUN_VF_ANIMATION) && (has & LUN_VF_TRANSACTION) && lun_walk_outer(L, v);   /* in the order written */
+  if (outer) lun_walk_animation(L, W, v, 1);
   if (has & LUN_VF_TRANSACTION) lun_walk_transaction(L, W, v);
-  if (has & LUN_VF_ANIMATION) lun_walk_animation(L, W, v);
+  if ((has & LUN_VF_ANIMATION) && !outer) lun_walk_animation(L, W, v, 0);
   if ((has & LUN_VF_LIFE) && lun_rawfield(L, v, "life") == LUA_TTABLE && W->life) {
     lua_Integer i, n = lun_rawlen_bounded(L, -1, "a view's life list");
     for (i = 1; i <= n; i++) {
@@ -619,9 +639,9 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     case LUN_VIEW_SECUREFIELD:
       lun_rawfield(L, v, "binding");
       if (!lun_binding_test(L, -1)) lun_walk_altered(L, "binding");
-      if (kind == LUN_VIEW_SECUREFIELD) lun_binding_mark_secret(L, -1);   /* inspection hides what it reaches */
       lun_enabled_slot(L, W, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
-      lun_binding_get(L, -1);
+      if (kind == LUN_VIEW_SECUREFIELD) lun_binding_get_secret(L, -1);   /* what it reaches is secret (lun_secret.c) */
+      else lun_binding_get(L, -1);
       if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
       else if (kind == LUN_VIEW_SECUREFIELD) lun_secure_text(L, -1);   /* its text is never shown */
       else luaL_tolstring(L, -1, NULL);
@@ -641,6 +661,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     case LUN_VIEW_LIST:
     case LUN_VIEW_FOREACH:
       marks = lun_list_walk(L, W, v) ? lua_gettop(L) : 0;   /* List(selection:) (lun_list.c) */
+      if (kind == LUN_VIEW_LIST && W->refreshes == refreshes) lun_envbuiltin_list_refresh(L, W);   /* `refresh` above */
       if (kind == LUN_VIEW_LIST && !W->marked && !lun_enabled_now(L, W)) {   /* it cannot be scrolled (D09) */
         lun_out_attr(L, "disabled", 8, "true", 4);
         W->marked = 1;

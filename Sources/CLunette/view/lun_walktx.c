@@ -81,6 +81,22 @@ static void lun_walk_animate(lua_State *L, lun_Walk *W) {
   lua_settop(L, top - 1);
 }
 
+/* The transaction in effect where the walk is becomes a copy of it
+ * carrying the animation at aidx (an outer :animation(a, value) whose value
+ * changed), for the view's :transaction and the views inside. [-0, +0] */
+void lun_walk_tx_with(lua_State *L, lun_Walk *W, int aidx) {
+  aidx = lua_absindex(L, aidx);
+  lun_walk_tx(L, W);
+  lun_transaction_new(L, -1);
+  lua_getiuservalue(L, -1, 1);
+  lua_pushvalue(L, aidx);
+  lua_setfield(L, -2, "animation");
+  lua_pop(L, 1);
+  lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
+  W->tx = W->slots;
+  lua_pop(L, 1);
+}
+
 /* At a top-level node of a body: the :transaction modifiers of views
  * around the unit apply to its animations. [-0, +0] */
 void lun_walk_inherited(lua_State *L, lun_Walk *W) {
@@ -139,7 +155,7 @@ static void lun_walk_newcell(lua_State *L, lun_Walk *W, int fidx) {
 void lun_walk_transaction(lua_State *L, lun_Walk *W, int v) {
   int top = lua_gettop(L);
   int32_t old;
-  if (lun_rawfield(L, v, "transaction") != LUA_TFUNCTION) { lua_pop(L, 1); return; }
+  if (lun_rawfield(L, v, "txfn") != LUA_TFUNCTION) { lua_pop(L, 1); return; }
   lua_pushboolean(L, 1);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_modifies);
   lun_walk_tx(L, W);

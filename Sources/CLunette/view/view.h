@@ -64,9 +64,11 @@ typedef struct lun_Walk {
   int envsaves;     /* lun_envtransform.c: views open that set environment values in this body */
   int rows;         /* lun_list.c: for the view walked next, the stack index of its static List's selection marks (0: none) */
   int rowLevel;     /* lun_list.c: Sections and Groups between that List and the view */
+  int refreshes;    /* lun_envbuiltin.c: the :refreshable modifiers walked so far in this body */
   const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);
+int32_t lun_walk_store(lua_State *L, lun_Walk *W, int idx);
 void lun_walk_empty_out(lua_State *L);
 int lun_walk_out(lua_State *L, lun_Walk *W);
 int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
@@ -76,11 +78,16 @@ int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const
 void lun_walk_transaction(lua_State *L, lun_Walk *W, int v);
 void lun_walk_inherited(lua_State *L, lun_Walk *W);
 int lun_walk_disables(lua_State *L, lun_Walk *W);
+void lun_walk_tx_with(lua_State *L, lun_Walk *W, int aidx);                     /* [-0, +0] */
 
 /* lun_envtransform.c: view:transformEnvironment and the values a body sets, for the views inside */
 int lun_modifier_transform_environment(lua_State *L);
+/* lun_envlist.c: a view value's environment list, whose entries only the runtime makes */
+void lun_envlist_add(lua_State *L, int v);                                         /* [-1, +0] */
+int lun_envlist_intact(lua_State *L, int idx);                                     /* [-0, +0] */
 void lun_envwalk_value(lua_State *L, lun_Walk *W, int list, lua_Integer i, int v, int kidx);
 void lun_envwalk_set(lua_State *L, lun_Walk *W, int kidx, int vidx);
+void lun_envwalk_inherited(lua_State *L, lun_Walk *W, int kidx);                  /* [-0, +1] */
 void lun_envwalk_leave(lua_State *L, lun_Walk *W);
 
 /* lun_enabled.c: :disabled and isEnabled (D09) */
@@ -96,6 +103,7 @@ void lun_enabled_check_arg(lua_State *L);
 void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx);
 void lun_focus_write(lua_State *L, int bidx, int vidx);
 void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx);
+void lun_focus_scene_walk(lua_State *L, lun_Walk *W);
 
 /* lun_preference.c */
 void lun_open_preference(lua_State *L);
@@ -127,13 +135,13 @@ void lun_walk_alert(lua_State *L, lun_Walk *W, int v);
 /* issue 19, session 7 (helper): views people expect, built-in environment values */
 /* lun_view.c */
 void lun_date_text(lua_State *L, lua_Number seconds, const char *components);   /* [-0, +1] */
-void lun_secure_text(lua_State *L, int idx);                                     /* [-0, +1] */
 void lun_view_tag_of(lua_State *L, int idx);                                     /* [-0, +1] */
 void lun_view_list_text(lua_State *L, int idx);                                  /* [-0, +1] */
 void lun_inputs_check(lua_State *L, int defidx, const char *section, const char *view);   /* [-0, +0] */
 void lun_view_add_children(lua_State *L, int src, int vidx);                     /* [-0, +0] */
 /* lun_list.c: List(selection:), onDelete, onMove, swipeActions, searchable, toolbar */
 int lun_list_take_options(lua_State *L);
+void lun_list_check_data(lua_State *L, int idx, const char *name);               /* [-0, +0] */
 void lun_list_give_selection(lua_State *L, int vidx);                            /* [-0, +0] */
 void lun_list_row_value(lua_State *L, int idx);                                  /* [-0, +1] */
 void lun_list_select(lua_State *L, int bidx, int sidx, int vidx);                /* [-0, +0] */
@@ -152,8 +160,11 @@ void lun_open_envbuiltin(lua_State *L);
 void lun_envbuiltin_check(lua_State *L, int kidx, int vidx);                     /* [-0, +0] */
 void lun_envbuiltin_derived(lua_State *L, int kidx, int vidx, int v, const char *site); /* [-0, +0] */
 int lun_envbuiltin_readonly(const char *key);
+const char *lun_envbuiltin_setter(const char *key);
 void lun_attribute_mute(lua_State *L, int muted);                                /* [-0, +0] */
 void lun_envbuiltin_presented(lua_State *L, lun_Walk *W);                        /* [-0, +0] */
+void lun_envbuiltin_refreshable(lua_State *L, lun_Walk *W);                      /* [-0, +0] */
+void lun_envbuiltin_list_refresh(lua_State *L, lun_Walk *W);                     /* [-0, +0] */
 
 /* lun_self.c */
 void lun_open_self(lua_State *L);
@@ -162,5 +173,6 @@ void lun_self_init_state(lua_State *L, int recidx);
 void lun_self_init(lua_State *L, int recidx);
 void lun_self_subscribe(lua_State *L, int recidx);
 int lun_self_is_focus_binding(lua_State *L, int bidx);
+int32_t lun_self_unit(lua_State *L, int idx);
 
 #endif

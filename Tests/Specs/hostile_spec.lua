@@ -416,4 +416,27 @@ describe("R16 the runtime's sorting is its own", function()
     assert.are.same({ 1, "two", true }, { p.x, p.y, p.z })
     assert.are.equal("SortedByC#" .. tostring(p):match("#(%d+)") .. ' {x=1, y="two", z=true}', tostring(p))
   end)
+
+  -- The runtime's Lua (its prelude: navigation, observations, ForEach) calls
+  -- the functions it saw when it loaded, not the script's globals.
+  it("R16 a replaced pairs does not change what a NavigationStack shows", function()
+    local Shelf = ui.View("HostileShelf", { body = function()
+      return ui.NavigationStack {
+        ui.VStack { ui.NavigationLink("Open", "Dune") }
+          :navigationDestination("string", function(title) return ui.Text("book " .. title) end),
+      }
+    end })
+    local saved = pairs
+    pairs = function() return function() return nil end end   -- luacheck: ignore 121
+    local ok, found = pcall(function()
+      local app = ui.mount(Shelf {})
+      app:find("Open"):tapLink()
+      local shown = app:find("book Dune") ~= nil
+      app:unmount()
+      return shown
+    end)
+    pairs = saved                                               -- luacheck: ignore 121
+    assert.is_true(ok, tostring(found))
+    assert.is_true(found)
+  end)
 end)

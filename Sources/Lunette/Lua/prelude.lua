@@ -3,6 +3,13 @@
 -- machinery. Run once by the runtime right after the module is installed.
 local ui = require("lunette")
 
+-- The functions the prelude calls, as they were when it loaded (before any
+-- script ran): a script that replaces a global (`pairs = …`, `table.concat
+-- = …`) changes what its own code does, never what the runtime's does.
+local error, getmetatable, next, pairs, pcall, rawequal, select, setmetatable, tostring, type =
+  error, getmetatable, next, pairs, pcall, rawequal, select, setmetatable, tostring, type
+local running, status, concat = coroutine.running, coroutine.status, table.concat
+
 -- ui.observations(fn) -> sequence (T01, D04: SE-0475's Observations).
 -- Inside a task, `for value in ui.observations(function() return book.title end) do`
 -- (or over a sequence kept in a variable, by any number of loops):
@@ -40,7 +47,7 @@ local function observe(seq)
     if seq.finished then return end               -- terminal: fn runs no more (and reads nothing)
     local ok, value = pcall(seq.fn)
     for co in pairs(seq.loops) do                 -- loops whose task is gone leave
-      if coroutine.status(co) == "dead" then seq.loops[co] = nil end
+      if status(co) == "dead" then seq.loops[co] = nil end
     end
     seq.version = seq.version + 1
     if not ok then
@@ -81,7 +88,7 @@ end
 -- The iterator: (seq, _, control) -> the next value. A loop starts with a
 -- nil control: its first value is the one current now.
 function Observations.__call(seq, _, control)
-  local co = coroutine.running()
+  local co = running()
   local loop = seq.loops[co]
   if control == nil or loop == nil then
     if seq.finished then                          -- terminal already: ends at once, no value, no error
@@ -113,7 +120,7 @@ local function sequence(fn, untilFinished, name)
   local seq = setmetatable({ fn = fn, untilFinished = untilFinished, subject = ui.Subject(), version = 0,
                              loops = setmetatable({}, { __mode = "k" }) }, Observations)
   -- `for v in ui.observations(fn) do`: the loop's end (a break too) lets the sequence go
-  local closer = setmetatable({}, { __close = function() leave(seq, coroutine.running()) end })
+  local closer = setmetatable({}, { __close = function() leave(seq, running()) end })
   return seq, nil, nil, closer
 end
 
@@ -184,15 +191,15 @@ ui._presented, ui._attribute = nil, nil
 -- What the views of a stack's screens declare reaches the stack as
 -- preferences: their :navigationDestination entries ({ typeKey, fn }) and
 -- their navigationTitle (the first in tree order).
-ui.PreferenceKey("lunette.navigationDestinations", {}, function(acc, next)
+ui.PreferenceKey("lunette.navigationDestinations", {}, function(acc, more)
   local out = {}
   for i = 1, #acc do out[#out + 1] = acc[i] end
-  for i = 1, #next do out[#out + 1] = next[i] end
+  for i = 1, #more do out[#out + 1] = more[i] end
   return out
 end)
-ui.PreferenceKey("lunette.navigationTitle", "", function(acc, next)
+ui.PreferenceKey("lunette.navigationTitle", "", function(acc, more)
   if acc ~= "" then return acc end
-  return tostring(next)
+  return tostring(more)
 end)
 
 local function isView(v) return getmetatable(v) == "lunette.View" or getmetatable(v) == "lunette.ViewType" end
@@ -220,7 +227,7 @@ local function watch(v, self, screen)
     local r, keys = registry(self), {}
     for i = 1, #list do keys[i] = list[i][1] end
     r.dests[screen] = list
-    local key = table.concat(keys, "\0")
+    local key = concat(keys, "\0")
     if not self.heard then self.heard = true end
     if r.keys[screen] ~= key then r.keys[screen] = key; self.version = self.version + 1 end
   end)

@@ -87,9 +87,11 @@ function ui.id(object) end
 ---DynamicProperty). Define methods on it: function Paged:next() ... end.
 
 ---@class ui.DynamicPropertyDefinition
----Any section a view has but the inputs a caller passes (binding, bindable,
----observedObject) and properties; appStorage and sceneStorage names are
----their store keys (not prefixed with the property's name).
+---Any section a view has; appStorage and sceneStorage names are their store
+---keys (not prefixed with the property's name). Its inputs (binding, bindable,
+---observedObject) come from the caller of the view that includes it, under the
+---property's name: Chooser { sel = { value = self["$picked"] } }. Properties
+---nest (at most 8 deep): self.sel.inner.x; updates run innermost first.
 ---@field state? table<string, any> its own @State, per view identity
 ---@field environment? table<string, ui.Class|string|ui.Marker> its environment reads
 ---@field appStorage? table<string, any> @AppStorage: name = default (stored under the name) or ui.AppStorage(key, default)
@@ -97,6 +99,10 @@ function ui.id(object) end
 ---@field focusState? table<any, string|false> @FocusState names
 ---@field stateObject? table<string, fun(self: table): any> @StateObject factories
 ---@field environmentObject? table<string, ui.Class> @EnvironmentObject types
+---@field binding? string[] @Binding inputs, passed under the property's name
+---@field bindable? string[] @Bindable inputs, passed under the property's name
+---@field observedObject? string[] @ObservedObject inputs, passed under the property's name
+---@field properties? table<string, ui.DynamicProperty> properties it holds
 ---@field update? fun(p: table) runs before each body of a view that includes it
 
 ---@param name string

@@ -625,12 +625,9 @@ describe("DynamicProperty holds any dynamic property", function()
     app:unmount()
   end)
 
-  it("F14 a property cannot hold inputs a caller passes, nor other properties; storage defaults are checked", function()
-    local ok, err = pcall(ui.DynamicProperty, "WithBinding", { binding = { "value" } })
-    assert.is_false(ok)
-    assert.matches("ui.DynamicProperty%('WithBinding'%): a property cannot hold 'binding': it declares inputs a caller passes", err)
-    ok, err = pcall(function() return ui.DynamicProperty("Nested", { properties = {} }) end)
-    assert.matches("fidelity_spec.lua:%d+: ui.DynamicProperty%('Nested'%): a property cannot hold 'properties'", err)
+  it("F14 a nested entry that is no property is an error; storage defaults are checked", function()
+    local ok, err = pcall(function() return ui.DynamicProperty("Nested", { properties = { inner = {} } }) end)
+    assert.matches("properties entry 'inner' must be a ui.DynamicProperty under a plain name", err)
     ok, err = pcall(function() return ui.DynamicProperty("BadStore", { appStorage = { f = print } }) end)
     assert.is_false(ok)
     assert.matches("BadStore", err)
@@ -638,5 +635,109 @@ describe("DynamicProperty holds any dynamic property", function()
     assert.matches("ui.DynamicProperty%('NotTable'%): section 'appStorage' must be a table, got number", err)
     ok, err = pcall(function() return ui.View("FidelitySceneMarker", { sceneStorage = { tab = ui.AppStorage("t", 1) }, body = function() end }) end)
     assert.matches("sceneStorage 'tab' takes its default", err)
+  end)
+end)
+
+-- DynamicProperty's conforming types include the property wrappers a
+-- property may hold (https://developer.apple.com/documentation/swiftui/dynamicproperty);
+-- a DynamicProperty is itself one, so it may hold another, and "The view
+-- gives values to these properties prior to recomputing the view's body"
+-- (update(): https://developer.apple.com/documentation/swiftui/dynamicproperty/update()).
+-- Apple does not spell out nesting; SwiftUI updates a property's fields
+-- before it. Issue 19, session 9 (the documentation check's item 13).
+describe("DynamicProperty holding DynamicProperties", function()
+  it("F14 a property may hold properties: their state is per view instance, updates run innermost first, the handle reaches them", function()
+    local order = {}
+    local Inner = ui.DynamicProperty("F14Inner", { state = { count = 0 }, update = function(p)
+      order[#order + 1] = "inner " .. p.count
+    end })
+    function Inner:bump() self.count = self.count + 1 end
+    local Outer = ui.DynamicProperty("F14Outer", { properties = { inner = Inner }, state = { label = "x" }, update = function(p)
+      order[#order + 1] = "outer " .. p.inner.count
+    end })
+    local V = ui.View("F14Nesting", { properties = { o = Outer }, body = function(self)
+      return ui.VStack {
+        ui.Text("count " .. self.o.inner.count .. " " .. self.o.label),
+        ui.Button("bump", function() self.o.inner:bump() end),
+        ui.Stepper("step", self.o.inner["$count"], { 0, 9 }),
+      }
+    end })
+    local app = ui.mount(ui.VStack { V {}, V {} })
+    assert.equal("inner 0,outer 0,inner 0,outer 0", table.concat(order, ","))
+    app:findAll { type = "Button" }[1]:tap()
+    assert.truthy(app:find("count 1 x"))
+    assert.truthy(app:find("count 0 x"))                 -- the other instance's own
+    assert.equal("inner 1,outer 1", table.concat(order, ",", #order - 1))
+    app:findAll { type = "Stepper" }[2]:increment()      -- a binding to the nested state: "$count"
+    assert.equal(0, #app:findAll("count 0 x"))
+    app:unmount()
+  end)
+
+  it("F14 properties nest at most 8 deep; a nested entry that is no property is an error naming it", function()
+    local p = ui.DynamicProperty("F14Level0", { state = { n = 0 } })
+    for i = 1, 7 do p = ui.DynamicProperty("F14Level" .. i, { properties = { down = p } }) end
+    assert.error_matches(function() ui.DynamicProperty("F14Level8", { properties = { down = p } }) end,
+      "ui.DynamicProperty('F14Level8'): properties nest more than 8 deep", 1, true)
+    local V = ui.View("F14Deep", { properties = { p = p }, body = function(self)
+      return ui.Text("n " .. self.p.down.down.down.down.down.down.down.n)
+    end })
+    local app = ui.mount(V {})
+    assert.truthy(app:find("n 0"))
+    app:unmount()
+  end)
+end)
+
+-- Binding is among DynamicProperty's conforming types
+-- (https://developer.apple.com/documentation/swiftui/dynamicproperty): a
+-- DynamicProperty may hold a @Binding, which whoever makes the property
+-- passes. Here the caller of the view that includes the property passes it,
+-- under the property's name (issue 19, session 9; the documentation check's
+-- item 13).
+describe("DynamicProperty holding Bindings", function()
+  local Selection = ui.DynamicProperty("F14Selection", { binding = { "value" }, state = { picks = 0 } })
+  function Selection:pick(v) self.value = v; self.picks = self.picks + 1 end
+  local Chooser = ui.View("F14Chooser", { properties = { sel = Selection }, body = function(self)
+    return ui.VStack {
+      ui.Text("chosen " .. tostring(self.sel.value) .. " picks " .. self.sel.picks),
+      ui.Button("pick b", function() self.sel:pick("b") end),
+      ui.TextField("edit", self.sel["$value"]),
+    }
+  end })
+
+  it("F14 a property's binding comes from the view's caller, under the property's name; it reads and writes through", function()
+    local Root = ui.View("F14ChooserRoot", { state = { picked = "a" }, body = function(self)
+      return ui.VStack { ui.Text("root " .. self.picked), Chooser { sel = { value = self["$picked"] } } }
+    end })
+    local app = ui.mount(Root {})
+    assert.truthy(app:find("chosen a picks 0"))
+    app:find("pick b"):tap()
+    assert.truthy(app:find("root b"))
+    assert.truthy(app:find("chosen b picks 1"))
+    app:find("edit"):setText("c")
+    assert.truthy(app:find("root c"))
+    app:unmount()
+  end)
+
+  it("F14 a nested property's binding comes in its own table, within its holder's", function()
+    local Holder = ui.DynamicProperty("F14Holder", { properties = { sel = Selection } })
+    local V = ui.View("F14HolderView", { properties = { h = Holder }, body = function(self)
+      return ui.Button("value " .. tostring(self.h.sel.value), function() self.h.sel:pick("z") end)
+    end })
+    local Root = ui.View("F14HolderRoot", { state = { picked = "y" }, body = function(self)
+      return ui.VStack { ui.Text("root " .. self.picked), V { h = { sel = { value = self["$picked"] } } } }
+    end })
+    local app = ui.mount(Root {})
+    app:find("value y"):tap()
+    assert.truthy(app:find("root z"))
+    assert.error_matches(function() return V {} end, "(F14HolderView { h = { sel = { value = self[\"$flag\"] } } })", 1, true)
+    app:unmount()
+  end)
+
+  it("F14 a missing one is an error naming the view, the input and how to pass it", function()
+    assert.error_matches(function() return Chooser {} end,
+      [[F14Chooser: missing input 'sel.value': binding = { "sel.value" } declares a Binding the caller passes (F14Chooser { sel = { value = self["$flag"] } })]],
+      1, true)
+    assert.error_matches(function() return Chooser { sel = { value = 3 } } end,
+      "F14Chooser: input 'sel.value' must be a Binding", 1, true)
   end)
 end)

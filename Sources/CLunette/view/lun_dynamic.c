@@ -12,11 +12,17 @@
  *   end })
  *
  * A property may hold what SwiftUI allows inside a DynamicProperty: every
- * section a view has (lun_sections) but the inputs a caller passes
- * (binding, bindable, observedObject: a property has no caller) and other
- * properties. A view type that includes a property gets its sections as
- * its own, under dotted names ("paged.page"): they live, are tracked and are
- * kept exactly as the view's own are. An appStorage (or sceneStorage) name
+ * section a view has (lun_sections), the inputs a caller passes included
+ * (binding, bindable, observedObject: the caller of the view that includes
+ * it passes them under the property's name, `Picker { sel = { value =
+ * self["$picked"] } }`, lun_dynamic_inputs; issue 19 session 9), and other
+ * properties (`properties = { inner = Inner }`, issue 19 session 9: their
+ * sections join the property's under "inner.", at most LUN_DYN_DEPTH
+ * deep). A view type that includes a property gets its sections as its
+ * own, under dotted names ("paged.page", "paged.inner.x"): they live, are
+ * tracked and are kept exactly as the view's own are. Before each body the
+ * updates run innermost first: a nested property's before the one holding
+ * it, as SwiftUI gives a DynamicProperty's fields their values before it. An appStorage (or sceneStorage) name
  * is its store key, so the property's keeps its own name as its key (a
  * ui.AppStorage marker under the dotted name), not the dotted one.
  * `self.paged` is a handle that reads and writes them by their short
@@ -34,11 +40,17 @@
 
 /* The most names a DynamicProperty definition may hold (the sections, update). */
 #define LUN_DYN_KNOWN 32
+/* The deepest properties nest (a property holding a property …). */
+#define LUN_DYN_DEPTH 8
 
-/* 1 if a DynamicProperty may hold section d: a view's section, not an input
- * a caller passes nor another property. */
+static void lun_dynamic_check_entries(lua_State *L, int pidx, const char *view);
+static int lun_dynamic_merge(lua_State *L, int pidx, const lun_Section *d, int destidx, const char *name,
+                             const char *view);
+
+/* 1 if a DynamicProperty may hold section d among those it merges: a
+ * view's section (inputs included), not another property (those nest). */
 static int lun_dynamic_holds(const lun_Section *d) {
-  return d->kind && d->kind != LUN_SECTION_PROPERTY && !d->input;
+  return d->kind && d->kind != LUN_SECTION_PROPERTY;
 }
 
 /* Raises unless the definition at 2 of property `name` holds only what a
@@ -48,11 +60,9 @@ static void lun_dynamic_check(lua_State *L, const char *name) {
   const lun_Section *d;
   int n = 0;
   for (d = lun_sections; d->name; d++) {
-    if (lun_dynamic_holds(d) && n < LUN_DYN_KNOWN - 2) known[n++] = d->name;
+    if ((lun_dynamic_holds(d) || d->kind == LUN_SECTION_PROPERTY) && n < LUN_DYN_KNOWN - 2) known[n++] = d->name;
     else if (d->kind && lua_getfield(L, 2, d->name) != LUA_TNIL)
-      lun_error_here(L, "ui.DynamicProperty('%s'): a property cannot hold '%s'%s", name, d->name,
-                     d->input ? ": it declares inputs a caller passes, and a property included with "
-                                "`properties = { … }` has no caller (declare it in the view)" : " (include both in the view)");
+      lun_error_here(L, "ui.DynamicProperty('%s'): a property cannot hold '%s'", name, d->name);
     else if (d->kind) lua_pop(L, 1);
   }
   known[n++] = "update";
@@ -71,7 +81,55 @@ static void lun_dynamic_check(lua_State *L, const char *name) {
   lun_sections_check(L, 2, name);                 /* what they start from can be stored */
 }
 
-/* ui.DynamicProperty(name, { state?, environment?, appStorage?, …, update? }) -> property type. */
+/* The depth of the property type at idx: 1, or one more than its deepest
+ * nested property (info.depth). */
+static int lun_dynamic_depth(lua_State *L, int idx) {
+  int depth;
+  lua_getiuservalue(L, idx, 1);
+  lua_getfield(L, -1, "depth");
+  depth = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : 1;
+  lua_pop(L, 2);
+  return depth;
+}
+
+/* The definition at 2 of property `name` holds properties (`properties =
+ * { inner = Inner }`): their sections join info's (at infoidx) under
+ * "inner.", and info.properties keeps them (for handles and updates). [-0, +0] */
+static void lun_dynamic_nest(lua_State *L, int infoidx, const char *name) {
+  const lun_Section *d;
+  int props, depth = 1;
+  if (lua_getfield(L, 2, "properties") == LUA_TNIL) { lua_pop(L, 1); return; }
+  if (!lua_istable(L, -1)) lun_error_here(L, "ui.DynamicProperty('%s'): properties must be a table of ui.DynamicProperty", name);
+  props = lua_gettop(L);
+  lun_dynamic_check_entries(L, props, name);
+  lua_pushnil(L);
+  while (lua_next(L, props)) {
+    int inner = lun_dynamic_depth(L, -1) + 1;
+    if (inner > LUN_DYN_DEPTH)
+      lun_error_here(L, "ui.DynamicProperty('%s'): properties nest more than %d deep", name, LUN_DYN_DEPTH);
+    if (inner > depth) depth = inner;
+    lua_pop(L, 1);
+  }
+  for (d = lun_sections; d->name; d++) {
+    if (!lun_dynamic_holds(d)) continue;
+    if (lua_getfield(L, infoidx, d->name) != LUA_TTABLE) { lua_pop(L, 1); lua_newtable(L); }
+    lua_pushnil(L);
+    while (lua_next(L, props)) {
+      lun_dynamic_merge(L, lua_gettop(L), d, lua_gettop(L) - 2, lua_tostring(L, -2), name);
+      lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+    if (lua_next(L, -2) == 0) lua_pop(L, 1);      /* nothing in it: no section */
+    else { lua_pop(L, 2); lua_setfield(L, infoidx, d->name); }
+  }
+  lun_copy_shallow(L, props);
+  lua_setfield(L, infoidx, "properties");
+  lua_pushinteger(L, depth);
+  lua_setfield(L, infoidx, "depth");
+  lua_pop(L, 1);
+}
+
+/* ui.DynamicProperty(name, { state?, environment?, appStorage?, …, properties?, update? }) -> property type. */
 static int lun_ui_dynamic_property(lua_State *L) {
   const lun_Section *d;
   const char *name = luaL_checkstring(L, 1);
@@ -93,6 +151,7 @@ static int lun_ui_dynamic_property(lua_State *L) {
   }
   lua_getfield(L, 2, "update");
   lua_setfield(L, -2, "update");
+  lun_dynamic_nest(L, lua_gettop(L), name);
   lua_setiuservalue(L, -2, 1);
   lua_newtable(L);
   lua_setiuservalue(L, -2, 2);
@@ -219,29 +278,58 @@ void lun_dynamic_expand(lua_State *L, int defidx, const char *view) {
   lua_pop(L, 1);
 }
 
+/* Adds the property type at tidx, under the dotted name at nidx, to
+ * types[name] (at typesidx) and, innermost first, the names of those with
+ * an update hook to the list at updidx (bounded: LUN_DYN_DEPTH levels). [-0, +0] */
+static void lun_dynamic_collect(lua_State *L, int tidx, int nidx, int typesidx, int updidx) {
+  tidx = lua_absindex(L, tidx);
+  nidx = lua_absindex(L, nidx);
+  lua_pushvalue(L, nidx);
+  lua_pushvalue(L, tidx);
+  lua_rawset(L, typesidx);
+  lua_getiuservalue(L, tidx, 1);
+  if (lua_getfield(L, -1, "properties") == LUA_TTABLE) {   /* nested: theirs first */
+    luaL_checkstack(L, 8, "nested properties");
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      lua_pushfstring(L, "%s.%s", lua_tostring(L, nidx), lua_tostring(L, -2));
+      lun_dynamic_collect(L, -2, -1, typesidx, updidx);
+      lua_pop(L, 2);
+    }
+  }
+  if (lua_getfield(L, -2, "update") == LUA_TFUNCTION) {
+    lua_pushvalue(L, nidx);
+    lua_rawseti(L, updidx, (lua_Integer)lua_rawlen(L, updidx) + 1);
+  }
+  lua_pop(L, 3);
+}
+
 /* Records the properties of the (expanded) definition at defidx in info:
  * sections[name] = LUN_SECTION_PROPERTY, info.properties[name] = type,
- * info.updates = { names with an update hook }. [-0, +0] */
+ * info.propertyTypes[dotted name] = type for them and the ones they nest,
+ * info.updates = { dotted names with an update hook, innermost first }. [-0, +0] */
 void lun_dynamic_sections(lua_State *L, int defidx, int infoidx) {
-  int n = 0;
+  int props, sections, types, updates;
   if (lua_getfield(L, defidx, "properties") == LUA_TNIL) { lua_pop(L, 1); return; }
+  props = lua_gettop(L);
+  lua_pushvalue(L, props);
   lua_setfield(L, infoidx, "properties");
-  lua_getfield(L, infoidx, "properties");
   lua_getfield(L, infoidx, "sections");
-  lua_newtable(L);                                /* updates */
+  sections = lua_gettop(L);
+  lua_newtable(L);
+  types = lua_gettop(L);
+  lua_newtable(L);
+  updates = lua_gettop(L);
   lua_pushnil(L);
-  while (lua_next(L, -4)) {
+  while (lua_next(L, props)) {
     lua_pushvalue(L, -2);
     lua_pushinteger(L, LUN_SECTION_PROPERTY);
-    lua_rawset(L, -6);
-    lua_getiuservalue(L, -1, 1);
-    if (lua_getfield(L, -1, "update") == LUA_TFUNCTION) {
-      lua_pushvalue(L, -4);
-      lua_rawseti(L, -6, ++n);
-    }
-    lua_pop(L, 3);
+    lua_rawset(L, sections);
+    lun_dynamic_collect(L, -1, -2, types, updates);
+    lua_pop(L, 1);
   }
   lua_setfield(L, infoidx, "updates");
+  lua_setfield(L, infoidx, "propertyTypes");
   lua_pop(L, 2);
 }
 
@@ -265,7 +353,7 @@ void lun_dynamic_handle(lua_State *L, int recidx, int kidx) {
   lua_pushvalue(L, kidx);
   lua_setiuservalue(L, -2, 2);
   lua_getfield(L, recidx, "info");
-  lua_getfield(L, -1, "properties");
+  lua_getfield(L, -1, "propertyTypes");           /* by dotted name: nested ones too */
   lua_pushvalue(L, kidx);
   lua_rawget(L, -2);
   lua_setiuservalue(L, -4, 3);
@@ -333,8 +421,22 @@ static int lun_handle_index(lua_State *L) {
   } else {
     lua_pop(L, 1);
   }
-  lua_getiuservalue(L, 1, 3);                     /* a method of the property type */
-  lua_getiuservalue(L, -1, 2);
+  lua_settop(L, 2);
+  lua_getiuservalue(L, 1, 3);                     /* 3: the property type; a property it holds: its handle */
+  lua_getiuservalue(L, -1, 1);
+  if (lua_type(L, 2) == LUA_TSTRING && lua_getfield(L, -1, "properties") == LUA_TTABLE) {
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, -2) != LUA_TNIL) {
+      lua_getiuservalue(L, 1, 1);                 /* self, then its record */
+      lua_getiuservalue(L, -1, 1);
+      lua_getiuservalue(L, 1, 2);
+      lua_pushfstring(L, "%s.%s", lua_tostring(L, -1), lua_tostring(L, 2));
+      lun_dynamic_handle(L, -3, -1);
+      return 1;
+    }
+  }
+  lua_settop(L, 3);
+  lua_getiuservalue(L, -1, 2);                    /* a method of the property type */
   lua_pushvalue(L, 2);
   if (lua_rawget(L, -2) != LUA_TNIL) return 1;
   return lun_handle_unknown(L, "read");
@@ -371,7 +473,7 @@ void lun_dynamic_update(lua_State *L, int recidx) {
   lua_getfield(L, recidx, "info");
   if (lua_getfield(L, -1, "updates") != LUA_TTABLE) { lua_pop(L, 2); return; }
   n = (lua_Integer)lua_rawlen(L, -1);
-  lua_getfield(L, -2, "properties");
+  lua_getfield(L, -2, "propertyTypes");
   for (i = 1; i <= n; i++) {
     lua_rawgeti(L, -2, i);
     lua_pushvalue(L, -1);
@@ -383,6 +485,77 @@ void lun_dynamic_update(lua_State *L, int recidx) {
     lua_pop(L, 3);
   }
   lua_pop(L, 3);
+}
+
+/* 1 if the value at idx is a table without a metatable. [-0, +0] */
+static int lun_plain_table(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE) return 0;
+  if (!lua_getmetatable(L, idx)) return 1;
+  lua_pop(L, 1);
+  return 0;
+}
+
+/* Copies into the table at dest the inputs of the plain table at src, for
+ * the property (or nested property) named by the string at pidx: key k
+ * becomes "prefix.k"; a nested property's own table is flattened in turn
+ * (at most LUN_DYN_DEPTH levels). types: info.propertyTypes. [-0, +0] */
+static void lun_dynamic_flatten(lua_State *L, int dest, int src, int pidx, int types, int depth) {
+  luaL_checkstack(L, 8, "a property's inputs");
+  lua_pushnil(L);
+  while (lua_next(L, src)) {                      /* k, v */
+    int nested;
+    if (lua_type(L, -2) != LUA_TSTRING)
+      lun_error_here(L, "the inputs of property '%s' must be named (%s = { value = … }), got %s", lua_tostring(L, pidx),
+                     lua_tostring(L, pidx), luaL_typename(L, -2));
+    lua_pushfstring(L, "%s.%s", lua_tostring(L, pidx), lua_tostring(L, -2));   /* k, v, "prefix.k" */
+    lua_pushvalue(L, -1);
+    nested = lua_rawget(L, types) != LUA_TNIL;    /* a nested property: its own table of inputs */
+    lua_pop(L, 1);
+    if (nested && depth < LUN_DYN_DEPTH && lun_plain_table(L, -2)) {
+      lun_dynamic_flatten(L, dest, lua_gettop(L) - 1, lua_gettop(L), types, depth + 1);
+      lua_pop(L, 2);
+    } else {
+      lua_pushvalue(L, -2);
+      lua_rawset(L, dest);                        /* dest["prefix.k"] = v */
+      lua_pop(L, 1);
+    }
+  }
+}
+
+/* The caller's inputs (arg `arg`, a table or nil) of the view type at
+ * tidx: the inputs of a property it includes come under the property's
+ * name (`sel = { value = b }`) and become the dotted inputs its sections
+ * declare ("sel.value"), in a copy of the caller's table, which replaces
+ * it. [-0, +0] */
+void lun_dynamic_inputs(lua_State *L, int tidx, int arg) {
+  int info, types, copy = 0;
+  if (!lua_istable(L, arg)) return;
+  lua_getiuservalue(L, tidx, 1);
+  info = lua_gettop(L);
+  if (lua_getfield(L, info, "properties") != LUA_TTABLE || lua_getfield(L, info, "propertyTypes") != LUA_TTABLE) {
+    lua_settop(L, info - 1);
+    return;
+  }
+  types = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, types - 1)) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    lua_rawget(L, arg);
+    if (lun_plain_table(L, -1)) {
+      if (!copy) {
+        lun_copy_shallow(L, arg);
+        lua_replace(L, arg);
+        copy = 1;
+      }
+      lua_pushvalue(L, -2);
+      lua_pushnil(L);
+      lua_rawset(L, arg);
+      lun_dynamic_flatten(L, arg, lua_gettop(L), lua_gettop(L) - 1, types, 1);
+    }
+    lua_pop(L, 1);
+  }
+  lua_settop(L, info - 1);
 }
 
 void lun_open_dynamic(lua_State *L) {

@@ -87,8 +87,9 @@ static void lun_focus_put(lua_State *L, const void *key, int sidx) {
  * table render after render) goes in the environment. [-0, +0] */
 void lun_focus_scene_walk(lua_State *L, lun_Walk *W) {
   int32_t slot;
+  int top = lua_gettop(L);
   int root = lua_getfield(L, W->record, "info") == LUA_TNIL && lua_getfield(L, W->record, "value") != LUA_TNIL;
-  lua_settop(L, lua_gettop(L) - (root ? 2 : 1));
+  lua_settop(L, top);
   if (!root) return;
   if (lua_getfield(L, W->record, "scene") != LUA_TTABLE) {
     lua_pop(L, 1);

@@ -1055,14 +1055,35 @@ static void lun_viewtype_required(lua_State *L, int infoidx) {
   lua_pop(L, 1);
 }
 
+/* Pushes how a caller passes input `name` = value: "pin = value", or for a
+ * property's input ("sel.value", lun_dynamic_inputs) "sel = { value = value }". [-0, +1] */
+static void lun_input_hint(lua_State *L, const char *name, const char *value) {
+  luaL_Buffer b;
+  const char *dot;
+  int open = 0;
+  luaL_buffinit(L, &b);
+  while ((dot = strchr(name, '.')) != NULL) {
+    luaL_addlstring(&b, name, (size_t)(dot - name));
+    luaL_addstring(&b, " = { ");
+    name = dot + 1;
+    open++;
+  }
+  luaL_addstring(&b, name);
+  luaL_addstring(&b, " = ");
+  luaL_addstring(&b, value);
+  while (open-- > 0) luaL_addstring(&b, " }");
+  luaL_pushresult(&b);
+}
+
 /* Raises at the caller's line when the inputs table at inputs (0: none)
  * of the view type at tidx lacks a required input (lun_viewtype_required),
  * or gives a `binding` input something that is no Binding. [-0, +0] */
 static void lun_viewtype_check_required(lua_State *L, int tidx, int inputs) {
-  static const char *const what[] = {"", "a Binding the caller passes (%s { %s = self[\"$flag\"] })",
-                                     "an observable object the caller passes (%s { %s = model })",
-                                     "an ObservableObject the caller passes (%s { %s = object })",
-                                     "an input the caller passes (%s { %s = … })"};
+  static const char *const what[] = {"", "a Binding the caller passes (%s { %s })",
+                                     "an observable object the caller passes (%s { %s })",
+                                     "an ObservableObject the caller passes (%s { %s })",
+                                     "an input the caller passes (%s { %s })"};
+  static const char *const value[] = {"", "self[\"$flag\"]", "model", "object", "…"};
   int info;
   lua_getiuservalue(L, tidx, 1);
   info = lua_gettop(L);
@@ -1078,10 +1099,11 @@ static void lun_viewtype_check_required(lua_State *L, int tidx, int inputs) {
       t = lua_rawget(L, inputs);
     } else lua_pushnil(L);
     if (t == LUA_TNIL) {
-      lua_pushfstring(L, what[kind == LUN_SECTION_BINDING ? 1 : kind == LUN_SECTION_BINDABLE ? 2 : kind == LUN_SECTION_INPUT ? 4 : 3],
-                      lua_tostring(L, -2), lua_tostring(L, -4));
-      lun_error_here(L, "%s: missing input '%s': %s = { \"%s\" } declares %s", lua_tostring(L, -3),
-                     lua_tostring(L, -5), section, lua_tostring(L, -5), lua_tostring(L, -1));
+      int w = kind == LUN_SECTION_BINDING ? 1 : kind == LUN_SECTION_BINDABLE ? 2 : kind == LUN_SECTION_INPUT ? 4 : 3;
+      lun_input_hint(L, lua_tostring(L, -4), value[w]);
+      lua_pushfstring(L, what[w], lua_tostring(L, -3), lua_tostring(L, -1));
+      lun_error_here(L, "%s: missing input '%s': %s = { \"%s\" } declares %s", lua_tostring(L, -4),
+                     lua_tostring(L, -6), section, lua_tostring(L, -6), lua_tostring(L, -1));
     }
     if (kind == LUN_SECTION_BINDING && !lun_binding_test(L, -1))
       lun_error_here(L, "%s: input '%s' must be a Binding (pass self[\"$%s\"]), got %s", lua_tostring(L, -2),
@@ -1230,6 +1252,7 @@ static int lun_viewtype_call(lua_State *L) {
   lua_settop(L, 2);
   if (!lua_isnoneornil(L, 2) && !lua_istable(L, 2))
     luaL_argerror(L, 2, lua_pushfstring(L, "table of inputs expected, got %s", luaL_typename(L, 2)));
+  lun_dynamic_inputs(L, 1, 2);                    /* a property's inputs, under its name (issue 19) */
   lun_viewtype_check_required(L, 1, lua_istable(L, 2) ? 2 : 0);   /* a missing binding names itself here */
   lun_viewtype_plain_inputs(L, 1, 2);             /* inputs = { "book", count = 0 } (issue 19) */
   vidx = lun_view_new(L, LUN_VIEW_COMPONENT);

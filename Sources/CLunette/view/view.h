@@ -115,6 +115,7 @@ void lun_dynamic_expand(lua_State *L, int defidx, const char *view);
 void lun_dynamic_sections(lua_State *L, int defidx, int infoidx);
 void lun_dynamic_handle(lua_State *L, int recidx, int kidx);
 void lun_dynamic_update(lua_State *L, int recidx);
+void lun_dynamic_inputs(lua_State *L, int tidx, int arg);
 
 /* lun_view.c, lun_viewname.c */
 void lun_open_view(lua_State *L);

@@ -72,22 +72,13 @@ static int lun_enabled_modifiers(lua_State *L, int v) {
  * reports `isEnabled` for the views inside. The caller restores W->enabled
  * when it leaves the view. */
 void lun_enabled_enter(lua_State *L, lun_Walk *W, int v, int envSet, int hasMods) {
-  int32_t slot, old;
   int says = hasMods ? lun_enabled_modifiers(L, v) : 0;
   W->marked = 0;                                  /* a new node: not marked disabled yet */
   if (!says && !envSet) return;
   if (lun_enabled_now(L, W) && says == 2) W->enabled = LUN_ENABLED_NO;
   lua_pushboolean(L, W->enabled == LUN_ENABLED_YES);
   lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
-  slot = W->slots;
-  old = lun_out_env(L, "isEnabled", 9, slot);
-  if (old) {                                      /* the same entry as last render: did it change? */
-    lua_getfield(L, W->record, "out");
-    lua_rawgeti(L, -1, old);
-    lua_rawgeti(L, W->out, slot);
-    if (!lua_rawequal(L, -1, -2)) lun_out_env_changed(L);
-    lua_pop(L, 3);
-  }
+  lun_walk_env_entry(L, W, "isEnabled", 9, W->slots);
 }
 
 /* :environment("isEnabled", v) on the view being entered (v on top): it

@@ -204,20 +204,13 @@ void lun_envbuiltin_derived(lua_State *L, int kidx, int vidx, int v, const char 
 /* Reports the value at vidx as the built-in `key` (of klen bytes) for the
  * views inside the open node, in this body and in others. [-0, +0] */
 static void lun_envbuiltin_set(lua_State *L, lun_Walk *W, const char *key, size_t klen, int vidx) {
-  int32_t slot, old;
+  int32_t slot;
   slot = lun_walk_store(L, W, vidx);
   lua_pushlstring(L, key, klen);
   lua_rawgeti(L, W->out, slot);
   lun_envwalk_set(L, W, -2, -1);
   lua_pop(L, 2);
-  old = lun_out_env(L, key, klen, slot);
-  if (old) {                                      /* the same entry as last render: did it change? */
-    lua_getfield(L, W->record, "out");
-    lua_rawgeti(L, -1, old);
-    lua_rawgeti(L, W->out, slot);
-    if (!lua_rawequal(L, -1, -2)) lun_out_env_changed(L);
-    lua_pop(L, 3);
-  }
+  lun_walk_env_entry(L, W, key, klen, slot);
 }
 
 /* Reports `isPresented` = true on the open node (a presented sheet), for

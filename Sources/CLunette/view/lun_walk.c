@@ -50,6 +50,19 @@ int lun_walk_out(lua_State *L, lun_Walk *W) {
   return W->out;
 }
 
+/* Reports the environment value stored at slot as key on the open node;
+ * if the node had the entry last render and its value is not the same
+ * (raw equality), the entry changed. [-0, +0] */
+void lun_walk_env_entry(lua_State *L, lun_Walk *W, const char *key, size_t klen, int32_t slot) {
+  int32_t old = lun_out_env(L, key, klen, slot);
+  if (!old) return;
+  lua_getfield(L, W->record, "out");
+  lua_rawgeti(L, -1, old);
+  lua_rawgeti(L, W->out, slot);
+  if (!lua_rawequal(L, -1, -2)) lun_out_env_changed(L);
+  lua_pop(L, 3);
+}
+
 /* Stores the value at idx in the out table; returns its slot. */
 int32_t lun_walk_store(lua_State *L, lun_Walk *W, int idx) {
   lua_pushvalue(L, idx);

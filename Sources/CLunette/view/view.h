@@ -71,6 +71,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v);
 int32_t lun_walk_store(lua_State *L, lun_Walk *W, int idx);
 void lun_walk_empty_out(lua_State *L);
 int lun_walk_out(lua_State *L, lun_Walk *W);
+void lun_walk_env_entry(lua_State *L, lun_Walk *W, const char *key, size_t klen, int32_t slot);
 int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
                   int32_t *child);
 

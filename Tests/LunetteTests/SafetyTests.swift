@@ -138,7 +138,14 @@ final class SafetyTests: XCTestCase {
             local Holder = ui.Observable("Holder", { round = 0 })
             h = Holder()
             local pad = string.rep("s", 4000)
+            local Child = ui.View("Child", function() return ui.Text("c") end)
             app = ui.mount(ui.View("V", function()
+              local v = ui.VStack { Child {} }
+              rawset(v, "slots", { pad .. h.round })
+              return v
+            end) {})
+            -- No child view: a plain run keeps no slot name (nothing keys a child by it).
+            plain = ui.mount(ui.View("P", function()
               local v = ui.VStack { ui.Text("a") }
               rawset(v, "slots", { pad .. h.round })
               return v
@@ -150,6 +157,9 @@ final class SafetyTests: XCTestCase {
         }
         let tree = try runtime.evaluate("return app:tree()")[0]
         XCTAssertTrue(tree.contains("too many different constructor slots"), String(tree.prefix(300)))
+        let plain = try runtime.evaluate("return plain:tree()")[0]
+        XCTAssertTrue(plain.contains("Text \"a\""), String(plain.prefix(300)))
+        XCTAssertFalse(plain.contains("Error"), String(plain.prefix(300)))
     }
 
     func testR19AHugeErrorMessageIsCutNotCopiedWhole() throws {

@@ -84,6 +84,58 @@ final class SeamTests: XCTestCase {
         XCTAssertEqual(try runtime.evaluate("return app:find('a 1') ~= nil"), ["true"])
     }
 
+    /// A re-render whose output is nodes only ends in one call (issue 17, "no Swift per run whose
+    /// output kept its shape"): no unit_begin, output.write and unit_end. A run that needs the
+    /// host after all (a child view appears, it raises, it writes what it read) takes the full
+    /// path from that moment, and comes back to the plain one when it no longer does.
+    func testAPlainReRenderEndsInOneCall() throws {
+        let runtime = try LunetteRuntime()
+        var heard: [[String]] = []
+        runtime.onTreeChange { heard.append($0.views) }
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            local Box = ui.Observable("Box", { n = 0 })
+            box = Box()
+            local Child = ui.View("Child", function() return ui.Text("child") end)
+            local V = ui.View("V", function(self)
+              if box.n == 2 then return ui.VStack { ui.Text("n 2"), Child {} } end
+              if box.n == 3 then error("three") end
+              if box.n == 4 then box.n = 5 end
+              if box.n == 6 then return ui.VStack { ui.Text(string.rep("x", 70000)) } end
+              return ui.VStack { ui.Text("n " .. box.n):bold() }
+            end)
+            app = ui.mount(V {})
+            """)
+        func step(_ n: Int) throws -> (plain: Int, tree: String) {
+            let before = runtime.builder.plainRuns
+            _ = try runtime.evaluate("box.n = \(n)")
+            runtime.flush()
+            return (runtime.builder.plainRuns - before, try runtime.evaluate("return app:tree()")[0])
+        }
+        heard = []
+        var (plain, tree) = try step(1)
+        XCTAssertEqual(plain, 1)
+        XCTAssertTrue(tree.contains("Text \"n 1\" .bold()"), tree)
+        XCTAssertEqual(heard, [["V#1"]], "the host hears of a plain re-render as of any other")
+        XCTAssertEqual(try runtime.evaluate("return app:renders('V')"), ["2"])
+        (plain, tree) = try step(2)
+        XCTAssertEqual(plain, 1, "a child view appeared: the full path (the child's own first run is plain)")
+        XCTAssertTrue(tree.contains("Text \"child\""), tree)
+        (plain, tree) = try step(3)
+        XCTAssertEqual(plain, 0, "it has a child: not plain")
+        XCTAssertTrue(tree.contains("three"), tree)
+        (plain, tree) = try step(1)
+        XCTAssertEqual(plain, 1, "no child any more: plain again")
+        XCTAssertFalse(tree.contains("child"), tree)
+        (plain, _) = try step(4)
+        XCTAssertTrue(try runtime.evaluate("return app:warnings()[1] or ''")[0].contains("during its body"),
+                      "a write during a plain run is reported, as on the full path")
+        XCTAssertEqual(try runtime.evaluate("return app:renders('V')"), ["7"])
+        (plain, tree) = try step(6)
+        XCTAssertEqual(plain, 0, "records past the buffer C keeps are handed over as they come: the full path")
+        XCTAssertTrue(tree.contains(String(repeating: "x", count: 70000)))
+    }
+
     /// A run's nodes are built only when something reads them; the records are kept until then.
     func testNodesAreBuiltOnlyWhenRead() throws {
         let runtime = try LunetteRuntime()

@@ -122,6 +122,12 @@ const char *lun_out_path(lua_State *L, size_t *len);
 int lun_out_unit(lua_State *L, int32_t kind, int32_t typeId, const char *key, size_t klen, int32_t *unit);
 void lun_out_flush(lua_State *L, lun_State *S);
 void lun_out_free(lua_State *L, lun_State *S);
+/* A plain run (lun_Ticket.plain): starts one, tells the host it began when
+ * it must hear (before any question about the run), and ends it in one call
+ * when it may (1: ended; 0: the full path is due). Never raise. */
+void lun_out_plain_start(lun_State *S, int32_t unit);
+void lun_out_begun(lun_State *S);
+int lun_out_plain_done(lua_State *L, lun_State *S);
 
 /* lun_util.c: nesting, errors that name their place, suggestions, copies */
 void lun_nest(lua_State *L, int depth, const char *what);

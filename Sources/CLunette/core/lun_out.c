@@ -76,6 +76,7 @@ static void lun_out_rec(lua_State *L, int op, int nints, int32_t a, int32_t b, i
 
 void lun_out_begin(lua_State *L, int kind, const char *text, size_t len) {
   lun_out_rec(L, LUN_OUT_BEGIN, 1, kind, 0, 1, text, len, NULL, 0);
+  lun_state(L)->outDepth++;
 }
 
 void lun_out_position(lua_State *L, const char *slot, size_t len) {
@@ -86,16 +87,29 @@ void lun_out_modifier(lua_State *L, const char *name, size_t nlen, const char *v
   lun_out_rec(L, LUN_OUT_MODIFIER, 0, 0, 0, 2, name, nlen, value, vlen);
 }
 
+/* 1 if name (nlen bytes) starts with the NUL-terminated prefix. */
+static int lun_out_prefixed(const char *name, size_t nlen, const char *prefix) {
+  size_t plen = strlen(prefix);
+  return name && nlen >= plen && memcmp(name, prefix, plen) == 0;
+}
+
 void lun_out_attr(lua_State *L, const char *name, size_t nlen, const char *value, size_t vlen) {
+  lun_State *S = lun_state(L);
   lun_out_rec(L, LUN_OUT_ATTR, 0, 0, 0, 2, name, nlen, value, vlen);
+  if (S->outDepth <= 0 || lun_out_prefixed(name, nlen, "preference:") || lun_out_prefixed(name, nlen, "onPreferenceChange:"))
+    S->outPlain = 0;                              /* the output's own attribute, or a preference: the full path follows it */
 }
 
 void lun_out_animate(lua_State *L, const char *desc, size_t len) {
   lun_out_rec(L, LUN_OUT_ANIMATE, 0, 0, 0, 1, desc, len, NULL, 0);
+  lun_state(L)->outPlain = 0;
 }
 
 void lun_out_slot(lua_State *L, int32_t role, int32_t slot) { lun_out_rec(L, LUN_OUT_SLOT, 2, role, slot, 0, 0, 0, 0, 0); }
-void lun_out_end(lua_State *L) { lun_out_rec(L, LUN_OUT_END, 0, 0, 0, 0, 0, 0, 0, 0); }
+void lun_out_end(lua_State *L) {
+  lun_out_rec(L, LUN_OUT_END, 0, 0, 0, 0, 0, 0, 0, 0);
+  lun_state(L)->outDepth--;
+}
 void lun_out_site(lua_State *L, int32_t line) { lun_out_rec(L, LUN_OUT_SITE, 1, line, 0, 0, 0, 0, 0, 0); }
 /* Pops the new record of child unit `unit` into the registry and reports
  * its ref. The room is made first: nothing raises between taking the ref
@@ -106,9 +120,16 @@ void lun_out_record(lua_State *L, int32_t unit) {
   lun_out_room(L, S, 1 + 2 * sizeof(int32_t));
   ref = luaL_ref(L, LUA_REGISTRYINDEX);
   lun_out_rec(L, LUN_OUT_UNIT_RECORD, 2, unit, ref, 0, 0, 0, 0, 0);
+  S->outPlain = 0;
 }
-void lun_out_changed(lua_State *L, int32_t unit) { lun_out_rec(L, LUN_OUT_UNIT_CHANGED, 1, unit, 0, 0, 0, 0, 0, 0); }
-void lun_out_env_changed(lua_State *L) { lun_out_rec(L, LUN_OUT_ENV_CHANGED, 0, 0, 0, 0, 0, 0, 0, 0); }
+void lun_out_changed(lua_State *L, int32_t unit) {
+  lun_out_rec(L, LUN_OUT_UNIT_CHANGED, 1, unit, 0, 0, 0, 0, 0, 0);
+  lun_state(L)->outPlain = 0;
+}
+void lun_out_env_changed(lua_State *L) {
+  lun_out_rec(L, LUN_OUT_ENV_CHANGED, 0, 0, 0, 0, 0, 0, 0, 0);
+  lun_state(L)->outPlain = 0;
+}
 
 /* output.env, after handing over what came before (the open node). */
 int32_t lun_out_env(lua_State *L, const char *key, size_t klen, int32_t slot) {
@@ -134,6 +155,7 @@ int lun_out_unit(lua_State *L, int32_t kind, int32_t typeId, const char *key, si
 /* Hands what was written so far to the host (output.write) and empties the
  * buffer; a large one is given back. Never raises. */
 void lun_out_flush(lua_State *L, lun_State *S) {
+  lun_out_begun(S);                               /* the host hears a plain run began before its records */
   if (S->outLen) lunh(S->rt, output, write, S->outBuf, S->outLen);
   S->outLen = 0;
   if (S->outCap > LUN_OUT_KEEP) lun_out_free(L, S);
@@ -145,4 +167,38 @@ void lun_out_free(lua_State *L, lun_State *S) {
   if (S->outCap) lun_memory_charge(L, -(long long)S->outCap);
   S->outBuf = NULL;
   S->outCap = S->outLen = 0;
+}
+
+/* ---- plain runs ----
+ * Most re-renders of a view write a few nodes and ask the host nothing. For
+ * a unit the host marked plain (lun_Ticket.plain: no child units, no
+ * environment values, no preferences, no transaction), the host hears of
+ * the run once, when it ends: unit_done hands over its records, in place of
+ * unit_begin, output.write and unit_end. Whatever would need the host during
+ * the run (a child unit, an environment value, the open node's path, the
+ * transaction, a write during the body, records past LUN_OUT_KEEP) first
+ * tells it the run began (lun_out_begun), and the run ends the full way. */
+
+void lun_out_plain_start(lun_State *S, int32_t unit) {
+  S->plainUnit = unit;
+  S->outPlain = 1;
+  S->outDepth = 0;
+}
+
+void lun_out_begun(lun_State *S) {
+  int32_t unit = S->plainUnit;
+  if (!unit) return;
+  S->plainUnit = 0;
+  lunh(S->rt, scheduler, unit_begin, unit);
+}
+
+int lun_out_plain_done(lua_State *L, lun_State *S) {
+  int32_t unit = S->plainUnit;
+  if (!unit) return 0;
+  if (!S->outPlain || S->outDepth != 0) { lun_out_begun(S); return 0; }
+  S->plainUnit = 0;
+  lunh(S->rt, scheduler, unit_done, unit, S->outBuf, S->outLen);
+  S->outLen = 0;
+  if (S->outCap > LUN_OUT_KEEP) lun_out_free(L, S);
+  return 1;
 }

@@ -237,8 +237,13 @@ static int lun_update_k(lua_State *L) {
     run->checking = 0;
     run->checked = 1;
   }
-  lun_out_flush(L, S);                            /* a try before this one wrote these (it suspended) */
-  if (!run->ticket.quiet) lunh(S->rt, scheduler, unit_begin, run->ticket.unit);
+  if (S->plainUnit) {                             /* a plain run the host has not heard of: a try before */
+    S->outLen = 0;                                /* this one (it suspended) asked nothing; its records go */
+    lun_out_plain_start(S, S->plainUnit);
+  } else {
+    lun_out_flush(L, S);                          /* a try before this one wrote these (it suspended) */
+    if (!run->ticket.quiet) lunh(S->rt, scheduler, unit_begin, run->ticket.unit);
+  }
   lua_rawgeti(L, LUA_REGISTRYINDEX, run->ticket.recordRef);  /* 2: record */
   if (run->ticket.kind == LUN_UNIT_EFFECT) {                /* effects output nothing */
     lua_pushnil(L);                                          /* 3: new out */
@@ -322,8 +327,11 @@ void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
     if (lunh(S->rt, scheduler, unit_end, ticket->unit, LUN_UNIT_FAILED, "runs nested too deep", 20)) lun_release_refs(L, S);
     return;
   }
+  lun_out_plain_start(S, ticket->plain && !ticket->quiet ? ticket->unit : 0);
   status = lun_update_tries(L, S, &run);
   stopped = lun_budget_end(L, S);
+  if (status == LUN_UNIT_RAN && lun_out_plain_done(L, S)) return;   /* the whole run, in one call */
+  if (status == LUN_UNIT_SKIPPED) S->plainUnit = 0;                  /* it never began: nothing to hear */
   lun_out_flush(L, S);                            /* what the run wrote, in one call (a failed run's too: its children) */
   if (status != LUN_UNIT_FAILED) {
     if (!run.ticket.quiet && lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0)) lun_release_refs(L, S);

@@ -48,6 +48,9 @@ typedef struct lun_State {
   double testDeadline;    /* lunette_watch: when the watched test must stop (0: none) */
   char *outBuf;           /* lun_out.c: the running unit's output records, not yet handed over */
   size_t outLen, outCap;
+  int32_t plainUnit;      /* a plain run (lun_Ticket.plain) the host has not heard begin yet, 0 if none */
+  int32_t outPlain;       /* 0 once the run wrote a record only the full path follows (lun_out.c) */
+  int32_t outDepth;       /* nodes open in the run's records */
 } lun_State;
 
 /* Status codes returned by the lun_* entry points. */
@@ -136,6 +139,10 @@ typedef struct lun_Ticket {
   int32_t recordRef;
   int32_t needsRender;    /* run without first checking its dependencies */
   int32_t quiet;          /* an effect the host needs not hear of unless it fails: no unit_begin, no unit_end on success */
+  int32_t plain;          /* a view whose output holds no child unit, environment value, preference or
+                             transaction: if its run asks the host nothing and writes only nodes, it ends
+                             in one call (scheduler.unit_done) in place of unit_begin, output.write and
+                             unit_end; otherwise unit_begin comes late, before the first question */
 } lun_Ticket;
 
 /* How a unit's update ended (scheduler.unit_end). */
@@ -295,6 +302,9 @@ typedef struct lun_SchedulerHost {
   void (*unit_begin)(void *context, int32_t unit);
   /* The update ended (a quiet ticket: only if it failed); returns 1 if disposed units' records wait to be released (scheduler.release_next). */
   int (*unit_end)(void *context, int32_t unit, int32_t status, const char *message, size_t len);
+  /* A plain ticket's run ended well having asked the host nothing: its
+   * records (nodes, text, modifiers, slots only) are the unit's new output. */
+  void (*unit_done)(void *context, int32_t unit, const char *records, size_t len);
   int32_t (*release_next)(void *context);
   int (*round_end)(void *context, int ran);
   void (*flush_end)(void *context);

@@ -116,7 +116,10 @@ void lun_changed(lua_State *L, int32_t node) {
   lun_State *S = lun_state(L);
   if (S->strict && S->rendering)
     lun_error_here(L, "strict mode: a body may not write observable state (write it in an action, a task or onChange)");
-  if (S->rendering && lun_graph_run_has_read(S->graph, S->rendering, node)) lunh(S->rt, scheduler, render_write, node);
+  if (S->rendering && lun_graph_run_has_read(S->graph, S->rendering, node)) {
+    lun_out_begun(S);                             /* the host names the run the write was made in */
+    lunh(S->rt, scheduler, render_write, node);
+  }
   lun_graph_changed(S->graph, node);
 }
 

@@ -22,6 +22,10 @@ func lunhUnitEnd(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ status: Int32,
     }
 }
 
+func lunhUnitDone(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ records: UnsafePointer<CChar>?, _ length: Int) {
+    withRuntime(rt) { $0.endPlainUpdate(of: unit, records: UnsafeRawBufferPointer(start: records, count: length)) }
+}
+
 func lunhReleaseNext(_ rt: UnsafeMutableRawPointer?) -> Int32 {
     withRuntime(rt) { $0.flushState.pendingReleases.popLast() ?? 0 }
 }

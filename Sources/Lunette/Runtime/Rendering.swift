@@ -90,7 +90,7 @@ extension LunetteRuntime {
                 unit.queued = false
                 guard !unit.disposed, admitRun(of: unit) else { continue }
                 let quiet = runsQuietly(unit)
-                batch.append(unit, quiet: quiet)
+                batch.append(unit, quiet: quiet, plain: !quiet && runsPlainly(unit))
                 if quiet {
                     unit.renderCause = nil
                     unit.needsRender = false
@@ -103,6 +103,32 @@ extension LunetteRuntime {
     /// An effect whose run the host needs hear of only if it fails (not while tracing).
     func runsQuietly(_ unit: Unit) -> Bool {
         unit.kind == .effect && !tracer.tracing
+    }
+
+    /// A view whose run may end in one call (`unit_done`, lun_Ticket.plain):
+    /// its output holds nothing the builder must follow — no child unit, no
+    /// environment value, no preference — and no transaction waits for it.
+    /// C falls back to the full path the moment the run needs more.
+    func runsPlainly(_ unit: Unit) -> Bool {
+        (unit.kind == .component || unit.kind == .row) && unit.children.isEmpty && unit.environmentEntries.isEmpty
+            && !unit.hasPreferences && unit.pendingTransaction == nil && !tracer.tracing
+    }
+
+    /// A plain run ended having asked nothing (`unit_done`): the same
+    /// bookkeeping as `beginUpdate`, the builder's `write` and `finish`,
+    /// for an output of nodes only. Past the memory cap it takes the full
+    /// path, which makes the error node.
+    func endPlainUpdate(of id: Int32, records: UnsafeRawBufferPointer) {
+        guard let unit = units[id], !unit.disposed else { return }
+        guard builder.installPlain(records, on: unit) else {
+            beginUpdate(of: id)
+            builder.write(records)
+            endUpdate(of: id, status: Int32(LUN_UNIT_RAN), message: nil)
+            return
+        }
+        if unit.kind == .component, let app = unit.app { app.renderCounts[unit.typeId, default: 0] += 1; unit.renderCount += 1 }
+        unit.renderCause = nil
+        unit.needsRender = false
     }
 
     /// Makes unit `id` the one being updated, unless it is already (a retried run began once).

@@ -65,6 +65,8 @@ final class OutputBuilder {
     @exclusivity(unchecked) private(set) var transaction: Transaction?
     /// Hand-overs of records (output.write calls) since the runtime started, for tests of the seam.
     @exclusivity(unchecked) private(set) var handOvers = 0
+    /// Runs that ended in one call (`installPlain`), for tests of the seam.
+    @exclusivity(unchecked) private(set) var plainRuns = 0
 
     /// The runtime whose units the output makes and keys (unowned(unsafe):
     /// the runtime owns the builder and outlives it; no retain per call).
@@ -298,6 +300,27 @@ final class OutputBuilder {
     }
 
     // MARK: finishing
+
+    /// Installs a plain run's records as `unit`'s output (`endPlainUpdate`):
+    /// what `begin`, `write` and `finish` do for an output of nodes only, with
+    /// no child, environment value, preference, own attribute or animation to
+    /// follow. False, having changed nothing, if the records would pass the
+    /// memory cap.
+    func installPlain(_ bytes: UnsafeRawBufferPointer, on unit: Unit) -> Bool {
+        let delta = bytes.count - unit.outputBytes
+        if delta != 0, lun_memory_charge(runtime.L, Int64(delta)) == 0 { return false }
+        handOvers &+= 1
+        plainRuns &+= 1
+        if runtime.treeChangeCallback != nil, let app = unit.app { runtime.flushState.noteChanged(app, unit) }
+        unit.generation += 1
+        unit.builtOutput = nil
+        unit.outputRecords.removeAll(keepingCapacity: true)
+        unit.outputRecords.append(contentsOf: bytes)
+        unit.outputAnimation = nil
+        unit.outputBytes = bytes.count
+        if !unit.outputAttributes.isEmpty { unit.outputAttributes = [] }
+        return true
+    }
 
     /// Installs the new output; disposes what the run no longer produced.
     func finish() {

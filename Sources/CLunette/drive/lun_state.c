@@ -33,6 +33,7 @@ static int lun_install_k(lua_State *L) {
   lua_setmetatable(L, -2);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_state);
   if (!lun_alloc_adopt(L, S)) luaL_error(L, "not enough memory");
+  lun_keys_open(L, S);
 
   lun_new_weak_table(L, "v");
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_objects);

@@ -196,29 +196,29 @@ static void lun_run_unit(lua_State *L, lun_State *S, lun_Run *run) {
   lun_Walk *W = &run->walk;
   switch (run->ticket.kind) {
     case LUN_UNIT_ROOT:
-      lua_getfield(L, W->record, "value");
+      lun_getkey(L, S, W->record, LUN_K_VALUE);
       lun_walk_value(L, W, lua_gettop(L));
       break;
     case LUN_UNIT_COMPONENT:
-      if (lua_getfield(L, W->record, "ready") == LUA_TNIL) lun_self_init(L, W->record);
+      if (lun_getkey(L, S, W->record, LUN_K_READY) == LUA_TNIL) lun_self_init(L, W->record);
       lun_self_subscribe(L, W->record);
       lun_dynamic_update(L, W->record);           /* DynamicProperty.update, before the body (F14) */
-      lua_getfield(L, W->record, "info");
-      lua_getfield(L, -1, "body");
-      lua_getfield(L, W->record, "self");
+      lun_getkey(L, S, W->record, LUN_K_INFO);
+      lun_getkey(L, S, -1, LUN_K_BODY);
+      lun_getkey(L, S, W->record, LUN_K_SELF);
       lun_run_view(L, W, lua_gettop(L) - 1, 1);
       break;
     case LUN_UNIT_ROW:
-      lua_getfield(L, W->record, "row");
-      lua_getfield(L, W->record, "elem");
-      lua_getfield(L, W->record, "index");
+      lun_getkey(L, S, W->record, LUN_K_ROW);
+      lun_getkey(L, S, W->record, LUN_K_ELEM);
+      lun_getkey(L, S, W->record, LUN_K_INDEX);
       lun_run_view(L, W, lua_gettop(L) - 2, 2);
       break;
     case LUN_UNIT_LIST:
       lun_run_rows(L, S, W);
       break;
     case LUN_UNIT_EFFECT:
-      lua_getfield(L, W->record, "fn");
+      lun_getkey(L, S, W->record, LUN_K_FN);
       lua_call(L, 0, 0);
       break;
     default:
@@ -257,6 +257,7 @@ static int lun_update_k(lua_State *L) {
   run->walk.out = 3;
   run->walk.life = run->ticket.kind == LUN_UNIT_EFFECT ? 0 : 4;
   run->walk.slots = 0;
+  run->walk.root = run->ticket.kind == LUN_UNIT_ROOT;
   run->walk.rt = S->rt;
   run->saved = S->active;
   run->savedRendering = S->rendering;
@@ -268,7 +269,7 @@ static int lun_update_k(lua_State *L) {
   lun_run_unit(L, S, run);
   if (!lua_isnil(L, 3)) {
     lua_pushvalue(L, 3);
-    lua_setfield(L, 2, "out");
+    lun_setkey(L, S, 2, LUN_K_OUT);
     lun_life_diff(L, 2, 4, run->ticket.unit);
   }
   run->rendered = 1;

@@ -51,6 +51,10 @@ typedef struct lun_State {
   int32_t plainUnit;      /* a plain run (lun_Ticket.plain) the host has not heard begin yet, 0 if none */
   int32_t outPlain;       /* 0 once the run wrote a record only the full path follows (lun_out.c) */
   int32_t outDepth;       /* nodes open in the run's records */
+  int32_t keyRefs[32];    /* core/lun_keys.c: the hot paths' field names, interned once (registry refs) */
+  const void *viewMeta;   /* view values' metatable (its identity, for a check no script can forge) */
+  int32_t viewMetaRef;    /* ... and its registry ref, to set it */
+  int32_t txSeen;         /* a view has had :transaction: walks look for the chain around them (lun_walktx.c) */
 } lun_State;
 
 /* Status codes returned by the lun_* entry points. */

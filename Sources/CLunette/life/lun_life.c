@@ -272,8 +272,10 @@ static void lun_life_stay(lua_State *L, int oidx, int eidx, int32_t unit) {
 /* Compares the new life table (at lifeidx; nil when the run had none) with
  * the record's (at recidx) and keeps the new one. [-0, +0] */
 void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit) {
+  const lun_State *S = lun_state(L);
   int old, fresh = lua_istable(L, lifeidx);
-  if (lua_getfield(L, recidx, "life") == LUA_TNIL) {
+  recidx = lua_absindex(L, recidx);
+  if (lun_getkey(L, S, recidx, LUN_K_LIFE) == LUA_TNIL) {
     lua_pop(L, 1);
     if (!fresh) return;                           /* nothing before, nothing now: the common case */
     lua_newtable(L);
@@ -300,7 +302,7 @@ void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit) {
   }
   lua_pop(L, 1);
   lua_pushvalue(L, lifeidx);
-  lua_setfield(L, recidx, "life");
+  lun_setkey(L, S, recidx, LUN_K_LIFE);
 }
 
 /* A unit's record is released: everything it had goes. */

@@ -469,9 +469,10 @@ static int lun_handle_tostring(lua_State *L) {
  * body's scope (what it reads is the view's dependency). [-0, +0] */
 void lun_dynamic_update(lua_State *L, int recidx) {
   lua_Integer i, n;
+  const lun_State *S = lun_state(L);
   recidx = lua_absindex(L, recidx);
-  lua_getfield(L, recidx, "info");
-  if (lua_getfield(L, -1, "updates") != LUA_TTABLE) { lua_pop(L, 2); return; }
+  lun_getkey(L, S, recidx, LUN_K_INFO);
+  if (lun_getkey(L, S, -1, LUN_K_UPDATES) != LUA_TTABLE) { lua_pop(L, 2); return; }
   n = (lua_Integer)lua_rawlen(L, -1);
   lua_getfield(L, -2, "propertyTypes");
   for (i = 1; i <= n; i++) {

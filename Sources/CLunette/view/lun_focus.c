@@ -82,15 +82,12 @@ static void lun_focus_put(lua_State *L, const void *key, int sidx) {
   lua_pop(L, 2);
 }
 
-/* At a top-level node of an app's root (a record with the mounted `value`
- * and no view type): the app is a scene; its token (record.scene, the same
- * table render after render) goes in the environment. [-0, +0] */
+/* At a top-level node of an app's root (the walk of a root unit): the app
+ * is a scene; its token (record.scene, the same table render after render)
+ * goes in the environment. [-0, +0] */
 void lun_focus_scene_walk(lua_State *L, lun_Walk *W) {
   int32_t slot;
-  int top = lua_gettop(L);
-  int root = lua_getfield(L, W->record, "info") == LUA_TNIL && lua_getfield(L, W->record, "value") != LUA_TNIL;
-  lua_settop(L, top);
-  if (!root) return;
+  if (!W->root) return;
   if (lua_getfield(L, W->record, "scene") != LUA_TTABLE) {
     lua_pop(L, 1);
     lua_newtable(L);

@@ -431,7 +431,12 @@ static const luaL_Reg lun_modifier_methods[] = {
 /* Creates the view metatable with its modifiers: () -> (). */
 void lun_open_modifier(lua_State *L) {
   const lun_ModSpec *m;
-  lun_newmetatable(L, LUN_MT_VIEW);
+  lun_State *S = lun_state(L);
+  if (lun_newmetatable(L, LUN_MT_VIEW)) {         /* its identity and a ref, for lun_view_test and lun_view_new */
+    S->viewMeta = lua_topointer(L, -1);
+    lua_pushvalue(L, -1);
+    S->viewMetaRef = (int32_t)luaL_ref(L, LUA_REGISTRYINDEX);
+  }
   lua_newtable(L);                                /* the modifiers */
   for (m = lun_display_mods; m->name; m++) {
     lua_pushstring(L, m->name);

@@ -28,9 +28,10 @@ static void lun_self_viewname(lua_State *L, int idx) {
 
 /* Pushes self's section kind for the key at kidx (nil if none). Returns it. */
 static int lun_self_section(lua_State *L, int recidx, int kidx) {
+  const lun_State *S = lun_state(L);
   int kind;
-  lua_getfield(L, recidx, "info");
-  lua_getfield(L, -1, "sections");
+  lun_getkey(L, S, recidx, LUN_K_INFO);
+  lun_getkey(L, S, -1, LUN_K_SECTIONS);
   lua_pushvalue(L, kidx);
   lua_rawget(L, -2);
   kind = (int)lua_tointeger(L, -1);
@@ -115,9 +116,10 @@ int lun_self_is_focus_binding(lua_State *L, int bidx) {
  * (observedObject, stateObject, environmentObject), read or not. */
 void lun_self_subscribe(lua_State *L, int recidx) {
   lua_Integer i, n;
+  const lun_State *S = lun_state(L);
   recidx = lua_absindex(L, recidx);
-  lua_getfield(L, recidx, "info");
-  if (lua_getfield(L, -1, "objects") != LUA_TTABLE) { lua_pop(L, 2); return; }
+  lun_getkey(L, S, recidx, LUN_K_INFO);
+  if (lun_getkey(L, S, -1, LUN_K_OBJECTS) != LUA_TTABLE) { lua_pop(L, 2); return; }
   n = (lua_Integer)lua_rawlen(L, -1);
   lua_getfield(L, recidx, "self");
   for (i = 1; i <= n; i++) {
@@ -312,7 +314,9 @@ static int lun_self_index(lua_State *L) {
     if ((d = lun_section_of(kind)) == NULL || !d->project) return lun_self_no_projection(L, nidx);
     return d->project(L, recidx, nidx, kind);
   }
-  lun_self_field(L, recidx, "inputs", 2);
+  lun_getkey(L, lun_state(L), recidx, LUN_K_INPUTS);
+  lua_pushvalue(L, 2);
+  lua_gettable(L, -2);
   if (!lua_isnil(L, -1)) return 1;
   lua_getfield(L, recidx, "type");
   lua_getiuservalue(L, -1, 2);

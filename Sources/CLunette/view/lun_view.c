@@ -24,9 +24,8 @@
 int lun_view_test(lua_State *L, int idx) {
   int same;
   if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
-  luaL_getmetatable(L, LUN_MT_VIEW);
-  same = lua_rawequal(L, -1, -2);
-  lua_pop(L, 2);
+  same = lua_topointer(L, -1) == lun_state(L)->viewMeta;   /* that one table, alive in the registry: unforgeable */
+  lua_pop(L, 1);
   return same;
 }
 
@@ -45,10 +44,12 @@ const char *lun_view_kind_name(int kind) {
 
 /* Pushes a new view value of the given kind. [-0, +1] */
 int lun_view_new(lua_State *L, int kind) {
+  const lun_State *S = lun_state(L);
   lua_createtable(L, 0, 4);
   lua_pushinteger(L, kind);
-  lua_setfield(L, -2, "kind");
-  luaL_setmetatable(L, LUN_MT_VIEW);
+  lun_setkey(L, S, -2, LUN_K_KIND);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, S->viewMetaRef);
+  lua_setmetatable(L, -2);
   return lua_gettop(L);
 }
 
@@ -659,7 +660,10 @@ static int lun_ui_text(lua_State *L) {
   int vidx;
   lua_settop(L, 1);
   vidx = lun_view_new(L, LUN_VIEW_TEXT);
-  lun_view_text_arg(L, 1, vidx, "text");
+  if (lua_type(L, 1) != LUA_TNUMBER && lua_type(L, 1) != LUA_TSTRING) luaL_typeerror(L, 1, "string");
+  lua_pushvalue(L, 1);
+  lua_tostring(L, -1);
+  lun_setkey(L, lun_state(L), vidx, LUN_K_TEXT);
   return 1;
 }
 

@@ -219,7 +219,7 @@ static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
  * a row of that List, `level` containers in (lun_list_tagged_row). */
 static void lun_walk_children(lua_State *L, lun_Walk *W, int v, int isView, int rows, int level) {
   lua_Integer i, n = lun_rawlen_bounded(L, v, "a view's children");
-  int slots = isView && lun_rawfield(L, v, "slots") == LUA_TTABLE ? lua_gettop(L) : 0;
+  int slots = isView && lun_getkey(L, lun_state(L), v, LUN_K_SLOTS) == LUA_TTABLE ? lua_gettop(L) : 0;
   if (!slots && isView) lua_pop(L, 1);
   for (i = 1; i <= n; i++) {
     int hinted = 0;
@@ -541,6 +541,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   int outer;
   unsigned has;
   int32_t tx = W->tx, txcell = W->txcell;          /* what holds around the view, restored after it */
+  const lun_State *S = lun_state(L);
   size_t len = 0;
   const char *text = NULL;
   W->rows = 0;                                    /* a static List's rows are its children only */
@@ -559,12 +560,12 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (t == LUA_TTABLE) lua_pop(L, 1);
   if (!lun_view_test(L, v))
     luaL_error(L, "expected a view, got %s", luaL_typename(L, v));
-  lun_rawfield(L, v, "kind");
+  lun_getkey(L, S, v, LUN_K_KIND);
   kind = (int)lua_tointeger(L, -1);
   if (!lua_isinteger(L, -1) || kind <= 0 || kind >= LUN_VIEW_KIND_COUNT) lun_walk_altered(L, "kind");
   lua_pop(L, 1);
   if (kind == LUN_VIEW_COMPONENT) lun_view_name(L, v);
-  else lun_rawfield(L, v, "text");
+  else lun_getkey(L, S, v, LUN_K_TEXT);
   if (lua_type(L, -1) == LUA_TSTRING) text = lua_tolstring(L, -1, &len);
   lun_out_begin(L, kind, text, len);
   lua_pop(L, 1);

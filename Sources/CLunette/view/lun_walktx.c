@@ -13,7 +13,6 @@
 #include "life/life.h"
 #include "view/view.h"
 
-static const char lun_key_modifies = 0;   /* true once a view has had :transaction */
 
 /* Pushes the chain of :transaction modifiers in effect where the walk is
  * (a cell, or nil): the walk's own, else the one around the unit, from its
@@ -29,7 +28,7 @@ static void lun_walk_txcell(lua_State *L, lun_Walk *W) {
   lua_pushboolean(L, 0);                          /* none */
   lua_getfield(L, W->record, "unit");
   unit = lua_isinteger(L, -1) ? (int32_t)lua_tointeger(L, -1) : 0;
-  if (unit && lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_modifies) == LUA_TBOOLEAN) {
+  if (unit && lun_state(L)->txSeen) {
     lua_pushliteral(L, "lunette.transaction");
     lun_env_read(L, unit, lua_gettop(L), LUN_ENV_OPTIONAL, lua_gettop(L));
     if (lua_istable(L, -1)) lua_replace(L, top + 1);
@@ -101,8 +100,7 @@ void lun_walk_tx_with(lua_State *L, lun_Walk *W, int aidx) {
 /* At a top-level node of a body: the :transaction modifiers of views
  * around the unit apply to its animations. [-0, +0] */
 void lun_walk_inherited(lua_State *L, lun_Walk *W) {
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_modifies) != LUA_TBOOLEAN) { lua_pop(L, 1); return; }
-  lua_pop(L, 1);                                  /* no view has had :transaction: nothing around */
+  if (!lun_state(L)->txSeen) return;              /* no view has had :transaction: nothing around */
   lun_walk_txcell(L, W);
   if (lua_isnil(L, -1)) { lua_pop(L, 1); return; }
   lua_pop(L, 1);
@@ -157,8 +155,7 @@ void lun_walk_transaction(lua_State *L, lun_Walk *W, int v) {
   int top = lua_gettop(L);
   int32_t old;
   if (lun_rawfield(L, v, "txfn") != LUA_TFUNCTION) { lua_pop(L, 1); return; }
-  lua_pushboolean(L, 1);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_modifies);
+  lun_state(L)->txSeen = 1;
   lun_walk_tx(L, W);
   lun_transaction_new(L, -1);                     /* fn, around, copy */
   lua_pushvalue(L, top + 1);

@@ -65,6 +65,7 @@ typedef struct lun_Walk {
   int rows;         /* lun_list.c: for the view walked next, the stack index of its static List's selection marks (0: none) */
   int rowLevel;     /* lun_list.c: Sections and Groups between that List and the view */
   int refreshes;    /* lun_envbuiltin.c: the :refreshable modifiers walked so far in this body */
+  int root;         /* the unit is an app's root (lun_focus.c: its scene) */
   const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);

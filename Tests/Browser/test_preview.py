@@ -521,5 +521,94 @@ class NavigationLabelPreviewTests(unittest.TestCase):
             expect(page.locator(".navbar .navtitle")).to_have_text("Dune")
 
 
+LOCKED = """
+local ui = require("lunette")
+return ui.View("Locked", { state = { n = 0, name = "", on = false }, body = function(self)
+  return ui.VStack {
+    ui.VStack {
+      ui.Button("add", function() self.n = self.n + 1 end),
+      ui.TextField("name", self["$name"]),
+      ui.Toggle("on", self["$on"]),
+    }:disabled(true),
+    ui.Button("free", function() self.n = self.n + 10 end),
+    ui.Text("n " .. self.n .. " name " .. self.name .. " on " .. tostring(self.on)),
+  }
+end })()
+"""
+
+
+class DisabledPreviewTests(unittest.TestCase):
+    """D09 in the preview: disabled(_:) "Adds a condition that controls whether
+    users can interact with this view"
+    (https://developer.apple.com/documentation/swiftui/view/disabled(_:)).
+    A control under :disabled(true) is drawn dimmed with its input disabled,
+    a click on it changes nothing, and the runtime refuses the act even when
+    the page's own guard is taken away."""
+
+    def test_a_disabled_control_is_drawn_dimmed_and_a_click_changes_nothing(self):
+        with previewing(LOCKED, "locked.lua") as page:
+            status = page.locator("span", has_text=re.compile(r"^n \d+"))
+            expect(status).to_have_text("n 0 name  on false")
+            add = page.locator("button", has_text="add")
+            expect(add).to_be_disabled()
+            expect(add).to_have_class(re.compile(r"\bdisabled\b"))
+            self.assertEqual(add.evaluate("el => getComputedStyle(el).opacity"), "0.45")
+            expect(page.locator("input[placeholder=name]")).to_be_disabled()
+            expect(page.locator(".Toggle input[type=checkbox]")).to_be_disabled()
+            free = page.locator("button", has_text="free")   # outside the disabled view: as ever
+            expect(free).to_be_enabled()
+            expect(free).not_to_have_class(re.compile(r"\bdisabled\b"))
+            self.assertEqual(free.evaluate("el => getComputedStyle(el).opacity"), "1")
+            add.click(force=True)
+            free.click()                                    # acts arrive in order: add's would come first
+            expect(status).to_have_text("n 10 name  on false")
+            add.evaluate("el => { el.disabled = false }")   # the page's guard gone: the runtime still refuses
+            add.click()
+            expect(page.locator("#timeline")).to_contain_text('cannot tap Button "add": it is disabled')
+            expect(status).to_have_text("n 10 name  on false")
+
+
+PROGRESS = """
+local ui = require("lunette")
+return ui.View("Loader", { state = { done = 3 }, body = function(self)
+  return ui.VStack {
+    ui.ProgressView(),
+    ui.ProgressView(0.5),
+    ui.ProgressView("Loading", self.done, 10),
+    ui.ProgressView("Over", 12, 10),
+    ui.Button("more", function() self.done = self.done + 1 end),
+  }
+end })()
+"""
+
+
+class ProgressPreviewTests(unittest.TestCase):
+    """ProgressView in the preview: "A view that shows the progress toward
+    completion of a task" (https://developer.apple.com/documentation/swiftui/progressview).
+    "A value of nil represents indeterminate progress"; "If the value is
+    non-nil, but outside the range of 0.0 through total, the progress view
+    pins the value to those limits"
+    (https://developer.apple.com/documentation/swiftui/progressview/init(value:total:)).
+    Drawn as a <progress> element beside its label: indeterminate (no value)
+    without one, else value of total; it follows the value as it changes."""
+
+    def test_progress_views_are_drawn_with_their_label_value_and_total(self):
+        with previewing(PROGRESS, "loader.lua") as page:
+            views = page.locator(".ProgressView")
+            expect(views).to_have_count(4)
+            bars = page.locator(".ProgressView progress")
+            expect(bars).to_have_count(4)
+            self.assertEqual(bars.nth(0).evaluate("el => [el.hasAttribute('value'), el.position]"), [False, -1])
+            self.assertEqual(bars.nth(1).evaluate("el => [el.value, el.max]"), [0.5, 1])
+            expect(views.nth(2)).to_contain_text("Loading")
+            self.assertEqual(bars.nth(2).evaluate("el => [el.value, el.max]"), [3, 10])
+            expect(views.nth(3)).to_contain_text("Over")
+            self.assertEqual(bars.nth(3).evaluate("el => [el.value, el.max]"), [10, 10])
+            expect(bars.nth(3)).to_have_attribute("value", "10")   # the runtime pinned it (the element would clamp a 12)
+            page.locator("button", has_text="more").click()
+            expect(bars.nth(2)).to_have_attribute("value", "4")
+            self.assertEqual(bars.nth(2).evaluate("el => [el.value, el.max]"), [4, 10])
+
+
 if __name__ == "__main__":
     unittest.main()

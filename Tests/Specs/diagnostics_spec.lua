@@ -65,11 +65,17 @@ describe("F08 D10 a body must describe a view", function()
   end)
 end)
 
--- A view's name is its identity (trees, find, renders): as Swift refuses two
--- types of one name in one scope, two different views of one name in one
--- function are an error; local views of one name in different functions
--- (each test's own) are not, nor is the same definition run again (a
--- factory, a loop, a reloaded script).
+-- A view's name is its identity (trees, find, renders): two different views
+-- of one name in one function are an error; local views of one name in
+-- different functions (each test's own) are not, nor is the same definition
+-- run again (a factory, a loop, a reloaded script). This is Lunette's own
+-- rule, the issue's (two views of one name would be merged silently); no
+-- page states it for types. It follows the Swift compiler, which refuses a
+-- second declaration of a name in one scope ("invalid redeclaration"); the
+-- Swift book says so only for constants and variables: "Once you've declared
+-- a constant or variable of a certain type, you can't declare it again with
+-- the same name"
+-- (https://docs.swift.org/swift-book/documentation/the-swift-programming-language/thebasics/#Naming-Constants-and-Variables).
 describe("D10 two views with one name", function()
   it("D10 two different views declared with one name in one scope are an error naming both lines", function()
     local ok, err = pcall(function()
@@ -103,10 +109,17 @@ describe("D10 two views with one name", function()
   end)
 end)
 
--- Swift's memberwise initializer requires a @Binding, @Bindable or
--- @ObservedObject argument (they have no default): Lunette's `binding`,
--- `bindable` and `observedObject` declarations are required inputs, and a
--- missing one is an error where the view is made, naming it and the input.
+-- Swift's memberwise initializer requires an argument for each stored
+-- property without a default: "When you call a memberwise initializer, you
+-- can omit values for any properties that have default values"
+-- (https://docs.swift.org/swift-book/documentation/the-swift-programming-language/initialization/#Memberwise-Initializers-for-Structure-Types);
+-- leaving out one that has none is "missing argument for parameter 'age' in
+-- call" (SE-0242, https://github.com/swiftlang/swift-evolution/blob/main/proposals/0242-default-values-memberwise.md).
+-- Lunette's `binding`, `bindable` and `observedObject` declarations are
+-- @Binding, @Bindable and @ObservedObject properties declared without a
+-- default, for the caller to pass (as `@Binding var isOn: Bool`): required
+-- inputs. A missing one is an error where the view is made, naming it and
+-- the input (the message and its line are Lunette's own).
 describe("D10 missing required inputs", function()
   local Toggler = ui.View("Toggler", { binding = { "isOn" }, body = function(self) return ui.Text(tostring(self.isOn)) end })
   local Editor = ui.View("Editor", { bindable = { "book" }, body = function(self) return ui.Text(self.book.title) end })

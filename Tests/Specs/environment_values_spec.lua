@@ -196,6 +196,9 @@ describe("isPresented", function()
     app:unmount()
   end)
 
+  -- dismiss: "An action that dismisses the current presentation."; `var
+  -- dismiss: DismissAction { get }`
+  -- (https://developer.apple.com/documentation/swiftui/environmentvalues/dismiss).
   it("is read-only, as dismiss is: a presentation sets them", function()
     assert.error_matches(function() ui.Text("x"):environment("isPresented", true) end,
       ':environment("isPresented", …): isPresented is read-only', 1, true)

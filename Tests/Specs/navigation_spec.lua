@@ -17,6 +17,13 @@ local function library(seen)
   end })
 end
 
+-- dismiss: "An action that dismisses the current presentation." "You can use
+-- this action to: Dismiss a modal presentation, like a sheet or a popover.
+-- Pop the current view from a NavigationStack."
+-- (https://developer.apple.com/documentation/swiftui/environmentvalues/dismiss).
+-- A pushed screen's dismiss pops it; a sheet's sets its binding false (nil
+-- for sheet(item:)). It has no effect outside a presentation (see
+-- "dismiss outside a presentation" below).
 describe("Navigation", function()
   it("T07 a NavigationLink pushes its destination onto the stack's path; dismiss pops it", function()
     local seen = {}
@@ -71,6 +78,11 @@ describe("Navigation", function()
   end)
 end)
 
+-- alert(_:isPresented:actions:): "All actions in an alert dismiss the alert
+-- after the action runs."; dismiss, for sheet(item:)'s content: "Dismiss a
+-- modal presentation, like a sheet or a popover."
+-- (https://developer.apple.com/documentation/swiftui/view/alert(_:ispresented:actions:)-1bkka,
+--  https://developer.apple.com/documentation/swiftui/environmentvalues/dismiss).
 describe("Presentations", function()
   it("T07 an alert shows its title and buttons while its binding is true; any button runs and dismisses it", function()
     local deleted = 0
@@ -253,6 +265,40 @@ describe("D08 Alert messages and button roles", function()
   end)
 end)
 
+-- alert(_:isPresented:actions:): "If no actions are present, the system
+-- includes a standard “OK” action. No default cancel action is provided."
+-- (https://developer.apple.com/documentation/swiftui/view/alert(_:ispresented:actions:)-1bkka).
+-- Lunette's OK has no role and, as every alert button, dismisses the alert.
+describe("D08 An alert with no actions", function()
+  it("D08 shows one OK button, with no role, that dismisses it; no actions and an empty list are the same", function()
+    local V = ui.View("Notice", { state = { saved = false, cleared = false }, body = function(self)
+      return ui.VStack {
+        ui.Button("save", function() self.saved = true end):alert("Saved", self["$saved"]),
+        ui.Button("clear", function() self.cleared = true end):alert("Cleared", self["$cleared"], {}, "Nothing is left."),
+        ui.Text("saved " .. tostring(self.saved) .. " cleared " .. tostring(self.cleared)),
+      }
+    end })
+    local app = ui.mount(V {})
+    app:find("save"):tap()
+    assert.equal('Alert "Saved"\n  Button "OK"\n', app:find { type = "Alert" }:tree())
+    app:find("OK"):tap()
+    assert.is_nil(app:find { type = "Alert" })
+    assert.truthy(app:find("saved false cleared false"))
+    app:find("clear"):tap()
+    assert.equal('Alert "Cleared" message="Nothing is left."\n  Button "OK"\n', app:find { type = "Alert" }:tree())
+    app:find("OK"):tap()
+    assert.is_nil(app:find { type = "Alert" })
+    assert.truthy(app:find("saved false cleared false"))
+    app:unmount()
+  end)
+
+  it("D08 an alert with actions gets no OK and no Cancel added", function()
+    local app = ui.mount(ui.Text("x"):alert("Leave?", ui.Binding.constant(true), { ui.Button("Leave", function() end) }))
+    assert.equal('Alert "Leave?"\n  Button "Leave"\n', app:find { type = "Alert" }:tree())
+    app:unmount()
+  end)
+end)
+
 -- fullScreenCover(isPresented:onDismiss:content:) and popover(isPresented:…)
 -- present as a sheet does, with the same forms (isPresented, item) and
 -- onDismiss; confirmationDialog(_:isPresented:titleVisibility:actions:message:)
@@ -343,3 +389,48 @@ describe("D08 Presentations: fullScreenCover, popover, confirmationDialog", func
   end)
 end)
 
+-- dismiss: "The dismiss action has no effect on a view that isn’t currently
+-- presented." And, for a dismiss read by the view that presents a sheet and
+-- called from the sheet's content: "the sheet fails to dismiss because the
+-- action applies to the environment where you declared it"
+-- (https://developer.apple.com/documentation/swiftui/environmentvalues/dismiss).
+describe("dismiss outside a presentation", function()
+  it("does nothing in a view that is not presented: a mounted view, a stack's root", function()
+    local Root = ui.View("NotPresented", { state = { n = 0 }, environment = { dismiss = "dismiss", shown = "isPresented" },
+      body = function(self)
+        return ui.VStack {
+          ui.Text("n " .. self.n .. " presented " .. tostring(self.shown)),
+          ui.Button("dismiss", function() self.dismiss(); self.n = self.n + 1 end),
+        }
+      end })
+    local app = ui.mount(Root {})
+    app:find("dismiss"):tap()
+    assert.truthy(app:find("n 1 presented false"))               -- it ran, returned, and changed nothing
+    app:unmount()
+
+    local Stack = ui.View("DismissAtRoot", { state = { path = { "Dune" } }, body = function(self)
+      return ui.NavigationStack(self["$path"], { Root {} }, function(title) return ui.Text("screen " .. title) end)
+    end })
+    local nav = ui.mount(Stack {})
+    assert.truthy(nav:find("screen Dune"))
+    nav:find("dismiss"):tap()                                     -- the root view is not presented: nothing is popped
+    assert.truthy(nav:find("n 1 presented false"))
+    assert.truthy(nav:find("screen Dune"))
+    nav:unmount()
+  end)
+
+  it("does not dismiss a sheet when the view that presents it calls its own dismiss from the sheet's content", function()
+    local Presenter = ui.View("DismissDeclaredOutside", { state = { shown = false }, environment = { dismiss = "dismiss" },
+      body = function(self)
+        return ui.Button("Show Sheet", function() self.shown = true end)
+          :sheet(self["$shown"], ui.Button("Done", function() self.dismiss() end))   -- Fails to dismiss the sheet.
+      end })
+    local app = ui.mount(Presenter {})
+    app:find("Show Sheet"):tap()
+    assert.truthy(app:find { type = "Sheet" })
+    app:find("Done"):tap()
+    assert.truthy(app:find { type = "Sheet" })
+    assert.truthy(app:find("Done"))
+    app:unmount()
+  end)
+end)

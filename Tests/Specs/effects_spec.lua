@@ -316,4 +316,18 @@ describe("D03 explicit identity by value", function()
     assert.truthy(app:find("n 0"))                -- other contents: another view
     app:unmount()
   end)
+
+  -- A view value has one identity. A second :id used to be shadowed by the
+  -- first one's field ("attempt to call a number value (method 'id')"): it
+  -- is an error saying what to write instead (D10: nothing silently ignored).
+  it("D03 a second :id on one view value is an error naming the first", function()
+    local ok, err = pcall(function() return ui.Text("a"):id(1):id(2) end)
+    assert.is_false(ok)
+    assert.matches("view:id: this view has an :id already %(1%)", err)
+    assert.matches(":id%({ a, b }%)", err)
+    local V = ui.View("IdTwice", function() return ui.Text("b"):id("x") end)
+    local app = ui.mount(V {})
+    assert.truthy(app:find({ id = "x" }))         -- one :id still identifies the view
+    app:unmount()
+  end)
 end)

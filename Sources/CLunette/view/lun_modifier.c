@@ -312,7 +312,14 @@ static int lun_modifier_id(lua_State *L) {
   lun_modifier_self(L);
   luaL_checkany(L, 2);
   lua_settop(L, 2);
-  lua_setfield(L, 1, "id");
+  if (lun_rawfield(L, 1, "identity") != LUA_TNIL) {   /* kept apart from the method's name, so a second call reaches it */
+    lun_describe(L, -1, 1);
+    return lun_error_here(L, "view:id: this view has an :id already (%s); a view value has one identity: give one :id, "
+                             "a table of the values if it depends on several (:id({ a, b }) compares by contents)",
+                          lua_tostring(L, -1));
+  }
+  lua_pop(L, 1);
+  lua_setfield(L, 1, "identity");
   return 1;
 }
 

@@ -370,7 +370,7 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
   if (lun_rawfield(L, v, "inputs") != LUA_TTABLE) lun_walk_altered(L, "inputs");
   inputs = lua_gettop(L);
   lun_walk_check_bindings(L, info, inputs);
-  if (lun_rawfield(L, v, "id") != LUA_TNIL) {
+  if (lun_rawfield(L, v, "identity") != LUA_TNIL) {
     lun_explicit_key(L, -1);
     key = lua_tolstring(L, -1, &klen);
   }
@@ -489,9 +489,9 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
     lua_pushvalue(L, item);
     lua_call(L, 1, 1);
     if (lun_view_test(L, -1)) {
-      if (lun_rawfield(L, -1, "id") == LUA_TNIL) {
+      if (lun_rawfield(L, -1, "identity") == LUA_TNIL) {
         lua_pushvalue(L, item);
-        lua_setfield(L, -3, "id");
+        lua_setfield(L, -3, "identity");
       }
       lua_pop(L, 1);
     }
@@ -515,7 +515,7 @@ enum {
  * are few, instead of a lookup per field the walk knows. [-0, +0] */
 static unsigned lun_walk_fields(lua_State *L, int v) {
   static const struct { const char *name; size_t len; unsigned bit; } fields[] = {
-    {"id", 2, LUN_VF_ID}, {"env", 3, LUN_VF_ENV}, {"mods", 4, LUN_VF_MODS},
+    {"identity", 8, LUN_VF_ID}, {"env", 3, LUN_VF_ENV}, {"mods", 4, LUN_VF_MODS},
     {"txfn", 4, LUN_VF_TRANSACTION}, {"anim", 4, LUN_VF_ANIMATION}, {"life", 4, LUN_VF_LIFE},
     {"attrs", 5, LUN_VF_ATTRS}, {"focus", 5, LUN_VF_FOCUS}, {"prefs", 5, LUN_VF_PREFS},
     {"prefWatch", 9, LUN_VF_PREFWATCH}, {"sheetSpec", 9, LUN_VF_SHEET}, {"alertSpec", 9, LUN_VF_ALERT},
@@ -574,7 +574,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     lun_focus_scene_walk(L, W);                   /* an app's root: its scene, for focus */
   }
   has = lun_walk_fields(L, v);
-  if ((has & LUN_VF_ID) && lun_rawfield(L, v, "id") != LUA_TNIL) {   /* app:find{ id = ... } matches it */
+  if ((has & LUN_VF_ID) && lun_rawfield(L, v, "identity") != LUA_TNIL) {   /* app:find{ id = ... } matches it */
     size_t ilen;
     const char *id;
     lun_explicit_key(L, -1);

@@ -143,3 +143,56 @@ describe("D10 missing required inputs", function()
     app:unmount()
   end)
 end)
+
+-- R1: a body that raises has an error node in its place. What its last
+-- output held is gone, as its child views are: the views' onDisappear run,
+-- and when the body recovers they appear again. SwiftUI has no body that
+-- raises; this is Lunette's rule, chosen so that an error node is an output
+-- like any other (until session 10 the own views' onAppear did not run
+-- again after a recovery, and no onDisappear ran for them).
+describe("R1 a body that raises", function()
+  it("R1 its views disappear while the error stands and appear again when it recovers #errors", function()
+    local log = {}
+    local Flag = ui.Observable("R1Flag", { bad = false })
+    local flag = Flag()
+    local Child = ui.View("R1Child", function()
+      return ui.Text("child"):onAppear(function() log[#log + 1] = "child appear" end)
+                             :onDisappear(function() log[#log + 1] = "child disappear" end)
+    end)
+    local V = ui.View("R1Raiser", function()
+      if flag.bad then error("broken") end
+      return ui.VStack { ui.Text("fine"), Child {} }
+        :onAppear(function() log[#log + 1] = "appear" end)
+        :onDisappear(function() log[#log + 1] = "disappear" end)
+    end)
+    local app = ui.mount(V {})
+    assert.same({ "appear", "child appear" }, log)
+    flag.bad = true
+    ui.flush()
+    assert.truthy(app:tree():find("broken", 1, true))
+    table.sort(log)
+    assert.same({ "appear", "child appear", "child disappear", "disappear" }, log)
+    log = {}
+    flag.bad = false
+    ui.flush()
+    assert.truthy(app:find("fine"))
+    assert.same({ "appear", "child appear" }, log)
+    log = {}
+    app:unmount()
+    ui.flush()
+    table.sort(log)
+    assert.same({ "child disappear", "disappear" }, log)
+  end)
+
+  it("R1 a body that raises on its first render never appeared: nothing disappears #errors", function()
+    local log = {}
+    local V = ui.View("R1First", function()
+      error("at once")
+    end)
+    local app = ui.mount(ui.VStack { V {}:onAppear(function() log[#log + 1] = "outer appear" end) })
+    assert.truthy(app:tree():find("at once", 1, true))
+    app:unmount()
+    ui.flush()
+    assert.same({ "outer appear" }, log)
+  end)
+end)

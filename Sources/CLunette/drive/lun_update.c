@@ -315,6 +315,20 @@ static int lun_update_tries(lua_State *L, lun_State *S, lun_Run *run) {
   }
 }
 
+/* A failed run's output is an error node: the views its last output held
+ * are gone, as its child views are, so their onDisappear actions run and
+ * their tasks end; when the body recovers they appear again (onAppear, a
+ * new task). [-0, +0] */
+static void lun_update_gone(lua_State *L, const lun_Ticket *ticket) {
+  int top = lua_gettop(L);
+  if (ticket->kind == LUN_UNIT_EFFECT || !lua_checkstack(L, 8)) return;
+  if (lua_rawgeti(L, LUA_REGISTRYINDEX, ticket->recordRef) == LUA_TTABLE) {
+    lua_pushnil(L);                               /* its new life list: none */
+    lun_life_diff(L, top + 1, top + 2, ticket->unit);
+  }
+  lua_settop(L, top);
+}
+
 /* Updates one unit and reports how it ended to the host (a quiet one only
  * if it failed); releases what the host disposed meanwhile. */
 void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
@@ -338,6 +352,7 @@ void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
     if (!run.ticket.quiet && lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0)) lun_release_refs(L, S);
     return;
   }
+  lun_update_gone(L, &run.ticket);
   lun_error_string(L, -1);
   msg = lua_tolstring(L, -1, &len);
   releases = lunh(S->rt, scheduler, unit_end, run.ticket.unit, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);

@@ -322,6 +322,32 @@ describe("D05 withAnimation's completion", function()
     app:unmount()
   end)
 
+  -- "If no animations are added to the transaction, the completion will be
+  -- called immediately after body" (Transaction.addAnimationCompletion): a
+  -- view under .transaction { $0.animation = nil } adds none.
+  -- https://developer.apple.com/documentation/swiftui/transaction/addanimationcompletion(criteria:_:)
+  it("D05 when the only views that read the change have their animation taken away, the completion runs right after the update", function()
+    local Box = ui.Observable("D05TxBox", { a = false, b = false })
+    local box, done = Box(), {}
+    local Reader = ui.View("D05TxReader", function(self) return ui.Text(self.key .. " " .. tostring(self.box[self.key])) end)
+    local app = ui.mount(ui.VStack {
+      ui.Group { Reader { box = box, key = "a" } }:transaction(function(t) t.animation = nil end),
+      Reader { box = box, key = "b" },
+    })
+    ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.a = true end, function() done[#done + 1] = "a" end)
+    assert.same({}, done)                              -- a view reads it: its update decides
+    ui.clock.advance(0)
+    assert.same({ "a" }, done)                         -- it animated nothing: right after the update
+    assert.is_nil(tostring(app:find("a true")):match("%[animated"))
+    ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.a = false; box.b = true end,
+      function() done[#done + 1] = "a and b" end)
+    ui.clock.advance(0)
+    assert.same({ "a" }, done)                         -- b's view animates: after the duration
+    ui.clock.advance(1.0)
+    assert.same({ "a", "a and b" }, done)
+    app:unmount()
+  end)
+
   it("D05 an error in a completion that runs right after the body is raised by withAnimation, with its line", function()
     local ok, err = pcall(ui.withAnimation, ui.Animation.default, function() end, function() error("done badly") end)
     assert.is_false(ok)

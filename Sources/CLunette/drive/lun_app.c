@@ -344,7 +344,8 @@ int lun_mount_ref(lua_State *L, int ref, int32_t *app) {
   return LUN_OK;
 }
 
-/* ui.clock.advance(seconds) -> (): moves the virtual clock, running what falls due. */
+/* ui.clock.advance(seconds) -> (): moves the virtual clock, running what
+ * falls due; what is pending updates first, as a host's loop would have. */
 int lun_ui_clock_advance(lua_State *L) {
   lun_State *S = lun_state(L);
   lua_Number s = luaL_checknumber(L, 1);
@@ -354,6 +355,7 @@ int lun_ui_clock_advance(lua_State *L) {
   if (!lunh(S->rt, clock, virtual))
     return lun_error_here(L, "ui.clock.advance needs the virtual clock (lunette test uses it; this runtime's clock is real)");
   target = lunh(S->rt, clock, now) + (double)s;
+  lun_flush_now(L);
   lun_run_due_now(L, target);
   lunh(S->rt, clock, settle, target);
   return 0;

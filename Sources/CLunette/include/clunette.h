@@ -55,6 +55,7 @@ typedef struct lun_State {
   const void *viewMeta;   /* view values' metatable (its identity, for a check no script can forge) */
   int32_t viewMetaRef;    /* ... and its registry ref, to set it */
   int32_t txSeen;         /* a view has had :transaction: walks look for the chain around them (lun_walktx.c) */
+  int32_t completionsPending;   /* withAnimation completions waiting for the flush to say what animated (lun_completion.c) */
 } lun_State;
 
 /* Status codes returned by the lun_* entry points. */

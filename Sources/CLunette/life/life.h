@@ -38,7 +38,7 @@ void lun_animation_default(lua_State *L);
 /* lun_transaction.c */
 void lun_open_transaction(lua_State *L);
 void lun_transaction_run(lua_State *L, int tidx, int fidx, int nargs);
-void lun_animation_run(lua_State *L, int aidx, int fidx, int nargs);
+int32_t lun_animation_run(lua_State *L, int aidx, int fidx, int nargs);
 void lun_transaction_forget(lua_State *L);
 void lun_transaction_new(lua_State *L, int fromidx);
 void lun_transaction_copy_of(lua_State *L, lua_Integer id);
@@ -48,7 +48,9 @@ const char *lun_transaction_animation(lua_State *L, int tidx, size_t *len);
 void lun_completion_effect(lua_State *L, int32_t unit, int on);
 void lun_completion_forget(lua_State *L);
 void lun_completion_wrap(lua_State *L, int fidx, int ridx);
-void lun_completion_schedule(lua_State *L, int ridx, int cidx, double duration, int removed);
+void lun_completion_schedule(lua_State *L, int ridx, int cidx, double duration, int removed, int32_t txid);
+void lun_completion_animated(lua_State *L, int32_t txid, int animated);
+int lun_completion_settle(lua_State *L);
 
 /* lun_storage.c: app storage and scene storage */
 void lun_open_storage(lua_State *L);

@@ -82,6 +82,7 @@ static int lun_ui_with_animation(lua_State *L) {
   static const char *const criteria[] = {"logicallyComplete", "removed", NULL};
   lua_Number duration = 0.35;                     /* SwiftUI's default animation */
   int removed = 0;
+  int32_t txid;
   if (lua_isfunction(L, 1)) {                     /* withAnimation(fn [, completion]): the default animation */
     lun_animation_default(L);
     lua_insert(L, 1);
@@ -106,12 +107,12 @@ static int lun_ui_with_animation(lua_State *L) {
   lua_settop(L, 3);
   lua_newtable(L);                                /* 4: what the body did */
   lun_completion_wrap(L, 2, 4);                   /* 5: the body, logging it */
-  lun_animation_run(L, 1, 5, 0);
+  txid = lun_animation_run(L, 1, 5, 0);
   if (lua_isnil(L, 1)) {                          /* no animation: nothing animates */
     lua_pushboolean(L, 0);
     lua_setfield(L, 4, "views");
   }
-  lun_completion_schedule(L, 4, 3, (double)duration, removed);
+  lun_completion_schedule(L, 4, 3, (double)duration, removed, txid);
   return 0;
 }
 

@@ -19,11 +19,21 @@
  *     stale records, per signal it changed, when it ends (out of the
  *     registry table animEnds: node -> clock time), and the completion
  *     checks them when it falls due, waiting again while a later one runs.
+ *   - Views read what changed, but a :transaction around them may take the
+ *     animation away (t.animation = nil): whether anything animated is
+ *     known only when they render. Once some view has used :transaction,
+ *     such a completion waits for the flush (lun_completion_settle): the
+ *     walk tells which transactions reached a node, and with an animation
+ *     or not (lun_completion_animated); one whose runs reached nodes only
+ *     with the animation taken away completes right after that update, the
+ *     others after the rest of their duration. (A transaction whose views
+ *     were stale already, made so by an earlier one, has no run of its
+ *     own: it counts as animating, as before.)
  */
 #include "core/core.h"
 #include "life/life.h"
 
-static const char lun_key_animends = 0, lun_key_effects = 0;
+static const char lun_key_animends = 0, lun_key_effects = 0, lun_key_pending = 0;
 
 /* A ui.effect's unit (not a view): what it reads changing animates nothing. */
 void lun_completion_effect(lua_State *L, int32_t unit, int on) {
@@ -35,6 +45,9 @@ void lun_completion_effect(lua_State *L, int32_t unit, int on) {
 
 /* ui.reset: no effect stays, and the clock starts again from 0. [-0, +0] */
 void lun_completion_forget(lua_State *L) {
+  lun_state(L)->completionsPending = 0;
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_pending);
   lua_pushnil(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_effects);
   lua_pushnil(L);
@@ -196,11 +209,25 @@ static int lun_completion_check(lua_State *L) {
   return 0;
 }
 
+/* Schedules the completion at cidx to run `after` seconds from now, for
+ * criteria `removed` (the signals it changed listed at nidx). [-0, +0] */
+static void lun_completion_after(lua_State *L, int cidx, int nidx, double after, int removed) {
+  if (!removed) { lun_clock_once(L, cidx, after); return; }
+  cidx = lua_absindex(L, cidx);
+  nidx = lua_absindex(L, nidx);
+  lua_pushvalue(L, cidx);
+  lua_pushvalue(L, nidx);
+  lua_pushcclosure(L, lun_completion_check, 2);
+  lun_clock_once(L, -1, after);
+  lua_pop(L, 1);
+}
+
 /* After withAnimation's body (what it did in the table at ridx): notes the
  * ends of its animations and schedules the completion at cidx (nil: none)
- * for criteria `removed` (0: logicallyComplete). [-0, +0] */
-void lun_completion_schedule(lua_State *L, int ridx, int cidx, double duration, int removed) {
-  double now = lunh(lun_state(L)->rt, clock, now);
+ * for criteria `removed` (0: logicallyComplete); txid is its transaction. [-0, +0] */
+void lun_completion_schedule(lua_State *L, int ridx, int cidx, double duration, int removed, int32_t txid) {
+  lun_State *S = lun_state(L);
+  double now = lunh(S->rt, clock, now);
   int views;
   ridx = lua_absindex(L, ridx);
   cidx = lua_absindex(L, cidx);
@@ -214,10 +241,80 @@ void lun_completion_schedule(lua_State *L, int ridx, int cidx, double duration, 
     lua_call(L, 0, 0);
     return;
   }
-  if (!removed) { lun_clock_once(L, cidx, duration); return; }
-  lua_pushvalue(L, cidx);
+  if (S->txSeen && txid) {                        /* a :transaction may take the animation away: the flush says */
+    lun_registry_table(L, &lun_key_pending);
+    lua_createtable(L, 0, 5);
+    lua_pushvalue(L, cidx);
+    lua_setfield(L, -2, "completion");
+    lua_getfield(L, ridx, "nodes");
+    lua_setfield(L, -2, "nodes");
+    lua_pushnumber(L, now + duration);
+    lua_setfield(L, -2, "ends");
+    lua_pushboolean(L, removed);
+    lua_setfield(L, -2, "removed");
+    lua_rawseti(L, -2, txid);
+    lua_pop(L, 1);
+    S->completionsPending++;
+    return;
+  }
   lua_getfield(L, ridx, "nodes");
-  lua_pushcclosure(L, lun_completion_check, 2);
-  lun_clock_once(L, -1, duration);
+  lun_completion_after(L, cidx, -1, duration, removed);
   lua_pop(L, 1);
+}
+
+/* The walk reached a top-level node of a run in transaction txid, with an
+ * animation (animated) or with it taken away: its completion (if one
+ * waits) runs after the animation if any such node had one. [-0, +0] */
+void lun_completion_animated(lua_State *L, int32_t txid, int animated) {
+  lun_registry_table(L, &lun_key_pending);
+  if (lua_rawgeti(L, -1, txid) == LUA_TTABLE) {
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, animated ? "animated" : "reached");
+  }
+  lua_pop(L, 2);
+}
+
+/* When a flush has no round left: each completion that waited for it runs
+ * now if its transaction animated no node (protected, under its own
+ * budget; an error is reported as a timer's is), else is scheduled for
+ * when the animation ends, by its criteria. Returns how many ran: what they
+ * changed renders in another round. [-0, +0] */
+int lun_completion_settle(lua_State *L) {
+  lun_State *S = lun_state(L);
+  double now;
+  int pending, ran = 0;
+  if (!S->completionsPending) return 0;
+  now = lunh(S->rt, clock, now);
+  lun_registry_table(L, &lun_key_pending);
+  pending = lua_gettop(L);
+  lua_newtable(L);                                /* a fresh table: what settles now may add to it */
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_pending);
+  S->completionsPending = 0;
+  lua_pushnil(L);
+  while (lua_next(L, pending)) {
+    int entry = lua_gettop(L), animated, removed;
+    double ends;
+    lua_getfield(L, entry, "animated");
+    lua_getfield(L, entry, "reached");            /* no run of its own (its views ran in an earlier one's): */
+    animated = lua_toboolean(L, -2) || !lua_toboolean(L, -1);   /* they animate, as that one's did */
+    lua_getfield(L, entry, "removed");
+    removed = lua_toboolean(L, -1);
+    lua_getfield(L, entry, "ends");
+    ends = lua_tonumber(L, -1);
+    lua_getfield(L, entry, "completion");
+    lua_getfield(L, entry, "nodes");
+    if (animated) lun_completion_after(L, -2, -1, ends > now ? ends - now : 0, removed);
+    else {                                        /* nothing animated: right after this update */
+      lua_pushvalue(L, -2);
+      if (lun_protect(L, 0, 0) != LUN_OK) {
+        size_t len;
+        const char *msg = lun_last_error(L, &len);
+        lunh(S->rt, inspect, event_failed, 0, msg, len);
+      }
+      ran++;
+    }
+    lua_settop(L, entry - 1);
+  }
+  lua_pop(L, 1);
+  return ran;
 }

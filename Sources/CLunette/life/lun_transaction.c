@@ -147,12 +147,15 @@ void lun_transaction_run(lua_State *L, int tidx, int fidx, int nargs) {
 }
 
 /* Runs the function at fidx as a new transaction, from the current one,
- * with the animation at aidx (ui.withAnimation, binding:animation). [-nargs, +0] */
-void lun_animation_run(lua_State *L, int aidx, int fidx, int nargs) {
+ * with the animation at aidx (ui.withAnimation, binding:animation); returns
+ * the new transaction's id. [-nargs, +0] */
+int32_t lun_animation_run(lua_State *L, int aidx, int fidx, int nargs) {
+  int32_t id;
   aidx = lua_absindex(L, aidx);
   fidx = lua_absindex(L, fidx);
   lun_transaction_current(L);
   lun_transaction_new(L, -1);
+  id = ((lun_Transaction *)lua_touserdata(L, -1))->id;
   lua_getiuservalue(L, -1, 1);
   lua_pushvalue(L, aidx);
   lua_setfield(L, -2, "animation");
@@ -161,6 +164,7 @@ void lun_animation_run(lua_State *L, int aidx, int fidx, int nargs) {
   lua_insert(L, -nargs - 1);                      /* below the arguments */
   lun_transaction_run(L, -nargs - 1, fidx, nargs);
   lua_pop(L, 1);
+  return id;
 }
 
 /* Checks that the key at kidx may be set to the value at vidx: an animation

@@ -455,6 +455,23 @@ describe("refreshable: the environment's refresh", function()
     app:unmount()
   end)
 
+  it("a List that offers the refresh shows refreshing=true while it runs, in its own body or another's", function()
+    local Rows = ui.View("RefreshRows", function() return ui.List { ui.Text("row") } end)
+    local Outer = ui.View("RefreshOuter", function()
+      return ui.VStack { Rows {}, ui.List { ui.Text("here") } }
+        :refreshable(function() ui.sleep(1) end)
+    end)
+    local app = ui.mount(Outer {})
+    local function lists() local n = 0; for _ in app:tree():gmatch("List refreshable=true refreshing=true") do n = n + 1 end; return n end
+    assert.equal(0, lists())
+    app:find { type = "List" }:refresh()              -- the one in Rows' body
+    ui.flush()
+    assert.equal(2, lists())                           -- both Lists show it, as the view with :refreshable does
+    ui.clock.advance(1.5)
+    assert.equal(0, lists())
+    app:unmount()
+  end)
+
   it("a view reads refresh: a callable inside, nil outside; calling it refreshes once at a time", function()
     local app = ui.mount(ui.VStack { Page {}, Custom {} })
     local buttons = app:findAll { type = "Button" }

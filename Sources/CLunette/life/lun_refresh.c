@@ -12,7 +12,9 @@
  * (it may ui.sleep or ui.await), the view with :refreshable shows
  * refreshing=true until it ends, and a call while one runs does nothing;
  * the task is cancelled if the view goes. node:refresh() calls it, on the
- * view with :refreshable or on a List inside it.
+ * view with :refreshable or on a List inside it; such a List shows
+ * refreshing=true too (each List that offered it is rendered again when a
+ * refresh starts and ends: lun_refresh_offered).
  */
 #include "core/core.h"
 #include "model/model.h"
@@ -21,10 +23,26 @@
 #define LUN_MT_REFRESH "lunette.RefreshAction"
 
 /* uservalues of an action: 1 the record of the unit whose body has the
- * :refreshable, 2 fn; the userdata holds the unit. */
+ * :refreshable, 2 fn, 3 the units of the Lists that offered it (unit ->
+ * its record, weak: a unit gone is forgotten); the userdata holds the unit. */
 typedef struct lun_Refresh {
   int32_t unit;
 } lun_Refresh;
+
+/* The unit whose body has the :refreshable, and each List that offered the
+ * action (the table at oidx), render again: refreshing=true comes or goes. [-0, +0] */
+static void lun_refresh_render(lua_State *L, int32_t unit, int oidx) {
+  const lun_Host *rt = lun_state(L)->rt;
+  oidx = lua_absindex(L, oidx);
+  if (unit) lunh(rt, scheduler, unit_invalidate, unit);
+  if (!lua_istable(L, oidx)) return;
+  lua_pushnil(L);
+  while (lua_next(L, oidx)) {
+    lua_pop(L, 1);
+    if (lua_isinteger(L, -1) && lua_tointeger(L, -1) != unit)
+      lunh(rt, scheduler, unit_invalidate, (int32_t)lua_tointeger(L, -1));
+  }
+}
 
 /* Continuation of a refresh task: the refresh ended (status: how); clears
  * its record's `refreshing` (upvalue 1: the record, 3: this entry) and has
@@ -35,8 +53,7 @@ static int lun_refresh_done(lua_State *L, int status, lua_KContext ctx) {
   if (lua_rawequal(L, -1, lua_upvalueindex(3))) {
     lua_pushnil(L);
     lua_setfield(L, lua_upvalueindex(1), "refreshing");
-    if (lua_tointeger(L, lua_upvalueindex(2)))
-      lunh(lun_state(L)->rt, scheduler, unit_invalidate, (int32_t)lua_tointeger(L, lua_upvalueindex(2)));
+    lun_refresh_render(L, (int32_t)lua_tointeger(L, lua_upvalueindex(2)), lua_upvalueindex(5));
   }
   lua_pop(L, 1);
   if (status != LUA_OK && status != LUA_YIELD) return lua_error(L);   /* the action's error, on top */
@@ -44,7 +61,8 @@ static int lun_refresh_done(lua_State *L, int status, lua_KContext ctx) {
 }
 
 /* A refresh task's function (upvalues: record, unit, its entry, the
- * action's fn): runs fn, protected so the refresh ends however it does. */
+ * action's fn, the Lists that offered it): runs fn, protected so the
+ * refresh ends however it does. */
 static int lun_refresh_task(lua_State *L) {
   lua_settop(L, 0);
   lua_pushvalue(L, lua_upvalueindex(4));
@@ -68,12 +86,14 @@ static int lun_refresh_call(lua_State *L) {
   lua_pushinteger(L, r->unit);
   lua_pushvalue(L, entry);
   lua_getiuservalue(L, 1, 2);
-  lua_pushcclosure(L, lun_refresh_task, 4);
+  lua_getiuservalue(L, 1, 3);
+  lua_pushcclosure(L, lun_refresh_task, 5);
   lua_rawseti(L, entry, LUN_LIFE_FN);
   lua_pushvalue(L, entry);
   lua_setfield(L, 2, "refreshing");               /* the record's: lun_life_release cancels it */
   lun_task_start(L, entry, r->unit);
-  if (r->unit) lunh(lun_state(L)->rt, scheduler, unit_invalidate, r->unit);
+  lua_getiuservalue(L, 1, 3);
+  lun_refresh_render(L, r->unit, -1);
   return 0;
 }
 
@@ -104,19 +124,40 @@ void lun_refresh_push(lua_State *L, int recidx, int n, int fnidx) {
   }
   if (lua_rawgeti(L, -1, n) != LUA_TUSERDATA) {
     lua_pop(L, 1);
-    r = (lun_Refresh *)lua_newuserdatauv(L, sizeof(lun_Refresh), 2);
+    r = (lun_Refresh *)lua_newuserdatauv(L, sizeof(lun_Refresh), 3);
     lua_getfield(L, recidx, "unit");
     r->unit = lua_isinteger(L, -1) ? (int32_t)lua_tointeger(L, -1) : 0;
     lua_pop(L, 1);
     luaL_setmetatable(L, LUN_MT_REFRESH);
     lua_pushvalue(L, recidx);
     lua_setiuservalue(L, -2, 1);
+    lun_new_weak_table(L, "v");
+    lua_setiuservalue(L, -2, 3);
     lua_pushvalue(L, -1);
     lua_rawseti(L, -3, n);
   }
   lua_pushvalue(L, fnidx);
   lua_setiuservalue(L, -2, 2);
   lua_remove(L, -2);
+}
+
+/* A List whose unit's record is at recidx offered the action at aidx: it
+ * renders again when a refresh starts or ends. Returns 1 if a refresh runs
+ * (the List shows refreshing=true). [-0, +0] */
+int lun_refresh_offered(lua_State *L, int aidx, int recidx) {
+  int running, top = lua_gettop(L);
+  aidx = lua_absindex(L, aidx);
+  recidx = lua_absindex(L, recidx);
+  lua_getiuservalue(L, aidx, 3);
+  lua_getfield(L, recidx, "unit");
+  if (lua_isinteger(L, -1) && lua_istable(L, -2)) {
+    lua_pushvalue(L, recidx);
+    lua_rawset(L, -3);
+  } else lua_pop(L, 1);
+  lua_getiuservalue(L, aidx, 1);
+  running = lua_istable(L, -1) && lua_getfield(L, -1, "refreshing") != LUA_TNIL;
+  lua_settop(L, top);
+  return running;
 }
 
 void lun_open_refresh(lua_State *L) {

@@ -238,13 +238,14 @@ void lun_envbuiltin_refreshable(lua_State *L, lun_Walk *W) {
  * refresh(), the preview's ↻): "certain built-in views in the
  * corresponding Environment begin offering a refresh capability"
  * (https://developer.apple.com/documentation/swiftui/refreshaction). Its
- * node shows refreshable=true. [-0, +0] */
+ * node shows refreshable=true, and refreshing=true while one runs. [-0, +0] */
 void lun_envbuiltin_list_refresh(lua_State *L, lun_Walk *W) {
   lua_pushliteral(L, "refresh");
   lun_envwalk_inherited(L, W, lua_gettop(L));
   if (lun_refresh_test(L, -1)) {
     lun_enabled_slot(L, W, LUN_ROLE_REFRESH, lun_walk_store(L, W, -1));
     lun_out_attr(L, "refreshable", 11, "true", 4);
+    if (lun_refresh_offered(L, -1, W->record)) lun_out_attr(L, "refreshing", 10, "true", 4);   /* as its view shows */
   }
   lua_pop(L, 2);
 }

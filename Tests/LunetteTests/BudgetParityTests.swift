@@ -56,6 +56,33 @@ final class BudgetParityTests: XCTestCase {
         XCTAssertEqual(text.components(separatedBy: "Error").count - 1, 1, text)
         XCTAssertTrue(text.contains("Error Spin") && text.contains("slow 2") && text.contains("after"), text)
     }
+
+    /// A failing body ends the life of the views it held (R1); a script's
+    /// subscription whose `cancel` spins runs under a budget of its own there
+    /// (the hostile read of session 10: it ran on the flush's, and one
+    /// spinning cancel stopped the whole script).
+    func testR26ACancelThatSpinsWhenAFailingViewEndsIsStoppedAlone() throws {
+        let runtime = try runtime()
+        _ = try runtime.run(source: """
+            local ui = require("lunette")
+            local M = ui.Observable("SpinM", { x = 1 })
+            m = M()
+            local pub = { sink = function() return setmetatable({}, { __index = { cancel = function() while true do end end } }) end }
+            local V = ui.View("SpinV", function()
+              if m.x == 2 then error("body failed") end
+              return ui.Text("V " .. m.x):onReceive(pub, function() end)
+            end)
+            local B = ui.View("SpinB", function() return ui.Text("B " .. m.x) end)
+            app = ui.mount(ui.VStack { V {}, B {} })
+            """, name: "@cancel.lua")
+        _ = try runtime.evaluate("m.x = 2")
+        runtime.flush()
+        let text = try runtime.evaluate("return app:tree()")[0]
+        XCTAssertTrue(text.contains("body failed") && text.contains("B 2"), text)
+        _ = try runtime.evaluate("m.x = 3")
+        runtime.flush()
+        XCTAssertTrue(try runtime.evaluate("return app:tree()")[0].contains("V 3"))
+    }
 }
 
 /// The same script under `lunette run`, `lunette repl` and `lunette test`: the same verdict.

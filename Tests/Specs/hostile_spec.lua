@@ -440,3 +440,33 @@ describe("R16 the runtime's sorting is its own", function()
     assert.is_true(found)
   end)
 end)
+
+-- Found by the hostile read of session 10. A body that raises ends the life
+-- of the views its last output held (R1); a script's publisher may make
+-- that end run its own code (`cancel`), which is protected and budgeted as
+-- any other entry into Lua: its error is reported, the flush goes on, the
+-- failing view shows its error node and its siblings render.
+describe("R1 R15 a failing body's ending views", function()
+  it("R1 R15 a subscription whose cancel raises does not stop the flush #errors", function()
+    local M = ui.Observable("GoneM", { x = 1 })
+    local m = M()
+    local pub = { sink = function() return setmetatable({}, { __index = { cancel = function()
+      if m.x == 2 then error("cancel raised") end            -- while the body fails; unmounting later is quiet
+    end } }) end }
+    local V = ui.View("GoneV", function()
+      if m.x == 2 then error("body failed") end
+      return ui.Text("V " .. m.x):onReceive(pub, function() end)
+    end)
+    local B = ui.View("GoneB", function() return ui.Text("B " .. m.x) end)
+    local app = ui.mount(ui.View("GoneRoot", function() return ui.VStack { V {}, B {} } end) {})
+    m.x = 2
+    assert.is_true(pcall(ui.flush))
+    assert.truthy(app:tree():find("body failed", 1, true))
+    assert.truthy(app:find("B 2"))
+    m.x = 3
+    ui.flush()
+    assert.truthy(app:find("V 3"))
+    assert.truthy(app:find("B 3"))
+    app:unmount()
+  end)
+end)

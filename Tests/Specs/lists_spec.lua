@@ -526,3 +526,29 @@ describe("Lists against crafted view values", function()
   end)
 end)
 
+
+-- Found by the hostile read of session 10: a view value's :id is kept under
+-- its own field (so a second :id is a clear error), and a List or ForEach
+-- over view values keys each row by it, as ForEach identifies its views.
+describe("Rows of view values keyed by their :id", function()
+  it("a reordered list of view values with :id keeps each view's state with its id", function()
+    local Counter = ui.View("IdCounter", { inputs = { "label" }, state = { n = 0 }, body = function(self)
+      return ui.Button(self.label .. " " .. self.n, function() self.n = self.n + 1 end)
+    end })
+    local M = ui.Observable("IdOrder", { order = { "a", "b", "c" } })
+    local m = M()
+    local Root = ui.View("IdRows", function()
+      local views = {}
+      for _, k in ipairs(m.order) do views[#views + 1] = Counter { label = k }:id(k) end
+      return ui.VStack { ui.List(views, function(v) return v end), ui.ForEach(views, function(v) return v end) }
+    end)
+    local app = ui.mount(Root {})
+    app:findAll("a 0")[1]:tap()                       -- the List's "a" (the ForEach's stays at 0)
+    m.order = { "c", "b", "a" }
+    ui.flush()
+    assert.equal(1, #app:findAll("a 1"))               -- its state went with "a", not with the first place
+    assert.equal(1, #app:findAll("a 0"))
+    assert.equal(0, #app:findAll("c 1"))
+    app:unmount()
+  end)
+end)

@@ -220,3 +220,28 @@ describe("The order of :animation and :transaction on one view value", function(
       "view:transaction(fn): this view has one already", 1, true)
   end)
 end)
+
+-- Found by the hostile read of session 10: a view made stale inside
+-- ui.withAnimation by a body that ran before it in the same batch animates,
+-- and the transaction is not left waiting for a later, unrelated change.
+describe("A transaction that reaches a view mid-batch", function()
+  it("animates that view's change, and not a later one", function()
+    local M = ui.Observable("MidTx", { x = 1 })
+    local m, trig = M(), M()
+    local A = ui.View("MidTxA", { inputs = { "n" }, body = function(self)
+      if self.n == 2 then ui.withAnimation(ui.Animation.easeInOut(0.3), function() m.x = 9 end) end
+      return ui.Text("a " .. self.n)
+    end })
+    local B = ui.View("MidTxB", { inputs = { "n" }, body = function(self)
+      return ui.Text("b " .. self.n):scaleEffect(m.x)
+    end })
+    local app = ui.mount(ui.View("MidTxRoot", function() return ui.VStack { A { n = trig.x }, B { n = trig.x } } end) {})
+    trig.x = 2
+    ui.flush()
+    assert.matches("scaleEffect 1 %-> 9, easeInOut 0.3s", tostring(app:find("b 2")))
+    m.x = 10
+    ui.flush()
+    assert.is_nil(tostring(app:find("b 2")):match("%[animated"))
+    app:unmount()
+  end)
+end)

@@ -85,6 +85,16 @@ static inline void lun_setkey(lua_State *L, const lun_State *S, int idx, int k) 
   lua_rawset(L, idx);
 }
 
+/* 1 if the value at idx is a view value: its metatable is that one table
+ * (alive in the registry: its identity cannot be forged). [-0, +0] */
+static inline int lun_is_view(lua_State *L, int idx) {
+  int same;
+  if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
+  same = lua_topointer(L, -1) == lun_state(L)->viewMeta;
+  lua_pop(L, 1);
+  return same;
+}
+
 /* lun_seal.c: metatables scripts cannot reach, and checks they cannot forge */
 enum { LUN_SEAL_OBJECT = 1, LUN_SEAL_HOST, LUN_SEAL_CLASS };
 extern const char lun_key_sealed;

@@ -319,12 +319,27 @@ static int lun_update_tries(lua_State *L, lun_State *S, lun_Run *run) {
  * are gone, as its child views are, so their onDisappear actions run and
  * their tasks end; when the body recovers they appear again (onAppear, a
  * new task). [-0, +0] */
-static void lun_update_gone(lua_State *L, const lun_Ticket *ticket) {
+static int lun_update_gone_k(lua_State *L) {
+  lua_settop(L, 2);
+  lua_pushnil(L);                                 /* 3: its new life list: none */
+  lun_life_diff(L, 1, 3, (int32_t)lua_tointeger(L, 2));
+  return 0;
+}
+
+static void lun_update_gone(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   int top = lua_gettop(L);
   if (ticket->kind == LUN_UNIT_EFFECT || !lua_checkstack(L, 8)) return;
   if (lua_rawgeti(L, LUA_REGISTRYINDEX, ticket->recordRef) == LUA_TTABLE) {
-    lua_pushnil(L);                               /* its new life list: none */
-    lun_life_diff(L, top + 1, top + 2, ticket->unit);
+    lua_pushcfunction(L, lun_update_gone_k);     /* a subscription's cancel may be a script's: */
+    lua_pushvalue(L, top + 1);                    /* protected, under a budget of its own */
+    lua_pushinteger(L, ticket->unit);
+    if (lun_protect(L, 2, 0) != LUN_OK) {
+      size_t len;
+      const char *msg = lun_last_error(L, &len);
+      lunh(S->rt, inspect, event_failed, ticket->unit, msg, len);
+    }
+    lua_pushnil(L);                               /* whatever happened, its old list is gone */
+    lun_setkey(L, S, top + 1, LUN_K_LIFE);
   }
   lua_settop(L, top);
 }
@@ -352,7 +367,7 @@ void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
     if (!run.ticket.quiet && lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0)) lun_release_refs(L, S);
     return;
   }
-  lun_update_gone(L, &run.ticket);
+  lun_update_gone(L, S, &run.ticket);
   lun_error_string(L, -1);
   msg = lua_tolstring(L, -1, &len);
   releases = lunh(S->rt, scheduler, unit_end, run.ticket.unit, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);

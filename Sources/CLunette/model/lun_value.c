@@ -125,7 +125,8 @@ static void lun_identity_key_at(lua_State *L, int idx, int depth) {
         return;
       }
       if (lua_type(L, idx) == LUA_TTABLE || lun_proxy_test(L, idx)) {
-        lua_getfield(L, idx, "id");
+        if (lun_is_view(L, idx)) lun_rawfield(L, idx, "identity");   /* a view value: its :id (v.id is the method) */
+        else lua_getfield(L, idx, "id");
         if (!lua_isnil(L, -1)) {
           lun_identity_key_at(L, -1, depth + 1);
           lua_remove(L, -2);

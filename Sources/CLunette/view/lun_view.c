@@ -22,11 +22,7 @@
 
 /* 1 if the value at idx is a view value (a table with LUN_MT_VIEW). */
 int lun_view_test(lua_State *L, int idx) {
-  int same;
-  if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
-  same = lua_topointer(L, -1) == lun_state(L)->viewMeta;   /* that one table, alive in the registry: unforgeable */
-  lua_pop(L, 1);
-  return same;
+  return lun_is_view(L, idx);
 }
 
 /* 1 if the value at idx is a view type (ui.View). */

@@ -6,8 +6,8 @@ local ui = require("lunette")
 -- The functions the prelude calls, as they were when it loaded (before any
 -- script ran): a script that replaces a global (`pairs = …`, `table.concat
 -- = …`) changes what its own code does, never what the runtime's does.
-local error, getmetatable, next, pairs, pcall, rawequal, select, setmetatable, tostring, type =
-  error, getmetatable, next, pairs, pcall, rawequal, select, setmetatable, tostring, type
+local error, getmetatable, next, pairs, pcall, rawequal, rawget, select, setmetatable, tostring, type =
+  error, getmetatable, next, pairs, pcall, rawequal, rawget, select, setmetatable, tostring, type
 local running, status, concat = coroutine.running, coroutine.status, table.concat
 
 -- ui.observations(fn) -> sequence (T01, D04: SE-0475's Observations).
@@ -148,6 +148,11 @@ ui.observations = setmetatable({
 local plainForEach = ui.ForEach
 local function elementId(element, i)
   local kind = type(element)
+  if kind == "table" and getmetatable(element) == "lunette.View" then   -- a view value: its :id (element.id is the method)
+    local id = rawget(element, "identity")
+    if id ~= nil then return id end
+    return i
+  end
   if kind == "table" or kind == "userdata" then
     local ok, id = pcall(function() return element.id end)   -- a model without `id` raises: its identity, then
     if ok and id ~= nil then return id end

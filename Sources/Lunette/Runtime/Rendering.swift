@@ -116,11 +116,14 @@ extension LunetteRuntime {
 
     /// A plain run ended having asked nothing (`unit_done`): the same
     /// bookkeeping as `beginUpdate`, the builder's `write` and `finish`,
-    /// for an output of nodes only. Past the memory cap it takes the full
-    /// path, which makes the error node.
+    /// for an output of nodes only. Past the memory cap, or when a
+    /// transaction or tracing came after its batch was made, it takes the
+    /// full path (the error node; the animation; the trace line).
     func endPlainUpdate(of id: Int32, records: UnsafeRawBufferPointer) {
         guard let unit = units[id], !unit.disposed else { return }
-        guard builder.installPlain(records, on: unit) else {
+        // A transaction that reached it, or tracing turned on, after its
+        // batch was made (by a body before it): the full path takes them.
+        guard unit.pendingTransaction == nil, !tracer.tracing, builder.installPlain(records, on: unit) else {
             beginUpdate(of: id)
             builder.write(records)
             endUpdate(of: id, status: Int32(LUN_UNIT_RAN), message: nil)

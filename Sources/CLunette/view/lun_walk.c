@@ -386,7 +386,7 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
     lua_setfield(L, -2, "info");
     lua_pushvalue(L, inputs);
     lua_setfield(L, -2, "inputs");
-    lua_newtable(L);
+    lun_walk_empty_out(L);                        /* the shared empty one until its first run stores */
     lua_setfield(L, -2, "out");
     lun_self_create(L, -1, child);
     lua_pop(L, 1);

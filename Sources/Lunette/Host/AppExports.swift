@@ -184,7 +184,7 @@ extension LunetteRuntime {
 func lunhUnitInvalidate(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
     withRuntime(rt) { runtime in
         guard let unit = runtime.units[unit] else { return }
-        unit.needsRender = true
+        unit.run.needsRender = true
         runtime.scheduler.schedule(unit)
     }
 }

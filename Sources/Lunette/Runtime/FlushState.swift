@@ -36,7 +36,7 @@ struct FlushState {
     mutating func noteChanged(_ app: App, _ unit: Unit) {
         var entry = changed[app.id] ?? RanSinceReport(app: app)
         if entry.seen.insert(unit.id).inserted {
-            entry.units.append((unit, unit.generation == 0 ? nil : unit.output, unit.outputAttributes))
+            entry.units.append((unit, unit.last.generation == 0 ? nil : unit.output, unit.last.attributes))
         }
         changed[app.id] = entry
     }

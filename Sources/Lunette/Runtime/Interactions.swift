@@ -16,7 +16,7 @@ extension LunetteRuntime {
     /// Button, a disabled Button, or an action that raised.
     public func tap(_ node: RenderNode, submit: Bool = false) throws {
         let role = Int32(submit ? LUN_ROLE_SUBMIT : LUN_ROLE_ACTION)
-        guard let owner = node.owner, !owner.disposed, owner.generation == node.generation else {
+        guard let owner = node.owner, !owner.disposed, owner.last.generation == node.generation else {
             throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to \(submit ? "submit" : "tap") (or no longer rendered)")
         }
         var target = node, unit = owner
@@ -39,7 +39,7 @@ extension LunetteRuntime {
         }
         try refuseIfDisabled(list, "scroll")
         guard lun_list_scroll(L, unit.recordRef, Int64(row)) == LUN_OK else { throw LunetteError.script(lastError) }
-        unit.needsRender = true
+        unit.run.needsRender = true
         scheduler.schedule(unit)
         flush()
     }
@@ -47,7 +47,7 @@ extension LunetteRuntime {
     /// Focuses a field that has `:focused(...)`, as a click would, then flushes.
     public func focus(_ node: RenderNode) throws {
         let role = Int32(LUN_ROLE_FOCUS)
-        guard let owner = node.owner, !owner.disposed, owner.generation == node.generation,
+        guard let owner = node.owner, !owner.disposed, owner.last.generation == node.generation,
               let slot = node.slot(for: role) else {
             throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to focus (or no longer rendered)")
         }
@@ -100,7 +100,7 @@ extension LunetteRuntime {
 
     /// Calls a node method of the Lua API on a node, as a script would.
     private func invoke(_ node: RenderNode, _ method: String, _ argument: LuaValue?) throws {
-        guard let owner = node.owner, !owner.disposed, owner.generation == node.generation,
+        guard let owner = node.owner, !owner.disposed, owner.last.generation == node.generation,
               let path = TreeQuery.path(of: node, in: owner) else {
             throw LunetteError.script("\(node.typeName) \(node.text ?? ""): no longer rendered")
         }
@@ -137,7 +137,7 @@ extension LunetteRuntime {
 
     private func writeBinding(of node: RenderNode, text: String?) throws {
         let role = Int32(LUN_ROLE_BINDING)
-        guard let owner = node.owner, !owner.disposed, owner.generation == node.generation,
+        guard let owner = node.owner, !owner.disposed, owner.last.generation == node.generation,
               let slot = node.slot(for: role) else {
             throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to edit (or no longer rendered)")
         }

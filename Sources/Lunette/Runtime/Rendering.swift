@@ -30,7 +30,7 @@ extension LunetteRuntime {
                 guard !record.unit.disposed else { return false }
                 guard let before = record.before else { return true }
                 return !OutputComparison.same(before, record.unit.output)
-                    || !OutputComparison.same(record.attributesBefore, record.unit.outputAttributes)
+                    || !OutputComparison.same(record.attributesBefore, record.unit.last.attributes)
             }
             guard !renewed.isEmpty else { continue }
             callback(TreeChange(app: entry.app, views: renewed.filter { $0.unit.kind == .component }.map(\.unit.label)))
@@ -87,13 +87,13 @@ extension LunetteRuntime {
         while batch.count == 0, scheduler.takeShallowest(into: &ids) {
             for id in ids {
                 guard let unit = units[id] else { continue }
-                unit.queued = false
+                unit.run.queued = false
                 guard !unit.disposed, admitRun(of: unit) else { continue }
                 let quiet = runsQuietly(unit)
                 batch.append(unit, quiet: quiet, plain: !quiet && runsPlainly(unit))
                 if quiet {
-                    unit.renderCause = nil
-                    unit.needsRender = false
+                    unit.run.cause = nil
+                    unit.run.needsRender = false
                 }
             }
         }
@@ -111,7 +111,7 @@ extension LunetteRuntime {
     /// C falls back to the full path the moment the run needs more.
     func runsPlainly(_ unit: Unit) -> Bool {
         (unit.kind == .component || unit.kind == .row) && unit.children.isEmpty && unit.environmentEntries.isEmpty
-            && !unit.hasPreferences && unit.pendingTransaction == nil && !tracer.tracing
+            && !unit.last.hasPreferences && unit.run.pendingTransaction == nil && !tracer.tracing
     }
 
     /// A plain run ended having asked nothing (`unit_done`): the same
@@ -123,15 +123,15 @@ extension LunetteRuntime {
         guard let unit = units[id], !unit.disposed else { return }
         // A transaction that reached it, or tracing turned on, after its
         // batch was made (by a body before it): the full path takes them.
-        guard unit.pendingTransaction == nil, !tracer.tracing, builder.installPlain(records, on: unit) else {
+        guard unit.run.pendingTransaction == nil, !tracer.tracing, builder.installPlain(records, on: unit) else {
             beginUpdate(of: id)
             builder.write(records)
             endUpdate(of: id, status: Int32(LUN_UNIT_RAN), message: nil)
             return
         }
         if unit.kind == .component, let app = unit.app { app.renderCounts[unit.typeId, default: 0] += 1; unit.renderCount += 1 }
-        unit.renderCause = nil
-        unit.needsRender = false
+        unit.run.cause = nil
+        unit.run.needsRender = false
     }
 
     /// Makes unit `id` the one being updated, unless it is already (a retried run began once).
@@ -152,10 +152,10 @@ extension LunetteRuntime {
         guard let unit = flushState.updating else { return }
         if !flushState.updatingBegan, unit.kind == .component, let app = unit.app { app.renderCounts[unit.typeId, default: 0] += 1; unit.renderCount += 1 }
         if !flushState.updatingBegan, tracer.tracing, unit.kind != .list, unit.kind != .root { tracer.run(of: unit) }
-        unit.renderCause = nil
+        unit.run.cause = nil
         if tracer.tracing { flushState.updateStarted = DispatchTime.now().uptimeNanoseconds }   // its cost, for inspectors
         flushState.updatingBegan = true
-        unit.needsRender = false
+        unit.run.needsRender = false
         if unit.kind != .effect { builder.begin(unit) }
     }
 
@@ -172,7 +172,7 @@ extension LunetteRuntime {
         if tracer.tracing, flushState.updatingBegan {
             unit.lastRenderSeconds = Double(DispatchTime.now().uptimeNanoseconds &- flushState.updateStarted) / 1e9
         }
-        if status == Int32(LUN_UNIT_STOPPED) { unit.stoppedInFlush = flushState.flushCount }
+        if status == Int32(LUN_UNIT_STOPPED) { unit.run.stoppedInFlush = flushState.flushCount }
         if status == Int32(LUN_UNIT_FAILED) || status == Int32(LUN_UNIT_STOPPED), let message {
             if unit.kind == .effect, effectErrors.count < 1000 { effectErrors.append("effect: \(message)") }
             builder.fail(message)
@@ -183,17 +183,17 @@ extension LunetteRuntime {
 
     /// Counts runs per flush; past the limit the unit is stopped and reported.
     private func admitRun(of unit: Unit) -> Bool {
-        if unit.flushStamp != flushState.flushCount {
-            unit.flushStamp = flushState.flushCount
-            unit.runsThisFlush = 0
+        if unit.run.flushStamp != flushState.flushCount {
+            unit.run.flushStamp = flushState.flushCount
+            unit.run.runsThisFlush = 0
         }
-        unit.runsThisFlush += 1
-        if unit.stoppedInFlush == flushState.flushCount {            // stopped by its budget: once per flush is enough
+        unit.run.runsThisFlush += 1
+        if unit.run.stoppedInFlush == flushState.flushCount {            // stopped by its budget: once per flush is enough
             graph.clearPending(unit.node)
             return false
         }
-        guard unit.runsThisFlush > options.renderLoopLimit else { return true }
-        if unit.runsThisFlush == options.renderLoopLimit + 1 {
+        guard unit.run.runsThisFlush > options.renderLoopLimit else { return true }
+        if unit.run.runsThisFlush == options.renderLoopLimit + 1 {
             warn(in: unit, "\(unit.displayName) was stopped after rendering \(options.renderLoopLimit) times in one flush: its body keeps changing what it reads")
         }
         // Not pending any more: the next change (in a later flush) runs it again.
@@ -229,7 +229,7 @@ extension LunetteRuntime {
         guard !unit.disposed else { return }
         unit.disposed = true
         builder.release(unit)
-        if unit.hasPreferences { preferences.dirty = true }     // its values leave the reduction
+        if unit.last.hasPreferences { preferences.dirty = true }     // its values leave the reduction
         for child in unit.children.values { dispose(child) }
         for entry in unit.environmentEntries.values { dropEnvironmentEntry(entry) }
         unit.children = [:]
@@ -249,7 +249,7 @@ extension LunetteRuntime {
         guard graph.hasPending else { return }
         for node in graph.takePending() where graph.isLive(node) && graph.origin(node) == .unit {
             guard let unit = units[graph.node(node).owner], unit.node == node else { continue }
-            if let transaction = flushState.transaction { unit.pendingTransaction = transaction }
+            if let transaction = flushState.transaction { unit.run.pendingTransaction = transaction }
             scheduler.schedule(unit)
         }
     }
@@ -264,8 +264,8 @@ extension LunetteRuntime {
             if let root = reused.root, !root.disposed {
                 flushState.pendingReleases.append(root.recordRef)
                 root.recordRef = recordRef
-                root.needsRender = true
-                root.renderCause = "reloaded"
+                root.run.needsRender = true
+                root.run.cause = "reloaded"
                 scheduler.schedule(root)
                 return reused
             }
@@ -314,7 +314,7 @@ extension LunetteRuntime {
         guard !flushState.writesDuringRender.isEmpty else { return }
         let writes = flushState.writesDuringRender
         flushState.writesDuringRender = []
-        for (unit, node) in writes where unit.runsThisFlush == 1 && !unit.disposed {
+        for (unit, node) in writes where unit.run.runsThisFlush == 1 && !unit.disposed {
             warn(in: unit, "\(unit.displayName) wrote \(label(of: node)) during its body, which also reads it")
         }
     }

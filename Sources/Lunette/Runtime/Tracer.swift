@@ -68,7 +68,7 @@ final class Tracer {
     /// moved since its last run, each with where it was set.
     func run(of unit: Unit) {
         var reasons: [String] = []
-        if let cause = unit.renderCause { reasons.append(cause) }
+        if let cause = unit.run.cause { reasons.append(cause) }
         var l = graph.node(unit.node).deps
         while l != 0 {
             let link = graph.link(l)

@@ -7,7 +7,7 @@ enum OutputNodes {
     static func build(_ unit: Unit) -> [RenderNode] {
         let root = RenderNode(kind: .group, text: nil)
         var stack = [root]
-        unit.outputRecords.withUnsafeBytes { bytes in
+        unit.last.records.withUnsafeBytes { bytes in
             var reader = OutputRecords(bytes)
             while let record = reader.next() {
                 let current = stack[stack.count - 1]
@@ -17,9 +17,9 @@ enum OutputNodes {
                     let known = RenderNode.Kind(rawValue: kind)
                     let node = RenderNode(kind: known ?? .error,
                                           text: known == nil ? "internal: unknown view kind \(kind)" : text.string)
-                    node.animation = current === root ? unit.outputAnimation : current.animation
+                    node.animation = current === root ? unit.last.animation : current.animation
                     node.owner = unit
-                    node.generation = unit.generation
+                    node.generation = unit.last.generation
                     current.ownChildren.append(node)
                     stack.append(node)
                 case .end:
@@ -34,7 +34,7 @@ enum OutputNodes {
                 case let .animate(animation):
                     current.animation = animation.count > 0 ? animation.string : nil
                 case let .link(index):
-                    if index >= 0, index < unit.outputLinks.count { current.unit = unit.outputLinks[Int(index)] }
+                    if index >= 0, index < unit.last.links.count { current.unit = unit.last.links[Int(index)] }
                 case .position, .site, .unitRecord, .unitChanged, .environmentChanged:
                     break
                 case .invalid:

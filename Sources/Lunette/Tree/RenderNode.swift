@@ -66,7 +66,7 @@ public final class RenderNode {
     public internal(set) var modifiers: [Modifier] = []
     /// Other facts: a Toggle's "value" (on/off), a TextField's "value",
     /// "hiddenRows" of a lazy List, an error's "view" and "location".
-    public var attributes: [(name: String, value: String)] { ownAttributes + (unit?.outputAttributes ?? []) }
+    public var attributes: [(name: String, value: String)] { ownAttributes + (unit?.last.attributes ?? []) }
 
     var ownAttributes: [(name: String, value: String)] = []
 

@@ -93,7 +93,7 @@ final class OutputBuilder {
         if retry { for entry in entries.values { entry.slot = entry.committedSlot } }
         self.unit = unit
         records = []
-        records.reserveCapacity(unit.outputRecords.count)
+        records.reserveCapacity(unit.last.records.count)
         links = []
         placed.removeAll(keepingCapacity: true)     // the builder's own scratch: kept from run to run
         placed.append(0)
@@ -111,8 +111,8 @@ final class OutputBuilder {
         overCap = false
         nextPosition = nil
         nextSite = 0
-        transaction = unit.pendingTransaction
-        unit.pendingTransaction = nil
+        transaction = unit.run.pendingTransaction
+        unit.run.pendingTransaction = nil
         sawPreferences = false
         sawAnimation = false
     }
@@ -219,8 +219,8 @@ final class OutputBuilder {
 
     /// Gives back what a unit's output held (the unit is gone).
     func release(_ unit: Unit) {
-        if unit.outputBytes > 0 { _ = lun_memory_charge(runtime.L, -Int64(unit.outputBytes)) }
-        unit.outputBytes = 0
+        if unit.last.bytes > 0 { _ = lun_memory_charge(runtime.L, -Int64(unit.last.bytes)) }
+        unit.last.bytes = 0
     }
 
     func fail(_ message: String) {
@@ -252,7 +252,7 @@ final class OutputBuilder {
         if !isNew, child.treeDepth != depth {
             // Kept at another depth (its parent wraps it anew): it runs again, so
             // the depths of everything below it are checked anew too (R18).
-            child.needsRender = true
+            child.run.needsRender = true
             runtime.scheduler.schedule(child)
         }
         child.treeDepth = depth
@@ -273,11 +273,11 @@ final class OutputBuilder {
     /// A kept child's inputs changed (or its view type was defined again): it renders again.
     func childChanged(_ id: Int32) {
         guard let child = runtime.units[id] else { return }
-        child.needsRender = true
-        if runtime.tracer.tracing, child.renderCause == nil, let parent = unit {
-            child.renderCause = "inputs from \(parent.label)"
+        child.run.needsRender = true
+        if runtime.tracer.tracing, child.run.cause == nil, let parent = unit {
+            child.run.cause = "inputs from \(parent.label)"
         }
-        if child.pendingTransaction == nil { child.pendingTransaction = transaction }
+        if child.run.pendingTransaction == nil { child.run.pendingTransaction = transaction }
         runtime.scheduler.schedule(child)
     }
 
@@ -307,18 +307,18 @@ final class OutputBuilder {
     /// follow. False, having changed nothing, if the records would pass the
     /// memory cap.
     func installPlain(_ bytes: UnsafeRawBufferPointer, on unit: Unit) -> Bool {
-        let delta = bytes.count - unit.outputBytes
+        let delta = bytes.count - unit.last.bytes
         if delta != 0, lun_memory_charge(runtime.L, Int64(delta)) == 0 { return false }
         handOvers &+= 1
         plainRuns &+= 1
         if runtime.treeChangeCallback != nil, let app = unit.app { runtime.flushState.noteChanged(app, unit) }
-        unit.generation += 1
-        unit.builtOutput = nil
-        unit.outputRecords.removeAll(keepingCapacity: true)
-        unit.outputRecords.append(contentsOf: bytes)
-        unit.outputAnimation = nil
-        unit.outputBytes = bytes.count
-        if !unit.outputAttributes.isEmpty { unit.outputAttributes = [] }
+        unit.last.generation += 1
+        unit.last.nodes = nil
+        unit.last.records.removeAll(keepingCapacity: true)
+        unit.last.records.append(contentsOf: bytes)
+        unit.last.animation = nil
+        unit.last.bytes = bytes.count
+        if !unit.last.attributes.isEmpty { unit.last.attributes = [] }
         return true
     }
 
@@ -328,7 +328,7 @@ final class OutputBuilder {
         if runtime.treeChangeCallback != nil, let app = unit.app { runtime.flushState.noteChanged(app, unit) }
         let animated = errorMessage == nil && (sawAnimation || transaction?.animation != nil)
         let old = animated ? unit.output : []     // built (if not yet) as of its own generation
-        unit.generation += 1                       // the nodes built from these records are of this generation
+        unit.last.generation += 1                       // the nodes built from these records are of this generation
         if let message = errorMessage {
             runtime.problems.record(error: "\(unit.displayName): \(message)")
             let node = RenderNode(kind: .error, text: message)
@@ -342,17 +342,17 @@ final class OutputBuilder {
             _ = lun_memory_charge(runtime.L, -Int64(runBytes))
         } else {
             for entry in newEntries.values { entry.committedSlot = entry.slot }
-            unit.builtOutput = nil
-            unit.outputRecords = records
-            unit.outputLinks = links
-            unit.outputAnimation = transaction?.animation
+            unit.last.nodes = nil
+            unit.last.records = records
+            unit.last.links = links
+            unit.last.animation = transaction?.animation
             release(unit)
-            unit.outputBytes = runBytes
+            unit.last.bytes = runBytes
             if animated { Animations.record(old: old, new: unit.output) }
         }
-        unit.outputAttributes = outputAttributes
-        if sawPreferences || unit.hasPreferences { runtime.preferences.dirty = true }
-        unit.hasPreferences = sawPreferences
+        unit.last.attributes = outputAttributes
+        if sawPreferences || unit.last.hasPreferences { runtime.preferences.dirty = true }
+        unit.last.hasPreferences = sawPreferences
         for child in oldChildren.values { runtime.dispose(child) }
         for entry in oldEntries.values { runtime.dropEnvironmentEntry(entry) }
         unit.children = newChildren

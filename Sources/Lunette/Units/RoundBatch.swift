@@ -34,15 +34,15 @@ struct RoundBatch {
             capacity *= 2
         }
         (tickets + count).initialize(to: lun_Ticket(unit: unit.id, kind: unit.kind.rawValue, node: unit.node,
-                                                     recordRef: unit.recordRef, needsRender: unit.needsRender ? 1 : 0,
+                                                     recordRef: unit.recordRef, needsRender: unit.run.needsRender ? 1 : 0,
                                                      quiet: quiet ? 1 : 0, plain: plain ? 1 : 0))
-        unit.batchSlot = Int32(count)
+        unit.run.batchSlot = Int32(count)
         count += 1
     }
 
     /// The unit is gone: if its ticket is still in the batch, C skips it.
     func cancel(_ unit: Unit) {
-        let slot = Int(unit.batchSlot)
+        let slot = Int(unit.run.batchSlot)
         guard slot >= 0, slot < count, tickets[slot].unit == unit.id else { return }
         tickets[slot].unit = 0
     }

@@ -15,8 +15,8 @@ struct Scheduler {
 
     /// Queues a unit unless it is already waiting.
     mutating func schedule(_ unit: Unit) {
-        guard !unit.queued, !unit.disposed else { return }
-        unit.queued = true
+        guard !unit.run.queued, !unit.disposed else { return }
+        unit.run.queued = true
         let depth = unit.depth
         while queues.count <= depth {
             queues.append([])

@@ -38,72 +38,41 @@ final class Unit {
     @exclusivity(unchecked) var recordRef: Int32 = 0
     /// How deep the node hosting it sits in the whole rendered tree (R18).
     @exclusivity(unchecked) var treeDepth = 0
-    /// Bytes of script strings its output holds (its records, or the nodes
-    /// built from them), charged to the memory cap (R19).
-    @exclusivity(unchecked) var outputBytes = 0
-
-    /// What its last run wrote, as records (`OutputRecords`), until something
-    /// reads `output`: a run builds no node a host, a test or the preview
-    /// does not look at.
-    @exclusivity(unchecked) var outputRecords: [UInt8] = []
-    /// The child units its records' links name, in order.
-    @exclusivity(unchecked) var outputLinks: [Unit] = []
-    /// The animation of the transaction its last run belonged to (its top-level nodes').
-    @exclusivity(unchecked) var outputAnimation: String?
-    /// The nodes built from its records, once read.
-    @exclusivity(unchecked) var builtOutput: [RenderNode]? = []
+    /// What its last run left (its records until read, then its nodes).
+    @exclusivity(unchecked) var last = LastOutput()
+    /// What the scheduler keeps of it between runs.
+    @exclusivity(unchecked) var run = RunState()
 
     /// The rendered output: the top-level nodes of its last run, built from
     /// its records when first read. Setting it replaces the records.
     var output: [RenderNode] {
         get {
-            if let builtOutput { return builtOutput }
+            if let nodes = last.nodes { return nodes }
             let nodes = OutputNodes.build(self)
-            builtOutput = nodes
-            outputRecords = []                   // the nodes hold the text now, within the same charge
-            outputLinks = []
+            last.nodes = nodes
+            last.records = []                    // the nodes hold the text now, within the same charge
+            last.links = []
             return nodes
         }
         set {
-            builtOutput = newValue
-            outputRecords = []
-            outputLinks = []
+            last.nodes = newValue
+            last.records = []
+            last.links = []
         }
     }
-    /// Facts about the output as a whole (a lazy list's hidden rows), shown on the hosting node.
-    @exclusivity(unchecked) var outputAttributes: [(name: String, value: String)] = []
     /// Child units by structural key (position and type, or explicit identity).
     @exclusivity(unchecked) var children: [OutputBuilder.ChildKey: Unit] = [:]
     /// Environment values set by ancestors between the parent unit and this one.
     @exclusivity(unchecked) var environment: [EnvironmentEntry] = []
     /// Environment values this unit's output sets, by position and key.
     @exclusivity(unchecked) var environmentEntries: [OutputBuilder.EntryKey: EnvironmentEntry] = [:]
-
-    /// Must run at the next flush whatever its dependencies say (new, inputs changed).
-    @exclusivity(unchecked) var needsRender = true
-    @exclusivity(unchecked) var queued = false
-    /// Its place in the last round batch it was put in (RoundBatch.cancel).
-    @exclusivity(unchecked) var batchSlot: Int32 = -1
     @exclusivity(unchecked) var disposed = false
-    /// Bumped on each run; node handles re-resolve against the current output.
-    @exclusivity(unchecked) var generation = 0
     /// Its number among the views of its type ("BookView#2"), for diagnostics.
     var ordinal = 0
     /// Body runs of this instance (`app:renders("BookView#2")`).
     var renderCount = 0
     /// Seconds its last run took (measured while tracing).
     var lastRenderSeconds = 0.0
-    /// Why it must run regardless of its dependencies: new, or inputs changed.
-    var renderCause: String? = "new"
-    /// Its output holds a preference value or handler (T06).
-    var hasPreferences = false
-    /// The transaction that made it stale, for its next run.
-    var pendingTransaction: Transaction?
-    /// Loop detection: runs within the current flush.
-    @exclusivity(unchecked) var flushStamp = 0
-    @exclusivity(unchecked) var runsThisFlush = 0
-    /// The flush in which its run was stopped by the time budget (not run again in it).
-    @exclusivity(unchecked) var stoppedInFlush = -1
 
     init(id: Int32, kind: Kind, typeId: Int32, name: String, parent: Unit?, app: App?, node: Int32) {
         self.id = id
@@ -147,6 +116,50 @@ final class Unit {
             unit = u.parent
         }
         return nil
+    }
+}
+
+extension Unit {
+    /// What a unit's last run left: the records it wrote (`OutputRecords`)
+    /// until something reads `output` — a run builds no node a host, a test
+    /// or the preview does not look at — then the nodes built from them.
+    struct LastOutput {
+        /// The records, until read.
+        var records: [UInt8] = []
+        /// The child units the records' links name, in order.
+        var links: [Unit] = []
+        /// The nodes built from the records, once read.
+        var nodes: [RenderNode]? = []
+        /// The animation of the transaction the run belonged to (its top-level nodes').
+        var animation: String?
+        /// Facts about the output as a whole (a lazy list's hidden rows), shown on the hosting node.
+        var attributes: [(name: String, value: String)] = []
+        /// Bytes of script strings the output holds (records or nodes), charged to the memory cap (R19).
+        var bytes = 0
+        /// Bumped on each run; node handles re-resolve against the current output.
+        var generation = 0
+        /// The output holds a preference value or handler (T06).
+        var hasPreferences = false
+    }
+
+    /// What the scheduler keeps of a unit between its runs (Rendering.swift,
+    /// `Scheduler`, `RoundBatch`).
+    struct RunState {
+        /// Must run at the next flush whatever its dependencies say (new, inputs changed).
+        var needsRender = true
+        /// Waiting in the scheduler's queue.
+        var queued = false
+        /// Its place in the last round batch it was put in (RoundBatch.cancel).
+        var batchSlot: Int32 = -1
+        /// Loop detection: the flush its runs are counted in, and how many.
+        var flushStamp = 0
+        var runsThisFlush = 0
+        /// The flush in which its run was stopped by the time budget (not run again in it).
+        var stoppedInFlush = -1
+        /// Why it must run regardless of its dependencies: new, or inputs changed (the trace's reason).
+        var cause: String? = "new"
+        /// The transaction that made it stale, for its next run.
+        var pendingTransaction: Transaction?
     }
 }
 

@@ -162,6 +162,33 @@ final class SafetyTests: XCTestCase {
         XCTAssertFalse(plain.contains("Error"), String(plain.prefix(300)))
     }
 
+    /// An output past the memory cap is an error node Swift makes; as for a
+    /// body that raises (R1), the views the last output held are gone while
+    /// it stands and appear again after (the hostile read of session 10:
+    /// only a Lua error ended their life).
+    func testR19AnOutputPastTheCapEndsItsViewsLifeAsAnErrorDoes() throws {
+        let runtime = try LunetteRuntime(options: .init(memoryLimit: 24 << 20, timeBudget: 20))
+        _ = try runtime.run(source: """
+            local ui = require("lunette")
+            local M = ui.Observable("M", { x = 1 })
+            m = M()
+            log = {}
+            local big = string.rep("b", 9 * 1024 * 1024)
+            app = ui.mount(ui.View("V", function()
+              return ui.Text(m.x == 2 and big or "small")
+                :onAppear(function() log[#log + 1] = "appear" .. m.x end)
+                :onDisappear(function() log[#log + 1] = "disappear" .. m.x end)
+            end) {})
+            """, name: "@cap.lua")
+        _ = try runtime.evaluate("m.x = 2")
+        runtime.flush()
+        XCTAssertTrue(try runtime.evaluate("return app:tree()")[0].contains("more text than the memory cap allows"))
+        XCTAssertEqual(try runtime.evaluate("return table.concat(log, ',')"), ["appear1,disappear2"])
+        _ = try runtime.evaluate("m.x = 1")
+        runtime.flush()
+        XCTAssertEqual(try runtime.evaluate("return table.concat(log, ',')"), ["appear1,disappear2,appear1"])
+    }
+
     func testR19AHugeErrorMessageIsCutNotCopiedWhole() throws {
         let runtime = try LunetteRuntime(options: .init(timeBudget: 5))
         _ = try runtime.run(source: """

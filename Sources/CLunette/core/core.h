@@ -168,7 +168,7 @@ void lun_out_free(lua_State *L, lun_State *S);
  * when it may (1: ended; 0: the full path is due). Never raise. */
 void lun_out_plain_start(lun_State *S, int32_t unit);
 void lun_out_begun(lun_State *S);
-int lun_out_plain_done(lua_State *L, lun_State *S);
+int lun_out_plain_done(lua_State *L, lun_State *S, int *ended);
 
 /* lun_util.c: nesting, errors that name their place, suggestions, copies */
 void lun_nest(lua_State *L, int depth, const char *what);

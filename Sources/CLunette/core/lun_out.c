@@ -192,12 +192,12 @@ void lun_out_begun(lun_State *S) {
   lunh(S->rt, scheduler, unit_begin, unit);
 }
 
-int lun_out_plain_done(lua_State *L, lun_State *S) {
+int lun_out_plain_done(lua_State *L, lun_State *S, int *ended) {
   int32_t unit = S->plainUnit;
   if (!unit) return 0;
   if (!S->outPlain || S->outDepth != 0) { lun_out_begun(S); return 0; }
   S->plainUnit = 0;
-  lunh(S->rt, scheduler, unit_done, unit, S->outBuf, S->outLen);
+  *ended = lunh(S->rt, scheduler, unit_done, unit, S->outBuf, S->outLen);
   S->outLen = 0;
   if (S->outCap > LUN_OUT_KEEP) lun_out_free(L, S);
   return 1;

@@ -344,27 +344,39 @@ static void lun_update_gone(lua_State *L, lun_State *S, const lun_Ticket *ticket
   lua_settop(L, top);
 }
 
+/* What the host answered at the end of a run that ended well: its output
+ * became an error node (past the memory cap), so its views are gone, as a
+ * failed run's; disposed units' records wait. [-0, +0] */
+static void lun_update_ended(lua_State *L, lun_State *S, const lun_Ticket *ticket, int ended) {
+  if (ended & LUN_ENDED_ERROR) lun_update_gone(L, S, ticket);
+  if (ended & LUN_ENDED_RELEASES) lun_release_refs(L, S);
+}
+
 /* Updates one unit and reports how it ended to the host (a quiet one only
  * if it failed); releases what the host disposed meanwhile. */
 void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   lun_Run run;
-  int status, stopped, releases;
+  int status, stopped, releases, ended = 0;
   size_t len;
   const char *msg;
   memset(&run, 0, sizeof(run));
   run.ticket = *ticket;
   if (!lun_budget_begin(L, S, 1)) {
-    if (lunh(S->rt, scheduler, unit_end, ticket->unit, LUN_UNIT_FAILED, "runs nested too deep", 20)) lun_release_refs(L, S);
+    if (lunh(S->rt, scheduler, unit_end, ticket->unit, LUN_UNIT_FAILED, "runs nested too deep", 20) & LUN_ENDED_RELEASES)
+      lun_release_refs(L, S);
     return;
   }
   lun_out_plain_start(S, ticket->plain && !ticket->quiet ? ticket->unit : 0);
   status = lun_update_tries(L, S, &run);
   stopped = lun_budget_end(L, S);
-  if (status == LUN_UNIT_RAN && lun_out_plain_done(L, S)) return;   /* the whole run, in one call */
+  if (status == LUN_UNIT_RAN && lun_out_plain_done(L, S, &ended)) {   /* the whole run, in one call */
+    lun_update_ended(L, S, &run.ticket, ended);
+    return;
+  }
   if (status == LUN_UNIT_SKIPPED) S->plainUnit = 0;                  /* it never began: nothing to hear */
   lun_out_flush(L, S);                            /* what the run wrote, in one call (a failed run's too: its children) */
   if (status != LUN_UNIT_FAILED) {
-    if (!run.ticket.quiet && lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0)) lun_release_refs(L, S);
+    if (!run.ticket.quiet) lun_update_ended(L, S, &run.ticket, lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0));
     return;
   }
   lun_update_gone(L, S, &run.ticket);
@@ -372,7 +384,7 @@ void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   msg = lua_tolstring(L, -1, &len);
   releases = lunh(S->rt, scheduler, unit_end, run.ticket.unit, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);
   lua_pop(L, 2);
-  if (releases) lun_release_refs(L, S);
+  if (releases & LUN_ENDED_RELEASES) lun_release_refs(L, S);
 }
 
 /* Releases the records of units the host disposed: their tasks stop,

@@ -153,6 +153,9 @@ typedef struct lun_Ticket {
 /* How a unit's update ended (scheduler.unit_end). */
 enum { LUN_UNIT_SKIPPED = 0, LUN_UNIT_RAN = 1, LUN_UNIT_FAILED = 2,
        LUN_UNIT_STOPPED = 3 /* failed: stopped by its time budget or an interrupt; not run again this flush */ };
+/* What the host answers when an update ends (scheduler.unit_end, unit_done), as bits. */
+enum { LUN_ENDED_RELEASES = 1 /* disposed units' records wait to be released (scheduler.release_next) */,
+       LUN_ENDED_ERROR = 2 /* the host made its output an error node (past the memory cap): its views are gone */ };
 
 /* What the host's clock wakes (clock.schedule, lun_clock_fire). */
 enum { LUN_CLOCK_TASK = 1, LUN_CLOCK_TIMER = 2, LUN_CLOCK_ONCE = 3 /* a function called once (an animation's completion) */ };
@@ -305,11 +308,12 @@ typedef struct lun_SchedulerHost {
   int32_t (*round_batch)(void *context, const lun_Ticket **tickets);
   /* The unit's function is about to run (not called for a quiet ticket). */
   void (*unit_begin)(void *context, int32_t unit);
-  /* The update ended (a quiet ticket: only if it failed); returns 1 if disposed units' records wait to be released (scheduler.release_next). */
+  /* The update ended (a quiet ticket: only if it failed); returns LUN_ENDED_* bits. */
   int (*unit_end)(void *context, int32_t unit, int32_t status, const char *message, size_t len);
   /* A plain ticket's run ended well having asked the host nothing: its
-   * records (nodes, text, modifiers, slots only) are the unit's new output. */
-  void (*unit_done)(void *context, int32_t unit, const char *records, size_t len);
+   * records (nodes, text, modifiers, slots only) are the unit's new output;
+   * returns LUN_ENDED_* bits. */
+  int (*unit_done)(void *context, int32_t unit, const char *records, size_t len);
   int32_t (*release_next)(void *context);
   int (*round_end)(void *context, int ran);
   void (*flush_end)(void *context);

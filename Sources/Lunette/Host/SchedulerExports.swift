@@ -17,13 +17,16 @@ func lunhUnitBegin(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
 func lunhUnitEnd(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ status: Int32, _ message: UnsafePointer<CChar>?,
                  _ length: Int) -> Int32 {
     withRuntime(rt) { runtime in
-        runtime.endUpdate(of: unit, status: status, message: message.map { Lunette.message($0, length) })
-        return runtime.flushState.pendingReleases.isEmpty ? 0 : 1
+        let madeError = runtime.endUpdate(of: unit, status: status, message: message.map { Lunette.message($0, length) })
+        return runtime.endedBits(madeError: madeError)
     }
 }
 
-func lunhUnitDone(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ records: UnsafePointer<CChar>?, _ length: Int) {
-    withRuntime(rt) { $0.endPlainUpdate(of: unit, records: UnsafeRawBufferPointer(start: records, count: length)) }
+func lunhUnitDone(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ records: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
+    withRuntime(rt) { runtime in
+        let madeError = runtime.endPlainUpdate(of: unit, records: UnsafeRawBufferPointer(start: records, count: length))
+        return runtime.endedBits(madeError: madeError)
+    }
 }
 
 func lunhReleaseNext(_ rt: UnsafeMutableRawPointer?) -> Int32 {

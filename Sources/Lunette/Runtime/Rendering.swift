@@ -119,19 +119,27 @@ extension LunetteRuntime {
     /// for an output of nodes only. Past the memory cap, or when a
     /// transaction or tracing came after its batch was made, it takes the
     /// full path (the error node; the animation; the trace line).
-    func endPlainUpdate(of id: Int32, records: UnsafeRawBufferPointer) {
-        guard let unit = units[id], !unit.disposed else { return }
+    @discardableResult
+    func endPlainUpdate(of id: Int32, records: UnsafeRawBufferPointer) -> Bool {
+        guard let unit = units[id], !unit.disposed else { return false }
         // A transaction that reached it, or tracing turned on, after its
         // batch was made (by a body before it): the full path takes them.
         guard unit.run.pendingTransaction == nil, !tracer.tracing, builder.installPlain(records, on: unit) else {
             beginUpdate(of: id)
             builder.write(records)
-            endUpdate(of: id, status: Int32(LUN_UNIT_RAN), message: nil)
-            return
+            return endUpdate(of: id, status: Int32(LUN_UNIT_RAN), message: nil)
         }
         if unit.kind == .component, let app = unit.app { app.renderCounts[unit.typeId, default: 0] += 1; unit.renderCount += 1 }
         unit.run.cause = nil
         unit.run.needsRender = false
+        return false
+    }
+
+    /// What C hears at the end of an update (LUN_ENDED_* in clunette.h):
+    /// whether disposed units wait to be released, and whether the output
+    /// became an error node the builder made (its views are gone).
+    func endedBits(madeError: Bool) -> Int32 {
+        (flushState.pendingReleases.isEmpty ? 0 : Int32(LUN_ENDED_RELEASES)) | (madeError ? Int32(LUN_ENDED_ERROR) : 0)
     }
 
     /// Makes unit `id` the one being updated, unless it is already (a retried run began once).
@@ -160,14 +168,17 @@ extension LunetteRuntime {
     }
 
     /// The update of unit `id` ended (a skipped one never began).
-    func endUpdate(of id: Int32, status: Int32, message: String?) {
+    /// Returns whether the output became an error node.
+    @discardableResult
+    func endUpdate(of id: Int32, status: Int32, message: String?) -> Bool {
         select(id)
-        endUpdate(status: status, message: message)
+        return endUpdate(status: status, message: message)
     }
 
-    /// The update finished: install the output (or the error), report what it wrote.
-    private func endUpdate(status: Int32, message: String?) {
-        guard let unit = flushState.updating else { return }
+    /// The update finished: install the output (or the error), report what
+    /// it wrote; returns whether the output is an error node.
+    private func endUpdate(status: Int32, message: String?) -> Bool {
+        guard let unit = flushState.updating else { return false }
         flushState.updating = nil
         if tracer.tracing, flushState.updatingBegan {
             unit.lastRenderSeconds = Double(DispatchTime.now().uptimeNanoseconds &- flushState.updateStarted) / 1e9
@@ -177,8 +188,9 @@ extension LunetteRuntime {
             if unit.kind == .effect, effectErrors.count < 1000 { effectErrors.append("effect: \(message)") }
             builder.fail(message)
         }
-        if flushState.updatingBegan, unit.kind != .effect { builder.finish() }
+        let madeError = flushState.updatingBegan && unit.kind != .effect && builder.finish()
         reportWritesDuringRender()
+        return madeError
     }
 
     /// Counts runs per flush; past the limit the unit is stopped and reported.

@@ -323,8 +323,11 @@ final class OutputBuilder {
     }
 
     /// Installs the new output; disposes what the run no longer produced.
-    func finish() {
-        guard let unit else { return }
+    /// Returns whether the output is an error node.
+    @discardableResult
+    func finish() -> Bool {
+        guard let unit else { return false }
+        let isError = errorMessage != nil
         if runtime.treeChangeCallback != nil, let app = unit.app { runtime.flushState.noteChanged(app, unit) }
         let animated = errorMessage == nil && (sawAnimation || transaction?.animation != nil)
         let old = animated ? unit.output : []     // built (if not yet) as of its own generation
@@ -368,6 +371,7 @@ final class OutputBuilder {
         newEntries = [:]
         environmentStack = []
         lastEntry = nil
+        return isError
     }
 
     /// "file.lua:12" from a Lua error message "file.lua:12: boom".

@@ -91,6 +91,19 @@ describe("Today: strict mode", function()
     app:unmount()
   end)
 
+  -- Found by the hostile read of session 10: the check was made where a
+  -- write notifies its readers, so a property no view had read yet passed.
+  it("T08 in strict mode a body may not write a property no view has read yet either #errors", function()
+    ui.configure { strict = true }
+    local Pair = ui.Observable("StrictPair", { x = 1, y = 1 })
+    local pair = Pair()
+    local W = ui.View("StrictWriter", function() pair.y = pair.x + 1; return ui.Text("x") end)
+    local app = ui.mount(W {})
+    assert.has_error_node(app, "strict mode: a body may not write observable state")
+    assert.equal(1, pair.y)
+    app:unmount()
+  end)
+
   it("T08 in strict mode every body runs twice and must describe the same tree", function()
     ui.configure { strict = true }
     local runs, flip = 0, false

@@ -112,10 +112,15 @@ static void lun_object_will_change_subject(lua_State *L, int idx) {
 
 /* Node's value changed: its readers become pending. A body that writes what
  * its run has read is told to the host, which reports it (S36). */
-void lun_changed(lua_State *L, int32_t node) {
-  lun_State *S = lun_state(L);
+/* Raises while a body renders in strict mode: it may not write observable state. */
+static void lun_strict_write(lua_State *L, const lun_State *S) {
   if (S->strict && S->rendering)
     lun_error_here(L, "strict mode: a body may not write observable state (write it in an action, a task or onChange)");
+}
+
+void lun_changed(lua_State *L, int32_t node) {
+  lun_State *S = lun_state(L);
+  lun_strict_write(L, S);
   if (S->rendering && lun_graph_run_has_read(S->graph, S->rendering, node)) {
     lun_out_begun(S);                             /* the host names the run the write was made in */
     lunh(S->rt, scheduler, render_write, node);
@@ -126,6 +131,7 @@ void lun_changed(lua_State *L, int32_t node) {
 /* Tells readers that property prop of the object at idx is about to change:
  * its readers (Observable), or objectWillChange and every holder (Published). */
 void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
+  lun_strict_write(L, lun_state(L));             /* whether or not a view has read it yet */
   if (o->cls->hooks) o->cls->hooks->changed(L, idx);  /* app storage: kept in the store at the end of the flush (T04) */
   switch (o->cls->kinds[prop]) {
     case LUN_PROP_PLAIN:

@@ -11,7 +11,7 @@ final class SeamTests: XCTestCase {
         defer { lun_close_state(state) }
         var table = lun_Host()
         table.scheduler.context = UnsafeMutableRawPointer(bitPattern: 1)
-        table.scheduler.render_write = { _, _ in }       // one of 62: the rest are missing
+        table.scheduler.render_write = { _, _ in }       // one of them: the rest are missing
         let graph = try XCTUnwrap(lun_graph_new())
         defer { lun_graph_free(graph) }
         let budget = try XCTUnwrap(lun_budget_new())

@@ -557,9 +557,9 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     return;
   }
   if (t == LUA_TTABLE && !lua_getmetatable(L, v)) { lun_walk_children(L, W, v, 0, 0, 0); W->depth--; return; }
-  if (t == LUA_TTABLE) lua_pop(L, 1);
-  if (!lun_view_test(L, v))
+  if (t != LUA_TTABLE || lua_topointer(L, -1) != S->viewMeta)   /* a view value: that one metatable (lun_is_view) */
     luaL_error(L, "expected a view, got %s", luaL_typename(L, v));
+  lua_pop(L, 1);
   lun_getkey(L, S, v, LUN_K_KIND);
   kind = (int)lua_tointeger(L, -1);
   if (!lua_isinteger(L, -1) || kind <= 0 || kind >= LUN_VIEW_KIND_COUNT) lun_walk_altered(L, "kind");
@@ -687,6 +687,8 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     case LUN_VIEW_SECTION:
     case LUN_VIEW_GROUP:                          /* a static List's rows may be in them, three levels in */
       lun_walk_children(L, W, v, 1, rowLevel < 3 ? rows : 0, rowLevel + 1);
+      break;
+    case LUN_VIEW_TEXT:                           /* no children: ui.Text takes none */
       break;
     default:
       lun_walk_children(L, W, v, 1, 0, 0);

@@ -187,6 +187,21 @@ final class SafetyTests: XCTestCase {
         _ = try runtime.evaluate("m.x = 1")
         runtime.flush()
         XCTAssertEqual(try runtime.evaluate("return table.concat(log, ',')"), ["appear1,disappear2,appear1"])
+        // A view whose first output passes the cap never appeared: nothing runs for it
+        // (the second hostile read of session 10: its onAppear ran, then its onDisappear).
+        let fresh = try LunetteRuntime(options: .init(memoryLimit: 24 << 20, timeBudget: 20))
+        _ = try fresh.run(source: """
+            local ui = require("lunette")
+            first = {}
+            local big = string.rep("y", 9 * 1024 * 1024)
+            app2 = ui.mount(ui.View("First", function()
+              return ui.Text(big):onAppear(function() first[#first + 1] = "appear" end)
+                :onDisappear(function() first[#first + 1] = "disappear" end)
+            end) {})
+            """, name: "@first.lua")
+        fresh.flush()
+        XCTAssertTrue(try fresh.evaluate("return app2:tree()")[0].contains("more text than the memory cap allows"))
+        XCTAssertEqual(try fresh.evaluate("return table.concat(first, ',')"), [""])
     }
 
     func testR19AHugeErrorMessageIsCutNotCopiedWhole() throws {

@@ -552,3 +552,67 @@ describe("Rows of view values keyed by their :id", function()
     app:unmount()
   end)
 end)
+
+-- Found by the second hostile read of session 10: a refresh action keeps
+-- the Lists that offered it by their unit, and a unit gone may give its id
+-- to another: only the Lists still mounted render again, and an action
+-- whose view is gone does nothing.
+describe("A refresh and the Lists that are gone", function()
+  it("renders only the Lists that offer it now, and does nothing once its view is gone", function()
+    local Box = ui.Observable("GoneRefreshBox", { show = true, page = true })
+    local box = Box()
+    local stash, ran = nil, 0
+    local Rows = ui.View("GoneRefreshRows", function() return ui.List { ui.Text("row") } end)
+    local Reader = ui.View("GoneRefreshReader", { environment = { refresh = "refresh" }, body = function(self)
+      stash = self.refresh
+      return ui.Text("reader")
+    end })
+    local Outer = ui.View("GoneRefreshOuter", function(self)
+      return ui.VStack { self.box.show and Rows {} or ui.Text("no rows"), ui.List { ui.Text("here") }, Reader {} }
+        :refreshable(function() ran = ran + 1; ui.sleep(1) end)
+    end)
+    local app = ui.mount(ui.View("GoneRefreshRoot", function(self)
+      return self.box.page and Outer { box = self.box } or ui.Text("elsewhere")
+    end) { box = box })
+    box.show = false                                   -- Rows, which offered the refresh, goes
+    ui.flush()
+    local runs = {}
+    for i = 1, 6 do runs[i] = 0; ui.effect(function() runs[i] = runs[i] + 1 end) end   -- they may take its id
+    app:find { type = "List" }:refresh()
+    ui.clock.advance(1.5)
+    assert.same({ 1, 1, 1, 1, 1, 1 }, runs)
+    assert.equal(1, ran)
+    box.page = false                                   -- the view with :refreshable goes
+    ui.flush()
+    stash()                                            -- its action, called from elsewhere
+    ui.clock.advance(1.5)
+    assert.equal(1, ran)
+    assert.same({ 1, 1, 1, 1, 1, 1 }, runs)
+    app:unmount()
+  end)
+end)
+
+-- Found by the second hostile read of session 10: view values without :id
+-- are new tables each render; their rows are keyed by their place.
+describe("Rows of view values without :id", function()
+  it("keep their state across a re-render that changes nothing about them", function()
+    local appears = 0
+    local Counter = ui.View("NoIdCounter", { inputs = { "label" }, state = { n = 0 }, body = function(self)
+      return ui.Button(self.label .. " " .. self.n, function() self.n = self.n + 1 end)
+        :onAppear(function() appears = appears + 1 end)
+    end })
+    local M = ui.Observable("NoIdTick", { tick = 0 })
+    local m = M()
+    local app = ui.mount(ui.View("NoIdRows", function()
+      return ui.VStack { ui.Text("tick " .. m.tick), ui.List({ Counter { label = "a" }, Counter { label = "b" } },
+        function(v) return v end) }
+    end) {})
+    app:find("a 0"):tap()
+    local before = appears
+    m.tick = 1
+    ui.flush()
+    assert.truthy(app:find("a 1"))
+    assert.equal(before, appears)
+    app:unmount()
+  end)
+end)

@@ -104,6 +104,33 @@ describe("Today: strict mode", function()
     app:unmount()
   end)
 
+  -- Found by the second hostile read of session 10: nothing can have
+  -- observed an object a body (or its state's factory) has just made, so
+  -- strict mode lets the body configure it; its own state stays refused.
+  it("T08 in strict mode a body may write the objects it made, not its state #errors", function()
+    ui.configure { strict = true }
+    local Old = ui.ObservableObject("StrictOld", { title = ui.Published("") })
+    local Note = ui.Observable("StrictNote", { text = "" })
+    local Made = ui.View("StrictMade", {
+      stateObject = { old = function() local o = Old(); o.title = "configured"; return o end },
+      state = { note = function() local n = Note(); n.text = "set"; return n end },
+      body = function(self)
+        local scratch = Note()
+        scratch.text = "local"
+        return ui.Text(self.old.title .. " " .. self.note.text .. " " .. scratch.text)
+      end })
+    local app = ui.mount(Made {})
+    assert.truthy(app:find("configured set local"))
+    app:unmount()
+    local Writer = ui.View("StrictStateWriter", { state = { n = 0 }, body = function(self)
+      self.n = 1
+      return ui.Text("n")
+    end })
+    app = ui.mount(Writer {})
+    assert.has_error_node(app, "strict mode: a body may not write observable state")
+    app:unmount()
+  end)
+
   it("T08 in strict mode every body runs twice and must describe the same tree", function()
     ui.configure { strict = true }
     local runs, flip = 0, false
@@ -358,6 +385,72 @@ describe("D05 withAnimation's completion", function()
     assert.same({ "a" }, done)                         -- b's view animates: after the duration
     ui.clock.advance(1.0)
     assert.same({ "a", "a and b" }, done)
+    app:unmount()
+  end)
+
+  -- Found by the second hostile read of session 10: completions that wait
+  -- for the update run in the order made, after their update (on the clock,
+  -- at once: a completion that animates again runs its own after the next
+  -- update, as a frame's would, never eating one flush's rounds); only an
+  -- animation that ran delays a later .removed one; and a :transaction on the
+  -- reader's own node takes the animation away as one around it does.
+  it("D05 completions waiting for the update run in the order made, each after its update", function()
+    local Box = ui.Observable("D05OrderBox", { a = 0, b = 0, c = 0, n = 0 })
+    local box, log = Box(), {}
+    local Reader = ui.View("D05OrderReader", function(self) return ui.Text(self.key .. " " .. self.box[self.key]) end)
+    local app = ui.mount(ui.Group {
+      Reader { box = box, key = "a" }, Reader { box = box, key = "b" }, Reader { box = box, key = "c" },
+      Reader { box = box, key = "n" },
+    }:transaction(function(t) t.animation = nil end))
+    for _ = 1, 37 do ui.withTransaction("disablesAnimations", false, function() end) end   -- ids past 1..n
+    for _, k in ipairs { "c", "a", "b" } do
+      ui.withAnimation(ui.Animation.easeInOut(1.0), function() box[k] = 1 end, function() log[#log + 1] = k end)
+    end
+    local function again()                             -- animates again from its completion, three times
+      if box.n < 3 then ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.n = box.n + 1 end, again) end
+    end
+    again()
+    ui.clock.advance(0)
+    assert.same({ "c", "a", "b" }, log)
+    assert.equal(3, box.n)
+    assert.truthy(app:find("n 3"))
+    assert.same({}, app:warnings())                    -- no render loop spent on it
+    app:unmount()
+  end)
+
+  it("D05 an animation taken away does not delay a later .removed completion", function()
+    local Box = ui.Observable("D05PhantomBox", { a = 0, show = false })
+    local box, log = Box(), {}
+    local Plain = ui.View("D05PhantomPlain", function(self) return ui.Text("plain " .. self.box.a) end)
+    local Shown = ui.View("D05PhantomShown", function(self)
+      return ui.Text(self.box.show and ("shown " .. self.box.a) or "hidden")
+    end)
+    local app = ui.mount(ui.VStack {
+      ui.Group { Plain { box = box } }:transaction(function(t) t.animation = nil end), Shown { box = box },
+    })
+    ui.withAnimation(ui.Animation.easeInOut(5.0), function() box.a = 1 end, function() log[#log + 1] = "first" end)
+    ui.clock.advance(0)
+    assert.same({ "first" }, log)                      -- nothing animated: right after the update
+    box.show = true
+    ui.flush()
+    ui.withAnimation(ui.Animation.easeInOut(0.5), function() box.a = 2 end, function() log[#log + 1] = "second" end,
+      { completionCriteria = "removed" })
+    ui.flush()
+    ui.clock.advance(1.0)
+    assert.same({ "first", "second" }, log)            -- its own 0.5 s is over; the 5 s one never ran
+    app:unmount()
+  end)
+
+  it("D05 a :transaction on the reader's own node takes the animation away too", function()
+    local Box = ui.Observable("D05OwnBox", { a = false })
+    local box, log = Box(), {}
+    local Reader = ui.View("D05OwnReader", function(self)
+      return ui.VStack { ui.Text("a " .. tostring(self.box.a)) }:transaction(function(t) t.animation = nil end)
+    end)
+    local app = ui.mount(ui.Group { Reader { box = box } }:transaction(function() end))
+    ui.withAnimation(ui.Animation.easeInOut(1.0), function() box.a = true end, function() log[#log + 1] = "done" end)
+    ui.clock.advance(0)
+    assert.same({ "done" }, log)
     app:unmount()
   end)
 

@@ -31,10 +31,9 @@ static int lun_flush_rounds_k(lua_State *L) {
       }
     ran = lun_life_run_events(L);
     ran += lun_preferences_run(L);                /* values flow up after the update (T06) */
-    if (lunh(S->rt, scheduler, round_end, ran)) continue;
-    if (!lun_completion_settle(L)) break;         /* withAnimation's completions that waited for the update
-                                                     (D05); what they change renders in another round */
+    if (!lunh(S->rt, scheduler, round_end, ran)) break;
   }
+  lun_completion_settle(L);                       /* withAnimation's completions that waited for the update (D05) */
   lun_storage_sync(L);                            /* app storage written once per flush (T04) */
   lun_transaction_forget(L);                      /* what they changed has rendered (T02) */
   lun_release_refs(L, S);

@@ -70,6 +70,7 @@ static int lun_same_tree(lua_State *L, int a, int b, int depth) {
  * describe the same tree (a body is a function of what it reads). */
 static void lun_run_view(lua_State *L, lun_Walk *W, int fidx, int nargs) {
   int t, first = 0;
+  lun_state(L)->renderMade = lun_state(L)->objectsMade;   /* the body may write what it makes, not its state */
   if (lun_state(L)->strict) {
     int i, base = lua_gettop(L) - nargs;
     lua_pushvalue(L, fidx);
@@ -263,6 +264,7 @@ static int lun_update_k(lua_State *L) {
   run->savedRendering = S->rendering;
   S->active = node;
   if (run->ticket.kind != LUN_UNIT_EFFECT) S->rendering = node;
+  S->renderMade = S->objectsMade;                 /* what the run makes (a state factory's object) it may write */
   S->inBody++;
   lun_graph_run_begin(S->graph, node);
   run->tracking = 1;
@@ -270,10 +272,10 @@ static int lun_update_k(lua_State *L) {
   if (!lua_isnil(L, 3)) {
     lua_pushvalue(L, 3);
     lun_setkey(L, S, 2, LUN_K_OUT);
-    lun_life_diff(L, 2, 4, run->ticket.unit);
   }
   run->rendered = 1;
-  return 0;
+  lua_settop(L, 4);
+  return 1;                                       /* its life list, diffed once the host took the output */
 }
 
 /* Ends the tracking run of an update if it started. */
@@ -295,7 +297,7 @@ static int lun_update_tries(lua_State *L, lun_State *S, lun_Run *run) {
     lua_pushcfunction(L, lun_update_k);
     lua_pushlightuserdata(L, run);
     S->inUnit = 1;
-    status = lua_pcall(L, 1, 0, 0);
+    status = lua_pcall(L, 1, 1, 0);               /* its life list, or the error */
     S->inUnit = 0;
     lun_update_close(S, run, status == LUA_OK && !S->suspending);
     if (status == LUA_OK && !S->suspending) return run->rendered ? LUN_UNIT_RAN : LUN_UNIT_SKIPPED;
@@ -306,7 +308,7 @@ static int lun_update_tries(lua_State *L, lun_State *S, lun_Run *run) {
       continue;
     }
     if (S->suspending) {                            /* settle the deepest node, then try again */
-      if (status != LUA_OK) lua_pop(L, 1);
+      lua_pop(L, 1);                              /* the error, or what a try that unwound returned */
       S->suspending = 0;
       run->rendered = 0;
       if (lun_settle(L, S, S->suspendNode)) continue;
@@ -344,11 +346,44 @@ static void lun_update_gone(lua_State *L, lun_State *S, const lun_Ticket *ticket
   lua_settop(L, top);
 }
 
-/* What the host answered at the end of a run that ended well: its output
- * became an error node (past the memory cap), so its views are gone, as a
- * failed run's; disposed units' records wait. [-0, +0] */
-static void lun_update_ended(lua_State *L, lun_State *S, const lun_Ticket *ticket, int ended) {
+static int lun_update_life_k(lua_State *L) {
+  lua_settop(L, 3);
+  lun_life_diff(L, 1, 2, (int32_t)lua_tointeger(L, 3));
+  return 0;
+}
+
+/* A run that ended well: its life list (at lifeidx) replaces the last,
+ * once the host took the output — protected, under a budget of its own (a
+ * subscription's cancel may be a script's). [-0, +0] */
+static void lun_update_life(lua_State *L, lun_State *S, const lun_Ticket *ticket, int lifeidx) {
+  int top = lua_gettop(L);
+  lifeidx = lua_absindex(L, lifeidx);
+  if (ticket->kind == LUN_UNIT_EFFECT || !lua_checkstack(L, 8)) return;
+  if (lua_rawgeti(L, LUA_REGISTRYINDEX, ticket->recordRef) != LUA_TTABLE ||
+      (lua_isnil(L, lifeidx) && lun_getkey(L, S, top + 1, LUN_K_LIFE) == LUA_TNIL)) {   /* none before, none now */
+    lua_settop(L, top);
+    return;
+  }
+  lua_settop(L, top + 1);
+  lua_pushcfunction(L, lun_update_life_k);
+  lua_pushvalue(L, top + 1);
+  lua_pushvalue(L, lifeidx);
+  lua_pushinteger(L, ticket->unit);
+  if (lun_protect(L, 3, 0) != LUN_OK) {
+    size_t len;
+    const char *msg = lun_last_error(L, &len);
+    lunh(S->rt, inspect, event_failed, ticket->unit, msg, len);
+  }
+  lua_settop(L, top);
+}
+
+/* What the host answered at the end of a run that ended well, its life list
+ * at lifeidx: if its output became an error node (past the memory cap) its
+ * views are gone, as a failed run's (the new entries never appeared),
+ * else its life list is the new one; disposed units' records wait. [-0, +0] */
+static void lun_update_ended(lua_State *L, lun_State *S, const lun_Ticket *ticket, int ended, int lifeidx) {
   if (ended & LUN_ENDED_ERROR) lun_update_gone(L, S, ticket);
+  else lun_update_life(L, S, ticket, lifeidx);
   if (ended & LUN_ENDED_RELEASES) lun_release_refs(L, S);
 }
 
@@ -370,13 +405,22 @@ void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   status = lun_update_tries(L, S, &run);
   stopped = lun_budget_end(L, S);
   if (status == LUN_UNIT_RAN && lun_out_plain_done(L, S, &ended)) {   /* the whole run, in one call */
-    lun_update_ended(L, S, &run.ticket, ended);
+    lun_update_ended(L, S, &run.ticket, ended, -1);
+    lua_pop(L, 1);
     return;
   }
   if (status == LUN_UNIT_SKIPPED) S->plainUnit = 0;                  /* it never began: nothing to hear */
   lun_out_flush(L, S);                            /* what the run wrote, in one call (a failed run's too: its children) */
-  if (status != LUN_UNIT_FAILED) {
-    if (!run.ticket.quiet) lun_update_ended(L, S, &run.ticket, lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0));
+  if (status == LUN_UNIT_SKIPPED) {               /* its life list stays */
+    if (!run.ticket.quiet && (lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0) & LUN_ENDED_RELEASES))
+      lun_release_refs(L, S);
+    lua_pop(L, 1);
+    return;
+  }
+  if (status == LUN_UNIT_RAN) {
+    if (!run.ticket.quiet) ended = lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0);
+    lun_update_ended(L, S, &run.ticket, ended, -1);
+    lua_pop(L, 1);
     return;
   }
   lun_update_gone(L, S, &run.ticket);

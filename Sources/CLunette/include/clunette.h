@@ -56,6 +56,8 @@ typedef struct lun_State {
   int32_t viewMetaRef;    /* ... and its registry ref, to set it */
   int32_t txSeen;         /* a view has had :transaction: walks look for the chain around them (lun_walktx.c) */
   int32_t completionsPending;   /* withAnimation completions waiting for the flush to say what animated (lun_completion.c) */
+  uint32_t objectsMade;   /* model objects made so far (wraps): lun_Object.made */
+  uint32_t renderMade;    /* objectsMade when the rendering body began: what it made since, no view can have seen */
 } lun_State;
 
 /* Status codes returned by the lun_* entry points. */

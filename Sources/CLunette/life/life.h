@@ -50,7 +50,7 @@ void lun_completion_forget(lua_State *L);
 void lun_completion_wrap(lua_State *L, int fidx, int ridx);
 void lun_completion_schedule(lua_State *L, int ridx, int cidx, double duration, int removed, int32_t txid);
 void lun_completion_animated(lua_State *L, int32_t txid, int animated);
-int lun_completion_settle(lua_State *L);
+void lun_completion_settle(lua_State *L);
 
 /* lun_storage.c: app storage and scene storage */
 void lun_open_storage(lua_State *L);

@@ -33,7 +33,7 @@
 #include "core/core.h"
 #include "life/life.h"
 
-static const char lun_key_animends = 0, lun_key_effects = 0, lun_key_pending = 0;
+static const char lun_key_animends = 0, lun_key_effects = 0, lun_key_pending = 0, lun_key_pendingtx = 0;
 
 /* A ui.effect's unit (not a view): what it reads changing animates nothing. */
 void lun_completion_effect(lua_State *L, int32_t unit, int on) {
@@ -48,6 +48,8 @@ void lun_completion_forget(lua_State *L) {
   lun_state(L)->completionsPending = 0;
   lua_pushnil(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_pending);
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_pendingtx);
   lua_pushnil(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_effects);
   lua_pushnil(L);
@@ -234,15 +236,7 @@ void lun_completion_schedule(lua_State *L, int ridx, int cidx, double duration, 
   lua_getfield(L, ridx, "views");
   views = lua_toboolean(L, -1);
   lua_pop(L, 1);
-  if (views) lun_completion_note(L, ridx, now + duration);
-  if (lua_isnil(L, cidx)) return;
-  if (!views) {                                   /* nothing animates: right after the body */
-    lua_pushvalue(L, cidx);
-    lua_call(L, 0, 0);
-    return;
-  }
-  if (S->txSeen && txid) {                        /* a :transaction may take the animation away: the flush says */
-    lun_registry_table(L, &lun_key_pending);
+  if (views && S->txSeen && txid) {               /* a :transaction may take the animation away: the flush says */
     lua_createtable(L, 0, 5);
     lua_pushvalue(L, cidx);
     lua_setfield(L, -2, "completion");
@@ -252,9 +246,22 @@ void lun_completion_schedule(lua_State *L, int ridx, int cidx, double duration, 
     lua_setfield(L, -2, "ends");
     lua_pushboolean(L, removed);
     lua_setfield(L, -2, "removed");
+    lun_registry_table(L, &lun_key_pending);      /* in the order made */
+    lua_pushvalue(L, -2);
+    lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+    lua_pop(L, 1);
+    lun_registry_table(L, &lun_key_pendingtx);    /* and by transaction, for the walk */
+    lua_insert(L, -2);
     lua_rawseti(L, -2, txid);
     lua_pop(L, 1);
     S->completionsPending++;
+    return;
+  }
+  if (views) lun_completion_note(L, ridx, now + duration);
+  if (lua_isnil(L, cidx)) return;
+  if (!views) {                                   /* nothing animates: right after the body */
+    lua_pushvalue(L, cidx);
+    lua_call(L, 0, 0);
     return;
   }
   lua_getfield(L, ridx, "nodes");
@@ -266,7 +273,7 @@ void lun_completion_schedule(lua_State *L, int ridx, int cidx, double duration, 
  * animation (animated) or with it taken away: its completion (if one
  * waits) runs after the animation if any such node had one. [-0, +0] */
 void lun_completion_animated(lua_State *L, int32_t txid, int animated) {
-  lun_registry_table(L, &lun_key_pending);
+  lun_registry_table(L, &lun_key_pendingtx);
   if (lua_rawgeti(L, -1, txid) == LUA_TTABLE) {
     lua_pushboolean(L, 1);
     lua_setfield(L, -2, animated ? "animated" : "reached");
@@ -274,26 +281,32 @@ void lun_completion_animated(lua_State *L, int32_t txid, int animated) {
   lua_pop(L, 2);
 }
 
-/* When a flush has no round left: each completion that waited for it runs
- * now if its transaction animated no node (protected, under its own
- * budget; an error is reported as a timer's is), else is scheduled for
- * when the animation ends, by its criteria. Returns how many ran: what they
- * changed renders in another round. [-0, +0] */
-int lun_completion_settle(lua_State *L) {
+/* At the end of a flush: each completion that waited for it, in the order
+ * made, runs right after it (on the clock, now: one an hour of work later
+ * is a timer's, its error reported as one's, and what it starts waits for
+ * the next update, as a frame's) if its transaction animated no node; the
+ * others note when their animation ends and wait for it, by their
+ * criteria. [-0, +0] */
+void lun_completion_settle(lua_State *L) {
   lun_State *S = lun_state(L);
   double now;
-  int pending, ran = 0;
-  if (!S->completionsPending) return 0;
+  lua_Integer i, n;
+  int pending;
+  if (!S->completionsPending) return;
   now = lunh(S->rt, clock, now);
   lun_registry_table(L, &lun_key_pending);
   pending = lua_gettop(L);
-  lua_newtable(L);                                /* a fresh table: what settles now may add to it */
+  lua_pushnil(L);                                 /* fresh tables: what settles now may add to them */
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_pending);
-  S->completionsPending = 0;
   lua_pushnil(L);
-  while (lua_next(L, pending)) {
-    int entry = lua_gettop(L), animated, removed;
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_pendingtx);
+  S->completionsPending = 0;
+  n = (lua_Integer)lua_rawlen(L, pending);
+  for (i = 1; i <= n; i++) {
+    int entry, animated, removed;
     double ends;
+    lua_rawgeti(L, pending, i);
+    entry = lua_gettop(L);
     lua_getfield(L, entry, "animated");
     lua_getfield(L, entry, "reached");            /* no run of its own (its views ran in an earlier one's): */
     animated = lua_toboolean(L, -2) || !lua_toboolean(L, -1);   /* they animate, as that one's did */
@@ -303,18 +316,11 @@ int lun_completion_settle(lua_State *L) {
     ends = lua_tonumber(L, -1);
     lua_getfield(L, entry, "completion");
     lua_getfield(L, entry, "nodes");
-    if (animated) lun_completion_after(L, -2, -1, ends > now ? ends - now : 0, removed);
-    else {                                        /* nothing animated: right after this update */
-      lua_pushvalue(L, -2);
-      if (lun_protect(L, 0, 0) != LUN_OK) {
-        size_t len;
-        const char *msg = lun_last_error(L, &len);
-        lunh(S->rt, inspect, event_failed, 0, msg, len);
-      }
-      ran++;
-    }
+    if (animated) {
+      lun_completion_note(L, entry, ends);        /* only an animation that ran delays .removed ones */
+      if (!lua_isnil(L, -2)) lun_completion_after(L, -2, -1, ends > now ? ends - now : 0, removed);
+    } else if (!lua_isnil(L, -2)) lun_clock_once(L, -2, 0);   /* nothing animated: right after this update */
     lua_settop(L, entry - 1);
   }
   lua_pop(L, 1);
-  return ran;
 }

@@ -29,18 +29,30 @@ typedef struct lun_Refresh {
   int32_t unit;
 } lun_Refresh;
 
-/* The unit whose body has the :refreshable, and each List that offered the
- * action (the table at oidx), render again: refreshing=true comes or goes. [-0, +0] */
-static void lun_refresh_render(lua_State *L, int32_t unit, int oidx) {
+/* 1 if the record at idx is of a unit still mounted (lun_life_release marks
+ * a gone one: its unit id may be another unit's by now). [-0, +0] */
+static int lun_refresh_live(lua_State *L, int idx) {
+  int live;
+  if (!lua_istable(L, idx)) return 0;
+  live = lua_getfield(L, idx, "gone") == LUA_TNIL;
+  lua_pop(L, 1);
+  return live;
+}
+
+/* The unit whose body has the :refreshable (its record at ridx), and each
+ * List that offered the action still mounted (the table at oidx), render
+ * again: refreshing=true comes or goes. [-0, +0] */
+static void lun_refresh_render(lua_State *L, int32_t unit, int ridx, int oidx) {
   const lun_Host *rt = lun_state(L)->rt;
+  ridx = lua_absindex(L, ridx);
   oidx = lua_absindex(L, oidx);
-  if (unit) lunh(rt, scheduler, unit_invalidate, unit);
+  if (unit && lun_refresh_live(L, ridx)) lunh(rt, scheduler, unit_invalidate, unit);
   if (!lua_istable(L, oidx)) return;
   lua_pushnil(L);
   while (lua_next(L, oidx)) {
+    if (lua_isinteger(L, -2) && lua_tointeger(L, -2) != unit && lun_refresh_live(L, -1))
+      lunh(rt, scheduler, unit_invalidate, (int32_t)lua_tointeger(L, -2));
     lua_pop(L, 1);
-    if (lua_isinteger(L, -1) && lua_tointeger(L, -1) != unit)
-      lunh(rt, scheduler, unit_invalidate, (int32_t)lua_tointeger(L, -1));
   }
 }
 
@@ -53,7 +65,7 @@ static int lun_refresh_done(lua_State *L, int status, lua_KContext ctx) {
   if (lua_rawequal(L, -1, lua_upvalueindex(3))) {
     lua_pushnil(L);
     lua_setfield(L, lua_upvalueindex(1), "refreshing");
-    lun_refresh_render(L, (int32_t)lua_tointeger(L, lua_upvalueindex(2)), lua_upvalueindex(5));
+    lun_refresh_render(L, (int32_t)lua_tointeger(L, lua_upvalueindex(2)), lua_upvalueindex(1), lua_upvalueindex(5));
   }
   lua_pop(L, 1);
   if (status != LUA_OK && status != LUA_YIELD) return lua_error(L);   /* the action's error, on top */
@@ -76,7 +88,7 @@ static int lun_refresh_call(lua_State *L) {
   int entry;
   lua_settop(L, 1);
   lua_getiuservalue(L, 1, 1);                     /* 2: the record */
-  if (!lua_istable(L, 2) || lua_getfield(L, 2, "refreshing") != LUA_TNIL) return 0;   /* gone, or refreshing */
+  if (!lun_refresh_live(L, 2) || lua_getfield(L, 2, "refreshing") != LUA_TNIL) return 0;   /* gone, or refreshing */
   lua_pop(L, 1);
   lua_createtable(L, 3, 0);                       /* 3: a task's life entry */
   entry = lua_gettop(L);
@@ -93,7 +105,7 @@ static int lun_refresh_call(lua_State *L) {
   lua_setfield(L, 2, "refreshing");               /* the record's: lun_life_release cancels it */
   lun_task_start(L, entry, r->unit);
   lua_getiuservalue(L, 1, 3);
-  lun_refresh_render(L, r->unit, -1);
+  lun_refresh_render(L, r->unit, 2, -1);
   return 0;
 }
 

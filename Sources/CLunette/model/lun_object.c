@@ -118,9 +118,8 @@ static void lun_strict_write(lua_State *L, const lun_State *S) {
     lun_error_here(L, "strict mode: a body may not write observable state (write it in an action, a task or onChange)");
 }
 
-void lun_changed(lua_State *L, int32_t node) {
-  lun_State *S = lun_state(L);
-  lun_strict_write(L, S);
+/* lun_changed, strict mode's check made by the caller. */
+static void lun_changed_now(lua_State *L, lun_State *S, int32_t node) {
   if (S->rendering && lun_graph_run_has_read(S->graph, S->rendering, node)) {
     lun_out_begun(S);                             /* the host names the run the write was made in */
     lunh(S->rt, scheduler, render_write, node);
@@ -128,15 +127,23 @@ void lun_changed(lua_State *L, int32_t node) {
   lun_graph_changed(S->graph, node);
 }
 
+void lun_changed(lua_State *L, int32_t node) {
+  lun_State *S = lun_state(L);
+  lun_strict_write(L, S);
+  lun_changed_now(L, S, node);
+}
+
 /* Tells readers that property prop of the object at idx is about to change:
  * its readers (Observable), or objectWillChange and every holder (Published). */
 void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
-  lun_strict_write(L, lun_state(L));             /* whether or not a view has read it yet */
+  lun_State *S = lun_state(L);
+  if (S->rendering && (uint32_t)(o->made - S->renderMade) - 1u >= S->objectsMade - S->renderMade)
+    lun_strict_write(L, S);                       /* whether or not a view has read it yet: unless the body made it */
   if (o->cls->hooks) o->cls->hooks->changed(L, idx);  /* app storage: kept in the store at the end of the flush (T04) */
   switch (o->cls->kinds[prop]) {
     case LUN_PROP_PLAIN:
       if (o->nodes[prop] && lun_state(L)->tracing) lun_trace_write(L, o->nodes[prop]);
-      if (o->nodes[prop]) lun_changed(L, o->nodes[prop]);
+      if (o->nodes[prop]) lun_changed_now(L, lun_state(L), o->nodes[prop]);
       break;
     case LUN_PROP_PUBLISHED:
       idx = lua_absindex(L, idx);
@@ -148,7 +155,7 @@ void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
       }
       lua_pop(L, 2);
       if (o->nodes[0] && lun_state(L)->tracing) lun_trace_write(L, o->nodes[0]);
-      if (o->nodes[0]) lun_changed(L, o->nodes[0]);
+      if (o->nodes[0]) lun_changed_now(L, lun_state(L), o->nodes[0]);
       break;
     default:
       break;
@@ -413,6 +420,7 @@ int lun_object_new_of(lua_State *L, int mtidx, int initidx) {
   objidx = lua_gettop(L);
   o->cls = cls;
   o->serial = lunh(lun_state(L)->rt, objects, object_serial);
+  o->made = ++lun_state(L)->objectsMade;
   o->ordinal = ++cls->count;
   lua_createtable(L, cls->nprops, 0);
   lua_setiuservalue(L, objidx, 1);

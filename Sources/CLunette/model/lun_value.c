@@ -86,7 +86,9 @@ void lun_describe(lua_State *L, int idx, int depth) {
 static void lun_identity_key_at(lua_State *L, int idx, int depth);
 
 /* Pushes the identity key of a row element: its id field if it has one,
- * its object identity, or the value itself. [-0, +1] */
+ * its object identity, or the value itself; nil for a view value with no
+ * :id (a new table each render: its row is keyed by its place, as the
+ * prelude's ForEach over a binding keys it). [-0, +1] */
 void lun_identity_key(lua_State *L, int idx) {
   lun_identity_key_at(L, idx, 0);
 }
@@ -125,8 +127,9 @@ static void lun_identity_key_at(lua_State *L, int idx, int depth) {
         return;
       }
       if (lua_type(L, idx) == LUA_TTABLE || lun_proxy_test(L, idx)) {
-        if (lun_is_view(L, idx)) lun_rawfield(L, idx, "identity");   /* a view value: its :id (v.id is the method) */
-        else lua_getfield(L, idx, "id");
+        if (lun_is_view(L, idx)) {                /* a view value: its :id (v.id is the method) */
+          if (lun_rawfield(L, idx, "identity") == LUA_TNIL) return;   /* none: nil, the row is keyed by its place */
+        } else lua_getfield(L, idx, "id");
         if (!lua_isnil(L, -1)) {
           lun_identity_key_at(L, -1, depth + 1);
           lua_remove(L, -2);

@@ -53,6 +53,7 @@ typedef struct lun_Object {
   lun_Class *cls;
   int32_t serial;           /* runtime-wide id: how the graph names it */
   int32_t ordinal;          /* per-class number: Book#3 */
+  uint32_t made;            /* lun_State.objectsMade when it was made: strict mode lets a body write what it made */
   int32_t nodes[1];         /* nodes[1..nprops]: graph node per property, 0 until tracked;
                                nodes[0]: the whole object (ObservableObject) */
 } lun_Object;

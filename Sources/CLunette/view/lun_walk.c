@@ -590,6 +590,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (outer) lun_walk_animation(L, W, v, 1);
   if (has & LUN_VF_TRANSACTION) lun_walk_transaction(L, W, v);
   if ((has & LUN_VF_ANIMATION) && !outer) lun_walk_animation(L, W, v, 0);
+  if (W->open == 1 && S->completionsPending) lun_walk_note(L, W);   /* did withAnimation's transaction reach it? (D05) */
   if ((has & LUN_VF_LIFE) && lun_rawfield(L, v, "life") == LUA_TTABLE && W->life) {
     lua_Integer i, n = lun_rawlen_bounded(L, -1, "a view's life list");
     for (i = 1; i <= n; i++) {

@@ -97,18 +97,19 @@ void lun_walk_tx_with(lua_State *L, lun_Walk *W, int aidx) {
   lua_pop(L, 1);
 }
 
-/* While a withAnimation completion waits for the flush (lun_completion.c):
- * the run's transaction reaches this node with the animation of the
- * transaction at tidx, the one in effect here (nil: none, taken away by a
- * :transaction around). [-0, +0] */
-static void lun_walk_note(lua_State *L, lun_Walk *W, int tidx) {
+/* While a withAnimation completion waits for the flush (lun_completion.c),
+ * at a top-level node of a body, its own :transaction and :animation
+ * applied: the run's transaction reaches the node with the animation of the
+ * transaction in effect here, or with none (taken away). [-0, +0] */
+void lun_walk_note(lua_State *L, lun_Walk *W) {
   int top = lua_gettop(L);
   size_t len;
   int32_t id;
   lun_out_begun(lun_state(L));                    /* the run's transaction is the host's to say */
   id = lunh(W->rt, output, transaction);
   if (!id) return;
-  lun_transaction_animation(L, tidx, &len);
+  lun_walk_tx(L, W);
+  lun_transaction_animation(L, lua_gettop(L), &len);
   lua_settop(L, top);
   lun_completion_animated(L, id, len > 0);
 }
@@ -116,20 +117,11 @@ static void lun_walk_note(lua_State *L, lun_Walk *W, int tidx) {
 /* At a top-level node of a body: the :transaction modifiers of views
  * around the unit apply to its animations. [-0, +0] */
 void lun_walk_inherited(lua_State *L, lun_Walk *W) {
-  const lun_State *S = lun_state(L);
-  if (!S->txSeen) return;                         /* no view has had :transaction: nothing around */
+  if (!lun_state(L)->txSeen) return;              /* no view has had :transaction: nothing around */
   lun_walk_txcell(L, W);
-  if (lua_isnil(L, -1)) {                         /* none around: the run's own transaction holds */
-    lua_pop(L, 1);
-    if (!S->completionsPending) return;
-    lun_walk_tx(L, W);
-    lun_walk_note(L, W, lua_gettop(L));
-    lua_pop(L, 1);
-    return;
-  }
+  if (lua_isnil(L, -1)) { lua_pop(L, 1); return; }
   lua_pop(L, 1);
   lun_walk_tx(L, W);
-  if (S->completionsPending) lun_walk_note(L, W, lua_gettop(L));
   lun_walk_animate(L, W);
 }
 

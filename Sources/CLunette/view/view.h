@@ -79,6 +79,7 @@ int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const
 /* lun_walktx.c: the walker's part of transactions (D06) */
 void lun_walk_transaction(lua_State *L, lun_Walk *W, int v);
 void lun_walk_inherited(lua_State *L, lun_Walk *W);
+void lun_walk_note(lua_State *L, lun_Walk *W);                                    /* [-0, +0] */
 int lun_walk_disables(lua_State *L, lun_Walk *W);
 void lun_walk_tx_with(lua_State *L, lun_Walk *W, int aidx);                     /* [-0, +0] */
 

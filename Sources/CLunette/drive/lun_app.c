@@ -70,13 +70,10 @@ static int lun_ui_flush(lua_State *L) {
 static int lun_ui_effect(lua_State *L) {
   luaL_checktype(L, 1, LUA_TFUNCTION);
   lun_app_check_idle(L, "ui.effect");
-  lua_createtable(L, 0, 2);
+  lua_createtable(L, 0, 1);
   lua_pushvalue(L, 1);
-  lua_setfield(L, -2, "fn");
-  lua_newtable(L);
-  lua_setfield(L, -2, "out");
+  lua_setfield(L, -2, "fn");                      /* an effect's record: its function (it outputs nothing) */
   lun_handle_push(L, lunh(lun_state(L)->rt, scheduler, effect_new, luaL_ref(L, LUA_REGISTRYINDEX)), LUN_MT_EFFECT);
-  lun_completion_effect(L, ((lun_Handle *)lua_touserdata(L, -1))->id, 1);   /* not a view: animates nothing */
   lun_flush_now(L);                               /* it runs now */
   return 1;
 }
@@ -85,7 +82,6 @@ static int lun_ui_effect(lua_State *L) {
 static int lun_effect_cancel(lua_State *L) {
   lun_Handle *h = (lun_Handle *)luaL_checkudata(L, 1, LUN_MT_EFFECT);
   if (h->id) lunh(lun_state(L)->rt, scheduler, effect_dispose, h->id);
-  if (h->id) lun_completion_effect(L, h->id, 0);
   h->id = 0;
   lun_release_refs(L, lun_state(L));
   return 0;

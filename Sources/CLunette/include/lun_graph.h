@@ -27,7 +27,7 @@ enum {
   LUN_ORIGIN_LUA = 0,     /* owner: object serial, slot: property index */
   LUN_ORIGIN_HOST = 1,    /* owner: host handle, slot: property index */
   LUN_ORIGIN_ENV = 2,     /* an environment entry */
-  LUN_ORIGIN_UNIT = 3     /* owner: unit id */
+  LUN_ORIGIN_UNIT = 3     /* owner: unit id; slot: 1 for a ui.effect's unit (it renders nothing), 0 for a view's */
 };
 
 enum {

@@ -45,7 +45,6 @@ void lun_transaction_copy_of(lua_State *L, lua_Integer id);
 const char *lun_transaction_animation(lua_State *L, int tidx, size_t *len);
 
 /* lun_completion.c: withAnimation's completion criteria (D05) */
-void lun_completion_effect(lua_State *L, int32_t unit, int on);
 void lun_completion_forget(lua_State *L);
 void lun_completion_wrap(lua_State *L, int fidx, int ridx);
 void lun_completion_schedule(lua_State *L, int ridx, int cidx, double duration, int removed, int32_t txid);

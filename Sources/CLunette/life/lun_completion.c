@@ -33,15 +33,7 @@
 #include "core/core.h"
 #include "life/life.h"
 
-static const char lun_key_animends = 0, lun_key_effects = 0, lun_key_pending = 0, lun_key_pendingtx = 0;
-
-/* A ui.effect's unit (not a view): what it reads changing animates nothing. */
-void lun_completion_effect(lua_State *L, int32_t unit, int on) {
-  lun_registry_table(L, &lun_key_effects);
-  if (on) lua_pushboolean(L, 1); else lua_pushnil(L);
-  lua_rawseti(L, -2, unit);
-  lua_pop(L, 1);
-}
+static const char lun_key_animends = 0, lun_key_pending = 0, lun_key_pendingtx = 0;
 
 /* ui.reset: no effect stays, and the clock starts again from 0. [-0, +0] */
 void lun_completion_forget(lua_State *L) {
@@ -51,20 +43,14 @@ void lun_completion_forget(lua_State *L) {
   lua_pushnil(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_pendingtx);
   lua_pushnil(L);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_effects);
-  lua_pushnil(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_animends);
 }
 
-/* 1 if the effect node id is a view's unit (not a ui.effect's). [-0, +0] */
-static int lun_completion_is_view(lua_State *L, const lun_Graph *g, int32_t id) {
+/* 1 if the effect node id is a view's unit (not a ui.effect's: the graph
+ * marks those, LUN_ORIGIN_UNIT with slot 1). [-0, +0] */
+static int lun_completion_is_view(const lun_Graph *g, int32_t id) {
   const lun_GraphNode *n = &g->nodes[id];
-  int view;
-  if (!lun_graph_is_live(g, id) || n->origin != LUN_ORIGIN_UNIT) return 0;
-  lun_registry_table(L, &lun_key_effects);
-  view = lua_rawgeti(L, -1, n->owner) == LUA_TNIL;
-  lua_pop(L, 2);
-  return view;
+  return lun_graph_is_live(g, id) && n->origin == LUN_ORIGIN_UNIT && n->slot == 0;
 }
 
 /* The most links lun_completion_reaches_view follows for one body: past
@@ -93,7 +79,7 @@ static int lun_completion_reaches_view(lua_State *L, const lun_Graph *g, int32_t
       lua_pop(L, 1);
       lua_pushboolean(L, 1);
       lua_rawseti(L, top + 2, sub);
-      if (g->nodes[sub].kind == LUN_GRAPH_EFFECT) found = lun_completion_is_view(L, g, sub);
+      if (g->nodes[sub].kind == LUN_GRAPH_EFFECT) found = lun_completion_is_view(g, sub);
       else {
         lua_pushinteger(L, sub);
         lua_rawseti(L, top + 1, ++sp);

@@ -222,7 +222,7 @@ extension LunetteRuntime {
     /// A new unit under `parent`, scheduled to render.
     func makeUnit(kind: Unit.Kind, typeId: Int32, parent: Unit?, app: App? = nil) -> Unit {
         let id = units.nextID()
-        let node = graph.newNode(.effect, owner: id, slot: 0, origin: .unit)
+        let node = graph.newNode(.effect, owner: id, slot: kind == .effect ? 1 : 0, origin: .unit)   // slot 1: no view's
         let name = kind == .component ? viewTypeName(typeId) : kind.name
         let unit = Unit(id: id, kind: kind, typeId: typeId, name: name, parent: parent,
                         app: app ?? parent?.app, node: node)

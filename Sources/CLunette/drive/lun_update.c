@@ -317,62 +317,40 @@ static int lun_update_tries(lua_State *L, lun_State *S, lun_Run *run) {
   }
 }
 
-/* A failed run's output is an error node: the views its last output held
- * are gone, as its child views are, so their onDisappear actions run and
- * their tasks end; when the body recovers they appear again (onAppear, a
- * new task). [-0, +0] */
-static int lun_update_gone_k(lua_State *L) {
-  lua_settop(L, 2);
-  lua_pushnil(L);                                 /* 3: its new life list: none */
-  lun_life_diff(L, 1, 3, (int32_t)lua_tointeger(L, 2));
-  return 0;
-}
-
-static void lun_update_gone(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
-  int top = lua_gettop(L);
-  if (ticket->kind == LUN_UNIT_EFFECT || !lua_checkstack(L, 8)) return;
-  if (lua_rawgeti(L, LUA_REGISTRYINDEX, ticket->recordRef) == LUA_TTABLE) {
-    lua_pushcfunction(L, lun_update_gone_k);     /* a subscription's cancel may be a script's: */
-    lua_pushvalue(L, top + 1);                    /* protected, under a budget of its own */
-    lua_pushinteger(L, ticket->unit);
-    if (lun_protect(L, 2, 0) != LUN_OK) {
-      size_t len;
-      const char *msg = lun_last_error(L, &len);
-      lunh(S->rt, inspect, event_failed, ticket->unit, msg, len);
-    }
-    lua_pushnil(L);                               /* whatever happened, its old list is gone */
-    lun_setkey(L, S, top + 1, LUN_K_LIFE);
-  }
-  lua_settop(L, top);
-}
-
 static int lun_update_life_k(lua_State *L) {
   lua_settop(L, 3);
   lun_life_diff(L, 1, 2, (int32_t)lua_tointeger(L, 3));
   return 0;
 }
 
-/* A run that ended well: its life list (at lifeidx) replaces the last,
- * once the host took the output — protected, under a budget of its own (a
- * subscription's cancel may be a script's). [-0, +0] */
+/* The life list of the run's unit becomes the one at lifeidx, once the host
+ * took the output; with lifeidx 0, none: the views its last output held are
+ * gone (a failed run, an output the host made an error node), so their
+ * onDisappear actions run and their tasks end, and when the body recovers
+ * they appear again. Protected, under a budget of its own (a subscription's
+ * cancel may be a script's); an error is reported. [-0, +0] */
 static void lun_update_life(lua_State *L, lun_State *S, const lun_Ticket *ticket, int lifeidx) {
   int top = lua_gettop(L);
-  lifeidx = lua_absindex(L, lifeidx);
+  if (lifeidx) lifeidx = lua_absindex(L, lifeidx);
   if (ticket->kind == LUN_UNIT_EFFECT || !lua_checkstack(L, 8)) return;
   if (lua_rawgeti(L, LUA_REGISTRYINDEX, ticket->recordRef) != LUA_TTABLE ||
-      (lua_isnil(L, lifeidx) && lun_getkey(L, S, top + 1, LUN_K_LIFE) == LUA_TNIL)) {   /* none before, none now */
-    lua_settop(L, top);
+      ((!lifeidx || lua_isnil(L, lifeidx)) && lun_getkey(L, S, top + 1, LUN_K_LIFE) == LUA_TNIL)) {
+    lua_settop(L, top);                           /* none before, none now: most runs */
     return;
   }
   lua_settop(L, top + 1);
   lua_pushcfunction(L, lun_update_life_k);
   lua_pushvalue(L, top + 1);
-  lua_pushvalue(L, lifeidx);
+  if (lifeidx) lua_pushvalue(L, lifeidx); else lua_pushnil(L);
   lua_pushinteger(L, ticket->unit);
   if (lun_protect(L, 3, 0) != LUN_OK) {
     size_t len;
     const char *msg = lun_last_error(L, &len);
     lunh(S->rt, inspect, event_failed, ticket->unit, msg, len);
+  }
+  if (!lifeidx) {                                 /* whatever happened, its old list is gone */
+    lua_pushnil(L);
+    lun_setkey(L, S, top + 1, LUN_K_LIFE);
   }
   lua_settop(L, top);
 }
@@ -382,8 +360,7 @@ static void lun_update_life(lua_State *L, lun_State *S, const lun_Ticket *ticket
  * views are gone, as a failed run's (the new entries never appeared),
  * else its life list is the new one; disposed units' records wait. [-0, +0] */
 static void lun_update_ended(lua_State *L, lun_State *S, const lun_Ticket *ticket, int ended, int lifeidx) {
-  if (ended & LUN_ENDED_ERROR) lun_update_gone(L, S, ticket);
-  else lun_update_life(L, S, ticket, lifeidx);
+  lun_update_life(L, S, ticket, ended & LUN_ENDED_ERROR ? 0 : lifeidx);
   if (ended & LUN_ENDED_RELEASES) lun_release_refs(L, S);
 }
 
@@ -423,7 +400,7 @@ void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
     lua_pop(L, 1);
     return;
   }
-  lun_update_gone(L, S, &run.ticket);
+  lun_update_life(L, S, &run.ticket, 0);          /* an error node stands in its place: its views are gone */
   lun_error_string(L, -1);
   msg = lua_tolstring(L, -1, &len);
   releases = lunh(S->rt, scheduler, unit_end, run.ticket.unit, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);

@@ -58,17 +58,12 @@ static inline int lun_rawfield(lua_State *L, int idx, const char *k) {
  * interned once per state, so reading one costs no string lookup. */
 #define LUN_KEYS(X) X(INFO, "info") X(SELF, "self") X(BODY, "body") X(READY, "ready") X(OUT, "out") \
   X(KIND, "kind") X(TEXT, "text") X(SLOTS, "slots") X(SECTIONS, "sections") X(INPUTS, "inputs") \
-  X(TYPE, "type") X(UPDATES, "updates") X(OBJECTS, "objects") X(UNIT, "unit") X(VALUE, "value") \
+  X(UPDATES, "updates") X(OBJECTS, "objects") X(VALUE, "value") \
   X(ROW, "row") X(ELEM, "elem") X(INDEX, "index") X(FN, "fn") X(LIFE, "life")
 #define LUN_KEY_ENUM_(id, name) LUN_K_##id,
 enum { LUN_KEYS(LUN_KEY_ENUM_) LUN_KEY_COUNT };
 #undef LUN_KEY_ENUM_
 void lun_keys_open(lua_State *L, lun_State *S);
-
-/* Pushes the interned name k (LUN_K_*). [-0, +1] */
-static inline void lun_pushkey(lua_State *L, const lun_State *S, int k) {
-  lua_rawgeti(L, LUA_REGISTRYINDEX, S->keyRefs[k]);
-}
 
 /* Pushes t[k] for the table at idx, without metamethods. Returns its type. [-0, +1] */
 static inline int lun_getkey(lua_State *L, const lun_State *S, int idx, int k) {

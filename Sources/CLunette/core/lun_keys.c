@@ -5,7 +5,7 @@
  * (a cache lookup and a strcmp, then the hash); a run, a walk and a read
  * through self do dozens such lookups. Each name of LUN_KEYS (core.h) is
  * made once, kept in the registry, and pushed by its reference
- * (lun_pushkey, lun_getkey, lun_setkey): an integer lookup.
+ * (lun_getkey, lun_setkey): an integer lookup.
  */
 #include "core/core.h"
 

@@ -69,9 +69,10 @@ static int lun_same_tree(lua_State *L, int a, int b, int depth) {
  * view it returns. In strict mode it runs twice and both runs must
  * describe the same tree (a body is a function of what it reads). */
 static void lun_run_view(lua_State *L, lun_Walk *W, int fidx, int nargs) {
+  lun_State *S = lun_state(L);
   int t, first = 0;
-  lun_state(L)->renderMade = lun_state(L)->objectsMade;   /* the body may write what it makes, not its state */
-  if (lun_state(L)->strict) {
+  S->renderMade = S->objectsMade;                 /* the body may write what it makes, not its state */
+  if (S->strict) {
     int i, base = lua_gettop(L) - nargs;
     lua_pushvalue(L, fidx);
     for (i = 1; i <= nargs; i++) lua_pushvalue(L, base + i);
@@ -381,25 +382,23 @@ void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   lun_out_plain_start(S, ticket->plain && !ticket->quiet ? ticket->unit : 0);
   status = lun_update_tries(L, S, &run);
   stopped = lun_budget_end(L, S);
-  if (status == LUN_UNIT_RAN && lun_out_plain_done(L, S, &ended)) {   /* the whole run, in one call */
+  if (status == LUN_UNIT_RAN) {                   /* its life list on top */
+    if (!lun_out_plain_done(L, S, &ended)) {      /* the whole run in one call, or what it wrote in one: */
+      lun_out_flush(L, S);
+      if (!run.ticket.quiet) ended = lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0);
+    }
     lun_update_ended(L, S, &run.ticket, ended, -1);
     lua_pop(L, 1);
     return;
   }
-  if (status == LUN_UNIT_SKIPPED) S->plainUnit = 0;                  /* it never began: nothing to hear */
-  lun_out_flush(L, S);                            /* what the run wrote, in one call (a failed run's too: its children) */
-  if (status == LUN_UNIT_SKIPPED) {               /* its life list stays */
+  if (status == LUN_UNIT_SKIPPED) {               /* it never began: its life list stays */
+    S->plainUnit = 0;
     if (!run.ticket.quiet && (lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0) & LUN_ENDED_RELEASES))
       lun_release_refs(L, S);
     lua_pop(L, 1);
     return;
   }
-  if (status == LUN_UNIT_RAN) {
-    if (!run.ticket.quiet) ended = lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0);
-    lun_update_ended(L, S, &run.ticket, ended, -1);
-    lua_pop(L, 1);
-    return;
-  }
+  lun_out_flush(L, S);                            /* a failed run's records too: its children */
   lun_update_life(L, S, &run.ticket, 0);          /* an error node stands in its place: its views are gone */
   lun_error_string(L, -1);
   msg = lua_tolstring(L, -1, &len);

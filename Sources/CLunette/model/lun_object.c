@@ -137,13 +137,13 @@ void lun_changed(lua_State *L, int32_t node) {
  * its readers (Observable), or objectWillChange and every holder (Published). */
 void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
   lun_State *S = lun_state(L);
-  if (S->rendering && (uint32_t)(o->made - S->renderMade) - 1u >= S->objectsMade - S->renderMade)
+  if (S->strict && S->rendering && (uint32_t)(o->made - S->renderMade) - 1u >= S->objectsMade - S->renderMade)
     lun_strict_write(L, S);                       /* whether or not a view has read it yet: unless the body made it */
   if (o->cls->hooks) o->cls->hooks->changed(L, idx);  /* app storage: kept in the store at the end of the flush (T04) */
   switch (o->cls->kinds[prop]) {
     case LUN_PROP_PLAIN:
       if (o->nodes[prop] && lun_state(L)->tracing) lun_trace_write(L, o->nodes[prop]);
-      if (o->nodes[prop]) lun_changed_now(L, lun_state(L), o->nodes[prop]);
+      if (o->nodes[prop]) lun_changed_now(L, S, o->nodes[prop]);
       break;
     case LUN_PROP_PUBLISHED:
       idx = lua_absindex(L, idx);
@@ -155,7 +155,7 @@ void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
       }
       lua_pop(L, 2);
       if (o->nodes[0] && lun_state(L)->tracing) lun_trace_write(L, o->nodes[0]);
-      if (o->nodes[0]) lun_changed_now(L, lun_state(L), o->nodes[0]);
+      if (o->nodes[0]) lun_changed_now(L, S, o->nodes[0]);
       break;
     default:
       break;

@@ -91,10 +91,7 @@ extension LunetteRuntime {
                 guard !unit.disposed, admitRun(of: unit) else { continue }
                 let quiet = runsQuietly(unit)
                 batch.append(unit, quiet: quiet, plain: !quiet && runsPlainly(unit))
-                if quiet {
-                    unit.run.cause = nil
-                    unit.run.needsRender = false
-                }
+                if quiet { unit.run.ran() }
             }
         }
         return Int32(batch.count)
@@ -129,10 +126,16 @@ extension LunetteRuntime {
             builder.write(records)
             return endUpdate(of: id, status: Int32(LUN_UNIT_RAN), message: nil)
         }
-        if unit.kind == .component, let app = unit.app { app.renderCounts[unit.typeId, default: 0] += 1; unit.renderCount += 1 }
-        unit.run.cause = nil
-        unit.run.needsRender = false
+        countRender(of: unit)
+        unit.run.ran()
         return false
+    }
+
+    /// A component's body ran: its instance's and its app's counts (`app:renders`).
+    private func countRender(of unit: Unit) {
+        guard unit.kind == .component, let app = unit.app else { return }
+        app.renderCounts[unit.typeId, default: 0] += 1
+        unit.renderCount += 1
     }
 
     /// What C hears at the end of an update (LUN_ENDED_* in clunette.h):
@@ -158,12 +161,11 @@ extension LunetteRuntime {
     /// The unit is stale (or new): its function is about to run.
     private func beginUpdate() {
         guard let unit = flushState.updating else { return }
-        if !flushState.updatingBegan, unit.kind == .component, let app = unit.app { app.renderCounts[unit.typeId, default: 0] += 1; unit.renderCount += 1 }
+        if !flushState.updatingBegan { countRender(of: unit) }
         if !flushState.updatingBegan, tracer.tracing, unit.kind != .list, unit.kind != .root { tracer.run(of: unit) }
-        unit.run.cause = nil
+        unit.run.ran()
         if tracer.tracing { flushState.updateStarted = DispatchTime.now().uptimeNanoseconds }   // its cost, for inspectors
         flushState.updatingBegan = true
-        unit.run.needsRender = false
         if unit.kind != .effect { builder.begin(unit) }
     }
 

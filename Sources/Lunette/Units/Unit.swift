@@ -160,6 +160,12 @@ extension Unit {
         var cause: String? = "new"
         /// The transaction that made it stale, for its next run.
         var pendingTransaction: Transaction?
+
+        /// It runs now: nothing more forces it to run again, until something does.
+        mutating func ran() {
+            cause = nil
+            needsRender = false
+        }
     }
 }
 

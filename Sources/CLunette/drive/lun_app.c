@@ -70,7 +70,7 @@ static int lun_ui_flush(lua_State *L) {
 static int lun_ui_effect(lua_State *L) {
   luaL_checktype(L, 1, LUA_TFUNCTION);
   lun_app_check_idle(L, "ui.effect");
-  lua_createtable(L, 0, 1);
+  lua_createtable(L, 0, 2);                       /* fn, and gone once it is released (lun_life_release) */
   lua_pushvalue(L, 1);
   lua_setfield(L, -2, "fn");                      /* an effect's record: its function (it outputs nothing) */
   lun_handle_push(L, lunh(lun_state(L)->rt, scheduler, effect_new, luaL_ref(L, LUA_REGISTRYINDEX)), LUN_MT_EFFECT);

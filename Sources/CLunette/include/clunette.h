@@ -58,7 +58,11 @@ typedef struct lun_State {
   int32_t completionsPending;   /* withAnimation completions waiting for the flush to say what animated (lun_completion.c) */
   uint32_t objectsMade;   /* model objects made so far (wraps): lun_Object.made */
   uint32_t renderMade;    /* objectsMade when the rendering body began: what it made since, no view can have seen */
+  uint32_t flushWork;     /* LUN_WORK_* bits: what a round's or a flush's end has to look at (most flushes: none) */
 } lun_State;
+
+/* lun_State.flushWork: set where the work is queued, cleared where it is taken. */
+enum { LUN_WORK_EVENTS = 1, LUN_WORK_STORAGE = 2, LUN_WORK_TRANSACTIONS = 4 };
 
 /* Status codes returned by the lun_* entry points. */
 #define LUN_OK 0

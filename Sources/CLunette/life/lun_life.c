@@ -59,6 +59,7 @@ static void lun_life_queue(lua_State *L, int kind, int32_t unit, int n) {
     lua_rawseti(L, -2, LUN_EV_A + n - i);
   }
   lun_registry_table(L, &lun_key_events);
+  lun_state(L)->flushWork |= LUN_WORK_EVENTS;
   lua_insert(L, -2);
   lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
   lua_pop(L, 1 + n);
@@ -394,6 +395,8 @@ int lun_life_run_events(lua_State *L) {
   lun_State *S = lun_state(L);
   lua_Integer i, n;
   int ran = 0;
+  if (!(S->flushWork & LUN_WORK_EVENTS)) return 0;
+  S->flushWork &= ~(uint32_t)LUN_WORK_EVENTS;     /* events queued while these run set it again */
   lun_registry_table(L, &lun_key_events);
   n = (lua_Integer)lua_rawlen(L, -1);
   if (n == 0) { lua_pop(L, 1); return 0; }

@@ -505,6 +505,7 @@ static void lun_storage_dirty(lua_State *L, int idx) {
   }
   lua_pop(L, 2);
   lun_registry_table(L, &lun_key_dirty);
+  lun_state(L)->flushWork |= LUN_WORK_STORAGE;
   lua_pushvalue(L, idx);
   lua_pushboolean(L, 1);
   lua_rawset(L, -3);
@@ -531,6 +532,9 @@ static int lun_storage_write_k(lua_State *L) {
 /* Hands the dirty cells to the store; a value it cannot keep is reported
  * and the others are still written. [-0, +0] */
 void lun_storage_sync(lua_State *L) {
+  lun_State *S = lun_state(L);
+  if (!(S->flushWork & LUN_WORK_STORAGE)) return;
+  S->flushWork &= ~(uint32_t)LUN_WORK_STORAGE;    /* writes during the sync set it again */
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_dirty) != LUA_TTABLE) { lua_pop(L, 1); return; }
   lua_pushnil(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_dirty);   /* writes during the sync wait for the next flush */

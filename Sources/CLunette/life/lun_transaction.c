@@ -78,6 +78,7 @@ void lun_transaction_new(lua_State *L, int fromidx) {
   lua_setiuservalue(L, -2, 1);
   luaL_setmetatable(L, LUN_MT_TRANSACTION);
   lun_registry_table(L, &lun_key_byid);
+  lun_state(L)->flushWork |= LUN_WORK_TRANSACTIONS;
   lua_pushvalue(L, -2);
   lua_rawseti(L, -2, id);
   lua_pop(L, 1);
@@ -272,9 +273,12 @@ static int lun_ui_with_transaction(lua_State *L) {
 /* The end of a flush: transactions no run can still ask for are dropped;
  * the current ones (a flush inside withTransaction) are kept. [-0, +0] */
 void lun_transaction_forget(lua_State *L) {
+  lun_State *S = lun_state(L);
   lua_Integer i, n;
+  if (!(S->flushWork & LUN_WORK_TRANSACTIONS)) return;  /* none made since the last time none was kept */
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_byid) != LUA_TTABLE || (lua_pushnil(L), !lua_next(L, -2))) {
     lua_pop(L, 1);                                /* none kept: most flushes */
+    S->flushWork &= ~(uint32_t)LUN_WORK_TRANSACTIONS;
     return;
   }
   lua_pop(L, 3);

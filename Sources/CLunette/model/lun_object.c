@@ -428,19 +428,18 @@ int lun_object_new_of(lua_State *L, int mtidx, int initidx) {
   lua_setmetatable(L, objidx);
   if (initidx) lun_object_check_init(L, objidx, initidx);
   lua_getfield(L, mtidx, "__info");
+  lua_getfield(L, -1, "defaults");
   /* plain values first, then factories, so a factory may read the others */
   for (pass = 0; pass < 2; pass++) {
     for (i = 1; i <= cls->nprops; i++) {
       int isfactory;
       if (cls->kinds[i] == LUN_PROP_COMPUTED) continue;
-      lua_getfield(L, -1, "defaults");
-      lua_rawgeti(L, -1, i);
-      isfactory = lua_type(L, -1) == LUA_TFUNCTION;
-      lua_pop(L, 2);
-      if (isfactory == pass) lun_object_init_prop(L, objidx, i, initidx, lua_gettop(L));
+      isfactory = lua_rawgeti(L, -1, i) == LUA_TFUNCTION;
+      lua_pop(L, 1);
+      if (isfactory == pass) lun_object_init_prop(L, objidx, i, initidx, lua_gettop(L) - 1);
     }
   }
-  lua_pop(L, 1);
+  lua_pop(L, 2);
   lun_registry_table(L, &lun_key_objects);
   lua_pushvalue(L, objidx);
   lua_rawseti(L, -2, o->serial);

@@ -75,11 +75,14 @@ final class Graph {
     var hasPending: Bool { handle.pointee.pending.count > 0 }
 
     /// The effect nodes that became pending since the last call, in order.
-    func takePending() -> [Int32] {
+    func takePending() -> [Int32] { Array(takePendingInPlace()) }
+
+    /// The same, without a copy: the graph's own buffer, valid until the
+    /// graph next changes (the scheduler reads it once per round).
+    func takePendingInPlace() -> UnsafeBufferPointer<Int32> {
         var nodes: UnsafePointer<Int32>?
         let count = lun_graph_take_pending(handle, &nodes)
-        guard count > 0, let nodes else { return [] }
-        return Array(UnsafeBufferPointer(start: nodes, count: Int(count)))
+        return UnsafeBufferPointer(start: count > 0 ? nodes : nil, count: count > 0 ? Int(count) : 0)
     }
 
     /// A unit that will not run now stops being pending.

@@ -83,6 +83,7 @@ extension LunetteRuntime {
         schedulePendingEffects()
         batch.removeAll()
         var ids = batch.ids
+        batch.ids = []                                // one owner: emptying it keeps its storage
         defer { batch.ids = ids }
         while batch.count == 0, scheduler.takeShallowest(into: &ids) {
             for id in ids {
@@ -261,7 +262,7 @@ extension LunetteRuntime {
     /// stale inside a transaction carries it to its next run.
     func schedulePendingEffects() {
         guard graph.hasPending else { return }
-        for node in graph.takePending() where graph.isLive(node) && graph.origin(node) == .unit {
+        for node in graph.takePendingInPlace() where graph.isLive(node) && graph.origin(node) == .unit {
             guard let unit = units[graph.node(node).owner], unit.node == node else { continue }
             if let transaction = flushState.transaction { unit.run.pendingTransaction = transaction }
             scheduler.schedule(unit)

@@ -18,6 +18,8 @@ final class StorageWriter: @unchecked Sendable {
     private let pending = Locked<[[UInt8]: (value: [UInt8]?, batch: Int)]>([:])
     private let failures = Locked<[(message: String, cause: String)]>([])
     private var batches = 0
+    /// A change was ever staged (runtime's thread only): until then no failure can exist.
+    private var staging = false
     /// Bytes staged or handed over and not yet kept: at most `inFlightLimit` (R19).
     private let inFlight = Locked(0)
     let inFlightLimit = 64 << 20
@@ -62,6 +64,7 @@ final class StorageWriter: @unchecked Sendable {
     /// A change made in this flush, handed over when it ends; refused (and
     /// reported) when more than `inFlightLimit` bytes wait to be kept.
     func stage(_ key: [UInt8], _ value: [UInt8]?) {
+        staging = true
         guard !unreadable.contains(key) else { return }  // reported when its read failed
         let size = key.count + (value?.count ?? 0)
         let admitted = inFlight.withLock { total -> Bool in
@@ -124,7 +127,8 @@ final class StorageWriter: @unchecked Sendable {
 
     /// Failures since the last call, and their causes (for the runtime's thread to report).
     func takeFailures() -> [(message: String, cause: String)] {
-        failures.withLock { taken in defer { taken = [] }; return taken }
+        guard staging else { return [] }
+        return failures.withLock { taken in defer { taken = [] }; return taken }
     }
 
     /// A key as a person reads it: quoted, bytes outside printable ASCII as \xNN

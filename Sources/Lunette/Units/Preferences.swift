@@ -21,12 +21,12 @@ struct PreferenceList {
     private(set) var walks = 0
     private(set) var items: [Item] = []
 
-    mutating func prepare(apps: [App]) -> Int32 {
-        items = []
+    mutating func prepare(apps: @autoclosure () -> [App]) -> Int32 {
+        if !items.isEmpty { items = [] }
         guard inUse, dirty else { return 0 }
         dirty = false
         walks += 1
-        for app in apps {
+        for app in apps() {
             for (index, node) in app.nodes.enumerated() { collectHandlers(node, path: "\(app.idNumber)/\(index)") }
         }
         return Int32(items.count)

@@ -108,29 +108,40 @@ local expected = {
 
 local function same(t, a, b, c, d) return t[1] == a and t[2] == b and t[3] == c and t[4] == d end
 
--- The floor: the same compute functions called blindly in dependency order.
--- Each builder returns a step (one update) and the last layer's answers.
+-- The floor, as TARGETS.md P2 words it: "one closure per cell and per
+-- observer, re-run blindly in order" — the same compute functions called in
+-- dependency order, then every observer's closure (an observer reads its
+-- cell, as the effects do). Each builder returns a step (one update) and
+-- the last layer's answers.
 local function cellx_floor(layers, observe)
   local f1 = function(p) return p.p2 end
   local f2 = function(p) return p.p1 - p.p3 end
   local f3 = function(p) return p.p2 + p.p4 end
   local f4 = function(p) return p.p3 end
   local source = { p1 = 1, p2 = 2, p3 = 3, p4 = 4 }
-  local cells = {}
+  local cells, observers = {}, {}
   local function compute()
     local prev = source
     for i = 1, layers do
       local c = cells[i]
       c.p1, c.p2, c.p3, c.p4 = f1(prev), f2(prev), f3(prev), f4(prev)
-      if observe == "all" or i == layers then
-        local _ = c.p1; _ = c.p2; _ = c.p3; _ = c.p4
-      end
       prev = c
     end
+    for i = 1, #observers do observers[i]() end
   end
-  for i = 1, layers do cells[i] = {} end
+  for i = 1, layers do
+    local c = {}
+    cells[i] = c
+    if observe == "all" then
+      observers[#observers + 1] = function() local _ = c.p1 end
+      observers[#observers + 1] = function() local _ = c.p2 end
+      observers[#observers + 1] = function() local _ = c.p3 end
+      observers[#observers + 1] = function() local _ = c.p4 end
+    end
+  end
+  local last, seen = cells[layers], nil
+  observers[#observers + 1] = function() seen = { last.p1, last.p2, last.p3, last.p4 } end   -- as Lunette's last effect
   compute()
-  local last = cells[layers]
   local flip = false
   local function step()
     flip = not flip
@@ -138,7 +149,7 @@ local function cellx_floor(layers, observe)
     else source.p1, source.p2, source.p3, source.p4 = 1, 2, 3, 4 end
     compute()
   end
-  return step, function() return { last.p1, last.p2, last.p3, last.p4 } end
+  return step, function() return seen end
 end
 
 local function cellx_lunette(layers, observe)

@@ -103,6 +103,7 @@ final class OutputBuilder {
         environmentStack = []
         oldChildren = children
         newChildren = [:]
+        newChildren.reserveCapacity(children.count)  // a run that keeps its children grows nothing
         oldEntries = entries
         newEntries = [:]
         lastEntry = nil
@@ -241,7 +242,7 @@ final class OutputBuilder {
         while newChildren[structural] != nil { structural.copy += 1 }
         let child: Unit
         let isNew: Bool
-        if let old = oldChildren.removeValue(forKey: structural) {
+        if !oldChildren.isEmpty, let old = oldChildren.removeValue(forKey: structural) {
             child = old
             isNew = false
         } else {

@@ -372,6 +372,71 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.errors.contains("not enough memory"), result.errors)
     }
 
+    /// R3: a flush that runs out of memory loses no queued event. A view's
+    /// onChange is queued, then the round's last body fills the cap to the
+    /// brim (and returns a value made before, leaving the emergency collection
+    /// nothing to free), so the flush fails as it takes its events. Once
+    /// memory is freed, the next flush runs the onChange — it did not while
+    /// the flush's "events wait" mark was cleared before the queue was taken
+    /// (it then waited for some other event to be queued).
+    func testR3AnEventQueuedWhenAFlushRanOutOfMemoryRunsAtTheNextFlush() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("oom_events_\(UUID().uuidString).lua")
+        try """
+        local ui = require("lunette")
+        local M = ui.Observable("OomModel", { x = 0, y = 0 })
+        local m, log, slots, n = M(), {}, {}, 0
+        for i = 1, 60000 do slots[i] = false end
+        local chars = {}                                 -- made now: nothing in fill() may allocate outside pcall
+        for c = 33, 126 do chars[#chars + 1] = string.char(c) end
+        local rep = string.rep
+        local function fill()                            -- live strings until not even a short one fits
+          collectgarbage()
+          local size = 1 << 22
+          while size >= 41 do
+            while true do
+              local ok, s = pcall(rep, "x", size)
+              if not ok then break end
+              n = n + 1; slots[n] = s
+            end
+            size = size // 2
+            if size < 2048 then collectgarbage() end
+          end
+          for len = 40, 1, -1 do
+            for c = 1, #chars do
+              local ok, s = pcall(rep, chars[c], len)
+              if ok then n = n + 1; slots[n] = s end
+            end
+          end
+        end
+        local made, filled = ui.Text("f"), false
+        local Filler = ui.View("OomFiller", function(self)
+          if self.m.x == 1 and not filled then filled = true; fill() end
+          return made
+        end)
+        local Watcher = ui.View("OomWatcher", function(self)
+          return ui.VStack { ui.Text("a"), Filler { m = self.m } }
+            :onChange(self.m.x, function() log[#log + 1] = "x" end)
+        end)
+        local Other = ui.View("OomOther", function(self)
+          return ui.Text("b"):onChange(self.m.y, function() log[#log + 1] = "y" end)
+        end)
+        local app = ui.mount(ui.VStack { Watcher { m = m }, Other { m = m } })
+        m.x = 1
+        local ok, err = pcall(ui.flush)
+        for i = 1, n do slots[i] = false end
+        collectgarbage()
+        ui.flush()
+        print("failed: " .. tostring(not ok) .. " " .. tostring(err))
+        print("log after the next flush: " .. table.concat(log, ","))
+        app:unmount()
+        """.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["run", "--memory-limit", "16", file.path])
+        XCTAssertEqual(result.status, 0, result.errors)
+        XCTAssertTrue(result.output.contains("failed: true"), "the flush did not run out of memory: \(result.output)")
+        XCTAssertTrue(result.output.contains("log after the next flush: x\n"), result.output)
+    }
+
     /// R5: `run --sandbox` gives a script exactly the embedding's libraries.
     func testRunSandboxReachesNothingOutsideTheAllowList() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox_\(UUID().uuidString).lua")

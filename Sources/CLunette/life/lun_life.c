@@ -396,12 +396,13 @@ int lun_life_run_events(lua_State *L) {
   lua_Integer i, n;
   int ran = 0;
   if (!(S->flushWork & LUN_WORK_EVENTS)) return 0;
-  S->flushWork &= ~(uint32_t)LUN_WORK_EVENTS;     /* events queued while these run set it again */
   lun_registry_table(L, &lun_key_events);
   n = (lua_Integer)lua_rawlen(L, -1);
-  if (n == 0) { lua_pop(L, 1); return 0; }
+  if (n == 0) { lua_pop(L, 1); S->flushWork &= ~(uint32_t)LUN_WORK_EVENTS; return 0; }
   lua_newtable(L);                                /* events queued while these run wait for the next round */
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_events);
+  S->flushWork &= ~(uint32_t)LUN_WORK_EVENTS;     /* only once they are taken (a table made can fail); */
+                                                  /* events queued while these run set it again */
   for (i = 1; i <= n; i++) {
     int status;
     lua_pushcfunction(L, lun_event_k);

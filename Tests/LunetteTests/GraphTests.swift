@@ -1,3 +1,4 @@
+import CLunette
 import XCTest
 @testable import Lunette
 
@@ -55,6 +56,36 @@ final class GraphTests: XCTestCase {
         graph.changed(a)
         XCTAssertEqual(graph.takePending().sorted(), [e1, e2])
         XCTAssertEqual(graph.takePending(), [])
+    }
+
+    /// T02: inside a transaction a change reaches effects already pending
+    /// (through a pending computed too) and queues them again — once per
+    /// transaction, however many writes it makes; outside one, never.
+    func testT02ATransactionQueuesWhatAlreadyWaitsOncePerTransaction() {
+        let graph = Graph()
+        let a = graph.newNode(.signal, owner: 0, slot: 0)
+        let b = graph.newNode(.signal, owner: 0, slot: 0)
+        let c = graph.newNode(.computed, owner: 0, slot: 0)
+        let e = graph.newNode(.effect, owner: 0, slot: 0)
+        run(graph, c, reading: [a, b])
+        graph.computedDone(c, changed: true)
+        run(graph, e, reading: [c])
+        graph.changed(a)                                  // a plain write: c and e wait
+        XCTAssertEqual(graph.takePending(), [e])
+        graph.changed(b)
+        XCTAssertEqual(graph.takePending(), [], "outside a transaction, what waits is not queued again")
+        lun_graph_transaction(graph.handle, 1)
+        graph.changed(b)
+        graph.changed(b)
+        graph.changed(a)
+        XCTAssertEqual(graph.takePending(), [e], "once per transaction, through the pending computed")
+        lun_graph_transaction(graph.handle, 1)            // another transaction takes its place
+        graph.changed(a)
+        XCTAssertEqual(graph.takePending(), [e])
+        lun_graph_transaction(graph.handle, 0)
+        graph.changed(a)
+        XCTAssertEqual(graph.takePending(), [])
+        XCTAssertEqual(graph.node(e).flags & UInt16(LUN_GRAPH_RESENT), 0, "the marks go when it ends")
     }
 
     func testRefreshWalkRecomputesDeepestFirstAndStopsWhenNothingChanged() {

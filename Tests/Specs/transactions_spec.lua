@@ -245,3 +245,53 @@ describe("A transaction that reaches a view mid-batch", function()
     app:unmount()
   end)
 end)
+
+-- withAnimation (https://developer.apple.com/documentation/swiftui/withanimation(_:_:)):
+-- "Returns the result of recomputing the view's body with the provided
+-- animation" — the changes its body makes animate, whatever else changed
+-- in the same update. A view already waiting to re-render for a plain
+-- change made just before (`count += 1; withAnimation { expanded.toggle() }`
+-- in one action) still animates what the withAnimation changed; the
+-- same holds for withTransaction's keys. Before, the order of the two
+-- writes decided, and the animation was silently dropped.
+describe("T02 A transaction reaches a view already waiting to re-render", function()
+  local Box = ui.Observable("WaitTxBox", { s = 1, t = 0 })
+  local View = ui.View("WaitTxView", function(self)
+    return ui.VStack {
+      ui.Text("t " .. self.box.t):scaleEffect(self.box.s),
+      ui.Button("plain then animated", function()
+        self.box.t = self.box.t + 1
+        ui.withAnimation(ui.Animation.easeInOut(0.3), function() self.box.s = self.box.s + 1 end)
+      end),
+    }
+  end)
+
+  it("T02 a plain write then withAnimation in one action: the change animates", function()
+    local box = Box()
+    local app = ui.mount(View { box = box })
+    app:find("plain then animated"):tap()
+    ui.flush()
+    assert.matches("scaleEffect 1 %-> 2, easeInOut 0.3s", tostring(app:find("t 1")))
+    app:unmount()
+  end)
+
+  it("T02 through a computed already waiting, and with a transaction key", function()
+    ui.TransactionKey("waitTxKey", "none")
+    local Model = ui.Observable("WaitTxModel", {
+      a = 0, b = 1,
+      sum = ui.computed(function(self) return self.a + self.b end),
+    })
+    local m, seen = Model(), {}
+    local app = ui.mount(ui.View("WaitTxSum", function(self)
+      return ui.Text("sum " .. self.m.sum):transaction(function(t) seen[#seen + 1] = t.waitTxKey end)
+    end) { m = m })
+    m.a = 1                                            -- the computed and the view wait
+    ui.withTransaction("waitTxKey", "swipe", function() m.b = 2 end)
+    ui.flush()
+    assert.same({ "none", "swipe" }, seen)
+    m.a = 2                                            -- a plain change later: the default again
+    ui.flush()
+    assert.same({ "none", "swipe", "none" }, seen)
+    app:unmount()
+  end)
+end)

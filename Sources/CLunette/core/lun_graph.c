@@ -59,6 +59,7 @@ void lun_graph_free(lun_Graph *g) {
   free(g->pending.items);
   free(g->released.items);
   free(g->log.items);
+  free(g->resent.items);
   free(g);
 }
 
@@ -229,6 +230,22 @@ int lun_graph_run_has_read(const lun_Graph *g, int32_t sub, int32_t dep) {
 
 /* ---- pushing changes ---- */
 
+/* Whether a change inside a transaction walks through node s, which is
+ * pending already: once per transaction (marked, and listed to be unmarked
+ * when it ends; out of memory: not walked, as outside one). */
+static int lun_graph_resend(lun_Graph *g, lun_GraphNode *n, int32_t s) {
+  if (!g->transacting || (n->flags & LUN_GRAPH_RESENT) || !lun_ids_push(&g->resent, s)) return 0;
+  n->flags |= LUN_GRAPH_RESENT;
+  return 1;
+}
+
+void lun_graph_transaction(lun_Graph *g, int open) {
+  int32_t i;
+  for (i = 0; i < g->resent.count; i++) g->nodes[g->resent.items[i]].flags &= (uint16_t)~LUN_GRAPH_RESENT;
+  g->resent.count = 0;
+  g->transacting = open;
+}
+
 void lun_graph_changed(lun_Graph *g, int32_t node) {
   int32_t l;
   if (!lun_graph_is_live(g, node)) return;
@@ -242,7 +259,7 @@ void lun_graph_changed(lun_Graph *g, int32_t node) {
     while (l) {
       int32_t s = g->links[l].sub;
       lun_GraphNode *n = &g->nodes[s];
-      if (!(n->flags & LUN_GRAPH_PENDING)) {
+      if (!(n->flags & LUN_GRAPH_PENDING) || lun_graph_resend(g, n, s)) {
         n->flags |= LUN_GRAPH_PENDING;
         if (n->kind == LUN_GRAPH_EFFECT) {
           lun_ids_push(&g->pending, s);           /* out of memory: the effect waits for the next change */

@@ -34,7 +34,8 @@ enum {
   LUN_GRAPH_EVALUATED = 1,  /* a computed holds a value / an effect has run */
   LUN_GRAPH_PENDING = 2,    /* something upstream changed: check before use */
   LUN_GRAPH_COMPUTING = 4,  /* its function is running (cycle guard) */
-  LUN_GRAPH_LIVE = 8        /* allocated */
+  LUN_GRAPH_LIVE = 8,       /* allocated */
+  LUN_GRAPH_RESENT = 16     /* reported once in the open transaction (lun_graph_transaction) */
 };
 
 typedef struct lun_GraphNode {
@@ -74,6 +75,8 @@ typedef struct lun_Graph {
   lun_Ids released;   /* nodes given back by finalizers, freed between runs */
   lun_Ids log;        /* while logging > 0: the nodes lun_graph_changed marked, up to LUN_GRAPH_LOG_MAX */
   int32_t logging;    /* (withAnimation's writes, lun_completion.c) */
+  int32_t transacting;  /* a transaction is open: a change reaches what already waits too (lun_graph_transaction) */
+  lun_Ids resent;     /* the nodes marked LUN_GRAPH_RESENT in the open transaction, at most once each */
 } lun_Graph;
 
 /* The most changed nodes the log keeps (a bound on what a script can make it hold). */
@@ -107,6 +110,12 @@ int lun_graph_run_has_read(const lun_Graph *g, int32_t sub, int32_t dep);
 /* The value behind node changed: its version moves, everything downstream is
  * marked pending; effects that become pending are queued for the scheduler. */
 void lun_graph_changed(lun_Graph *g, int32_t node);
+/* A transaction opens (open = 1) or ends, or another one takes its place:
+ * while one is open, a change also walks through nodes already pending,
+ * once each per transaction, and queues the effects it reaches again, so
+ * the scheduler can give a unit already waiting the transaction of the
+ * later change (a plain write, then withAnimation, in one action). */
+void lun_graph_transaction(lun_Graph *g, int open);
 /* Takes the queued effect nodes: *nodes stays valid until the next graph call. */
 int32_t lun_graph_take_pending(lun_Graph *g, const int32_t **nodes);
 /* A unit that will not run now (stopped) stops being pending. */

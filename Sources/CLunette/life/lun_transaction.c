@@ -114,6 +114,7 @@ static void lun_transaction_tell(lua_State *L, int tidx) {
   int top = lua_gettop(L);
   size_t len = 0;
   const char *desc;
+  lun_graph_transaction(lun_state(L)->graph, !lua_isnil(L, tidx));   /* the last one's marks go; what it queued stays */
   if (lua_isnil(L, tidx)) { lunh(rt, scheduler, transaction_end); return; }
   desc = lun_transaction_animation(L, tidx, &len);
   lunh(rt, scheduler, transaction_begin, desc, len, ((lun_Transaction *)lua_touserdata(L, tidx))->id);

@@ -36,6 +36,8 @@ static int lun_install_k(lua_State *L) {
   lun_keys_open(L, S);
 
   lun_new_weak_table(L, "v");
+  lua_pushvalue(L, -1);
+  S->objectsRef = (int32_t)luaL_ref(L, LUA_REGISTRYINDEX);   /* the hot path's way to it (a computed's recompute) */
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_objects);
   lun_new_weak_table(L, "k");
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_proxies);

@@ -58,6 +58,7 @@ typedef struct lun_State {
   int32_t completionsPending;   /* withAnimation completions waiting for the flush to say what animated (lun_completion.c) */
   uint32_t objectsMade;   /* model objects made so far (wraps): lun_Object.made */
   uint32_t renderMade;    /* objectsMade when the rendering body began: what it made since, no view can have seen */
+  int32_t objectsRef;     /* registry ref of the serial -> object table (lun_key_objects's), an array slot away */
   uint32_t flushWork;     /* LUN_WORK_* bits: what a round's or a flush's end has to look at (most flushes: none) */
 } lun_State;
 

@@ -25,13 +25,14 @@ static int lun_suspend(lua_State *L) {
   return lua_error(L);
 }
 
-/* Pushes the Lua function of computed property slot of the object at objidx. [-0, +1] */
+/* Pushes the Lua function of computed property slot of the object at
+ * objidx, and the object, ready for the call. [-0, +2] */
 static void lun_computed_function(lua_State *L, int objidx, int32_t slot) {
   lua_getmetatable(L, objidx);
   lua_rawgeti(L, -1, LUN_META_COMPUTEDS);
-  lua_rawgeti(L, -1, slot);
-  lua_replace(L, -3);
-  lua_pop(L, 1);
+  lua_rawgeti(L, -1, slot);                       /* mt, computeds, fn */
+  lua_replace(L, -3);                             /* fn, computeds */
+  lua_copy(L, objidx, -1);                        /* fn, object */
 }
 
 /* Replaces the object at objidx (the top) by the message "computed property
@@ -78,8 +79,8 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node) {
     lun_computed_cycle(L, objidx, slot);
     return 0;
   }
+  lua_getiuservalue(L, objidx, 1);                /* objidx + 1: its values */
   lun_computed_function(L, objidx, slot);
-  lua_pushvalue(L, objidx);
   saved = S->active;
   S->active = node;
   S->computeDepth++;
@@ -92,16 +93,15 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node) {
     lun_graph_recompute_end(S->graph, node, 0, 0);
     if (status == LUA_OK) { lua_pop(L, 1); lua_pushlightuserdata(L, (void *)&lun_key_suspend); }
     else if (lua_type(L, -1) == LUA_TSTRING) lun_computed_blame(L, objidx, slot);
-    lua_remove(L, objidx);
+    lua_copy(L, -1, objidx);                      /* the error where the object was */
+    lua_settop(L, objidx);
     return 0;
   }
-  lua_getiuservalue(L, objidx, 1);
-  lua_rawgeti(L, -1, slot);
-  changed = !lua_rawequal(L, -1, -3);
-  lua_pop(L, 1);
-  lua_insert(L, -2);
-  lua_rawseti(L, -2, slot);
-  lua_pop(L, 2);
+  lua_rawgeti(L, objidx + 1, slot);               /* values, result, old */
+  changed = !lua_rawequal(L, -1, -2);
+  lua_settop(L, -2);
+  lua_rawseti(L, objidx + 1, slot);
+  lua_settop(L, objidx - 1);
   lun_graph_recompute_end(S->graph, node, 1, changed);
   return 1;
 }

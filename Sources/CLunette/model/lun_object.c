@@ -228,15 +228,21 @@ static int lun_object_index(lua_State *L) {
   lun_Object *o = (lun_Object *)lun_check_self_pushing(L, 1, lua_upvalueindex(LUN_UV_META), "model instance");
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(LUN_UV_PROPS)) == LUA_TNUMBER) {
-    int prop = (int)lua_tointeger(L, -1);
-    if (o->cls->kinds[prop] == LUN_PROP_PLAIN) {    /* the hot path: a tracked read of a plain value */
+    int prop = (int)lua_tointeger(L, -1), kind = o->cls->kinds[prop];
+    if (kind == LUN_PROP_PLAIN) {                  /* the hot path: a tracked read of a plain value */
       lun_State *S = lun_state(L);
       if (S->active)
         lun_graph_track(S->graph, S->active, o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_GRAPH_SIGNAL));
       lua_getiuservalue(L, 1, 1);
       if (lua_rawgeti(L, -1, prop) != LUA_TTABLE) return 1;
+    } else if (kind == LUN_PROP_IGNORED || kind == LUN_PROP_UNPUBLISHED) {
+      lua_getiuservalue(L, 1, 1);                  /* stored, not tracked, never behind a proxy */
+      lua_rawgeti(L, -1, prop);
+      return 1;
+    } else if (kind == LUN_PROP_COMPUTED) {
+      return lun_computed_read(L, lun_state(L), o, 1, prop);
     }
-    lua_settop(L, 2);                              /* computeds, tables (proxies), the rest */
+    lua_settop(L, 2);                              /* tables (proxies), the rest */
     return lun_object_read(L, 1, prop);
   }
   if (o->cls->isObject && lua_type(L, 2) == LUA_TSTRING &&
@@ -449,9 +455,9 @@ int lun_object_new_of(lua_State *L, int mtidx, int initidx) {
 
 /* Pushes the live instance with this serial, or nothing. Returns 1 if pushed. */
 int lun_object_push_serial(lua_State *L, int32_t serial) {
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_objects);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, lun_state(L)->objectsRef);
   if (lua_rawgeti(L, -1, serial) == LUA_TNIL) { lua_pop(L, 2); return 0; }
-  lua_remove(L, -2);
+  lua_replace(L, -2);
   return 1;
 }
 

@@ -203,9 +203,9 @@ static void lun_run_unit(lua_State *L, lun_State *S, lun_Run *run) {
       break;
     case LUN_UNIT_COMPONENT:
       if (lun_getkey(L, S, W->record, LUN_K_READY) == LUA_TNIL) lun_self_init(L, W->record);
-      lun_self_subscribe(L, W->record);
-      lun_dynamic_update(L, W->record);           /* DynamicProperty.update, before the body (F14) */
-      lun_getkey(L, S, W->record, LUN_K_INFO);
+      lun_getkey(L, S, W->record, LUN_K_INFO);    /* the view's info, read once */
+      lun_self_subscribe(L, W->record, lua_gettop(L));
+      lun_dynamic_update(L, W->record, lua_gettop(L));   /* DynamicProperty.update, before the body (F14) */
       lun_getkey(L, S, -1, LUN_K_BODY);
       lun_getkey(L, S, W->record, LUN_K_SELF);
       lun_run_view(L, W, lua_gettop(L) - 1, 1);

@@ -466,13 +466,13 @@ static int lun_handle_tostring(lua_State *L) {
 }
 
 /* Before a body: calls update(handle) of each property that has one, in the
- * body's scope (what it reads is the view's dependency). [-0, +0] */
-void lun_dynamic_update(lua_State *L, int recidx) {
+ * body's scope (what it reads is the view's dependency); infoidx is the
+ * view's info. [-0, +0] */
+void lun_dynamic_update(lua_State *L, int recidx, int infoidx) {
   lua_Integer i, n;
-  const lun_State *S = lun_state(L);
   recidx = lua_absindex(L, recidx);
-  lun_getkey(L, S, recidx, LUN_K_INFO);
-  if (lun_getkey(L, S, -1, LUN_K_UPDATES) != LUA_TTABLE) { lua_pop(L, 2); return; }
+  lua_pushvalue(L, infoidx);
+  if (lun_getkey(L, lun_state(L), -1, LUN_K_UPDATES) != LUA_TTABLE) { lua_pop(L, 2); return; }
   n = (lua_Integer)lua_rawlen(L, -1);
   lua_getfield(L, -2, "propertyTypes");
   for (i = 1; i <= n; i++) {

@@ -113,13 +113,13 @@ int lun_self_is_focus_binding(lua_State *L, int bidx) {
 }
 
 /* Subscribes the running body to every ObservableObject the view holds
- * (observedObject, stateObject, environmentObject), read or not. */
-void lun_self_subscribe(lua_State *L, int recidx) {
+ * (observedObject, stateObject, environmentObject), read or not; infoidx
+ * is the view's info. [-0, +0] */
+void lun_self_subscribe(lua_State *L, int recidx, int infoidx) {
   lua_Integer i, n;
-  const lun_State *S = lun_state(L);
   recidx = lua_absindex(L, recidx);
-  lun_getkey(L, S, recidx, LUN_K_INFO);
-  if (lun_getkey(L, S, -1, LUN_K_OBJECTS) != LUA_TTABLE) { lua_pop(L, 2); return; }
+  lua_pushvalue(L, infoidx);
+  if (lun_getkey(L, lun_state(L), -1, LUN_K_OBJECTS) != LUA_TTABLE) { lua_pop(L, 2); return; }
   n = (lua_Integer)lua_rawlen(L, -1);
   lua_getfield(L, recidx, "self");
   for (i = 1; i <= n; i++) {

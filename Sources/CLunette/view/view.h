@@ -117,7 +117,7 @@ void lun_open_dynamic(lua_State *L);
 void lun_dynamic_expand(lua_State *L, int defidx, const char *view);
 void lun_dynamic_sections(lua_State *L, int defidx, int infoidx);
 void lun_dynamic_handle(lua_State *L, int recidx, int kidx);
-void lun_dynamic_update(lua_State *L, int recidx);
+void lun_dynamic_update(lua_State *L, int recidx, int infoidx);
 void lun_dynamic_inputs(lua_State *L, int tidx, int arg);
 
 /* lun_view.c, lun_viewname.c */
@@ -175,7 +175,7 @@ void lun_open_self(lua_State *L);
 void lun_self_create(lua_State *L, int recidx, int32_t unit);
 void lun_self_init_state(lua_State *L, int recidx);
 void lun_self_init(lua_State *L, int recidx);
-void lun_self_subscribe(lua_State *L, int recidx);
+void lun_self_subscribe(lua_State *L, int recidx, int infoidx);
 int lun_self_is_focus_binding(lua_State *L, int bidx);
 int32_t lun_self_unit(lua_State *L, int idx);
 

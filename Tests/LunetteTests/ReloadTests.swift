@@ -107,4 +107,27 @@ final class ReloadTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("a view named 'Content' is defined already at"), "\(error)")
         }
     }
+
+    /// A reload that gives a kept view new sections: its self reads by the
+    /// new ones (self keeps its view's sections, lun_self_retype), so a name
+    /// that became state reads the state, not a missing input.
+    func testAReloadThatAddsStateIsReadThroughSelf() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("retype_\(UUID().uuidString).lua").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let before = """
+            local ui = require("lunette")
+            local Card = ui.View("Card", { state = { opened = 0 }, body = function(self)
+              return ui.Text("opened " .. self.opened .. " " .. tostring(self.label))
+            end })
+            return ui.View("Deck", function() return ui.VStack { Card() } end)()
+            """
+        try before.write(toFile: file, atomically: true, encoding: .utf8)
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
+        let app = try XCTUnwrap(runtime.run(file: file))
+        XCTAssertTrue(runtime.text(of: app).contains("opened 0 nil"), runtime.text(of: app))
+        try before.replacingOccurrences(of: "state = { opened = 0 }", with: "state = { opened = 0, label = \"new\" }")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let reloaded = try XCTUnwrap(runtime.reload(file: file))
+        XCTAssertTrue(runtime.text(of: reloaded).contains("opened 0 new"), runtime.text(of: reloaded))
+    }
 }

@@ -17,6 +17,19 @@ typedef struct lun_Self {
   int32_t unit;
 } lun_Self;
 
+/* Self's section kind for the key at kidx (0 if none), self at 1: its second
+ * user value is its view's info.sections, kept there so that a read through
+ * self looks the key up in one step (lun_self_create, lun_self_retype). */
+static int lun_self_kind(lua_State *L, int kidx) {
+  int kind;
+  if (lua_getiuservalue(L, 1, 2) != LUA_TTABLE) { lua_pop(L, 1); return 0; }
+  lua_pushvalue(L, kidx);
+  lua_rawget(L, -2);
+  kind = (int)lua_tointeger(L, -1);
+  lua_pop(L, 2);
+  return kind;
+}
+
 /* Pushes the name of the view that owns self (at idx). [-0, +1] */
 static void lun_self_viewname(lua_State *L, int idx) {
   lua_getiuservalue(L, idx, 1);
@@ -304,13 +317,13 @@ static int lun_self_index(lua_State *L) {
   lun_check_self(L, 1, lua_upvalueindex(1), "view self");
   lua_getiuservalue(L, 1, 1);
   recidx = lua_gettop(L);
-  kind = lun_self_section(L, recidx, 2);
+  kind = lun_self_kind(L, 2);
   if ((d = lun_section_of(kind)) != NULL && d->read) return d->read(L, recidx, 2, kind);
   if (lua_type(L, 2) == LUA_TSTRING && lua_tostring(L, 2)[0] == '$') {
     int nidx;
     lua_pushstring(L, lua_tostring(L, 2) + 1);
     nidx = lua_gettop(L);
-    kind = lun_self_section(L, recidx, nidx);
+    kind = lun_self_kind(L, nidx);
     if ((d = lun_section_of(kind)) == NULL || !d->project) return lun_self_no_projection(L, nidx);
     return d->project(L, recidx, nidx, kind);
   }
@@ -352,7 +365,7 @@ static int lun_self_newindex(lua_State *L) {
   lun_check_self(L, 1, lua_upvalueindex(1), "view self");
   lua_getiuservalue(L, 1, 1);
   recidx = lua_gettop(L);
-  d = lun_section_of(lun_self_section(L, recidx, 2));
+  d = lun_section_of(lun_self_kind(L, 2));
   if (!d || !d->write) return lun_self_undeclared(L, recidx);
   d->write(L, recidx, 2, 3);
   return 0;
@@ -372,17 +385,36 @@ int32_t lun_self_unit(lua_State *L, int idx) {
   return self ? self->unit : 0;
 }
 
+/* Keeps the sections of the record's view (record.info.sections) in the
+ * self at selfidx, where a read through it finds them. [-0, +0] */
+static void lun_self_keep_sections(lua_State *L, int selfidx, int recidx) {
+  const lun_State *S = lun_state(L);
+  lun_getkey(L, S, recidx, LUN_K_INFO);
+  lun_getkey(L, S, -1, LUN_K_SECTIONS);
+  lua_setiuservalue(L, selfidx, 2);
+  lua_pop(L, 1);
+}
+
 /* Pushes a new self for the record at recidx and stores it as record.self. [-0, +1] */
 void lun_self_create(lua_State *L, int recidx, int32_t unit) {
   lun_Self *self;
   recidx = lua_absindex(L, recidx);
-  self = (lun_Self *)lua_newuserdatauv(L, sizeof(lun_Self), 1);
+  self = (lun_Self *)lua_newuserdatauv(L, sizeof(lun_Self), 2);
   self->unit = unit;
   lua_pushvalue(L, recidx);
   lua_setiuservalue(L, -2, 1);
+  lun_self_keep_sections(L, lua_gettop(L), recidx);
   luaL_setmetatable(L, LUN_MT_SELF);
   lua_pushvalue(L, -1);
   lua_setfield(L, recidx, "self");
+}
+
+/* The record at recidx has a new info (its view type was defined again):
+ * its self keeps the new sections. [-0, +0] */
+void lun_self_retype(lua_State *L, int recidx) {
+  recidx = lua_absindex(L, recidx);
+  if (lun_getkey(L, lun_state(L), recidx, LUN_K_SELF) == LUA_TUSERDATA) lun_self_keep_sections(L, lua_gettop(L), recidx);
+  lua_pop(L, 1);
 }
 
 /* Stores the initial value of a state key into the holder; the key and its

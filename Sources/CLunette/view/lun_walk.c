@@ -321,6 +321,7 @@ static void lun_walk_retype(lua_State *L, int rec, int info, lun_Walk *W, int32_
   lua_setfield(L, rec, "type");
   lua_pushvalue(L, info);
   lua_setfield(L, rec, "info");
+  lun_self_retype(L, rec);
   lun_out_changed(L, child);
 }
 

@@ -173,6 +173,7 @@ void lun_envbuiltin_list_refresh(lua_State *L, lun_Walk *W);                    
 /* lun_self.c */
 void lun_open_self(lua_State *L);
 void lun_self_create(lua_State *L, int recidx, int32_t unit);
+void lun_self_retype(lua_State *L, int recidx);
 void lun_self_init_state(lua_State *L, int recidx);
 void lun_self_init(lua_State *L, int recidx);
 void lun_self_subscribe(lua_State *L, int recidx, int infoidx);

@@ -135,7 +135,7 @@ extension LunetteRuntime {
     /// A component's body ran: its instance's and its app's counts (`app:renders`).
     private func countRender(of unit: Unit) {
         guard unit.kind == .component, let app = unit.app else { return }
-        app.renderCounts[unit.typeId, default: 0] += 1
+        app.renderCounts.add(unit.typeId)
         unit.renderCount += 1
     }
 

@@ -188,12 +188,33 @@ final class EnvironmentEntry {
     }
 }
 
+/// Body runs counted by view type id. The ids are dense from 1 (ViewTypes
+/// numbers each name as it is first described), so the counts are an array:
+/// a render adds one without hashing.
+struct RenderCounts {
+    private var counts: [Int] = []
+
+    /// One more run of a body of type `typeId`.
+    mutating func add(_ typeId: Int32) {
+        let index = Int(typeId)
+        guard index >= 0 else { return }
+        if index >= counts.count { counts.append(contentsOf: repeatElement(0, count: index - counts.count + 1)) }
+        counts[index] += 1
+    }
+
+    /// Runs of bodies of type `typeId` so far.
+    subscript(typeId: Int32) -> Int {
+        let index = Int(typeId)
+        return index >= 0 && index < counts.count ? counts[index] : 0
+    }
+}
+
 /// A mounted root: its unit, and what happened in it.
 public final class App {
     let id: Int32
     var root: Unit!
     /// Body runs by view type id (names are the runtime's: ViewTypes).
-    @exclusivity(unchecked) var renderCounts: [Int32: Int] = [:]
+    @exclusivity(unchecked) var renderCounts = RenderCounts()
     /// The view type id of a name, for `renders(of:)`.
     var typeID: (String) -> Int32? = { _ in nil }
     @exclusivity(unchecked) var warnings: [String] = []
@@ -214,17 +235,16 @@ public final class App {
     /// The rendered tree's top-level nodes.
     public var nodes: [RenderNode] { root?.output ?? [] }
 
-    /// How many times bodies of the view type named `viewName` ran in this app.
     /// How many times bodies of the view type named `viewName` ran in this app;
     /// for "BookView#2", how many times that instance's body ran.
     public func renders(of viewName: String) -> Int {
         if viewName.contains("#") { return units().first { $0.kind == .component && $0.label == viewName }?.renderCount ?? 0 }
-        return typeID(viewName).flatMap { renderCounts[$0] } ?? 0
+        return typeID(viewName).map { renderCounts[$0] } ?? 0
     }
 
     /// Every render count back to 0 (a test then asserts "rendered once").
     public func resetRenderCounts() {
-        renderCounts = [:]
+        renderCounts = RenderCounts()
         for unit in units() { unit.renderCount = 0 }
     }
 

@@ -24,6 +24,18 @@ final class OutputBuilder {
         var path: PathKey
         var site: Int32
         var copy: Int32 = 0
+
+        /// The integers folded into one word before the (keyed) hasher
+        /// sees it: one combine, not a dozen, as keying a child is on the
+        /// mount path. Each value is mixed in turn (PathKey.fold), so keys
+        /// that differ in one field differ in the word; equality still
+        /// compares every field.
+        func hash(into hasher: inout Hasher) {
+            var word = PathKey.fold(0, UInt64(UInt32(bitPattern: kind)) << 32 | UInt64(UInt32(bitPattern: typeId)))
+            word = PathKey.fold(word, UInt64(UInt32(bitPattern: site)) << 32 | UInt64(UInt32(bitPattern: copy)))
+            hasher.combine(path.folded(into: word))
+            if let id { hasher.combine(id) }
+        }
     }
 
     /// An environment value's place: the node that sets it, and its key.
@@ -239,15 +251,28 @@ final class OutputBuilder {
         var structural = key.map { ChildKey(kind: kind.rawValue, typeId: typeId, id: $0, path: .none, site: 0) }
             ?? ChildKey(kind: kind.rawValue, typeId: typeId, id: nil, path: PathKey(path), site: nextSite)
         nextSite = 0
-        while newChildren[structural] != nil { structural.copy += 1 }
         let child: Unit
         let isNew: Bool
-        if !oldChildren.isEmpty, let old = oldChildren.removeValue(forKey: structural) {
-            child = old
-            isNew = false
-        } else {
+        if oldChildren.isEmpty {
+            // A first run (or none kept): the child is new whatever its key,
+            // so it goes in first and a key taken already (a second child of
+            // one identity) moves it on — one lookup in the common case.
             child = runtime.makeUnit(kind: kind, typeId: typeId, parent: unit)
             isNew = true
+            while let taken = newChildren.updateValue(child, forKey: structural) {
+                newChildren[structural] = taken
+                structural.copy += 1
+            }
+        } else {
+            while newChildren[structural] != nil { structural.copy += 1 }
+            if let old = oldChildren.removeValue(forKey: structural) {
+                child = old
+                isNew = false
+            } else {
+                child = runtime.makeUnit(kind: kind, typeId: typeId, parent: unit)
+                isNew = true
+            }
+            newChildren[structural] = child
         }
         child.environment = environmentStack
         if !isNew, child.treeDepth != depth {
@@ -257,7 +282,6 @@ final class OutputBuilder {
             runtime.scheduler.schedule(child)
         }
         child.treeDepth = depth
-        newChildren[structural] = child
         link(child)
         return (child, isNew)
     }

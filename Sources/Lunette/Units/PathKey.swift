@@ -30,6 +30,22 @@ struct PathKey: Hashable {
         a.count == b.count && a.first == b.first && a.rest == b.rest
     }
 
+    /// Mixes `value` into `word` (rotate, xor, multiply by the golden
+    /// ratio's bits, as FxHash does): cheap, and a change in any bit of any
+    /// value folded in changes the result.
+    static func fold(_ word: UInt64, _ value: UInt64) -> UInt64 {
+        ((word << 5 | word >> 59) ^ value) &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    /// Every step folded into `word` (ChildKey's hash; equality still
+    /// compares every step).
+    func folded(into word: UInt64) -> UInt64 {
+        var word = Self.fold(word, UInt64(UInt32(bitPattern: count)))
+        word = Self.fold(Self.fold(Self.fold(Self.fold(word, first.0), first.1), first.2), first.3)
+        if let rest { for step in rest { word = Self.fold(word, UInt64(UInt32(bitPattern: step))) } }
+        return word
+    }
+
     func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         hasher.combine(first.0)

@@ -54,6 +54,7 @@ typedef struct lun_State {
   int32_t keyRefs[32];    /* core/lun_keys.c: the hot paths' field names, interned once (registry refs) */
   const void *viewMeta;   /* view values' metatable (its identity, for a check no script can forge) */
   int32_t viewMetaRef;    /* ... and its registry ref, to set it */
+  const void *viewTypeMeta;   /* view types' metatable (kept in the registry by name): lun_viewtype_test */
   int32_t txSeen;         /* a view has had :transaction: walks look for the chain around them (lun_walktx.c) */
   int32_t completionsPending;   /* withAnimation completions waiting for the flush to say what animated (lun_completion.c) */
   uint32_t objectsMade;   /* model objects made so far (wraps): lun_Object.made */

@@ -27,7 +27,16 @@ int lun_view_test(lua_State *L, int idx) {
 
 /* 1 if the value at idx is a view type (ui.View). */
 int lun_viewtype_test(lua_State *L, int idx) {
-  return luaL_testudata(L, idx, LUN_MT_VIEWTYPE) != NULL;
+  int same;
+  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return 0;
+  same = lua_topointer(L, -1) == lun_state(L)->viewTypeMeta;   /* its identity: no name lookup */
+  lua_pop(L, 1);
+  return same;
+}
+
+/* Raises unless the value at idx is a view type (as luaL_checkudata does). */
+static void lun_viewtype_check(lua_State *L, int idx) {
+  if (!lun_viewtype_test(L, idx)) luaL_typeerror(L, idx, LUN_MT_VIEWTYPE);
 }
 
 /* The name of a built-in view kind, as shown in trees and errors. */
@@ -1248,7 +1257,7 @@ static void lun_view_site(lua_State *L, int vidx) {
 /* __call of a view type: (type, inputs?) -> view value. */
 static int lun_viewtype_call(lua_State *L) {
   int vidx;
-  luaL_checkudata(L, 1, LUN_MT_VIEWTYPE);
+  lun_viewtype_check(L, 1);
   lua_settop(L, 2);
   if (!lua_isnoneornil(L, 2) && !lua_istable(L, 2))
     luaL_argerror(L, 2, lua_pushfstring(L, "table of inputs expected, got %s", luaL_typename(L, 2)));
@@ -1266,7 +1275,7 @@ static int lun_viewtype_call(lua_State *L) {
 
 /* __index of a view type: its methods, or `name`. */
 static int lun_viewtype_index(lua_State *L) {
-  luaL_checkudata(L, 1, LUN_MT_VIEWTYPE);
+  lun_viewtype_check(L, 1);
   lua_settop(L, 2);
   if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "name") == 0) {
     lua_getiuservalue(L, 1, 1);
@@ -1278,13 +1287,13 @@ static int lun_viewtype_index(lua_State *L) {
 
 /* __newindex of a view type: defines a method. */
 static int lun_viewtype_newindex(lua_State *L) {
-  luaL_checkudata(L, 1, LUN_MT_VIEWTYPE);
+  lun_viewtype_check(L, 1);
   return lun_type_define_method(L);
 }
 
 /* __tostring of a view type: "View BookView". */
 static int lun_viewtype_tostring(lua_State *L) {
-  luaL_checkudata(L, 1, LUN_MT_VIEWTYPE);
+  lun_viewtype_check(L, 1);
   lua_settop(L, 1);
   lua_getiuservalue(L, 1, 1);
   lua_getfield(L, -1, "name");
@@ -1302,6 +1311,7 @@ void lun_open_view(lua_State *L) {
     {"__newindex", lun_viewtype_newindex}, {"__tostring", lun_viewtype_tostring},
     {NULL, NULL}};
   lun_newmetatable(L, LUN_MT_VIEWTYPE);
+  lun_state(L)->viewTypeMeta = lua_topointer(L, -1);   /* the registry keeps it for the state's life */
   luaL_setfuncs(L, typemeta, 0);
   lua_pop(L, 1);
   for (kind = kinds; kind->name; kind++) {      /* ui.Text, ...: the kinds a script makes */

@@ -251,9 +251,14 @@ end)
 -- animation" — the changes its body makes animate, whatever else changed
 -- in the same update. A view already waiting to re-render for a plain
 -- change made just before (`count += 1; withAnimation { expanded.toggle() }`
--- in one action) still animates what the withAnimation changed; the
--- same holds for withTransaction's keys. Before, the order of the two
--- writes decided, and the animation was silently dropped.
+-- in one action) still animates what the withAnimation changed. Before,
+-- the order of the two writes decided, and the animation was silently
+-- dropped. A view runs once an update, with one transaction: the first
+-- that reached it stays, so a later withTransaction key or withAnimation(nil)
+-- does not take an earlier change's animation away, and a later
+-- disablesAnimations (https://developer.apple.com/documentation/swiftui/transaction/disablesanimations)
+-- applies to the changes made inside it, not to the plain change before it
+-- that :animation(a, value) animates.
 describe("T02 A transaction reaches a view already waiting to re-render", function()
   local Box = ui.Observable("WaitTxBox", { s = 1, t = 0 })
   local View = ui.View("WaitTxView", function(self)
@@ -275,23 +280,62 @@ describe("T02 A transaction reaches a view already waiting to re-render", functi
     app:unmount()
   end)
 
-  it("T02 through a computed already waiting, and with a transaction key", function()
-    ui.TransactionKey("waitTxKey", "none")
+  it("T02 through a computed already waiting", function()
     local Model = ui.Observable("WaitTxModel", {
       a = 0, b = 1,
       sum = ui.computed(function(self) return self.a + self.b end),
     })
-    local m, seen = Model(), {}
+    local m = Model()
     local app = ui.mount(ui.View("WaitTxSum", function(self)
-      return ui.Text("sum " .. self.m.sum):transaction(function(t) seen[#seen + 1] = t.waitTxKey end)
+      return ui.Text("sum"):scaleEffect(self.m.sum)
     end) { m = m })
     m.a = 1                                            -- the computed and the view wait
-    ui.withTransaction("waitTxKey", "swipe", function() m.b = 2 end)
+    ui.withAnimation(ui.Animation.easeInOut(0.3), function() m.b = 2 end)
     ui.flush()
-    assert.same({ "none", "swipe" }, seen)
-    m.a = 2                                            -- a plain change later: the default again
+    assert.matches("scaleEffect 1 %-> 3, easeInOut 0.3s", tostring(app:find("sum")))
+    m.a = 2                                            -- a plain change later: not animated
     ui.flush()
-    assert.same({ "none", "swipe", "none" }, seen)
+    assert.is_nil(tostring(app:find("sum")):match("%[animated"))
+    app:unmount()
+  end)
+
+  local Pair = ui.Observable("WaitTxPair", { a = 1, b = 1 })
+  local function mountPair(name)
+    local m = Pair()
+    return m, ui.mount(ui.View(name, function() return ui.Text("x"):scaleEffect(m.a):opacity(m.b) end) {})
+  end
+
+  -- One run a view an update: what animates is the run, so the later change
+  -- animates with it (SwiftUI animates by attribute; a run cannot).
+  it("T02 withAnimation, then a withTransaction key: the first change still animates", function()
+    ui.TransactionKey("waitTxSwipe", false)
+    local m, app = mountPair("WaitTxKeyAfter")
+    ui.withAnimation(ui.Animation.easeInOut(0.3), function() m.a = 2 end)
+    ui.withTransaction("waitTxSwipe", true, function() m.b = 0.5 end)
+    ui.flush()
+    assert.matches("scaleEffect 1 %-> 2;.*easeInOut 0.3s", tostring(app:find("x")))   -- (its one run animates)
+    app:unmount()
+  end)
+
+  it("T02 withAnimation, then withAnimation(nil): the first change still animates", function()
+    local m, app = mountPair("WaitTxNilAfter")
+    ui.withAnimation(ui.Animation.easeInOut(0.3), function() m.a = 2 end)
+    ui.withAnimation(nil, function() m.b = 0.5 end)
+    ui.flush()
+    assert.matches("scaleEffect 1 %-> 2;.*easeInOut 0.3s", tostring(app:find("x")))   -- (its one run animates)
+    app:unmount()
+  end)
+
+  it("T02 a plain change :animation(a, value) animates, then a disablesAnimations change elsewhere", function()
+    local M = ui.Observable("WaitTxImplicit", { x = 1, y = "a" })
+    local m = M()
+    local app = ui.mount(ui.View("WaitTxImplicitView", function()
+      return ui.VStack { ui.Text("x"):scaleEffect(m.x):animation(ui.Animation.spring(), m.x), ui.Text("y " .. m.y) }
+    end) {})
+    m.x = 3
+    ui.withTransaction("disablesAnimations", true, function() m.y = "b" end)
+    ui.flush()
+    assert.matches("scaleEffect 1 %-> 3, spring", tostring(app:find("x")))
     app:unmount()
   end)
 end)

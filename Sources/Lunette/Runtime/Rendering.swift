@@ -260,11 +260,28 @@ extension LunetteRuntime {
     /// Queues the units whose graph nodes became pending (the C graph
     /// collects them as writes happen: no crossing per write). A unit made
     /// stale inside a transaction carries it to its next run.
+    ///
+    /// A unit already waiting (queued by an earlier change of the same
+    /// update; the graph reports it again inside a transaction) runs once,
+    /// with one transaction, so the two are merged as closely as one run
+    /// allows: the first transaction that reached it stays (a later
+    /// withTransaction key or withAnimation(nil) does not take an earlier
+    /// animation away), and when a plain change came first, a later
+    /// transaction is taken only if it animates (`count += 1` then
+    /// `withAnimation { … }` animates; a later disablesAnimations or
+    /// key-only one does not turn off what the plain change's own
+    /// `:animation(a, value)` does). T02.
     func schedulePendingEffects() {
         guard graph.hasPending else { return }
         for node in graph.takePendingInPlace() where graph.isLive(node) && graph.origin(node) == .unit {
             guard let unit = units[graph.node(node).owner], unit.node == node else { continue }
-            if let transaction = flushState.transaction { unit.run.pendingTransaction = transaction }
+            if let transaction = flushState.transaction {
+                if !unit.run.queued {
+                    unit.run.pendingTransaction = transaction
+                } else if unit.run.pendingTransaction == nil, transaction.animation != nil {
+                    unit.run.pendingTransaction = transaction
+                }
+            }
             scheduler.schedule(unit)
         }
     }

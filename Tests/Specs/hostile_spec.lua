@@ -244,6 +244,25 @@ describe("R1 errors in computed properties #errors", function()
     assert.truthy(app:tree():find('Text "c=30"', 1, true))
     app:unmount()
   end)
+
+  it("R1 F09 a view reading a chain of computeds recovers when the bottom one stops raising", function()
+    local M = ui.Observable("FlakyChain", {
+      base = 1,
+      c1 = ui.computed(function(self) if self.base == 99 then error("bad base") end return self.base + 1 end),
+      c2 = ui.computed(function(self) return self.c1 + 1 end),
+    })
+    local m = M()
+    local app = ui.mount(ui.View("ChainReader", function() return ui.Text("v " .. m.c2) end)())
+    assert.truthy(app:tree():find('Text "v 3"', 1, true))
+    m.base = 99
+    ui.flush()
+    assert.matches("Error ChainReader: computed property 'c1' of FlakyChain#%d+: .*bad base", app:tree())
+    m.base = 5                                         -- a plain write (no transaction) reaches past c2
+    ui.flush()
+    assert.truthy(app:tree():find('Text "v 7"', 1, true), app:tree())
+    assert.equal(7, m.c2)
+    app:unmount()
+  end)
 end)
 
 describe("R10 bad arguments", function()

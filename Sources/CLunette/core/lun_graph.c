@@ -365,6 +365,16 @@ int32_t lun_graph_refresh_frame(const lun_Graph *g) {
   return g->walk.count;
 }
 
+void lun_graph_refresh_fail(lun_Graph *g, int32_t frame) {
+  int32_t i;
+  for (i = frame; i + 1 < g->walk.count; i += 2) {
+    lun_GraphNode *n = &g->nodes[g->walk.items[i]];
+    if (n->kind == LUN_GRAPH_COMPUTED && !(n->flags & LUN_GRAPH_COMPUTING))
+      n->flags &= (uint16_t)~(LUN_GRAPH_PENDING | LUN_GRAPH_EVALUATED);
+  }
+  lun_graph_refresh_abort(g, frame);
+}
+
 void lun_graph_refresh_abort(lun_Graph *g, int32_t frame) {
   if (g->walk.count > frame) g->walk.count = frame;
   while (g->bases.count > 0 && g->bases.items[g->bases.count - 1] >= frame) g->bases.count--;

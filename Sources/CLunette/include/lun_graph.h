@@ -137,5 +137,11 @@ int lun_graph_refresh_begin(lun_Graph *g, int32_t node, int32_t *recompute);
 int lun_graph_refresh_resume(lun_Graph *g, int32_t *recompute);
 int32_t lun_graph_refresh_frame(const lun_Graph *g);
 void lun_graph_refresh_abort(lun_Graph *g, int32_t frame);
+/* The walk failed (a computed on it raised): the computeds it had not
+ * brought up to date are left unevaluated and not pending, so they are
+ * recomputed when read next, and a later change reaches past them to their
+ * readers (a pending node's readers are taken to be pending already, which
+ * a failed run's are not). Then as abort. */
+void lun_graph_refresh_fail(lun_Graph *g, int32_t frame);
 
 #endif

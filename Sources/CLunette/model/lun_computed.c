@@ -123,7 +123,8 @@ int lun_refresh_walk(lua_State *L, lun_State *S, int32_t node, int isEffect) {
       return lun_suspend(L);
     }
     if (!lun_recompute(L, S, r)) {
-      lun_graph_refresh_abort(S->graph, frame);
+      if (S->suspending) lun_graph_refresh_abort(S->graph, frame);   /* retried from the top */
+      else lun_graph_refresh_fail(S->graph, frame);                  /* F09: it may recover */
       return lua_error(L);
     }
     step = lun_graph_refresh_resume(S->graph, &r);

@@ -207,4 +207,46 @@ final class SeamTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("interrupted"), "\(error)")
         }
     }
+
+    /// R18: many children of one identity (one `:id` on every row) cost what
+    /// as many different ones do: the n-th finds its copy number in one step.
+    /// It took n steps, so 20,000 such rows took 20 s to mount — Swift's
+    /// time, which no Lua hook could stop.
+    func testR18ChildrenOfOneIdentityTakeOneStepEach() throws {
+        let runtime = try LunetteRuntime()
+        let before = runtime.builder.copyProbes
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            local Leaf = ui.View("SameIdLeaf", function() return ui.Text("l") end)
+            local rows = {}
+            for i = 1, 2000 do rows[i] = Leaf():id(1) end
+            app = ui.mount(ui.VStack(rows))
+            """)
+        XCTAssertEqual(try runtime.evaluate("return app:renders('SameIdLeaf')")[0], "2000")
+        let probes = runtime.builder.copyProbes - before
+        XCTAssertGreaterThanOrEqual(probes, 1999, "each later child is a copy")
+        XCTAssertLessThanOrEqual(probes, 2 * 2000, "one step each, not one per earlier copy")
+        _ = try runtime.evaluate("app:unmount()")
+    }
+
+    /// `app:findAll` asks the runtime for the first match, the next, … : the
+    /// tree is searched once for them all. It was searched once per match,
+    /// so finding the 4,000 rows of a list ran past the time budget.
+    func testFindAllSearchesTheTreeOnce() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            local Row = ui.View("FindAllRow", function() return ui.Text("row") end)
+            local rows = {}
+            for i = 1, 300 do rows[i] = Row() end
+            app = ui.mount(ui.VStack(rows))
+            """)
+        let app = try XCTUnwrap(runtime.apps.first)
+        let before = app.searches
+        XCTAssertEqual(try runtime.evaluate("return #app:findAll('row')")[0], "300")
+        XCTAssertEqual(app.searches - before, 1)
+        XCTAssertEqual(try runtime.evaluate("return #app:findAll{ type = 'FindAllRow' }")[0], "300")
+        XCTAssertEqual(app.searches - before, 2, "another query searches anew")
+        _ = try runtime.evaluate("app:unmount()")
+    }
 }

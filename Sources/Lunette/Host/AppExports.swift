@@ -75,10 +75,13 @@ func lunhAppFind(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ text: UnsafePoi
                  _ type: UnsafePointer<CChar>?, _ ylen: Int, _ id: UnsafePointer<CChar>?, _ ilen: Int,
                  _ index: Int32) -> Int32 {
     withRuntime(rt) { runtime in
-        guard let root = runtime.mounting.appsByID[app]?.root else { return 0 }
+        guard let app = runtime.mounting.appsByID[app] else { return 0 }
         let query = TreeQuery.Query(text: text.map { string($0, tlen) }, type: type.map { string($0, ylen) },
                                     id: id.map { string($0, ilen) })
-        let matches = TreeQuery.find(in: root, query)
+        // A first match searches anew (what rendered since is in the tree);
+        // the next ones of the same query come from that search.
+        if index == 0 { app.lastFind = nil }
+        let matches = app.matches(of: query, round: runtime.flushState.flushCount)
         guard Int(index) < matches.count else { return 0 }
         let match = matches[Int(index)]
         return runtime.handles.add(.init(unit: match.unit, path: match.path, kind: match.node.kind))

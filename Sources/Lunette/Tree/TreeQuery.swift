@@ -7,8 +7,18 @@ enum TreeQuery {
         let path: [Int]
     }
 
+    /// The matches of an app's last query, and the round they were found
+    /// in: `app:findAll` asks for the first match, then the next, … — each
+    /// answered from here while nothing rendered since, so n matches cost
+    /// one search of the tree, not n.
+    struct Remembered {
+        let query: Query
+        let round: Int
+        let matches: [Match]
+    }
+
     /// What to look for; each given part must hold.
-    struct Query {
+    struct Query: Equatable {
         /// Equals the node's text (Text content, Button/Toggle label, TextField placeholder).
         var text: String?
         /// Equals the node's type name ("Button", "BookView").

@@ -59,6 +59,9 @@ final class OutputBuilder {
     @exclusivity(unchecked) private var environmentStack: [EnvironmentEntry] = []
     @exclusivity(unchecked) private var oldChildren: [ChildKey: Unit] = [:]
     @exclusivity(unchecked) private var newChildren: [ChildKey: Unit] = [:]
+    /// For a key met more than once in this run: the next copy number to
+    /// try, so the n-th child of one identity takes one step, not n.
+    @exclusivity(unchecked) private var nextCopy: [ChildKey: Int32] = [:]
     @exclusivity(unchecked) private var oldEntries: [EntryKey: EnvironmentEntry] = [:]
     @exclusivity(unchecked) private var newEntries: [EntryKey: EnvironmentEntry] = [:]
     @exclusivity(unchecked) private var lastEntry: EnvironmentEntry?
@@ -79,6 +82,9 @@ final class OutputBuilder {
     @exclusivity(unchecked) private(set) var handOvers = 0
     /// Runs that ended in one call (`installPlain`), for tests of the seam.
     @exclusivity(unchecked) private(set) var plainRuns = 0
+    /// Copy numbers tried for children of an identity met before (for tests:
+    /// they grow with the children, not with their square).
+    @exclusivity(unchecked) private(set) var copyProbes = 0
 
     /// The runtime whose units the output makes and keys (unowned(unsafe):
     /// the runtime owns the builder and outlives it; no retain per call).
@@ -116,6 +122,7 @@ final class OutputBuilder {
         oldChildren = children
         newChildren = [:]
         newChildren.reserveCapacity(children.count)  // a run that keeps its children grows nothing
+        if !nextCopy.isEmpty { nextCopy = [:] }
         oldEntries = entries
         newEntries = [:]
         lastEntry = nil
@@ -259,12 +266,13 @@ final class OutputBuilder {
             // one identity) moves it on — one lookup in the common case.
             child = runtime.makeUnit(kind: kind, typeId: typeId, parent: unit)
             isNew = true
-            while let taken = newChildren.updateValue(child, forKey: structural) {
+            if let taken = newChildren.updateValue(child, forKey: structural) {
                 newChildren[structural] = taken
-                structural.copy += 1
+                structural = freeCopy(of: structural)
+                newChildren[structural] = child
             }
         } else {
-            while newChildren[structural] != nil { structural.copy += 1 }
+            if newChildren[structural] != nil { structural = freeCopy(of: structural) }
             if let old = oldChildren.removeValue(forKey: structural) {
                 child = old
                 isNew = false
@@ -284,6 +292,18 @@ final class OutputBuilder {
         child.treeDepth = depth
         link(child)
         return (child, isNew)
+    }
+
+    /// The first copy of `key` (taken already in this run) that is free:
+    /// the copies of one identity are numbered in order, each found in one
+    /// step, so many children of one identity cost what as many others do.
+    private func freeCopy(of key: ChildKey) -> ChildKey {
+        var copy = key
+        copy.copy = nextCopy[key] ?? 1
+        copyProbes &+= 1
+        while newChildren[copy] != nil { copy.copy += 1; copyProbes &+= 1 }
+        nextCopy[key] = copy.copy + 1
+        return copy
     }
 
     /// Records that the open node hosts `child` (its content is the child's output).

@@ -189,23 +189,31 @@ final class EnvironmentEntry {
 }
 
 /// Body runs counted by view type id. The ids are dense from 1 (ViewTypes
-/// numbers each name as it is first described), so the counts are an array:
-/// a render adds one without hashing.
+/// numbers each name as it is first described), so the first ones are an
+/// array: a render adds one without hashing. Past `arrayed` ids (a script
+/// that defines thousands of view types) they are a dictionary, so what an
+/// app keeps grows with the types it rendered, not with the largest id.
 struct RenderCounts {
+    static let arrayed = 256
     private var counts: [Int] = []
+    private var more: [Int32: Int] = [:]
 
     /// One more run of a body of type `typeId`.
     mutating func add(_ typeId: Int32) {
         let index = Int(typeId)
-        guard index >= 0 else { return }
+        guard index >= 0, index < Self.arrayed else { more[typeId, default: 0] += 1; return }
         if index >= counts.count { counts.append(contentsOf: repeatElement(0, count: index - counts.count + 1)) }
         counts[index] += 1
     }
 
+    /// Counts kept (for tests: what an app holds for them).
+    var slots: Int { counts.count + more.count }
+
     /// Runs of bodies of type `typeId` so far.
     subscript(typeId: Int32) -> Int {
         let index = Int(typeId)
-        return index >= 0 && index < counts.count ? counts[index] : 0
+        guard index >= 0, index < Self.arrayed else { return more[typeId] ?? 0 }
+        return index < counts.count ? counts[index] : 0
     }
 }
 
@@ -224,6 +232,21 @@ public final class App {
     public internal(set) var eventErrors: [String] = []
     /// The why-re-rendered log of this app (when tracing).
     var trace: [String] = []
+    /// The last query's matches (`app:findAll` asks for them one by one).
+    var lastFind: TreeQuery.Remembered?
+    /// Searches of the tree for a query (for tests: findAll searches once).
+    private(set) var searches = 0
+
+    /// The matches of `query` as the tree is after round `round`: remembered
+    /// from the last call when it asked the same since that round.
+    func matches(of query: TreeQuery.Query, round: Int) -> [TreeQuery.Match] {
+        if let last = lastFind, last.query == query, last.round == round { return last.matches }
+        guard let root else { return [] }
+        searches += 1
+        let matches = TreeQuery.find(in: root, query)
+        lastFind = TreeQuery.Remembered(query: query, round: round, matches: matches)
+        return matches
+    }
 
     init(id: Int32) {
         self.id = id

@@ -163,6 +163,20 @@ describe("Computed properties", function()
     assert.error_matches(function() return c.x end, "depends on itself", 1, true)
   end)
 
+  it("a cycle formed after both were evaluated is reported too, not answered with an old value", function()
+    local C = ui.Observable("LateCycle", {
+      on = false,
+      a = ui.computed(function(self) if self.on then return self.b end return 1 end),
+      b = ui.computed(function(self) return self.a + 1 end),
+    })
+    local c = C()
+    assert.equal(2, c.b)                               -- evaluated: b reads a
+    c.on = true                                        -- now a reads b: a cycle
+    assert.error_matches(function() return c.b end, "depends on itself", 1, true)
+    c.on = false                                       -- and it recovers
+    assert.equal(2, c.b)
+  end)
+
   it("chains thousands deep evaluate without C stack overflow, first read and after changes", function()
     local Cell = ui.Observable("Cell", {
       prev = ui.ignored(false),

@@ -290,7 +290,8 @@ void lun_graph_clear_pending(lun_Graph *g, int32_t node) {
 
 int lun_graph_computed_read(lun_Graph *g, int32_t sub, int32_t node) {
   uint16_t flags = g->nodes[node].flags;
-  if (!(flags & LUN_GRAPH_EVALUATED) || (flags & LUN_GRAPH_PENDING)) return 0;
+  /* running: a read of it from within its own function, a cycle (the walk names it) */
+  if (!(flags & LUN_GRAPH_EVALUATED) || (flags & (LUN_GRAPH_PENDING | LUN_GRAPH_COMPUTING))) return 0;
   if (sub) lun_graph_track(g, sub, node);
   return 1;
 }
@@ -329,12 +330,18 @@ static int lun_graph_step(lun_Graph *g, int32_t *recompute) {
     int32_t n = frame[0], l;
     uint16_t flags = g->nodes[n].flags;
     int descended = 0;
-    if (!(flags & LUN_GRAPH_EVALUATED)) { *recompute = n; return LUN_REFRESH_RECOMPUTE; }
+    /* unevaluated, or running (reached again while its function runs: a
+     * cycle, which its recompute reports) */
+    if (!(flags & LUN_GRAPH_EVALUATED) || (g->nodes[n].kind == LUN_GRAPH_COMPUTED && (flags & LUN_GRAPH_COMPUTING))) {
+      *recompute = n;
+      return LUN_REFRESH_RECOMPUTE;
+    }
     if (!(flags & LUN_GRAPH_PENDING)) { g->walk.count -= 2; continue; }
     for (l = frame[1] ? frame[1] : g->nodes[n].deps; l; l = g->links[l].nextDep) {
       int32_t d = g->links[l].dep;
       if (g->nodes[d].kind == LUN_GRAPH_COMPUTED &&
-          (g->nodes[d].flags & (LUN_GRAPH_PENDING | LUN_GRAPH_EVALUATED)) != LUN_GRAPH_EVALUATED) {
+          ((g->nodes[d].flags & (LUN_GRAPH_PENDING | LUN_GRAPH_EVALUATED)) != LUN_GRAPH_EVALUATED ||
+           (g->nodes[d].flags & LUN_GRAPH_COMPUTING))) {      /* every dependency before it unchanged: its run reads it again */
         frame[1] = l;
         if (!lun_walk_push(g, d)) return LUN_REFRESH_NOMEM;
         descended = 1;

@@ -247,6 +247,10 @@ final class SeamTests: XCTestCase {
         XCTAssertEqual(app.searches - before, 1)
         XCTAssertEqual(try runtime.evaluate("return #app:findAll{ type = 'FindAllRow' }")[0], "300")
         XCTAssertEqual(app.searches - before, 2, "another query searches anew")
+        weak var row = runtime.units.ids.compactMap { runtime.units[$0] }.first { $0.kind == .component }
+        XCTAssertNotNil(row)
         _ = try runtime.evaluate("app:unmount()")
+        runtime.flush()
+        XCTAssertNil(row, "the remembered matches let their units go with the app (R8)")
     }
 }

@@ -325,6 +325,7 @@ extension LunetteRuntime {
     func removeApp(_ app: App) {
         if let root = app.root { dispose(root) }
         app.root = nil                          // units hold their app: break the cycle (R8)
+        app.lastFind = nil                      // (a find's matches hold units too)
         mounting.appsByID[app.id] = nil
     }
 

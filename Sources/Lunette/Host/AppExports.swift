@@ -82,7 +82,7 @@ func lunhAppFind(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ text: UnsafePoi
         // the next ones of the same query come from that search.
         if index == 0 { app.lastFind = nil }
         let matches = app.matches(of: query, round: runtime.flushState.flushCount)
-        guard Int(index) < matches.count else { return 0 }
+        guard Int(index) < matches.count else { app.lastFind = nil; return 0 }   // findAll has them all
         let match = matches[Int(index)]
         return runtime.handles.add(.init(unit: match.unit, path: match.path, kind: match.node.kind))
     }

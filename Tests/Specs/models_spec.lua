@@ -177,6 +177,31 @@ describe("Computed properties", function()
     assert.equal(2, c.b)
   end)
 
+  it("a cycle a pcall caught inside a computed leaves no loop for the next refresh to walk", function()
+    -- A computed peeking at its own last value, and two that read each other
+    -- defensively: each read of the cycle raises "depends on itself" (caught);
+    -- the refresh after the next change walked the loop without end (4 GB).
+    local M = ui.Observable("CaughtCycle", {
+      x = 1,
+      total = ui.computed(function(self)
+        local ok, prev = pcall(function() return self.total end)
+        return self.x + ((ok and prev) or 0)
+      end),
+      a = ui.computed(function(self)
+        local ok, b = pcall(function() return self.b end)
+        return self.x + ((ok and b) or 0)
+      end),
+      b = ui.computed(function(self) return self.a + 1 end),
+    })
+    local m = M()
+    assert.equal(1, m.total)
+    assert.equal(2, m.b)
+    m.x = 2
+    assert.equal(2, m.total)
+    assert.equal(2, m.a)
+    assert.equal(3, m.b)
+  end)
+
   it("chains thousands deep evaluate without C stack overflow, first read and after changes", function()
     local Cell = ui.Observable("Cell", {
       prev = ui.ignored(false),

@@ -13,6 +13,7 @@
  * chain of any length needs no C stack.
  */
 #include "lun_graph.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,10 @@ static int lun_graph_grow(void **items, int32_t *capacity, int32_t need, size_t 
   int32_t cap = *capacity ? *capacity : 64;
   void *fresh;
   if (need <= *capacity) return 1;
-  while (cap < need) cap *= 2;
+  while (cap < need) {
+    if (cap > INT32_MAX / 2) return 0;            /* past 2^30 items: out of memory, not a wrap to 0 */
+    cap *= 2;
+  }
   fresh = realloc(*items, (size_t)cap * size);
   if (!fresh) return 0;
   memset((char *)fresh + (size_t)*capacity * size, 0, (size_t)(cap - *capacity) * size);
@@ -186,6 +190,7 @@ void lun_graph_run_end(lun_Graph *g, int32_t sub, int ok) {
 void lun_graph_track(lun_Graph *g, int32_t sub, int32_t dep) {
   lun_GraphNode *s = &g->nodes[sub], *d = &g->nodes[dep];
   int32_t tail = s->depsTail, next, last, l;
+  if (sub == dep) return;                         /* a computed reading itself (a cycle, reported): no loop in the graph */
   if (tail && g->links[tail].dep == dep) return;  /* the same read again */
   next = tail ? g->links[tail].nextDep : s->deps;
   if (next && g->links[next].dep == dep) {        /* the previous run's next read: reuse its link */
@@ -319,7 +324,14 @@ static int lun_walk_push(lun_Graph *g, int32_t node) {
   if (!lun_graph_grow((void **)&g->walk.items, &g->walk.capacity, g->walk.count + 2, sizeof(int32_t))) return 0;
   g->walk.items[g->walk.count++] = node;
   g->walk.items[g->walk.count++] = 0;
+  g->nodes[node].flags |= LUN_GRAPH_WALKING;
   return 1;
+}
+
+/* Pops the top frame of the walk. */
+static void lun_walk_pop(lun_Graph *g) {
+  g->walk.count -= 2;
+  g->nodes[g->walk.items[g->walk.count]].flags &= (uint16_t)~LUN_GRAPH_WALKING;
 }
 
 /* Continues the innermost walk until it names a node to recompute or ends. */
@@ -336,9 +348,13 @@ static int lun_graph_step(lun_Graph *g, int32_t *recompute) {
       *recompute = n;
       return LUN_REFRESH_RECOMPUTE;
     }
-    if (!(flags & LUN_GRAPH_PENDING)) { g->walk.count -= 2; continue; }
+    if (!(flags & LUN_GRAPH_PENDING)) { lun_walk_pop(g); continue; }
     for (l = frame[1] ? frame[1] : g->nodes[n].deps; l; l = g->links[l].nextDep) {
       int32_t d = g->links[l].dep;
+      if (g->nodes[d].flags & LUN_GRAPH_WALKING) {   /* it depends on what waits for it: a cycle, which */
+        *recompute = n;                              /* its run reports (or, read anew, leaves) */
+        return LUN_REFRESH_RECOMPUTE;
+      }
       if (g->nodes[d].kind == LUN_GRAPH_COMPUTED &&
           ((g->nodes[d].flags & (LUN_GRAPH_PENDING | LUN_GRAPH_EVALUATED)) != LUN_GRAPH_EVALUATED ||
            (g->nodes[d].flags & LUN_GRAPH_COMPUTING))) {      /* every dependency before it unchanged: its run reads it again */
@@ -351,7 +367,7 @@ static int lun_graph_step(lun_Graph *g, int32_t *recompute) {
     }
     if (descended) continue;
     g->nodes[n].flags &= (uint16_t)~LUN_GRAPH_PENDING;
-    g->walk.count -= 2;
+    lun_walk_pop(g);
   }
   g->bases.count--;
   return LUN_REFRESH_DONE;
@@ -364,7 +380,7 @@ int lun_graph_refresh_begin(lun_Graph *g, int32_t node, int32_t *recompute) {
 }
 
 int lun_graph_refresh_resume(lun_Graph *g, int32_t *recompute) {
-  g->walk.count -= 2;                              /* the node just recomputed */
+  lun_walk_pop(g);                                 /* the node just recomputed */
   return lun_graph_step(g, recompute);
 }
 
@@ -383,6 +399,6 @@ void lun_graph_refresh_fail(lun_Graph *g, int32_t frame) {
 }
 
 void lun_graph_refresh_abort(lun_Graph *g, int32_t frame) {
-  if (g->walk.count > frame) g->walk.count = frame;
+  while (g->walk.count > frame && g->walk.count >= 2) lun_walk_pop(g);
   while (g->bases.count > 0 && g->bases.items[g->bases.count - 1] >= frame) g->bases.count--;
 }

@@ -35,7 +35,8 @@ enum {
   LUN_GRAPH_PENDING = 2,    /* something upstream changed: check before use */
   LUN_GRAPH_COMPUTING = 4,  /* its function is running (cycle guard) */
   LUN_GRAPH_LIVE = 8,       /* allocated */
-  LUN_GRAPH_RESENT = 16     /* reported once in the open transaction (lun_graph_transaction) */
+  LUN_GRAPH_RESENT = 16,    /* reported once in the open transaction (lun_graph_transaction) */
+  LUN_GRAPH_WALKING = 32    /* on a refresh walk's stack: reached again from below, a cycle */
 };
 
 typedef struct lun_GraphNode {

@@ -253,10 +253,13 @@ end)
 -- change made just before (`count += 1; withAnimation { expanded.toggle() }`
 -- in one action) still animates what the withAnimation changed. Before,
 -- the order of the two writes decided, and the animation was silently
--- dropped. A view runs once an update, with one transaction: the first
--- that reached it stays, so a later withTransaction key or withAnimation(nil)
--- does not take an earlier change's animation away, and a later
--- disablesAnimations (https://developer.apple.com/documentation/swiftui/transaction/disablesanimations)
+-- dropped. A view runs once an update, with one transaction, merged: after
+-- a plain change it takes a later transaction, after one that does not
+-- animate a later one that does ("sets the given Animation as the animation
+-- property of the thread's current Transaction"), and an animation that
+-- reached it stays, so a later withTransaction key or withAnimation(nil)
+-- does not take an earlier change's animation away; disablesAnimations
+-- (https://developer.apple.com/documentation/swiftui/transaction/disablesanimations)
 -- applies to the changes made inside it, not to the plain change before it
 -- that :animation(a, value) animates.
 describe("T02 A transaction reaches a view already waiting to re-render", function()
@@ -323,6 +326,38 @@ describe("T02 A transaction reaches a view already waiting to re-render", functi
     ui.withAnimation(nil, function() m.b = 0.5 end)
     ui.flush()
     assert.matches("scaleEffect 1 %-> 2;.*easeInOut 0.3s", tostring(app:find("x")))   -- (its one run animates)
+    app:unmount()
+  end)
+
+  it("T02 a transaction that does not animate, then withAnimation: the change animates", function()
+    ui.TransactionKey("waitTxFirst", false)
+    local firsts = {
+      function(m) ui.withAnimation(nil, function() m.b = 0.5 end) end,
+      function(m) ui.withTransaction("waitTxFirst", true, function() m.b = 0.5 end) end,
+      function(m) ui.withTransaction("disablesAnimations", true, function() m.b = 0.5 end) end,
+    }
+    for i, first in ipairs(firsts) do
+      local m, app = mountPair("WaitTxFirst" .. i)
+      first(m)
+      ui.withAnimation(ui.Animation.easeInOut(0.3), function() m.a = 2 end)
+      ui.flush()
+      assert.matches("scaleEffect 1 %-> 2;.*easeInOut 0.3s", tostring(app:find("x")))   -- each first transaction in turn
+      app:unmount()
+    end
+  end)
+
+  it("T02 a plain change, then withTransaction(key): :transaction sees the key", function()
+    -- TransactionKey (https://developer.apple.com/documentation/swiftui/transactionkey):
+    -- a value set with withTransaction is read by .transaction { } in the views it changes.
+    ui.TransactionKey("waitTxSeen", false)
+    local m, seen = Pair(), {}
+    local app = ui.mount(ui.View("WaitTxSeenView", function()
+      return ui.Text("x"):scaleEffect(m.a):opacity(m.b):transaction(function(t) seen[#seen + 1] = t.waitTxSeen end)
+    end) {})
+    m.b = 0.5
+    ui.withTransaction("waitTxSeen", true, function() m.a = 2 end)
+    ui.flush()
+    assert.same({ false, true }, seen)
     app:unmount()
   end)
 

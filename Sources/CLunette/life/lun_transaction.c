@@ -107,18 +107,36 @@ const char *lun_transaction_animation(lua_State *L, int tidx, size_t *len) {
   return luaL_tolstring(L, -1, len);
 }
 
+/* 1 if the transaction at tidx disables animations. [-0, +0] */
+static int lun_transaction_disables(lua_State *L, int tidx) {
+  int disables;
+  lua_getiuservalue(L, tidx, 1);
+  lua_getfield(L, -1, "disablesAnimations");
+  disables = lua_toboolean(L, -1);
+  lua_pop(L, 2);
+  return disables;
+}
+
 /* Tells the host which transaction is current: its animation and its id;
- * or that none is. [-0, +0] */
+ * or that none is. The host first takes what the last one made pending
+ * (reading the graph's resent marks), then the graph starts the new one's:
+ * a change in it reaches units already waiting too — unless it disables
+ * animations, which concerns only the changes made in it, so a unit
+ * already waiting for another change does not hear of it. [-0, +0] */
 static void lun_transaction_tell(lua_State *L, int tidx) {
   const lun_Host *rt = lun_state(L)->rt;
   int top = lua_gettop(L);
   size_t len = 0;
   const char *desc;
-  lun_graph_transaction(lun_state(L)->graph, !lua_isnil(L, tidx));   /* the last one's marks go; what it queued stays */
-  if (lua_isnil(L, tidx)) { lunh(rt, scheduler, transaction_end); return; }
+  if (lua_isnil(L, tidx)) {
+    lunh(rt, scheduler, transaction_end);
+    lun_graph_transaction(lun_state(L)->graph, 0);
+    return;
+  }
   desc = lun_transaction_animation(L, tidx, &len);
   lunh(rt, scheduler, transaction_begin, desc, len, ((lun_Transaction *)lua_touserdata(L, tidx))->id);
   lua_settop(L, top);
+  lun_graph_transaction(lun_state(L)->graph, !lun_transaction_disables(L, tidx));
 }
 
 /* Runs the function at fidx with nargs arguments (on top) as the

@@ -261,24 +261,26 @@ extension LunetteRuntime {
     /// collects them as writes happen: no crossing per write). A unit made
     /// stale inside a transaction carries it to its next run.
     ///
-    /// A unit already waiting (queued by an earlier change of the same
-    /// update; the graph reports it again inside a transaction) runs once,
-    /// with one transaction, so the two are merged as closely as one run
-    /// allows: the first transaction that reached it stays (a later
-    /// withTransaction key or withAnimation(nil) does not take an earlier
-    /// animation away), and when a plain change came first, a later
-    /// transaction is taken only if it animates (`count += 1` then
-    /// `withAnimation { … }` animates; a later disablesAnimations or
-    /// key-only one does not turn off what the plain change's own
-    /// `:animation(a, value)` does). T02.
+    /// A unit already waiting for an earlier change of the same update (the
+    /// graph reports it again inside a transaction: `LUN_GRAPH_RESENT`) runs
+    /// once, with one transaction, so the two are merged as closely as one
+    /// run allows: after a plain change it takes the transaction; after a
+    /// transaction that does not animate, a later one that does (so
+    /// `count += 1`, `withTransaction(key)` or `withAnimation(nil)` then
+    /// `withAnimation { … }` animates, whatever the order); an animation,
+    /// once it reached the unit, stays (a later key, withAnimation(nil) or
+    /// another animation does not take it away). A transaction that
+    /// disables animations reaches no unit already waiting (the graph does
+    /// not report them: lun_transaction_tell), so it does not turn off what
+    /// an earlier plain change's `:animation(a, value)` does. T02.
     func schedulePendingEffects() {
         guard graph.hasPending else { return }
         for node in graph.takePendingInPlace() where graph.isLive(node) && graph.origin(node) == .unit {
             guard let unit = units[graph.node(node).owner], unit.node == node else { continue }
             if let transaction = flushState.transaction {
-                if !unit.run.queued {
-                    unit.run.pendingTransaction = transaction
-                } else if unit.run.pendingTransaction == nil, transaction.animation != nil {
+                let waiting = Int32(graph.node(node).flags) & Int32(LUN_GRAPH_RESENT) != 0
+                if !waiting || unit.run.pendingTransaction == nil
+                    || (unit.run.pendingTransaction?.animation == nil && transaction.animation != nil) {
                     unit.run.pendingTransaction = transaction
                 }
             }

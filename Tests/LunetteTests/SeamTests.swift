@@ -253,4 +253,29 @@ final class SeamTests: XCTestCase {
         runtime.flush()
         XCTAssertNil(row, "the remembered matches let their units go with the app (R8)")
     }
+
+    /// An app's remembered find keeps handles (a weak unit and a path), not
+    /// nodes: a single `app:find` held its matches' whole output alive after
+    /// every re-render replaced it, outside the memory cap (a hostile read:
+    /// 3.4 MB an app of 20,000 rows).
+    func testARememberedFindHoldsNoNodeOfAReplacedOutput() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            local M = ui.Observable("FindKeepModel", { n = 3 })
+            m = M()
+            app = ui.mount(ui.View("FindKeep", function()
+              local rows = {}
+              for i = 1, m.n do rows[i] = ui.Text("row") end
+              return ui.VStack(rows)
+            end) {})
+            """)
+        let app = try XCTUnwrap(runtime.apps.first)
+        XCTAssertEqual(try runtime.evaluate("return app:find('row') ~= nil")[0], "true")
+        weak var node = app.find("row")
+        XCTAssertNotNil(node)
+        _ = try runtime.evaluate("m.n = 1; require('lunette').flush()")
+        XCTAssertNil(node, "no node of an output replaced since is kept")
+        _ = try runtime.evaluate("app:unmount()")
+    }
 }

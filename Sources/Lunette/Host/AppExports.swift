@@ -81,10 +81,9 @@ func lunhAppFind(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ text: UnsafePoi
         // A first match searches anew (what rendered since is in the tree);
         // the next ones of the same query come from that search.
         if index == 0 { app.lastFind = nil }
-        let matches = app.matches(of: query, round: runtime.flushState.flushCount)
-        guard Int(index) < matches.count else { app.lastFind = nil; return 0 }   // findAll has them all
-        let match = matches[Int(index)]
-        return runtime.handles.add(.init(unit: match.unit, path: match.path, kind: match.node.kind))
+        let found = app.matches(of: query, round: runtime.flushState.flushCount)
+        guard Int(index) < found.count else { app.lastFind = nil; return 0 }   // findAll has them all
+        return runtime.handles.add(found[Int(index)])
     }
 }
 

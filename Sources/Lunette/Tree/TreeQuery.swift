@@ -10,11 +10,12 @@ enum TreeQuery {
     /// The matches of an app's last query, and the round they were found
     /// in: `app:findAll` asks for the first match, then the next, … — each
     /// answered from here while nothing rendered since, so n matches cost
-    /// one search of the tree, not n.
+    /// one search of the tree, not n. Kept as handles (a weak unit and a
+    /// path), so they hold no node or unit alive after a re-render.
     struct Remembered {
         let query: Query
         let round: Int
-        let matches: [Match]
+        let found: [NodeHandles.Handle]
     }
 
     /// What to look for; each given part must hold.

@@ -237,15 +237,15 @@ public final class App {
     /// Searches of the tree for a query (for tests: findAll searches once).
     private(set) var searches = 0
 
-    /// The matches of `query` as the tree is after round `round`: remembered
-    /// from the last call when it asked the same since that round.
-    func matches(of query: TreeQuery.Query, round: Int) -> [TreeQuery.Match] {
-        if let last = lastFind, last.query == query, last.round == round { return last.matches }
+    /// Handles to the matches of `query` as the tree is after round
+    /// `round`: remembered from the last call when it asked the same since.
+    func matches(of query: TreeQuery.Query, round: Int) -> [NodeHandles.Handle] {
+        if let last = lastFind, last.query == query, last.round == round { return last.found }
         guard let root else { return [] }
         searches += 1
-        let matches = TreeQuery.find(in: root, query)
-        lastFind = TreeQuery.Remembered(query: query, round: round, matches: matches)
-        return matches
+        let found = TreeQuery.find(in: root, query).map { NodeHandles.Handle(unit: $0.unit, path: $0.path, kind: $0.node.kind) }
+        lastFind = TreeQuery.Remembered(query: query, round: round, found: found)
+        return found
     }
 
     init(id: Int32) {

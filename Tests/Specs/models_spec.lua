@@ -177,6 +177,24 @@ describe("Computed properties", function()
     assert.equal(2, c.b)
   end)
 
+  it("a deep chain whose computeds catch and wrap their dependency's errors still evaluates", function()
+    -- A read past the nesting bound unwinds with a private marker and tries
+    -- again deepest first; a computed that caught it and raised text in its
+    -- place ("c9: userdata: 0x…") ended the read with that text.
+    local props = { base = 1 }
+    props.c1 = ui.computed(function(self) return self.base end)
+    for i = 2, 40 do
+      local below = "c" .. (i - 1)
+      props["c" .. i] = ui.computed(function(self)
+        local ok, v = pcall(function() return self[below] end)
+        if not ok then error("c" .. i .. ": " .. tostring(v), 0) end
+        return v + 1
+      end)
+    end
+    local m = ui.Observable("WrappingChain", props)()
+    assert.equal(40, m.c40)
+  end)
+
   it("a cycle a pcall caught inside a computed leaves no loop for the next refresh to walk", function()
     -- A computed peeking at its own last value, and two that read each other
     -- defensively: each read of the cycle raises "depends on itself" (caught);

@@ -374,3 +374,27 @@ describe("T02 A transaction reaches a view already waiting to re-render", functi
     app:unmount()
   end)
 end)
+
+-- A body that reads a long chain of computeds no view read before unwinds
+-- and runs again (the chain is evaluated deepest first in between): the
+-- second try runs in the transaction the first took, so the change still
+-- animates (withAnimation: https://developer.apple.com/documentation/swiftui/withanimation(_:_:)).
+describe("T02 A body that must run again keeps its update's transaction", function()
+  it("T02 withAnimation reaching a body that first reads a 100-deep chain animates", function()
+    local props = { base = 1, show = false }
+    props.c1 = ui.computed(function(self) return self.base end)
+    for i = 2, 100 do
+      local below = "c" .. (i - 1)
+      props["c" .. i] = ui.computed(function(self) return self[below] + 1 end)
+    end
+    local m = ui.Observable("RetryTxChain", props)()
+    local app = ui.mount(ui.View("RetryTxView", function()
+      local v = m.show and m.c100 or 0
+      return ui.Text("x"):scaleEffect(m.show and 2 or 1):opacity(v > 0 and 0.5 or 1)
+    end) {})
+    ui.withAnimation(ui.Animation.easeInOut(0.3), function() m.show = true end)
+    ui.flush()
+    assert.matches("scaleEffect 1 %-> 2;.*easeInOut 0.3s", tostring(app:find("x")))
+    app:unmount()
+  end)
+end)

@@ -91,8 +91,10 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node) {
   S->active = saved;
   if (status != LUA_OK || S->suspending) {
     lun_graph_recompute_end(S->graph, node, 0, 0);
-    if (status == LUA_OK) { lua_pop(L, 1); lua_pushlightuserdata(L, (void *)&lun_key_suspend); }
-    else if (lua_type(L, -1) == LUA_TSTRING) lun_computed_blame(L, objidx, slot);
+    if (S->suspending) {                          /* whatever the function made of it (a pcall, an error */
+      lua_pop(L, 1);                              /* wrapping it in text): the suspension goes on */
+      lua_pushlightuserdata(L, (void *)&lun_key_suspend);
+    } else if (lua_type(L, -1) == LUA_TSTRING) lun_computed_blame(L, objidx, slot);
     lua_copy(L, -1, objidx);                      /* the error where the object was */
     lua_settop(L, objidx);
     return 0;

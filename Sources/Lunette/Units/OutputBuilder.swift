@@ -131,8 +131,10 @@ final class OutputBuilder {
         overCap = false
         nextPosition = nil
         nextSite = 0
-        transaction = unit.run.pendingTransaction
-        unit.run.pendingTransaction = nil
+        if !retry || unit.run.pendingTransaction != nil {   // a retry keeps the first try's (taken then)
+            transaction = unit.run.pendingTransaction
+            unit.run.pendingTransaction = nil
+        }
         sawPreferences = false
         sawAnimation = false
     }

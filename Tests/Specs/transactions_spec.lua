@@ -398,3 +398,46 @@ describe("T02 A body that must run again keeps its update's transaction", functi
     app:unmount()
   end)
 end)
+
+-- The same merge holds for a view its parent's run made stale (new inputs):
+-- a later transaction that does not animate, reaching it before it runs,
+-- does not take the animation its parent's change brought; and a
+-- withAnimation inside a disablesAnimations transaction still animates a
+-- view already waiting (disablesAnimations leaves the transaction's own
+-- animation: https://developer.apple.com/documentation/swiftui/transaction/disablesanimations).
+describe("T02 Transactions merge on a child its parent made stale, and through disablesAnimations", function()
+  it("T02 an animated input change stays animated when a later non-animating transaction reaches the child", function()
+    ui.TransactionKey("childTxKey", false)
+    local seconds = {
+      function(m) ui.withAnimation(nil, function() m.b = 0.5 end) end,
+      function(m) ui.withTransaction("childTxKey", true, function() m.b = 0.5 end) end,
+      function(m) ui.withTransaction("disablesAnimations", true, function() m.b = 0.5 end) end,
+    }
+    for i, second in ipairs(seconds) do
+      local m = ui.Observable("ChildTxModel" .. i, { a = 1, b = 1 })()
+      local Child = ui.View("ChildTxChild" .. i, { inputs = { "s" }, body = function(self)
+        return ui.Text("x"):scaleEffect(self.s):opacity(m.b)
+      end })
+      local app = ui.mount(ui.View("ChildTxParent" .. i, function() return ui.VStack { Child { s = m.a } } end) {})
+      local effect = ui.effect(function() if m.a == 2 then second(m) end end)   -- after the parent's run
+      ui.withAnimation(ui.Animation.easeInOut(0.3), function() m.a = 2 end)
+      ui.flush()
+      assert.matches("scaleEffect 1 %-> 2;.*easeInOut 0.3s", tostring(app:find("x")))
+      assert.equal(2, app:renders("ChildTxChild" .. i))
+      effect:cancel()
+      app:unmount()
+    end
+  end)
+
+  it("T02 withAnimation inside disablesAnimations animates a view already waiting", function()
+    local m = ui.Observable("DisNestedModel", { a = 1, b = 1 })()
+    local app = ui.mount(ui.View("DisNestedView", function() return ui.Text("x"):scaleEffect(m.a):opacity(m.b) end) {})
+    m.a = 2
+    ui.withTransaction("disablesAnimations", true, function()
+      ui.withAnimation(ui.Animation.spring(), function() m.b = 0.5 end)
+    end)
+    ui.flush()
+    assert.matches("opacity 1 %-> 0.5, spring", tostring(app:find("x")))
+    app:unmount()
+  end)
+end)

@@ -118,11 +118,12 @@ static int lun_transaction_disables(lua_State *L, int tidx) {
 }
 
 /* Tells the host which transaction is current: its animation and its id;
- * or that none is. The host first takes what the last one made pending
- * (reading the graph's resent marks), then the graph starts the new one's:
- * a change in it reaches units already waiting too — unless it disables
- * animations, which concerns only the changes made in it, so a unit
- * already waiting for another change does not hear of it. [-0, +0] */
+ * or that none is. The host first takes what the last one made pending,
+ * then the graph starts the new one: a change in it reaches units already
+ * waiting too — unless it disables animations and has none of its own,
+ * which concerns only the changes made in it, so a unit already waiting
+ * for another change does not hear of it (withAnimation inside it does:
+ * its animation stays). [-0, +0] */
 static void lun_transaction_tell(lua_State *L, int tidx) {
   const lun_Host *rt = lun_state(L)->rt;
   int top = lua_gettop(L);
@@ -136,7 +137,7 @@ static void lun_transaction_tell(lua_State *L, int tidx) {
   desc = lun_transaction_animation(L, tidx, &len);
   lunh(rt, scheduler, transaction_begin, desc, len, ((lun_Transaction *)lua_touserdata(L, tidx))->id);
   lua_settop(L, top);
-  lun_graph_transaction(lun_state(L)->graph, !lun_transaction_disables(L, tidx));
+  lun_graph_transaction(lun_state(L)->graph, len > 0 || !lun_transaction_disables(L, tidx));
 }
 
 /* Runs the function at fidx with nargs arguments (on top) as the

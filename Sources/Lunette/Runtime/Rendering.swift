@@ -262,28 +262,16 @@ extension LunetteRuntime {
     /// stale inside a transaction carries it to its next run.
     ///
     /// A unit already waiting for an earlier change of the same update (the
-    /// graph reports it again inside a transaction: `LUN_GRAPH_RESENT`) runs
-    /// once, with one transaction, so the two are merged as closely as one
-    /// run allows: after a plain change it takes the transaction; after a
-    /// transaction that does not animate, a later one that does (so
-    /// `count += 1`, `withTransaction(key)` or `withAnimation(nil)` then
-    /// `withAnimation { … }` animates, whatever the order); an animation,
-    /// once it reached the unit, stays (a later key, withAnimation(nil) or
-    /// another animation does not take it away). A transaction that
-    /// disables animations reaches no unit already waiting (the graph does
+    /// graph reports it again inside a transaction) merges the transactions
+    /// (`Unit.RunState.receive`). A transaction that disables animations and
+    /// has none of its own reaches no unit already waiting (the graph does
     /// not report them: lun_transaction_tell), so it does not turn off what
     /// an earlier plain change's `:animation(a, value)` does. T02.
     func schedulePendingEffects() {
         guard graph.hasPending else { return }
         for node in graph.takePendingInPlace() where graph.isLive(node) && graph.origin(node) == .unit {
             guard let unit = units[graph.node(node).owner], unit.node == node else { continue }
-            if let transaction = flushState.transaction {
-                let waiting = Int32(graph.node(node).flags) & Int32(LUN_GRAPH_RESENT) != 0
-                if !waiting || unit.run.pendingTransaction == nil
-                    || (unit.run.pendingTransaction?.animation == nil && transaction.animation != nil) {
-                    unit.run.pendingTransaction = transaction
-                }
-            }
+            if let transaction = flushState.transaction { unit.run.receive(transaction) }
             scheduler.schedule(unit)
         }
     }

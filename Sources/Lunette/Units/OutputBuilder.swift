@@ -324,7 +324,7 @@ final class OutputBuilder {
         if runtime.tracer.tracing, child.run.cause == nil, let parent = unit {
             child.run.cause = "inputs from \(parent.label)"
         }
-        if child.run.pendingTransaction == nil { child.run.pendingTransaction = transaction }
+        if let transaction { child.run.receive(transaction) }
         runtime.scheduler.schedule(child)
     }
 

@@ -166,6 +166,17 @@ extension Unit {
             cause = nil
             needsRender = false
         }
+
+        /// A change in `transaction` reached it before its next run. One run
+        /// has one transaction, so they merge as closely as that allows: the
+        /// first stays, unless it does not animate and this one does (so a
+        /// plain change, a key or `withAnimation(nil)` then `withAnimation`
+        /// animates, whatever the order; an animation, once it reached the
+        /// unit, stays). T02.
+        mutating func receive(_ transaction: Transaction) {
+            guard let current = pendingTransaction else { pendingTransaction = transaction; return }
+            if current.animation == nil, transaction.animation != nil { pendingTransaction = transaction }
+        }
     }
 }
 

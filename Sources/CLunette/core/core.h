@@ -80,14 +80,20 @@ static inline void lun_setkey(lua_State *L, const lun_State *S, int idx, int k) 
   lua_rawset(L, idx);
 }
 
-/* 1 if the value at idx is a view value: its metatable is that one table
- * (alive in the registry: its identity cannot be forged). [-0, +0] */
-static inline int lun_is_view(lua_State *L, int idx) {
+/* 1 if the value at idx is of Lua type `type` and has the metatable `meta`
+ * (one the registry keeps alive: its identity cannot be forged, and no
+ * name is looked up). [-0, +0] */
+static inline int lun_has_meta(lua_State *L, int idx, int type, const void *meta) {
   int same;
-  if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
-  same = lua_topointer(L, -1) == lun_state(L)->viewMeta;
+  if (lua_type(L, idx) != type || !lua_getmetatable(L, idx)) return 0;
+  same = lua_topointer(L, -1) == meta;
   lua_pop(L, 1);
   return same;
+}
+
+/* 1 if the value at idx is a view value. [-0, +0] */
+static inline int lun_is_view(lua_State *L, int idx) {
+  return lun_has_meta(L, idx, LUA_TTABLE, lun_state(L)->viewMeta);
 }
 
 /* lun_seal.c: metatables scripts cannot reach, and checks they cannot forge */

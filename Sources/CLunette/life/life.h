@@ -43,6 +43,7 @@ void lun_transaction_forget(lua_State *L);
 void lun_transaction_new(lua_State *L, int fromidx);
 void lun_transaction_copy_of(lua_State *L, lua_Integer id);
 const char *lun_transaction_animation(lua_State *L, int tidx, size_t *len);
+int lun_transaction_disables(lua_State *L, int tidx);
 
 /* lun_completion.c: withAnimation's completion criteria (D05) */
 void lun_completion_forget(lua_State *L);

@@ -108,7 +108,7 @@ const char *lun_transaction_animation(lua_State *L, int tidx, size_t *len) {
 }
 
 /* 1 if the transaction at tidx disables animations. [-0, +0] */
-static int lun_transaction_disables(lua_State *L, int tidx) {
+int lun_transaction_disables(lua_State *L, int tidx) {
   int disables;
   lua_getiuservalue(L, tidx, 1);
   lua_getfield(L, -1, "disablesAnimations");

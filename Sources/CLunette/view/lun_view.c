@@ -27,11 +27,7 @@ int lun_view_test(lua_State *L, int idx) {
 
 /* 1 if the value at idx is a view type (ui.View). */
 int lun_viewtype_test(lua_State *L, int idx) {
-  int same;
-  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return 0;
-  same = lua_topointer(L, -1) == lun_state(L)->viewTypeMeta;   /* its identity: no name lookup */
-  lua_pop(L, 1);
-  return same;
+  return lun_has_meta(L, idx, LUA_TUSERDATA, lun_state(L)->viewTypeMeta);
 }
 
 /* Raises unless the value at idx is a view type (as luaL_checkudata does). */

@@ -130,10 +130,8 @@ void lun_walk_inherited(lua_State *L, lun_Walk *W) {
 int lun_walk_disables(lua_State *L, lun_Walk *W) {
   int disables;
   lun_walk_tx(L, W);
-  lua_getiuservalue(L, -1, 1);
-  lua_getfield(L, -1, "disablesAnimations");
-  disables = lua_toboolean(L, -1);
-  lua_pop(L, 3);
+  disables = lun_transaction_disables(L, lua_gettop(L));
+  lua_pop(L, 1);
   return disables;
 }
 

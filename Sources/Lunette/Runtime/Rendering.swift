@@ -315,7 +315,7 @@ extension LunetteRuntime {
     func removeApp(_ app: App) {
         if let root = app.root { dispose(root) }
         app.root = nil                          // units hold their app: break the cycle (R8)
-        app.lastFind = nil                      // (a find's matches hold units too)
+        app.lastFind = nil                      // its remembered find goes with it
         mounting.appsByID[app.id] = nil
     }
 

@@ -22,9 +22,10 @@ final class SeamTests: XCTestCase {
         XCTAssertTrue(message.contains("incomplete"), message)
     }
 
-    /// A write from Lua reaches the C graph without a call into Swift: the effect waits in the
-    /// graph's queue until the scheduler takes it.
-    func testAWriteQueuesItsEffectInTheGraphForTheScheduler() throws {
+    /// A write from Lua reaches the C graph without a call into Swift: a `ui.effect` waits in
+    /// the graph's queue of effects, which C runs at the next flush; the scheduler's queue of
+    /// view units never holds it (issue 17: no Swift work per effect).
+    func testAWriteQueuesItsEffectInTheGraphForC() throws {
         let runtime = try LunetteRuntime()
         _ = try runtime.evaluate("""
             local ui = require("lunette")
@@ -34,11 +35,36 @@ final class SeamTests: XCTestCase {
             effect = ui.effect(function() runs = runs + 1; local _ = box.n end)
             """)
         _ = try runtime.evaluate("box.n = 1")
-        XCTAssertEqual(runtime.graph.handle.pointee.pending.count, 1)   // queued, not yet scheduled
+        let graph = runtime.graph.handle.pointee
+        XCTAssertEqual(graph.effects.count - graph.effectsHead, 1)   // queued for C, not yet run
+        XCTAssertEqual(graph.pending.count, 0)                     // never the scheduler's
         XCTAssertEqual(try runtime.evaluate("return runs"), ["1"])
         runtime.flush()
+        XCTAssertEqual(runtime.graph.handle.pointee.effects.count - runtime.graph.handle.pointee.effectsHead, 0)
         XCTAssertEqual(runtime.graph.handle.pointee.pending.count, 0)
         XCTAssertEqual(try runtime.evaluate("return runs"), ["2"])
+    }
+
+    /// An effect's failure and its stop at the render loop limit reach the host through one leaf
+    /// (`inspect.effect_failed`), as "effect: …" in `effectErrors`; its successful runs do not
+    /// cross at all.
+    func testAnEffectsFailureAndItsStopAreReported() throws {
+        let runtime = try LunetteRuntime(options: .init(renderLoopLimit: 5))
+        _ = try runtime.evaluate("""
+            ui = require("lunette")
+            local Box = ui.Observable("Box", { n = 0 })
+            box = Box()
+            fails = ui.effect(function() if box.n == 1 then error("boom") end end)
+            """, name: "@effects.lua")
+        XCTAssertEqual(runtime.effectErrors, [])
+        _ = try runtime.evaluate("box.n = 1")
+        runtime.flush()
+        XCTAssertEqual(runtime.effectErrors, ["effect: effects.lua:4: boom"])
+        _ = try runtime.evaluate("fails:cancel(); runs = 0; loops = ui.effect(function() runs = runs + 1; box.n = box.n + 1 end)")
+        XCTAssertEqual(try runtime.evaluate("return runs"), ["5"])
+        XCTAssertEqual(runtime.effectErrors.last,
+                       "effect: stopped after running 5 times in one flush: it keeps changing what it reads")
+        XCTAssertEqual(runtime.effectErrors.count, 2)
     }
 
     /// View kinds and their names are C's list (LUN_VIEW_KINDS); Swift reads it, and a kind

@@ -48,6 +48,26 @@ final class TracerTests: XCTestCase {
         XCTAssertFalse(runtime.tracer.tracing)
     }
 
+    /// A `ui.effect` is C's (issue 17): while tracing, C tells the tracer of each run, and the
+    /// line says what moved, as a view's does.
+    func testAnEffectsRunIsTracedWithWhatMoved() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            local Box = ui.Observable("Box", { n = 0 })
+            box = Box()
+            effect = ui.effect(function() local _ = box.n end)
+            ui.trace(true)
+            """)
+        _ = runtime.takeTraceLines()
+        _ = try runtime.evaluate("box.n = 1", name: "@edit.lua")
+        runtime.flush()
+        XCTAssertEqual(runtime.takeTraceLines(), ["↻ effect  (Box#1.n, set at edit.lua:1)"])
+        _ = try runtime.evaluate("effect:cancel(); box.n = 2")
+        runtime.flush()
+        XCTAssertEqual(runtime.takeTraceLines(), [])
+    }
+
     /// A line names at most 16 reasons and says how many more (the hostile read of session 8:
     /// a run whose thousands of dependencies moved kept a line of every one, unbounded).
     func testALineNamesAtMostSixteenReasons() throws {

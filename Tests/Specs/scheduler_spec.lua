@@ -107,3 +107,93 @@ describe("Scheduler", function()
     assert.is_nil(table.concat(app:warnings(), "\n"):find("stopped"))
   end)
 end)
+
+-- ui.effect is C's (issue 17): it runs before the views of a round, counts
+-- its runs per round, and a handle names one effect only.
+describe("Scheduler: effects", function()
+  it("S34 effects run before the views of a round: a view reading what an effect writes renders once", function()
+    local source, mirror = Counter(), Counter()
+    local effect = ui.effect(function() mirror.value = source.value * 2 end)
+    local V = ui.View("MirrorView", function() return ui.Text("mirror " .. mirror.value) end)
+    local app = ui.mount(V {})
+    source.value = 3
+    ui.flush()
+    assert.truthy(app:find("mirror 6"))
+    assert.equal(2, app:renders("MirrorView"))    -- its mount, then once for the change
+    effect:cancel()
+  end)
+
+  it("S36 an effect that keeps changing what it reads is stopped after the render loop limit, and runs after the next change", function()
+    local counter = Counter()
+    local runs = 0
+    local effect = ui.effect(function()
+      runs = runs + 1
+      counter.value = counter.value + 1            -- writes what it just read
+    end)
+    assert.equal(100, runs)                        -- stopped within the flush ui.effect started
+    counter.value = 0
+    ui.flush()
+    assert.equal(200, runs)
+    effect:cancel()
+    counter.value = 0
+    ui.flush()
+    assert.equal(200, runs)
+  end)
+
+  it("S34 two effects feeding each other are bounded the same way", function()
+    local a, b = Counter(), Counter()
+    local e1 = ui.effect(function() b.value = a.value + 1 end)
+    local e2 = ui.effect(function() a.value = b.value + 1 end)
+    assert.truthy(a.value <= 205 and b.value <= 205)
+    e1:cancel(); e2:cancel()
+    local before = a.value
+    b.value = 0
+    ui.flush()
+    assert.equal(before, a.value)                  -- neither runs any more
+  end)
+
+  it("S34 a cancelled effect's handle cancels nothing else, even when its slot is reused; ui.reset ends every effect", function()
+    local counter = Counter()
+    local first, second = 0, 0
+    local e1 = ui.effect(function() local _ = counter.value; first = first + 1 end)
+    e1:cancel()
+    local e2 = ui.effect(function() local _ = counter.value; second = second + 1 end)
+    e1:cancel()                                    -- again: e2 keeps running
+    counter.value = 1
+    ui.flush()
+    assert.same({ 1, 2 }, { first, second })
+    ui.reset()
+    counter.value = 2
+    ui.flush()
+    assert.equal(2, second)
+    e2:cancel()                                    -- after reset: nothing to do
+    local e3 = ui.effect(function() local _ = counter.value; first = first + 10 end)
+    e2:cancel()
+    counter.value = 3
+    ui.flush()
+    assert.equal(21, first)
+    e3:cancel()
+  end)
+
+  it("S34 an effect may cancel itself while it runs", function()
+    local counter = Counter()
+    local runs, effect = 0, nil
+    effect = ui.effect(function()
+      runs = runs + 1
+      if counter.value > 0 then effect:cancel() end
+      local _ = counter.value                      -- read after its cancel: still nothing more
+    end)
+    counter.value = 1
+    ui.flush()
+    counter.value = 2
+    ui.flush()
+    assert.equal(2, runs)
+  end)
+
+  it("S34 effect methods check their receiver", function()
+    local effect = ui.effect(function() end)
+    assert.has_error(function() effect.cancel({}) end)
+    assert.has_error(function() effect.cancel(ui.mount(ui.Text("x"))) end)
+    effect:cancel()
+  end)
+end)

@@ -400,13 +400,14 @@ describe("T02 A body that must run again keeps its update's transaction", functi
 end)
 
 -- The same merge holds for a view its parent's run made stale (new inputs):
--- a later transaction that does not animate, reaching it before it runs,
--- does not take the animation its parent's change brought; and a
+-- a transaction that does not animate, reaching it before it runs (here an
+-- effect's, which runs before the round's views), does not take the
+-- animation its parent's change brought; and a
 -- withAnimation inside a disablesAnimations transaction still animates a
 -- view already waiting (disablesAnimations leaves the transaction's own
 -- animation: https://developer.apple.com/documentation/swiftui/transaction/disablesanimations).
 describe("T02 Transactions merge on a child its parent made stale, and through disablesAnimations", function()
-  it("T02 an animated input change stays animated when a later non-animating transaction reaches the child", function()
+  it("T02 an animated input change stays animated when a non-animating transaction reaches the child too", function()
     ui.TransactionKey("childTxKey", false)
     local seconds = {
       function(m) ui.withAnimation(nil, function() m.b = 0.5 end) end,
@@ -419,7 +420,7 @@ describe("T02 Transactions merge on a child its parent made stale, and through d
         return ui.Text("x"):scaleEffect(self.s):opacity(m.b)
       end })
       local app = ui.mount(ui.View("ChildTxParent" .. i, function() return ui.VStack { Child { s = m.a } } end) {})
-      local effect = ui.effect(function() if m.a == 2 then second(m) end end)   -- after the parent's run
+      local effect = ui.effect(function() if m.a == 2 then second(m) end end)   -- effects run before the views of a round
       ui.withAnimation(ui.Animation.easeInOut(0.3), function() m.a = 2 end)
       ui.flush()
       assert.matches("scaleEffect 1 %-> 2;.*easeInOut 0.3s", tostring(app:find("x")))

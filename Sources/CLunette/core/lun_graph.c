@@ -61,6 +61,7 @@ void lun_graph_free(lun_Graph *g) {
   free(g->bases.items);
   free(g->resume.items);
   free(g->pending.items);
+  free(g->effects.items);
   free(g->released.items);
   free(g->log.items);
   free(g->resent.items);
@@ -264,10 +265,11 @@ void lun_graph_changed(lun_Graph *g, int32_t node) {
     while (l) {
       int32_t s = g->links[l].sub;
       lun_GraphNode *n = &g->nodes[s];
-      if (!(n->flags & LUN_GRAPH_PENDING) || lun_graph_resend(g, n, s)) {
+      /* a ui.effect takes no transaction: it is not sent again */
+      if (!(n->flags & LUN_GRAPH_PENDING) || (n->origin != LUN_ORIGIN_EFFECT && lun_graph_resend(g, n, s))) {
         n->flags |= LUN_GRAPH_PENDING;
-        if (n->kind == LUN_GRAPH_EFFECT) {
-          lun_ids_push(&g->pending, s);           /* out of memory: the effect waits for the next change */
+        if (n->kind == LUN_GRAPH_EFFECT) {        /* out of memory: the effect waits for the next change */
+          lun_ids_push(n->origin == LUN_ORIGIN_EFFECT ? &g->effects : &g->pending, s);
         } else if (n->subs && lun_ids_push(&g->resume, g->links[l].nextSub)) {
           l = n->subs;
           continue;
@@ -285,6 +287,21 @@ int32_t lun_graph_take_pending(lun_Graph *g, const int32_t **nodes) {
   *nodes = g->pending.items;
   g->pending.count = 0;
   return n;
+}
+
+int lun_graph_queue_effect(lun_Graph *g, int32_t node) {
+  if (g->nodes[node].flags & LUN_GRAPH_PENDING) return 1;   /* queued already */
+  if (!lun_ids_push(&g->effects, node)) return 0;
+  g->nodes[node].flags |= LUN_GRAPH_PENDING;
+  return 1;
+}
+
+int32_t lun_graph_next_effect(lun_Graph *g) {
+  if (g->effectsHead >= g->effects.count) {
+    g->effectsHead = g->effects.count = 0;
+    return 0;
+  }
+  return g->effects.items[g->effectsHead++];
 }
 
 void lun_graph_clear_pending(lun_Graph *g, int32_t node) {

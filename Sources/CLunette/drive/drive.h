@@ -15,7 +15,7 @@
 #define LUN_MT_APP    "lunette.App"
 #define LUN_MT_NODE   "lunette.Node"
 
-/* An app, a node or an effect as Lua holds it: the host's id. */
+/* An app or a node as Lua holds it: the host's id. */
 typedef struct lun_Handle {
   int32_t id;
 } lun_Handle;
@@ -30,8 +30,20 @@ void lun_handle_push(lua_State *L, int32_t id, const char *mt);
 void lun_open_node(lua_State *L);
 void lun_last_miss(lua_State *L);
 
+/* lun_effect.c: ui.effect's effects, kept by C */
+void lun_open_effect(lua_State *L);
+/* Runs the queued effects, oldest first, those they make stale included;
+ * returns how many were taken from the queue. */
+int lun_effects_run(lua_State *L, lun_State *S);
+/* 1 if an effect waits to run. */
+int lun_effects_pending(const lun_State *S);
+/* Cancels every effect (ui.reset). */
+void lun_effects_reset(lua_State *L);
+/* Frees what the effects took (the state's end). */
+void lun_effects_free(lun_State *S);
+
 /* lun_update.c, lun_flush.c */
-void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket);
+int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket);
 void lun_flush_now(lua_State *L);
 int lun_run_due_now(lua_State *L, double upTo);
 void lun_release_refs(lua_State *L, lun_State *S);

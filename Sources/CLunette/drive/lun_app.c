@@ -1,5 +1,5 @@
 /*
- * lun_app.c — mounting, flushing, effects, and inspecting what rendered.
+ * lun_app.c — mounting, flushing, and inspecting what rendered.
  *
  * ui.mount(view) -> app; app:tree(), app:json(), app:find(q), app:findAll(q),
  * app:renders(name), app:warnings(), app:unmount(). Found nodes are handles
@@ -10,7 +10,6 @@
 #include "life/life.h"
 #include "view/view.h"
 #include "drive/drive.h"
-#define LUN_MT_EFFECT "lunette.Effect"
 
 #include <stdlib.h>
 
@@ -66,27 +65,6 @@ static int lun_ui_flush(lua_State *L) {
   return 0;
 }
 
-/* ui.effect(fn) -> effect: runs fn now and after each flush where what it read changed. */
-static int lun_ui_effect(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TFUNCTION);
-  lun_app_check_idle(L, "ui.effect");
-  lua_createtable(L, 0, 2);                       /* fn, and gone once it is released (lun_life_release) */
-  lua_pushvalue(L, 1);
-  lua_setfield(L, -2, "fn");                      /* an effect's record: its function (it outputs nothing) */
-  lun_handle_push(L, lunh(lun_state(L)->rt, scheduler, effect_new, luaL_ref(L, LUA_REGISTRYINDEX)), LUN_MT_EFFECT);
-  lun_flush_now(L);                               /* it runs now */
-  return 1;
-}
-
-/* effect:cancel() -> (). */
-static int lun_effect_cancel(lua_State *L) {
-  lun_Handle *h = (lun_Handle *)luaL_checkudata(L, 1, LUN_MT_EFFECT);
-  if (h->id) lunh(lun_state(L)->rt, scheduler, effect_dispose, h->id);
-  h->id = 0;
-  lun_release_refs(L, lun_state(L));
-  return 0;
-}
-
 /* ui.reset() -> (): a fresh start, as between two tests: every app
  * unmounted, every effect cancelled, every task cancelled (its cleanup runs
  * now), the virtual clock back at 0 with no sleep or timer pending. */
@@ -95,6 +73,7 @@ static int lun_ui_reset(lua_State *L) {
   lun_app_check_idle(L, "ui.reset");
   lunh(S->rt, scheduler, reset);                              /* a test's store empties itself */
   lun_storage_forget(L);                          /* cells are read from the store again */
+  lun_effects_reset(L);                           /* effects end */
   lun_release_refs(L, S);                         /* tasks are cancelled, subscriptions end */
   lun_flush_now(L);                               /* cancelled tasks see their cancellation */
   lunh(S->rt, clock, reset);
@@ -359,15 +338,14 @@ int lun_ui_clock_advance(lua_State *L) {
 
 void lun_open_app(lua_State *L) {
   static const luaL_Reg fns[] = {
-    {"mount", lun_ui_mount}, {"flush", lun_ui_flush}, {"effect", lun_ui_effect}, {"reset", lun_ui_reset},
+    {"mount", lun_ui_mount}, {"flush", lun_ui_flush}, {"reset", lun_ui_reset},
     {"configure", lun_ui_configure}, {"trace", lun_ui_trace}, {NULL, NULL}};
   static const luaL_Reg app[] = {
     {"tree", lun_app_tree}, {"json", lun_app_json}, {"find", lun_app_find},
     {"findAll", lun_app_findall}, {"renders", lun_app_renders}, {"resetRenders", lun_app_reset_renders},
     {"warnings", lun_app_warnings}, {"unmount", lun_app_unmount}, {"trace", lun_app_trace},
     {"dependencies", lun_app_dependencies}, {NULL, NULL}};
-  static const luaL_Reg effect[] = {{"cancel", lun_effect_cancel}, {NULL, NULL}};
   lun_newmetatable_methods(L, LUN_MT_APP, app);
-  lun_newmetatable_methods(L, LUN_MT_EFFECT, effect);
   luaL_setfuncs(L, fns, 0);
+  lun_open_effect(L);
 }

@@ -7,8 +7,8 @@
  * scheduler.round_batch, scheduler.round_end, scheduler.flush_end, clock.pop) and never
  * runs Lua. A round's units come as batches of tickets (one crossing per
  * batch: the units of one depth, in order); C runs each in one protected
- * call (lun_update), then the events the round queued (onAppear, onChange,
- * task starts...).
+ * call (lun_update), after the effects that wait (C's own: lun_effect.c);
+ * then the events the round queued (onAppear, onChange, task starts...).
  * So `ui.flush()` from a script and `runtime.flush()` from Swift are the
  * same C loop, and no Swift frame ever sits between two Lua frames.
  */
@@ -17,21 +17,28 @@
 #include "view/view.h"
 #include "drive/drive.h"
 
-/* The rounds of a flush the host has begun. [-0, +0] */
+/* The rounds of a flush the host has begun. Each round runs the effects
+ * that wait (lun_effect.c), then the host's batches (views, parents
+ * first), until neither waits; then the events the round queued. Effects
+ * first: a view reading what an effect writes renders once. [-0, +0] */
 static int lun_flush_rounds_k(lua_State *L) {
   lun_State *S = lun_state(L);
   while (lunh(S->rt, scheduler, round_begin)) {
     const lun_Ticket *batch;
     int32_t count, i;
     int ran;
-    while ((count = lunh(S->rt, scheduler, round_batch, &batch)) > 0)
-      for (i = 0; i < count; i++) {
-        lun_Ticket ticket = batch[i];             /* read now: the host zeroes one whose unit went */
-        if (ticket.unit) lun_update(L, S, &ticket);
-      }
+    S->round++;
+    do {
+      lun_effects_run(L, S);
+      while ((count = lunh(S->rt, scheduler, round_batch, &batch)) > 0)
+        for (i = 0; i < count; i++) {
+          lun_Ticket ticket = batch[i];           /* read now: the host zeroes one whose unit went */
+          if (ticket.unit) lun_update(L, S, &ticket);
+        }
+    } while (lun_effects_pending(S));
     ran = lun_life_run_events(L);
     ran += lun_preferences_run(L);                /* values flow up after the update (T06) */
-    if (!lunh(S->rt, scheduler, round_end, ran)) break;
+    if (!lunh(S->rt, scheduler, round_end, ran) && !lun_effects_pending(S)) break;
   }
   lun_completion_settle(L);                       /* withAnimation's completions that waited for the update (D05) */
   lun_storage_sync(L);                            /* app storage written once per flush (T04) */

@@ -16,6 +16,7 @@ static int lun_state_gc(lua_State *L) {
   free(S->work);
   S->work = NULL;
   lun_out_free(L, S);
+  lun_effects_free(S);
   return 0;
 }
 
@@ -27,6 +28,7 @@ static int lun_install_k(lua_State *L) {
   S->graph = (lun_Graph *)lua_touserdata(L, 2);
   S->budget = (lun_Budget *)lua_touserdata(L, 3);
   S->listWindow = 50;
+  S->runLimit = 100;                              /* the host sets its renderLoopLimit */
   lua_newtable(L);
   lua_pushcfunction(L, lun_state_gc);
   lua_setfield(L, -2, "__gc");

@@ -25,6 +25,7 @@ typedef struct lun_Run {
   int tracking;      /* run_begin was called: run_end is due */
   int rendered;      /* the function ran to the end */
   int checking;      /* the dependency check is running */
+  int traced;        /* an effect's run was traced (once, however often it retries) */
 } lun_Run;
 
 /* Raises "file:line: the function returned a T, expected a view" for the function at fidx. */
@@ -219,8 +220,8 @@ static void lun_run_unit(lua_State *L, lun_State *S, lun_Run *run) {
     case LUN_UNIT_LIST:
       lun_run_rows(L, S, W);
       break;
-    case LUN_UNIT_EFFECT:
-      lun_getkey(L, S, W->record, LUN_K_FN);
+    case LUN_UNIT_EFFECT:                         /* its record is its function (lun_effect.c) */
+      lua_pushvalue(L, W->record);
       lua_call(L, 0, 0);
       break;
     default:
@@ -239,12 +240,15 @@ static int lun_update_k(lua_State *L) {
     run->checking = 0;
     run->checked = 1;
   }
-  if (S->plainUnit) {                             /* a plain run the host has not heard of: a try before */
+  if (run->ticket.kind == LUN_UNIT_EFFECT) {      /* the host hears of an effect's run only while tracing */
+    if (S->tracing && !run->traced) lunh(S->rt, trace, effect_ran, node);
+    run->traced = 1;
+  } else if (S->plainUnit) {                      /* a plain run the host has not heard of: a try before */
     S->outLen = 0;                                /* this one (it suspended) asked nothing; its records go */
     lun_out_plain_start(S, S->plainUnit);
   } else {
     lun_out_flush(L, S);                          /* a try before this one wrote these (it suspended) */
-    if (!run->ticket.quiet) lunh(S->rt, scheduler, unit_begin, run->ticket.unit);
+    lunh(S->rt, scheduler, unit_begin, run->ticket.unit);
   }
   lua_rawgeti(L, LUA_REGISTRYINDEX, run->ticket.recordRef);  /* 2: record */
   if (run->ticket.kind == LUN_UNIT_EFFECT) {                /* effects output nothing */
@@ -365,9 +369,25 @@ static void lun_update_ended(lua_State *L, lun_State *S, const lun_Ticket *ticke
   if (ended & LUN_ENDED_RELEASES) lun_release_refs(L, S);
 }
 
-/* Updates one unit and reports how it ended to the host (a quiet one only
- * if it failed); releases what the host disposed meanwhile. */
-void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
+/* How an effect's update ended, for lun_effect.c: the host hears only of a
+ * failure (inspect.effect_failed), its message on top. [-1, +0] */
+static int lun_update_effect_ended(lua_State *L, lun_State *S, int status, int stopped) {
+  if (status == LUN_UNIT_FAILED) {
+    size_t len;
+    const char *msg;
+    lun_error_string(L, -1);
+    msg = lua_tolstring(L, -1, &len);
+    lunh(S->rt, inspect, effect_failed, msg, len);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return status == LUN_UNIT_FAILED && stopped ? LUN_UNIT_STOPPED : status;
+}
+
+/* Updates one unit and reports how it ended to the host (an effect only if
+ * it failed); releases what the host disposed meanwhile. Returns the
+ * LUN_UNIT_* status. */
+int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   lun_Run run;
   int status, stopped, releases, ended = 0;
   size_t len;
@@ -375,28 +395,33 @@ void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   memset(&run, 0, sizeof(run));
   run.ticket = *ticket;
   if (!lun_budget_begin(L, S, 1)) {
+    if (ticket->kind == LUN_UNIT_EFFECT) {
+      lua_pushliteral(L, "runs nested too deep");
+      return lun_update_effect_ended(L, S, LUN_UNIT_FAILED, 0);
+    }
     if (lunh(S->rt, scheduler, unit_end, ticket->unit, LUN_UNIT_FAILED, "runs nested too deep", 20) & LUN_ENDED_RELEASES)
       lun_release_refs(L, S);
-    return;
+    return LUN_UNIT_FAILED;
   }
-  lun_out_plain_start(S, ticket->plain && !ticket->quiet ? ticket->unit : 0);
+  lun_out_plain_start(S, ticket->plain ? ticket->unit : 0);
   status = lun_update_tries(L, S, &run);
   stopped = lun_budget_end(L, S);
+  if (ticket->kind == LUN_UNIT_EFFECT) return lun_update_effect_ended(L, S, status, stopped);
   if (status == LUN_UNIT_RAN) {                   /* its life list on top */
     if (!lun_out_plain_done(L, S, &ended)) {      /* the whole run in one call, or what it wrote in one: */
       lun_out_flush(L, S);
-      if (!run.ticket.quiet) ended = lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0);
+      ended = lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0);
     }
     lun_update_ended(L, S, &run.ticket, ended, -1);
     lua_pop(L, 1);
-    return;
+    return status;
   }
   if (status == LUN_UNIT_SKIPPED) {               /* it never began: its life list stays */
     S->plainUnit = 0;
-    if (!run.ticket.quiet && (lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0) & LUN_ENDED_RELEASES))
+    if (lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0) & LUN_ENDED_RELEASES)
       lun_release_refs(L, S);
     lua_pop(L, 1);
-    return;
+    return status;
   }
   lun_out_flush(L, S);                            /* a failed run's records too: its children */
   lun_update_life(L, S, &run.ticket, 0);          /* an error node stands in its place: its views are gone */
@@ -405,6 +430,7 @@ void lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   releases = lunh(S->rt, scheduler, unit_end, run.ticket.unit, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);
   lua_pop(L, 2);
   if (releases & LUN_ENDED_RELEASES) lun_release_refs(L, S);
+  return stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED;
 }
 
 /* Releases the records of units the host disposed: their tasks stop,

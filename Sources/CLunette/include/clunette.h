@@ -61,6 +61,9 @@ typedef struct lun_State {
   uint32_t renderMade;    /* objectsMade when the rendering body began: what it made since, no view can have seen */
   int32_t objectsRef;     /* registry ref of the serial -> object table (lun_key_objects's), an array slot away */
   uint32_t flushWork;     /* LUN_WORK_* bits: what a round's or a flush's end has to look at (most flushes: none) */
+  struct lun_Effects *effects;  /* ui.effect's effects, kept by C (drive/lun_effect.c) */
+  uint32_t round;         /* rounds of flushes begun (wraps): an effect counts its runs per round */
+  int32_t runLimit;       /* the most runs of one effect in a round (the host's renderLoopLimit) */
 } lun_State;
 
 /* lun_State.flushWork: set where the work is queued, cleared where it is taken. */
@@ -82,7 +85,7 @@ enum {
   LUN_UNIT_COMPONENT = 2, /* a ui.View: runs its body */
   LUN_UNIT_LIST = 3,      /* List/ForEach content: iterates the data */
   LUN_UNIT_ROW = 4,       /* one row: runs the row function */
-  LUN_UNIT_EFFECT = 5     /* ui.effect: runs a function, renders nothing */
+  LUN_UNIT_EFFECT = 5     /* ui.effect: runs a function, renders nothing; C's own (lun_effect.c), never in a batch */
 };
 
 /* Render node kinds (built-in views): the one list, for C and for Swift
@@ -151,7 +154,6 @@ typedef struct lun_Ticket {
   int32_t unit, kind, node;
   int32_t recordRef;
   int32_t needsRender;    /* run without first checking its dependencies */
-  int32_t quiet;          /* an effect the host needs not hear of unless it fails: no unit_begin, no unit_end on success */
   int32_t plain;          /* a view whose output holds no child unit, environment value, preference or
                              transaction: if its run asks the host nothing and writes only nodes, it ends
                              in one call (scheduler.unit_done) in place of unit_begin, output.write and
@@ -301,7 +303,7 @@ const char *lun_last_error(lua_State *L, size_t *len);
  * that keeps that state. C calls them through one macro, lunh
  * (lun_host_calls.h): a new callback is one line in its group here, one
  * line in the host's table (HostTable.swift) and its Swift function. */
-/* The runtime's scheduler: flushes, rounds, units, apps and effects */
+/* The runtime's scheduler: flushes, rounds, units and apps (ui.effect's effects are C's: lun_effect.c) */
 typedef struct lun_SchedulerHost {
   void *context;
   /* A flush starts (0: one is running already; the host settles what other threads changed). */
@@ -314,9 +316,9 @@ typedef struct lun_SchedulerHost {
    * disposed meanwhile reads unit 0); returns how many, 0 when the round has
    * nothing left. One call per batch, not per unit. */
   int32_t (*round_batch)(void *context, const lun_Ticket **tickets);
-  /* The unit's function is about to run (not called for a quiet ticket). */
+  /* The unit's function is about to run. */
   void (*unit_begin)(void *context, int32_t unit);
-  /* The update ended (a quiet ticket: only if it failed); returns LUN_ENDED_* bits. */
+  /* The update ended; returns LUN_ENDED_* bits. */
   int (*unit_end)(void *context, int32_t unit, int32_t status, const char *message, size_t len);
   /* A plain ticket's run ended well having asked the host nothing: its
    * records (nodes, text, modifiers, slots only) are the unit's new output;
@@ -330,12 +332,9 @@ typedef struct lun_SchedulerHost {
   /* A new app whose root renders the view value held at recordRef, queued: C flushes. */
   int32_t (*mount)(void *context, int recordRef);
   void (*unmount)(void *context, int32_t app);
-  /* A new effect unit running the function held at recordRef, queued: C flushes. */
-  int32_t (*effect_new)(void *context, int recordRef);
-  void (*effect_dispose)(void *context, int32_t unit);
   /* The unit must run again at the next flush (a List scrolled). */
   void (*unit_invalidate)(void *context, int32_t unit);
-  /* A fresh start (ui.reset): every app unmounted, every effect disposed, the clock reset. */
+  /* A fresh start (ui.reset): every app unmounted, the store emptied (C cancels the effects). */
   void (*reset)(void *context);
   /* graph: the C graph does the work (lun_graph.h); Swift hears of writes made while a body runs */
   /* A body wrote node, which its run had read (S36: reported after the update). */
@@ -443,6 +442,8 @@ typedef struct lun_InspectHost {
    * an event, a warning), oldest first; NULL when none is left. */
   const char *(*problem_next)(void *context, int *isError, size_t *len);
   void (*event_failed)(void *context, int32_t unit, const char *message, size_t len);
+  /* A ui.effect's run failed, or was stopped after runLimit runs in a round: the message (the host says "effect: "). */
+  void (*effect_failed)(void *context, const char *message, size_t len);
   /* A script opened a URL with the default openURL action (issue 19): the
    * host decides what opening means (`lunette run` prints it). */
   void (*open_url)(void *context, const char *url, size_t len);
@@ -457,6 +458,8 @@ typedef struct lun_TraceHost {
   void (*set)(void *context, int on, int echo);
   /* While tracing: an event ran for unit ("onChange", "task resumed", ...). */
   void (*event_ran)(void *context, int32_t unit, const char *what, size_t len);
+  /* While tracing: a ui.effect whose graph node is `node` is about to run (its moved dependencies say why). */
+  void (*effect_ran)(void *context, int32_t node);
 } lun_TraceHost;
 
 /* The table a host passes to lun_install, by owner: each group answers

@@ -27,7 +27,8 @@ enum {
   LUN_ORIGIN_LUA = 0,     /* owner: object serial, slot: property index */
   LUN_ORIGIN_HOST = 1,    /* owner: host handle, slot: property index */
   LUN_ORIGIN_ENV = 2,     /* an environment entry */
-  LUN_ORIGIN_UNIT = 3     /* owner: unit id; slot: 1 for a ui.effect's unit (it renders nothing), 0 for a view's */
+  LUN_ORIGIN_UNIT = 3,    /* owner: a view unit's id (slot 0) */
+  LUN_ORIGIN_EFFECT = 4   /* owner: a ui.effect's slot in C (drive/lun_effect.c): queued on `effects`, not `pending` */
 };
 
 enum {
@@ -72,7 +73,9 @@ typedef struct lun_Graph {
   lun_Ids walk;       /* the refresh walk's stack, two ints a frame */
   lun_Ids bases;      /* where each nested walk starts */
   lun_Ids resume;     /* lun_graph_changed's explicit stack */
-  lun_Ids pending;    /* effect nodes that became pending, for the scheduler */
+  lun_Ids pending;    /* effect nodes of view units that became pending, for the scheduler */
+  lun_Ids effects;    /* ui.effect nodes that became pending, for C (lun_effect.c), taken from effectsHead */
+  int32_t effectsHead;
   lun_Ids released;   /* nodes given back by finalizers, freed between runs */
   lun_Ids log;        /* while logging > 0: the nodes lun_graph_changed marked, up to LUN_GRAPH_LOG_MAX */
   int32_t logging;    /* (withAnimation's writes, lun_completion.c) */
@@ -119,6 +122,9 @@ void lun_graph_changed(lun_Graph *g, int32_t node);
 void lun_graph_transaction(lun_Graph *g, int open);
 /* Takes the queued effect nodes: *nodes stays valid until the next graph call. */
 int32_t lun_graph_take_pending(lun_Graph *g, const int32_t **nodes);
+/* Queues a new ui.effect node to run (0 if out of memory); the oldest queued one, 0 if none. */
+int lun_graph_queue_effect(lun_Graph *g, int32_t node);
+int32_t lun_graph_next_effect(lun_Graph *g);
 /* A unit that will not run now (stopped) stops being pending. */
 void lun_graph_clear_pending(lun_Graph *g, int32_t node);
 

@@ -46,11 +46,10 @@ void lun_completion_forget(lua_State *L) {
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_animends);
 }
 
-/* 1 if the effect node id is a view's unit (not a ui.effect's: the graph
- * marks those, LUN_ORIGIN_UNIT with slot 1). [-0, +0] */
+/* 1 if the effect node id is a view's unit (not a ui.effect's: those are
+ * LUN_ORIGIN_EFFECT). [-0, +0] */
 static int lun_completion_is_view(const lun_Graph *g, int32_t id) {
-  const lun_GraphNode *n = &g->nodes[id];
-  return lun_graph_is_live(g, id) && n->origin == LUN_ORIGIN_UNIT && n->slot == 0;
+  return lun_graph_is_live(g, id) && g->nodes[id].origin == LUN_ORIGIN_UNIT;
 }
 
 /* The most links lun_completion_reaches_view follows for one body: past

@@ -17,6 +17,7 @@ final class Graph {
         case hostObject = 1    // owner: host handle, slot: property index
         case environment = 2   // an environment entry
         case unit = 3          // owner: unit id
+        case effect = 4        // a ui.effect, kept by C (owner: its slot there)
     }
 
     enum Step: Equatable {

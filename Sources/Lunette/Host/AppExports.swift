@@ -39,15 +39,6 @@ func lunhUnmount(_ rt: UnsafeMutableRawPointer?, _ app: Int32) {
     }
 }
 
-func lunhEffectNew(_ rt: UnsafeMutableRawPointer?, _ ref: Int32) -> Int32 {
-    withRuntime(rt) { $0.makeEffect(recordRef: ref).id }
-}
-
-func lunhEffectDispose(_ rt: UnsafeMutableRawPointer?, _ unit: Int32) {
-    withRuntime(rt) { runtime in
-        if let unit = runtime.units[unit] { runtime.dispose(unit) }
-    }
-}
 
 func lunhAppText(_ rt: UnsafeMutableRawPointer?, _ app: Int32, _ what: Int32, _ arg: UnsafePointer<CChar>?,
                  _ alen: Int, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {

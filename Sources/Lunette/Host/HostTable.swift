@@ -28,8 +28,6 @@ enum HostTable {
         table.pointee.scheduler.flushing = lunhFlushing
         table.pointee.scheduler.mount = lunhMount
         table.pointee.scheduler.unmount = lunhUnmount
-        table.pointee.scheduler.effect_new = lunhEffectNew
-        table.pointee.scheduler.effect_dispose = lunhEffectDispose
         table.pointee.scheduler.unit_invalidate = lunhUnitInvalidate
         table.pointee.scheduler.reset = lunhReset
         table.pointee.scheduler.render_write = lunhRenderWrite
@@ -80,12 +78,14 @@ enum HostTable {
         table.pointee.inspect.node_release_handle = lunhNodeReleaseHandle
         table.pointee.inspect.problem_next = lunhProblemNext
         table.pointee.inspect.event_failed = lunhEventFailed
+        table.pointee.inspect.effect_failed = lunhEffectFailed
         table.pointee.inspect.open_url = lunhOpenURL
         table.pointee.trace.context = Unmanaged.passUnretained(runtime.tracer).toOpaque()
         table.pointee.trace.write = lunhTraceWrite
         table.pointee.trace.where = lunhTraceWhere
         table.pointee.trace.set = lunhTraceSet
         table.pointee.trace.event_ran = lunhEventRan
+        table.pointee.trace.effect_ran = lunhEffectRan
         return table
     }
 }

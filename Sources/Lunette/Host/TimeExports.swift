@@ -56,6 +56,12 @@ func lunhEventFailed(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: U
     }
 }
 
+func lunhEffectFailed(_ rt: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?, _ length: Int) {
+    withRuntime(rt) { runtime in
+        if runtime.effectErrors.count < 1000 { runtime.effectErrors.append("effect: \(Lunette.message(message, length))") }
+    }
+}
+
 func lunhProblemNext(_ rt: UnsafeMutableRawPointer?, _ isError: UnsafeMutablePointer<Int32>?,
                      _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
     withRuntime(rt) { runtime in

@@ -19,6 +19,10 @@ func lunhTraceWhere(_ context: UnsafeMutableRawPointer?, _ place: UnsafePointer<
     withTracer(context) { $0.pendingWritePlace = string(place, length) }
 }
 
+func lunhEffectRan(_ context: UnsafeMutableRawPointer?, _ node: Int32) {
+    withTracer(context) { $0.effectRun(node: node) }
+}
+
 func lunhEventRan(_ context: UnsafeMutableRawPointer?, _ unit: Int32, _ what: UnsafePointer<CChar>?, _ length: Int) {
     withTracer(context) { $0.event(string(what, length), unit: unit) }
 }

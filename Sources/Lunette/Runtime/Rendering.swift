@@ -77,8 +77,6 @@ extension LunetteRuntime {
     /// Fills the next batch of the round: every unit waiting at the
     /// shallowest depth, in order, that may run (not disposed, not stopped,
     /// within the render loop limit). Returns how many; 0 ends the round.
-    /// A quiet unit (an effect, when not tracing) has its run's bookkeeping
-    /// done here: C reports it only if it fails.
     func nextBatch() -> Int32 {
         schedulePendingEffects()
         batch.removeAll()
@@ -90,17 +88,10 @@ extension LunetteRuntime {
                 guard let unit = units[id] else { continue }
                 unit.run.queued = false
                 guard !unit.disposed, admitRun(of: unit) else { continue }
-                let quiet = runsQuietly(unit)
-                batch.append(unit, quiet: quiet, plain: !quiet && runsPlainly(unit))
-                if quiet { unit.run.ran() }
+                batch.append(unit, plain: runsPlainly(unit))
             }
         }
         return Int32(batch.count)
-    }
-
-    /// An effect whose run the host needs hear of only if it fails (not while tracing).
-    func runsQuietly(_ unit: Unit) -> Bool {
-        unit.kind == .effect && !tracer.tracing
     }
 
     /// A view whose run may end in one call (`unit_done`, lun_Ticket.plain):
@@ -167,7 +158,7 @@ extension LunetteRuntime {
         unit.run.ran()
         if tracer.tracing { flushState.updateStarted = DispatchTime.now().uptimeNanoseconds }   // its cost, for inspectors
         flushState.updatingBegan = true
-        if unit.kind != .effect { builder.begin(unit) }
+        builder.begin(unit)
     }
 
     /// The update of unit `id` ended (a skipped one never began).
@@ -187,11 +178,8 @@ extension LunetteRuntime {
             unit.lastRenderSeconds = Double(DispatchTime.now().uptimeNanoseconds &- flushState.updateStarted) / 1e9
         }
         if status == Int32(LUN_UNIT_STOPPED) { unit.run.stoppedInFlush = flushState.flushCount }
-        if status == Int32(LUN_UNIT_FAILED) || status == Int32(LUN_UNIT_STOPPED), let message {
-            if unit.kind == .effect, effectErrors.count < 1000 { effectErrors.append("effect: \(message)") }
-            builder.fail(message)
-        }
-        let madeError = flushState.updatingBegan && unit.kind != .effect && builder.finish()
+        if status == Int32(LUN_UNIT_FAILED) || status == Int32(LUN_UNIT_STOPPED), let message { builder.fail(message) }
+        let madeError = flushState.updatingBegan && builder.finish()
         reportWritesDuringRender()
         return madeError
     }
@@ -225,7 +213,7 @@ extension LunetteRuntime {
     /// A new unit under `parent`, scheduled to render.
     func makeUnit(kind: Unit.Kind, typeId: Int32, parent: Unit?, app: App? = nil) -> Unit {
         let id = units.nextID()
-        let node = graph.newNode(.effect, owner: id, slot: kind == .effect ? 1 : 0, origin: .unit)   // slot 1: no view's
+        let node = graph.newNode(.effect, owner: id, slot: 0, origin: .unit)
         let name = kind == .component ? viewTypeName(typeId) : kind.name
         let unit = Unit(id: id, kind: kind, typeId: typeId, name: name, parent: parent,
                         app: app ?? parent?.app, node: node)
@@ -302,10 +290,9 @@ extension LunetteRuntime {
         return app
     }
 
-    /// A fresh start (ui.reset): every app unmounted, every effect disposed, the clock reset.
+    /// A fresh start (ui.reset): every app unmounted, the clock reset (C cancels the effects).
     func reset() {
         for app in apps { removeApp(app) }
-        for id in units.ids where units[id]?.kind == .effect { units[id].map(dispose) }
         clock.reset()
         storage.reset()
     }
@@ -317,13 +304,6 @@ extension LunetteRuntime {
         app.root = nil                          // units hold their app: break the cycle (R8)
         app.lastFind = nil                      // its remembered find goes with it
         mounting.appsByID[app.id] = nil
-    }
-
-    /// A `ui.effect`: runs at the flush C starts next, then after each flush where what it read changed.
-    func makeEffect(recordRef: Int32) -> Unit {
-        let unit = makeUnit(kind: .effect, typeId: 0, parent: nil)
-        unit.recordRef = recordRef
-        return unit
     }
 
     /// An environment value is no longer set: its readers re-render, its node goes.
@@ -359,6 +339,8 @@ extension LunetteRuntime {
             return key.hasPrefix("@") ? "environment \(key.dropFirst())" : "environment '\(key)'"
         case .unit:
             return units[owner]?.displayName ?? "a view"
+        case .effect:
+            return "an effect"
         }
     }
 

@@ -67,9 +67,19 @@ final class Tracer {
     /// Records why `unit` is about to run: the dependencies whose values
     /// moved since its last run, each with where it was set.
     func run(of unit: Unit) {
+        record("↻ \(unit.label)" + reasons(unit.run.cause, node: unit.node), in: unit.app)
+    }
+
+    /// Records why a `ui.effect` (its graph node) is about to run: "↻ effect  (Cell#1.v, set at …)".
+    func effectRun(node: Int32) {
+        record("↻ effect" + reasons(nil, node: node), in: nil)
+    }
+
+    /// "  (cause; Book#3.title, set at file:line; …)": what moved since the node's last run.
+    private func reasons(_ cause: String?, node: Int32) -> String {
         var reasons: [String] = []
-        if let cause = unit.run.cause { reasons.append(cause) }
-        var l = graph.node(unit.node).deps
+        if let cause { reasons.append(cause) }
+        var l = graph.node(node).deps
         while l != 0 {
             let link = graph.link(l)
             if link.version != graph.node(link.dep).version {
@@ -84,7 +94,7 @@ final class Tracer {
             reasons.removeLast(more)
             reasons.append("and \(more) more")
         }
-        record("↻ \(unit.label)" + (reasons.isEmpty ? "" : "  (\(reasons.joined(separator: "; ")))"), in: unit.app)
+        return reasons.isEmpty ? "" : "  (\(reasons.joined(separator: "; ")))"
     }
 
     private func record(_ line: String, in app: App?) {

@@ -25,7 +25,7 @@ struct RoundBatch {
     mutating func removeAll() { count = 0 }
 
     /// Adds the unit's ticket; the unit remembers where, to be cancelled.
-    mutating func append(_ unit: Unit, quiet: Bool, plain: Bool) {
+    mutating func append(_ unit: Unit, plain: Bool) {
         if count == capacity {
             let larger = UnsafeMutablePointer<lun_Ticket>.allocate(capacity: capacity * 2)
             larger.moveInitialize(from: tickets, count: count)
@@ -35,7 +35,7 @@ struct RoundBatch {
         }
         (tickets + count).initialize(to: lun_Ticket(unit: unit.id, kind: unit.kind.rawValue, node: unit.node,
                                                      recordRef: unit.recordRef, needsRender: unit.run.needsRender ? 1 : 0,
-                                                     quiet: quiet ? 1 : 0, plain: plain ? 1 : 0))
+                                                     plain: plain ? 1 : 0))
         unit.run.batchSlot = Int32(count)
         count += 1
     }

@@ -3,13 +3,13 @@ import CLunette
 /// A unit of rendering: something that runs Lua in its own tracking scope.
 ///
 /// A root (a mounted view value), a component (a `ui.View` body), a list's
-/// content (iterating its data), a row (one call of the row function), or an
-/// effect (`ui.effect`). Each has an effect node in the graph; when what it
+/// content (iterating its data) or a row (one call of the row function); a
+/// `ui.effect` is C's (lun_effect.c), not a unit. Each has an effect node in the graph; when what it
 /// read changes, the scheduler runs it again. Its Lua side — inputs, state,
 /// the values its output keeps — is a record table held by `recordRef`.
 final class Unit {
     enum Kind: Int32 {
-        case root = 1, component, list, row, effect
+        case root = 1, component, list, row
 
         /// "row", "effect": a unit's name when it is no component. Spelled
         /// out: interpolating a case reflects on it, microseconds per unit.
@@ -19,7 +19,6 @@ final class Unit {
             case .component: return "component"
             case .list: return "list"
             case .row: return "row"
-            case .effect: return "effect"
             }
         }
     }
@@ -95,7 +94,6 @@ final class Unit {
         case .row: return "\(parent?.parentComponentName ?? "List") row"
         case .list: return "\(parent?.displayName ?? "root") list"
         case .root: return "root"
-        case .effect: return "effect"
         }
     }
 

@@ -1,0 +1,205 @@
+/*
+ * lun_effect.c — ui.effect(fn): fn runs now, then again after each change
+ * to what it read, until effect:cancel() or ui.reset().
+ *
+ * Effects are C's (issue 17, item 2): an effect is a slot here, a graph
+ * node (LUN_ORIGIN_EFFECT, its owner the slot) and its function in the
+ * registry. A change the graph propagates to it queues its node on the
+ * graph's own effect queue (lun_graph_next_effect), not the scheduler's;
+ * each round of a flush runs the queued effects after the round's views,
+ * in the order they became pending (lun_flush.c). Swift does no work for
+ * an effect: it hears of one only when a run fails or is stopped
+ * (inspect.effect_failed) and, while tracing, when one runs (trace.effect_ran).
+ *
+ * An effect runs at most runLimit times in one round (the host's render
+ * loop limit): one that keeps changing what it reads is stopped there and
+ * reported, and runs again after the next change. A slot is reused once
+ * its effect is cancelled; a handle names its slot and the slot's
+ * generation, so a handle of a cancelled effect never cancels another.
+ */
+#include "core/core.h"
+#include "drive/drive.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+#define LUN_MT_EFFECT "lunette.Effect"
+
+/* The most effects a runtime keeps at once (a bound on what C allocates for scripts). */
+#define LUN_EFFECTS_MAX (1 << 24)
+
+typedef struct lun_Effect {
+  int32_t node;        /* its graph node; 0: the slot is free */
+  int32_t ref;         /* registry ref of its function */
+  uint32_t generation; /* moves on each time the slot is freed */
+  uint32_t round;      /* the round its runs are counted in (lun_State.round) */
+  int32_t runs;        /* its runs in that round */
+  int32_t nextFree;    /* the next free slot, when free */
+} lun_Effect;
+
+struct lun_Effects {
+  lun_Effect *slots;   /* slot i is slots[i - 1] */
+  int32_t count, capacity, firstFree;
+};
+
+/* An effect as Lua holds it: its slot and the slot's generation. */
+typedef struct lun_EffectHandle {
+  int32_t slot;
+  uint32_t generation;
+} lun_EffectHandle;
+
+/* The effect in slot, or NULL. */
+static lun_Effect *lun_effect_at(lun_State *S, int32_t slot) {
+  struct lun_Effects *E = S->effects;
+  if (!E || slot < 1 || slot > E->count || !E->slots[slot - 1].node) return NULL;
+  return &E->slots[slot - 1];
+}
+
+/* A free slot (0 if out of memory or past LUN_EFFECTS_MAX). */
+static int32_t lun_effect_slot(lun_State *S) {
+  struct lun_Effects *E = S->effects;
+  if (!E && !(E = S->effects = (struct lun_Effects *)calloc(1, sizeof(struct lun_Effects)))) return 0;
+  if (E->firstFree) {
+    int32_t slot = E->firstFree;
+    E->firstFree = E->slots[slot - 1].nextFree;
+    return slot;
+  }
+  if (E->count == E->capacity) {
+    int32_t cap = E->capacity ? E->capacity * 2 : 16;
+    lun_Effect *grown;
+    if (cap > LUN_EFFECTS_MAX) return 0;
+    grown = (lun_Effect *)realloc(E->slots, sizeof(lun_Effect) * (size_t)cap);
+    if (!grown) return 0;
+    E->slots = grown;
+    E->capacity = cap;
+  }
+  memset(&E->slots[E->count], 0, sizeof(lun_Effect));
+  return ++E->count;
+}
+
+/* Ends the effect: its node goes (once no walk can hold it), its function
+ * is let go, its slot is free for another. [-0, +0] */
+static void lun_effect_end(lua_State *L, lun_State *S, int32_t slot) {
+  lun_Effect *e = lun_effect_at(S, slot);
+  if (!e) return;
+  lun_graph_release_later(S->graph, e->node);     /* it may be running: freed between runs */
+  luaL_unref(L, LUA_REGISTRYINDEX, e->ref);
+  e->node = 0;
+  e->ref = LUA_NOREF;
+  e->generation++;
+  e->nextFree = S->effects->firstFree;
+  S->effects->firstFree = slot;
+}
+
+/* ui.effect(fn) -> effect: fn runs now (the flush this starts runs it) and
+ * after each flush in which what it read changed. */
+static int lun_ui_effect(lua_State *L) {
+  lun_State *S = lun_state(L);
+  lun_EffectHandle *h;
+  lun_Effect *e;
+  int32_t slot, node;
+  int ref;
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lun_app_check_idle(L, "ui.effect");
+  h = (lun_EffectHandle *)lua_newuserdatauv(L, sizeof(lun_EffectHandle), 0);
+  h->slot = 0;
+  luaL_setmetatable(L, LUN_MT_EFFECT);
+  lua_pushvalue(L, 1);
+  ref = luaL_ref(L, LUA_REGISTRYINDEX);           /* what may raise comes before the effect exists */
+  if (!(slot = lun_effect_slot(S))) {
+    luaL_unref(L, LUA_REGISTRYINDEX, ref);
+    return luaL_error(L, "not enough memory for another effect");
+  }
+  e = &S->effects->slots[slot - 1];
+  if (!(node = lun_graph_node_new(S->graph, LUN_GRAPH_EFFECT, LUN_ORIGIN_EFFECT, slot, 0))) {
+    e->nextFree = S->effects->firstFree;          /* the slot stays free */
+    S->effects->firstFree = slot;
+    luaL_unref(L, LUA_REGISTRYINDEX, ref);
+    return luaL_error(L, "not enough memory for another effect");
+  }
+  e->ref = ref;
+  e->node = node;
+  e->round = S->round - 1;
+  e->runs = 0;
+  h->slot = slot;
+  h->generation = e->generation;
+  lun_graph_queue_effect(S->graph, node);         /* out of memory: it runs after the first change it sees */
+  lun_flush_now(L);                               /* it runs now */
+  return 1;
+}
+
+/* effect:cancel() -> (): it never runs again (nothing if it ended already). */
+static int lun_effect_cancel(lua_State *L) {
+  lun_EffectHandle *h = (lun_EffectHandle *)luaL_checkudata(L, 1, LUN_MT_EFFECT);
+  lun_State *S = lun_state(L);
+  lun_Effect *e = lun_effect_at(S, h->slot);
+  if (e && e->generation == h->generation) lun_effect_end(L, S, h->slot);
+  h->slot = 0;
+  return 0;
+}
+
+/* Runs the effect whose node was queued, unless it ended, or ran runLimit
+ * times this round (then it is stopped and reported, once). [-0, +0] */
+static void lun_effect_run(lua_State *L, lun_State *S, int32_t node) {
+  lun_Effect *e;
+  lun_Ticket ticket;
+  int32_t slot;
+  if (!lun_graph_is_live(S->graph, node) || S->graph->nodes[node].origin != LUN_ORIGIN_EFFECT) return;
+  slot = S->graph->nodes[node].owner;
+  if (!(e = lun_effect_at(S, slot)) || e->node != node) return;   /* cancelled while it waited */
+  if (e->round != S->round) {
+    e->round = S->round;
+    e->runs = 0;
+  }
+  if (e->runs >= S->runLimit) {                   /* stopped: the next change runs it again */
+    lun_graph_clear_pending(S->graph, node);
+    if (e->runs++ == S->runLimit) {
+      char text[160];
+      snprintf(text, sizeof text, "stopped after running %d times in one flush: it keeps changing what it reads",
+               (int)S->runLimit);
+      lunh(S->rt, inspect, effect_failed, text, strlen(text));
+    }
+    return;
+  }
+  e->runs++;
+  memset(&ticket, 0, sizeof ticket);
+  ticket.kind = LUN_UNIT_EFFECT;
+  ticket.node = node;
+  ticket.recordRef = e->ref;
+  if (lun_update(L, S, &ticket) == LUN_UNIT_STOPPED && (e = lun_effect_at(S, slot)) && e->node == node)
+    e->runs = S->runLimit + 1;                    /* stopped by its budget: not again this round, not reported twice */
+}
+
+int lun_effects_run(lua_State *L, lun_State *S) {
+  int32_t node;
+  int ran = 0;
+  while ((node = lun_graph_next_effect(S->graph)) != 0) {
+    lun_effect_run(L, S, node);
+    ran++;
+  }
+  return ran;
+}
+
+int lun_effects_pending(const lun_State *S) {
+  return S->graph->effectsHead < S->graph->effects.count;
+}
+
+void lun_effects_reset(lua_State *L) {
+  lun_State *S = lun_state(L);
+  int32_t slot;
+  if (!S->effects) return;
+  for (slot = 1; slot <= S->effects->count; slot++) lun_effect_end(L, S, slot);
+}
+
+void lun_effects_free(lun_State *S) {
+  if (!S->effects) return;
+  free(S->effects->slots);
+  free(S->effects);
+  S->effects = NULL;
+}
+
+void lun_open_effect(lua_State *L) {
+  static const luaL_Reg effect[] = {{"cancel", lun_effect_cancel}, {NULL, NULL}};
+  lun_newmetatable_methods(L, LUN_MT_EFFECT, effect);
+  lua_pushcfunction(L, lun_ui_effect);
+  lua_setfield(L, -2, "effect");
+}

@@ -55,11 +55,16 @@ static inline int lun_rawfield(lua_State *L, int idx, const char *k) {
 }
 
 /* lun_keys.c: the field names the hot paths read (a run, a walk, self),
- * interned once per state, so reading one costs no string lookup. */
+ * interned once per state, so reading one costs no string lookup; and
+ * since Lua interns short strings, a key is one of them exactly when its
+ * text is the same pointer (lun_State.keyNames). */
 #define LUN_KEYS(X) X(INFO, "info") X(SELF, "self") X(BODY, "body") X(READY, "ready") X(OUT, "out") \
   X(KIND, "kind") X(TEXT, "text") X(SLOTS, "slots") X(SECTIONS, "sections") X(INPUTS, "inputs") \
   X(UPDATES, "updates") X(OBJECTS, "objects") X(VALUE, "value") \
-  X(ROW, "row") X(ELEM, "elem") X(INDEX, "index") X(FN, "fn") X(LIFE, "life")
+  X(ROW, "row") X(ELEM, "elem") X(INDEX, "index") X(FN, "fn") X(LIFE, "life") \
+  X(IDENTITY, "identity") X(ENV, "env") X(MODS, "mods") X(TXFN, "txfn") X(ANIM, "anim") X(ATTRS, "attrs") \
+  X(FOCUS, "focus") X(PREFS, "prefs") X(PREFWATCH, "prefWatch") X(SHEETSPEC, "sheetSpec") \
+  X(ALERTSPEC, "alertSpec") X(EXTRAS, "extras")
 #define LUN_KEY_ENUM_(id, name) LUN_K_##id,
 enum { LUN_KEYS(LUN_KEY_ENUM_) LUN_KEY_COUNT };
 #undef LUN_KEY_ENUM_

@@ -19,10 +19,12 @@ static const char *const lun_key_names[] = {
 void lun_keys_open(lua_State *L, lun_State *S) {
   int i;
   for (i = 0; i < LUN_KEY_COUNT; i++) {
-    lua_pushstring(L, lun_key_names[i]);
+    S->keyNames[i] = lua_pushstring(L, lun_key_names[i]);   /* short, so interned: kept alive by its ref */
     S->keyRefs[i] = (int32_t)luaL_ref(L, LUA_REGISTRYINDEX);
   }
 }
 
 _Static_assert(LUN_KEY_COUNT <= (int)(sizeof(((lun_State *)0)->keyRefs) / sizeof(int32_t)),
                "lun_State.keyRefs holds every LUN_KEYS name");
+_Static_assert(LUN_KEY_COUNT <= (int)(sizeof(((lun_State *)0)->keyNames) / sizeof(const char *)),
+               "lun_State.keyNames holds every LUN_KEYS name");

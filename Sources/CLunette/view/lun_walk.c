@@ -513,24 +513,26 @@ enum {
 };
 
 /* Which optional fields the view at v has: one pass over its keys, which
- * are few, instead of a lookup per field the walk knows. [-0, +0] */
-static unsigned lun_walk_fields(lua_State *L, int v) {
-  static const struct { const char *name; size_t len; unsigned bit; } fields[] = {
-    {"identity", 8, LUN_VF_ID}, {"env", 3, LUN_VF_ENV}, {"mods", 4, LUN_VF_MODS},
-    {"txfn", 4, LUN_VF_TRANSACTION}, {"anim", 4, LUN_VF_ANIMATION}, {"life", 4, LUN_VF_LIFE},
-    {"attrs", 5, LUN_VF_ATTRS}, {"focus", 5, LUN_VF_FOCUS}, {"prefs", 5, LUN_VF_PREFS},
-    {"prefWatch", 9, LUN_VF_PREFWATCH}, {"sheetSpec", 9, LUN_VF_SHEET}, {"alertSpec", 9, LUN_VF_ALERT},
-    {"extras", 6, LUN_VF_EXTRAS}};
+ * are few, instead of a lookup per field the walk knows; a key is told by
+ * its interned text's address (lun_State.keyNames). [-0, +0] */
+static unsigned lun_walk_fields(lua_State *L, const lun_State *S, int v) {
+  static const struct { int key; unsigned bit; } fields[] = {
+    {LUN_K_IDENTITY, LUN_VF_ID}, {LUN_K_ENV, LUN_VF_ENV}, {LUN_K_MODS, LUN_VF_MODS},
+    {LUN_K_TXFN, LUN_VF_TRANSACTION}, {LUN_K_ANIM, LUN_VF_ANIMATION}, {LUN_K_LIFE, LUN_VF_LIFE},
+    {LUN_K_ATTRS, LUN_VF_ATTRS}, {LUN_K_FOCUS, LUN_VF_FOCUS}, {LUN_K_PREFS, LUN_VF_PREFS},
+    {LUN_K_PREFWATCH, LUN_VF_PREFWATCH}, {LUN_K_SHEETSPEC, LUN_VF_SHEET}, {LUN_K_ALERTSPEC, LUN_VF_ALERT},
+    {LUN_K_EXTRAS, LUN_VF_EXTRAS}};
   unsigned has = 0;
-  size_t i, len;
+  size_t i;
   const char *key;
   lua_pushnil(L);
   while (lua_next(L, v)) {
     lua_pop(L, 1);
     if (lua_type(L, -1) != LUA_TSTRING) continue;
-    key = lua_tolstring(L, -1, &len);
+    key = lua_tostring(L, -1);
+    if (key == S->keyNames[LUN_K_KIND] || key == S->keyNames[LUN_K_TEXT]) continue;   /* every view's */
     for (i = 0; i < sizeof fields / sizeof fields[0]; i++)
-      if (fields[i].len == len && memcmp(fields[i].name, key, len) == 0) { has |= fields[i].bit; break; }
+      if (key == S->keyNames[fields[i].key]) { has |= fields[i].bit; break; }
   }
   return has;
 }
@@ -574,7 +576,7 @@ void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     lun_walk_inherited(L, W);                     /* the :transaction around the unit (D06) */
     lun_focus_scene_walk(L, W);                   /* an app's root: its scene, for focus */
   }
-  has = lun_walk_fields(L, v);
+  has = lun_walk_fields(L, S, v);
   if ((has & LUN_VF_ID) && lun_rawfield(L, v, "identity") != LUA_TNIL) {   /* app:find{ id = ... } matches it */
     size_t ilen;
     const char *id;

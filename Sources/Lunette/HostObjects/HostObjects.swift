@@ -86,7 +86,7 @@ final class HostObjects {
     private var typeIndex: [ObjectIdentifier: Int32] = [:]
     private var entries: [Int32: Entry] = [:]
     private var handleOf: [ObjectIdentifier: Int32] = [:]
-    private var identities: [ObjectIdentifier: Identity] = [:]
+    @exclusivity(unchecked) private var identities: [ObjectIdentifier: Identity] = [:]
     private var ordinalCounters: [Int32: Int] = [:]
     private var nextHandle: Int32 = 1
     let inbox: Inbox

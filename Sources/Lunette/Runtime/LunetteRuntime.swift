@@ -107,7 +107,7 @@ public final class LunetteRuntime {
     let clock: Clock
     let inbox = Inbox()
     /// Swift objects and values as C sees them: the owner of the host table's objects group.
-    lazy var objects = ObjectBridge(hosts: HostObjects(inbox: inbox), graph: graph)
+    let objects: ObjectBridge
     /// The Swift objects Lua holds.
     var hosts: HostObjects { objects.hosts }
     /// A run's output as it is made: the owner of the host table's output group.
@@ -151,6 +151,7 @@ public final class LunetteRuntime {
         }
         L = state
         tracer = Tracer(graph: graph, state: state)
+        objects = ObjectBridge(hosts: HostObjects(inbox: inbox), graph: graph)
         self.budget = budget
         ownsState = true
         self.options = options
@@ -174,6 +175,7 @@ public final class LunetteRuntime {
         guard let budget = lun_budget_new() else { throw LunetteError.setup("not enough memory") }
         L = state
         tracer = Tracer(graph: graph, state: state)
+        objects = ObjectBridge(hosts: HostObjects(inbox: inbox), graph: graph)
         self.budget = budget
         ownsState = false
         options = Options(sandboxed: false, virtualClock: virtualClock)

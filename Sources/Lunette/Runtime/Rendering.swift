@@ -78,8 +78,9 @@ extension LunetteRuntime {
     /// shallowest depth, in order, that may run (not disposed, not stopped,
     /// within the render loop limit). Returns how many; 0 ends the round.
     func nextBatch() -> Int32 {
-        schedulePendingEffects()
         batch.removeAll()
+        guard graph.hasPending || !scheduler.isEmpty else { return 0 }   // most rounds of a flush of effects
+        schedulePendingEffects()
         var ids = batch.ids
         batch.ids = []                                // one owner: emptying it keeps its storage
         defer { batch.ids = ids }

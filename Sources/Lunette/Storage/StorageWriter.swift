@@ -13,13 +13,13 @@ final class StorageWriter: @unchecked Sendable {
     private let store: AppStorageStore
     private let queue = DispatchQueue(label: "Lunette app storage")
     /// Changes of the running flush, not yet handed over (runtime's thread only).
-    private var staged: [AppStorageChange] = []
+    @exclusivity(unchecked) private var staged: [AppStorageChange] = []
     /// Handed over, not yet confirmed: the latest value per key, and its batch.
     private let pending = Locked<[[UInt8]: (value: [UInt8]?, batch: Int)]>([:])
     private let failures = Locked<[(message: String, cause: String)]>([])
     private var batches = 0
     /// A change was ever staged (runtime's thread only): until then no failure can exist.
-    private var staging = false
+    @exclusivity(unchecked) private var staging = false
     /// Bytes staged or handed over and not yet kept: at most `inFlightLimit` (R19).
     private let inFlight = Locked(0)
     let inFlightLimit = 64 << 20

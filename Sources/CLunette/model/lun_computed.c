@@ -64,13 +64,15 @@ static void lun_computed_blame(lua_State *L, int objidx, int32_t slot) {
   lua_pop(L, 5);
 }
 
-/* Runs computed node's function and stores its value. On failure leaves the
- * error value on the stack and returns 0. [-0, +0 | +1 on failure] */
-static int lun_recompute(lua_State *L, lun_State *S, int32_t node) {
+/* Runs computed node's function and stores its value; the serial -> object
+ * table is at objects. On failure leaves the error value on the stack and
+ * returns 0. [-0, +0 | +1 on failure] */
+static int lun_recompute(lua_State *L, lun_State *S, int32_t node, int objects) {
   int32_t serial = 0, slot = 0, saved;
   int objidx, status, changed;
   int begun = lun_graph_recompute_begin(S->graph, node, &serial, &slot);   /* 0: it is running (a cycle) */
-  if (!lun_object_push_serial(L, serial)) {      /* its object is gone */
+  if (lua_rawgeti(L, objects, serial) == LUA_TNIL) {   /* its object is gone */
+    lua_pop(L, 1);
     if (begun) lun_graph_recompute_end(S->graph, node, 1, 0);
     return 1;
   }
@@ -112,10 +114,11 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node) {
  * node, returns 1 as soon as the effect itself is found stale. May raise. */
 int lun_refresh_walk(lua_State *L, lun_State *S, int32_t node, int isEffect) {
   int32_t frame = lun_graph_refresh_frame(S->graph), r = 0;
-  int step = lun_graph_refresh_begin(S->graph, node, &r);
+  int step = lun_graph_refresh_begin(S->graph, node, &r), objects = 0;
   while (step == LUN_REFRESH_RECOMPUTE) {
     if (isEffect && r == node) {
       lun_graph_refresh_abort(S->graph, frame);
+      if (objects) lua_settop(L, objects - 1);
       return 1;
     }
     if (S->computeDepth >= LUN_MAX_COMPUTE_DEPTH) {
@@ -124,13 +127,18 @@ int lun_refresh_walk(lua_State *L, lun_State *S, int32_t node, int isEffect) {
       S->suspending = 1;
       return lun_suspend(L);
     }
-    if (!lun_recompute(L, S, r)) {
+    if (!objects) {                               /* the serial -> object table, once a walk */
+      lua_rawgeti(L, LUA_REGISTRYINDEX, S->objectsRef);
+      objects = lua_gettop(L);
+    }
+    if (!lun_recompute(L, S, r, objects)) {
       if (S->suspending) lun_graph_refresh_abort(S->graph, frame);   /* retried from the top */
       else lun_graph_refresh_fail(S->graph, frame);                  /* F09: it may recover */
       return lua_error(L);
     }
     step = lun_graph_refresh_resume(S->graph, &r);
   }
+  if (objects) lua_settop(L, objects - 1);
   return 0;
 }
 

@@ -225,7 +225,9 @@ static int lun_object_unknown(lua_State *L, int idx, int keyidx, const char *ver
 
 /* __index of instances: (obj, key) -> value. */
 static int lun_object_index(lua_State *L) {
-  lun_Object *o = (lun_Object *)lun_check_self_pushing(L, 1, lua_upvalueindex(LUN_UV_META), "model instance");
+  const lun_Class *cls = (const lun_Class *)lua_touserdata(L, lua_upvalueindex(LUN_UV_CLASS));
+  lun_Object *o = (lun_Object *)lua_touserdata(L, 1);   /* an instance: that class's metatable, by identity */
+  if (!o || !lua_getmetatable(L, 1) || lua_topointer(L, -1) != cls->meta) luaL_typeerror(L, 1, "model instance");
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(LUN_UV_PROPS)) == LUA_TNUMBER) {
     int prop = (int)lua_tointeger(L, -1), kind = o->cls->kinds[prop];
@@ -345,6 +347,7 @@ void lun_object_metatable(lua_State *L, int clsidx, int propsidx, int methodsidx
     {"__tostring", lun_object_tostring}, {NULL, NULL}};
   const luaL_Reg *r;
   lua_newtable(L);
+  ((lun_Class *)lua_touserdata(L, clsidx))->meta = lua_topointer(L, -1);
   for (r = closures; r->name; r++) {
     lua_pushvalue(L, clsidx);
     lua_pushvalue(L, propsidx);

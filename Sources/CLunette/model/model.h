@@ -46,6 +46,7 @@ typedef struct lun_Class {
   int32_t count;            /* instances made so far, for Book#3 */
   int32_t isObject;         /* an ObservableObject class (whole-object invalidation) */
   const lun_ClassHooks *hooks;  /* NULL for a script's classes */
+  const void *meta;         /* its instances' metatable (identity only: the class's closures keep it alive) */
   uint8_t kinds[1];         /* kinds[1..nprops] (flexible) */
 } lun_Class;
 

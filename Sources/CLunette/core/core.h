@@ -64,7 +64,7 @@ static inline int lun_rawfield(lua_State *L, int idx, const char *k) {
   X(ROW, "row") X(ELEM, "elem") X(INDEX, "index") X(FN, "fn") X(LIFE, "life") \
   X(IDENTITY, "identity") X(ENV, "env") X(MODS, "mods") X(TXFN, "txfn") X(ANIM, "anim") X(ATTRS, "attrs") \
   X(FOCUS, "focus") X(PREFS, "prefs") X(PREFWATCH, "prefWatch") X(SHEETSPEC, "sheetSpec") \
-  X(ALERTSPEC, "alertSpec") X(EXTRAS, "extras")
+  X(ALERTSPEC, "alertSpec") X(EXTRAS, "extras") X(TYPE, "type") X(UNIT, "unit") X(ID, "id") X(SITE, "site")
 #define LUN_KEY_ENUM_(id, name) LUN_K_##id,
 enum { LUN_KEYS(LUN_KEY_ENUM_) LUN_KEY_COUNT };
 #undef LUN_KEY_ENUM_

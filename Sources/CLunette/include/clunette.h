@@ -51,8 +51,8 @@ typedef struct lun_State {
   int32_t plainUnit;      /* a plain run (lun_Ticket.plain) the host has not heard begin yet, 0 if none */
   int32_t outPlain;       /* 0 once the run wrote a record only the full path follows (lun_out.c) */
   int32_t outDepth;       /* nodes open in the run's records */
-  int32_t keyRefs[32];    /* core/lun_keys.c: the hot paths' field names, interned once (registry refs) */
-  const char *keyNames[32];   /* ... and their text: a short string key is one of them iff it is the same pointer */
+  int32_t keyRefs[48];    /* core/lun_keys.c: the hot paths' field names, interned once (registry refs) */
+  const char *keyNames[48];   /* ... and their text: a short string key is one of them iff it is the same pointer */
   const void *viewMeta;   /* view values' metatable (its identity, for a check no script can forge) */
   int32_t viewMetaRef;    /* ... and its registry ref, to set it */
   const void *viewTypeMeta;   /* view types' metatable (kept in the registry by name): lun_viewtype_test */

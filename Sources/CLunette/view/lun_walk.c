@@ -306,7 +306,8 @@ static int lun_same_state_keys(lua_State *L, int a, int b) {
 /* A kept child whose view type was defined again (a reloaded script) takes
  * the new definition; its state stays if it declares the same names. */
 static void lun_walk_retype(lua_State *L, int rec, int info, lun_Walk *W, int32_t child) {
-  lua_getfield(L, rec, "info");
+  const lun_State *S = lun_state(L);
+  lun_getkey(L, S, rec, LUN_K_INFO);
   if (lua_rawequal(L, -1, info)) { lua_pop(L, 1); return; }
   lua_getfield(L, -1, "state");
   lua_getfield(L, info, "state");
@@ -318,9 +319,9 @@ static void lun_walk_retype(lua_State *L, int rec, int info, lun_Walk *W, int32_
   }
   lua_pop(L, 3);
   lua_pushvalue(L, info - 1);
-  lua_setfield(L, rec, "type");
+  lun_setkey(L, S, rec, LUN_K_TYPE);
   lua_pushvalue(L, info);
-  lua_setfield(L, rec, "info");
+  lun_setkey(L, S, rec, LUN_K_INFO);
   lun_self_retype(L, rec);
   lun_out_changed(L, child);
 }
@@ -364,43 +365,44 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
   const char *key = NULL;
   int32_t child = 0;
   int ref, info, inputs;
-  lun_rawfield(L, v, "type");
+  const lun_State *S = lun_state(L);
+  lun_getkey(L, S, v, LUN_K_TYPE);
   if (!lun_viewtype_test(L, -1)) lun_walk_altered(L, "type");
   lua_getiuservalue(L, -1, 1);
   info = lua_gettop(L);
-  if (lun_rawfield(L, v, "inputs") != LUA_TTABLE) lun_walk_altered(L, "inputs");
+  if (lun_getkey(L, S, v, LUN_K_INPUTS) != LUA_TTABLE) lun_walk_altered(L, "inputs");
   inputs = lua_gettop(L);
   lun_walk_check_bindings(L, info, inputs);
-  if (lun_rawfield(L, v, "identity") != LUA_TNIL) {
+  if (lun_getkey(L, S, v, LUN_K_IDENTITY) != LUA_TNIL) {
     lun_explicit_key(L, -1);
     key = lua_tolstring(L, -1, &klen);
   }
-  if (!key && lun_rawfield(L, v, "site") == LUA_TNUMBER) lun_out_site(L, (int32_t)lua_tointeger(L, -1));
+  if (!key && lun_getkey(L, S, v, LUN_K_SITE) == LUA_TNUMBER) lun_out_site(L, (int32_t)lua_tointeger(L, -1));
   lua_pop(L, 1);
-  lua_getfield(L, info, "id");
+  lun_getkey(L, S, info, LUN_K_ID);
   ref = lun_walk_unit(L, W, LUN_UNIT_COMPONENT, (int32_t)lua_tointeger(L, -1), key, klen, &child);
   if (ref == 0) {
     lua_createtable(L, 0, 8);
     lua_pushvalue(L, info - 1);
-    lua_setfield(L, -2, "type");
+    lun_setkey(L, S, -2, LUN_K_TYPE);
     lua_pushvalue(L, info);
-    lua_setfield(L, -2, "info");
+    lun_setkey(L, S, -2, LUN_K_INFO);
     lua_pushvalue(L, inputs);
-    lua_setfield(L, -2, "inputs");
+    lun_setkey(L, S, -2, LUN_K_INPUTS);
     lun_walk_empty_out(L);                        /* the shared empty one until its first run stores */
-    lua_setfield(L, -2, "out");
+    lun_setkey(L, S, -2, LUN_K_OUT);
     lun_self_create(L, -1, child);
     lua_pop(L, 1);
     lua_pushinteger(L, child);
-    lua_setfield(L, -2, "unit");
+    lun_setkey(L, S, -2, LUN_K_UNIT);
     lun_out_record(L, child);
   } else {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     lun_walk_retype(L, lua_gettop(L), info, W, child);
-    lua_getfield(L, -1, "inputs");
+    lun_getkey(L, S, -1, LUN_K_INPUTS);
     if (!lun_inputs_equal(L, -1, inputs, 0)) {
       lua_pushvalue(L, inputs);
-      lua_setfield(L, -3, "inputs");
+      lun_setkey(L, S, -3, LUN_K_INPUTS);
       lun_out_changed(L, child);
     }
   }

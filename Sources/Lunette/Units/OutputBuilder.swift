@@ -167,7 +167,8 @@ final class OutputBuilder {
             guard placed.count > 1 else { return }
             placed.removeLast()
             path.removeLast(2)
-            environmentStack.removeSubrange(environmentMarks.removeLast()...)
+            let mark = environmentMarks.removeLast()
+            if environmentStack.count > mark { environmentStack.removeSubrange(mark...) }   // most nodes set none
         case let .position(slot):
             nextPosition = slot.string.map(slotID)
         case let .attribute(name, value):

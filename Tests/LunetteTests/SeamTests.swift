@@ -67,6 +67,46 @@ final class SeamTests: XCTestCase {
         XCTAssertEqual(runtime.effectErrors.count, 2)
     }
 
+    /// An effect cancelled while its update is under way — by a computed its check recomputes,
+    /// or by itself before a retry — does not run again, and nothing is reported (a hostile
+    /// read: the update went on to call the registry slot its cancel had freed, "attempt to
+    /// call a number value").
+    func testAnEffectCancelledDuringItsUpdateDoesNotRun() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            local m = ui.Observable("M", { v = 0 })()
+            local e
+            local d = ui.Observable("D", { x = ui.computed(function()
+              if m.v == 1 and e then e:cancel() end
+              return m.v
+            end) })()
+            runs = 0
+            e = ui.effect(function() runs = runs + 1; local _ = d.x end)
+            m.v = 1
+            ui.flush()
+            local props = {}
+            for i = 1, 60 do
+              local prev = i - 1
+              props["c" .. i] = ui.computed(function(self)
+                if prev == 0 then return m.v end
+                return self["c" .. prev] + 1
+              end)
+            end
+            local chain = ui.Observable("Chain", props)()
+            local again
+            count = 0
+            again = ui.effect(function()
+              count = count + 1
+              if m.v == 2 then again:cancel(); local _ = chain.c60 end
+            end)
+            m.v = 2
+            ui.flush()
+            """)
+        XCTAssertEqual(runtime.effectErrors, [])
+        XCTAssertEqual(try runtime.evaluate("return runs, count"), ["1", "2"])
+    }
+
     /// View kinds and their names are C's list (LUN_VIEW_KINDS); Swift reads it, and a kind
     /// outside it is no kind at all (it becomes an error node, never a Group).
     func testViewKindsComeFromTheCList() {

@@ -53,7 +53,7 @@ final class TracerTests: XCTestCase {
     func testAnEffectsRunIsTracedWithWhatMoved() throws {
         let runtime = try LunetteRuntime()
         _ = try runtime.evaluate("""
-            local ui = require("lunette")
+            ui = require("lunette")
             local Box = ui.Observable("Box", { n = 0 })
             box = Box()
             effect = ui.effect(function() local _ = box.n end)
@@ -66,6 +66,8 @@ final class TracerTests: XCTestCase {
         _ = try runtime.evaluate("effect:cancel(); box.n = 2")
         runtime.flush()
         XCTAssertEqual(runtime.takeTraceLines(), [])
+        _ = try runtime.evaluate("other = ui.effect(function() local _ = box.n end)")
+        XCTAssertEqual(runtime.takeTraceLines(), ["↻ effect  (new)"])   // its first run, as a new view's
     }
 
     /// A line names at most 16 reasons and says how many more (the hostile read of session 8:

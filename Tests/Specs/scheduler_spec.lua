@@ -190,6 +190,96 @@ describe("Scheduler: effects", function()
     assert.equal(2, runs)
   end)
 
+  it("S34 an effect cancelled during its own update does not run again (by a computed its check recomputes, or by itself before a retry)", function()
+    -- a hostile read of the change that made effects C's: the run went on to call the freed function
+    local m = Counter()
+    local e
+    local Cancels = ui.Observable("CancelsInCheck", { x = ui.computed(function()
+      if m.value == 1 and e then e:cancel() end
+      return m.value
+    end) })
+    local d = Cancels()
+    local runs = 0
+    e = ui.effect(function() runs = runs + 1; local _ = d.x end)
+    m.value = 1
+    ui.flush()
+    assert.equal(1, runs)
+    -- itself, then a read of a never-evaluated chain deeper than 32 (the run is retried from the top)
+    local props = {}
+    for i = 1, 60 do
+      local prev = i - 1
+      props["c" .. i] = ui.computed(function(self)
+        if prev == 0 then return m.value end
+        return self["c" .. prev] + 1
+      end)
+    end
+    local chain = ui.Observable("CancelChain", props)()
+    local again
+    local count = 0
+    again = ui.effect(function()
+      count = count + 1
+      if m.value == 2 then again:cancel(); local _ = chain.c60 end
+    end)
+    m.value = 2
+    ui.flush()
+    assert.equal(2, count)                         -- its first run, and the one that cancelled: no retry
+  end)
+
+  it("S36 a check that finds nothing changed is no run: an effect checked often still sees the change", function()
+    -- three effects pass a value around 249 times in one flush, each writing s; E reads only s >= 0
+    local st = ui.Observable("Ring", { s = 0, a = 0, b = 0, c = 0 })()
+    local positive = ui.Observable("Positive", { yes = ui.computed(function() return st.s >= 0 end) })()
+    local seen = {}
+    local watcher = ui.effect(function() seen[#seen + 1] = positive.yes end)
+    local ring = {}
+    for i, p in ipairs({ { "a", "b" }, { "b", "c" }, { "c", "a" } }) do
+      ring[i] = ui.effect(function()
+        local v = st[p[1]]
+        if v > 0 and v < 250 then st.s = v; st[p[2]] = v + 1
+        elseif v == 250 then st.s = -1 end
+      end)
+    end
+    st.a = 1
+    ui.flush()
+    assert.same({ true, false }, seen)
+    watcher:cancel()
+    for _, e in ipairs(ring) do e:cancel() end
+  end)
+
+  it("S34 F09 an effect and a view whose check raised while settling a deep chain run again at the next change #errors", function()
+    -- the check suspended (a never-evaluated chain deeper than 32) and its settle raised: the unit
+    -- stayed pending in no queue and never ran again
+    local m = Counter()
+    local props = {}
+    for i = 1, 60 do
+      local prev = i - 1
+      props["d" .. i] = ui.computed(function(self)
+        if prev == 0 then
+          if m.value == 1 then error("the bottom fails at 1") end
+          return m.value
+        end
+        return self["d" .. prev] + 1
+      end)
+    end
+    local chain = ui.Observable("FailingChain", props)()
+    local top = ui.Observable("ChainTop", { c = ui.computed(function()
+      if m.value == 0 then return 0 end
+      return chain.d60
+    end) })()
+    local seen = {}
+    local e = ui.effect(function() seen[#seen + 1] = top.c end)
+    local app = ui.mount(ui.View("ChainTopView", function() return ui.Text("c " .. tostring(top.c)) end) {})
+    m.value = 1
+    ui.flush()
+    assert.truthy(app:find { type = "Error" })
+    m.value = 2
+    ui.flush()
+    assert.same({ 0, 61 }, seen)
+    assert.truthy(app:find("c 61"))
+    e:cancel()
+    app:unmount()
+  end)
+
   it("S34 effect methods check their receiver", function()
     local effect = ui.effect(function() end)
     assert.has_error(function() effect.cancel({}) end)

@@ -35,6 +35,8 @@ void lun_open_effect(lua_State *L);
 /* Runs the queued effects, oldest first, those they make stale included;
  * returns how many were taken from the queue. */
 int lun_effects_run(lua_State *L, lun_State *S);
+/* 1 if the effect of graph node `node` is still one (not cancelled). */
+int lun_effect_live(lun_State *S, int32_t node);
 /* 1 if an effect waits to run. */
 int lun_effects_pending(const lun_State *S);
 /* Cancels every effect (ui.reset). */

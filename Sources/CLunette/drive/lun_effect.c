@@ -6,14 +6,17 @@
  * node (LUN_ORIGIN_EFFECT, its owner the slot) and its function in the
  * registry. A change the graph propagates to it queues its node on the
  * graph's own effect queue (lun_graph_next_effect), not the scheduler's;
- * each round of a flush runs the queued effects after the round's views,
+ * each round of a flush runs the queued effects before the round's views,
  * in the order they became pending (lun_flush.c). Swift does no work for
  * an effect: it hears of one only when a run fails or is stopped
  * (inspect.effect_failed) and, while tracing, when one runs (trace.effect_ran).
  *
  * An effect runs at most runLimit times in one round (the host's render
  * loop limit): one that keeps changing what it reads is stopped there and
- * reported, and runs again after the next change. A slot is reused once
+ * reported, and runs again after the next change. A check that finds
+ * nothing it read changed is no run. An effect cancelled while its update
+ * is under way (by a computed its check recomputes, or by itself before a
+ * retry) does not run again: lun_update asks lun_effect_live first. A slot is reused once
  * its effect is cancelled; a handle names its slot and the slot's
  * generation, so a handle of a cancelled effect never cancels another.
  */
@@ -33,6 +36,7 @@ typedef struct lun_Effect {
   uint32_t generation; /* moves on each time the slot is freed */
   uint32_t round;      /* the round its runs are counted in (lun_State.round) */
   int32_t runs;        /* its runs in that round */
+  int32_t stopped;     /* stopped in that round (the limit, or its budget): not run again in it */
   int32_t nextFree;    /* the next free slot, when free */
 } lun_Effect;
 
@@ -119,10 +123,14 @@ static int lun_ui_effect(lua_State *L) {
   e->ref = ref;
   e->node = node;
   e->round = S->round - 1;
-  e->runs = 0;
+  e->runs = e->stopped = 0;
   h->slot = slot;
   h->generation = e->generation;
-  lun_graph_queue_effect(S->graph, node);         /* out of memory: it runs after the first change it sees */
+  if (!lun_graph_queue_effect(S->graph, node)) {  /* it could never run: no effect */
+    lun_effect_end(L, S, slot);
+    h->slot = 0;
+    return luaL_error(L, "not enough memory for another effect");
+  }
   lun_flush_now(L);                               /* it runs now */
   return 1;
 }
@@ -137,36 +145,49 @@ static int lun_effect_cancel(lua_State *L) {
   return 0;
 }
 
-/* Runs the effect whose node was queued, unless it ended, or ran runLimit
- * times this round (then it is stopped and reported, once). [-0, +0] */
-static void lun_effect_run(lua_State *L, lun_State *S, int32_t node) {
+/* The effect of node, if it is still one (not cancelled), or NULL. */
+static lun_Effect *lun_effect_of(lun_State *S, int32_t node) {
   lun_Effect *e;
+  if (!lun_graph_is_live(S->graph, node) || S->graph->nodes[node].origin != LUN_ORIGIN_EFFECT) return NULL;
+  e = lun_effect_at(S, S->graph->nodes[node].owner);
+  return e && e->node == node ? e : NULL;
+}
+
+int lun_effect_live(lun_State *S, int32_t node) {
+  return lun_effect_of(S, node) != NULL;
+}
+
+/* Runs the effect whose node was queued, unless it ended or was stopped
+ * this round; past runLimit runs in the round it is stopped and reported,
+ * once. [-0, +0] */
+static void lun_effect_run(lua_State *L, lun_State *S, int32_t node) {
+  lun_Effect *e = lun_effect_of(S, node);
   lun_Ticket ticket;
-  int32_t slot;
-  if (!lun_graph_is_live(S->graph, node) || S->graph->nodes[node].origin != LUN_ORIGIN_EFFECT) return;
-  slot = S->graph->nodes[node].owner;
-  if (!(e = lun_effect_at(S, slot)) || e->node != node) return;   /* cancelled while it waited */
+  int status;
+  if (!e) return;                                 /* cancelled while it waited */
   if (e->round != S->round) {
     e->round = S->round;
-    e->runs = 0;
+    e->runs = e->stopped = 0;
   }
-  if (e->runs >= S->runLimit) {                   /* stopped: the next change runs it again */
+  if (!e->stopped && e->runs >= S->runLimit) {
+    char text[160];
+    e->stopped = 1;
+    snprintf(text, sizeof text, "stopped after running %d times in one flush: it keeps changing what it reads",
+             (int)S->runLimit);
+    lunh(S->rt, inspect, effect_failed, text, strlen(text));
+  }
+  if (e->stopped) {                               /* the next change runs it again */
     lun_graph_clear_pending(S->graph, node);
-    if (e->runs++ == S->runLimit) {
-      char text[160];
-      snprintf(text, sizeof text, "stopped after running %d times in one flush: it keeps changing what it reads",
-               (int)S->runLimit);
-      lunh(S->rt, inspect, effect_failed, text, strlen(text));
-    }
     return;
   }
-  e->runs++;
   memset(&ticket, 0, sizeof ticket);
   ticket.kind = LUN_UNIT_EFFECT;
   ticket.node = node;
   ticket.recordRef = e->ref;
-  if (lun_update(L, S, &ticket) == LUN_UNIT_STOPPED && (e = lun_effect_at(S, slot)) && e->node == node)
-    e->runs = S->runLimit + 1;                    /* stopped by its budget: not again this round, not reported twice */
+  status = lun_update(L, S, &ticket);
+  if (!(e = lun_effect_of(S, node))) return;      /* it cancelled itself */
+  if (status == LUN_UNIT_STOPPED) e->stopped = 1; /* by its budget: not again this round, reported once */
+  else if (status != LUN_UNIT_SKIPPED) e->runs++; /* a check that found nothing changed is no run */
 }
 
 int lun_effects_run(lua_State *L, lun_State *S) {

@@ -241,7 +241,9 @@ static int lun_update_k(lua_State *L) {
     run->checked = 1;
   }
   if (run->ticket.kind == LUN_UNIT_EFFECT) {      /* the host hears of an effect's run only while tracing */
-    if (S->tracing && !run->traced) lunh(S->rt, trace, effect_ran, node);
+    if (!lun_effect_live(S, node)) return 0;      /* cancelled by its check, or before this retry: no run */
+    if (S->tracing && !run->traced)
+      lunh(S->rt, trace, effect_ran, node, !(S->graph->nodes[node].flags & LUN_GRAPH_EVALUATED));
     run->traced = 1;
   } else if (S->plainUnit) {                      /* a plain run the host has not heard of: a try before */
     S->outLen = 0;                                /* this one (it suspended) asked nothing; its records go */
@@ -317,6 +319,12 @@ static int lun_update_tries(lua_State *L, lun_State *S, lun_Run *run) {
       S->suspending = 0;
       run->rendered = 0;
       if (lun_settle(L, S, S->suspendNode)) continue;
+      if (run->checking) {                        /* the check's settle raised: run it, as when its check */
+        lua_pop(L, 1);                            /* raises (F09): it reads the chain again, shows the */
+        run->checking = 0;                        /* error and keeps its dependencies, so it recovers */
+        run->checked = 1;                         /* (else it stayed pending in no queue, never run again) */
+        continue;
+      }
     }
     return LUN_UNIT_FAILED;
   }

@@ -459,8 +459,9 @@ typedef struct lun_TraceHost {
   void (*set)(void *context, int on, int echo);
   /* While tracing: an event ran for unit ("onChange", "task resumed", ...). */
   void (*event_ran)(void *context, int32_t unit, const char *what, size_t len);
-  /* While tracing: a ui.effect whose graph node is `node` is about to run (its moved dependencies say why). */
-  void (*effect_ran)(void *context, int32_t node);
+  /* While tracing: a ui.effect whose graph node is `node` is about to run (its moved dependencies say
+   * why; isNew: its first run). */
+  void (*effect_ran)(void *context, int32_t node, int isNew);
 } lun_TraceHost;
 
 /* The table a host passes to lun_install, by owner: each group answers

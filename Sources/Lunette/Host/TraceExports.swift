@@ -19,8 +19,8 @@ func lunhTraceWhere(_ context: UnsafeMutableRawPointer?, _ place: UnsafePointer<
     withTracer(context) { $0.pendingWritePlace = string(place, length) }
 }
 
-func lunhEffectRan(_ context: UnsafeMutableRawPointer?, _ node: Int32) {
-    withTracer(context) { $0.effectRun(node: node) }
+func lunhEffectRan(_ context: UnsafeMutableRawPointer?, _ node: Int32, _ isNew: Int32) {
+    withTracer(context) { $0.effectRun(node: node, isNew: isNew != 0) }
 }
 
 func lunhEventRan(_ context: UnsafeMutableRawPointer?, _ unit: Int32, _ what: UnsafePointer<CChar>?, _ length: Int) {

@@ -200,7 +200,7 @@ public final class LunetteRuntime {
         _ = try runChunk("package.preload['lunette.snapshots'] = function(...)\n\(snapshots)\nend",
                          name: "=(lunette snapshots)")
         lun_budget_set(lun_state(L), options.timeBudget)
-        lun_state(L).pointee.runLimit = Int32(clamping: options.renderLoopLimit)   // an effect's runs in a round
+        lun_state(L).pointee.runLimit = Int32(min(options.renderLoopLimit, 1 << 30))   // an effect's runs in a round
         Watchdog.shared.watch(lun_state(L))
     }
 

@@ -179,6 +179,8 @@ extension LunetteRuntime {
             unit.lastRenderSeconds = Double(DispatchTime.now().uptimeNanoseconds &- flushState.updateStarted) / 1e9
         }
         if status == Int32(LUN_UNIT_STOPPED) { unit.run.stoppedInFlush = flushState.flushCount }
+        // A check that found nothing it read changed is no run: it does not count toward the limit.
+        if status == Int32(LUN_UNIT_SKIPPED), unit.run.runsThisFlush > 0 { unit.run.runsThisFlush -= 1 }
         if status == Int32(LUN_UNIT_FAILED) || status == Int32(LUN_UNIT_STOPPED), let message { builder.fail(message) }
         let madeError = flushState.updatingBegan && builder.finish()
         reportWritesDuringRender()

@@ -70,9 +70,10 @@ final class Tracer {
         record("↻ \(unit.label)" + reasons(unit.run.cause, node: unit.node), in: unit.app)
     }
 
-    /// Records why a `ui.effect` (its graph node) is about to run: "↻ effect  (Cell#1.v, set at …)".
-    func effectRun(node: Int32) {
-        record("↻ effect" + reasons(nil, node: node), in: nil)
+    /// Records why a `ui.effect` (its graph node) is about to run: "↻ effect  (new)" the first
+    /// time, then "↻ effect  (Cell#1.v, set at …)".
+    func effectRun(node: Int32, isNew: Bool) {
+        record("↻ effect" + reasons(isNew ? "new" : nil, node: node), in: nil)
     }
 
     /// "  (cause; Book#3.title, set at file:line; …)": what moved since the node's last run.

@@ -246,6 +246,35 @@ describe("Scheduler: effects", function()
     for _, e in ipairs(ring) do e:cancel() end
   end)
 
+  it("S36 checks that find nothing changed are bounded too: computeds that write each other's inputs end", function()
+    -- a second hostile read: once such checks stopped counting as runs, this flush never ended
+    local recomputes = 0
+    local Writes = ui.Observable("WritesEachOther", { on = false, x = 0, y = 0,
+      c1 = ui.computed(function(self) recomputes = recomputes + 1; local _ = self.x
+        if self.on then self.y = self.y + 1 end; return 1 end),
+      c2 = ui.computed(function(self) recomputes = recomputes + 1; local _ = self.y
+        if self.on then self.x = self.x + 1 end; return 1 end) })
+    local m = Writes()
+    local V1 = ui.View("ChecksV1", function() return ui.Text("c1 " .. m.c1) end)
+    local V2 = ui.View("ChecksV2", function() return ui.Text("c2 " .. m.c2) end)
+    local app = ui.mount(ui.VStack { V1 {}, V2 {} })
+    m.on = true
+    ui.flush()
+    assert.truthy(recomputes < 2100)               -- ten checks a run allowed: 1000 each
+    assert.matches("ChecksV1 was stopped after 1000 checks", table.concat(app:warnings(), "\n"))
+    assert.equal(1, app:renders("ChecksV1"))
+    app:unmount()
+    m.on = false
+    local n = Writes { on = true }
+    local e1 = ui.effect(function() local _ = n.c1 end)
+    local e2 = ui.effect(function() local _ = n.c2 end)
+    recomputes = 0
+    n.x = 1
+    ui.flush()
+    assert.truthy(recomputes < 2100)
+    e1:cancel(); e2:cancel()
+  end)
+
   it("S34 F09 an effect and a view whose check raised while settling a deep chain run again at the next change #errors", function()
     -- the check suspended (a never-evaluated chain deeper than 32) and its settle raised: the unit
     -- stayed pending in no queue and never ran again

@@ -14,7 +14,9 @@
  * An effect runs at most runLimit times in one round (the host's render
  * loop limit): one that keeps changing what it reads is stopped there and
  * reported, and runs again after the next change. A check that finds
- * nothing it read changed is no run. An effect cancelled while its update
+ * nothing it read changed is no run, but checks are bounded too (ten
+ * times as many: what it reads may be written again and again to the same
+ * values, by computeds that write). An effect cancelled while its update
  * is under way (by a computed its check recomputes, or by itself before a
  * retry) does not run again: lun_update asks lun_effect_live first. A slot is reused once
  * its effect is cancelled; a handle names its slot and the slot's
@@ -27,6 +29,9 @@
 
 #define LUN_MT_EFFECT "lunette.Effect"
 
+/* Checks that find nothing changed allowed a round, per run allowed (lun_State.runLimit). */
+#define LUN_CHECKS_PER_RUN 10
+
 /* The most effects a runtime keeps at once (a bound on what C allocates for scripts). */
 #define LUN_EFFECTS_MAX (1 << 24)
 
@@ -36,6 +41,7 @@ typedef struct lun_Effect {
   uint32_t generation; /* moves on each time the slot is freed */
   uint32_t round;      /* the round its runs are counted in (lun_State.round) */
   int32_t runs;        /* its runs in that round */
+  int32_t checks;      /* its checks in that round that found nothing changed */
   int32_t stopped;     /* stopped in that round (the limit, or its budget): not run again in it */
   int32_t nextFree;    /* the next free slot, when free */
 } lun_Effect;
@@ -123,7 +129,7 @@ static int lun_ui_effect(lua_State *L) {
   e->ref = ref;
   e->node = node;
   e->round = S->round - 1;
-  e->runs = e->stopped = 0;
+  e->runs = e->checks = e->stopped = 0;
   h->slot = slot;
   h->generation = e->generation;
   if (!lun_graph_queue_effect(S->graph, node)) {  /* it could never run: no effect */
@@ -167,13 +173,17 @@ static void lun_effect_run(lua_State *L, lun_State *S, int32_t node) {
   if (!e) return;                                 /* cancelled while it waited */
   if (e->round != S->round) {
     e->round = S->round;
-    e->runs = e->stopped = 0;
+    e->runs = e->checks = e->stopped = 0;
   }
-  if (!e->stopped && e->runs >= S->runLimit) {
-    char text[160];
+  if (!e->stopped && (e->runs >= S->runLimit || e->checks >= LUN_CHECKS_PER_RUN * (int64_t)S->runLimit)) {
+    char text[200];
     e->stopped = 1;
-    snprintf(text, sizeof text, "stopped after running %d times in one flush: it keeps changing what it reads",
-             (int)S->runLimit);
+    if (e->runs >= S->runLimit)
+      snprintf(text, sizeof text, "stopped after running %d times in one flush: it keeps changing what it reads",
+               (int)S->runLimit);
+    else
+      snprintf(text, sizeof text, "stopped after %d checks in one flush found what it reads written again to the "
+               "same values: something keeps writing them", (int)e->checks);
     lunh(S->rt, inspect, effect_failed, text, strlen(text));
   }
   if (e->stopped) {                               /* the next change runs it again */
@@ -187,7 +197,8 @@ static void lun_effect_run(lua_State *L, lun_State *S, int32_t node) {
   status = lun_update(L, S, &ticket);
   if (!(e = lun_effect_of(S, node))) return;      /* it cancelled itself */
   if (status == LUN_UNIT_STOPPED) e->stopped = 1; /* by its budget: not again this round, reported once */
-  else if (status != LUN_UNIT_SKIPPED) e->runs++; /* a check that found nothing changed is no run */
+  else if (status == LUN_UNIT_SKIPPED) e->checks++;   /* a check that found nothing changed is no run */
+  else e->runs++;
 }
 
 int lun_effects_run(lua_State *L, lun_State *S) {

@@ -179,8 +179,7 @@ extension LunetteRuntime {
             unit.lastRenderSeconds = Double(DispatchTime.now().uptimeNanoseconds &- flushState.updateStarted) / 1e9
         }
         if status == Int32(LUN_UNIT_STOPPED) { unit.run.stoppedInFlush = flushState.flushCount }
-        // A check that found nothing it read changed is no run: it does not count toward the limit.
-        if status == Int32(LUN_UNIT_SKIPPED), unit.run.runsThisFlush > 0 { unit.run.runsThisFlush -= 1 }
+        if status == Int32(LUN_UNIT_SKIPPED) { countCheck(of: unit) }
         if status == Int32(LUN_UNIT_FAILED) || status == Int32(LUN_UNIT_STOPPED), let message { builder.fail(message) }
         let madeError = flushState.updatingBegan && builder.finish()
         reportWritesDuringRender()
@@ -192,6 +191,7 @@ extension LunetteRuntime {
         if unit.run.flushStamp != flushState.flushCount {
             unit.run.flushStamp = flushState.flushCount
             unit.run.runsThisFlush = 0
+            unit.run.checksThisFlush = 0
         }
         unit.run.runsThisFlush += 1
         if unit.run.stoppedInFlush == flushState.flushCount {            // stopped by its budget: once per flush is enough
@@ -205,6 +205,22 @@ extension LunetteRuntime {
         // Not pending any more: the next change (in a later flush) runs it again.
         graph.clearPending(unit.node)
         return false
+    }
+
+    /// Checks that find nothing changed allowed in a flush, per run allowed.
+    static let checksPerRun = 10
+
+    /// A check that found nothing it read changed is no run (a view read by
+    /// nobody's change must not be stopped for the changes of others), but
+    /// checks are bounded too, ten times as many: what it reads may be
+    /// written again and again to the same values (by computeds that write).
+    private func countCheck(of unit: Unit) {
+        if unit.run.runsThisFlush > 0 { unit.run.runsThisFlush -= 1 }
+        unit.run.checksThisFlush += 1
+        guard unit.run.checksThisFlush == Self.checksPerRun * min(options.renderLoopLimit, 1 << 30) else { return }
+        unit.run.stoppedInFlush = flushState.flushCount
+        warn(in: unit, "\(unit.displayName) was stopped after \(unit.run.checksThisFlush) checks in one flush found "
+             + "what it reads written again to the same values: something keeps writing them")
     }
 
     /// Releases the records of disposed units (their tasks stop, their

@@ -202,15 +202,19 @@ static void lun_run_unit(lua_State *L, lun_State *S, lun_Run *run) {
       lun_getkey(L, S, W->record, LUN_K_VALUE);
       lun_walk_value(L, W, lua_gettop(L));
       break;
-    case LUN_UNIT_COMPONENT:
+    case LUN_UNIT_COMPONENT: {
+      int info, work;
       if (lun_getkey(L, S, W->record, LUN_K_READY) == LUA_TNIL) lun_self_init(L, W->record);
       lun_getkey(L, S, W->record, LUN_K_INFO);    /* the view's info, read once */
-      lun_self_subscribe(L, W->record, lua_gettop(L));
-      lun_dynamic_update(L, W->record, lua_gettop(L));   /* DynamicProperty.update, before the body (F14) */
-      lun_getkey(L, S, -1, LUN_K_BODY);
+      info = lua_gettop(L);
+      lun_getkey(L, S, info, LUN_K_BODY);
       lun_getkey(L, S, W->record, LUN_K_SELF);
+      work = lun_self_work(L, -1);                /* most views: neither */
+      if (work & LUN_SELF_OBJECTS) lun_self_subscribe(L, W->record, info);
+      if (work & LUN_SELF_UPDATES) lun_dynamic_update(L, W->record, info);   /* DynamicProperty.update, before the body (F14) */
       lun_run_view(L, W, lua_gettop(L) - 1, 1);
       break;
+    }
     case LUN_UNIT_ROW:
       lun_getkey(L, S, W->record, LUN_K_ROW);
       lun_getkey(L, S, W->record, LUN_K_ELEM);

@@ -15,6 +15,7 @@
 
 typedef struct lun_Self {
   int32_t unit;
+  int32_t work;        /* LUN_SELF_* bits: what a run of its view does before the body (lun_self_work) */
 } lun_Self;
 
 /* Self's section kind for the key at kidx (0 if none), self at 1: its second
@@ -389,10 +390,22 @@ int32_t lun_self_unit(lua_State *L, int idx) {
  * self at selfidx, where a read through it finds them. [-0, +0] */
 static void lun_self_keep_sections(lua_State *L, int selfidx, int recidx) {
   const lun_State *S = lun_state(L);
+  lun_Self *self = (lun_Self *)lua_touserdata(L, selfidx);
   lun_getkey(L, S, recidx, LUN_K_INFO);
+  self->work = 0;                                 /* and what its runs do before the body */
+  if (lun_getkey(L, S, -1, LUN_K_OBJECTS) == LUA_TTABLE) self->work |= LUN_SELF_OBJECTS;
+  if (lun_getkey(L, S, -2, LUN_K_UPDATES) == LUA_TTABLE) self->work |= LUN_SELF_UPDATES;
+  lua_pop(L, 2);
   lun_getkey(L, S, -1, LUN_K_SECTIONS);
   lua_setiuservalue(L, selfidx, 2);
   lua_pop(L, 1);
+}
+
+int lun_self_work(lua_State *L, int idx) {
+  /* a record's self, which C made (no script reaches a record): the size check is a guard */
+  lun_Self *self = lua_type(L, idx) == LUA_TUSERDATA && lua_rawlen(L, idx) == sizeof(lun_Self)
+                 ? (lun_Self *)lua_touserdata(L, idx) : NULL;
+  return self ? self->work : LUN_SELF_OBJECTS | LUN_SELF_UPDATES;
 }
 
 /* Pushes a new self for the record at recidx and stores it as record.self. [-0, +1] */
@@ -401,6 +414,7 @@ void lun_self_create(lua_State *L, int recidx, int32_t unit) {
   recidx = lua_absindex(L, recidx);
   self = (lun_Self *)lua_newuserdatauv(L, sizeof(lun_Self), 2);
   self->unit = unit;
+  self->work = 0;
   lua_pushvalue(L, recidx);
   lua_setiuservalue(L, -2, 1);
   lun_self_keep_sections(L, lua_gettop(L), recidx);

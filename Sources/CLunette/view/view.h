@@ -177,6 +177,11 @@ void lun_self_retype(lua_State *L, int recidx);
 void lun_self_init_state(lua_State *L, int recidx);
 void lun_self_init(lua_State *L, int recidx);
 void lun_self_subscribe(lua_State *L, int recidx, int infoidx);
+/* What a run of the view whose self is at idx does before its body, as
+ * LUN_SELF_* bits, kept by self from its view's info (every bit for a value
+ * that is no self). [-0, +0] */
+enum { LUN_SELF_OBJECTS = 1 /* lun_self_subscribe */, LUN_SELF_UPDATES = 2 /* lun_dynamic_update */ };
+int lun_self_work(lua_State *L, int idx);
 int lun_self_is_focus_binding(lua_State *L, int bidx);
 int32_t lun_self_unit(lua_State *L, int idx);
 

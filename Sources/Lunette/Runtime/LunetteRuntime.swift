@@ -111,7 +111,9 @@ public final class LunetteRuntime {
     /// The Swift objects Lua holds.
     var hosts: HostObjects { objects.hosts }
     /// A run's output as it is made: the owner of the host table's output group.
-    lazy var builder = OutputBuilder(runtime: self, viewTypes: labels.viewTypes)
+    /// (Made first thing in `install`: it needs the runtime. Not lazy: a lazy
+    /// property's every read is a call, and a plain run reads it.)
+    private(set) var builder: OutputBuilder!
     @exclusivity(unchecked) var scheduler = Scheduler()
     /// The round's batch C is running (lun_flush.c reads its tickets).
     @exclusivity(unchecked) var batch = RoundBatch()
@@ -185,6 +187,7 @@ public final class LunetteRuntime {
     }
 
     private func install() throws {
+        builder = OutputBuilder(runtime: self, viewTypes: labels.viewTypes)
         inbox.adopt(Thread.current)
         storage.report = { [unowned self] message in problems.record(error: message) }
         objects.drainIfIdle = { [unowned self] in if !flushState.flushing { drainInbox() } }

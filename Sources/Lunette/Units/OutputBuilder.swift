@@ -362,8 +362,12 @@ final class OutputBuilder {
         if runtime.treeChangeCallback != nil, let app = unit.app { runtime.flushState.noteChanged(app, unit) }
         unit.last.generation += 1
         unit.last.nodes = nil
-        unit.last.records.removeAll(keepingCapacity: true)
-        unit.last.records.append(contentsOf: bytes)
+        if unit.last.records.count == bytes.count, let base = bytes.baseAddress {   // a re-render of the same size: most
+            unit.last.records.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: base, byteCount: bytes.count) }
+        } else {
+            unit.last.records.removeAll(keepingCapacity: true)
+            unit.last.records.append(contentsOf: bytes)
+        }
         unit.last.animation = nil
         unit.last.bytes = bytes.count
         if !unit.last.attributes.isEmpty { unit.last.attributes = [] }

@@ -263,6 +263,23 @@ describe("R1 errors in computed properties #errors", function()
     assert.equal(7, m.c2)
     app:unmount()
   end)
+  it("R1 F09 a view recovers when the computed it read stops raising with the value it had before", function()
+    -- a hostile read (session 12): the computed's version did not move, so its reader, an error
+    -- node, was never run again
+    local M = ui.Observable("FlakySame", { bad = false, k = 1, c = ui.computed(function(self)
+      if self.bad then error("boom") end
+      return self.k
+    end) })
+    local m = M()
+    local app = ui.mount(ui.View("SameReader", function() return ui.Text("c " .. m.c) end)())
+    m.bad = true
+    ui.flush()
+    assert.truthy(app:find { type = "Error" })
+    m.bad = false
+    ui.flush()
+    assert.truthy(app:find("c 1"), app:tree())
+    app:unmount()
+  end)
 end)
 
 describe("R10 bad arguments", function()

@@ -275,6 +275,21 @@ describe("Scheduler: effects", function()
     e1:cancel(); e2:cancel()
   end)
 
+  it("S36 a flush that runs out of rounds says so: an effect and an onChange feeding each other", function()
+    -- a hostile read (session 12): the flush stopped after renderLoopLimit rounds without a word
+    local m = ui.Observable("PingPong", { a = 0, b = 0 })()
+    local e = ui.effect(function() m.a = m.b + 1 end)
+    local V = ui.View("PingPongView", function()
+      return ui.Text("a " .. m.a):onChange(m.a, function() m.b = m.a end)
+    end)
+    local app = ui.mount(V {})
+    m.b = 100
+    ui.flush()
+    assert.matches("a flush stopped after 100 rounds", table.concat(app:warnings(), "\n"))
+    e:cancel()
+    app:unmount()
+  end)
+
   it("S34 F09 an effect and a view whose check raised while settling a deep chain run again at the next change #errors", function()
     -- the check suspended (a never-evaluated chain deeper than 32) and its settle raised: the unit
     -- stayed pending in no queue and never ran again

@@ -50,9 +50,16 @@ extension LunetteRuntime {
         return true
     }
 
-    /// A round starts: false past `renderLoopLimit` rounds.
+    /// A round starts: false past `renderLoopLimit` rounds, and then what
+    /// still waits is reported (it runs at the next flush).
     func beginRound() -> Bool {
-        guard flushState.roundsLeft > 0 else { return false }
+        guard flushState.roundsLeft > 0 else {
+            let message = "a flush stopped after \(options.renderLoopLimit) rounds: events (onChange, onAppear, a "
+                + "task's start…) or effects keep changing what views read; what still waits runs at the next flush"
+            problems.record(warning: message)
+            for app in apps where app.warnings.count < 1000 { app.warnings.append(message) }
+            return false
+        }
         flushState.roundsLeft -= 1
         flushState.flushCount += 1
         schedulePendingEffects()

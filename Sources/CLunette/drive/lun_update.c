@@ -26,6 +26,7 @@ typedef struct lun_Run {
   int rendered;      /* the function ran to the end */
   int checking;      /* the dependency check is running */
   int traced;        /* an effect's run was traced (once, however often it retries) */
+  int lifeless;      /* the run ended with no life list, and the record held none: nothing to diff */
 } lun_Run;
 
 /* Raises "file:line: the function returned a T, expected a view" for the function at fidx. */
@@ -285,6 +286,7 @@ static int lun_update_k(lua_State *L) {
     lun_setkey(L, S, 2, LUN_K_OUT);
   }
   run->rendered = 1;
+  run->lifeless = lua_isnil(L, 4) && (run->ticket.kind == LUN_UNIT_EFFECT || lun_getkey(L, S, 2, LUN_K_LIFE) == LUA_TNIL);
   lua_settop(L, 4);
   return 1;                                       /* its life list, diffed once the host took the output */
 }
@@ -424,7 +426,8 @@ int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
       lun_out_flush(L, S);
       ended = lunh(S->rt, scheduler, unit_end, run.ticket.unit, status, NULL, 0);
     }
-    lun_update_ended(L, S, &run.ticket, ended, -1);
+    if (!run.lifeless) lun_update_ended(L, S, &run.ticket, ended, -1);   /* most runs: no life before or after */
+    else if (ended & LUN_ENDED_RELEASES) lun_release_refs(L, S);
     lua_pop(L, 1);
     return status;
   }

@@ -181,11 +181,17 @@ void lun_graph_run_begin(lun_Graph *g, int32_t sub) {
 
 void lun_graph_run_end(lun_Graph *g, int32_t sub, int ok) {
   lun_GraphNode *n = &g->nodes[sub];
-  int32_t stale = n->depsTail ? g->links[n->depsTail].nextDep : n->deps;
+  int32_t stale = n->depsTail ? g->links[n->depsTail].nextDep : n->deps, l;
   if (stale) lun_graph_drop_deps(g, sub, stale);
   n = &g->nodes[sub];
   n->flags = (uint16_t)((n->flags & ~LUN_GRAPH_COMPUTING) | LUN_GRAPH_EVALUATED);
   if (!ok && n->kind == LUN_GRAPH_COMPUTED) n->flags &= (uint16_t)~LUN_GRAPH_EVALUATED;
+  /* A failed run of a unit (an error node, a failed effect) remembers what it
+   * read as seen at no version: the next change that reaches it runs it again,
+   * even if what it read comes back to the value it had (F09: a computed that
+   * stops raising with the value it had before it raised). */
+  if (!ok && n->kind == LUN_GRAPH_EFFECT)
+    for (l = n->deps; l; l = g->links[l].nextDep) g->links[l].version = g->nodes[g->links[l].dep].version - 1u;
 }
 
 void lun_graph_track(lun_Graph *g, int32_t sub, int32_t dep) {
@@ -294,6 +300,10 @@ int lun_graph_queue_effect(lun_Graph *g, int32_t node) {
   if (!lun_ids_push(&g->effects, node)) return 0;
   g->nodes[node].flags |= LUN_GRAPH_PENDING;
   return 1;
+}
+
+int lun_graph_requeue_effect(lun_Graph *g, int32_t node) {
+  return lun_graph_is_live(g, node) && lun_ids_push(&g->effects, node);
 }
 
 int32_t lun_graph_next_effect(lun_Graph *g) {

@@ -14,9 +14,11 @@
  * An effect runs at most runLimit times in one round (the host's render
  * loop limit): one that keeps changing what it reads is stopped there and
  * reported, and runs again after the next change. A check that finds
- * nothing it read changed is no run, but checks are bounded too (ten
- * times as many: what it reads may be written again and again to the same
- * values, by computeds that write). An effect cancelled while its update
+ * nothing it read changed is no run (others' changes may reach it many
+ * times in a round); one checked runLimit times in a round waits for the
+ * next round instead (`deferred`: still pending, not lost), so computeds
+ * that write each other's inputs again and again to the same values end
+ * with the flush's rounds (the host reports that). An effect cancelled while its update
  * is under way (by a computed its check recomputes, or by itself before a
  * retry) does not run again: lun_update asks lun_effect_live first. A slot is reused once
  * its effect is cancelled; a handle names its slot and the slot's
@@ -29,9 +31,6 @@
 
 #define LUN_MT_EFFECT "lunette.Effect"
 
-/* Checks that find nothing changed allowed a round, per run allowed (lun_State.runLimit). */
-#define LUN_CHECKS_PER_RUN 10
-
 /* The most effects a runtime keeps at once (a bound on what C allocates for scripts). */
 #define LUN_EFFECTS_MAX (1 << 24)
 
@@ -42,6 +41,7 @@ typedef struct lun_Effect {
   uint32_t round;      /* the round its runs are counted in (lun_State.round) */
   int32_t runs;        /* its runs in that round */
   int32_t checks;      /* its checks in that round that found nothing changed */
+  uint32_t deferred;   /* the round it was put off to the next one from (deferred list), or round - 1 */
   int32_t stopped;     /* stopped in that round (the limit, or its budget): not run again in it */
   int32_t nextFree;    /* the next free slot, when free */
 } lun_Effect;
@@ -49,6 +49,8 @@ typedef struct lun_Effect {
 struct lun_Effects {
   lun_Effect *slots;   /* slot i is slots[i - 1] */
   int32_t count, capacity, firstFree;
+  int32_t *deferred;   /* nodes put off to the next round (each effect at most once a round) */
+  int32_t deferredCount, deferredCapacity;
 };
 
 /* An effect as Lua holds it: its slot and the slot's generation. */
@@ -130,6 +132,7 @@ static int lun_ui_effect(lua_State *L) {
   e->node = node;
   e->round = S->round - 1;
   e->runs = e->checks = e->stopped = 0;
+  e->deferred = S->round - 1;
   h->slot = slot;
   h->generation = e->generation;
   if (!lun_graph_queue_effect(S->graph, node)) {  /* it could never run: no effect */
@@ -149,6 +152,23 @@ static int lun_effect_cancel(lua_State *L) {
   if (e && e->generation == h->generation) lun_effect_end(L, S, h->slot);
   h->slot = 0;
   return 0;
+}
+
+/* Puts the effect of node off to the next round (it stays pending); 0 if
+ * out of memory (it is checked now). */
+static int lun_effect_defer(lun_State *S, lun_Effect *e, int32_t node) {
+  struct lun_Effects *E = S->effects;
+  if (e->deferred == S->round) return 1;          /* listed already */
+  if (E->deferredCount == E->deferredCapacity) {
+    int32_t cap = E->deferredCapacity ? E->deferredCapacity * 2 : 16;
+    int32_t *grown = (int32_t *)realloc(E->deferred, sizeof(int32_t) * (size_t)cap);
+    if (!grown) return 0;
+    E->deferred = grown;
+    E->deferredCapacity = cap;
+  }
+  E->deferred[E->deferredCount++] = node;
+  e->deferred = S->round;
+  return 1;
 }
 
 /* The effect of node, if it is still one (not cancelled), or NULL. */
@@ -175,21 +195,18 @@ static void lun_effect_run(lua_State *L, lun_State *S, int32_t node) {
     e->round = S->round;
     e->runs = e->checks = e->stopped = 0;
   }
-  if (!e->stopped && (e->runs >= S->runLimit || e->checks >= LUN_CHECKS_PER_RUN * (int64_t)S->runLimit)) {
-    char text[200];
+  if (!e->stopped && e->runs >= S->runLimit) {
+    char text[160];
     e->stopped = 1;
-    if (e->runs >= S->runLimit)
-      snprintf(text, sizeof text, "stopped after running %d times in one flush: it keeps changing what it reads",
-               (int)S->runLimit);
-    else
-      snprintf(text, sizeof text, "stopped after %d checks in one flush found what it reads written again to the "
-               "same values: something keeps writing them", (int)e->checks);
+    snprintf(text, sizeof text, "stopped after running %d times in one flush: it keeps changing what it reads",
+             (int)S->runLimit);
     lunh(S->rt, inspect, effect_failed, text, strlen(text));
   }
   if (e->stopped) {                               /* the next change runs it again */
     lun_graph_clear_pending(S->graph, node);
     return;
   }
+  if (e->checks >= S->runLimit && lun_effect_defer(S, e, node)) return;   /* still pending: next round */
   memset(&ticket, 0, sizeof ticket);
   ticket.kind = LUN_UNIT_EFFECT;
   ticket.node = node;
@@ -199,6 +216,15 @@ static void lun_effect_run(lua_State *L, lun_State *S, int32_t node) {
   if (status == LUN_UNIT_STOPPED) e->stopped = 1; /* by its budget: not again this round, reported once */
   else if (status == LUN_UNIT_SKIPPED) e->checks++;   /* a check that found nothing changed is no run */
   else e->runs++;
+}
+
+void lun_effects_round(lun_State *S) {
+  struct lun_Effects *E = S->effects;
+  int32_t i;
+  if (!E || !E->deferredCount) return;
+  for (i = 0; i < E->deferredCount; i++)          /* out of memory: left off the queue, as a change that */
+    lun_graph_requeue_effect(S->graph, E->deferred[i]);   /* could not be queued */
+  E->deferredCount = 0;
 }
 
 int lun_effects_run(lua_State *L, lun_State *S) {
@@ -212,7 +238,11 @@ int lun_effects_run(lua_State *L, lun_State *S) {
 }
 
 int lun_effects_pending(const lun_State *S) {
-  return S->graph->effectsHead < S->graph->effects.count;
+  return S->graph->effectsHead < S->graph->effects.count || (S->effects && S->effects->deferredCount > 0);
+}
+
+int lun_effects_waiting(const lun_State *S) {
+  return lun_effects_pending(S);
 }
 
 void lun_effects_reset(lua_State *L) {
@@ -220,11 +250,13 @@ void lun_effects_reset(lua_State *L) {
   int32_t slot;
   if (!S->effects) return;
   for (slot = 1; slot <= S->effects->count; slot++) lun_effect_end(L, S, slot);
+  S->effects->deferredCount = 0;
 }
 
 void lun_effects_free(lun_State *S) {
   if (!S->effects) return;
   free(S->effects->slots);
+  free(S->effects->deferred);
   free(S->effects);
   S->effects = NULL;
 }

@@ -28,6 +28,7 @@ static int lun_flush_rounds_k(lua_State *L) {
     int32_t count, i;
     int ran;
     S->round++;
+    lun_effects_round(S);                         /* what the last round put off */
     do {
       lun_effects_run(L, S);
       while ((count = lunh(S->rt, scheduler, round_batch, &batch)) > 0)
@@ -35,7 +36,7 @@ static int lun_flush_rounds_k(lua_State *L) {
           lun_Ticket ticket = batch[i];           /* read now: the host zeroes one whose unit went */
           if (ticket.unit) lun_update(L, S, &ticket);
         }
-    } while (lun_effects_pending(S));
+    } while (S->graph->effectsHead < S->graph->effects.count);   /* queued this round (not put off) */
     ran = lun_life_run_events(L);
     ran += lun_preferences_run(L);                /* values flow up after the update (T06) */
     if (!lunh(S->rt, scheduler, round_end, ran) && !lun_effects_pending(S)) break;

@@ -254,6 +254,8 @@ int lun_call_slot(lua_State *L, int recordRef, int slot, const char *text, size_
 int lun_clock_fire(lua_State *L, int32_t kind, int32_t id, double now);
 /* Releases the records of disposed units the host lists (scheduler.release_next). */
 int lun_release_all(lua_State *L);
+/* 1 if a ui.effect waits to run (queued, or put off to the next round). Never raises. */
+int lun_effects_waiting(const lun_State *S);
 /* Releases a registry reference (never raises). */
 int lun_release_ref(lua_State *L, int ref);
 /* Makes a Swift type visible as ui.types.<name>; props and methods are

@@ -124,6 +124,8 @@ void lun_graph_transaction(lun_Graph *g, int open);
 int32_t lun_graph_take_pending(lun_Graph *g, const int32_t **nodes);
 /* Queues a new ui.effect node to run (0 if out of memory); the oldest queued one, 0 if none. */
 int lun_graph_queue_effect(lun_Graph *g, int32_t node);
+/* Queues a ui.effect node that is pending already (put off to the next round); 0 if out of memory. */
+int lun_graph_requeue_effect(lun_Graph *g, int32_t node);
 int32_t lun_graph_next_effect(lun_Graph *g);
 /* A unit that will not run now (stopped) stops being pending. */
 void lun_graph_clear_pending(lun_Graph *g, int32_t node);

@@ -70,9 +70,6 @@ static void lun_computed_blame(lua_State *L, int objidx, int32_t slot) {
 static int lun_recompute(lua_State *L, lun_State *S, int32_t node, int objects) {
   int32_t serial = 0, slot = 0, saved;
   int objidx, status, changed;
-  /* not evaluated: new, or its last run raised (F09) — its readers, error nodes, must run again
-   * even if it now returns the value it had before it raised */
-  int fresh = !(S->graph->nodes[node].flags & LUN_GRAPH_EVALUATED);
   int begun = lun_graph_recompute_begin(S->graph, node, &serial, &slot);   /* 0: it is running (a cycle) */
   if (lua_rawgeti(L, objects, serial) == LUA_TNIL) {   /* its object is gone */
     lua_pop(L, 1);
@@ -105,7 +102,7 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node, int objects) 
     return 0;
   }
   lua_rawgeti(L, objidx + 1, slot);               /* values, result, old */
-  changed = fresh || !lua_rawequal(L, -1, -2);
+  changed = !lua_rawequal(L, -1, -2);
   lua_settop(L, -2);
   lua_rawseti(L, objidx + 1, slot);
   lua_settop(L, objidx - 1);

@@ -17,6 +17,8 @@ struct FlushState {
     var writesDuringRender: [(Unit, Int32)] = []
     /// Nodes changed from other threads: marked changed again at the next flush (see Inbox).
     var rechecks: [Int32] = []
+    /// Units checked `renderLoopLimit` times this round without running: the next round's (still pending).
+    var deferred: [Int32] = []
     /// Registry references of disposed units, for C to release between updates.
     var pendingReleases: [Int32] = []
     /// The running transaction (ui.withAnimation, ui.withTransaction), if any.

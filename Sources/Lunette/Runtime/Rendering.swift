@@ -54,14 +54,18 @@ extension LunetteRuntime {
     /// still waits is reported (it runs at the next flush).
     func beginRound() -> Bool {
         guard flushState.roundsLeft > 0 else {
-            let message = "a flush stopped after \(options.renderLoopLimit) rounds: events (onChange, onAppear, a "
-                + "task's start…) or effects keep changing what views read; what still waits runs at the next flush"
-            problems.record(warning: message)
-            for app in apps where app.warnings.count < 1000 { app.warnings.append(message) }
+            if somethingWaits {
+                let message = "a flush stopped after \(options.renderLoopLimit) rounds: events (onChange, onAppear, a "
+                    + "task's start…) or effects keep changing what views read; what still waits runs at the next flush"
+                problems.record(warning: message)
+                for app in apps where app.warnings.count < 1000 { app.warnings.append(message) }
+            }
             return false
         }
         flushState.roundsLeft -= 1
         flushState.flushCount += 1
+        for id in flushState.deferred { if let unit = units[id] { scheduler.schedule(unit) } }   // put off by the last round
+        flushState.deferred.removeAll(keepingCapacity: true)
         schedulePendingEffects()
         return true
     }
@@ -70,7 +74,12 @@ extension LunetteRuntime {
     func endRound(ran: Int32) -> Bool {
         drainInbox()
         schedulePendingEffects()
-        return ran != 0 || !scheduler.isEmpty
+        return ran != 0 || !scheduler.isEmpty || !flushState.deferred.isEmpty
+    }
+
+    /// A view or an effect waits to run (queued, pending, or put off to the next round).
+    private var somethingWaits: Bool {
+        graph.hasPending || !scheduler.isEmpty || !flushState.deferred.isEmpty || lun_effects_waiting(lun_state(L)) != 0
     }
 
     func endFlush() {
@@ -200,6 +209,10 @@ extension LunetteRuntime {
             unit.run.runsThisFlush = 0
             unit.run.checksThisFlush = 0
         }
+        if unit.run.checksThisFlush >= min(options.renderLoopLimit, 1 << 30) {   // checked enough this round: the next
+            flushState.deferred.append(unit.id)                              // (still pending, not lost)
+            return false
+        }
         unit.run.runsThisFlush += 1
         if unit.run.stoppedInFlush == flushState.flushCount {            // stopped by its budget: once per flush is enough
             graph.clearPending(unit.node)
@@ -214,20 +227,14 @@ extension LunetteRuntime {
         return false
     }
 
-    /// Checks that find nothing changed allowed in a flush, per run allowed.
-    static let checksPerRun = 10
-
-    /// A check that found nothing it read changed is no run (a view read by
-    /// nobody's change must not be stopped for the changes of others), but
-    /// checks are bounded too, ten times as many: what it reads may be
-    /// written again and again to the same values (by computeds that write).
+    /// A check that found nothing it read changed is no run: a view that
+    /// others' changes reach many times in a round is not stopped for them.
+    /// Checked `renderLoopLimit` times in a round, it waits for the next one
+    /// (`admitRun`): computeds that write each other's inputs again and again
+    /// to the same values end with the flush's rounds, which are reported.
     private func countCheck(of unit: Unit) {
         if unit.run.runsThisFlush > 0 { unit.run.runsThisFlush -= 1 }
         unit.run.checksThisFlush += 1
-        guard unit.run.checksThisFlush == Self.checksPerRun * min(options.renderLoopLimit, 1 << 30) else { return }
-        unit.run.stoppedInFlush = flushState.flushCount
-        warn(in: unit, "\(unit.displayName) was stopped after \(unit.run.checksThisFlush) checks in one flush found "
-             + "what it reads written again to the same values: something keeps writing them")
     }
 
     /// Releases the records of disposed units (their tasks stop, their

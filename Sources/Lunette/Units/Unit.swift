@@ -152,7 +152,7 @@ extension Unit {
         /// Loop detection: the flush its runs are counted in, and how many.
         var flushStamp = 0
         var runsThisFlush = 0
-        /// Checks in the same flush that found nothing it read changed (bounded apart: Rendering.swift).
+        /// Checks in the same round that found nothing it read changed (Rendering.swift's `countCheck`).
         var checksThisFlush = 0
         /// The flush in which its run was stopped by the time budget (not run again in it).
         var stoppedInFlush = -1

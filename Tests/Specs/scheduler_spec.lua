@@ -325,6 +325,83 @@ describe("Scheduler: effects", function()
     for _, e in ipairs(links) do e:cancel() end
   end)
 
+  it("S36 an effect stopped at the run limit while reading through a computed runs again at the next change", function()
+    -- a fourth hostile read (older than session 12): its last run left the computed pending, and a
+    -- change does not walk through a pending node again, so the stopped effect never heard of any
+    local m = ui.Observable("StoppedThrough", { s = 0, c = ui.computed(function(self) return self.s end) })()
+    local runs, go = 0, true
+    local e = ui.effect(function()
+      runs = runs + 1
+      local v = m.c
+      if go then m.s = v + 1 end
+    end)
+    assert.equal(100, runs)
+    runs, go = 0, false
+    m.s = -5
+    ui.flush()
+    assert.equal(1, runs)
+    m.s = 42
+    ui.flush()
+    assert.equal(2, runs)
+    e:cancel()
+  end)
+
+  it("S36 a failing effect is not run by others' changes that leave what it read the same", function()
+    -- a fourth hostile read: a failed run's dependencies were all marked unseen, so each check ran
+    -- it, and at 100 runs it was stopped and missed the real change
+    local N = 150
+    local fields = { s = 0, c = ui.computed(function(self) return self.s >= 0 end) }
+    for i = 1, N + 1 do fields["t" .. i] = 0 end
+    local m = ui.Observable("FailingReader", fields)()
+    local runs, broken, seen = 0, true, {}
+    local reader = ui.effect(function()
+      runs = runs + 1
+      local v = m.c
+      if broken then error("broken") end
+      seen[#seen + 1] = v
+    end)
+    local links = {}
+    for i = 1, N do
+      links[i] = ui.effect(function() if m["t" .. i] == 1 then m.s = i; m["t" .. (i + 1)] = 1 end end)
+    end
+    runs = 0
+    m.t1 = 1
+    ui.flush()
+    assert.equal(0, runs)
+    broken = false
+    m.s = -1
+    ui.flush()
+    assert.same({ false }, seen)
+    reader:cancel()
+    for _, e in ipairs(links) do e:cancel() end
+  end)
+
+  it("S36 a loop of writes that change nothing costs one flush, not every flush after it", function()
+    -- a fourth hostile read: units put off past the last round stayed pending, and each later
+    -- flush (a tap elsewhere) ran the loop again; they are stopped until the next change now
+    local recomputes = 0
+    local m = ui.Observable("LoopOnce", { on = false, x = 0, y = 0,
+      c1 = ui.computed(function(self) recomputes = recomputes + 1; local _ = self.x
+        if self.on then self.y = self.y + 1 end; return 1 end),
+      c2 = ui.computed(function(self) recomputes = recomputes + 1; local _ = self.y
+        if self.on then self.x = self.x + 1 end; return 1 end) })()
+    local other = ui.Observable("LoopOnceOther", { t = 0 })()
+    local app = ui.mount(ui.VStack {
+      ui.View("LoopOnceA", function() return ui.Text("a " .. m.c1 + m.c2) end) {},
+      ui.View("LoopOnceB", function() return ui.Text("b " .. m.c1 + m.c2) end) {},
+      ui.View("LoopOnceC", function() return ui.Text("t " .. other.t) end) {},
+    })
+    m.on = true
+    ui.flush()
+    assert.truthy(recomputes > 1000)               -- the loop, once
+    recomputes = 0
+    other.t = 1                                    -- a change elsewhere
+    ui.flush()
+    assert.equal(0, recomputes)
+    assert.truthy(app:find("t 1"))
+    app:unmount()
+  end)
+
   it("S34 F09 an effect and a view whose check raised while settling a deep chain run again at the next change #errors", function()
     -- the check suspended (a never-evaluated chain deeper than 32) and its settle raised: the unit
     -- stayed pending in no queue and never ran again

@@ -65,6 +65,7 @@ void lun_graph_free(lun_Graph *g) {
   free(g->released.items);
   free(g->log.items);
   free(g->resent.items);
+  free(g->unstick.items);
   free(g);
 }
 
@@ -186,12 +187,15 @@ void lun_graph_run_end(lun_Graph *g, int32_t sub, int ok) {
   n = &g->nodes[sub];
   n->flags = (uint16_t)((n->flags & ~LUN_GRAPH_COMPUTING) | LUN_GRAPH_EVALUATED);
   if (!ok && n->kind == LUN_GRAPH_COMPUTED) n->flags &= (uint16_t)~LUN_GRAPH_EVALUATED;
-  /* A failed run of a unit (an error node, a failed effect) remembers what it
-   * read as seen at no version: the next change that reaches it runs it again,
-   * even if what it read comes back to the value it had (F09: a computed that
-   * stops raising with the value it had before it raised). */
+  /* A failed run of a unit (an error node, a failed effect) remembers the
+   * computeds it read that raised (left unevaluated) as seen at no version:
+   * the next change that reaches them runs it again, even if they come back
+   * with the value they had before they raised (F09). */
   if (!ok && n->kind == LUN_GRAPH_EFFECT)
-    for (l = n->deps; l; l = g->links[l].nextDep) g->links[l].version = g->nodes[g->links[l].dep].version - 1u;
+    for (l = n->deps; l; l = g->links[l].nextDep) {
+      const lun_GraphNode *d = &g->nodes[g->links[l].dep];
+      if (d->kind == LUN_GRAPH_COMPUTED && !(d->flags & LUN_GRAPH_EVALUATED)) g->links[l].version = d->version - 1u;
+    }
 }
 
 void lun_graph_track(lun_Graph *g, int32_t sub, int32_t dep) {
@@ -272,8 +276,9 @@ void lun_graph_changed(lun_Graph *g, int32_t node) {
       int32_t s = g->links[l].sub;
       lun_GraphNode *n = &g->nodes[s];
       /* a ui.effect takes no transaction: it is not sent again */
-      if (!(n->flags & LUN_GRAPH_PENDING) || (n->origin != LUN_ORIGIN_EFFECT && lun_graph_resend(g, n, s))) {
-        n->flags |= LUN_GRAPH_PENDING;
+      if (!(n->flags & LUN_GRAPH_PENDING) || (n->flags & LUN_GRAPH_REVISIT) ||
+          (n->origin != LUN_ORIGIN_EFFECT && lun_graph_resend(g, n, s))) {
+        n->flags = (uint16_t)((n->flags | LUN_GRAPH_PENDING) & ~LUN_GRAPH_REVISIT);
         if (n->kind == LUN_GRAPH_EFFECT) {        /* out of memory: the effect waits for the next change */
           lun_ids_push(n->origin == LUN_ORIGIN_EFFECT ? &g->effects : &g->pending, s);
         } else if (n->subs && lun_ids_push(&g->resume, g->links[l].nextSub)) {
@@ -318,6 +323,28 @@ void lun_graph_clear_pending(lun_Graph *g, int32_t node) {
   if (lun_graph_is_live(g, node)) g->nodes[node].flags &= (uint16_t)~LUN_GRAPH_PENDING;
 }
 
+void lun_graph_unstick(lun_Graph *g, int32_t node) {
+  int32_t l;
+  if (!lun_graph_is_live(g, node)) return;
+  g->nodes[node].flags &= (uint16_t)~LUN_GRAPH_PENDING;
+  g->unstick.count = 0;
+  l = g->nodes[node].deps;
+  for (;;) {                                       /* upstream, over pending computeds not marked yet */
+    while (l) {
+      int32_t d = g->links[l].dep;
+      lun_GraphNode *n = &g->nodes[d];
+      int32_t next = g->links[l].nextDep;
+      if (n->kind == LUN_GRAPH_COMPUTED && (n->flags & LUN_GRAPH_PENDING) && !(n->flags & LUN_GRAPH_REVISIT)) {
+        n->flags |= LUN_GRAPH_REVISIT;
+        if (lun_ids_push(&g->unstick, next)) { l = n->deps; continue; }   /* out of memory: not deeper */
+      }
+      l = next;
+    }
+    if (g->unstick.count == 0) return;
+    l = g->unstick.items[--g->unstick.count];
+  }
+}
+
 /* ---- computeds and the refresh walk ---- */
 
 int lun_graph_computed_read(lun_Graph *g, int32_t sub, int32_t node) {
@@ -342,7 +369,7 @@ void lun_graph_recompute_end(lun_Graph *g, int32_t node, int ok, int changed) {
   n = &g->nodes[node];
   if (ok) {
     if (changed) n->version++;
-    n->flags = (uint16_t)((n->flags | LUN_GRAPH_EVALUATED) & ~LUN_GRAPH_PENDING);
+    n->flags = (uint16_t)((n->flags | LUN_GRAPH_EVALUATED) & ~(LUN_GRAPH_PENDING | LUN_GRAPH_REVISIT));
   }
 }
 

@@ -37,6 +37,8 @@ void lun_open_effect(lua_State *L);
 int lun_effects_run(lua_State *L, lun_State *S);
 /* 1 if the effect of graph node `node` is still one (not cancelled). */
 int lun_effect_live(lun_State *S, int32_t node);
+/* The flush ends: effects still put off are stopped until the next change. */
+void lun_effects_drop_deferred(lun_State *S);
 /* A round begins: the effects put off to it are queued again. */
 void lun_effects_round(lun_State *S);
 /* 1 if an effect waits to run (in the queue, or put off to the next round). */

@@ -18,7 +18,8 @@
  * times in a round); one checked runLimit times in a round waits for the
  * next round instead (`deferred`: still pending, not lost), so computeds
  * that write each other's inputs again and again to the same values end
- * with the flush's rounds (the host reports that). An effect cancelled while its update
+ * with the flush's rounds (the host reports that); put off past the last
+ * round, it is stopped until the next change (lun_graph_unstick). An effect cancelled while its update
  * is under way (by a computed its check recomputes, or by itself before a
  * retry) does not run again: lun_update asks lun_effect_live first. A slot is reused once
  * its effect is cancelled; a handle names its slot and the slot's
@@ -203,7 +204,7 @@ static void lun_effect_run(lua_State *L, lun_State *S, int32_t node) {
     lunh(S->rt, inspect, effect_failed, text, strlen(text));
   }
   if (e->stopped) {                               /* the next change runs it again */
-    lun_graph_clear_pending(S->graph, node);
+    lun_graph_unstick(S->graph, node);
     return;
   }
   if (e->checks >= S->runLimit && lun_effect_defer(S, e, node)) return;   /* still pending: next round */
@@ -224,6 +225,14 @@ void lun_effects_round(lun_State *S) {
   if (!E || !E->deferredCount) return;
   for (i = 0; i < E->deferredCount; i++)          /* out of memory: left off the queue, as a change that */
     lun_graph_requeue_effect(S->graph, E->deferred[i]);   /* could not be queued */
+  E->deferredCount = 0;
+}
+
+void lun_effects_drop_deferred(lun_State *S) {
+  struct lun_Effects *E = S->effects;
+  int32_t i;
+  if (!E) return;
+  for (i = 0; i < E->deferredCount; i++) lun_graph_unstick(S->graph, E->deferred[i]);
   E->deferredCount = 0;
 }
 

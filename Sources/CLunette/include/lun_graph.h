@@ -37,7 +37,8 @@ enum {
   LUN_GRAPH_COMPUTING = 4,  /* its function is running (cycle guard) */
   LUN_GRAPH_LIVE = 8,       /* allocated */
   LUN_GRAPH_RESENT = 16,    /* reported once in the open transaction (lun_graph_transaction) */
-  LUN_GRAPH_WALKING = 32    /* on a refresh walk's stack: reached again from below, a cycle */
+  LUN_GRAPH_WALKING = 32,   /* on a refresh walk's stack: reached again from below, a cycle */
+  LUN_GRAPH_REVISIT = 64    /* pending, with a stopped unit below it: the next change walks through it (lun_graph_unstick) */
 };
 
 typedef struct lun_GraphNode {
@@ -77,6 +78,7 @@ typedef struct lun_Graph {
   lun_Ids effects;    /* ui.effect nodes that became pending, for C (lun_effect.c), taken from effectsHead */
   int32_t effectsHead;
   lun_Ids released;   /* nodes given back by finalizers, freed between runs */
+  lun_Ids unstick;    /* lun_graph_unstick's explicit stack */
   lun_Ids log;        /* while logging > 0: the nodes lun_graph_changed marked, up to LUN_GRAPH_LOG_MAX */
   int32_t logging;    /* (withAnimation's writes, lun_completion.c) */
   int32_t transacting;  /* a transaction is open: a change reaches what already waits too (lun_graph_transaction) */
@@ -129,6 +131,10 @@ int lun_graph_requeue_effect(lun_Graph *g, int32_t node);
 int32_t lun_graph_next_effect(lun_Graph *g);
 /* A unit that will not run now (stopped) stops being pending. */
 void lun_graph_clear_pending(lun_Graph *g, int32_t node);
+/* A unit stopped (it will not run now): it stops being pending, and the
+ * pending computeds it reads, which a change does not walk through again,
+ * are marked so that the next change does, and reaches it. */
+void lun_graph_unstick(lun_Graph *g, int32_t node);
 
 /* Computeds. */
 /* 1 if computed node is fresh (and then tracked by sub, if any); 0 if it needs a refresh walk. */

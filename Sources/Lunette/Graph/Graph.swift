@@ -89,6 +89,10 @@ final class Graph {
     /// A unit that will not run now stops being pending.
     func clearPending(_ node: Int32) { lun_graph_clear_pending(handle, node) }
 
+    /// A unit stopped: it stops being pending, and the next change to what it
+    /// reads reaches it even through computeds left pending (lun_graph_unstick).
+    func unstick(_ node: Int32) { lun_graph_unstick(handle, node) }
+
     // MARK: computeds (the C driver pulls them; exposed for tests and diagnostics)
 
     func isFresh(_ id: Int32) -> Bool {

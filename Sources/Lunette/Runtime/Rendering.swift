@@ -56,7 +56,8 @@ extension LunetteRuntime {
         guard flushState.roundsLeft > 0 else {
             if somethingWaits {
                 let message = "a flush stopped after \(options.renderLoopLimit) rounds: events (onChange, onAppear, a "
-                    + "task's start…) or effects keep changing what views read; what still waits runs at the next flush"
+                    + "task's start…) or effects keep changing what views read; what was still waiting may show old values "
+                    + "until it runs again"
                 problems.record(warning: message)
                 for app in apps where app.warnings.count < 1000 { app.warnings.append(message) }
             }
@@ -83,6 +84,10 @@ extension LunetteRuntime {
     }
 
     func endFlush() {
+        for id in flushState.deferred {               // put off past the last round: stopped, till the next change
+            if let unit = units[id] { graph.unstick(unit.node) }
+        }
+        flushState.deferred.removeAll(keepingCapacity: true)
         storage.commit()                              // what the flush wrote, to the store's queue (R21)
         freeReleasedNodes()
         hosts.pruneIdentities()
@@ -215,7 +220,7 @@ extension LunetteRuntime {
         }
         unit.run.runsThisFlush += 1
         if unit.run.stoppedInFlush == flushState.flushCount {            // stopped by its budget: once per flush is enough
-            graph.clearPending(unit.node)
+            graph.unstick(unit.node)
             return false
         }
         guard unit.run.runsThisFlush > options.renderLoopLimit else { return true }
@@ -223,7 +228,7 @@ extension LunetteRuntime {
             warn(in: unit, "\(unit.displayName) was stopped after rendering \(options.renderLoopLimit) times in one flush: its body keeps changing what it reads")
         }
         // Not pending any more: the next change (in a later flush) runs it again.
-        graph.clearPending(unit.node)
+        graph.unstick(unit.node)
         return false
     }
 

@@ -263,6 +263,31 @@ describe("R1 errors in computed properties #errors", function()
     assert.equal(7, m.c2)
     app:unmount()
   end)
+  it("R1 F09 a reader that caught a raising computed with pcall sees it again when it recovers with its old value", function()
+    -- a fifth hostile read (session 12): the reader's link kept the raiser's unchanged version, so
+    -- a computed kept its fallback and a view showed it for good
+    local m = ui.Observable("CaughtRaise", { bad = false, k = 1,
+      c1 = ui.computed(function(self) if self.bad then error("boom") end return self.k end),
+      caught = ui.computed(function(self)
+        local ok, v = pcall(function() return self.c1 end)
+        return ok and v or -1
+      end),
+    })()
+    local app = ui.mount(ui.View("CaughtReader", function()
+      local ok, v = pcall(function() return m.c1 end)
+      return ui.Text(ok and ("c1 " .. v) or "fallback")
+    end) {})
+    assert.equal(1, m.caught)
+    m.bad = true
+    ui.flush()
+    assert.truthy(app:find("fallback"))
+    m.bad = false
+    ui.flush()
+    assert.truthy(app:find("c1 1"), app:tree())
+    assert.equal(1, m.caught)
+    app:unmount()
+  end)
+
   it("R1 F09 a view recovers when the computed it read stops raising with the value it had before", function()
     -- a hostile read (session 12): the computed's version did not move, so its reader, an error
     -- node, was never run again

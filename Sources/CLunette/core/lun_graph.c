@@ -187,15 +187,14 @@ void lun_graph_run_end(lun_Graph *g, int32_t sub, int ok) {
   n = &g->nodes[sub];
   n->flags = (uint16_t)((n->flags & ~LUN_GRAPH_COMPUTING) | LUN_GRAPH_EVALUATED);
   if (!ok && n->kind == LUN_GRAPH_COMPUTED) n->flags &= (uint16_t)~LUN_GRAPH_EVALUATED;
-  /* A failed run of a unit (an error node, a failed effect) remembers the
-   * computeds it read that raised (left unevaluated) as seen at no version:
-   * the next change that reaches them runs it again, even if they come back
-   * with the value they had before they raised (F09). */
-  if (!ok && n->kind == LUN_GRAPH_EFFECT)
-    for (l = n->deps; l; l = g->links[l].nextDep) {
-      const lun_GraphNode *d = &g->nodes[g->links[l].dep];
-      if (d->kind == LUN_GRAPH_COMPUTED && !(d->flags & LUN_GRAPH_EVALUATED)) g->links[l].version = d->version - 1u;
-    }
+  /* A run (of a unit or a computed, failed or not: a pcall may have caught
+   * it) remembers the computeds it read that raised (left unevaluated) as
+   * seen at no version: the next change that reaches them runs it again,
+   * even if they come back with the value they had before they raised (F09). */
+  for (l = n->deps; l; l = g->links[l].nextDep) {
+    const lun_GraphNode *d = &g->nodes[g->links[l].dep];
+    if (d->kind == LUN_GRAPH_COMPUTED && !(d->flags & LUN_GRAPH_EVALUATED)) g->links[l].version = d->version - 1u;
+  }
 }
 
 void lun_graph_track(lun_Graph *g, int32_t sub, int32_t dep) {

@@ -43,6 +43,7 @@ typedef struct lun_Effect {
   int32_t runs;        /* its runs in that round */
   int32_t checks;      /* its checks in that round that found nothing changed */
   uint32_t deferred;   /* the round it was put off to the next one from (deferred list), or round - 1 */
+  int32_t held;        /* stopped, on the held list: pending (a write stops at it) until the flush ends */
   int32_t stopped;     /* stopped in that round (the limit, or its budget): not run again in it */
   int32_t nextFree;    /* the next free slot, when free */
 } lun_Effect;
@@ -52,6 +53,8 @@ struct lun_Effects {
   int32_t count, capacity, firstFree;
   int32_t *deferred;   /* nodes put off to the next round (each effect at most once a round) */
   int32_t deferredCount, deferredCapacity;
+  int32_t *held;       /* nodes of effects stopped in this flush, left pending until it ends */
+  int32_t heldCount, heldCapacity;
 };
 
 /* An effect as Lua holds it: its slot and the slot's generation. */
@@ -134,6 +137,7 @@ static int lun_ui_effect(lua_State *L) {
   e->round = S->round - 1;
   e->runs = e->checks = e->stopped = 0;
   e->deferred = S->round - 1;
+  e->held = 0;
   h->slot = slot;
   h->generation = e->generation;
   if (!lun_graph_queue_effect(S->graph, node)) {  /* it could never run: no effect */
@@ -153,6 +157,23 @@ static int lun_effect_cancel(lua_State *L) {
   if (e && e->generation == h->generation) lun_effect_end(L, S, h->slot);
   h->slot = 0;
   return 0;
+}
+
+/* Keeps a stopped effect pending for the rest of the flush (so a write
+ * stops at it, as at any pending node) and lists it to be unstuck when the
+ * flush ends (lun_effects_drop_deferred); 0 if out of memory. */
+static int lun_effect_hold(lun_State *S, lun_Effect *e, int32_t node) {
+  struct lun_Effects *E = S->effects;
+  if (E->heldCount == E->heldCapacity) {
+    int32_t cap = E->heldCapacity ? E->heldCapacity * 2 : 16;
+    int32_t *grown = (int32_t *)realloc(E->held, sizeof(int32_t) * (size_t)cap);
+    if (!grown) return 0;
+    E->held = grown;
+    E->heldCapacity = cap;
+  }
+  E->held[E->heldCount++] = node;
+  e->held = 1;
+  return 1;
 }
 
 /* Puts the effect of node off to the next round (it stays pending); 0 if
@@ -203,8 +224,8 @@ static void lun_effect_run(lua_State *L, lun_State *S, int32_t node) {
              (int)S->runLimit);
     lunh(S->rt, inspect, effect_failed, text, strlen(text));
   }
-  if (e->stopped) {                               /* the next change runs it again */
-    lun_graph_unstick(S->graph, node);
+  if (e->stopped) {                               /* held pending till the flush ends, when it is unstuck */
+    if (!e->held && !lun_effect_hold(S, e, node)) lun_graph_unstick(S->graph, node);   /* (out of memory: now) */
     return;
   }
   if (e->checks >= S->runLimit && lun_effect_defer(S, e, node)) return;   /* still pending: next round */
@@ -234,6 +255,12 @@ void lun_effects_drop_deferred(lun_State *S) {
   if (!E) return;
   for (i = 0; i < E->deferredCount; i++) lun_graph_unstick(S->graph, E->deferred[i]);
   E->deferredCount = 0;
+  for (i = 0; i < E->heldCount; i++) {            /* stopped in this flush: the next change runs them */
+    lun_Effect *e = lun_effect_of(S, E->held[i]);
+    if (e) e->held = 0;
+    lun_graph_unstick(S->graph, E->held[i]);
+  }
+  E->heldCount = 0;
 }
 
 int lun_effects_run(lua_State *L, lun_State *S) {
@@ -259,13 +286,14 @@ void lun_effects_reset(lua_State *L) {
   int32_t slot;
   if (!S->effects) return;
   for (slot = 1; slot <= S->effects->count; slot++) lun_effect_end(L, S, slot);
-  S->effects->deferredCount = 0;
+  S->effects->deferredCount = S->effects->heldCount = 0;
 }
 
 void lun_effects_free(lun_State *S) {
   if (!S->effects) return;
   free(S->effects->slots);
   free(S->effects->deferred);
+  free(S->effects->held);
   free(S->effects);
   S->effects = NULL;
 }

@@ -19,6 +19,8 @@ struct FlushState {
     var rechecks: [Int32] = []
     /// Units checked `renderLoopLimit` times this round without running: the next round's (still pending).
     var deferred: [Int32] = []
+    /// Units stopped in this flush (run limit, budget): pending until it ends, then unstuck.
+    var held: [Int32] = []
     /// Registry references of disposed units, for C to release between updates.
     var pendingReleases: [Int32] = []
     /// The running transaction (ui.withAnimation, ui.withTransaction), if any.

@@ -88,6 +88,12 @@ extension LunetteRuntime {
             if let unit = units[id] { graph.unstick(unit.node) }
         }
         flushState.deferred.removeAll(keepingCapacity: true)
+        for id in flushState.held {                   // stopped in this flush: the next change runs them
+            guard let unit = units[id] else { continue }
+            unit.run.held = false
+            graph.unstick(unit.node)
+        }
+        flushState.held.removeAll(keepingCapacity: true)
         storage.commit()                              // what the flush wrote, to the store's queue (R21)
         freeReleasedNodes()
         hosts.pruneIdentities()
@@ -220,16 +226,25 @@ extension LunetteRuntime {
         }
         unit.run.runsThisFlush += 1
         if unit.run.stoppedInFlush == flushState.flushCount {            // stopped by its budget: once per flush is enough
-            graph.unstick(unit.node)
+            hold(unit)
             return false
         }
         guard unit.run.runsThisFlush > options.renderLoopLimit else { return true }
         if unit.run.runsThisFlush == options.renderLoopLimit + 1 {
             warn(in: unit, "\(unit.displayName) was stopped after rendering \(options.renderLoopLimit) times in one flush: its body keeps changing what it reads")
         }
-        // Not pending any more: the next change (in a later flush) runs it again.
-        graph.unstick(unit.node)
+        hold(unit)
         return false
+    }
+
+    /// A stopped unit stays pending for the rest of the flush (a write stops
+    /// at it, as at any pending node); when the flush ends it is unstuck, so
+    /// the next change (in a later flush) runs it again, even through
+    /// computeds left pending.
+    private func hold(_ unit: Unit) {
+        guard !unit.run.held else { return }
+        unit.run.held = true
+        flushState.held.append(unit.id)
     }
 
     /// A check that found nothing it read changed is no run: a view that

@@ -156,6 +156,8 @@ extension Unit {
         var checksThisFlush = 0
         /// The flush in which its run was stopped by the time budget (not run again in it).
         var stoppedInFlush = -1
+        /// Stopped in this flush and listed in `FlushState.held` (unstuck when the flush ends).
+        var held = false
         /// Why it must run regardless of its dependencies: new, or inputs changed (the trace's reason).
         var cause: String? = "new"
         /// The transaction that made it stale, for its next run.

@@ -65,8 +65,10 @@ extension LunetteRuntime {
         }
         flushState.roundsLeft -= 1
         flushState.flushCount += 1
-        for id in flushState.deferred { if let unit = units[id] { scheduler.schedule(unit) } }   // put off by the last round
-        flushState.deferred.removeAll(keepingCapacity: true)
+        if !flushState.deferred.isEmpty {             // put off by the last round
+            for id in flushState.deferred { if let unit = units[id] { scheduler.schedule(unit) } }
+            flushState.deferred.removeAll(keepingCapacity: true)
+        }
         schedulePendingEffects()
         return true
     }
@@ -84,16 +86,18 @@ extension LunetteRuntime {
     }
 
     func endFlush() {
-        for id in flushState.deferred {               // put off past the last round: stopped, till the next change
-            if let unit = units[id] { graph.unstick(unit.node) }
+        if !flushState.deferred.isEmpty {             // put off past the last round: stopped, till the next change
+            for id in flushState.deferred { if let unit = units[id] { graph.unstick(unit.node) } }
+            flushState.deferred.removeAll(keepingCapacity: true)
         }
-        flushState.deferred.removeAll(keepingCapacity: true)
-        for id in flushState.held {                   // stopped in this flush: the next change runs them
-            guard let unit = units[id] else { continue }
-            unit.run.held = false
-            graph.unstick(unit.node)
+        if !flushState.held.isEmpty {                 // stopped in this flush: the next change runs them
+            for id in flushState.held {
+                guard let unit = units[id] else { continue }
+                unit.run.held = false
+                graph.unstick(unit.node)
+            }
+            flushState.held.removeAll(keepingCapacity: true)
         }
-        flushState.held.removeAll(keepingCapacity: true)
         storage.commit()                              // what the flush wrote, to the store's queue (R21)
         freeReleasedNodes()
         hosts.pruneIdentities()

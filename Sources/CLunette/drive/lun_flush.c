@@ -41,7 +41,6 @@ static int lun_flush_rounds_k(lua_State *L) {
     ran += lun_preferences_run(L);                /* values flow up after the update (T06) */
     if (!lunh(S->rt, scheduler, round_end, ran) && !lun_effects_pending(S)) break;
   }
-  lun_effects_drop_deferred(S);                   /* put off past the last round: till the next change */
   lun_completion_settle(L);                       /* withAnimation's completions that waited for the update (D05) */
   lun_storage_sync(L);                            /* app storage written once per flush (T04) */
   lun_transaction_forget(L);                      /* what they changed has rendered (T02) */
@@ -57,6 +56,7 @@ void lun_flush_now(lua_State *L) {
   if (!lunh(S->rt, scheduler, flush_begin)) return;
   lua_pushcfunction(L, lun_flush_rounds_k);
   status = lua_pcall(L, 0, 0, 0);
+  lun_effects_drop_deferred(S);                   /* put off or held till the end: till the next change (raises not) */
   lunh(S->rt, scheduler, flush_end);
   if (status != LUA_OK) lua_error(L);
 }

@@ -402,6 +402,67 @@ describe("Scheduler: effects", function()
     app:unmount()
   end)
 
+  it("S36 a unit stopped in a flush that a later change reaches runs at the next flush", function()
+    -- a sixth hostile read: held pending till the flush ended, it missed the onAppear that would
+    -- have ended its loop, and stayed "loading" with nothing queued
+    for _, kind in ipairs({ "view", "effect" }) do
+      local m = ui.Observable("HeldMiss" .. kind, { v = 0, data = false, start = false })()
+      local seen
+      local function step()
+        local d = m.data
+        if m.start and not d then m.v = m.v + 1 end
+        return d and "ready" or ("loading " .. m.v)
+      end
+      local U = ui.View("HeldMissU" .. kind, function() return ui.Text(step()) end)
+      local Loader = ui.View("HeldMissLoader" .. kind, function()
+        return ui.Text("loader"):onAppear(function() m.data = true end)
+      end)
+      local effect = kind == "effect" and ui.effect(function() seen = step() end) or nil
+      local app = ui.mount(ui.View("HeldMissRoot" .. kind, function()
+        local items = { kind == "view" and U {} or ui.Text("no U") }
+        if m.start then items[#items + 1] = Loader {} end
+        return ui.VStack(items)
+      end) {})
+      m.start = true
+      ui.flush()                                   -- stopped at 100 runs; then onAppear sets data
+      ui.flush()                                   -- the next flush runs it: no further change needed
+      if kind == "view" then assert.truthy(app:find("ready"), app:tree()) else assert.equal("ready", seen) end
+      if effect then effect:cancel() end
+      app:unmount()
+    end
+  end)
+
+  it("S36 a held view's unit id, taken by a new view in the same flush, does not stop the new one", function()
+    -- a sixth hostile read: the flush's end let go of units by id; a new view W had V's id and
+    -- was pending (the rounds ran out just after its input changed): W kept the old value
+    local m = ui.Observable("HeldIdReuse", { n = 0, v = 0, phase = 0, go = false })()
+    local V = ui.View("HeldIdV", function()
+      local v = m.v
+      if m.go then m.v = v + 1 end
+      return ui.Text("V " .. v)
+    end)
+    local W = ui.View("HeldIdW", function() return ui.Text("W " .. m.n) end)
+    local P = ui.View("HeldIdP", function()
+      if m.phase == 0 then return ui.VStack { V {} } end
+      if m.phase == 1 then return ui.VStack { ui.Text("none") } end
+      return ui.VStack { W {} }
+    end)
+    local X = ui.View("HeldIdX", function()
+      return ui.Text("n " .. m.n):onChange(m.n, function()
+        if m.n < 101 then m.n = m.n + 1 end
+        if m.n == 3 then m.phase = 1 end
+        if m.n == 4 then m.phase = 2 end
+      end)
+    end)
+    local app = ui.mount(ui.VStack { P {}, X {} })
+    m.go = true
+    m.n = 1
+    ui.flush()
+    ui.flush()
+    assert.truthy(app:find("W " .. m.n), app:tree())
+    app:unmount()
+  end)
+
   it("S34 F09 an effect and a view whose check raised while settling a deep chain run again at the next change #errors", function()
     -- the check suspended (a never-evaluated chain deeper than 32) and its settle raised: the unit
     -- stayed pending in no queue and never ran again

@@ -177,7 +177,7 @@ void lun_graph_run_begin(lun_Graph *g, int32_t sub) {
   lun_GraphNode *n = &g->nodes[sub];
   n->depsTail = 0;
   n->epoch = ++g->epoch;
-  n->flags = (uint16_t)((n->flags | LUN_GRAPH_COMPUTING) & ~LUN_GRAPH_PENDING);
+  n->flags = (uint16_t)((n->flags | LUN_GRAPH_COMPUTING) & ~(LUN_GRAPH_PENDING | LUN_GRAPH_HELD | LUN_GRAPH_MISSED));
 }
 
 void lun_graph_run_end(lun_Graph *g, int32_t sub, int ok) {
@@ -274,6 +274,11 @@ void lun_graph_changed(lun_Graph *g, int32_t node) {
     while (l) {
       int32_t s = g->links[l].sub;
       lun_GraphNode *n = &g->nodes[s];
+      if (n->flags & LUN_GRAPH_HELD) {             /* stopped in this flush: runs at the next one */
+        n->flags |= LUN_GRAPH_MISSED;
+        l = g->links[l].nextSub;
+        continue;
+      }
       /* a ui.effect takes no transaction: it is not sent again */
       if (!(n->flags & LUN_GRAPH_PENDING) || (n->flags & LUN_GRAPH_REVISIT) ||
           (n->origin != LUN_ORIGIN_EFFECT && lun_graph_resend(g, n, s))) {
@@ -322,10 +327,27 @@ void lun_graph_clear_pending(lun_Graph *g, int32_t node) {
   if (lun_graph_is_live(g, node)) g->nodes[node].flags &= (uint16_t)~LUN_GRAPH_PENDING;
 }
 
+void lun_graph_hold(lun_Graph *g, int32_t node) {
+  if (!lun_graph_is_live(g, node)) return;
+  lun_graph_unstick(g, node);
+  g->nodes[node].flags = (uint16_t)((g->nodes[node].flags | LUN_GRAPH_PENDING | LUN_GRAPH_HELD) & ~LUN_GRAPH_MISSED);
+}
+
+int lun_graph_release(lun_Graph *g, int32_t node) {
+  uint16_t flags;
+  if (!lun_graph_is_live(g, node)) return 0;
+  flags = g->nodes[node].flags;
+  if (!(flags & LUN_GRAPH_HELD)) return 0;         /* it ran again since (lun_graph_run_begin): nothing held */
+  g->nodes[node].flags &= (uint16_t)~(LUN_GRAPH_HELD | LUN_GRAPH_MISSED);
+  if (flags & LUN_GRAPH_MISSED) return 1;          /* still pending */
+  lun_graph_unstick(g, node);
+  return 0;
+}
+
 void lun_graph_unstick(lun_Graph *g, int32_t node) {
   int32_t l;
   if (!lun_graph_is_live(g, node)) return;
-  g->nodes[node].flags &= (uint16_t)~LUN_GRAPH_PENDING;
+  g->nodes[node].flags &= (uint16_t)~(LUN_GRAPH_PENDING | LUN_GRAPH_HELD | LUN_GRAPH_MISSED);
   g->unstick.count = 0;
   l = g->nodes[node].deps;
   for (;;) {                                       /* upstream, over pending computeds not marked yet */

@@ -164,6 +164,7 @@ static int lun_effect_cancel(lua_State *L) {
  * flush ends (lun_effects_drop_deferred); 0 if out of memory. */
 static int lun_effect_hold(lun_State *S, lun_Effect *e, int32_t node) {
   struct lun_Effects *E = S->effects;
+  lun_graph_hold(S->graph, node);
   if (E->heldCount == E->heldCapacity) {
     int32_t cap = E->heldCapacity ? E->heldCapacity * 2 : 16;
     int32_t *grown = (int32_t *)realloc(E->held, sizeof(int32_t) * (size_t)cap);
@@ -224,7 +225,7 @@ static void lun_effect_run(lua_State *L, lun_State *S, int32_t node) {
              (int)S->runLimit);
     lunh(S->rt, inspect, effect_failed, text, strlen(text));
   }
-  if (e->stopped) {                               /* held pending till the flush ends, when it is unstuck */
+  if (e->stopped) {                               /* held pending till the flush ends (lun_graph_hold) */
     if (!e->held && !lun_effect_hold(S, e, node)) lun_graph_unstick(S->graph, node);   /* (out of memory: now) */
     return;
   }
@@ -255,10 +256,13 @@ void lun_effects_drop_deferred(lun_State *S) {
   if (!E) return;
   for (i = 0; i < E->deferredCount; i++) lun_graph_unstick(S->graph, E->deferred[i]);
   E->deferredCount = 0;
-  for (i = 0; i < E->heldCount; i++) {            /* stopped in this flush: the next change runs them */
-    lun_Effect *e = lun_effect_of(S, E->held[i]);
+  for (i = 0; i < E->heldCount; i++) {            /* stopped in this flush: the next change runs them, */
+    lun_Effect *e = lun_effect_of(S, E->held[i]);  /* or the next flush if one reached them meanwhile */
     if (e) e->held = 0;
-    lun_graph_unstick(S->graph, E->held[i]);
+    if (lun_graph_release(S->graph, E->held[i]) && e) {
+      e->deferred = S->round - 1;
+      if (!lun_effect_defer(S, e, E->held[i])) lun_graph_unstick(S->graph, E->held[i]);   /* out of memory: the next change */
+    }
   }
   E->heldCount = 0;
 }

@@ -38,7 +38,9 @@ enum {
   LUN_GRAPH_LIVE = 8,       /* allocated */
   LUN_GRAPH_RESENT = 16,    /* reported once in the open transaction (lun_graph_transaction) */
   LUN_GRAPH_WALKING = 32,   /* on a refresh walk's stack: reached again from below, a cycle */
-  LUN_GRAPH_REVISIT = 64    /* pending, with a stopped unit below it: the next change walks through it (lun_graph_unstick) */
+  LUN_GRAPH_REVISIT = 64,   /* pending, with a stopped unit below it: the next change walks through it (lun_graph_unstick) */
+  LUN_GRAPH_HELD = 128,     /* a unit stopped in this flush, kept pending until it ends (lun_graph_hold) */
+  LUN_GRAPH_MISSED = 256    /* a change reached it while held: it runs at the next flush (lun_graph_release) */
 };
 
 typedef struct lun_GraphNode {
@@ -135,6 +137,14 @@ void lun_graph_clear_pending(lun_Graph *g, int32_t node);
  * pending computeds it reads, which a change does not walk through again,
  * are marked so that the next change does, and reaches it. */
 void lun_graph_unstick(lun_Graph *g, int32_t node);
+/* A unit stopped in a flush is held: it stays pending (a write stops at it),
+ * the pending computeds it reads are marked so that the next change reaches
+ * it, and a change that does is remembered (LUN_GRAPH_MISSED). */
+void lun_graph_hold(lun_Graph *g, int32_t node);
+/* The flush ends: a held unit is let go. Returns 1 if a change reached it
+ * while it was held (it stays pending: the caller runs it at the next
+ * flush); else it is unstuck (the next change runs it). */
+int lun_graph_release(lun_Graph *g, int32_t node);
 
 /* Computeds. */
 /* 1 if computed node is fresh (and then tracked by sub, if any); 0 if it needs a refresh walk. */

@@ -93,6 +93,13 @@ final class Graph {
     /// reads reaches it even through computeds left pending (lun_graph_unstick).
     func unstick(_ node: Int32) { lun_graph_unstick(handle, node) }
 
+    /// A unit stopped in a flush stays pending till it ends (lun_graph_hold).
+    func hold(_ node: Int32) { lun_graph_hold(handle, node) }
+
+    /// The flush ends: true if a change reached the held unit meanwhile (it
+    /// stays pending, for the next flush); else it is unstuck.
+    func release(_ node: Int32) -> Bool { lun_graph_release(handle, node) != 0 }
+
     // MARK: computeds (the C driver pulls them; exposed for tests and diagnostics)
 
     func isFresh(_ id: Int32) -> Bool {

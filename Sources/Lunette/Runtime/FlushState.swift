@@ -18,9 +18,11 @@ struct FlushState {
     /// Nodes changed from other threads: marked changed again at the next flush (see Inbox).
     var rechecks: [Int32] = []
     /// Units checked `renderLoopLimit` times this round without running: the next round's (still pending).
-    var deferred: [Int32] = []
-    /// Units stopped in this flush (run limit, budget): pending until it ends, then unstuck.
-    var held: [Int32] = []
+    /// Held by reference: a unit id is reused once its unit is disposed.
+    var deferred: [Unit] = []
+    /// Units stopped in this flush (run limit, budget): pending until it ends, then released
+    /// (`Graph.release`): run at the next flush if a change reached them meanwhile.
+    var held: [Unit] = []
     /// Registry references of disposed units, for C to release between updates.
     var pendingReleases: [Int32] = []
     /// The running transaction (ui.withAnimation, ui.withTransaction), if any.

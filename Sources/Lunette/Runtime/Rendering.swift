@@ -65,8 +65,8 @@ extension LunetteRuntime {
         }
         flushState.roundsLeft -= 1
         flushState.flushCount += 1
-        if !flushState.deferred.isEmpty {             // put off by the last round
-            for id in flushState.deferred { if let unit = units[id] { scheduler.schedule(unit) } }
+        if !flushState.deferred.isEmpty {             // put off by the last round (or a held unit a change reached)
+            for unit in flushState.deferred where !unit.disposed { scheduler.schedule(unit) }
             flushState.deferred.removeAll(keepingCapacity: true)
         }
         schedulePendingEffects()
@@ -87,17 +87,19 @@ extension LunetteRuntime {
 
     func endFlush() {
         if !flushState.deferred.isEmpty {             // put off past the last round: stopped, till the next change
-            for id in flushState.deferred { if let unit = units[id] { graph.unstick(unit.node) } }
+            for unit in flushState.deferred where !unit.disposed { graph.unstick(unit.node) }
             flushState.deferred.removeAll(keepingCapacity: true)
         }
-        if !flushState.held.isEmpty {                 // stopped in this flush: the next change runs them
-            for id in flushState.held {
-                guard let unit = units[id] else { continue }
+        if !flushState.held.isEmpty {                 // stopped in this flush: the next change runs them, or the
+            for unit in flushState.held where !unit.disposed {    // next flush if one reached them meanwhile
                 unit.run.held = false
-                graph.unstick(unit.node)
+                if graph.release(unit.node) { flushState.deferred.append(unit) }
             }
             flushState.held.removeAll(keepingCapacity: true)
         }
+        // Held units a change reached, views here and effects in C (lun_effects_drop_deferred,
+        // just before): the next flush runs them; a host that flushes on request is asked for one.
+        if !flushState.deferred.isEmpty || lun_effects_waiting(lun_state(L)) != 0 { inbox.wakeUp() }
         storage.commit()                              // what the flush wrote, to the store's queue (R21)
         freeReleasedNodes()
         hosts.pruneIdentities()
@@ -225,7 +227,7 @@ extension LunetteRuntime {
             unit.run.checksThisFlush = 0
         }
         if unit.run.checksThisFlush >= min(options.renderLoopLimit, 1 << 30) {   // checked enough this round: the next
-            flushState.deferred.append(unit.id)                              // (still pending, not lost)
+            flushState.deferred.append(unit)                                 // (still pending, not lost)
             return false
         }
         unit.run.runsThisFlush += 1
@@ -248,7 +250,8 @@ extension LunetteRuntime {
     private func hold(_ unit: Unit) {
         guard !unit.run.held else { return }
         unit.run.held = true
-        flushState.held.append(unit.id)
+        graph.hold(unit.node)
+        flushState.held.append(unit)
     }
 
     /// A check that found nothing it read changed is no run: a view that

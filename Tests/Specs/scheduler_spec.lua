@@ -463,6 +463,75 @@ describe("Scheduler: effects", function()
     app:unmount()
   end)
 
+  it("S36 a unit held in a flush is carried to the next one once in a row: a loop that feeds itself ends", function()
+    -- a seventh hostile read: a body writing what it reads whose own onChange reached it again was
+    -- carried to every next flush (and asked the host for each: flush after flush)
+    local m = ui.Observable("FeedsItself", { v = 0, go = false })()
+    local V = ui.View("FeedsItselfView", function()
+      local v = m.v
+      if m.go then m.v = v + 1 end
+      return ui.Text("v " .. v):onChange(v, function() m.v = m.v + 1 end)
+    end)
+    local app = ui.mount(V {})
+    m.go = true
+    ui.flush()
+    ui.flush()                                     -- carried once
+    local before = app:renders("FeedsItselfView")
+    ui.flush()
+    assert.equal(before, app:renders("FeedsItselfView"))
+    app:unmount()
+  end)
+
+  it("S36 a held view its parent runs again is held again, and runs at the next change after its flush", function()
+    -- a seventh hostile read: the second stop in a flush skipped the graph's hold, leaving the
+    -- view pending for good
+    local m = ui.Observable("HeldTwice", { v = 0, tick = 0, go = false, u = 0 })()
+    local V = ui.View("HeldTwiceChild", function()
+      local _, u = m.v, m.u
+      if m.go then m.v = m.v + 1 end
+      return ui.Text("u " .. u)
+    end)
+    local P = ui.View("HeldTwiceParent", function()
+      local t = m.tick
+      return ui.VStack { ui.Text("tick " .. t), V { t = t } }
+    end)
+    local T = ui.View("HeldTwiceTicker", function()
+      return ui.Text("t"):onChange(m.tick, function() if m.tick < 2 then m.tick = m.tick + 1 end end)
+    end)
+    local app = ui.mount(ui.VStack { P {}, T {} })
+    m.go = true
+    m.tick = 1
+    ui.flush()
+    m.go = false
+    ui.flush()
+    m.u = 5
+    ui.flush()
+    assert.truthy(app:find("u 5"), app:tree())
+    app:unmount()
+  end)
+
+  it("T02 a held view a change reached runs at the next flush with that change's animation", function()
+    -- a seventh hostile read: the change's transaction was lost on the way
+    local m = ui.Observable("HeldTx", { v = 0, d = 1, go = false, step = 0 })()
+    local V = ui.View("HeldTxView", function()
+      local d, v = m.d, m.v
+      if m.go and d == 1 then m.v = v + 1 end
+      return ui.Text("V"):scaleEffect(d)
+    end)
+    local S = ui.View("HeldTxStepper", function()
+      return ui.Text("s"):onChange(m.step, function()
+        if m.step == 1 then ui.withAnimation(ui.Animation.easeInOut(0.3), function() m.d = 7 end) end
+      end)
+    end)
+    local app = ui.mount(ui.VStack { V {}, S {} })
+    m.go = true
+    m.step = 1
+    ui.flush()
+    ui.flush()
+    assert.matches("scaleEffect 1 %-> 7, easeInOut 0.3s", tostring(app:find("V")))
+    app:unmount()
+  end)
+
   it("S34 F09 an effect and a view whose check raised while settling a deep chain run again at the next change #errors", function()
     -- the check suspended (a never-evaluated chain deeper than 32) and its settle raised: the unit
     -- stayed pending in no queue and never ran again

@@ -274,8 +274,9 @@ void lun_graph_changed(lun_Graph *g, int32_t node) {
     while (l) {
       int32_t s = g->links[l].sub;
       lun_GraphNode *n = &g->nodes[s];
-      if (n->flags & LUN_GRAPH_HELD) {             /* stopped in this flush: runs at the next one */
-        n->flags |= LUN_GRAPH_MISSED;
+      if (n->flags & LUN_GRAPH_HELD) {             /* stopped in this flush: runs at the next one, */
+        n->flags |= LUN_GRAPH_MISSED;              /* with the transaction of the change (the host keeps it) */
+        if (n->origin != LUN_ORIGIN_EFFECT && lun_graph_resend(g, n, s)) lun_ids_push(&g->pending, s);
         l = g->links[l].nextSub;
         continue;
       }

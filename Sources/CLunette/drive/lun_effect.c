@@ -44,6 +44,7 @@ typedef struct lun_Effect {
   int32_t checks;      /* its checks in that round that found nothing changed */
   uint32_t deferred;   /* the round it was put off to the next one from (deferred list), or round - 1 */
   int32_t held;        /* stopped, on the held list: pending (a write stops at it) until the flush ends */
+  uint32_t carried;    /* the flush it was carried from, missed while held (lun_effects_drop_deferred) */
   int32_t stopped;     /* stopped in that round (the limit, or its budget): not run again in it */
   int32_t nextFree;    /* the next free slot, when free */
 } lun_Effect;
@@ -138,6 +139,7 @@ static int lun_ui_effect(lua_State *L) {
   e->runs = e->checks = e->stopped = 0;
   e->deferred = S->round - 1;
   e->held = 0;
+  e->carried = S->flushes - 1;
   h->slot = slot;
   h->generation = e->generation;
   if (!lun_graph_queue_effect(S->graph, node)) {  /* it could never run: no effect */
@@ -253,6 +255,7 @@ void lun_effects_round(lun_State *S) {
 void lun_effects_drop_deferred(lun_State *S) {
   struct lun_Effects *E = S->effects;
   int32_t i;
+  S->effectsCarried = 0;
   if (!E) return;
   for (i = 0; i < E->deferredCount; i++) lun_graph_unstick(S->graph, E->deferred[i]);
   E->deferredCount = 0;
@@ -260,8 +263,14 @@ void lun_effects_drop_deferred(lun_State *S) {
     lun_Effect *e = lun_effect_of(S, E->held[i]);  /* or the next flush if one reached them meanwhile */
     if (e) e->held = 0;
     if (lun_graph_release(S->graph, E->held[i]) && e) {
+      if (e->carried == S->flushes - 1u) {         /* carried here from the flush before, held and missed */
+        lun_graph_unstick(S->graph, E->held[i]);   /* again: it feeds itself (its own events), not carried */
+        continue;                                  /* again (no flush after flush): the next change runs it */
+      }
+      e->carried = S->flushes;
       e->deferred = S->round - 1;
-      if (!lun_effect_defer(S, e, E->held[i])) lun_graph_unstick(S->graph, E->held[i]);   /* out of memory: the next change */
+      if (lun_effect_defer(S, e, E->held[i])) S->effectsCarried++;
+      else lun_graph_unstick(S->graph, E->held[i]);   /* out of memory: the next change */
     }
   }
   E->heldCount = 0;

@@ -41,6 +41,7 @@ extension LunetteRuntime {
     func beginFlush() -> Bool {
         guard !flushState.flushing else { return false }
         flushState.flushing = true
+        flushState.flushes += 1
         flushState.roundsLeft = options.renderLoopLimit
         let settle = flushState.rechecks
         flushState.rechecks = []
@@ -90,16 +91,24 @@ extension LunetteRuntime {
             for unit in flushState.deferred where !unit.disposed { graph.unstick(unit.node) }
             flushState.deferred.removeAll(keepingCapacity: true)
         }
+        var carried = false
         if !flushState.held.isEmpty {                 // stopped in this flush: the next change runs them, or the
-            for unit in flushState.held where !unit.disposed {    // next flush if one reached them meanwhile
-                unit.run.held = false
-                if graph.release(unit.node) { flushState.deferred.append(unit) }
+            for unit in flushState.held where !unit.disposed {    // next flush if one reached them meanwhile,
+                unit.run.held = false                             // once in a row (one that feeds itself, by its
+                guard graph.release(unit.node) else { continue } // own events, would make flush after flush)
+                if unit.run.carriedFrom == flushState.flushes - 1 {
+                    graph.unstick(unit.node)
+                } else {
+                    unit.run.carriedFrom = flushState.flushes
+                    flushState.deferred.append(unit)
+                    carried = true
+                }
             }
             flushState.held.removeAll(keepingCapacity: true)
         }
         // Held units a change reached, views here and effects in C (lun_effects_drop_deferred,
         // just before): the next flush runs them; a host that flushes on request is asked for one.
-        if !flushState.deferred.isEmpty || lun_effects_waiting(lun_state(L)) != 0 { inbox.wakeUp() }
+        if carried || lun_state(L).pointee.effectsCarried > 0 { inbox.wakeUp() }
         storage.commit()                              // what the flush wrote, to the store's queue (R21)
         freeReleasedNodes()
         hosts.pruneIdentities()
@@ -248,9 +257,9 @@ extension LunetteRuntime {
     /// the next change (in a later flush) runs it again, even through
     /// computeds left pending.
     private func hold(_ unit: Unit) {
+        graph.hold(unit.node)                         // again if it ran since it was first held (that cleared it)
         guard !unit.run.held else { return }
         unit.run.held = true
-        graph.hold(unit.node)
         flushState.held.append(unit)
     }
 
@@ -320,6 +329,8 @@ extension LunetteRuntime {
         for node in graph.takePendingInPlace() where graph.isLive(node) && graph.origin(node) == .unit {
             guard let unit = units[graph.node(node).owner], unit.node == node else { continue }
             if let transaction = flushState.transaction { unit.run.receive(transaction) }
+            // Held (stopped in this flush), a change's transaction reached it: it keeps it for the next flush.
+            if Int32(graph.node(node).flags) & Int32(LUN_GRAPH_HELD) != 0 { continue }
             scheduler.schedule(unit)
         }
     }

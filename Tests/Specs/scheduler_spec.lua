@@ -532,6 +532,51 @@ describe("Scheduler: effects", function()
     app:unmount()
   end)
 
+  it("S36 a held view stopped again keeps the change that reached it, and two loops feeding each other end", function()
+    -- an eighth hostile read: a second stop cleared the mark of a change that had reached the held
+    -- view; and two loops carried by turns made flush after flush
+    local m = ui.Observable("Rehold", { v = 0, x = 0, t = 0, go = false, trig = false })()
+    local V = ui.View("ReholdChild", function(self)
+      local x = m.x
+      if m.go and x == 0 then m.v = m.v + 1; if m.v == 100 then m.trig = true end end
+      return ui.Text("x" .. x .. " t" .. self.t)
+    end)
+    local P = ui.View("ReholdParent", function() return ui.VStack { ui.Text("P " .. m.t), V { t = m.t } } end)
+    local e = ui.effect(function() if m.trig then m.x = 1; m.t = 1 end end)
+    local app = ui.mount(P {})
+    m.go = true
+    ui.flush()
+    ui.flush()
+    assert.truthy(app:find("x1 t1"), app:tree())
+    e:cancel()
+    app:unmount()
+
+    local n = ui.Observable("TwoLoops", { n1 = 0, k1 = 0, n2 = 0, k2 = 0, p = 0, q = 0, go = false })()
+    local flushNo, r1, r2 = 0, 0, 0
+    local U1 = ui.View("TwoLoopsU1", function()
+      r1 = r1 + 1
+      local v, _, _ = n.n1, n.k1, n.q
+      if n.go then n.n1 = v + 1 end
+      return ui.Text("U1 " .. v):onChange(v, function()
+        n.k1 = n.k1 + 1
+        if flushNo >= 1 then n.p = n.p + 1 end
+      end)
+    end)
+    local U2 = ui.View("TwoLoopsU2", function()
+      r2 = r2 + 1
+      local v, _, p = n.n2, n.k2, n.p
+      if n.go and p > 0 then n.n2 = v + 1 end
+      return ui.Text("U2 " .. v):onChange(v, function() n.k2 = n.k2 + 1; n.q = n.q + 1 end)
+    end)
+    local loops = ui.mount(ui.VStack { U1 {}, U2 {} })
+    n.go = true
+    for i = 0, 5 do flushNo = i; ui.flush() end
+    r1, r2 = 0, 0
+    ui.flush()
+    assert.same({ 0, 0 }, { r1, r2 })
+    loops:unmount()
+  end)
+
   it("S34 F09 an effect and a view whose check raised while settling a deep chain run again at the next change #errors", function()
     -- the check suspended (a never-evaluated chain deeper than 32) and its settle raised: the unit
     -- stayed pending in no queue and never ran again

@@ -329,7 +329,7 @@ void lun_graph_clear_pending(lun_Graph *g, int32_t node) {
 }
 
 void lun_graph_hold(lun_Graph *g, int32_t node) {
-  if (!lun_graph_is_live(g, node)) return;
+  if (!lun_graph_is_live(g, node) || (g->nodes[node].flags & LUN_GRAPH_HELD)) return;   /* held: it keeps MISSED */
   lun_graph_unstick(g, node);
   g->nodes[node].flags = (uint16_t)((g->nodes[node].flags | LUN_GRAPH_PENDING | LUN_GRAPH_HELD) & ~LUN_GRAPH_MISSED);
 }

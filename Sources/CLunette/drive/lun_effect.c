@@ -44,7 +44,6 @@ typedef struct lun_Effect {
   int32_t checks;      /* its checks in that round that found nothing changed */
   uint32_t deferred;   /* the round it was put off to the next one from (deferred list), or round - 1 */
   int32_t held;        /* stopped, on the held list: pending (a write stops at it) until the flush ends */
-  uint32_t carried;    /* the flush it was carried from, missed while held (lun_effects_drop_deferred) */
   int32_t stopped;     /* stopped in that round (the limit, or its budget): not run again in it */
   int32_t nextFree;    /* the next free slot, when free */
 } lun_Effect;
@@ -139,7 +138,6 @@ static int lun_ui_effect(lua_State *L) {
   e->runs = e->checks = e->stopped = 0;
   e->deferred = S->round - 1;
   e->held = 0;
-  e->carried = S->flushes - 1;
   h->slot = slot;
   h->generation = e->generation;
   if (!lun_graph_queue_effect(S->graph, node)) {  /* it could never run: no effect */
@@ -263,11 +261,10 @@ void lun_effects_drop_deferred(lun_State *S) {
     lun_Effect *e = lun_effect_of(S, E->held[i]);  /* or the next flush if one reached them meanwhile */
     if (e) e->held = 0;
     if (lun_graph_release(S->graph, E->held[i]) && e) {
-      if (e->carried == S->flushes - 1u) {         /* carried here from the flush before, held and missed */
-        lun_graph_unstick(S->graph, E->held[i]);   /* again: it feeds itself (its own events), not carried */
-        continue;                                  /* again (no flush after flush): the next change runs it */
+      if (S->carriedLast) {                        /* this flush ran what the one before carried: */
+        lun_graph_unstick(S->graph, E->held[i]);   /* carrying again could make flush after flush (loops */
+        continue;                                  /* that feed themselves or each other) — the next change */
       }
-      e->carried = S->flushes;
       e->deferred = S->round - 1;
       if (lun_effect_defer(S, e, E->held[i])) S->effectsCarried++;
       else lun_graph_unstick(S->graph, E->held[i]);   /* out of memory: the next change */

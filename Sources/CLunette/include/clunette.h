@@ -64,8 +64,8 @@ typedef struct lun_State {
   uint32_t flushWork;     /* LUN_WORK_* bits: what a round's or a flush's end has to look at (most flushes: none) */
   struct lun_Effects *effects;  /* ui.effect's effects, kept by C (drive/lun_effect.c) */
   uint32_t round;         /* rounds of flushes begun (wraps): an effect counts its runs per round */
-  uint32_t flushes;       /* flushes begun (wraps): a held effect is carried to the next flush once in a row */
-  int32_t effectsCarried; /* effects the last flush's end carried to the next flush (a change reached them held) */
+  int32_t effectsCarried; /* effects this flush's end carried to the next flush (a change reached them held) */
+  int32_t carriedLast;    /* the flush before carried a unit (set by the host at a flush's end): this one carries none */
   int32_t runLimit;       /* the most runs of one effect in a round (the host's renderLoopLimit) */
 } lun_State;
 

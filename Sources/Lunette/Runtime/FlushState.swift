@@ -6,8 +6,6 @@ struct FlushState {
     var flushing = false
     /// Flush rounds so far, ever: stamps a unit's runs per round.
     var flushCount = 0
-    /// Flushes begun so far, ever: a held unit is carried to the next flush once in a row.
-    var flushes = 0
     /// Rounds this flush may still take (`renderLoopLimit`).
     var roundsLeft = 0
     /// The unit C is updating, and whether its run began.

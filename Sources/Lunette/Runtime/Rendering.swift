@@ -41,7 +41,6 @@ extension LunetteRuntime {
     func beginFlush() -> Bool {
         guard !flushState.flushing else { return false }
         flushState.flushing = true
-        flushState.flushes += 1
         flushState.roundsLeft = options.renderLoopLimit
         let settle = flushState.rechecks
         flushState.rechecks = []
@@ -88,27 +87,32 @@ extension LunetteRuntime {
 
     func endFlush() {
         if !flushState.deferred.isEmpty {             // put off past the last round: stopped, till the next change
-            for unit in flushState.deferred where !unit.disposed { graph.unstick(unit.node) }
+            for unit in flushState.deferred where !unit.disposed { letGo(unit) }
             flushState.deferred.removeAll(keepingCapacity: true)
         }
+        // A flush that ran what the one before carried carries nothing: loops that feed themselves
+        // or each other would make flush after flush. (C decided the same for effects, just before.)
+        let state = lun_state(L)!
+        let mayCarry = state.pointee.carriedLast == 0
         var carried = false
         if !flushState.held.isEmpty {                 // stopped in this flush: the next change runs them, or the
-            for unit in flushState.held where !unit.disposed {    // next flush if one reached them meanwhile,
-                unit.run.held = false                             // once in a row (one that feeds itself, by its
-                guard graph.release(unit.node) else { continue } // own events, would make flush after flush)
-                if unit.run.carriedFrom == flushState.flushes - 1 {
-                    graph.unstick(unit.node)
-                } else {
-                    unit.run.carriedFrom = flushState.flushes
+            for unit in flushState.held where !unit.disposed {    // next flush if one reached them meanwhile
+                unit.run.held = false
+                guard graph.release(unit.node) else { unit.run.pendingTransaction = nil; continue }
+                if mayCarry {
                     flushState.deferred.append(unit)
                     carried = true
+                } else {
+                    letGo(unit)
                 }
             }
             flushState.held.removeAll(keepingCapacity: true)
         }
         // Held units a change reached, views here and effects in C (lun_effects_drop_deferred,
         // just before): the next flush runs them; a host that flushes on request is asked for one.
-        if carried || lun_state(L).pointee.effectsCarried > 0 { inbox.wakeUp() }
+        let effectsCarried = state.pointee.effectsCarried > 0
+        state.pointee.carriedLast = carried || effectsCarried ? 1 : 0
+        if carried || effectsCarried { inbox.wakeUp() }
         storage.commit()                              // what the flush wrote, to the store's queue (R21)
         freeReleasedNodes()
         hosts.pruneIdentities()
@@ -256,6 +260,13 @@ extension LunetteRuntime {
     /// at it, as at any pending node); when the flush ends it is unstuck, so
     /// the next change (in a later flush) runs it again, even through
     /// computeds left pending.
+    /// A stopped unit not carried: unstuck (the next change runs it), without
+    /// the transaction a change brought it (its next run is a later change's).
+    private func letGo(_ unit: Unit) {
+        graph.unstick(unit.node)
+        unit.run.pendingTransaction = nil
+    }
+
     private func hold(_ unit: Unit) {
         graph.hold(unit.node)                         // again if it ran since it was first held (that cleared it)
         guard !unit.run.held else { return }

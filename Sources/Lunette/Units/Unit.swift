@@ -158,8 +158,6 @@ extension Unit {
         var stoppedInFlush = -1
         /// Stopped in this flush and listed in `FlushState.held` (released when the flush ends).
         var held = false
-        /// The flush it was carried from (held, and a change reached it): carried once in a row.
-        var carriedFrom = -1
         /// Why it must run regardless of its dependencies: new, or inputs changed (the trace's reason).
         var cause: String? = "new"
         /// The transaction that made it stale, for its next run.

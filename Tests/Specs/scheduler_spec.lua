@@ -577,6 +577,37 @@ describe("Scheduler: effects", function()
     loops:unmount()
   end)
 
+  it("S36 a held unit is carried even in a flush that ran another carried unit", function()
+    -- a ninth hostile read: carrying was decided per flush, so an unrelated unit held and reached
+    -- in the flush after a carry was let go and stayed stale
+    local m = ui.Observable("TwoHeld", { v1 = 0, v2 = 0, data1 = false, data2 = false, s1 = false, s2 = false })()
+    local function looper(n)
+      return ui.View("TwoHeldU" .. n, function()
+        local d = m["data" .. n]
+        if m["s" .. n] and not d then m["v" .. n] = m["v" .. n] + 1 end
+        return ui.Text(n .. (d and " ready" or " loading"))
+      end)
+    end
+    local U1, U2 = looper(1), looper(2)
+    local Loader = ui.View("TwoHeldLoader", function(self)
+      return ui.Text("loader " .. self.n):onAppear(function() m["data" .. self.n] = true end)
+    end)
+    local app = ui.mount(ui.View("TwoHeldRoot", function()
+      local items = { U1 {}, U2 {} }
+      if m.s1 then items[#items + 1] = Loader { n = 1 } end
+      if m.s2 then items[#items + 1] = Loader { n = 2 } end
+      return ui.VStack(items)
+    end) {})
+    m.s1 = true
+    ui.flush()                                     -- U1 stopped, then reached: carried
+    m.s2 = true
+    ui.flush()                                     -- U1 runs (carried); U2 stopped, then reached
+    ui.flush()
+    assert.truthy(app:find("1 ready"), app:tree())
+    assert.truthy(app:find("2 ready"), app:tree())
+    app:unmount()
+  end)
+
   it("S34 F09 an effect and a view whose check raised while settling a deep chain run again at the next change #errors", function()
     -- the check suspended (a never-evaluated chain deeper than 32) and its settle raised: the unit
     -- stayed pending in no queue and never ran again

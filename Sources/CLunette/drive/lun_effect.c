@@ -44,6 +44,7 @@ typedef struct lun_Effect {
   int32_t checks;      /* its checks in that round that found nothing changed */
   uint32_t deferred;   /* the round it was put off to the next one from (deferred list), or round - 1 */
   int32_t held;        /* stopped, on the held list: pending (a write stops at it) until the flush ends */
+  uint32_t heldFlush;  /* the last flush it was held in (lun_State.flushes) */
   int32_t stopped;     /* stopped in that round (the limit, or its budget): not run again in it */
   int32_t nextFree;    /* the next free slot, when free */
 } lun_Effect;
@@ -138,6 +139,7 @@ static int lun_ui_effect(lua_State *L) {
   e->runs = e->checks = e->stopped = 0;
   e->deferred = S->round - 1;
   e->held = 0;
+  e->heldFlush = S->flushes - 1;
   h->slot = slot;
   h->generation = e->generation;
   if (!lun_graph_queue_effect(S->graph, node)) {  /* it could never run: no effect */
@@ -259,11 +261,15 @@ void lun_effects_drop_deferred(lun_State *S) {
   E->deferredCount = 0;
   for (i = 0; i < E->heldCount; i++) {            /* stopped in this flush: the next change runs them, */
     lun_Effect *e = lun_effect_of(S, E->held[i]);  /* or the next flush if one reached them meanwhile */
-    if (e) e->held = 0;
+    int heldBefore = e && e->heldFlush == S->flushes - 1u;
+    if (e) {
+      e->held = 0;
+      e->heldFlush = S->flushes;
+    }
     if (lun_graph_release(S->graph, E->held[i]) && e) {
-      if (S->carriedLast) {                        /* this flush ran what the one before carried: */
-        lun_graph_unstick(S->graph, E->held[i]);   /* carrying again could make flush after flush (loops */
-        continue;                                  /* that feed themselves or each other) — the next change */
+      if (heldBefore) {                            /* held in the flush before too: a loop that feeds itself */
+        lun_graph_unstick(S->graph, E->held[i]);   /* (or another) would make flush after flush — the next */
+        continue;                                  /* change runs it */
       }
       e->deferred = S->round - 1;
       if (lun_effect_defer(S, e, E->held[i])) S->effectsCarried++;

@@ -54,6 +54,7 @@ void lun_flush_now(lua_State *L) {
   lun_State *S = lun_state(L);
   int status;
   if (!lunh(S->rt, scheduler, flush_begin)) return;
+  S->flushes++;
   lua_pushcfunction(L, lun_flush_rounds_k);
   status = lua_pcall(L, 0, 0, 0);
   lun_effects_drop_deferred(S);                   /* put off or held till the end: till the next change (raises not) */

@@ -65,7 +65,7 @@ typedef struct lun_State {
   struct lun_Effects *effects;  /* ui.effect's effects, kept by C (drive/lun_effect.c) */
   uint32_t round;         /* rounds of flushes begun (wraps): an effect counts its runs per round */
   int32_t effectsCarried; /* effects this flush's end carried to the next flush (a change reached them held) */
-  int32_t carriedLast;    /* the flush before carried a unit (set by the host at a flush's end): this one carries none */
+  uint32_t flushes;       /* flushes begun (wraps): a unit held in two flushes in a row is not carried again */
   int32_t runLimit;       /* the most runs of one effect in a round (the host's renderLoopLimit) */
 } lun_State;
 

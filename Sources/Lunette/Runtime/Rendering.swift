@@ -41,6 +41,7 @@ extension LunetteRuntime {
     func beginFlush() -> Bool {
         guard !flushState.flushing else { return false }
         flushState.flushing = true
+        flushState.flushes += 1
         flushState.roundsLeft = options.renderLoopLimit
         let settle = flushState.rechecks
         flushState.rechecks = []
@@ -90,16 +91,16 @@ extension LunetteRuntime {
             for unit in flushState.deferred where !unit.disposed { letGo(unit) }
             flushState.deferred.removeAll(keepingCapacity: true)
         }
-        // A flush that ran what the one before carried carries nothing: loops that feed themselves
-        // or each other would make flush after flush. (C decided the same for effects, just before.)
-        let state = lun_state(L)!
-        let mayCarry = state.pointee.carriedLast == 0
+        // A unit held in the flush before too is not carried again: loops that feed themselves or
+        // each other would make flush after flush. (C decided the same for effects, just before.)
         var carried = false
         if !flushState.held.isEmpty {                 // stopped in this flush: the next change runs them, or the
             for unit in flushState.held where !unit.disposed {    // next flush if one reached them meanwhile
                 unit.run.held = false
-                guard graph.release(unit.node) else { unit.run.pendingTransaction = nil; continue }
-                if mayCarry {
+                let heldBefore = unit.run.heldFlush == flushState.flushes - 1
+                unit.run.heldFlush = flushState.flushes
+                guard graph.release(unit.node) else { continue }
+                if !heldBefore {
                     flushState.deferred.append(unit)
                     carried = true
                 } else {
@@ -110,9 +111,7 @@ extension LunetteRuntime {
         }
         // Held units a change reached, views here and effects in C (lun_effects_drop_deferred,
         // just before): the next flush runs them; a host that flushes on request is asked for one.
-        let effectsCarried = state.pointee.effectsCarried > 0
-        state.pointee.carriedLast = carried || effectsCarried ? 1 : 0
-        if carried || effectsCarried { inbox.wakeUp() }
+        if carried || lun_state(L)!.pointee.effectsCarried > 0 { inbox.wakeUp() }
         storage.commit()                              // what the flush wrote, to the store's queue (R21)
         freeReleasedNodes()
         hosts.pruneIdentities()

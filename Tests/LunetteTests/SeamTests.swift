@@ -107,6 +107,55 @@ final class SeamTests: XCTestCase {
         XCTAssertEqual(try runtime.evaluate("return runs, count"), ["1", "2"])
     }
 
+    /// Units handing a slow body (stopped by the budget) on to each other by turns, each carried
+    /// to the next flush once, make no endless chain of flushes: at most `LUN_CARRY_STREAK`
+    /// flushes in a row carry (a tenth hostile read: two units were enough to carry forever, and a
+    /// host that flushes on every wake would have spun).
+    func testUnitsHandingOnByTurnsStopBeingCarried() throws {
+        let runtime = try LunetteRuntime(options: .init(timeBudget: 0.1))
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            local N = 2
+            local t = {}
+            for i = 1, N do t["slow" .. i] = false; t["x" .. i] = 0; t["trig" .. i] = false; t["step" .. i] = 0 end
+            m = ui.Observable("Ring", t)()
+            runs = 0
+            local kids = {}
+            for i = 1, N do
+              local j = i % N + 1
+              kids[#kids + 1] = ui.View("RingU" .. i, function()
+                runs = runs + 1
+                local x, slow = m["x" .. i], m["slow" .. i]
+                if slow then m["trig" .. i] = true; local c = os.clock(); while os.clock() - c < 0.15 do end end
+                local text = ui.Text("U" .. i .. " x " .. x)
+                if x == 4 then text = text:onAppear(function()
+                  m["x" .. j] = 0; m["trig" .. j] = false; m["slow" .. j] = true; m["step" .. j] = 1
+                end) end
+                return text
+              end) {}
+            end
+            ui.effect(function()
+              for i = 1, N do if m["trig" .. i] and m["x" .. i] == 0 then m["x" .. i] = 1 end end
+            end)
+            kids[#kids + 1] = ui.View("RingStepper", function()
+              local text = ui.Text("steps")
+              for i = 1, N do
+                local s = m["step" .. i]
+                text = text:onChange(s, function()
+                  if m["step" .. i] == 1 then m["slow" .. i] = false; m["x" .. i] = 4; m["step" .. i] = 2 end
+                end)
+              end
+              return text
+            end) {}
+            ui.mount(ui.VStack(kids))
+            m.slow1 = true; m.step1 = 1
+            """)
+        for _ in 0..<Int(LUN_CARRY_STREAK) + 1 { runtime.flush() }
+        _ = try runtime.evaluate("runs = 0")
+        for _ in 0..<3 { runtime.flush() }
+        XCTAssertEqual(try runtime.evaluate("return runs"), ["0"])
+    }
+
     /// View kinds and their names are C's list (LUN_VIEW_KINDS); Swift reads it, and a kind
     /// outside it is no kind at all (it becomes an error node, never a Group).
     func testViewKindsComeFromTheCList() {

@@ -44,7 +44,7 @@ typedef struct lun_Effect {
   int32_t checks;      /* its checks in that round that found nothing changed */
   uint32_t deferred;   /* the round it was put off to the next one from (deferred list), or round - 1 */
   int32_t held;        /* stopped, on the held list: pending (a write stops at it) until the flush ends */
-  uint32_t heldFlush;  /* the last flush it was held in (lun_State.flushes) */
+  uint32_t carriedFlush;   /* the last flush it was carried from (lun_State.flushes) */
   int32_t stopped;     /* stopped in that round (the limit, or its budget): not run again in it */
   int32_t nextFree;    /* the next free slot, when free */
 } lun_Effect;
@@ -139,7 +139,7 @@ static int lun_ui_effect(lua_State *L) {
   e->runs = e->checks = e->stopped = 0;
   e->deferred = S->round - 1;
   e->held = 0;
-  e->heldFlush = S->flushes - 1;
+  e->carriedFlush = S->flushes - 1;
   h->slot = slot;
   h->generation = e->generation;
   if (!lun_graph_queue_effect(S->graph, node)) {  /* it could never run: no effect */
@@ -261,16 +261,15 @@ void lun_effects_drop_deferred(lun_State *S) {
   E->deferredCount = 0;
   for (i = 0; i < E->heldCount; i++) {            /* stopped in this flush: the next change runs them, */
     lun_Effect *e = lun_effect_of(S, E->held[i]);  /* or the next flush if one reached them meanwhile */
-    int heldBefore = e && e->heldFlush == S->flushes - 1u;
-    if (e) {
-      e->held = 0;
-      e->heldFlush = S->flushes;
-    }
+    if (e) e->held = 0;
     if (lun_graph_release(S->graph, E->held[i]) && e) {
-      if (heldBefore) {                            /* held in the flush before too: a loop that feeds itself */
-        lun_graph_unstick(S->graph, E->held[i]);   /* (or another) would make flush after flush — the next */
-        continue;                                  /* change runs it */
+      /* carried into this flush, or LUN_CARRY_STREAK flushes in a row carried: a loop that feeds
+       * itself (or others, by turns) would make flush after flush — the next change runs it */
+      if (e->carriedFlush == S->flushes - 1u || S->carryStreak >= LUN_CARRY_STREAK) {
+        lun_graph_unstick(S->graph, E->held[i]);
+        continue;
       }
+      e->carriedFlush = S->flushes;
       e->deferred = S->round - 1;
       if (lun_effect_defer(S, e, E->held[i])) S->effectsCarried++;
       else lun_graph_unstick(S->graph, E->held[i]);   /* out of memory: the next change */

@@ -65,9 +65,13 @@ typedef struct lun_State {
   struct lun_Effects *effects;  /* ui.effect's effects, kept by C (drive/lun_effect.c) */
   uint32_t round;         /* rounds of flushes begun (wraps): an effect counts its runs per round */
   int32_t effectsCarried; /* effects this flush's end carried to the next flush (a change reached them held) */
-  uint32_t flushes;       /* flushes begun (wraps): a unit held in two flushes in a row is not carried again */
+  uint32_t flushes;       /* flushes begun (wraps): a unit carried into a flush is not carried out of it */
+  int32_t carryStreak;    /* flushes in a row that carried a unit (the host counts at each flush's end) */
   int32_t runLimit;       /* the most runs of one effect in a round (the host's renderLoopLimit) */
 } lun_State;
+
+/* The most flushes in a row that carry a held unit to the next (lun_effect.c, Rendering.swift's endFlush). */
+#define LUN_CARRY_STREAK 3
 
 /* lun_State.flushWork: set where the work is queued, cleared where it is taken. */
 enum { LUN_WORK_EVENTS = 1, LUN_WORK_STORAGE = 2, LUN_WORK_TRANSACTIONS = 4 };

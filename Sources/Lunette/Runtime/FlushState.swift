@@ -6,7 +6,7 @@ struct FlushState {
     var flushing = false
     /// Flush rounds so far, ever: stamps a unit's runs per round.
     var flushCount = 0
-    /// Flushes begun so far, ever: stamps the flush a unit was held in.
+    /// Flushes begun so far, ever: stamps the flush a unit was carried from.
     var flushes = 0
     /// Rounds this flush may still take (`renderLoopLimit`).
     var roundsLeft = 0

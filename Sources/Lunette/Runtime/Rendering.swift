@@ -91,16 +91,18 @@ extension LunetteRuntime {
             for unit in flushState.deferred where !unit.disposed { letGo(unit) }
             flushState.deferred.removeAll(keepingCapacity: true)
         }
-        // A unit held in the flush before too is not carried again: loops that feed themselves or
-        // each other would make flush after flush. (C decided the same for effects, just before.)
+        // A unit carried into this flush is not carried out of it, and no more than LUN_CARRY_STREAK
+        // flushes in a row carry: loops that feed themselves, or each other by turns, would make
+        // flush after flush. (C decided the same for effects, just before.)
+        let state = lun_state(L)!
+        let mayCarry = state.pointee.carryStreak < LUN_CARRY_STREAK
         var carried = false
         if !flushState.held.isEmpty {                 // stopped in this flush: the next change runs them, or the
             for unit in flushState.held where !unit.disposed {    // next flush if one reached them meanwhile
                 unit.run.held = false
-                let heldBefore = unit.run.heldFlush == flushState.flushes - 1
-                unit.run.heldFlush = flushState.flushes
                 guard graph.release(unit.node) else { continue }
-                if !heldBefore {
+                if mayCarry && unit.run.carriedFlush != flushState.flushes - 1 {
+                    unit.run.carriedFlush = flushState.flushes
                     flushState.deferred.append(unit)
                     carried = true
                 } else {
@@ -111,7 +113,9 @@ extension LunetteRuntime {
         }
         // Held units a change reached, views here and effects in C (lun_effects_drop_deferred,
         // just before): the next flush runs them; a host that flushes on request is asked for one.
-        if carried || lun_state(L)!.pointee.effectsCarried > 0 { inbox.wakeUp() }
+        let anyCarried = carried || state.pointee.effectsCarried > 0
+        state.pointee.carryStreak = anyCarried ? state.pointee.carryStreak + 1 : 0
+        if anyCarried { inbox.wakeUp() }
         storage.commit()                              // what the flush wrote, to the store's queue (R21)
         freeReleasedNodes()
         hosts.pruneIdentities()

@@ -158,8 +158,8 @@ extension Unit {
         var stoppedInFlush = -1
         /// Stopped in this flush and listed in `FlushState.held` (released when the flush ends).
         var held = false
-        /// The last flush it was held in (`FlushState.flushes`): held two flushes in a row, it is not carried.
-        var heldFlush = -1
+        /// The last flush it was carried from (`FlushState.flushes`): carried into a flush, it is not carried out.
+        var carriedFlush = -1
         /// Why it must run regardless of its dependencies: new, or inputs changed (the trace's reason).
         var cause: String? = "new"
         /// The transaction that made it stale, for its next run.

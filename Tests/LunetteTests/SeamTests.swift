@@ -156,6 +156,49 @@ final class SeamTests: XCTestCase {
         XCTAssertEqual(try runtime.evaluate("return runs"), ["0"])
     }
 
+    /// Unrelated slow units, each started by a change from outside before its own flush, are
+    /// each carried: the count of carrying flushes in a row starts again at a flush that begins
+    /// with an outside change (an eleventh hostile read: the fourth was let go and kept showing
+    /// its budget error).
+    func testAnOutsideChangeStartsTheCarryCountAgain() throws {
+        let runtime = try LunetteRuntime(options: .init(timeBudget: 0.1))
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            local N = 4
+            local t = {}
+            for i = 1, N do t["slow" .. i] = false; t["x" .. i] = 0; t["trig" .. i] = false; t["step" .. i] = 0 end
+            m = ui.Observable("Legit", t)()
+            local kids = {}
+            for i = 1, N do
+              kids[#kids + 1] = ui.View("LegitU" .. i, function()
+                local x, slow = m["x" .. i], m["slow" .. i]
+                if slow then m["trig" .. i] = true; local c = os.clock(); while os.clock() - c < 0.15 do end end
+                return ui.Text("U" .. i .. " x " .. x)
+              end) {}
+            end
+            ui.effect(function()
+              for i = 1, N do if m["trig" .. i] and m["x" .. i] == 0 then m["x" .. i] = 1 end end
+            end)
+            kids[#kids + 1] = ui.View("LegitStepper", function()
+              local text = ui.Text("steps")
+              for i = 1, N do
+                local s = m["step" .. i]
+                text = text:onChange(s, function()
+                  if m["step" .. i] == 1 then m["slow" .. i] = false; m["x" .. i] = 4; m["step" .. i] = 2 end
+                end)
+              end
+              return text
+            end) {}
+            app = ui.mount(ui.VStack(kids))
+            """)
+        for i in 1...4 {
+            _ = try runtime.evaluate("m.slow\(i) = true; m.step\(i) = 1")   // a user's action before each flush
+            runtime.flush()
+        }
+        runtime.flush()
+        XCTAssertEqual(try runtime.evaluate("return app:find('U4 x 4') ~= nil"), ["true"])
+    }
+
     /// View kinds and their names are C's list (LUN_VIEW_KINDS); Swift reads it, and a kind
     /// outside it is no kind at all (it becomes an error node, never a Group).
     func testViewKindsComeFromTheCList() {

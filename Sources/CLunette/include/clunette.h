@@ -66,7 +66,8 @@ typedef struct lun_State {
   uint32_t round;         /* rounds of flushes begun (wraps): an effect counts its runs per round */
   int32_t effectsCarried; /* effects this flush's end carried to the next flush (a change reached them held) */
   uint32_t flushes;       /* flushes begun (wraps): a unit carried into a flush is not carried out of it */
-  int32_t carryStreak;    /* flushes in a row that carried a unit (the host counts at each flush's end) */
+  int32_t carryStreak;    /* flushes in a row that carried a unit with no change from outside between them
+                             (the host counts at each flush's end, and starts again when one begins with a change) */
   int32_t runLimit;       /* the most runs of one effect in a round (the host's renderLoopLimit) */
 } lun_State;
 

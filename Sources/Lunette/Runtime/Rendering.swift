@@ -48,6 +48,12 @@ extension LunetteRuntime {
         for node in settle where graph.isLive(node) { graph.changed(node) }
         drainInbox()
         freeReleasedNodes()
+        // A change from outside (a write, a tap, a timer, another thread) starts the count of
+        // flushes in a row that carry anew: the count bounds chains that feed themselves.
+        let g = graph.handle.pointee
+        if graph.hasPending || !scheduler.isEmpty || g.effectsHead < g.effects.count {
+            lun_state(L)!.pointee.carryStreak = 0
+        }
         return true
     }
 

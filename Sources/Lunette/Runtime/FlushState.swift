@@ -8,6 +8,8 @@ struct FlushState {
     var flushCount = 0
     /// Flushes begun so far, ever: stamps the flush a unit was carried from.
     var flushes = 0
+    /// The last flush ran out of rounds with work waiting: the next one's pending work is not from outside.
+    var leftWork = false
     /// Rounds this flush may still take (`renderLoopLimit`).
     var roundsLeft = 0
     /// The unit C is updating, and whether its run began.

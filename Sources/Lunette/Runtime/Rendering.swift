@@ -49,11 +49,13 @@ extension LunetteRuntime {
         drainInbox()
         freeReleasedNodes()
         // A change from outside (a write, a tap, a timer, another thread) starts the count of
-        // flushes in a row that carry anew: the count bounds chains that feed themselves.
+        // flushes in a row that carry anew: the count bounds chains that feed themselves. Work a
+        // flush left when it ran out of rounds is its own, not a change from outside.
         let g = graph.handle.pointee
-        if graph.hasPending || !scheduler.isEmpty || g.effectsHead < g.effects.count {
+        if !flushState.leftWork && (graph.hasPending || !scheduler.isEmpty || g.effectsHead < g.effects.count) {
             lun_state(L)!.pointee.carryStreak = 0
         }
+        flushState.leftWork = false
         return true
     }
 
@@ -62,6 +64,7 @@ extension LunetteRuntime {
     func beginRound() -> Bool {
         guard flushState.roundsLeft > 0 else {
             if somethingWaits {
+                flushState.leftWork = true                // what waits is this flush's, not a change from outside
                 let message = "a flush stopped after \(options.renderLoopLimit) rounds: events (onChange, onAppear, a "
                     + "task's start…) or effects keep changing what views read; what was still waiting may show old values "
                     + "until it runs again"

@@ -37,12 +37,11 @@ void lun_open_effect(lua_State *L);
 int lun_effects_run(lua_State *L, lun_State *S);
 /* 1 if the effect of graph node `node` is still one (not cancelled). */
 int lun_effect_live(lun_State *S, int32_t node);
-/* The flush ends: effects still put off are stopped until the next change. */
-void lun_effects_drop_deferred(lun_State *S);
+/* The flush ends: effects still put off are stopped till the next change; held ones a change
+ * reached are carried to the next flush (or stopped: see lun_effect.c), the others unstuck. */
+void lun_effects_end_flush(lun_State *S);
 /* A round begins: the effects put off to it are queued again. */
 void lun_effects_round(lun_State *S);
-/* 1 if an effect waits to run (in the queue, or put off to the next round). */
-int lun_effects_pending(const lun_State *S);
 /* Cancels every effect (ui.reset). */
 void lun_effects_reset(lua_State *L);
 /* Frees what the effects took (the state's end). */

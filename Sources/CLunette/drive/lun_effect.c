@@ -52,10 +52,8 @@ typedef struct lun_Effect {
 struct lun_Effects {
   lun_Effect *slots;   /* slot i is slots[i - 1] */
   int32_t count, capacity, firstFree;
-  int32_t *deferred;   /* nodes put off to the next round (each effect at most once a round) */
-  int32_t deferredCount, deferredCapacity;
-  int32_t *held;       /* nodes of effects stopped in this flush, left pending until it ends */
-  int32_t heldCount, heldCapacity;
+  lun_Ids deferred;    /* nodes put off to the next round (each effect at most once a round) */
+  lun_Ids held;        /* nodes of effects stopped in this flush, left pending until it ends */
 };
 
 /* An effect as Lua holds it: its slot and the slot's generation. */
@@ -161,20 +159,25 @@ static int lun_effect_cancel(lua_State *L) {
   return 0;
 }
 
+/* Appends node to a list of the effects' (the graph's id arrays); 0 if out of memory. */
+static int lun_effect_list(lun_Ids *list, int32_t node) {
+  if (list->count == list->capacity) {
+    int32_t cap = list->capacity ? list->capacity * 2 : 16;
+    int32_t *grown = (int32_t *)realloc(list->items, sizeof(int32_t) * (size_t)cap);
+    if (!grown) return 0;
+    list->items = grown;
+    list->capacity = cap;
+  }
+  list->items[list->count++] = node;
+  return 1;
+}
+
 /* Keeps a stopped effect pending for the rest of the flush (so a write
  * stops at it, as at any pending node) and lists it to be unstuck when the
- * flush ends (lun_effects_drop_deferred); 0 if out of memory. */
+ * flush ends (lun_effects_end_flush); 0 if out of memory. */
 static int lun_effect_hold(lun_State *S, lun_Effect *e, int32_t node) {
-  struct lun_Effects *E = S->effects;
   lun_graph_hold(S->graph, node);
-  if (E->heldCount == E->heldCapacity) {
-    int32_t cap = E->heldCapacity ? E->heldCapacity * 2 : 16;
-    int32_t *grown = (int32_t *)realloc(E->held, sizeof(int32_t) * (size_t)cap);
-    if (!grown) return 0;
-    E->held = grown;
-    E->heldCapacity = cap;
-  }
-  E->held[E->heldCount++] = node;
+  if (!lun_effect_list(&S->effects->held, node)) return 0;
   e->held = 1;
   return 1;
 }
@@ -182,16 +185,8 @@ static int lun_effect_hold(lun_State *S, lun_Effect *e, int32_t node) {
 /* Puts the effect of node off to the next round (it stays pending); 0 if
  * out of memory (it is checked now). */
 static int lun_effect_defer(lun_State *S, lun_Effect *e, int32_t node) {
-  struct lun_Effects *E = S->effects;
   if (e->deferred == S->round) return 1;          /* listed already */
-  if (E->deferredCount == E->deferredCapacity) {
-    int32_t cap = E->deferredCapacity ? E->deferredCapacity * 2 : 16;
-    int32_t *grown = (int32_t *)realloc(E->deferred, sizeof(int32_t) * (size_t)cap);
-    if (!grown) return 0;
-    E->deferred = grown;
-    E->deferredCapacity = cap;
-  }
-  E->deferred[E->deferredCount++] = node;
+  if (!lun_effect_list(&S->effects->deferred, node)) return 0;
   e->deferred = S->round;
   return 1;
 }
@@ -246,36 +241,36 @@ static void lun_effect_run(lua_State *L, lun_State *S, int32_t node) {
 void lun_effects_round(lun_State *S) {
   struct lun_Effects *E = S->effects;
   int32_t i;
-  if (!E || !E->deferredCount) return;
-  for (i = 0; i < E->deferredCount; i++)          /* out of memory: left off the queue, as a change that */
-    lun_graph_requeue_effect(S->graph, E->deferred[i]);   /* could not be queued */
-  E->deferredCount = 0;
+  if (!E || !E->deferred.count) return;
+  for (i = 0; i < E->deferred.count; i++)          /* out of memory: left off the queue, as a change that */
+    lun_graph_requeue_effect(S->graph, E->deferred.items[i]);   /* could not be queued */
+  E->deferred.count = 0;
 }
 
-void lun_effects_drop_deferred(lun_State *S) {
+void lun_effects_end_flush(lun_State *S) {
   struct lun_Effects *E = S->effects;
   int32_t i;
   S->effectsCarried = 0;
   if (!E) return;
-  for (i = 0; i < E->deferredCount; i++) lun_graph_unstick(S->graph, E->deferred[i]);
-  E->deferredCount = 0;
-  for (i = 0; i < E->heldCount; i++) {            /* stopped in this flush: the next change runs them, */
-    lun_Effect *e = lun_effect_of(S, E->held[i]);  /* or the next flush if one reached them meanwhile */
+  for (i = 0; i < E->deferred.count; i++) lun_graph_unstick(S->graph, E->deferred.items[i]);
+  E->deferred.count = 0;
+  for (i = 0; i < E->held.count; i++) {            /* stopped in this flush: the next change runs them, */
+    lun_Effect *e = lun_effect_of(S, E->held.items[i]);  /* or the next flush if one reached them meanwhile */
     if (e) e->held = 0;
-    if (lun_graph_release(S->graph, E->held[i]) && e) {
+    if (lun_graph_release(S->graph, E->held.items[i]) && e) {
       /* carried into this flush, or LUN_CARRY_STREAK flushes in a row carried: a loop that feeds
        * itself (or others, by turns) would make flush after flush — the next change runs it */
       if (e->carriedFlush == S->flushes - 1u || S->carryStreak >= LUN_CARRY_STREAK) {
-        lun_graph_unstick(S->graph, E->held[i]);
+        lun_graph_unstick(S->graph, E->held.items[i]);
         continue;
       }
       e->carriedFlush = S->flushes;
       e->deferred = S->round - 1;
-      if (lun_effect_defer(S, e, E->held[i])) S->effectsCarried++;
-      else lun_graph_unstick(S->graph, E->held[i]);   /* out of memory: the next change */
+      if (lun_effect_defer(S, e, E->held.items[i])) S->effectsCarried++;
+      else lun_graph_unstick(S->graph, E->held.items[i]);   /* out of memory: the next change */
     }
   }
-  E->heldCount = 0;
+  E->held.count = 0;
 }
 
 int lun_effects_run(lua_State *L, lun_State *S) {
@@ -288,12 +283,8 @@ int lun_effects_run(lua_State *L, lun_State *S) {
   return ran;
 }
 
-int lun_effects_pending(const lun_State *S) {
-  return S->graph->effectsHead < S->graph->effects.count || (S->effects && S->effects->deferredCount > 0);
-}
-
 int lun_effects_waiting(const lun_State *S) {
-  return lun_effects_pending(S);
+  return S->graph->effectsHead < S->graph->effects.count || (S->effects && S->effects->deferred.count > 0);
 }
 
 void lun_effects_reset(lua_State *L) {
@@ -301,14 +292,14 @@ void lun_effects_reset(lua_State *L) {
   int32_t slot;
   if (!S->effects) return;
   for (slot = 1; slot <= S->effects->count; slot++) lun_effect_end(L, S, slot);
-  S->effects->deferredCount = S->effects->heldCount = 0;
+  S->effects->deferred.count = S->effects->held.count = 0;
 }
 
 void lun_effects_free(lun_State *S) {
   if (!S->effects) return;
   free(S->effects->slots);
-  free(S->effects->deferred);
-  free(S->effects->held);
+  free(S->effects->deferred.items);
+  free(S->effects->held.items);
   free(S->effects);
   S->effects = NULL;
 }

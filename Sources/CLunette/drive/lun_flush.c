@@ -39,7 +39,7 @@ static int lun_flush_rounds_k(lua_State *L) {
     } while (S->graph->effectsHead < S->graph->effects.count);   /* queued this round (not put off) */
     ran = lun_life_run_events(L);
     ran += lun_preferences_run(L);                /* values flow up after the update (T06) */
-    if (!lunh(S->rt, scheduler, round_end, ran) && !lun_effects_pending(S)) break;
+    if (!lunh(S->rt, scheduler, round_end, ran) && !lun_effects_waiting(S)) break;
   }
   lun_completion_settle(L);                       /* withAnimation's completions that waited for the update (D05) */
   lun_storage_sync(L);                            /* app storage written once per flush (T04) */
@@ -57,7 +57,7 @@ void lun_flush_now(lua_State *L) {
   S->flushes++;
   lua_pushcfunction(L, lun_flush_rounds_k);
   status = lua_pcall(L, 0, 0, 0);
-  lun_effects_drop_deferred(S);                   /* put off or held till the end: till the next change (raises not) */
+  lun_effects_end_flush(S);                   /* put off or held till the end: till the next change (raises not) */
   lunh(S->rt, scheduler, flush_end);
   if (status != LUA_OK) lua_error(L);
 }

@@ -120,7 +120,7 @@ extension LunetteRuntime {
             }
             flushState.held.removeAll(keepingCapacity: true)
         }
-        // Held units a change reached, views here and effects in C (lun_effects_drop_deferred,
+        // Held units a change reached, views here and effects in C (lun_effects_end_flush,
         // just before): the next flush runs them; a host that flushes on request is asked for one.
         let anyCarried = carried || state.pointee.effectsCarried > 0
         state.pointee.carryStreak = anyCarried ? state.pointee.carryStreak + 1 : 0

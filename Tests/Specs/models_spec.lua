@@ -251,4 +251,39 @@ describe("Computed properties", function()
     fail = false
     assert.equal(1, f.v)
   end)
+
+  -- A read or write names its property by the key's text (the class finds
+  -- it by Lua's interned string, or through its names table when a name is
+  -- too long for Lua to intern): every property of a large class, a long
+  -- name, and no key that is not that string.
+  it("finds every property by its name, in a class of many, with long names, and only by a string key", function()
+    local spec, long = {}, string.rep("a_very_long_property_name_", 3)
+    for i = 1, 300 do spec["p" .. i] = i end
+    spec[long] = "long"
+    local Wide = ui.Observable("WideModel", spec)
+    local w = Wide()
+    for i = 1, 300 do assert.equal(i, w["p" .. i]) end
+    assert.equal("long", w[long])
+    w[long] = "changed"
+    assert.equal("changed", w[string.rep("a_very_long_property_name_", 3)])
+    local Named = ui.Observable("NamedModel", { [long] = 1, short = 2 })
+    local n = Named()
+    local runs, read = 0, nil
+    local app = ui.mount(ui.View("LongNameReader", function()
+      runs = runs + 1
+      read = n[long] + n.short
+      return ui.Text(tostring(read))
+    end)())
+    n[table.concat({ "a_very_long_property_name_", "a_very_long_property_name_", "a_very_long_property_name_" })] = 10
+    ui.flush()
+    assert.equal(2, runs)
+    assert.equal(12, read)
+    local Small = ui.Observable("KeyedModel", { ["1"] = "one", title = "t" })
+    local k = Small()
+    assert.equal("one", k["1"])
+    assert.error_matches(function() return k[1] end, "KeyedModel has no property '1' to read", 1, true)
+    assert.error_matches(function() k[1] = "x" end, "KeyedModel has no property '1' to assign", 1, true)
+    assert.error_matches(function() return w.p301 end, "WideModel has no property 'p301' to read", 1, true)
+    app:unmount()
+  end)
 end)

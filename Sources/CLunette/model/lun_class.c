@@ -10,6 +10,7 @@
  */
 #include "core/core.h"
 #include "model/model.h"
+#include <stddef.h>
 
 /* __call of a class: (class, init?) -> new instance. */
 static int lun_class_call(lua_State *L) {
@@ -90,6 +91,54 @@ static void lun_class_fill(lua_State *L, lun_Class *cls, int specidx, int namesi
   lua_pop(L, 2);
 }
 
+/* The find table's size for n properties: a power of two at least twice n. */
+static size_t lun_class_find_size(int n) {
+  size_t cap = 4;
+  while (cap < (size_t)n * 2) cap *= 2;
+  return cap;
+}
+
+/* Makes a class of n properties: the lun_Class, its kinds, then its names
+ * and its find table in the same block. [-0, +1] */
+static lun_Class *lun_class_new(lua_State *L, int n) {
+  size_t kinds = offsetof(lun_Class, kinds) + (size_t)n + 1;
+  size_t names = (kinds + sizeof(void *) - 1) / sizeof(void *) * sizeof(void *);
+  size_t find = names + sizeof(const char *) * ((size_t)n + 1), cap = lun_class_find_size(n);
+  size_t size = find + sizeof(int32_t) * cap;
+  lun_Class *cls;
+  if (n > (1 << 24)) luaL_error(L, "ui.Observable: too many properties (%d)", n);
+  cls = (lun_Class *)lua_newuserdatauv(L, size, 0);
+  memset(cls, 0, size);
+  cls->nprops = n;
+  cls->names = (const char **)(void *)((char *)cls + names);
+  cls->find = (int32_t *)(void *)((char *)cls + find);
+  return cls;
+}
+
+/* Fills the find table from the sorted names at namesidx, if Lua interns
+ * every name (a string too long to intern is found through the props
+ * table instead: findMask stays 0). [-0, +0] */
+static void lun_class_find_init(lua_State *L, lun_Class *cls, int namesidx) {
+  uint32_t mask = (uint32_t)lun_class_find_size(cls->nprops) - 1, i;
+  int p;
+  size_t len;
+  for (p = 1; p <= cls->nprops; p++) {
+    const char *text;
+    lua_rawgeti(L, namesidx, p);
+    text = lua_tolstring(L, -1, &len);
+    lua_pushlstring(L, text, len);                /* the same text made again: the same string iff interned */
+    cls->names[p] = lua_tostring(L, -1) == text ? text : NULL;
+    lua_pop(L, 2);
+    if (!cls->names[p]) return;
+  }
+  cls->findMask = mask;                           /* probes below assume it */
+  for (p = 1; p <= cls->nprops; p++) {
+    i = lun_class_slot(cls->names[p], mask);
+    while (cls->find[i] != 0) i = (i + 1) & mask;
+    cls->find[i] = p;
+  }
+}
+
 /* Defines a class from the spec table at specidx. [-0, +1] (the class table) */
 int lun_class_define(lua_State *L, const char *name, int specidx, int kind, const lun_ClassHooks *hooks) {
   int n, namesidx, clsidx, propsidx, methodsidx, infoidx;
@@ -97,9 +146,7 @@ int lun_class_define(lua_State *L, const char *name, int specidx, int kind, cons
   specidx = lua_absindex(L, specidx);
   n = lun_class_names(L, specidx);
   namesidx = lua_gettop(L);
-  cls = (lun_Class *)lua_newuserdatauv(L, sizeof(lun_Class) + (size_t)n, 0);
-  memset(cls, 0, sizeof(lun_Class) + (size_t)n);
-  cls->nprops = n;
+  cls = lun_class_new(L, n);
   cls->isObject = kind == LUN_CLASS_OBJECT;
   cls->hooks = hooks;
   clsidx = lua_gettop(L);
@@ -118,6 +165,7 @@ int lun_class_define(lua_State *L, const char *name, int specidx, int kind, cons
   lua_newtable(L);
   lua_setfield(L, infoidx, "computeds");
   lun_class_fill(L, cls, specidx, namesidx, propsidx, infoidx);
+  lun_class_find_init(L, cls, namesidx);
   lun_object_metatable(L, clsidx, propsidx, methodsidx, infoidx, name);
   /* the class table's own metatable: calling it constructs */
   lua_newtable(L);

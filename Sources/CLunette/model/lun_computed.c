@@ -25,14 +25,14 @@ static int lun_suspend(lua_State *L) {
   return lua_error(L);
 }
 
-/* Pushes the Lua function of computed property slot of the object at
- * objidx, and the object, ready for the call. [-0, +2] */
+/* Pushes the instance metatable and the computed functions of the object
+ * at objidx, then the Lua function of computed property slot and the
+ * object, ready for the call. [-0, +4] */
 static void lun_computed_function(lua_State *L, int objidx, int32_t slot) {
   lua_getmetatable(L, objidx);
   lua_rawgeti(L, -1, LUN_META_COMPUTEDS);
   lua_rawgeti(L, -1, slot);                       /* mt, computeds, fn */
-  lua_replace(L, -3);                             /* fn, computeds */
-  lua_copy(L, objidx, -1);                        /* fn, object */
+  lua_pushvalue(L, objidx);                       /* fn, object */
 }
 
 /* Replaces the object at objidx (the top) by the message "computed property
@@ -82,7 +82,7 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node, int objects) 
     return 0;
   }
   lua_getiuservalue(L, objidx, 1);                /* objidx + 1: its values */
-  lun_computed_function(L, objidx, slot);
+  lun_computed_function(L, objidx, slot);         /* objidx + 3: fn, object */
   saved = S->active;
   S->active = node;
   S->computeDepth++;
@@ -217,15 +217,22 @@ int lun_settle(lua_State *L, lun_State *S, int32_t node) {
   return status == LUA_OK;
 }
 
-/* Reads computed property prop of the object at idx. [-0, +1] */
-int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int prop) {
+/* Brings computed property prop of o up to date, tracked by the active
+ * scope (may raise). [-0, +0] */
+void lun_computed_pull(lua_State *L, lun_State *S, lun_Object *o, int prop) {
   int32_t n = o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_GRAPH_COMPUTED);
-  if (S->suspending) return lun_suspend(L);
+  if (S->suspending) lun_suspend(L);
   if (!lun_graph_computed_read(S->graph, S->active, n)) {   /* fresh: tracked already */
     if (S->active) lun_graph_track(S->graph, S->active, n);  /* kept if the refresh raises: readers hear when it may recover */
     lun_refresh(L, S, n);
     if (S->active) lun_graph_retrack(S->graph, S->active, n);  /* at its new version */
   }
+}
+
+/* Reads computed property prop of the object at idx. [-0, +1] */
+int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int prop) {
+  idx = lua_absindex(L, idx);
+  lun_computed_pull(L, S, o, prop);
   lua_getiuservalue(L, idx, 1);
   lua_rawgeti(L, -1, prop);
   lua_remove(L, -2);

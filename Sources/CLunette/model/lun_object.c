@@ -223,14 +223,26 @@ static int lun_object_unknown(lua_State *L, int idx, int keyidx, const char *ver
   return luaL_error(L, "%s has no property '%s' to %s%s", lun_object_classname(L, idx), key, verb, lua_tostring(L, -1));
 }
 
+/* The property of an instance of cls that the key at 2 names, or 0: by
+ * its interned text where the class has a find table, else through the
+ * props table (an upvalue of the metamethod running). [-0, +0] */
+static int lun_object_key(lua_State *L, const lun_Class *cls) {
+  int prop;
+  if (cls->findMask) return lua_type(L, 2) == LUA_TSTRING ? lun_class_find(cls, lua_tostring(L, 2)) : 0;
+  lua_pushvalue(L, 2);
+  prop = lua_rawget(L, lua_upvalueindex(LUN_UV_PROPS)) == LUA_TNUMBER ? (int)lua_tointeger(L, -1) : 0;
+  lua_pop(L, 1);
+  return prop;
+}
+
 /* __index of instances: (obj, key) -> value. */
 static int lun_object_index(lua_State *L) {
   const lun_Class *cls = (const lun_Class *)lua_touserdata(L, lua_upvalueindex(LUN_UV_CLASS));
   lun_Object *o = (lun_Object *)lua_touserdata(L, 1);   /* an instance: that class's metatable, by identity */
+  int prop;
   if (!o || !lua_getmetatable(L, 1) || lua_topointer(L, -1) != cls->meta) luaL_typeerror(L, 1, "model instance");
-  lua_pushvalue(L, 2);
-  if (lua_rawget(L, lua_upvalueindex(LUN_UV_PROPS)) == LUA_TNUMBER) {
-    int prop = (int)lua_tointeger(L, -1), kind = o->cls->kinds[prop];
+  if ((prop = lun_object_key(L, cls)) != 0) {
+    int kind = cls->kinds[prop];
     if (kind == LUN_PROP_PLAIN) {                  /* the hot path: a tracked read of a plain value */
       lun_State *S = lun_state(L);
       if (S->active)
@@ -242,13 +254,15 @@ static int lun_object_index(lua_State *L) {
       lua_rawgeti(L, -1, prop);
       return 1;
     } else if (kind == LUN_PROP_COMPUTED) {
-      return lun_computed_read(L, lun_state(L), o, 1, prop);
+      lun_computed_pull(L, lun_state(L), o, prop);
+      lua_getiuservalue(L, 1, 1);                  /* its value, memoised (the storage left below it) */
+      lua_rawgeti(L, -1, prop);
+      return 1;
     }
     lua_settop(L, 2);                              /* tables (proxies), the rest */
     return lun_object_read(L, 1, prop);
   }
-  if (o->cls->isObject && lua_type(L, 2) == LUA_TSTRING &&
-      strcmp(lua_tostring(L, 2), "objectWillChange") == 0) {
+  if (cls->isObject && lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "objectWillChange") == 0) {
     lun_object_will_change_subject(L, 1);
     return 1;
   }
@@ -261,12 +275,10 @@ static int lun_object_index(lua_State *L) {
 /* __newindex of instances: (obj, key, value) -> (). */
 static int lun_object_newindex(lua_State *L) {
   lun_Object *o = lun_object_self(L);
-  lua_settop(L, 3);
   int prop;
-  lua_pushvalue(L, 2);
-  if (lua_rawget(L, lua_upvalueindex(LUN_UV_PROPS)) != LUA_TNUMBER)
+  lua_settop(L, 3);
+  if ((prop = lun_object_key(L, o->cls)) == 0)
     return lun_object_unknown(L, 1, 2, "assign");
-  prop = (int)lua_tointeger(L, -1);
   if (o->cls->kinds[prop] == LUN_PROP_COMPUTED)
     return luaL_error(L, "cannot assign to computed property '%s' of %s", lua_tostring(L, 2),
                       lun_object_classname(L, 1));

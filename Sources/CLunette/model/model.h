@@ -45,10 +45,33 @@ typedef struct lun_Class {
   int32_t nprops;
   int32_t count;            /* instances made so far, for Book#3 */
   int32_t isObject;         /* an ObservableObject class (whole-object invalidation) */
+  uint32_t findMask;        /* the find table's size - 1; 0: no find table (lun_class_find) */
   const lun_ClassHooks *hooks;  /* NULL for a script's classes */
   const void *meta;         /* its instances' metatable (identity only: the class's closures keep it alive) */
-  uint8_t kinds[1];         /* kinds[1..nprops] (flexible) */
+  const char **names;       /* names[1..nprops]: each property's interned text (kept alive by the props table) */
+  int32_t *find;            /* open-addressed by text address: property index, 0 empty */
+  uint8_t kinds[1];         /* kinds[1..nprops] (flexible; names and find follow in the same block) */
 } lun_Class;
+
+/* Where the find table looks for the text at key first. */
+static inline uint32_t lun_class_slot(const char *key, uint32_t mask) {
+  return (uint32_t)(((uint64_t)(uintptr_t)key >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 32) & mask;
+}
+
+/* The index of the property named by the string key (its text from
+ * lua_tostring), or 0 for none. Lua interns short strings, and the class
+ * keeps its names alive, so a key names a property exactly when its text
+ * is that name's (lun_class.c made the table only if every name is
+ * interned). Valid only when cls->findMask != 0. */
+static inline int lun_class_find(const lun_Class *cls, const char *key) {
+  uint32_t i = lun_class_slot(key, cls->findMask);
+  int32_t prop;
+  while ((prop = cls->find[i]) != 0) {
+    if (cls->names[prop] == key) return prop;
+    i = (i + 1) & cls->findMask;
+  }
+  return 0;
+}
 
 typedef struct lun_Object {
   lun_Class *cls;
@@ -88,6 +111,7 @@ int lun_object_is_observable_object(lua_State *L, int idx);
 
 /* lun_computed.c */
 int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int prop);
+void lun_computed_pull(lua_State *L, lun_State *S, lun_Object *o, int prop);
 int lun_refresh(lua_State *L, lun_State *S, int32_t node);
 int lun_refresh_walk(lua_State *L, lun_State *S, int32_t node, int isEffect);
 int lun_settle(lua_State *L, lun_State *S, int32_t node);

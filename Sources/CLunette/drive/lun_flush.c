@@ -37,13 +37,13 @@ static int lun_flush_rounds_k(lua_State *L) {
           if (ticket.unit) lun_update(L, S, &ticket);
         }
     } while (S->graph->effectsHead < S->graph->effects.count);   /* queued this round (not put off) */
-    ran = lun_life_run_events(L);
-    ran += lun_preferences_run(L);                /* values flow up after the update (T06) */
+    ran = lun_life_run_events(L, S);
+    ran += lun_preferences_run(L, S);                /* values flow up after the update (T06) */
     if (!lunh(S->rt, scheduler, round_end, ran) && !lun_effects_waiting(S)) break;
   }
-  lun_completion_settle(L);                       /* withAnimation's completions that waited for the update (D05) */
-  lun_storage_sync(L);                            /* app storage written once per flush (T04) */
-  lun_transaction_forget(L);                      /* what they changed has rendered (T02) */
+  lun_completion_settle(L, S);                       /* withAnimation's completions that waited for the update (D05) */
+  lun_storage_sync(L, S);                            /* app storage written once per flush (T04) */
+  lun_transaction_forget(L, S);                      /* what they changed has rendered (T02) */
   lun_release_refs(L, S);
   return 0;
 }

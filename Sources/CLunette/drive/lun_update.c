@@ -17,6 +17,7 @@
 
 /* One update in progress; lives on the C stack of lun_update. */
 typedef struct lun_Run {
+  lun_State *S;
   lun_Ticket ticket;
   lun_Walk walk;
   int32_t saved;     /* the tracking scope to restore */
@@ -237,7 +238,7 @@ static void lun_run_unit(lua_State *L, lun_State *S, lun_Run *run) {
 /* Protected part of an update: (run) -> (). Checks, then runs in the unit's scope. */
 static int lun_update_k(lua_State *L) {
   lun_Run *run = (lun_Run *)lua_touserdata(L, 1);
-  lun_State *S = lun_state(L);
+  lun_State *S = run->S;
   int32_t node = run->ticket.node;
   if (!run->ticket.needsRender && !run->checked) {
     run->checking = 1;
@@ -407,6 +408,7 @@ int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   size_t len;
   const char *msg;
   memset(&run, 0, sizeof(run));
+  run.S = S;
   run.ticket = *ticket;
   if (!lun_budget_begin(L, S, 1)) {
     if (ticket->kind == LUN_UNIT_EFFECT) {

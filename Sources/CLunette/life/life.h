@@ -18,7 +18,7 @@ enum { LUN_LIFE_KIND = 1, LUN_LIFE_FN, LUN_LIFE_VALUE, LUN_LIFE_INITIAL, LUN_LIF
 void lun_life_add(lua_State *L, int lifeidx);
 void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit);
 void lun_life_release(lua_State *L, int recidx, int32_t unit);
-int lun_life_run_events(lua_State *L);
+int lun_life_run_events(lua_State *L, lun_State *S);
 void lun_life_after_update(lua_State *L, int32_t unit);
 void lun_trace_event(lua_State *L, int32_t unit, const char *what);
 
@@ -39,7 +39,7 @@ void lun_animation_default(lua_State *L);
 void lun_open_transaction(lua_State *L);
 void lun_transaction_run(lua_State *L, int tidx, int fidx, int nargs);
 int32_t lun_animation_run(lua_State *L, int aidx, int fidx, int nargs);
-void lun_transaction_forget(lua_State *L);
+void lun_transaction_forget(lua_State *L, lun_State *S);
 void lun_transaction_new(lua_State *L, int fromidx);
 void lun_transaction_copy_of(lua_State *L, lua_Integer id);
 const char *lun_transaction_animation(lua_State *L, int tidx, size_t *len);
@@ -50,13 +50,13 @@ void lun_completion_forget(lua_State *L);
 void lun_completion_wrap(lua_State *L, int fidx, int ridx);
 void lun_completion_schedule(lua_State *L, int ridx, int cidx, double duration, int removed, int32_t txid);
 void lun_completion_animated(lua_State *L, int32_t txid, int animated);
-void lun_completion_settle(lua_State *L);
+void lun_completion_settle(lua_State *L, lun_State *S);
 
 /* lun_storage.c: app storage and scene storage */
 void lun_open_storage(lua_State *L);
 void lun_storage_cell(lua_State *L, int keyidx);
 void lun_storage_check(lua_State *L, int vidx, const char *view, const char *name);
-void lun_storage_sync(lua_State *L);
+void lun_storage_sync(lua_State *L, lun_State *S);
 void lun_storage_forget(lua_State *L);
 void lun_storage_section_cell(lua_State *L, int secidx, int nidx, int scene);
 void lun_storage_section_read(lua_State *L, int secidx, int nidx, int scene);

@@ -142,7 +142,7 @@ void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
   if (o->cls->hooks) o->cls->hooks->changed(L, idx);  /* app storage: kept in the store at the end of the flush (T04) */
   switch (o->cls->kinds[prop]) {
     case LUN_PROP_PLAIN:
-      if (o->nodes[prop] && lun_state(L)->tracing) lun_trace_write(L, o->nodes[prop]);
+      if (o->nodes[prop] && S->tracing) lun_trace_write(L, o->nodes[prop]);
       if (o->nodes[prop]) lun_changed_now(L, S, o->nodes[prop]);
       break;
     case LUN_PROP_PUBLISHED:
@@ -154,7 +154,7 @@ void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
         lua_pop(L, 1);
       }
       lua_pop(L, 2);
-      if (o->nodes[0] && lun_state(L)->tracing) lun_trace_write(L, o->nodes[0]);
+      if (o->nodes[0] && S->tracing) lun_trace_write(L, o->nodes[0]);
       if (o->nodes[0]) lun_changed_now(L, S, o->nodes[0]);
       break;
     default:

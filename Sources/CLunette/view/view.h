@@ -110,7 +110,7 @@ void lun_focus_scene_walk(lua_State *L, lun_Walk *W);
 
 /* lun_preference.c */
 void lun_open_preference(lua_State *L);
-int lun_preferences_run(lua_State *L);
+int lun_preferences_run(lua_State *L, lun_State *S);
 
 /* lun_dynamic.c: ui.DynamicProperty */
 void lun_open_dynamic(lua_State *L);

@@ -251,7 +251,9 @@ describe("Computed properties", function()
     fail = false
     assert.equal(1, f.v)
   end)
+end)
 
+describe("Models: properties by name", function()
   -- A read or write names its property by the key's text (the class finds
   -- it by Lua's interned string, or through its names table when a name is
   -- too long for Lua to intern): every property of a large class, a long
@@ -285,5 +287,20 @@ describe("Computed properties", function()
     assert.error_matches(function() k[1] = "x" end, "KeyedModel has no property '1' to assign", 1, true)
     assert.error_matches(function() return w.p301 end, "WideModel has no property 'p301' to read", 1, true)
     app:unmount()
+  end)
+
+  -- An instance keeps each property in a user value, which Lua counts in an
+  -- unsigned short: a class that declares more is refused, not truncated.
+  it("refuses a class with more properties than an instance can hold, naming the count", function()
+    local spec = {}
+    for i = 1, 65001 do spec["p" .. i] = true end
+    assert.error_matches(function() ui.Observable("Huge", spec) end,
+      "ui.Observable: too many properties (65001; at most 65000)", 1, true)
+    spec.p65001 = nil
+    local Big = ui.Observable("Big", spec)
+    local b = Big()
+    b.p65000 = "last"
+    assert.equal("last", b.p65000)
+    assert.equal(true, b.p1)
   end)
 end)

@@ -466,13 +466,9 @@ static void lun_storage_adopt(lua_State *L, int idx, int ownidx) {
   lua_pushliteral(L, "value");
   prop = lun_object_prop(L, ownidx, -1);
   lua_pop(L, 1);
-  lua_getiuservalue(L, idx, 1);
-  lua_rawgeti(L, -1, prop);                       /* the default cell's table */
+  lua_getiuservalue(L, idx, prop);                /* the default cell's table */
   lun_object_notify(L, ownidx, lun_object_test(L, ownidx), prop);
-  lua_getiuservalue(L, ownidx, 1);
-  lua_insert(L, -2);
-  lua_rawseti(L, -2, prop);
-  lua_pop(L, 2);
+  lua_setiuservalue(L, ownidx, prop);
   lun_registry_table(L, &lun_key_defaults);
   lua_pushvalue(L, ownidx);
   if (lua_rawget(L, -2) == LUA_TTABLE) {          /* forget it: defaults[cell][d] = nil for the d it was made for */

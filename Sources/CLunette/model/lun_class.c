@@ -106,7 +106,7 @@ static lun_Class *lun_class_new(lua_State *L, int n) {
   size_t find = names + sizeof(const char *) * ((size_t)n + 1), cap = lun_class_find_size(n);
   size_t size = find + sizeof(int32_t) * cap;
   lun_Class *cls;
-  if (n > (1 << 24)) luaL_error(L, "ui.Observable: too many properties (%d)", n);
+  if (n > LUN_MAX_PROPS) luaL_error(L, "ui.Observable: too many properties (%d; at most %d)", n, LUN_MAX_PROPS);
   cls = (lun_Class *)lua_newuserdatauv(L, size, 0);
   memset(cls, 0, size);
   cls->nprops = n;

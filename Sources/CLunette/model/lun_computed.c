@@ -81,7 +81,6 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node, int objects) 
     lun_computed_cycle(L, objidx, slot);
     return 0;
   }
-  lua_getiuservalue(L, objidx, 1);                /* objidx + 1: its values */
   lun_computed_function(L, objidx, slot);         /* objidx + 3: fn, object */
   saved = S->active;
   S->active = node;
@@ -101,10 +100,10 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node, int objects) 
     lua_settop(L, objidx);
     return 0;
   }
-  lua_rawgeti(L, objidx + 1, slot);               /* values, result, old */
+  lua_getiuservalue(L, objidx, slot);             /* result, old */
   changed = !lua_rawequal(L, -1, -2);
   lua_settop(L, -2);
-  lua_rawseti(L, objidx + 1, slot);
+  lua_setiuservalue(L, objidx, slot);
   lua_settop(L, objidx - 1);
   lun_graph_recompute_end(S->graph, node, 1, changed);
   return 1;
@@ -233,8 +232,6 @@ void lun_computed_pull(lua_State *L, lun_State *S, lun_Object *o, int prop) {
 int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int prop) {
   idx = lua_absindex(L, idx);
   lun_computed_pull(L, S, o, prop);
-  lua_getiuservalue(L, idx, 1);
-  lua_rawgeti(L, -1, prop);
-  lua_remove(L, -2);
+  lua_getiuservalue(L, idx, prop);
   return 1;
 }

@@ -1,8 +1,9 @@
 /*
  * lun_object.c — ui.Observable: model classes and their instances.
  *
- * An instance is a userdata (lun_Object) whose one user value is its storage
- * table, storage[i] holding property i. Each class has its own instance
+ * An instance is a userdata (lun_Object) whose user value i holds property i
+ * (an ObservableObject's objectWillChange subject after them): one block,
+ * each value one API call away. Each class has its own instance
  * metatable; __index/__newindex are closures over the class data:
  *   upvalue 1: the lun_Class userdata   upvalue 2: props (name -> index)
  *   upvalue 3: the class table (methods) upvalue 4: info { name, names,
@@ -100,14 +101,14 @@ void lun_object_track_whole(lua_State *L, int idx) {
 
 /* Pushes the objectWillChange subject of the ObservableObject at idx, made on first use. [-0, +1] */
 static void lun_object_will_change_subject(lua_State *L, int idx) {
-  lua_getiuservalue(L, idx, 1);
-  if (lua_rawgeti(L, -1, 0) == LUA_TNIL) {
+  const lun_Object *o = (const lun_Object *)lua_touserdata(L, idx);
+  idx = lua_absindex(L, idx);
+  if (lua_getiuservalue(L, idx, LUN_OBJECT_SUBJECT(o)) == LUA_TNIL) {
     lua_pop(L, 1);
     lun_subject_push_new(L);
     lua_pushvalue(L, -1);
-    lua_rawseti(L, -3, 0);
+    lua_setiuservalue(L, idx, LUN_OBJECT_SUBJECT(o));
   }
-  lua_remove(L, -2);
 }
 
 /* Node's value changed: its readers become pending. A body that writes what
@@ -146,14 +147,12 @@ void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
       if (o->nodes[prop]) lun_changed_now(L, S, o->nodes[prop]);
       break;
     case LUN_PROP_PUBLISHED:
-      idx = lua_absindex(L, idx);
-      lua_getiuservalue(L, idx, 1);
-      if (lua_rawgeti(L, -1, 0) != LUA_TNIL) {
+      if (lua_getiuservalue(L, idx, LUN_OBJECT_SUBJECT(o)) != LUA_TNIL) {
         lua_pushnil(L);
         lun_subject_send(L, -2, -1);
         lua_pop(L, 1);
       }
-      lua_pop(L, 2);
+      lua_pop(L, 1);
       if (o->nodes[0] && S->tracing) lun_trace_write(L, o->nodes[0]);
       if (o->nodes[0]) lun_changed_now(L, S, o->nodes[0]);
       break;
@@ -171,9 +170,7 @@ int lun_object_read(lua_State *L, int idx, int prop) {
   if (kind == LUN_PROP_COMPUTED) return lun_computed_read(L, S, o, idx, prop);
   if (kind == LUN_PROP_PLAIN && S->active)
     lun_graph_track(S->graph, S->active, o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_GRAPH_SIGNAL));
-  lua_getiuservalue(L, idx, 1);
-  lua_rawgeti(L, -1, prop);
-  lua_remove(L, -2);
+  lua_getiuservalue(L, idx, prop);
   if ((kind == LUN_PROP_PLAIN || kind == LUN_PROP_PUBLISHED) && lua_type(L, -1) == LUA_TTABLE) {
     if (lua_getmetatable(L, -1)) lua_pop(L, 1);
     else {
@@ -191,18 +188,16 @@ void lun_object_write(lua_State *L, int idx, int prop, int vidx) {
   idx = lua_absindex(L, idx);
   vidx = lua_absindex(L, vidx);
   if (o->cls->hooks) o->cls->hooks->check(L, idx, vidx);   /* app storage: through a binding, no view to name */
-  lua_getiuservalue(L, idx, 1);
   lua_pushvalue(L, vidx);
   lun_proxy_unwrap(L, -1);
-  lua_rawgeti(L, -2, prop);
+  lua_getiuservalue(L, idx, prop);
   same = lua_compare(L, -1, -2, LUA_OPEQ);
   lua_pop(L, 1);
   /* an equal write notifies nobody — but @Published emits on every set (F05) */
-  if (same && o->cls->kinds[prop] != LUN_PROP_PUBLISHED) { lua_pop(L, 2); return; }
+  if (same && o->cls->kinds[prop] != LUN_PROP_PUBLISHED) { lua_pop(L, 1); return; }
   if (!same) lun_store_value(L, idx, prop);      /* a plain table is stored as a value (F04) */
   lun_object_notify(L, idx, o, prop);
-  lua_rawseti(L, -2, prop);
-  lua_pop(L, 1);
+  lua_setiuservalue(L, idx, prop);
 }
 
 /* Pushes " (did you mean 'title'?)" for a name close to one of the
@@ -247,16 +242,13 @@ static int lun_object_index(lua_State *L) {
       lun_State *S = lun_state(L);
       if (S->active)
         lun_graph_track(S->graph, S->active, o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_GRAPH_SIGNAL));
-      lua_getiuservalue(L, 1, 1);
-      if (lua_rawgeti(L, -1, prop) != LUA_TTABLE) return 1;
+      if (lua_getiuservalue(L, 1, prop) != LUA_TTABLE) return 1;
     } else if (kind == LUN_PROP_IGNORED || kind == LUN_PROP_UNPUBLISHED) {
-      lua_getiuservalue(L, 1, 1);                  /* stored, not tracked, never behind a proxy */
-      lua_rawgeti(L, -1, prop);
+      lua_getiuservalue(L, 1, prop);               /* stored, not tracked, never behind a proxy */
       return 1;
     } else if (kind == LUN_PROP_COMPUTED) {
       lun_computed_pull(L, lun_state(L), o, prop);
-      lua_getiuservalue(L, 1, 1);                  /* its value, memoised (the storage left below it) */
-      lua_rawgeti(L, -1, prop);
+      lua_getiuservalue(L, 1, prop);               /* its value, memoised */
       return 1;
     }
     lua_settop(L, 2);                              /* tables (proxies), the rest */
@@ -293,8 +285,7 @@ static int lun_object_tostring(lua_State *L) {
   luaL_Buffer b;
   int i, secret, first = 1;
   lua_settop(L, 1);
-  lua_getiuservalue(L, 1, 1);                    /* 2: storage */
-  lua_getfield(L, lua_upvalueindex(LUN_UV_INFO), "names"); /* 3 */
+  lua_getfield(L, lua_upvalueindex(LUN_UV_INFO), "names"); /* 2 */
   luaL_buffinit(L, &b);
   lun_object_push_id(L, 1);
   luaL_addvalue(&b);
@@ -303,11 +294,11 @@ static int lun_object_tostring(lua_State *L) {
     if (o->cls->kinds[i] == LUN_PROP_COMPUTED) continue;
     if (!first) luaL_addstring(&b, ", ");
     first = 0;
-    lua_rawgeti(L, 3, i);
+    lua_rawgeti(L, 2, i);
     luaL_addvalue(&b);
     luaL_addchar(&b, '=');
+    lua_getiuservalue(L, 1, i);
     lua_rawgeti(L, 2, i);
-    lua_rawgeti(L, 3, i);
     secret = lun_secret_prop(L, 1, -1);           /* a SecureField's text */
     lua_pop(L, 1);
     if (secret) lun_secret_describe(L, -1, "", ""); else lun_describe(L, -1, 1);
@@ -409,10 +400,8 @@ static void lun_object_init_prop(lua_State *L, int objidx, int prop, int initidx
     }
   }
   lun_store_value(L, objidx, prop);              /* tables are values: each instance its own (F04) */
-  lua_getiuservalue(L, objidx, 1);
-  lua_insert(L, -2);
-  lua_rawseti(L, -2, prop);
-  lua_pop(L, 3);
+  lua_setiuservalue(L, objidx, prop);
+  lua_pop(L, 2);
 }
 
 /* Checks that every key of the init table names a property. */
@@ -436,15 +425,14 @@ int lun_object_new_of(lua_State *L, int mtidx, int initidx) {
   lua_getfield(L, mtidx, "__classdata");
   cls = (lun_Class *)lua_touserdata(L, -1);
   lua_pop(L, 1);
-  o = (lun_Object *)lua_newuserdatauv(L, sizeof(lun_Object) + sizeof(int32_t) * (size_t)cls->nprops, 1);
+  o = (lun_Object *)lua_newuserdatauv(L, sizeof(lun_Object) + sizeof(int32_t) * (size_t)cls->nprops,
+                                      cls->nprops + (cls->isObject ? 1 : 0));   /* its values (lun_Object) */
   memset(o, 0, sizeof(lun_Object) + sizeof(int32_t) * (size_t)cls->nprops);
   objidx = lua_gettop(L);
   o->cls = cls;
   o->serial = lunh(lun_state(L)->rt, objects, object_serial);
   o->made = ++lun_state(L)->objectsMade;
   o->ordinal = ++cls->count;
-  lua_createtable(L, cls->nprops, 0);
-  lua_setiuservalue(L, objidx, 1);
   lua_pushvalue(L, mtidx);
   lua_setmetatable(L, objidx);
   if (initidx) lun_object_check_init(L, objidx, initidx);

@@ -82,6 +82,13 @@ typedef struct lun_Object {
                                nodes[0]: the whole object (ObservableObject) */
 } lun_Object;
 
+/* How many properties a class may declare: an instance keeps each in a user
+ * value, and Lua counts those in an unsigned short. */
+#define LUN_MAX_PROPS 65000
+
+/* The user value of an ObservableObject instance that holds its objectWillChange subject. */
+#define LUN_OBJECT_SUBJECT(o) ((o)->cls->nprops + 1)
+
 typedef struct lun_Proxy {
   lun_Object *owner;        /* whose property this table is */
   int32_t prop;

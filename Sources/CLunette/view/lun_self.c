@@ -455,10 +455,7 @@ static void lun_self_state_value(lua_State *L, int recidx, int holder, int pass)
   }
   prop = lun_object_prop(L, holder, key);
   lun_store_value(L, holder, prop);               /* tables are values: a state never shares its input's (F04) */
-  lua_getiuservalue(L, holder, 1);
-  lua_insert(L, -2);
-  lua_rawseti(L, -2, prop);
-  lua_pop(L, 1);
+  lua_setiuservalue(L, holder, prop);
 }
 
 /* Creates the state objects of a component record: factory(self), once. */

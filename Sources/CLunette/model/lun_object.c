@@ -381,48 +381,54 @@ void lun_object_metatable(lua_State *L, int clsidx, int propsidx, int methodsidx
   lua_rawseti(L, -2, LUN_META_NAME);
   lua_getfield(L, infoidx, "names");
   lua_rawseti(L, -2, LUN_META_NAMES);
+  lua_pushvalue(L, clsidx);
+  lua_rawseti(L, -2, LUN_META_CLASS);
+  lua_getfield(L, infoidx, "defaults");
+  lua_rawseti(L, -2, LUN_META_DEFAULTS);
 }
 
-/* Stores the initial value of property prop into storage (at -1). [-0, +0] */
-static void lun_object_init_prop(lua_State *L, int objidx, int prop, int initidx, int infoidx) {
-  lua_getfield(L, infoidx, "names");
-  lua_rawgeti(L, -1, prop);                       /* name */
-  if (initidx) lua_getfield(L, initidx, lua_tostring(L, -1));
-  else lua_pushnil(L);
+/* Stores the initial value of property prop: the init table's (at initidx,
+ * 0 for none), else its default (a factory is called with the object);
+ * the class's names and defaults are at namesidx and defaultsidx. [-0, +0] */
+static void lun_object_init_prop(lua_State *L, int objidx, int prop, int initidx, int namesidx, int defaultsidx) {
+  if (initidx) {
+    lua_rawgeti(L, namesidx, prop);
+    lua_gettable(L, initidx);
+  } else lua_pushnil(L);
   if (lua_isnil(L, -1)) {
     lua_pop(L, 1);
-    lua_getfield(L, infoidx, "defaults");
-    lua_rawgeti(L, -1, prop);
-    lua_remove(L, -2);
-    if (lua_type(L, -1) == LUA_TFUNCTION) {
+    if (lua_rawgeti(L, defaultsidx, prop) == LUA_TFUNCTION) {
       lua_pushvalue(L, objidx);
       lua_call(L, 1, 1);
     }
   }
   lun_store_value(L, objidx, prop);              /* tables are values: each instance its own (F04) */
   lua_setiuservalue(L, objidx, prop);
-  lua_pop(L, 2);
 }
 
-/* Checks that every key of the init table names a property. */
-static void lun_object_check_init(lua_State *L, int objidx, int initidx) {
+/* Checks that every key of the init table names a property of cls. */
+static void lun_object_check_init(lua_State *L, const lun_Class *cls, int objidx, int initidx) {
   lua_pushnil(L);
   while (lua_next(L, initidx)) {
+    int found;
     lua_pop(L, 1);
-    if (lua_type(L, -1) != LUA_TSTRING || !lun_object_prop(L, objidx, -1))
-      lun_object_unknown(L, objidx, -1, "initialise");
+    if (lua_type(L, -1) != LUA_TSTRING) found = 0;
+    else if (cls->findMask) found = lun_class_find(cls, lua_tostring(L, -1)) != 0;
+    else found = lun_object_prop(L, objidx, -1) != 0;
+    if (!found) lun_object_unknown(L, objidx, -1, "initialise");
   }
 }
 
 /* Makes an instance of the class whose instance metatable is at mtidx,
  * with initial values from the table at initidx (0 for none). [-0, +1] */
 int lun_object_new_of(lua_State *L, int mtidx, int initidx) {
+  lun_State *S = lun_state(L);
   lun_Class *cls;
   lun_Object *o;
-  int objidx, i, pass;
+  int objidx, namesidx, defaultsidx, i, pass;
   mtidx = lua_absindex(L, mtidx);
   if (initidx) initidx = lua_absindex(L, initidx);
-  lua_getfield(L, mtidx, "__classdata");
+  lua_rawgeti(L, mtidx, LUN_META_CLASS);
   cls = (lun_Class *)lua_touserdata(L, -1);
   lua_pop(L, 1);
   o = (lun_Object *)lua_newuserdatauv(L, sizeof(lun_Object) + sizeof(int32_t) * (size_t)cls->nprops,
@@ -430,26 +436,28 @@ int lun_object_new_of(lua_State *L, int mtidx, int initidx) {
   memset(o, 0, sizeof(lun_Object) + sizeof(int32_t) * (size_t)cls->nprops);
   objidx = lua_gettop(L);
   o->cls = cls;
-  o->serial = lunh(lun_state(L)->rt, objects, object_serial);
-  o->made = ++lun_state(L)->objectsMade;
+  o->serial = lunh(S->rt, objects, object_serial);
+  o->made = ++S->objectsMade;
   o->ordinal = ++cls->count;
   lua_pushvalue(L, mtidx);
   lua_setmetatable(L, objidx);
-  if (initidx) lun_object_check_init(L, objidx, initidx);
-  lua_getfield(L, mtidx, "__info");
-  lua_getfield(L, -1, "defaults");
+  if (initidx) lun_object_check_init(L, cls, objidx, initidx);
+  lua_rawgeti(L, mtidx, LUN_META_NAMES);
+  namesidx = lua_gettop(L);
+  lua_rawgeti(L, mtidx, LUN_META_DEFAULTS);
+  defaultsidx = lua_gettop(L);
   /* plain values first, then factories, so a factory may read the others */
   for (pass = 0; pass < 2; pass++) {
     for (i = 1; i <= cls->nprops; i++) {
       int isfactory;
       if (cls->kinds[i] == LUN_PROP_COMPUTED) continue;
-      isfactory = lua_rawgeti(L, -1, i) == LUA_TFUNCTION;
+      isfactory = lua_rawgeti(L, defaultsidx, i) == LUA_TFUNCTION;
       lua_pop(L, 1);
-      if (isfactory == pass) lun_object_init_prop(L, objidx, i, initidx, lua_gettop(L) - 1);
+      if (isfactory == pass) lun_object_init_prop(L, objidx, i, initidx, namesidx, defaultsidx);
     }
   }
-  lua_pop(L, 2);
-  lun_registry_table(L, &lun_key_objects);
+  lua_settop(L, objidx);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, S->objectsRef);
   lua_pushvalue(L, objidx);
   lua_rawseti(L, -2, o->serial);
   lua_pop(L, 1);

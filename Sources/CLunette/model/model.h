@@ -16,6 +16,8 @@
 #define LUN_META_COMPUTEDS 1
 #define LUN_META_NAME 2       /* the class name */
 #define LUN_META_NAMES 3      /* property names by index */
+#define LUN_META_CLASS 4      /* the lun_Class userdata */
+#define LUN_META_DEFAULTS 5   /* default values (or factories) by index */
 
 /* Property kinds of a model class. */
 enum {

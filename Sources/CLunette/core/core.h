@@ -138,6 +138,7 @@ void lun_capture_error(lua_State *L);
 /* lun_budget.c: the budget of each entry (R26) */
 int lun_budget_begin(lua_State *L, lun_State *S, int bounded);
 int lun_budget_end(lua_State *L, lun_State *S);
+void lun_budget_close(lun_Budget *b);
 int lun_budget_lower(lun_State *S, double seconds);
 int lun_budget_stopping(lun_State *S);
 uint64_t lun_budget_clock(void);

@@ -164,12 +164,23 @@ int lun_budget_begin(lua_State *L, lun_State *S, int bounded) {
   return 1;
 }
 
+/* The state is closing (lua_close, maybe from inside a run: os.exit(c, true)):
+ * its threads are going, so the chain forgets them and the watchdog, which
+ * may go on looking at this budget, never touches one again. */
+void lun_budget_close(lun_Budget *b) {
+  pthread_mutex_lock(&b->lock);
+  b->depth = 0;
+  b->armed = 0;
+  pthread_mutex_unlock(&b->lock);
+}
+
 /* The level on top ends; returns 1 if a stop held for it (it was stopped). */
 int lun_budget_end(lua_State *L, lun_State *S) {
   lun_Budget *b = S->budget;
   lun_Level *level;
   int stopped;
   pthread_mutex_lock(&b->lock);
+  if (b->depth == 0) { pthread_mutex_unlock(&b->lock); return 0; }   /* its state closed meanwhile (lun_budget_close) */
   level = &b->levels[--b->depth];
   if (level->bounded) lun_budget_resume(b, b->depth);
   stopped = b->armed && b->depth + 1 >= b->armed;
@@ -184,8 +195,7 @@ int lun_budget_end(lua_State *L, lun_State *S) {
 
 /* Called by the host's watchdog thread: arms the hook of a run past its
  * budget, or of every run if an interrupt was asked for. */
-int lun_budget_check(lun_State *S) {
-  lun_Budget *b = S->budget;
+int lun_budget_check(lun_Budget *b) {
   uint64_t limit, now;
   int i, armed = 0;
   pthread_mutex_lock(&b->lock);

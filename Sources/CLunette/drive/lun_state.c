@@ -10,9 +10,12 @@
 static const char lun_key_results;
 
 
-/* __gc of the state userdata: frees the trampoline's work list and the output buffer. [-0, +0] */
+/* __gc of the state userdata: the state is closing. Its budget's chain lets
+ * go of its threads (the host's watchdog may go on looking at the budget);
+ * frees the trampoline's work list and the output buffer. [-0, +0] */
 static int lun_state_gc(lua_State *L) {
   lun_State *S = (lun_State *)lua_touserdata(L, 1);
+  if (S->budget) lun_budget_close(S->budget);
   free(S->work);
   S->work = NULL;
   lun_out_free(L, S);

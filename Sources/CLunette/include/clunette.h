@@ -202,8 +202,10 @@ void lun_budget_free(lun_Budget *b);
 /* Time budget of each run (seconds, 0: none). */
 void lun_budget_set(lun_State *S, double seconds);
 /* Called by the host's watchdog thread: stops a run past its budget, or
- * every run of an interruptible runtime after lun_interrupt. Never raises. */
-int lun_budget_check(lun_State *S);
+ * every run of an interruptible runtime after lun_interrupt. Never raises.
+ * It takes the budget, which the host owns, not the state: a state someone
+ * else made may be closed (and its lun_State freed) while the host lives. */
+int lun_budget_check(lun_Budget *b);
 
 /* A new Lua state whose scripts may use at most `limit` bytes (0: no cap). */
 lua_State *lun_new_state(size_t limit);

@@ -204,12 +204,12 @@ public final class LunetteRuntime {
                          name: "=(lunette snapshots)")
         lun_budget_set(lun_state(L), options.timeBudget)
         lun_state(L).pointee.runLimit = Int32(min(options.renderLoopLimit, 1 << 30))   // an effect's runs in a round
-        Watchdog.shared.watch(lun_state(L))
+        Watchdog.shared.watch(budget)
     }
 
     deinit {
         _ = storage.writer.waitUntilWritten(timeout: 5) // a host that lets go of a runtime keeps what it wrote
-        Watchdog.shared.forget(lun_state(L))
+        Watchdog.shared.forget(budget)
         if ownsState { lun_close_state(L) }
         lun_budget_free(budget)
         hostTable?.deallocate()

@@ -3,7 +3,7 @@ import Foundation
 
 /// One thread for the whole process that stops runs past their time budget.
 ///
-/// Every 20 ms it asks each runtime's C state (lun_budget.c) whether a run on
+/// Every 20 ms it asks each runtime's budget (lun_budget.c) whether a run on
 /// its chain has overstayed, or whether Ctrl-C asked an interruptible runtime
 /// to stop; if so, C arms a hook on every thread from that run up, which
 /// makes the run fail with "ran longer than its time budget" (or
@@ -12,13 +12,13 @@ final class Watchdog: @unchecked Sendable {
     static let shared = Watchdog()
 
     private let lock = NSLock()
-    private var states: [UnsafeMutablePointer<lun_State>] = []
+    private var budgets: [OpaquePointer] = []   // lun_Budget: the host's, alive while watched (a state may close first)
     private var thread: Thread?
 
-    func watch(_ state: UnsafeMutablePointer<lun_State>) {
+    func watch(_ budget: OpaquePointer) {
         lock.lock()
         defer { lock.unlock() }
-        states.append(state)
+        budgets.append(budget)
         if thread == nil {
             let thread = Thread { [unowned self] in self.loop() }
             thread.name = "lunette watchdog"
@@ -27,17 +27,17 @@ final class Watchdog: @unchecked Sendable {
         }
     }
 
-    func forget(_ state: UnsafeMutablePointer<lun_State>) {
+    func forget(_ budget: OpaquePointer) {
         lock.lock()
         defer { lock.unlock() }
-        states.removeAll { $0 == state }
+        budgets.removeAll { $0 == budget }
     }
 
     private func loop() {
         while true {
             Thread.sleep(forTimeInterval: 0.02)
             lock.lock()
-            for state in states { _ = lun_budget_check(state) }
+            for budget in budgets { _ = lun_budget_check(budget) }
             lock.unlock()
         }
     }

@@ -138,6 +138,25 @@ describe("R16 hostile selves", function()
   end)
 end)
 
+-- The debug library can put any value in a user value (debug.setuservalue;
+-- `lunette run` without --sandbox and busted have it). An instance's
+-- property slots take any value anyway; its objectWillChange slot must
+-- hold its subject, and a write that would send to something else is an
+-- error naming the object (session 13's hostile read: a segfault).
+describe("R16 an instance's user values replaced through debug", function()
+  it("R16 a Published write after objectWillChange's slot was replaced is an error, not a crash", function()
+    if not (debug and debug.setuservalue) then return end   -- the sandbox has no debug.setuservalue
+    local Old = ui.ObservableObject("DebugReplaced", { n = ui.Published(1), note = "x" })
+    local o = Old()
+    local _ = o.objectWillChange                  -- made: its slot is the one after the two properties
+    debug.setuservalue(o, 42, 3)
+    assert.error_matches(function() o.n = 2 end, "the objectWillChange of DebugReplaced#%d+ is not its subject any more")
+    assert.error_matches(function() return o.objectWillChange end, "is not its subject any more")
+    debug.setuservalue(o, "anything", 1)          -- a property's slot: any value is a value
+    assert.equal("anything", o.n)
+  end)
+end)
+
 describe("R11 deep and cyclic values #errors", function()   -- #errors: error nodes are what they test
   it("R11 a table default nested 10 deep is copied", function()
     local t, d = {}, nil

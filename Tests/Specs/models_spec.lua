@@ -289,13 +289,32 @@ describe("Models: properties by name", function()
     app:unmount()
   end)
 
+  -- A factory default runs with the instance made: it may read a computed
+  -- of it, which then tracks what it read like any other (session 13's
+  -- hostile read: the object was not findable yet, and the computed stayed
+  -- nil for good).
+  it("a factory default may read a computed of the object being made, which stays live", function()
+    local M = ui.Observable("FactoryReader", {
+      a = 2,
+      double = ui.computed(function(self) return self.a * 2 end),
+      label = function(self) return "x" .. tostring(self.double) end,
+    })
+    local m = M()
+    assert.equal("x4", m.label)
+    assert.equal(4, m.double)
+    m.a = 5
+    assert.equal(10, m.double)
+  end)
+
   -- An instance keeps each property in a user value, which Lua counts in an
   -- unsigned short: a class that declares more is refused, not truncated.
   it("refuses a class with more properties than an instance can hold, naming the count", function()
     local spec = {}
     for i = 1, 65001 do spec["p" .. i] = true end
     assert.error_matches(function() ui.Observable("Huge", spec) end,
-      "ui.Observable: too many properties (65001; at most 65000)", 1, true)
+      "ui.Observable('Huge'): too many properties (65001; at most 65000)", 1, true)
+    assert.error_matches(function() ui.ObservableObject("HugeObject", spec) end,
+      "ui.ObservableObject('HugeObject'): too many properties (65001; at most 65000)", 1, true)
     spec.p65001 = nil
     local Big = ui.Observable("Big", spec)
     local b = Big()

@@ -10,6 +10,7 @@
  */
 #include "core/core.h"
 #include "model/model.h"
+#include <limits.h>
 #include <stddef.h>
 
 /* __call of a class: (class, init?) -> new instance. */
@@ -27,18 +28,30 @@ static int lun_class_tostring(lua_State *L) {
   return 1;
 }
 
-/* Sorts the property names found in spec into an array. [-0, +1] */
-static int lun_class_names(lua_State *L, int specidx) {
+/* The constructor a class of this kind came from, for its errors. */
+static const char *lun_class_api(int kind) {
+  return kind == LUN_CLASS_OBJECT ? "ui.ObservableObject" : "ui.Observable";
+}
+
+/* Sorts the property names found in spec into an array; refuses a name
+ * that is not a string, and more names than an instance can hold
+ * (LUN_MAX_PROPS), naming the class. [-0, +1] */
+static int lun_class_names(lua_State *L, const char *name, int kind, int specidx) {
   int n = 0;
   lua_newtable(L);
   lua_pushnil(L);
   while (lua_next(L, specidx)) {
     lua_pop(L, 1);
     if (lua_type(L, -1) != LUA_TSTRING)
-      luaL_error(L, "ui.Observable: property names must be strings, got %s", luaL_typename(L, -1));
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, -3, ++n);
+      luaL_error(L, "%s('%s'): property names must be strings, got %s", lun_class_api(kind), name, luaL_typename(L, -1));
+    if (n < INT_MAX) n++;
+    if (n <= LUN_MAX_PROPS) {
+      lua_pushvalue(L, -1);
+      lua_rawseti(L, -3, n);
+    }
   }
+  if (n > LUN_MAX_PROPS)
+    luaL_error(L, "%s('%s'): too many properties (%d; at most %d)", lun_class_api(kind), name, n, LUN_MAX_PROPS);
   lun_sort_strings(L, -1, n);
   return n;
 }
@@ -105,9 +118,7 @@ static lun_Class *lun_class_new(lua_State *L, int n) {
   size_t names = (kinds + sizeof(void *) - 1) / sizeof(void *) * sizeof(void *);
   size_t find = names + sizeof(const char *) * ((size_t)n + 1), cap = lun_class_find_size(n);
   size_t size = find + sizeof(int32_t) * cap;
-  lun_Class *cls;
-  if (n > LUN_MAX_PROPS) luaL_error(L, "ui.Observable: too many properties (%d; at most %d)", n, LUN_MAX_PROPS);
-  cls = (lun_Class *)lua_newuserdatauv(L, size, 0);
+  lun_Class *cls = (lun_Class *)lua_newuserdatauv(L, size, 0);   /* n <= LUN_MAX_PROPS (lun_class_names) */
   memset(cls, 0, size);
   cls->nprops = n;
   cls->names = (const char **)(void *)((char *)cls + names);
@@ -144,7 +155,7 @@ int lun_class_define(lua_State *L, const char *name, int specidx, int kind, cons
   int n, namesidx, clsidx, propsidx, methodsidx, infoidx;
   lun_Class *cls;
   specidx = lua_absindex(L, specidx);
-  n = lun_class_names(L, specidx);
+  n = lun_class_names(L, name, kind, specidx);
   namesidx = lua_gettop(L);
   cls = lun_class_new(L, n);
   cls->isObject = kind == LUN_CLASS_OBJECT;

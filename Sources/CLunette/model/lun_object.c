@@ -99,11 +99,26 @@ void lun_object_track_whole(lua_State *L, int idx) {
   if (o->cls->isObject) lun_graph_track(S->graph, S->active, lun_object_node(L, o, 0, LUN_GRAPH_SIGNAL));
 }
 
+/* Pushes the objectWillChange subject the ObservableObject at idx holds, or
+ * nil if it has none yet; raises if its slot holds anything else (only
+ * debug.setuservalue could put it there: nothing is sent to it). [-0, +1] */
+static int lun_object_subject(lua_State *L, int idx, const lun_Object *o) {
+  int t;
+  idx = lua_absindex(L, idx);
+  t = lua_getiuservalue(L, idx, LUN_OBJECT_SUBJECT(o));
+  if (t != LUA_TNIL && !lun_subject_test(L, -1)) {
+    lun_object_push_id(L, idx);
+    luaL_error(L, "the objectWillChange of %s is not its subject any more (a %s): was it replaced with "
+                  "debug.setuservalue?", lua_tostring(L, -1), luaL_typename(L, -2));
+  }
+  return t;
+}
+
 /* Pushes the objectWillChange subject of the ObservableObject at idx, made on first use. [-0, +1] */
 static void lun_object_will_change_subject(lua_State *L, int idx) {
   const lun_Object *o = (const lun_Object *)lua_touserdata(L, idx);
   idx = lua_absindex(L, idx);
-  if (lua_getiuservalue(L, idx, LUN_OBJECT_SUBJECT(o)) == LUA_TNIL) {
+  if (lun_object_subject(L, idx, o) == LUA_TNIL) {
     lua_pop(L, 1);
     lun_subject_push_new(L);
     lua_pushvalue(L, -1);
@@ -147,7 +162,7 @@ void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
       if (o->nodes[prop]) lun_changed_now(L, S, o->nodes[prop]);
       break;
     case LUN_PROP_PUBLISHED:
-      if (lua_getiuservalue(L, idx, LUN_OBJECT_SUBJECT(o)) != LUA_TNIL) {
+      if (lun_object_subject(L, idx, o) != LUA_TNIL) {
         lua_pushnil(L);
         lun_subject_send(L, -2, -1);
         lua_pop(L, 1);
@@ -441,6 +456,10 @@ int lun_object_new_of(lua_State *L, int mtidx, int initidx) {
   o->ordinal = ++cls->count;
   lua_pushvalue(L, mtidx);
   lua_setmetatable(L, objidx);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, S->objectsRef);   /* findable by its serial before a factory runs: */
+  lua_pushvalue(L, objidx);                            /* one may read a computed of it */
+  lua_rawseti(L, -2, o->serial);
+  lua_pop(L, 1);
   if (initidx) lun_object_check_init(L, cls, objidx, initidx);
   lua_rawgeti(L, mtidx, LUN_META_NAMES);
   namesidx = lua_gettop(L);
@@ -457,10 +476,6 @@ int lun_object_new_of(lua_State *L, int mtidx, int initidx) {
     }
   }
   lua_settop(L, objidx);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, S->objectsRef);
-  lua_pushvalue(L, objidx);
-  lua_rawseti(L, -2, o->serial);
-  lua_pop(L, 1);
   return 1;
 }
 

@@ -21,6 +21,11 @@ void lun_subject_push_new(lua_State *L) {
   luaL_setmetatable(L, LUN_MT_SUBJECT);
 }
 
+/* 1 if the value at idx is a subject (ui.Subject, objectWillChange). */
+int lun_subject_test(lua_State *L, int idx) {
+  return luaL_testudata(L, idx, LUN_MT_SUBJECT) != NULL;
+}
+
 /* Calls every live subscriber of the subject at subjectidx with the value at vidx. */
 void lun_subject_send(lua_State *L, int subjectidx, int vidx) {
   lua_Integer i, n;

@@ -138,6 +138,7 @@ int lun_values_equal(lua_State *L, int a, int b);
 void lun_open_publisher(lua_State *L);
 void lun_subject_push_new(lua_State *L);
 void lun_subject_send(lua_State *L, int subjectidx, int vidx);
+int lun_subject_test(lua_State *L, int idx);
 
 /* lun_host.c: Swift objects a host exposes */
 void lun_open_host(lua_State *L);

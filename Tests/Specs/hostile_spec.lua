@@ -146,8 +146,8 @@ end)
 describe("R16 an instance's user values replaced through debug", function()
   it("R16 a Published write after objectWillChange's slot was replaced is an error, not a crash", function()
     if not (debug and debug.setuservalue) then return end   -- the sandbox has no debug.setuservalue
-    local Old = ui.ObservableObject("DebugReplaced", { n = ui.Published(1), note = "x" })
-    local o = Old()
+    local Replaced = ui.ObservableObject("DebugReplaced", { n = ui.Published(1), note = "x" })
+    local o = Replaced()
     local _ = o.objectWillChange                  -- made: its slot is the one after the two properties
     debug.setuservalue(o, 42, 3)
     assert.error_matches(function() o.n = 2 end, "the objectWillChange of DebugReplaced#%d+ is not its subject any more")

@@ -153,4 +153,28 @@ final class GraphTests: XCTestCase {
         XCTAssertEqual(recomputed, 1)          // the first computed did not change: the rest are clean
         XCTAssertTrue(graph.isFresh(previous))
     }
+
+    /// A collected ObservableObject gives back its whole-object node too (the
+    /// node a view observing it reads): session 13's hostile read saw one
+    /// leak per instance, the graph growing without bound outside the
+    /// memory cap while Lua's heap stayed flat.
+    func testACollectedObservableObjectGivesBackItsWholeObjectNode() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            ui = require("lunette")
+            Old = ui.ObservableObject("LeakOld", { p = ui.Published(1) })
+            holder = ui.Observable("LeakHolder", { cur = false })()
+            local V = ui.View("LeakView", { observedObject = { "o" }, body = function(self) return ui.Text(tostring(self.o.p)) end })
+            app = ui.mount(ui.View("LeakRoot", function() return holder.cur and V { o = holder.cur } or ui.Text("none") end)())
+            function replace(n)
+              for _ = 1, n do holder.cur = Old(); ui.flush() end
+              collectgarbage(); collectgarbage(); ui.flush()
+            end
+            """)
+        _ = try runtime.evaluate("replace(20)")
+        let settled = runtime.graph.liveNodes
+        _ = try runtime.evaluate("replace(500)")
+        XCTAssertLessThanOrEqual(runtime.graph.liveNodes, settled + 4,
+                                 "500 more instances, each observed once and collected, left their nodes")
+    }
 }

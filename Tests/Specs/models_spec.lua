@@ -306,6 +306,35 @@ describe("Models: properties by name", function()
     assert.equal(10, m.double)
   end)
 
+  -- An init table's values are given before any factory runs (they are
+  -- plain values), and a property a factory read before it was set (it got
+  -- nil, or a computed it read did) tells its readers when it is set, so
+  -- nothing keeps what it saw then (session 13's second hostile read).
+  it("an init table's values come before factories; what a factory read before it was set is told", function()
+    local M = ui.Observable("InitOrder", {
+      a = function(self) return "a sees b=" .. tostring(self.b) .. " c=" .. tostring(self.c) end,
+      b = function() return 1 end,
+      c = ui.computed(function(self) return self.b and self.b * 10 end),
+    })
+    local m = M { b = 5 }
+    assert.equal("a sees b=5 c=50", m.a)
+    assert.equal(50, m.c)
+    local Stale = ui.Observable("InitStale", {
+      a = function(self) return "a sees c=" .. tostring(self.c) end,   -- names sort a, b, c: b is not set yet
+      b = function() return 5 end,
+      c = ui.computed(function(self) return (self.b or 0) * 2 end),
+    })
+    local s = Stale()
+    assert.equal("a sees c=0", s.a)                  -- what it saw then
+    assert.equal(10, s.c)                            -- and not kept: b was set after
+    local seen
+    local e = ui.effect(function() seen = s.c end)
+    s.b = 6
+    ui.flush()
+    assert.equal(12, seen)
+    e:cancel()
+  end)
+
   -- An instance keeps each property in a user value, which Lua counts in an
   -- unsigned short: a class that declares more is refused, not truncated.
   it("refuses a class with more properties than an instance can hold, naming the count", function()

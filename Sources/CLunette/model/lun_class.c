@@ -4,9 +4,11 @@
  * A class is a plain table (its methods) whose metatable makes it callable.
  * Each class has an instance metatable whose __index/__newindex closures
  * carry the class data (see lun_object.c): the lun_Class userdata with each
- * property's kind, props (name -> index), the methods table, and info
- * { name, names, defaults, computeds }. Property indexes follow the sorted
- * names, so instances print the same way every time.
+ * property's kind and a find table (a name's interned text -> its index,
+ * the hot path's lookup), props (name -> index, for names too long for Lua
+ * to intern), the methods table, and info { name, names, defaults,
+ * computeds }. Property indexes follow the sorted names, so instances print
+ * the same way every time.
  */
 #include "core/core.h"
 #include "model/model.h"

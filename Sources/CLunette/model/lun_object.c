@@ -7,7 +7,10 @@
  * metatable; __index/__newindex are closures over the class data:
  *   upvalue 1: the lun_Class userdata   upvalue 2: props (name -> index)
  *   upvalue 3: the class table (methods) upvalue 4: info { name, names,
- *              defaults, computeds }
+ *              defaults, computeds }       upvalue 5: the metatable itself
+ * The metatable's array slots hold what making an instance reads
+ * (LUN_META_*: the computeds' functions, the class name, the names, the
+ * lun_Class, the defaults).
  */
 #include "core/core.h"
 #include "model/model.h"
@@ -330,7 +333,7 @@ static int lun_object_gc(lua_State *L) {
   lun_Object *o = lun_object_check(L);
   lun_State *S = lun_state(L);
   int i;
-  for (i = 1; i <= o->cls->nprops; i++)
+  for (i = 0; i <= o->cls->nprops; i++)          /* nodes[0]: an ObservableObject's whole-object node */
     if (o->nodes[i]) { lun_graph_release_later(S->graph, o->nodes[i]); o->nodes[i] = 0; }
   return 0;
 }
@@ -402,23 +405,36 @@ void lun_object_metatable(lua_State *L, int clsidx, int propsidx, int methodsidx
   lua_rawseti(L, -2, LUN_META_DEFAULTS);
 }
 
-/* Stores the initial value of property prop: the init table's (at initidx,
- * 0 for none), else its default (a factory is called with the object);
- * the class's names and defaults are at namesidx and defaultsidx. [-0, +0] */
-static void lun_object_init_prop(lua_State *L, int objidx, int prop, int initidx, int namesidx, int defaultsidx) {
+/* Stores the initial value of property prop, if this pass gives it one:
+ * pass 0 the init table's value (at initidx, 0 for none) or a plain
+ * default, pass 1 a factory's (called with the object) where the init
+ * table gave none. The class's names and defaults are at namesidx and
+ * defaultsidx. A property read before it was set (a factory or a computed
+ * it read got nil) tells its readers now. [-0, +0] */
+static void lun_object_init_prop(lua_State *L, lun_State *S, int objidx, int prop, int initidx, int namesidx,
+                                 int defaultsidx, int pass) {
+  lun_Object *o = (lun_Object *)lua_touserdata(L, objidx);
+  int top = lua_gettop(L), factory = lua_rawgeti(L, defaultsidx, prop) == LUA_TFUNCTION;
   if (initidx) {
     lua_rawgeti(L, namesidx, prop);
     lua_gettable(L, initidx);
   } else lua_pushnil(L);
-  if (lua_isnil(L, -1)) {
-    lua_pop(L, 1);
-    if (lua_rawgeti(L, defaultsidx, prop) == LUA_TFUNCTION) {
+  if (!lua_isnil(L, -1)) {                         /* given: a plain value, set in pass 0 */
+    if (pass == 1) { lua_settop(L, top); return; }
+  } else if (factory != pass) {                    /* a plain default in pass 0, a factory in pass 1 */
+    lua_settop(L, top);
+    return;
+  } else {
+    lua_pop(L, 1);                                /* the default on top */
+    if (factory) {
       lua_pushvalue(L, objidx);
       lua_call(L, 1, 1);
     }
   }
   lun_store_value(L, objidx, prop);              /* tables are values: each instance its own (F04) */
   lua_setiuservalue(L, objidx, prop);
+  lua_settop(L, top);
+  if (o->nodes[prop] && o->cls->kinds[prop] == LUN_PROP_PLAIN) lun_changed_now(L, S, o->nodes[prop]);
 }
 
 /* Checks that every key of the init table names a property of cls. */
@@ -465,16 +481,10 @@ int lun_object_new_of(lua_State *L, int mtidx, int initidx) {
   namesidx = lua_gettop(L);
   lua_rawgeti(L, mtidx, LUN_META_DEFAULTS);
   defaultsidx = lua_gettop(L);
-  /* plain values first, then factories, so a factory may read the others */
-  for (pass = 0; pass < 2; pass++) {
-    for (i = 1; i <= cls->nprops; i++) {
-      int isfactory;
-      if (cls->kinds[i] == LUN_PROP_COMPUTED) continue;
-      isfactory = lua_rawgeti(L, defaultsidx, i) == LUA_TFUNCTION;
-      lua_pop(L, 1);
-      if (isfactory == pass) lun_object_init_prop(L, objidx, i, initidx, namesidx, defaultsidx);
-    }
-  }
+  /* given and plain values first, then factories, so a factory may read the others */
+  for (pass = 0; pass < 2; pass++)
+    for (i = 1; i <= cls->nprops; i++)
+      if (cls->kinds[i] != LUN_PROP_COMPUTED) lun_object_init_prop(L, S, objidx, i, initidx, namesidx, defaultsidx, pass);
   lua_settop(L, objidx);
   return 1;
 }

@@ -25,7 +25,7 @@ typedef struct lun_Memory {
 } lun_Memory;
 
 /* lua_Alloc: realloc/free with accounting; refuses growth past the cap. */
-static void *lun_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+LUN_HOT static void *lun_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   lun_Memory *m = (lun_Memory *)ud;
   size_t old = ptr ? osize : 0;
   void *p;
@@ -68,7 +68,7 @@ int lun_alloc_adopt(lua_State *L, lun_State *S) {
 }
 
 /* The runtime data of L (any of its coroutines): a lua_getallocf away. */
-lun_State *lun_state(lua_State *L) {
+LUN_HOT lun_State *lun_state(lua_State *L) {
   void *ud;
   lua_getallocf(L, &ud);
   return ((lun_Memory *)ud)->state;
@@ -87,7 +87,7 @@ size_t lun_memory_used(lua_State *L) {
   return ((lun_Memory *)ud)->used + ((lun_Memory *)ud)->host;
 }
 
-int lun_memory_charge(lua_State *L, long long delta) {
+LUN_HOT int lun_memory_charge(lua_State *L, long long delta) {
   void *ud;
   lun_Memory *m;
   if (lua_getallocf(L, &ud) != lun_alloc) return 1;

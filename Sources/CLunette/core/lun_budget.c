@@ -145,7 +145,7 @@ static void lun_budget_resume(lun_Budget *b, int top) {
 
 /* A run (bounded: the host's budget applies) or a coroutine of the running
  * run starts on thread L. Returns 0 if the chain is full. */
-int lun_budget_begin(lua_State *L, lun_State *S, int bounded) {
+LUN_HOT int lun_budget_begin(lua_State *L, lun_State *S, int bounded) {
   lun_Budget *b = S->budget;
   lun_Level *level;
   pthread_mutex_lock(&b->lock);
@@ -175,7 +175,7 @@ void lun_budget_close(lun_Budget *b) {
 }
 
 /* The level on top ends; returns 1 if a stop held for it (it was stopped). */
-int lun_budget_end(lua_State *L, lun_State *S) {
+LUN_HOT int lun_budget_end(lua_State *L, lun_State *S) {
   lun_Budget *b = S->budget;
   lun_Level *level;
   int stopped;

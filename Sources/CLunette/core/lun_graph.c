@@ -92,7 +92,7 @@ int32_t lun_graph_node_new(lun_Graph *g, int kind, int origin, int32_t owner, in
   return id;
 }
 
-int lun_graph_is_live(const lun_Graph *g, int32_t id) {
+LUN_HOT int lun_graph_is_live(const lun_Graph *g, int32_t id) {
   return id > 0 && id < g->nodeCount && (g->nodes[id].flags & LUN_GRAPH_LIVE);
 }
 
@@ -167,20 +167,20 @@ void lun_graph_release_later(lun_Graph *g, int32_t id) {
   if (!lun_ids_push(&g->released, id)) lun_graph_node_free(g, id);   /* out of memory: now, then */
 }
 
-void lun_graph_free_released(lun_Graph *g) {
+LUN_HOT void lun_graph_free_released(lun_Graph *g) {
   while (g->released.count > 0) lun_graph_node_free(g, g->released.items[--g->released.count]);
 }
 
 /* ---- runs and tracking ---- */
 
-void lun_graph_run_begin(lun_Graph *g, int32_t sub) {
+LUN_HOT void lun_graph_run_begin(lun_Graph *g, int32_t sub) {
   lun_GraphNode *n = &g->nodes[sub];
   n->depsTail = 0;
   n->epoch = ++g->epoch;
   n->flags = (uint16_t)((n->flags | LUN_GRAPH_COMPUTING) & ~(LUN_GRAPH_PENDING | LUN_GRAPH_HELD | LUN_GRAPH_MISSED));
 }
 
-void lun_graph_run_end(lun_Graph *g, int32_t sub, int ok) {
+LUN_HOT void lun_graph_run_end(lun_Graph *g, int32_t sub, int ok) {
   lun_GraphNode *n = &g->nodes[sub];
   int32_t stale = n->depsTail ? g->links[n->depsTail].nextDep : n->deps, l;
   if (stale) lun_graph_drop_deps(g, sub, stale);
@@ -197,7 +197,7 @@ void lun_graph_run_end(lun_Graph *g, int32_t sub, int ok) {
   }
 }
 
-void lun_graph_track(lun_Graph *g, int32_t sub, int32_t dep) {
+LUN_HOT void lun_graph_track(lun_Graph *g, int32_t sub, int32_t dep) {
   lun_GraphNode *s = &g->nodes[sub], *d = &g->nodes[dep];
   int32_t tail = s->depsTail, next, last, l;
   if (sub == dep) return;                         /* a computed reading itself (a cycle, reported): no loop in the graph */
@@ -229,7 +229,7 @@ void lun_graph_track(lun_Graph *g, int32_t sub, int32_t dep) {
   s->depsTail = l;
 }
 
-void lun_graph_retrack(lun_Graph *g, int32_t sub, int32_t dep) {
+LUN_HOT void lun_graph_retrack(lun_Graph *g, int32_t sub, int32_t dep) {
   int32_t tail = g->nodes[sub].depsTail;
   if (tail && g->links[tail].dep == dep) g->links[tail].version = g->nodes[dep].version;
   else lun_graph_track(g, sub, dep);
@@ -261,7 +261,7 @@ void lun_graph_transaction(lun_Graph *g, int open) {
   g->transacting = open;
 }
 
-void lun_graph_changed(lun_Graph *g, int32_t node) {
+LUN_HOT void lun_graph_changed(lun_Graph *g, int32_t node) {
   int32_t l;
   if (!lun_graph_is_live(g, node)) return;
   g->changes++;
@@ -316,7 +316,7 @@ int lun_graph_requeue_effect(lun_Graph *g, int32_t node) {
   return lun_graph_is_live(g, node) && lun_ids_push(&g->effects, node);
 }
 
-int32_t lun_graph_next_effect(lun_Graph *g) {
+LUN_HOT int32_t lun_graph_next_effect(lun_Graph *g) {
   if (g->effectsHead >= g->effects.count) {
     g->effectsHead = g->effects.count = 0;
     return 0;
@@ -369,7 +369,7 @@ void lun_graph_unstick(lun_Graph *g, int32_t node) {
 
 /* ---- computeds and the refresh walk ---- */
 
-int lun_graph_computed_read(lun_Graph *g, int32_t sub, int32_t node) {
+LUN_HOT int lun_graph_computed_read(lun_Graph *g, int32_t sub, int32_t node) {
   uint16_t flags = g->nodes[node].flags;
   /* running: a read of it from within its own function, a cycle (the walk names it) */
   if (!(flags & LUN_GRAPH_EVALUATED) || (flags & (LUN_GRAPH_PENDING | LUN_GRAPH_COMPUTING))) return 0;
@@ -377,7 +377,7 @@ int lun_graph_computed_read(lun_Graph *g, int32_t sub, int32_t node) {
   return 1;
 }
 
-int lun_graph_recompute_begin(lun_Graph *g, int32_t node, int32_t *owner, int32_t *slot) {
+LUN_HOT int lun_graph_recompute_begin(lun_Graph *g, int32_t node, int32_t *owner, int32_t *slot) {
   *owner = g->nodes[node].owner;
   *slot = g->nodes[node].slot;
   if (g->nodes[node].flags & LUN_GRAPH_COMPUTING) return 0;
@@ -385,7 +385,7 @@ int lun_graph_recompute_begin(lun_Graph *g, int32_t node, int32_t *owner, int32_
   return 1;
 }
 
-void lun_graph_recompute_end(lun_Graph *g, int32_t node, int ok, int changed) {
+LUN_HOT void lun_graph_recompute_end(lun_Graph *g, int32_t node, int ok, int changed) {
   lun_GraphNode *n;
   lun_graph_run_end(g, node, ok);
   n = &g->nodes[node];
@@ -411,7 +411,7 @@ static void lun_walk_pop(lun_Graph *g) {
 }
 
 /* Continues the innermost walk until it names a node to recompute or ends. */
-static int lun_graph_step(lun_Graph *g, int32_t *recompute) {
+LUN_HOT static int lun_graph_step(lun_Graph *g, int32_t *recompute) {
   int32_t base = g->bases.items[g->bases.count - 1];
   while (g->walk.count > base) {
     int32_t *frame = &g->walk.items[g->walk.count - 2];
@@ -449,18 +449,18 @@ static int lun_graph_step(lun_Graph *g, int32_t *recompute) {
   return LUN_REFRESH_DONE;
 }
 
-int lun_graph_refresh_begin(lun_Graph *g, int32_t node, int32_t *recompute) {
+LUN_HOT int lun_graph_refresh_begin(lun_Graph *g, int32_t node, int32_t *recompute) {
   if (!lun_ids_push(&g->bases, g->walk.count)) return LUN_REFRESH_NOMEM;
   if (!lun_walk_push(g, node)) { g->bases.count--; return LUN_REFRESH_NOMEM; }
   return lun_graph_step(g, recompute);
 }
 
-int lun_graph_refresh_resume(lun_Graph *g, int32_t *recompute) {
+LUN_HOT int lun_graph_refresh_resume(lun_Graph *g, int32_t *recompute) {
   lun_walk_pop(g);                                 /* the node just recomputed */
   return lun_graph_step(g, recompute);
 }
 
-int32_t lun_graph_refresh_frame(const lun_Graph *g) {
+LUN_HOT int32_t lun_graph_refresh_frame(const lun_Graph *g) {
   return g->walk.count;
 }
 
@@ -474,7 +474,7 @@ void lun_graph_refresh_fail(lun_Graph *g, int32_t frame) {
   lun_graph_refresh_abort(g, frame);
 }
 
-void lun_graph_refresh_abort(lun_Graph *g, int32_t frame) {
+LUN_HOT void lun_graph_refresh_abort(lun_Graph *g, int32_t frame) {
   while (g->walk.count > frame && g->walk.count >= 2) lun_walk_pop(g);
   while (g->bases.count > 0 && g->bases.items[g->bases.count - 1] >= frame) g->bases.count--;
 }

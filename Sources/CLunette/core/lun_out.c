@@ -21,7 +21,7 @@
 /* Makes room for n more bytes in S's buffer, handing over what it holds
  * first when it would grow past LUN_OUT_KEEP (records are whole, so the
  * host may read them at any record's end); raises past the memory cap. */
-static char *lun_out_room(lua_State *L, lun_State *S, size_t n) {
+LUN_HOT static char *lun_out_room(lua_State *L, lun_State *S, size_t n) {
   size_t cap;
   char *p;
   if (n <= S->outCap - S->outLen) return S->outBuf + S->outLen;
@@ -74,7 +74,7 @@ static void lun_out_rec(lua_State *L, int op, int nints, int32_t a, int32_t b, i
   S->outLen += size;
 }
 
-void lun_out_begin(lua_State *L, int kind, const char *text, size_t len) {
+LUN_HOT void lun_out_begin(lua_State *L, int kind, const char *text, size_t len) {
   lun_out_rec(L, LUN_OUT_BEGIN, 1, kind, 0, 1, text, len, NULL, 0);
   lun_state(L)->outDepth++;
 }
@@ -106,7 +106,7 @@ void lun_out_animate(lua_State *L, const char *desc, size_t len) {
 }
 
 void lun_out_slot(lua_State *L, int32_t role, int32_t slot) { lun_out_rec(L, LUN_OUT_SLOT, 2, role, slot, 0, 0, 0, 0, 0); }
-void lun_out_end(lua_State *L) {
+LUN_HOT void lun_out_end(lua_State *L) {
   lun_out_rec(L, LUN_OUT_END, 0, 0, 0, 0, 0, 0, 0, 0);
   lun_state(L)->outDepth--;
 }
@@ -179,7 +179,7 @@ void lun_out_free(lua_State *L, lun_State *S) {
  * transaction, a write during the body, records past LUN_OUT_KEEP) first
  * tells it the run began (lun_out_begun), and the run ends the full way. */
 
-void lun_out_plain_start(lun_State *S, int32_t unit) {
+LUN_HOT void lun_out_plain_start(lun_State *S, int32_t unit) {
   S->plainUnit = unit;
   S->outPlain = 1;
   S->outDepth = 0;
@@ -192,7 +192,7 @@ void lun_out_begun(lun_State *S) {
   lunh(S->rt, scheduler, unit_begin, unit);
 }
 
-int lun_out_plain_done(lua_State *L, lun_State *S, int *ended) {
+LUN_HOT int lun_out_plain_done(lua_State *L, lun_State *S, int *ended) {
   int32_t unit = S->plainUnit;
   if (!unit) return 0;
   if (!S->outPlain || S->outDepth != 0) { lun_out_begun(S); return 0; }

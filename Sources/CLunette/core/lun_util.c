@@ -11,7 +11,7 @@
 /* Before one more level of a recursion over script-made values: raises
  * (naming what) past LUN_MAX_NESTING levels, and makes room on the Lua
  * stack for the level's work. */
-void lun_nest(lua_State *L, int depth, const char *what) {
+LUN_HOT void lun_nest(lua_State *L, int depth, const char *what) {
   if (depth >= LUN_MAX_NESTING)
     luaL_error(L, "%s: nested more than %d levels deep (a cycle?)", what, LUN_MAX_NESTING);
   luaL_checkstack(L, 16, what);

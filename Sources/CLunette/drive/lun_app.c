@@ -59,7 +59,7 @@ static int lun_ui_mount(lua_State *L) {
 }
 
 /* ui.flush() -> (): runs pending updates now. */
-static int lun_ui_flush(lua_State *L) {
+LUN_HOT static int lun_ui_flush(lua_State *L) {
   lun_app_check_idle(L, "ui.flush");
   lun_flush_now(L);
   return 0;

@@ -199,7 +199,7 @@ static lun_Effect *lun_effect_of(lun_State *S, int32_t node) {
   return e && e->node == node ? e : NULL;
 }
 
-int lun_effect_live(lun_State *S, int32_t node) {
+LUN_HOT int lun_effect_live(lun_State *S, int32_t node) {
   return lun_effect_of(S, node) != NULL;
 }
 
@@ -238,7 +238,7 @@ static void lun_effect_run(lua_State *L, lun_State *S, int32_t node) {
   else e->runs++;
 }
 
-void lun_effects_round(lun_State *S) {
+LUN_HOT void lun_effects_round(lun_State *S) {
   struct lun_Effects *E = S->effects;
   int32_t i;
   if (!E || !E->deferred.count) return;
@@ -247,7 +247,7 @@ void lun_effects_round(lun_State *S) {
   E->deferred.count = 0;
 }
 
-void lun_effects_end_flush(lun_State *S) {
+LUN_HOT void lun_effects_end_flush(lun_State *S) {
   struct lun_Effects *E = S->effects;
   int32_t i;
   S->effectsCarried = 0;
@@ -273,7 +273,7 @@ void lun_effects_end_flush(lun_State *S) {
   E->held.count = 0;
 }
 
-int lun_effects_run(lua_State *L, lun_State *S) {
+LUN_HOT int lun_effects_run(lua_State *L, lun_State *S) {
   int32_t node;
   int ran = 0;
   while ((node = lun_graph_next_effect(S->graph)) != 0) {
@@ -283,7 +283,7 @@ int lun_effects_run(lua_State *L, lun_State *S) {
   return ran;
 }
 
-int lun_effects_waiting(const lun_State *S) {
+LUN_HOT int lun_effects_waiting(const lun_State *S) {
   return S->graph->effectsHead < S->graph->effects.count || (S->effects && S->effects->deferred.count > 0);
 }
 

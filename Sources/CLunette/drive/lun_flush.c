@@ -21,7 +21,7 @@
  * that wait (lun_effect.c), then the host's batches (views, parents
  * first), until neither waits; then the events the round queued. Effects
  * first: a view reading what an effect writes renders once. [-0, +0] */
-static int lun_flush_rounds_k(lua_State *L) {
+LUN_HOT static int lun_flush_rounds_k(lua_State *L) {
   lun_State *S = lun_state(L);
   while (lunh(S->rt, scheduler, round_begin)) {
     const lun_Ticket *batch;
@@ -50,7 +50,7 @@ static int lun_flush_rounds_k(lua_State *L) {
 
 /* Runs every pending update now, unless a flush is running already. The
  * host's flush state is always ended, even when a stop unwinds through. */
-void lun_flush_now(lua_State *L) {
+LUN_HOT void lun_flush_now(lua_State *L) {
   lun_State *S = lun_state(L);
   int status;
   if (!lunh(S->rt, scheduler, flush_begin)) return;

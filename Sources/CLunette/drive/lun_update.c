@@ -71,7 +71,7 @@ static int lun_same_tree(lua_State *L, int a, int b, int depth) {
 /* Calls the function at fidx with nargs arguments above it and walks the
  * view it returns. In strict mode it runs twice and both runs must
  * describe the same tree (a body is a function of what it reads). */
-static void lun_run_view(lua_State *L, lun_Walk *W, int fidx, int nargs) {
+LUN_HOT static void lun_run_view(lua_State *L, lun_Walk *W, int fidx, int nargs) {
   lun_State *S = lun_state(L);
   int t, first = 0;
   S->renderMade = S->objectsMade;                 /* the body may write what it makes, not its state */
@@ -236,7 +236,7 @@ static void lun_run_unit(lua_State *L, lun_State *S, lun_Run *run) {
 }
 
 /* Protected part of an update: (run) -> (). Checks, then runs in the unit's scope. */
-static int lun_update_k(lua_State *L) {
+LUN_HOT static int lun_update_k(lua_State *L) {
   lun_Run *run = (lun_Run *)lua_touserdata(L, 1);
   lun_State *S = run->S;
   int32_t node = run->ticket.node;
@@ -402,7 +402,7 @@ static int lun_update_effect_ended(lua_State *L, lun_State *S, int status, int s
 /* Updates one unit and reports how it ended to the host (an effect only if
  * it failed); releases what the host disposed meanwhile. Returns the
  * LUN_UNIT_* status. */
-int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
+LUN_HOT int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   lun_Run run;
   int status, stopped, releases, ended = 0;
   size_t len;
@@ -452,7 +452,7 @@ int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
 
 /* Releases the records of units the host disposed: their tasks stop,
  * their subscriptions end, their onDisappear actions are queued. */
-void lun_release_refs(lua_State *L, lun_State *S) {
+LUN_HOT void lun_release_refs(lua_State *L, lun_State *S) {
   int32_t ref;
   while ((ref = lunh(S->rt, scheduler, release_next)) != 0) {
     if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TTABLE) {

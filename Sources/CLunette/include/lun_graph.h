@@ -20,6 +20,13 @@
 
 #include <stdint.h>
 
+/* A C function on the hot path of a flush, a read or a view's run (the
+ * graph's here, the module's elsewhere): the compiler groups these together
+ * (.text.hot), so what a flush runs shares fewer instruction-cache lines
+ * with the rest (a re-render missed the L1 instruction cache about 290
+ * times, a third of them in this module's C, scattered over its files). */
+#define LUN_HOT __attribute__((hot))
+
 enum { LUN_GRAPH_SIGNAL = 1, LUN_GRAPH_COMPUTED = 2, LUN_GRAPH_EFFECT = 3 };
 
 /* What a node stands for: owner/slot are read accordingly. */

@@ -272,7 +272,7 @@ void lun_completion_animated(lua_State *L, int32_t txid, int animated) {
  * the next update, as a frame's) if its transaction animated no node; the
  * others note when their animation ends and wait for it, by their
  * criteria. [-0, +0] */
-void lun_completion_settle(lua_State *L, lun_State *S) {
+LUN_HOT void lun_completion_settle(lua_State *L, lun_State *S) {
   double now;
   lua_Integer i, n;
   int pending;

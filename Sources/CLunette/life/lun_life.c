@@ -391,7 +391,7 @@ static int lun_event_k(lua_State *L) {
 
 /* Runs the events queued so far, each in protection as a run of its own;
  * returns how many ran. [-0, +0] */
-int lun_life_run_events(lua_State *L, lun_State *S) {
+LUN_HOT int lun_life_run_events(lua_State *L, lun_State *S) {
   lua_Integer i, n;
   int ran = 0;
   if (!(S->flushWork & LUN_WORK_EVENTS)) return 0;

@@ -527,7 +527,7 @@ static int lun_storage_write_k(lua_State *L) {
 
 /* Hands the dirty cells to the store; a value it cannot keep is reported
  * and the others are still written. [-0, +0] */
-void lun_storage_sync(lua_State *L, lun_State *S) {
+LUN_HOT void lun_storage_sync(lua_State *L, lun_State *S) {
   if (!(S->flushWork & LUN_WORK_STORAGE)) return;
   S->flushWork &= ~(uint32_t)LUN_WORK_STORAGE;    /* writes during the sync set it again */
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_dirty) != LUA_TTABLE) { lua_pop(L, 1); return; }

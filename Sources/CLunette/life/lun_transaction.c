@@ -292,7 +292,7 @@ static int lun_ui_with_transaction(lua_State *L) {
 
 /* The end of a flush: transactions no run can still ask for are dropped;
  * the current ones (a flush inside withTransaction) are kept. [-0, +0] */
-void lun_transaction_forget(lua_State *L, lun_State *S) {
+LUN_HOT void lun_transaction_forget(lua_State *L, lun_State *S) {
   lua_Integer i, n;
   if (!(S->flushWork & LUN_WORK_TRANSACTIONS)) return;  /* none made since the last time none was kept */
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_byid) != LUA_TTABLE || (lua_pushnil(L), !lua_next(L, -2))) {

@@ -111,7 +111,7 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node, int objects) 
 
 /* Brings node up to date by recomputing what the graph names. For an effect
  * node, returns 1 as soon as the effect itself is found stale. May raise. */
-int lun_refresh_walk(lua_State *L, lun_State *S, int32_t node, int isEffect) {
+LUN_HOT int lun_refresh_walk(lua_State *L, lun_State *S, int32_t node, int isEffect) {
   int32_t frame = lun_graph_refresh_frame(S->graph), r = 0;
   int step = lun_graph_refresh_begin(S->graph, node, &r), objects = 0;
   while (step == LUN_REFRESH_RECOMPUTE) {
@@ -218,7 +218,7 @@ int lun_settle(lua_State *L, lun_State *S, int32_t node) {
 
 /* Brings computed property prop of o up to date, tracked by the active
  * scope (may raise). [-0, +0] */
-void lun_computed_pull(lua_State *L, lun_State *S, lun_Object *o, int prop) {
+LUN_HOT void lun_computed_pull(lua_State *L, lun_State *S, lun_Object *o, int prop) {
   int32_t n = o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_GRAPH_COMPUTED);
   if (S->suspending) lun_suspend(L);
   if (!lun_graph_computed_read(S->graph, S->active, n)) {   /* fresh: tracked already */

@@ -30,7 +30,7 @@ lun_Object *lun_object_test(lua_State *L, int idx) {
 }
 
 /* The instance at 1 of the class whose metamethod runs, or a type error. */
-static lun_Object *lun_object_self(lua_State *L) {
+LUN_HOT static lun_Object *lun_object_self(lua_State *L) {
   return (lun_Object *)lun_check_self(L, 1, lua_upvalueindex(LUN_UV_META), "model instance");
 }
 
@@ -154,7 +154,7 @@ void lun_changed(lua_State *L, int32_t node) {
 
 /* Tells readers that property prop of the object at idx is about to change:
  * its readers (Observable), or objectWillChange and every holder (Published). */
-void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
+LUN_HOT void lun_object_notify(lua_State *L, int idx, lun_Object *o, int prop) {
   lun_State *S = lun_state(L);
   if (S->strict && S->rendering && (uint32_t)(o->made - S->renderMade) - 1u >= S->objectsMade - S->renderMade)
     lun_strict_write(L, S);                       /* whether or not a view has read it yet: unless the body made it */
@@ -200,7 +200,7 @@ int lun_object_read(lua_State *L, int idx, int prop) {
 }
 
 /* Writes the value at vidx to property prop; notifies readers if it differs. [-0, +0] */
-void lun_object_write(lua_State *L, int idx, int prop, int vidx) {
+LUN_HOT void lun_object_write(lua_State *L, int idx, int prop, int vidx) {
   lun_Object *o = (lun_Object *)lua_touserdata(L, idx);
   int same;
   idx = lua_absindex(L, idx);
@@ -239,7 +239,7 @@ static int lun_object_unknown(lua_State *L, int idx, int keyidx, const char *ver
 /* The property of an instance of cls that the key at 2 names, or 0: by
  * its interned text where the class has a find table, else through the
  * props table (an upvalue of the metamethod running). [-0, +0] */
-static int lun_object_key(lua_State *L, const lun_Class *cls) {
+LUN_HOT static int lun_object_key(lua_State *L, const lun_Class *cls) {
   int prop;
   if (cls->findMask) return lua_type(L, 2) == LUA_TSTRING ? lun_class_find(cls, lua_tostring(L, 2)) : 0;
   lua_pushvalue(L, 2);
@@ -249,7 +249,7 @@ static int lun_object_key(lua_State *L, const lun_Class *cls) {
 }
 
 /* __index of instances: (obj, key) -> value. */
-static int lun_object_index(lua_State *L) {
+LUN_HOT static int lun_object_index(lua_State *L) {
   const lun_Class *cls = (const lun_Class *)lua_touserdata(L, lua_upvalueindex(LUN_UV_CLASS));
   lun_Object *o = (lun_Object *)lua_touserdata(L, 1);   /* an instance: that class's metatable, by identity */
   int prop;
@@ -283,7 +283,7 @@ static int lun_object_index(lua_State *L) {
 }
 
 /* __newindex of instances: (obj, key, value) -> (). */
-static int lun_object_newindex(lua_State *L) {
+LUN_HOT static int lun_object_newindex(lua_State *L) {
   lun_Object *o = lun_object_self(L);
   int prop;
   lua_settop(L, 3);

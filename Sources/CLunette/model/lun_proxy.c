@@ -58,7 +58,7 @@ void lun_proxy_push(lua_State *L, int owneridx, int prop, int rawidx) {
 }
 
 /* Replaces a proxy at idx by its raw table (other values are left alone). [-0, +0] */
-void lun_proxy_unwrap(lua_State *L, int idx) {
+LUN_HOT void lun_proxy_unwrap(lua_State *L, int idx) {
   idx = lua_absindex(L, idx);
   if (!lun_proxy_test(L, idx)) return;
   lua_getiuservalue(L, idx, 1);
@@ -183,7 +183,7 @@ static void lun_copy_table(lua_State *L, int idx, const char *what) {
  * stores: a proxy's raw table, and a plain table as a copy of its own, as a
  * Swift array or dictionary is a value (F04). Models, Swift objects and
  * functions stay references. [-1, +1] */
-void lun_store_value(lua_State *L, int objidx, int prop) {
+LUN_HOT void lun_store_value(lua_State *L, int objidx, int prop) {
   objidx = lua_absindex(L, objidx);
   lun_proxy_unwrap(L, -1);
   if (lua_type(L, -1) != LUA_TTABLE) return;

@@ -71,7 +71,7 @@ static int lun_enabled_modifiers(lua_State *L, int v) {
  * (envSet: lun_enabled_env), and
  * reports `isEnabled` for the views inside. The caller restores W->enabled
  * when it leaves the view. */
-void lun_enabled_enter(lua_State *L, lun_Walk *W, int v, int envSet, int hasMods) {
+LUN_HOT void lun_enabled_enter(lua_State *L, lun_Walk *W, int v, int envSet, int hasMods) {
   int says = hasMods ? lun_enabled_modifiers(L, v) : 0;
   W->marked = 0;                                  /* a new node: not marked disabled yet */
   if (!says && !envSet) return;

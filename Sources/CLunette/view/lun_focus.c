@@ -85,7 +85,7 @@ static void lun_focus_put(lua_State *L, const void *key, int sidx) {
 /* At a top-level node of an app's root (the walk of a root unit): the app
  * is a scene; its token (record.scene, the same table render after render)
  * goes in the environment. [-0, +0] */
-void lun_focus_scene_walk(lua_State *L, lun_Walk *W) {
+LUN_HOT void lun_focus_scene_walk(lua_State *L, lun_Walk *W) {
   int32_t slot;
   if (!W->root) return;
   if (lua_getfield(L, W->record, "scene") != LUA_TTABLE) {

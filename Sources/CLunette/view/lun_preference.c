@@ -101,7 +101,7 @@ static int lun_pref_deliver(lua_State *L, lun_State *S, int ref, int32_t slot, c
 
 /* After a round: delivers every handler's reduced preference that changed.
  * Returns how many handlers ran. */
-int lun_preferences_run(lua_State *L, lun_State *S) {
+LUN_HOT int lun_preferences_run(lua_State *L, lun_State *S) {
   int32_t count = lunh(S->rt, scheduler, prefs_prepare), i = 0, slot, dummy;
   int kind, ref, ran = 0, vkind, vref;
   size_t len, vlen;

@@ -312,7 +312,7 @@ static int lun_self_no_projection(lua_State *L, int nidx) {
 
 /* __index of self: (self, key) -> value: a declared name as its section
  * reads it, "$name" as its section projects it, an input, a method. */
-static int lun_self_index(lua_State *L) {
+LUN_HOT static int lun_self_index(lua_State *L) {
   int recidx, kind;
   const lun_Section *d;
   lun_check_self(L, 1, lua_upvalueindex(1), "view self");
@@ -401,7 +401,7 @@ static void lun_self_keep_sections(lua_State *L, int selfidx, int recidx) {
   lua_pop(L, 1);
 }
 
-int lun_self_work(lua_State *L, int idx) {
+LUN_HOT int lun_self_work(lua_State *L, int idx) {
   /* a record's self, which C made (no script reaches a record): the size check is a guard */
   lun_Self *self = lua_type(L, idx) == LUA_TUSERDATA && lua_rawlen(L, idx) == sizeof(lun_Self)
                  ? (lun_Self *)lua_touserdata(L, idx) : NULL;

@@ -26,7 +26,7 @@ int lun_view_test(lua_State *L, int idx) {
 }
 
 /* 1 if the value at idx is a view type (ui.View). */
-int lun_viewtype_test(lua_State *L, int idx) {
+LUN_HOT int lun_viewtype_test(lua_State *L, int idx) {
   return lun_has_meta(L, idx, LUA_TUSERDATA, lun_state(L)->viewTypeMeta);
 }
 
@@ -44,7 +44,7 @@ const char *lun_view_kind_name(int kind) {
 }
 
 /* Pushes a new view value of the given kind. [-0, +1] */
-int lun_view_new(lua_State *L, int kind) {
+LUN_HOT int lun_view_new(lua_State *L, int kind) {
   const lun_State *S = lun_state(L);
   lua_createtable(L, 0, 4);
   lua_pushinteger(L, kind);
@@ -657,7 +657,7 @@ static int lun_ui_stepper(lua_State *L) {
 }
 
 /* ui.Text(s) -> view. */
-static int lun_ui_text(lua_State *L) {
+LUN_HOT static int lun_ui_text(lua_State *L) {
   int vidx;
   lua_settop(L, 1);
   vidx = lun_view_new(L, LUN_VIEW_TEXT);

@@ -31,7 +31,7 @@ static const char lun_key_empty_out = 0;   /* registry: the out table of runs th
 /* Pushes the out table a run starts with: one empty table all runs share
  * and none writes (most bodies store nothing: no table a run for them).
  * [-0, +1] */
-void lun_walk_empty_out(lua_State *L) {
+LUN_HOT void lun_walk_empty_out(lua_State *L) {
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_empty_out) == LUA_TTABLE) return;
   lua_pop(L, 1);
   lua_newtable(L);
@@ -540,7 +540,7 @@ static unsigned lun_walk_fields(lua_State *L, const lun_State *S, int v) {
 }
 
 /* Walks one view value (or a view type, or a plain array of views). */
-void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
+LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   int kind, t = lua_type(L, v), enabled = W->enabled, rows = W->rows, rowLevel = W->rowLevel, marks;
   int refreshes = W->refreshes;                   /* :refreshable modifiers before this view's */
   int outer;

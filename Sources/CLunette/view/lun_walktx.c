@@ -116,7 +116,7 @@ void lun_walk_note(lua_State *L, lun_Walk *W) {
 
 /* At a top-level node of a body: the :transaction modifiers of views
  * around the unit apply to its animations. [-0, +0] */
-void lun_walk_inherited(lua_State *L, lun_Walk *W) {
+LUN_HOT void lun_walk_inherited(lua_State *L, lun_Walk *W) {
   if (!lun_state(L)->txSeen) return;              /* no view has had :transaction: nothing around */
   lun_walk_txcell(L, W);
   if (lua_isnil(L, -1)) { lua_pop(L, 1); return; }

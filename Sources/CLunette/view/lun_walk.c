@@ -539,9 +539,165 @@ static unsigned lun_walk_fields(lua_State *L, const lun_State *S, int v) {
   return has;
 }
 
+/* Rarely set, so kept out of the walk's hot code (LUN_RARE): most views
+ * carry none of these. */
+#define LUN_RARE __attribute__((noinline, cold))
+
+/* The explicit id of the view at v, as its node's "id" (app:find{ id = ... }). */
+static LUN_RARE void lun_walk_id(lua_State *L, int v) {
+  if (lun_rawfield(L, v, "identity") != LUA_TNIL) {
+    size_t ilen;
+    const char *id;
+    lun_explicit_key(L, -1);
+    id = lua_tolstring(L, -1, &ilen);
+    lun_out_attr(L, "id", 2, id, ilen);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
+/* The view's life entries (onAppear, task, ...) and its attributes. */
+static LUN_RARE void lun_walk_life_attrs(lua_State *L, lun_Walk *W, int v, unsigned has) {
+  if ((has & LUN_VF_LIFE) && lun_rawfield(L, v, "life") == LUA_TTABLE && W->life) {
+    lua_Integer i, n = lun_rawlen_bounded(L, -1, "a view's life list");
+    for (i = 1; i <= n; i++) {
+      lua_rawgeti(L, -1, i);
+      lun_life_add(L, W->life);
+      lua_pop(L, 1);
+    }
+  }
+  if (has & LUN_VF_LIFE) lua_pop(L, 1);
+  if ((has & LUN_VF_ATTRS) && lun_rawfield(L, v, "attrs") == LUA_TTABLE) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      if (lua_type(L, -2) != LUA_TSTRING) lun_walk_altered(L, "attrs");
+      lun_walk_describe_attr(L, W, lua_tostring(L, -2), lua_gettop(L));
+      lua_pop(L, 1);
+    }
+  }
+  if (has & LUN_VF_ATTRS) lua_pop(L, 1);
+}
+
+/* The view's focus binding and its preferences (values and handlers). */
+static LUN_RARE void lun_walk_focus_prefs(lua_State *L, lun_Walk *W, int v, unsigned has) {
+  if ((has & LUN_VF_FOCUS) && lun_rawfield(L, v, "focus") != LUA_TNIL) lun_focus_walk(L, W, lua_gettop(L));
+  if (has & LUN_VF_FOCUS) lua_pop(L, 1);
+  if ((has & LUN_VF_PREFS) && lun_rawfield(L, v, "prefs") != LUA_TNIL) lun_walk_prefs(L, W, lua_gettop(L), "preference:");
+  if (has & LUN_VF_PREFS) lua_pop(L, 1);
+  if ((has & LUN_VF_PREFWATCH) && lun_rawfield(L, v, "prefWatch") != LUA_TNIL)
+    lun_walk_prefs(L, W, lua_gettop(L), "onPreferenceChange:");
+  if (has & LUN_VF_PREFWATCH) lua_pop(L, 1);
+}
+
+/* A bound control of kind (Toggle, TextField, SecureField, Picker, Slider,
+ * Stepper, DatePicker): its control spec, its binding and the value it shows. */
+static __attribute__((noinline)) void lun_walk_control(lua_State *L, lun_Walk *W, int v, int kind) {
+  if (kind == LUN_VIEW_PICKER || kind == LUN_VIEW_SLIDER || kind == LUN_VIEW_STEPPER || kind == LUN_VIEW_DATEPICKER) {
+    if (lun_rawfield(L, v, "control") != LUA_TTABLE) lun_walk_altered(L, "control");
+    lun_enabled_slot(L, W, LUN_ROLE_CONTROL, lun_walk_store(L, W, -1));
+    if (kind == LUN_VIEW_PICKER) {                /* every option (and label), read back by the preview */
+      if (lua_getfield(L, -1, "labels") == LUA_TTABLE) {
+        lun_view_list_text(L, -1);
+        lun_out_attr(L, "labels", 6, lua_tostring(L, -1), lua_rawlen(L, -1));
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 1);
+      if (lua_getfield(L, -1, "options") == LUA_TTABLE) {
+        lun_view_list_text(L, -1);
+        lun_out_attr(L, "options", 7, lua_tostring(L, -1), lua_rawlen(L, -1));
+        lua_pop(L, 1);
+      } else lun_walk_describe_attr(L, W, "options", lua_gettop(L));   /* a list held in state (its proxy) */
+    } else {
+      lua_getfield(L, -1, "range");
+      if (kind != LUN_VIEW_DATEPICKER || !lua_isnil(L, -1))   /* a DatePicker's range is optional */
+        lun_walk_describe_attr(L, W, "range", lua_gettop(L));
+    }
+    lua_pop(L, 2);
+  }
+  lun_rawfield(L, v, "binding");                  /* the binding and its value, as a TextField's */
+  if (!lun_binding_test(L, -1)) lun_walk_altered(L, "binding");
+  lun_enabled_slot(L, W, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
+  if (kind == LUN_VIEW_SECUREFIELD) lun_binding_get_secret(L, -1);   /* what it reaches is secret (lun_secret.c) */
+  else lun_binding_get(L, -1);
+  if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
+  else if (kind == LUN_VIEW_SECUREFIELD) lun_secure_text(L, -1);   /* its text is never shown */
+  else luaL_tolstring(L, -1, NULL);
+  lun_out_attr(L, "value", 5, lua_tostring(L, -1), lua_rawlen(L, -1));
+  if (kind == LUN_VIEW_DATEPICKER && lua_type(L, -2) == LUA_TNUMBER) {   /* and as a date, in UTC */
+    lun_rawfield(L, v, "control");
+    lua_getfield(L, -1, "components");
+    lun_date_text(L, lua_tonumber(L, -4), lua_tostring(L, -1));
+    if (lua_rawlen(L, -1)) lun_out_attr(L, "date", 4, lua_tostring(L, -1), lua_rawlen(L, -1));
+    lua_pop(L, 3);
+  }
+  lua_pop(L, 3);
+}
+
+/* A List or ForEach: its rows (a unit over data) or its static children. */
+static __attribute__((noinline)) void lun_walk_list(lua_State *L, lun_Walk *W, int v, int kind, int refreshes) {
+  int marks = lun_list_walk(L, W, v) ? lua_gettop(L) : 0;   /* List(selection:) (lun_list.c) */
+  if (kind == LUN_VIEW_LIST && W->refreshes == refreshes) lun_envbuiltin_list_refresh(L, W);   /* `refresh` above */
+  if (kind == LUN_VIEW_LIST && !W->marked && !lun_enabled_now(L, W)) {   /* it cannot be scrolled (D09) */
+    lun_out_attr(L, "disabled", 8, "true", 4);
+    W->marked = 1;
+  }
+  if (lun_rawfield(L, v, "row") == LUA_TFUNCTION) lun_walk_rows(L, W, v);
+  else lun_walk_children(L, W, v, 1, marks, 0);
+  lua_pop(L, marks ? 2 : 1);
+}
+
+/* What follows the view's content: its extras (swipeActions, searchable,
+ * toolbar), its sheet and its alert. */
+static LUN_RARE void lun_walk_trailers(lua_State *L, lun_Walk *W, int v, unsigned has) {
+  if ((has & LUN_VF_EXTRAS) && lun_rawfield(L, v, "extras") == LUA_TTABLE) {
+    lua_Integer i, n = lun_rawlen_bounded(L, -1, "a view's extras");
+    for (i = 1; i <= n; i++) {
+      lua_rawgeti(L, -1, i);
+      if (!lun_view_test(L, -1)) lun_walk_altered(L, "extras");
+      lun_walk_value(L, W, lua_gettop(L));
+      lua_pop(L, 1);
+    }
+  }
+  if (has & LUN_VF_EXTRAS) lua_pop(L, 1);
+  if (has & LUN_VF_SHEET) lun_walk_sheet(L, W, v);
+  if (has & LUN_VF_ALERT) lun_walk_alert(L, W, v);
+}
+
+/* The content of a view of kind: its children, its child unit, its control. */
+static void lun_walk_content(lua_State *L, lun_Walk *W, int v, int kind, int rows, int rowLevel, int refreshes) {
+  switch (kind) {
+    case LUN_VIEW_TEXT:                           /* no children: ui.Text takes none */
+      break;
+    case LUN_VIEW_COMPONENT:
+      lun_walk_component(L, W, v);
+      break;
+    case LUN_VIEW_BUTTON:
+      if (lun_rawfield(L, v, "action") != LUA_TFUNCTION && !lua_isnil(L, -1)) lun_walk_altered(L, "action");
+      lun_enabled_slot(L, W, LUN_ROLE_ACTION, lun_walk_store(L, W, -1));
+      lua_pop(L, 1);
+      lun_walk_children(L, W, v, 1, 0, 0);        /* a view as its label (issue 19) */
+      break;
+    case LUN_VIEW_PICKER: case LUN_VIEW_SLIDER: case LUN_VIEW_STEPPER: case LUN_VIEW_DATEPICKER:
+    case LUN_VIEW_TOGGLE: case LUN_VIEW_TEXTFIELD: case LUN_VIEW_SECUREFIELD:
+      lun_walk_control(L, W, v, kind);
+      break;
+    case LUN_VIEW_LIST:
+    case LUN_VIEW_FOREACH:
+      lun_walk_list(L, W, v, kind, refreshes);
+      break;
+    case LUN_VIEW_SECTION:
+    case LUN_VIEW_GROUP:                          /* a static List's rows may be in them, three levels in */
+      lun_walk_children(L, W, v, 1, rowLevel < 3 ? rows : 0, rowLevel + 1);
+      break;
+    default:
+      lun_walk_children(L, W, v, 1, 0, 0);
+      break;
+  }
+}
+
 /* Walks one view value (or a view type, or a plain array of views). */
 LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
-  int kind, t = lua_type(L, v), enabled = W->enabled, rows = W->rows, rowLevel = W->rowLevel, marks;
+  int kind, t = lua_type(L, v), enabled = W->enabled, rows = W->rows, rowLevel = W->rowLevel;
   int refreshes = W->refreshes;                   /* :refreshable modifiers before this view's */
   int outer;
   unsigned has;
@@ -579,15 +735,7 @@ LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     lun_focus_scene_walk(L, W);                   /* an app's root: its scene, for focus */
   }
   has = lun_walk_fields(L, S, v);
-  if ((has & LUN_VF_ID) && lun_rawfield(L, v, "identity") != LUA_TNIL) {   /* app:find{ id = ... } matches it */
-    size_t ilen;
-    const char *id;
-    lun_explicit_key(L, -1);
-    id = lua_tolstring(L, -1, &ilen);
-    lun_out_attr(L, "id", 2, id, ilen);
-    lua_pop(L, 1);
-  }
-  if (has & LUN_VF_ID) lua_pop(L, 1);
+  if (has & LUN_VF_ID) lun_walk_id(L, v);
   lun_enabled_enter(L, W, v, (has & LUN_VF_ENV) ? lun_walk_env(L, W, v) : 0, has & LUN_VF_MODS);   /* :disabled
                                                      holds inside the view (D09) */
   if (has & LUN_VF_MODS) lun_walk_mods(L, W, v);
@@ -596,122 +744,11 @@ LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (has & LUN_VF_TRANSACTION) lun_walk_transaction(L, W, v);
   if ((has & LUN_VF_ANIMATION) && !outer) lun_walk_animation(L, W, v, 0);
   if (W->open == 1 && S->completionsPending) lun_walk_note(L, W);   /* did withAnimation's transaction reach it? (D05) */
-  if ((has & LUN_VF_LIFE) && lun_rawfield(L, v, "life") == LUA_TTABLE && W->life) {
-    lua_Integer i, n = lun_rawlen_bounded(L, -1, "a view's life list");
-    for (i = 1; i <= n; i++) {
-      lua_rawgeti(L, -1, i);
-      lun_life_add(L, W->life);
-      lua_pop(L, 1);
-    }
-  }
-  if (has & LUN_VF_LIFE) lua_pop(L, 1);
-  if ((has & LUN_VF_ATTRS) && lun_rawfield(L, v, "attrs") == LUA_TTABLE) {
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {
-      if (lua_type(L, -2) != LUA_TSTRING) lun_walk_altered(L, "attrs");
-      lun_walk_describe_attr(L, W, lua_tostring(L, -2), lua_gettop(L));
-      lua_pop(L, 1);
-    }
-  }
-  if (has & LUN_VF_ATTRS) lua_pop(L, 1);
+  if (has & (LUN_VF_LIFE | LUN_VF_ATTRS)) lun_walk_life_attrs(L, W, v, has);
   if (rows) lun_list_tagged_row(L, W, rows, v);   /* a row of a static List with a selection */
-  if ((has & LUN_VF_FOCUS) && lun_rawfield(L, v, "focus") != LUA_TNIL) lun_focus_walk(L, W, lua_gettop(L));
-  if (has & LUN_VF_FOCUS) lua_pop(L, 1);
-  if ((has & LUN_VF_PREFS) && lun_rawfield(L, v, "prefs") != LUA_TNIL) lun_walk_prefs(L, W, lua_gettop(L), "preference:");
-  if (has & LUN_VF_PREFS) lua_pop(L, 1);
-  if ((has & LUN_VF_PREFWATCH) && lun_rawfield(L, v, "prefWatch") != LUA_TNIL)
-    lun_walk_prefs(L, W, lua_gettop(L), "onPreferenceChange:");
-  if (has & LUN_VF_PREFWATCH) lua_pop(L, 1);
-  switch (kind) {
-    case LUN_VIEW_BUTTON:
-      if (lun_rawfield(L, v, "action") != LUA_TFUNCTION && !lua_isnil(L, -1)) lun_walk_altered(L, "action");
-      lun_enabled_slot(L, W, LUN_ROLE_ACTION, lun_walk_store(L, W, -1));
-      lua_pop(L, 1);
-      lun_walk_children(L, W, v, 1, 0, 0);        /* a view as its label (issue 19) */
-      break;
-    case LUN_VIEW_PICKER:
-    case LUN_VIEW_SLIDER:
-    case LUN_VIEW_STEPPER:
-    case LUN_VIEW_DATEPICKER:
-      if (lun_rawfield(L, v, "control") != LUA_TTABLE) lun_walk_altered(L, "control");
-      lun_enabled_slot(L, W, LUN_ROLE_CONTROL, lun_walk_store(L, W, -1));
-      if (kind == LUN_VIEW_PICKER) {              /* every option (and label), read back by the preview */
-        if (lua_getfield(L, -1, "labels") == LUA_TTABLE) {
-          lun_view_list_text(L, -1);
-          lun_out_attr(L, "labels", 6, lua_tostring(L, -1), lua_rawlen(L, -1));
-          lua_pop(L, 1);
-        }
-        lua_pop(L, 1);
-        if (lua_getfield(L, -1, "options") == LUA_TTABLE) {
-          lun_view_list_text(L, -1);
-          lun_out_attr(L, "options", 7, lua_tostring(L, -1), lua_rawlen(L, -1));
-          lua_pop(L, 1);
-        } else lun_walk_describe_attr(L, W, "options", lua_gettop(L));   /* a list held in state (its proxy) */
-      } else {
-        lua_getfield(L, -1, "range");
-        if (kind != LUN_VIEW_DATEPICKER || !lua_isnil(L, -1))   /* a DatePicker's range is optional */
-          lun_walk_describe_attr(L, W, "range", lua_gettop(L));
-      }
-      lua_pop(L, 2);
-      /* fall through: the binding and its value, as a TextField's */
-    case LUN_VIEW_TOGGLE:
-    case LUN_VIEW_TEXTFIELD:
-    case LUN_VIEW_SECUREFIELD:
-      lun_rawfield(L, v, "binding");
-      if (!lun_binding_test(L, -1)) lun_walk_altered(L, "binding");
-      lun_enabled_slot(L, W, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
-      if (kind == LUN_VIEW_SECUREFIELD) lun_binding_get_secret(L, -1);   /* what it reaches is secret (lun_secret.c) */
-      else lun_binding_get(L, -1);
-      if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
-      else if (kind == LUN_VIEW_SECUREFIELD) lun_secure_text(L, -1);   /* its text is never shown */
-      else luaL_tolstring(L, -1, NULL);
-      lun_out_attr(L, "value", 5, lua_tostring(L, -1), lua_rawlen(L, -1));
-      if (kind == LUN_VIEW_DATEPICKER && lua_type(L, -2) == LUA_TNUMBER) {   /* and as a date, in UTC */
-        lun_rawfield(L, v, "control");
-        lua_getfield(L, -1, "components");
-        lun_date_text(L, lua_tonumber(L, -4), lua_tostring(L, -1));
-        if (lua_rawlen(L, -1)) lun_out_attr(L, "date", 4, lua_tostring(L, -1), lua_rawlen(L, -1));
-        lua_pop(L, 3);
-      }
-      lua_pop(L, 3);
-      break;
-    case LUN_VIEW_COMPONENT:
-      lun_walk_component(L, W, v);
-      break;
-    case LUN_VIEW_LIST:
-    case LUN_VIEW_FOREACH:
-      marks = lun_list_walk(L, W, v) ? lua_gettop(L) : 0;   /* List(selection:) (lun_list.c) */
-      if (kind == LUN_VIEW_LIST && W->refreshes == refreshes) lun_envbuiltin_list_refresh(L, W);   /* `refresh` above */
-      if (kind == LUN_VIEW_LIST && !W->marked && !lun_enabled_now(L, W)) {   /* it cannot be scrolled (D09) */
-        lun_out_attr(L, "disabled", 8, "true", 4);
-        W->marked = 1;
-      }
-      if (lun_rawfield(L, v, "row") == LUA_TFUNCTION) lun_walk_rows(L, W, v);
-      else lun_walk_children(L, W, v, 1, marks, 0);
-      lua_pop(L, marks ? 2 : 1);
-      break;
-    case LUN_VIEW_SECTION:
-    case LUN_VIEW_GROUP:                          /* a static List's rows may be in them, three levels in */
-      lun_walk_children(L, W, v, 1, rowLevel < 3 ? rows : 0, rowLevel + 1);
-      break;
-    case LUN_VIEW_TEXT:                           /* no children: ui.Text takes none */
-      break;
-    default:
-      lun_walk_children(L, W, v, 1, 0, 0);
-      break;
-  }
-  if ((has & LUN_VF_EXTRAS) && lun_rawfield(L, v, "extras") == LUA_TTABLE) {   /* swipeActions, searchable, toolbar */
-    lua_Integer i, n = lun_rawlen_bounded(L, -1, "a view's extras");
-    for (i = 1; i <= n; i++) {
-      lua_rawgeti(L, -1, i);
-      if (!lun_view_test(L, -1)) lun_walk_altered(L, "extras");
-      lun_walk_value(L, W, lua_gettop(L));
-      lua_pop(L, 1);
-    }
-  }
-  if (has & LUN_VF_EXTRAS) lua_pop(L, 1);
-  if (has & LUN_VF_SHEET) lun_walk_sheet(L, W, v);
-  if (has & LUN_VF_ALERT) lun_walk_alert(L, W, v);
+  if (has & (LUN_VF_FOCUS | LUN_VF_PREFS | LUN_VF_PREFWATCH)) lun_walk_focus_prefs(L, W, v, has);
+  lun_walk_content(L, W, v, kind, rows, rowLevel, refreshes);
+  if (has & (LUN_VF_EXTRAS | LUN_VF_SHEET | LUN_VF_ALERT)) lun_walk_trailers(L, W, v, has);
   lun_out_end(L);
   W->open--;
   W->enabled = enabled;                           /* what holds around the view */

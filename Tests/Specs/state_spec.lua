@@ -126,4 +126,27 @@ describe("State", function()
     ui.flush()
     assert.truthy(app:find("count 11"))
   end)
+
+  -- State's initial functions run after its plain values, in no set order
+  -- among themselves; one that reads a name another has not filled yet sees
+  -- nil (SwiftUI has no such read: a property's initial value cannot use
+  -- self), not a placeholder of the runtime's (session 13's hostile read:
+  -- it saw false).
+  it("a state factory reading a name not filled yet sees nil, not a placeholder", function()
+    local calls, first = 0, "none"
+    local function saw(v) calls = calls + 1; if calls == 1 then first = v end; return v end
+    local V = ui.View("StateFactoryOrder", {
+      state = {
+        a = function(self) return saw(self.b) end,
+        b = function(self) return saw(self.a) end,
+        n = 1,
+      },
+      body = function(self) return ui.Text(tostring(self.a) .. " " .. tostring(self.b) .. " " .. self.n) end,
+    })
+    local app = ui.mount(V())
+    assert.truthy(app:find("nil nil 1"))
+    assert.equal(2, calls)
+    assert.is_nil(first)
+    app:unmount()
+  end)
 end)

@@ -946,10 +946,12 @@ static void lun_viewtype_state_class(lua_State *L, int infoidx, const char *name
   if (lua_getfield(L, infoidx, "state") == LUA_TNIL) { lua_pop(L, 1); return; }
   lua_newtable(L);
   lua_pushnil(L);
-  while (lua_next(L, -3)) {
-    lua_pop(L, 1);
+  while (lua_next(L, -3)) {                       /* every name starts nil (ui.none) until its value is */
+    lua_pop(L, 1);                                /* stored: a factory reading a later one sees nil */
     lua_pushvalue(L, -1);
-    lua_pushboolean(L, 0);
+    lua_pushnil(L);
+    lun_marker_new(L, LUN_MARK_NONE, -1);
+    lua_remove(L, -2);
     lua_rawset(L, -4);
   }
   lua_pushfstring(L, "%s.state", name);

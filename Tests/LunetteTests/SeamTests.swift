@@ -134,19 +134,7 @@ final class SeamTests: XCTestCase {
                 return text
               end) {}
             end
-            ui.effect(function()
-              for i = 1, N do if m["trig" .. i] and m["x" .. i] == 0 then m["x" .. i] = 1 end end
-            end)
-            kids[#kids + 1] = ui.View("RingStepper", function()
-              local text = ui.Text("steps")
-              for i = 1, N do
-                local s = m["step" .. i]
-                text = text:onChange(s, function()
-                  if m["step" .. i] == 1 then m["slow" .. i] = false; m["x" .. i] = 4; m["step" .. i] = 2 end
-                end)
-              end
-              return text
-            end) {}
+            \(carryDrivers(named: "Ring"))
             ui.mount(ui.VStack(kids))
             m.slow1 = true; m.step1 = 1
             """)
@@ -154,6 +142,26 @@ final class SeamTests: XCTestCase {
         _ = try runtime.evaluate("runs = 0")
         for _ in 0..<3 { runtime.flush() }
         XCTAssertEqual(try runtime.evaluate("return runs"), ["0"])
+    }
+
+    /// The Lua both carrying scenarios share (`m`, `N` and `kids` theirs): an effect that moves
+    /// a triggered unit's `x` to 1, and a view whose onChange ends each unit's slow step.
+    private func carryDrivers(named name: String) -> String {
+        """
+        ui.effect(function()
+          for i = 1, N do if m["trig" .. i] and m["x" .. i] == 0 then m["x" .. i] = 1 end end
+        end)
+        kids[#kids + 1] = ui.View("\(name)Stepper", function()
+          local text = ui.Text("steps")
+          for i = 1, N do
+            local s = m["step" .. i]
+            text = text:onChange(s, function()
+              if m["step" .. i] == 1 then m["slow" .. i] = false; m["x" .. i] = 4; m["step" .. i] = 2 end
+            end)
+          end
+          return text
+        end) {}
+        """
     }
 
     /// Unrelated slow units, each started by a change from outside before its own flush, are
@@ -176,19 +184,7 @@ final class SeamTests: XCTestCase {
                 return ui.Text("U" .. i .. " x " .. x)
               end) {}
             end
-            ui.effect(function()
-              for i = 1, N do if m["trig" .. i] and m["x" .. i] == 0 then m["x" .. i] = 1 end end
-            end)
-            kids[#kids + 1] = ui.View("LegitStepper", function()
-              local text = ui.Text("steps")
-              for i = 1, N do
-                local s = m["step" .. i]
-                text = text:onChange(s, function()
-                  if m["step" .. i] == 1 then m["slow" .. i] = false; m["x" .. i] = 4; m["step" .. i] = 2 end
-                end)
-              end
-              return text
-            end) {}
+            \(carryDrivers(named: "Legit"))
             app = ui.mount(ui.VStack(kids))
             """)
         for i in 1...4 {

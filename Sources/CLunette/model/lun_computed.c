@@ -218,7 +218,7 @@ int lun_settle(lua_State *L, lun_State *S, int32_t node) {
 
 /* Brings computed property prop of o up to date, tracked by the active
  * scope (may raise). [-0, +0] */
-LUN_HOT void lun_computed_pull(lua_State *L, lun_State *S, lun_Object *o, int prop) {
+LUN_HOT static void lun_computed_pull(lua_State *L, lun_State *S, lun_Object *o, int prop) {
   int32_t n = o->nodes[prop] ? o->nodes[prop] : lun_object_node(L, o, prop, LUN_GRAPH_COMPUTED);
   if (S->suspending) lun_suspend(L);
   if (!lun_graph_computed_read(S->graph, S->active, n)) {   /* fresh: tracked already */
@@ -228,9 +228,9 @@ LUN_HOT void lun_computed_pull(lua_State *L, lun_State *S, lun_Object *o, int pr
   }
 }
 
-/* Reads computed property prop of the object at idx. [-0, +1] */
-int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int prop) {
-  idx = lua_absindex(L, idx);
+/* Reads computed property prop of the object at idx (the pull leaves the
+ * stack as it was: idx holds). [-0, +1] */
+LUN_HOT int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int prop) {
   lun_computed_pull(L, S, o, prop);
   lua_getiuservalue(L, idx, prop);
   return 1;

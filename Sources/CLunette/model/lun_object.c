@@ -5,9 +5,9 @@
  * (an ObservableObject's objectWillChange subject after them): one block,
  * each value one API call away. Each class has its own instance
  * metatable; __index/__newindex are closures over the class data:
- *   upvalue 1: the lun_Class userdata   upvalue 2: props (name -> index)
- *   upvalue 3: the class table (methods) upvalue 4: info { name, names,
- *              defaults, computeds }       upvalue 5: the metatable itself
+ *   upvalue 1: the lun_Class userdata   upvalue 2: the class table (methods)
+ *   upvalue 3: info { name, names, defaults, computeds }
+ *   upvalue 4: the metatable itself (props, name -> index, is its __props)
  * The metatable's array slots hold what making an instance reads
  * (LUN_META_*: the computeds' functions, the class name, the names, the
  * lun_Class, the defaults).
@@ -18,10 +18,9 @@
 #include <stdlib.h>
 
 #define LUN_UV_CLASS 1
-#define LUN_UV_PROPS 2
-#define LUN_UV_METHODS 3
-#define LUN_UV_INFO 4
-#define LUN_UV_META 5   /* the instance metatable itself: what self must have */
+#define LUN_UV_METHODS 2
+#define LUN_UV_INFO 3
+#define LUN_UV_META 4   /* the instance metatable itself: what self must have */
 
 /* The lun_Object at idx, or NULL if the value is not a model instance. */
 lun_Object *lun_object_test(lua_State *L, int idx) {
@@ -57,15 +56,26 @@ static void lun_object_meta(lua_State *L, int idx, const char *field) {
   lua_remove(L, -2);
 }
 
-/* The index of the property named by the key at keyidx, or 0. [-0, +0] */
-int lun_object_prop(lua_State *L, int idx, int keyidx) {
+/* The index of the property of cls, the class of the instance at idx,
+ * that the key at keyidx names, or 0: by the key's interned text where
+ * the class has a find table (lun_class_find), else through its props
+ * table (a name too long for Lua to intern). [-0, +0] */
+LUN_HOT static int lun_object_prop_of(lua_State *L, const lun_Class *cls, int idx, int keyidx) {
   int prop;
+  if (lua_type(L, keyidx) != LUA_TSTRING) return 0;   /* property names are strings */
+  if (cls->findMask) return lun_class_find(cls, lua_tostring(L, keyidx));
   keyidx = lua_absindex(L, keyidx);
   lun_object_meta(L, idx, "__props");
   lua_pushvalue(L, keyidx);
   prop = lua_rawget(L, -2) == LUA_TNUMBER ? (int)lua_tointeger(L, -1) : 0;
   lua_pop(L, 2);
   return prop;
+}
+
+/* The index of the property of the instance at idx that the key at
+ * keyidx names, or 0. [-0, +0] */
+int lun_object_prop(lua_State *L, int idx, int keyidx) {
+  return lun_object_prop_of(L, ((const lun_Object *)lua_touserdata(L, idx))->cls, idx, keyidx);
 }
 
 /* The class name of the instance at idx (valid while the class lives). */
@@ -236,25 +246,13 @@ static int lun_object_unknown(lua_State *L, int idx, int keyidx, const char *ver
   return luaL_error(L, "%s has no property '%s' to %s%s", lun_object_classname(L, idx), key, verb, lua_tostring(L, -1));
 }
 
-/* The property of an instance of cls that the key at 2 names, or 0: by
- * its interned text where the class has a find table, else through the
- * props table (an upvalue of the metamethod running). [-0, +0] */
-LUN_HOT static int lun_object_key(lua_State *L, const lun_Class *cls) {
-  int prop;
-  if (cls->findMask) return lua_type(L, 2) == LUA_TSTRING ? lun_class_find(cls, lua_tostring(L, 2)) : 0;
-  lua_pushvalue(L, 2);
-  prop = lua_rawget(L, lua_upvalueindex(LUN_UV_PROPS)) == LUA_TNUMBER ? (int)lua_tointeger(L, -1) : 0;
-  lua_pop(L, 1);
-  return prop;
-}
-
 /* __index of instances: (obj, key) -> value. */
 LUN_HOT static int lun_object_index(lua_State *L) {
   const lun_Class *cls = (const lun_Class *)lua_touserdata(L, lua_upvalueindex(LUN_UV_CLASS));
   lun_Object *o = (lun_Object *)lua_touserdata(L, 1);   /* an instance: that class's metatable, by identity */
   int prop;
   if (!o || !lua_getmetatable(L, 1) || lua_topointer(L, -1) != cls->meta) luaL_typeerror(L, 1, "model instance");
-  if ((prop = lun_object_key(L, cls)) != 0) {
+  if ((prop = lun_object_prop_of(L, cls, 1, 2)) != 0) {
     int kind = cls->kinds[prop];
     if (kind == LUN_PROP_PLAIN) {                  /* the hot path: a tracked read of a plain value */
       lun_State *S = lun_state(L);
@@ -265,9 +263,7 @@ LUN_HOT static int lun_object_index(lua_State *L) {
       lua_getiuservalue(L, 1, prop);               /* stored, not tracked, never behind a proxy */
       return 1;
     } else if (kind == LUN_PROP_COMPUTED) {
-      lun_computed_pull(L, lun_state(L), o, prop);
-      lua_getiuservalue(L, 1, prop);               /* its value, memoised */
-      return 1;
+      return lun_computed_read(L, lun_state(L), o, 1, prop);
     }
     lua_settop(L, 2);                              /* tables (proxies), the rest */
     return lun_object_read(L, 1, prop);
@@ -287,7 +283,7 @@ LUN_HOT static int lun_object_newindex(lua_State *L) {
   lun_Object *o = lun_object_self(L);
   int prop;
   lua_settop(L, 3);
-  if ((prop = lun_object_key(L, o->cls)) == 0)
+  if ((prop = lun_object_prop_of(L, o->cls, 1, 2)) == 0)
     return lun_object_unknown(L, 1, 2, "assign");
   if (o->cls->kinds[prop] == LUN_PROP_COMPUTED)
     return luaL_error(L, "cannot assign to computed property '%s' of %s", lua_tostring(L, 2),
@@ -371,11 +367,10 @@ void lun_object_metatable(lua_State *L, int clsidx, int propsidx, int methodsidx
   ((lun_Class *)lua_touserdata(L, clsidx))->meta = lua_topointer(L, -1);
   for (r = closures; r->name; r++) {
     lua_pushvalue(L, clsidx);
-    lua_pushvalue(L, propsidx);
     lua_pushvalue(L, methodsidx);
     lua_pushvalue(L, infoidx);
-    lua_pushvalue(L, -5);
-    lua_pushcclosure(L, r->func, 5);
+    lua_pushvalue(L, -4);
+    lua_pushcclosure(L, r->func, 4);
     lua_setfield(L, -2, r->name);
   }
   lua_pushcfunction(L, lun_object_gc);
@@ -441,12 +436,8 @@ static void lun_object_init_prop(lua_State *L, lun_State *S, int objidx, int pro
 static void lun_object_check_init(lua_State *L, const lun_Class *cls, int objidx, int initidx) {
   lua_pushnil(L);
   while (lua_next(L, initidx)) {
-    int found;
     lua_pop(L, 1);
-    if (lua_type(L, -1) != LUA_TSTRING) found = 0;
-    else if (cls->findMask) found = lun_class_find(cls, lua_tostring(L, -1)) != 0;
-    else found = lun_object_prop(L, objidx, -1) != 0;
-    if (!found) lun_object_unknown(L, objidx, -1, "initialise");
+    if (!lun_object_prop_of(L, cls, objidx, -1)) lun_object_unknown(L, objidx, -1, "initialise");
   }
 }
 

@@ -120,7 +120,6 @@ int lun_object_is_observable_object(lua_State *L, int idx);
 
 /* lun_computed.c */
 int lun_computed_read(lua_State *L, lun_State *S, lun_Object *o, int idx, int prop);
-void lun_computed_pull(lua_State *L, lun_State *S, lun_Object *o, int prop);
 int lun_refresh(lua_State *L, lun_State *S, int32_t node);
 int lun_refresh_walk(lua_State *L, lun_State *S, int32_t node, int isEffect);
 int lun_settle(lua_State *L, lun_State *S, int32_t node);

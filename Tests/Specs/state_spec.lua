@@ -129,9 +129,10 @@ describe("State", function()
 
   -- State's initial functions run after its plain values, in no set order
   -- among themselves; one that reads a name another has not filled yet sees
-  -- nil (SwiftUI has no such read: a property's initial value cannot use
-  -- self), not a placeholder of the runtime's (session 13's hostile read:
-  -- it saw false).
+  -- nil (SwiftUI has no such read: a stored property's default value cannot
+  -- use self — https://docs.swift.org/swift-book/documentation/the-swift-programming-language/initialization/
+  -- "Default Property Values"), not a placeholder of the runtime's (session
+  -- 13's hostile read: it saw false).
   it("a state factory reading a name not filled yet sees nil, not a placeholder", function()
     local calls, first = 0, "none"
     local function saw(v) calls = calls + 1; if calls == 1 then first = v end; return v end

@@ -27,13 +27,24 @@ end
 
 -- Times a and b alternately, `samples` times each (after a warm-up of
 -- each), so both see the same machine; returns their median seconds.
+-- Each timed sample follows a finished collection and one untimed run of
+-- the same side (its argument negated: a side that writes its argument
+-- still changes something when timed): it pays the collector for the
+-- garbage its own kind of run leaves, as repeated runs do in use, and never
+-- the debt the other side left. Before this (session 14) a floor sample
+-- paid part of the Lunette sample's garbage: P6 read 13–19× where the
+-- steady state is 30–34×, and the figures moved by a third between runs.
 local function measure_pair(samples, a, b)
   a(0); b(0)
   local ta, tb = {}, {}
   for i = 1, samples do
+    collectgarbage()
+    a(-i)
     local t0 = os.clock()
     a(i)
     ta[i] = os.clock() - t0
+    collectgarbage()
+    b(-i)
     t0 = os.clock()
     b(i)
     tb[i] = os.clock() - t0
@@ -188,7 +199,7 @@ for _, observe in ipairs { "all", "end" } do
     local fstep, fseen = cellx_floor(layers, observe)
     local lstep, lseen, cancel = cellx_lunette(layers, observe)
     local correct = same(fseen(), table.unpack(want.before)) and same(lseen(), table.unpack(want.before))
-    -- an odd number of steps in all (warm-up + samples) ends on 4,3,2,1
+    -- an odd number of steps in all (the first warm-up, then two a sample) ends on 4,3,2,1
     local samples = quick and 6 or 16
     local ltime, ftime = measure_pair(samples, lstep, fstep)
     correct = correct and same(fseen(), table.unpack(want.after)) and same(lseen(), table.unpack(want.after))

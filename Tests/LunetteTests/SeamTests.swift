@@ -290,6 +290,59 @@ final class SeamTests: XCTestCase {
         XCTAssertTrue(tree.contains(String(repeating: "x", count: 70000)))
     }
 
+    /// Plain re-renders of one batch cross once (`units_done`), in the order they ran: a
+    /// thousand views re-rendered is one call, not a thousand; a sibling that raises, one that
+    /// writes what it read (the full path, mid-batch), one whose output has a life list (its
+    /// entry crosses alone: C updates the list at once) and one that gains a child leave every
+    /// other sibling's output right.
+    func testPlainReRendersOfABatchCrossOnce() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            local Box = ui.Observable("Box", { n = 0 })
+            boxes = {}
+            for i = 1, 300 do boxes[i] = Box() end
+            local Child = ui.View("Child", function() return ui.Text("child") end)
+            local Row = ui.View("Row", function(self)
+              local n = self.box.n
+              if self.i == 50 and n == 2 then error("fifty") end
+              if self.i == 100 and n == 2 then self.box.n = 3 end
+              if self.i == 150 and n == 2 then return ui.Text("r150 " .. n):onChange(n, function() end) end
+              if self.i == 200 and n == 2 then return ui.VStack { ui.Text("r200 " .. n), Child {} } end
+              return ui.Text("r" .. self.i .. " " .. n)
+            end)
+            local rows = {}
+            for i = 1, 300 do rows[i] = Row { box = boxes[i], i = i } end
+            app = ui.mount(ui.VStack(rows))
+            function set(n) for i = 1, 300 do boxes[i].n = n end end
+            """)
+        func step(_ n: Int) throws -> (plain: Int, batches: Int, tree: String) {
+            let runs = runtime.builder.plainRuns, batches = runtime.builder.plainBatches
+            _ = try runtime.evaluate("set(\(n))")
+            runtime.flush()
+            return (runtime.builder.plainRuns - runs, runtime.builder.plainBatches - batches,
+                    try runtime.evaluate("return app:tree()")[0])
+        }
+        var (plain, batches, tree) = try step(1)
+        XCTAssertEqual(plain, 300)
+        XCTAssertEqual(batches, 1, "one call for the batch's 300 plain runs")
+        for i in [1, 50, 150, 300] { XCTAssertTrue(tree.contains("Text \"r\(i) 1\""), tree) }
+        XCTAssertEqual(try runtime.evaluate("return app:renders('Row')"), ["600"])
+        (plain, batches, tree) = try step(2)
+        XCTAssertTrue(tree.contains("fifty"), tree)
+        XCTAssertTrue(tree.contains("Text \"child\""), tree)
+        XCTAssertTrue(tree.contains("Text \"r150 2\""), tree)
+        for i in [1, 49, 51, 99, 101, 149, 151, 199, 201, 300] {
+            XCTAssertTrue(tree.contains("Text \"r\(i) 2\""), "row \(i): \(tree)")
+        }
+        XCTAssertGreaterThan(batches, 1, "the full paths mid-batch send what was held before them")
+        XCTAssertLessThan(batches, 10)
+        (plain, batches, tree) = try step(4)
+        XCTAssertFalse(tree.contains("fifty"), "the raising row recovered")
+        for i in [1, 50, 100, 150, 200, 300] { XCTAssertTrue(tree.contains("Text \"r\(i) 4\""), "row \(i): \(tree)") }
+        XCTAssertFalse(tree.contains("child"), tree)
+    }
+
     /// A run's nodes are built only when something reads them; the records are kept until then.
     func testNodesAreBuiltOnlyWhenRead() throws {
         let runtime = try LunetteRuntime()

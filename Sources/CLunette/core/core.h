@@ -173,11 +173,15 @@ int lun_out_unit(lua_State *L, int32_t kind, int32_t typeId, const char *key, si
 void lun_out_flush(lua_State *L, lun_State *S);
 void lun_out_free(lua_State *L, lun_State *S);
 /* A plain run (lun_Ticket.plain): starts one, tells the host it began when
- * it must hear (before any question about the run), and ends it in one call
- * when it may (1: ended; 0: the full path is due). Never raise. */
+ * it must hear (before any question about the run), and ends it as an entry
+ * of the batch's one units_done call when it may (1: ended; 0: the full path
+ * is due); sends the entries held (before any other word about a unit).
+ * Never raise. */
 void lun_out_plain_start(lun_State *S, int32_t unit);
-void lun_out_begun(lun_State *S);
-int lun_out_plain_done(lua_State *L, lun_State *S, int *ended);
+void lun_out_begun(lua_State *L, lun_State *S);
+int lun_out_plain_done(lua_State *L, lun_State *S, int hold, int *ended);
+int lun_out_done_send(lua_State *L, lun_State *S);
+void lun_out_done_free(lua_State *L, lun_State *S);
 
 /* lun_util.c: nesting, errors that name their place, suggestions, copies */
 void lun_nest(lua_State *L, int depth, const char *what);

@@ -155,7 +155,7 @@ int lun_out_unit(lua_State *L, int32_t kind, int32_t typeId, const char *key, si
 /* Hands what was written so far to the host (output.write) and empties the
  * buffer; a large one is given back. Never raises. */
 void lun_out_flush(lua_State *L, lun_State *S) {
-  lun_out_begun(S);                               /* the host hears a plain run began before its records */
+  lun_out_begun(L, S);                            /* the host hears a plain run began before its records */
   if (S->outLen) lunh(S->rt, output, write, S->outBuf, S->outLen);
   S->outLen = 0;
   if (S->outCap > LUN_OUT_KEEP) lun_out_free(L, S);
@@ -173,11 +173,14 @@ void lun_out_free(lua_State *L, lun_State *S) {
  * Most re-renders of a view write a few nodes and ask the host nothing. For
  * a unit the host marked plain (lun_Ticket.plain: no child units, no
  * environment values, no preferences, no transaction), the host hears of
- * the run once, when it ends: unit_done hands over its records, in place of
- * unit_begin, output.write and unit_end. Whatever would need the host during
- * the run (a child unit, an environment value, the open node's path, the
- * transaction, a write during the body, records past LUN_OUT_KEEP) first
- * tells it the run began (lun_out_begun), and the run ends the full way. */
+ * the run once, when it ends: its records are held as one entry of the
+ * batch's units_done, in place of unit_begin, output.write and unit_end, and
+ * the entries cross together (lun_out_done_send) — before the next
+ * round_batch, unit_begin or unit_end, and when the flush ends. Whatever
+ * would need the host during the run (a child unit, an environment value,
+ * the open node's path, the transaction, a write during the body, records
+ * past LUN_OUT_KEEP) first tells it the run began (lun_out_begun), and the
+ * run ends the full way. */
 
 LUN_HOT void lun_out_plain_start(lun_State *S, int32_t unit) {
   S->plainUnit = unit;
@@ -185,20 +188,77 @@ LUN_HOT void lun_out_plain_start(lun_State *S, int32_t unit) {
   S->outDepth = 0;
 }
 
-void lun_out_begun(lun_State *S) {
+void lun_out_begun(lua_State *L, lun_State *S) {
   int32_t unit = S->plainUnit;
   if (!unit) return;
   S->plainUnit = 0;
+  lun_out_done_send(L, S);                        /* the runs before it first (releases wait for the flush's end) */
   lunh(S->rt, scheduler, unit_begin, unit);
 }
 
-LUN_HOT int lun_out_plain_done(lua_State *L, lun_State *S, int *ended) {
+/* Holds the running plain unit's records as an entry of the next
+ * units_done: the unit, the records' length, the records. 0 (holding
+ * nothing) if the entries would pass the memory cap. Raises not. */
+static int lun_out_done_hold(lua_State *L, lun_State *S, int32_t unit) {
+  size_t need = sizeof unit + sizeof S->outLen + S->outLen;
+  char *p;
+  if (need > S->doneCap - S->doneLen) {
+    size_t cap = S->doneCap ? S->doneCap : 1024;
+    while (cap - S->doneLen < need && cap < LUN_OUT_KEEP) cap *= 2;
+    if (cap - S->doneLen < need) cap = S->doneLen + need;   /* a large entry: exactly its size */
+    if (!lun_memory_charge(L, (long long)(cap - S->doneCap))) return 0;
+    p = (char *)realloc(S->doneBuf, cap);
+    if (!p) {
+      lun_memory_charge(L, -(long long)(cap - S->doneCap));
+      return 0;
+    }
+    S->doneBuf = p;
+    S->doneCap = cap;
+  }
+  p = S->doneBuf + S->doneLen;
+  memcpy(p, &unit, sizeof unit);
+  memcpy(p + sizeof unit, &S->outLen, sizeof S->outLen);
+  if (S->outLen) memcpy(p + sizeof unit + sizeof S->outLen, S->outBuf, S->outLen);
+  S->doneLen += need;
+  return 1;
+}
+
+/* Hands the entries held to the host in one call (units_done); returns its
+ * LUN_ENDED_* bits, 0 if none was held. A large buffer is given back. Raises
+ * not. */
+LUN_HOT int lun_out_done_send(lua_State *L, lun_State *S) {
+  int bits;
+  if (!S->doneLen) return 0;
+  bits = lunh(S->rt, scheduler, units_done, S->doneBuf, S->doneLen);
+  S->doneLen = 0;
+  if (S->doneCap > LUN_OUT_KEEP) lun_out_done_free(L, S);
+  return bits;
+}
+
+/* Frees the held entries' buffer (the state closes, or it grew large). */
+void lun_out_done_free(lua_State *L, lun_State *S) {
+  free(S->doneBuf);
+  if (S->doneCap) lun_memory_charge(L, -(long long)S->doneCap);
+  S->doneBuf = NULL;
+  S->doneCap = S->doneLen = 0;
+}
+
+/* Ends a plain run that asked the host nothing: its records become an entry
+ * held for the batch's units_done; with `hold` 0 (C must know how it ended
+ * now) the entry crosses at once, alone, and *ended has its bits. Returns 0
+ * if the run must end the full way (it was not plain, or it told the host
+ * it began, or its entry would pass the memory cap). */
+LUN_HOT int lun_out_plain_done(lua_State *L, lun_State *S, int hold, int *ended) {
   int32_t unit = S->plainUnit;
+  int before = 0;
   if (!unit) return 0;
-  if (!S->outPlain || S->outDepth != 0) { lun_out_begun(S); return 0; }
+  if (!S->outPlain || S->outDepth != 0) { lun_out_begun(L, S); return 0; }
+  if (!hold) before = lun_out_done_send(L, S) & LUN_ENDED_RELEASES;   /* its bits are its own */
+  if (!lun_out_done_hold(L, S, unit)) { lun_out_begun(L, S); return 0; }
   S->plainUnit = 0;
-  *ended = lunh(S->rt, scheduler, unit_done, unit, S->outBuf, S->outLen);
   S->outLen = 0;
   if (S->outCap > LUN_OUT_KEEP) lun_out_free(L, S);
+  *ended = before;
+  if (!hold || S->doneLen > LUN_OUT_KEEP) *ended |= lun_out_done_send(L, S);
   return 1;
 }

@@ -31,11 +31,13 @@ LUN_HOT static int lun_flush_rounds_k(lua_State *L) {
     lun_effects_round(S);                         /* what the last round put off */
     do {
       lun_effects_run(L, S);
-      while ((count = lunh(S->rt, scheduler, round_batch, &batch)) > 0)
+      while ((count = lunh(S->rt, scheduler, round_batch, &batch)) > 0) {
         for (i = 0; i < count; i++) {
           lun_Ticket ticket = batch[i];           /* read now: the host zeroes one whose unit went */
           if (ticket.unit) lun_update(L, S, &ticket);
         }
+        if (lun_out_done_send(L, S) & LUN_ENDED_RELEASES) lun_release_refs(L, S);   /* the batch's plain runs */
+      }
     } while (S->graph->effectsHead < S->graph->effects.count);   /* queued this round (not put off) */
     ran = lun_life_run_events(L, S);
     ran += lun_preferences_run(L, S);                /* values flow up after the update (T06) */
@@ -57,6 +59,7 @@ LUN_HOT void lun_flush_now(lua_State *L) {
   S->flushes++;
   lua_pushcfunction(L, lun_flush_rounds_k);
   status = lua_pcall(L, 0, 0, 0);
+  lun_out_done_send(L, S);                    /* plain runs a stop unwound past (their records stand) */
   lun_effects_end_flush(S);                   /* put off or held till the end: till the next change (raises not) */
   lunh(S->rt, scheduler, flush_end);
   if (status != LUA_OK) lua_error(L);

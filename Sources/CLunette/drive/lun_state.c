@@ -19,6 +19,7 @@ static int lun_state_gc(lua_State *L) {
   free(S->work);
   S->work = NULL;
   lun_out_free(L, S);
+  lun_out_done_free(L, S);
   lun_effects_free(S);
   return 0;
 }

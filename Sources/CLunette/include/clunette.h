@@ -51,6 +51,8 @@ typedef struct lun_State {
   int32_t plainUnit;      /* a plain run (lun_Ticket.plain) the host has not heard begin yet, 0 if none */
   int32_t outPlain;       /* 0 once the run wrote a record only the full path follows (lun_out.c) */
   int32_t outDepth;       /* nodes open in the run's records */
+  char *doneBuf;          /* lun_out.c: plain runs ended in this batch, not yet handed over (scheduler.units_done) */
+  size_t doneLen, doneCap;
   int32_t keyRefs[48];    /* core/lun_keys.c: the hot paths' field names, interned once (registry refs) */
   const char *keyNames[48];   /* ... and their text: a short string key is one of them iff it is the same pointer */
   const void *viewMeta;   /* view values' metatable (its identity, for a check no script can forge) */
@@ -164,14 +166,14 @@ typedef struct lun_Ticket {
   int32_t needsRender;    /* run without first checking its dependencies */
   int32_t plain;          /* a view whose output holds no child unit, environment value, preference or
                              transaction: if its run asks the host nothing and writes only nodes, it ends
-                             in one call (scheduler.unit_done) in place of unit_begin, output.write and
+                             in one entry of one call a batch (scheduler.units_done) in place of unit_begin, output.write and
                              unit_end; otherwise unit_begin comes late, before the first question */
 } lun_Ticket;
 
 /* How a unit's update ended (scheduler.unit_end). */
 enum { LUN_UNIT_SKIPPED = 0, LUN_UNIT_RAN = 1, LUN_UNIT_FAILED = 2,
        LUN_UNIT_STOPPED = 3 /* failed: stopped by its time budget or an interrupt; not run again this flush */ };
-/* What the host answers when an update ends (scheduler.unit_end, unit_done), as bits. */
+/* What the host answers when an update ends (scheduler.unit_end, units_done), as bits. */
 enum { LUN_ENDED_RELEASES = 1 /* disposed units' records wait to be released (scheduler.release_next) */,
        LUN_ENDED_ERROR = 2 /* the host made its output an error node (past the memory cap): its views are gone */ };
 
@@ -332,10 +334,14 @@ typedef struct lun_SchedulerHost {
   void (*unit_begin)(void *context, int32_t unit);
   /* The update ended; returns LUN_ENDED_* bits. */
   int (*unit_end)(void *context, int32_t unit, int32_t status, const char *message, size_t len);
-  /* A plain ticket's run ended well having asked the host nothing: its
-   * records (nodes, text, modifiers, slots only) are the unit's new output;
-   * returns LUN_ENDED_* bits. */
-  int (*unit_done)(void *context, int32_t unit, const char *records, size_t len);
+  /* Plain tickets' runs that ended well having asked the host nothing, in
+   * the order they ran: each entry is the unit (int32_t), the length of its
+   * records (size_t), then the records (nodes, text, modifiers, slots
+   * only), the unit's new output. One call per batch, not per unit (C sends
+   * what it holds before the next round_batch, unit_begin or unit_end, and
+   * when a flush ends); returns LUN_ENDED_* bits (LUN_ENDED_ERROR for an
+   * entry alone: C sends one so when it must know). */
+  int (*units_done)(void *context, const char *entries, size_t len);
   int32_t (*release_next)(void *context);
   int (*round_end)(void *context, int ran);
   void (*flush_end)(void *context);

@@ -150,7 +150,7 @@ static void lun_strict_write(lua_State *L, const lun_State *S) {
 /* lun_changed, strict mode's check made by the caller. */
 static void lun_changed_now(lua_State *L, lun_State *S, int32_t node) {
   if (S->rendering && lun_graph_run_has_read(S->graph, S->rendering, node)) {
-    lun_out_begun(S);                             /* the host names the run the write was made in */
+    lun_out_begun(L, S);                          /* the host names the run the write was made in */
     lunh(S->rt, scheduler, render_write, node);
   }
   lun_graph_changed(S->graph, node);

@@ -47,7 +47,7 @@ static void lun_walk_tx(lua_State *L, lun_Walk *W) {
   int top = lua_gettop(L), t, depth = 0;
   if (W->tx) { lua_rawgeti(L, W->out, W->tx); return; }
   lun_walk_txcell(L, W);                          /* top + 1 */
-  lun_out_begun(lun_state(L));                    /* the run's transaction is the host's to say */
+  lun_out_begun(L, lun_state(L));                 /* the run's transaction is the host's to say */
   lun_transaction_copy_of(L, lunh(W->rt, output, transaction));
   t = lua_gettop(L);
   lua_pushvalue(L, top + 1);
@@ -105,7 +105,7 @@ void lun_walk_note(lua_State *L, lun_Walk *W) {
   int top = lua_gettop(L);
   size_t len;
   int32_t id;
-  lun_out_begun(lun_state(L));                    /* the run's transaction is the host's to say */
+  lun_out_begun(L, lun_state(L));                 /* the run's transaction is the host's to say */
   id = lunh(W->rt, output, transaction);
   if (!id) return;
   lun_walk_tx(L, W);

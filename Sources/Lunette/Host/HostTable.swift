@@ -21,7 +21,7 @@ enum HostTable {
         table.pointee.scheduler.round_batch = lunhRoundBatch
         table.pointee.scheduler.unit_begin = lunhUnitBegin
         table.pointee.scheduler.unit_end = lunhUnitEnd
-        table.pointee.scheduler.unit_done = lunhUnitDone
+        table.pointee.scheduler.units_done = lunhUnitsDone
         table.pointee.scheduler.release_next = lunhReleaseNext
         table.pointee.scheduler.round_end = lunhRoundEnd
         table.pointee.scheduler.flush_end = lunhFlushEnd

@@ -22,9 +22,9 @@ func lunhUnitEnd(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ status: Int32,
     }
 }
 
-func lunhUnitDone(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ records: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
+func lunhUnitsDone(_ rt: UnsafeMutableRawPointer?, _ entries: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
     withRuntime(rt) { runtime in
-        let madeError = runtime.endPlainUpdate(of: unit, records: UnsafeRawBufferPointer(start: records, count: length))
+        let madeError = runtime.endPlainUpdates(UnsafeRawBufferPointer(start: entries, count: length))
         return runtime.endedBits(madeError: madeError)
     }
 }

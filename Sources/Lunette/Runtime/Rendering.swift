@@ -153,7 +153,7 @@ extension LunetteRuntime {
         return Int32(batch.count)
     }
 
-    /// A view whose run may end in one call (`unit_done`, lun_Ticket.plain):
+    /// A view whose run may end as one entry of a batch's call (`units_done`, lun_Ticket.plain):
     /// its output holds nothing the builder must follow — no child unit, no
     /// environment value, no preference — and no transaction waits for it.
     /// C falls back to the full path the moment the run needs more.
@@ -162,7 +162,28 @@ extension LunetteRuntime {
             && !unit.last.hasPreferences && unit.run.pendingTransaction == nil && !tracer.tracing
     }
 
-    /// A plain run ended having asked nothing (`unit_done`): the same
+    /// The plain runs of a batch ended having asked nothing (`units_done`):
+    /// each entry is a unit (`Int32`), its records' length (`Int`), then the
+    /// records, in the order the runs ended. True if an entry's output became
+    /// an error node (C asks with one entry when it must know which).
+    func endPlainUpdates(_ entries: UnsafeRawBufferPointer) -> Bool {
+        let header = MemoryLayout<Int32>.size + MemoryLayout<Int>.size
+        builder.plainBatches &+= 1
+        var offset = 0
+        var madeError = false
+        while entries.count - offset >= header {
+            let id = entries.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+            let length = entries.loadUnaligned(fromByteOffset: offset + MemoryLayout<Int32>.size, as: Int.self)
+            offset += header
+            guard length >= 0, length <= entries.count - offset else { break }   // C wrote whole entries
+            let records = UnsafeRawBufferPointer(rebasing: entries[offset ..< offset + length])
+            if endPlainUpdate(of: id, records: records) { madeError = true }
+            offset += length
+        }
+        return madeError
+    }
+
+    /// A plain run ended having asked nothing (one entry of `units_done`): the same
     /// bookkeeping as `beginUpdate`, the builder's `write` and `finish`,
     /// for an output of nodes only. Past the memory cap, or when a
     /// transaction or tracing came after its batch was made, it takes the

@@ -80,8 +80,10 @@ final class OutputBuilder {
     @exclusivity(unchecked) private(set) var transaction: Transaction?
     /// Hand-overs of records (output.write calls) since the runtime started, for tests of the seam.
     @exclusivity(unchecked) private(set) var handOvers = 0
-    /// Runs that ended in one call (`installPlain`), for tests of the seam.
+    /// Runs that ended as an entry of a batch's call (`installPlain`), for tests of the seam.
     @exclusivity(unchecked) private(set) var plainRuns = 0
+    /// Calls that handed over plain runs (`units_done`, one a batch), for tests of the seam.
+    @exclusivity(unchecked) var plainBatches = 0
     /// Copy numbers tried for children of an identity met before (for tests:
     /// they grow with the children, not with their square).
     @exclusivity(unchecked) private(set) var copyProbes = 0

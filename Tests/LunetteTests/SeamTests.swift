@@ -326,6 +326,8 @@ final class SeamTests: XCTestCase {
         var (plain, batches, tree) = try step(1)
         XCTAssertEqual(plain, 300)
         XCTAssertEqual(batches, 1, "one call for the batch's 300 plain runs")
+        XCTAssertLessThanOrEqual(lun_state(runtime.L)!.pointee.doneCap, Int(LUN_DONE_KEEP),
+                                 "between flushes the held entries' buffer keeps little of the memory cap")
         for i in [1, 50, 150, 300] { XCTAssertTrue(tree.contains("Text \"r\(i) 1\""), tree) }
         XCTAssertEqual(try runtime.evaluate("return app:renders('Row')"), ["600"])
         (plain, batches, tree) = try step(2)

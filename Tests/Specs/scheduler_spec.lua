@@ -106,6 +106,64 @@ describe("Scheduler", function()
     assert.matches("wrote Counter#%d+%.value", table.concat(app:warnings(), "\n"))
     assert.is_nil(table.concat(app:warnings(), "\n"):find("stopped"))
   end)
+
+  -- Plain re-renders of one batch are handed to the host together, after
+  -- the batch (the README's "Plain re-renders cross once a batch"); what a
+  -- sibling's body does mid-batch must see, and reach, them as if each had
+  -- been handed over when it ended.
+  describe("S34 plain re-renders of one batch", function()
+    local Box = ui.Observable("BatchBox", { n = 0 })
+
+    it("a withAnimation in a later sibling's body animates the change it makes to an earlier one", function()
+      -- SwiftUI: a change inside withAnimation animates the views that depend on it
+      -- (https://developer.apple.com/documentation/swiftui/withanimation(_:_:)).
+      local b1, b2, done = Box(), Box(), false
+      local A = ui.View("BatchA", function() return ui.Text("a"):scaleEffect(1 + b1.n) end)
+      local B = ui.View("BatchB", function()
+        if b2.n == 1 and not done then
+          done = true
+          ui.withAnimation(ui.Animation.easeInOut(0.3), function() b1.n = 2 end)
+        end
+        return ui.Text("b " .. b2.n)
+      end)
+      local app = ui.mount(ui.VStack { A {}, B {} })
+      b1.n = 1; b2.n = 1
+      ui.flush()
+      local a = app:find("a")
+      assert.equal("scaleEffect 2 -> 3, easeInOut 0.3s", tostring(a):match("%[animated: (.-)%]"))
+      app:unmount()
+    end)
+
+    it("ui.trace turned on in a later sibling's body does not trace the runs before it", function()
+      local b1, b2 = Box(), Box()
+      local A = ui.View("BatchTA", function() return ui.Text("a " .. b1.n) end)
+      local B = ui.View("BatchTB", function()
+        if b2.n == 1 then ui.trace(true) end
+        return ui.Text("b " .. b2.n)
+      end)
+      local app = ui.mount(ui.VStack { A {}, B {} })
+      b1.n = 1; b2.n = 1
+      ui.flush()
+      ui.trace(false)
+      for _, line in ipairs(app:trace()) do assert.is_nil(line:find("BatchTA", 1, true), line) end
+      assert.truthy(app:find("a 1"))
+      app:unmount()
+    end)
+
+    it("a body that looks at its app mid-batch sees the siblings that ran before it as they ran", function()
+      local b1, b2, seen, app = Box(), Box(), {}, nil
+      local A = ui.View("BatchLA", function() return ui.Text("a " .. b1.n) end)
+      local B = ui.View("BatchLB", function()
+        if b2.n == 1 then seen = { renders = app:renders("BatchLA"), found = app:find("a 1") ~= nil } end
+        return ui.Text("b " .. b2.n)
+      end)
+      app = ui.mount(ui.VStack { A {}, B {} })
+      b1.n = 1; b2.n = 1
+      ui.flush()
+      assert.same({ renders = 2, found = true }, seen)
+      app:unmount()
+    end)
+  end)
 end)
 
 -- ui.effect is C's (issue 17): it runs before the views of a round, counts

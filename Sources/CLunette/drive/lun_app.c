@@ -104,6 +104,7 @@ static int lun_ui_configure(lua_State *L) {
 static int32_t lun_app_check(lua_State *L) {
   lun_Handle *h = (lun_Handle *)luaL_checkudata(L, 1, LUN_MT_APP);
   if (!h->id) luaL_error(L, "the app is unmounted");
+  lun_out_done_send(L, lun_state(L));             /* what it shows includes every run that ended */
   return h->id;
 }
 
@@ -169,6 +170,7 @@ static int lun_app_dependencies(lua_State *L) {
 
 /* ui.trace(on) -> (): logs why views re-render (and prints each line). */
 static int lun_ui_trace(lua_State *L) {
+  lun_out_done_send(L, lun_state(L));             /* runs that ended before it are not traced */
   lunh(lun_state(L)->rt, trace, set, lua_toboolean(L, 1), 1);
   return 0;
 }

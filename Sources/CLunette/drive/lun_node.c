@@ -16,7 +16,9 @@
 
 /* The node id of argument 1, checked. */
 static int32_t lun_node_check(lua_State *L) {
-  return ((lun_Handle *)luaL_checkudata(L, 1, LUN_MT_NODE))->id;
+  int32_t id = ((lun_Handle *)luaL_checkudata(L, 1, LUN_MT_NODE))->id;
+  lun_out_done_send(L, lun_state(L));             /* what it shows includes every run that ended */
+  return id;
 }
 
 /* Pushes how a message names node 1: `Button "Save"`. [-0, +1] */
@@ -431,6 +433,7 @@ static int lun_node_scroll(lua_State *L) {
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
   lua_pushinteger(L, row);
   lua_setfield(L, -2, "first");
+  lun_out_done_send(L, S);                        /* a run that ended first, so it runs again */
   lunh(S->rt, scheduler, unit_invalidate, unit);
   lun_flush_now(L);
   return 0;

@@ -52,7 +52,7 @@ typedef struct lun_State {
   int32_t outPlain;       /* 0 once the run wrote a record only the full path follows (lun_out.c) */
   int32_t outDepth;       /* nodes open in the run's records */
   char *doneBuf;          /* lun_out.c: plain runs ended in this batch, not yet handed over (scheduler.units_done) */
-  size_t doneLen, doneCap;
+  size_t doneLen, doneCap;    /* at most LUN_DONE_KEEP between flushes */
   int32_t keyRefs[48];    /* core/lun_keys.c: the hot paths' field names, interned once (registry refs) */
   const char *keyNames[48];   /* ... and their text: a short string key is one of them iff it is the same pointer */
   const void *viewMeta;   /* view values' metatable (its identity, for a check no script can forge) */
@@ -72,6 +72,9 @@ typedef struct lun_State {
                              (the host counts at each flush's end, and starts again when one begins with a change) */
   int32_t runLimit;       /* the most runs of one effect in a round (the host's renderLoopLimit) */
 } lun_State;
+
+/* What the held plain runs' buffer keeps between flushes (bytes charged to the memory cap). */
+#define LUN_DONE_KEEP 4096
 
 /* The most flushes in a row that carry a held unit to the next (lun_effect.c, Rendering.swift's endFlush). */
 #define LUN_CARRY_STREAK 3

@@ -46,6 +46,7 @@ static void lun_refresh_render(lua_State *L, int32_t unit, int ridx, int oidx) {
   const lun_Host *rt = lun_state(L)->rt;
   ridx = lua_absindex(L, ridx);
   oidx = lua_absindex(L, oidx);
+  lun_out_done_send(L, lun_state(L));             /* runs that ended first, so they run again */
   if (unit && lun_refresh_live(L, ridx)) lunh(rt, scheduler, unit_invalidate, unit);
   if (!lua_istable(L, oidx)) return;
   lua_pushnil(L);

@@ -129,6 +129,7 @@ static void lun_transaction_tell(lua_State *L, int tidx) {
   int top = lua_gettop(L);
   size_t len = 0;
   const char *desc;
+  lun_out_done_send(L, lun_state(L));             /* runs ended before it are not in it (their units take it next run) */
   if (lua_isnil(L, tidx)) {
     lunh(rt, scheduler, transaction_end);
     lun_graph_transaction(lun_state(L)->graph, 0);

@@ -343,21 +343,6 @@ do
   local Item = ui.View("BenchItem", function(self) return ui.Text(self.label) end)
   local labels = {}
   for i = 1, n do labels[i] = "item " .. i end
-  -- memory first, before the samples leave freed pages to reuse
-  collectgarbage()
-  collectgarbage()
-  local before, residentBefore = collectgarbage("count"), rss()
-  local rows = {}
-  for i = 1, n do rows[i] = Item { label = labels[i] } end
-  local app = ui.mount(ui.VStack(rows))
-  rows = nil
-  collectgarbage()
-  collectgarbage()
-  local perView = (collectgarbage("count") - before) * 1024 / n
-  local residentPerView = (rss() - residentBefore) * 1024 / n
-  app:unmount()
-  app = nil
-  collectgarbage()
   local built
   local tm, tf = measure_pair(quick and 3 or 7, function()
     local rows = {}
@@ -374,7 +359,7 @@ do
   end)
   assert(built)
   report("P6", ("mount + unmount %d one-Text views vs their plain tables"):format(n), tm, tf, "<= 5x", tm / tf <= 5,
-    ("per mounted view: %.0f bytes of Lua heap, %.0f bytes resident growth"):format(perView, residentPerView))
+    "its memory: the P6 line after the run, in a process of its own")
 end
 
 -- P7: a lazy List over 1k vs 1M elements (the data built beforehand) -------

@@ -198,7 +198,7 @@ void lun_out_begun(lua_State *L, lun_State *S) {
 
 /* Holds the running plain unit's records as an entry of the next
  * units_done: the unit, the records' length, the records. 0 (holding
- * nothing) if the entries would pass the memory cap. Raises not. */
+ * nothing) if the entries would pass the memory cap. Raises not. [-0, +0] */
 static int lun_out_done_hold(lua_State *L, lun_State *S, int32_t unit) {
   size_t need = sizeof unit + sizeof S->outLen + S->outLen;
   char *p;
@@ -225,7 +225,7 @@ static int lun_out_done_hold(lua_State *L, lun_State *S, int32_t unit) {
 
 /* Hands the entries held to the host in one call (units_done); returns its
  * LUN_ENDED_* bits, 0 if none was held. A large buffer is given back. Raises
- * not. */
+ * not. [-0, +0] */
 LUN_HOT int lun_out_done_send(lua_State *L, lun_State *S) {
   int bits;
   if (!S->doneLen) return 0;
@@ -235,7 +235,7 @@ LUN_HOT int lun_out_done_send(lua_State *L, lun_State *S) {
   return bits;
 }
 
-/* Frees the held entries' buffer (the state closes, or it grew large). */
+/* Frees the held entries' buffer (the state closes, or it grew large). [-0, +0] */
 void lun_out_done_free(lua_State *L, lun_State *S) {
   free(S->doneBuf);
   if (S->doneCap) lun_memory_charge(L, -(long long)S->doneCap);
@@ -247,7 +247,7 @@ void lun_out_done_free(lua_State *L, lun_State *S) {
  * held for the batch's units_done; with `hold` 0 (C must know how it ended
  * now) the entry crosses at once, alone, and *ended has its bits. Returns 0
  * if the run must end the full way (it was not plain, or it told the host
- * it began, or its entry would pass the memory cap). */
+ * it began, or its entry would pass the memory cap). Raises not. [-0, +0] */
 LUN_HOT int lun_out_plain_done(lua_State *L, lun_State *S, int hold, int *ended) {
   int32_t unit = S->plainUnit;
   int before = 0;

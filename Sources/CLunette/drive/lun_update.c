@@ -403,7 +403,7 @@ static int lun_update_effect_ended(lua_State *L, lun_State *S, int status, int s
 /* Tells the host a view's update ended (scheduler.unit_end), after the
  * plain runs held before it (lun_out_done_send); returns the LUN_ENDED_*
  * bits, the releases of both. */
-static int lun_update_end(lun_State *S, lua_State *L, int32_t unit, int status, const char *msg, size_t len) {
+static int lun_update_host_end(lua_State *L, lun_State *S, int32_t unit, int status, const char *msg, size_t len) {
   int before = lun_out_done_send(L, S) & LUN_ENDED_RELEASES;
   return before | lunh(S->rt, scheduler, unit_end, unit, status, msg, len);
 }
@@ -424,7 +424,7 @@ LUN_HOT int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
       lua_pushliteral(L, "runs nested too deep");
       return lun_update_effect_ended(L, S, LUN_UNIT_FAILED, 0);
     }
-    if (lun_update_end(S, L, ticket->unit, LUN_UNIT_FAILED, "runs nested too deep", 20) & LUN_ENDED_RELEASES)
+    if (lun_update_host_end(L, S, ticket->unit, LUN_UNIT_FAILED, "runs nested too deep", 20) & LUN_ENDED_RELEASES)
       lun_release_refs(L, S);
     return LUN_UNIT_FAILED;
   }
@@ -433,9 +433,11 @@ LUN_HOT int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   stopped = lun_budget_end(L, S);
   if (ticket->kind == LUN_UNIT_EFFECT) return lun_update_effect_ended(L, S, status, stopped);
   if (status == LUN_UNIT_RAN) {                   /* its life list on top */
-    if (!lun_out_plain_done(L, S, run.lifeless, &ended)) {   /* one entry of the batch's one call (held if */
-      lun_out_flush(L, S);                                    /* nothing waits for its answer), or what it */
-      ended = lun_update_end(S, L, run.ticket.unit, status, NULL, 0);   /* wrote in one: */
+    /* A plain run is an entry of its batch's one call (held, unless its life
+     * list waits for the answer); any other hands over what it wrote, then ends. */
+    if (!lun_out_plain_done(L, S, run.lifeless, &ended)) {
+      lun_out_flush(L, S);
+      ended = lun_update_host_end(L, S, run.ticket.unit, status, NULL, 0);
     }
     if (!run.lifeless) lun_update_ended(L, S, &run.ticket, ended, -1);   /* most runs: no life before or after */
     else if (ended & LUN_ENDED_RELEASES) lun_release_refs(L, S);
@@ -444,7 +446,7 @@ LUN_HOT int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   }
   if (status == LUN_UNIT_SKIPPED) {               /* it never began: its life list stays */
     S->plainUnit = 0;
-    if (lun_update_end(S, L, run.ticket.unit, status, NULL, 0) & LUN_ENDED_RELEASES)
+    if (lun_update_host_end(L, S, run.ticket.unit, status, NULL, 0) & LUN_ENDED_RELEASES)
       lun_release_refs(L, S);
     lua_pop(L, 1);
     return status;
@@ -453,7 +455,7 @@ LUN_HOT int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   lun_update_life(L, S, &run.ticket, 0);          /* an error node stands in its place: its views are gone */
   lun_error_string(L, -1);
   msg = lua_tolstring(L, -1, &len);
-  releases = lun_update_end(S, L, run.ticket.unit, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);
+  releases = lun_update_host_end(L, S, run.ticket.unit, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);
   lua_pop(L, 2);
   if (releases & LUN_ENDED_RELEASES) lun_release_refs(L, S);
   return stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED;

@@ -54,6 +54,33 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.matches("view:sheet: unknown option 'onDismis'", err)
     assert.matches("diagnostics_spec.lua:%d+:", err)
   end)
+
+  it("D10 an argument a modifier or a view does not take is an error naming the call, never dropped", function()
+    -- SwiftUI's transaction(value:_:) runs its body only when the value changes
+    -- (https://developer.apple.com/documentation/swiftui/view/transaction(value:_:)): Lunette's
+    -- :transaction takes the function alone, so a value given beside it must not look as if it did something.
+    local function fails(f) local ok, err = pcall(f); assert.is_false(ok); return err end
+    assert.matches("diagnostics_spec.lua:%d+: view:transaction takes at most 1 argument, got 2",
+      fails(function() ui.Text("x"):transaction(function() end, { value = 1 }) end))
+    assert.matches("view:onAppear takes at most 1 argument, got 2", fails(function() ui.Text("x"):onAppear(print, "extra") end))
+    assert.matches("view:font takes at most 1 argument, got 3", fails(function() ui.Text("x"):font("title", 1, 2) end))
+    assert.matches("view:bold takes 0 arguments, got 1", fails(function() ui.Text("x"):bold(false) end))
+    assert.matches("ui.Text takes at most 1 argument, got 2", fails(function() ui.Text("x", { verbatim = true }) end))
+    assert.matches("ui.Spacer takes 0 arguments, got 1", fails(function() ui.Spacer({ minLength = 10 }) end))
+    assert.matches("ui.Section takes at most 2 arguments, got 3",
+      fails(function() ui.Section("h", { ui.Text("s") }, { footer = "f" }) end))
+    local b = ui.Binding.constant("")
+    assert.matches("ui.TextField takes at most 2 arguments, got 3", fails(function() ui.TextField("t", b, { axis = "v" }) end))
+    assert.matches("ui.Slider takes at most 2 arguments, got 3",
+      fails(function() ui.Slider(ui.Binding.constant(0), { 0, 1 }, { step = 0.5 }) end))
+    assert.truthy(ui.Text("x"):task(print, nil))       -- an explicit nil in a place it takes is no extra argument
+  end)
+
+  it("D10 an option among a stack's children that it does not know is named, not the child beside it", function()
+    local ok, err = pcall(function() return ui.VStack { spacng = 4, ui.Text("v") } end)
+    assert.is_false(ok)
+    assert.matches("ui.VStack: unknown option 'spacng' %(did you mean 'spacing'%?%)", err)
+  end)
 end)
 
 describe("F08 D10 a body must describe a view", function()

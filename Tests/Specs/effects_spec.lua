@@ -251,6 +251,18 @@ end)
 -- value changes, with `V : Equatable`
 -- (https://developer.apple.com/documentation/swiftui/view/animation(_:value:)).
 describe("D03 Equatable ids and values", function()
+  it("D03 a function as a task id or a watched value is refused: it could only compare as changed", function()
+    -- SwiftUI's task(id:) and onChange(of:) take an Equatable value
+    -- (https://developer.apple.com/documentation/swiftui/view/task(id:priority:_:)); a closure is not one.
+    local function fails(f) local ok, err = pcall(f); assert.is_false(ok); return err end
+    assert.matches("effects_spec.lua:%d+: view:task: its id must be a value compared by its contents .*got a function",
+      fails(function() ui.Text("x"):task(function() end, { id = function() end }) end))
+    assert.matches("view:onChange: the value it watches must be a value compared by its contents",
+      fails(function() ui.Text("x"):onChange(print, function() end) end))
+    assert.matches("view:animation: the value it watches must be",
+      fails(function() ui.Text("x"):animation(ui.Animation.default, coroutine.create(print)) end))
+  end)
+
   it("D03 a task with a table id restarts only when the table's contents change", function()
     local starts = 0
     local Search = ui.View("SearchTask", { state = { query = "a", page = 1, other = 0 }, body = function(self)

@@ -75,6 +75,27 @@ describe("State", function()
     assert.truthy(app:find("a#2"))
   end)
 
+  it("S11 a state default that is an object is refused: every view would share it", function()
+    -- SwiftUI: "A State property always instantiates its default value when
+    -- SwiftUI instantiates the view" (https://developer.apple.com/documentation/swiftui/state);
+    -- a Lua definition is made once, so an object written there would be one for all.
+    local Model = ui.Observable("SharedDefault", { title = "t" })
+    local ok, err = pcall(function()
+      ui.View("SharesAModel", { state = { book = Model() }, body = function() return ui.Text("x") end })
+    end)
+    assert.is_false(ok)
+    assert.matches("state_spec.lua:%d+: SharesAModel: state 'book' holds SharedDefault#%d+, made once where the view is "
+      .. "defined: every SharesAModel would share it. Give a function that makes one for each view", err)
+    local Editor = ui.View("OwnsAModel", { state = { book = function() return Model() end }, body = function(self)
+      return ui.Button(self.name .. " " .. self.book.title, function() self.book.title = "edited" end)
+    end })
+    local app = ui.mount(ui.VStack { Editor { name = "A" }, Editor { name = "B" } })
+    app:find("A t"):tap()
+    assert.truthy(app:find("A edited"))
+    assert.truthy(app:find("B t"))             -- each view made its own
+    app:unmount()
+  end)
+
   it("S13 an observable object in state keeps its identity; views re-render on what they read", function()
     local store = Store()
     local seen = {}

@@ -54,6 +54,26 @@ static void lun_modifier_self(lua_State *L) {
   if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
 }
 
+/* Raises, naming the caller's line, if a modifier named `name` got more
+ * than `most` arguments after the view. [-0, +0] */
+static void lun_modifier_arity(lua_State *L, const char *name, int most) {
+  int got = lua_gettop(L) - 1;
+  if (got > most)
+    lun_error_here(L, "view:%s takes %s%d argument%s, got %d", name, most ? "at most " : "", most,
+                   most == 1 ? "" : "s", got);
+}
+
+/* Raises, naming the caller's line, if the value at idx that `what` compares
+ * between renders cannot be compared by its contents: a function or a
+ * coroutine is a new one each render (SwiftUI's id and value parameters are
+ * Equatable; a closure is not), so it would restart or fire every time (D03). [-0, +0] */
+static void lun_modifier_comparable(lua_State *L, int idx, const char *what) {
+  int t = lua_type(L, idx);
+  if (t == LUA_TFUNCTION || t == LUA_TTHREAD)
+    lun_error_here(L, "%s must be a value compared by its contents (a string, number, boolean, object or table "
+                   "of them), got a %s", what, lua_typename(L, t));
+}
+
 /* Pushes view.field, creating an empty table there if missing. [-0, +1] */
 static void lun_modifier_list(lua_State *L, const char *field) {
   if (lun_rawfield(L, 1, field) != LUA_TTABLE) {
@@ -67,6 +87,7 @@ static void lun_modifier_list(lua_State *L, const char *field) {
 /* A display modifier: (view, arg?) -> view. Upvalues: name, arg spec. */
 static int lun_modifier_display(lua_State *L) {
   lun_modifier_self(L);
+  lun_modifier_arity(L, lua_tostring(L, lua_upvalueindex(1)), lua_tostring(L, lua_upvalueindex(2))[0] ? 1 : 0);
   lun_modifier_check(L, lua_tostring(L, lua_upvalueindex(2)));
   lua_settop(L, 2);
   lun_modifier_list(L, "mods");
@@ -144,6 +165,7 @@ static int lun_modifier_task(lua_State *L) {
   lun_check_keys(L, 3, options, "view:task", "option");
   lua_getfield(L, 3, "id");
   lua_replace(L, 3);
+  lun_modifier_comparable(L, 3, "view:task: its id");
   lun_snapshot(L, 3, "task id");                  /* a table id is compared by its contents (Equatable) */
   return lun_modifier_life(L, LUN_ON_TASK, 2, 3, 1);
 }
@@ -171,6 +193,7 @@ static int lun_modifier_on_change(lua_State *L) {
     lua_pop(L, 1);
   }
   lua_settop(L, 3);
+  lun_modifier_comparable(L, 2, "view:onChange: the value it watches");
   lun_snapshot(L, 2, "onChange value");
   return lun_modifier_life(L, LUN_ON_CHANGE, 3, 2, initial);
 }
@@ -214,6 +237,7 @@ static int lun_modifier_animation(lua_State *L) {
   lun_animation_check(L, 2);
   lun_modifier_once(L, "anim", "view:animation(a, value)");
   lua_settop(L, 3);
+  lun_modifier_comparable(L, 3, "view:animation: the value it watches");
   lun_snapshot(L, 3, "animation value");          /* a table value is compared by its contents (Equatable) */
   outer = lun_rawfield(L, 1, "txfn") != LUA_TNIL;
   lua_pop(L, 1);
@@ -405,39 +429,57 @@ static int lun_view_tostring(lua_State *L) {
   return 1;
 }
 
-/* The modifiers that are not display modifiers, by their Lua names. */
-static const luaL_Reg lun_modifier_methods[] = {
-  {"environment", lun_modifier_environment},
-  {"environmentObject", lun_modifier_environment_object},
-  {"transformEnvironment", lun_modifier_transform_environment},
-  {"sheet", lun_modifier_sheet},
-  {"fullScreenCover", lun_modifier_full_screen_cover},
-  {"popover", lun_modifier_popover},
-  {"alert", lun_modifier_alert},
-  {"confirmationDialog", lun_modifier_confirmation_dialog},
-  {"animation", lun_modifier_animation},
-  {"transaction", lun_modifier_transaction},
-  {"onAppear", lun_modifier_on_appear},
-  {"onDisappear", lun_modifier_on_disappear},
-  {"task", lun_modifier_task},
-  {"onReceive", lun_modifier_on_receive},
-  {"onChange", lun_modifier_on_change},
-  {"id", lun_modifier_id},
-  {"focused", lun_modifier_focused},
-  {"preference", lun_modifier_preference},
-  {"onPreferenceChange", lun_modifier_on_preference_change},
-  {"onDelete", lun_modifier_on_delete},
-  {"onMove", lun_modifier_on_move},
-  {"swipeActions", lun_modifier_swipe_actions},
-  {"searchable", lun_modifier_searchable},
-  {"toolbar", lun_modifier_toolbar},
-  {"navigationDestination", lun_modifier_navigation_destination},
-  {NULL, NULL}
+/* The modifiers that are not display modifiers, by their Lua names, with
+ * the most arguments each takes after the view (more is an error, never
+ * dropped: a SwiftUI developer's `:onAppear(fn, extra)` or
+ * `:transaction(fn, value)` must not look as if it did something). */
+typedef struct lun_Method {
+  const char *name;
+  lua_CFunction fn;
+  int most;
+} lun_Method;
+
+static const lun_Method lun_modifier_methods[] = {
+  {"environment", lun_modifier_environment, 2},
+  {"environmentObject", lun_modifier_environment_object, 1},
+  {"transformEnvironment", lun_modifier_transform_environment, 2},
+  {"sheet", lun_modifier_sheet, 3},
+  {"fullScreenCover", lun_modifier_full_screen_cover, 3},
+  {"popover", lun_modifier_popover, 3},
+  {"alert", lun_modifier_alert, 4},
+  {"confirmationDialog", lun_modifier_confirmation_dialog, 4},
+  {"animation", lun_modifier_animation, 2},
+  {"transaction", lun_modifier_transaction, 1},
+  {"onAppear", lun_modifier_on_appear, 1},
+  {"onDisappear", lun_modifier_on_disappear, 1},
+  {"task", lun_modifier_task, 2},
+  {"onReceive", lun_modifier_on_receive, 2},
+  {"onChange", lun_modifier_on_change, 3},
+  {"id", lun_modifier_id, 1},
+  {"focused", lun_modifier_focused, 2},
+  {"preference", lun_modifier_preference, 2},
+  {"onPreferenceChange", lun_modifier_on_preference_change, 2},
+  {"onDelete", lun_modifier_on_delete, 1},
+  {"onMove", lun_modifier_on_move, 1},
+  {"swipeActions", lun_modifier_swipe_actions, 2},
+  {"searchable", lun_modifier_searchable, 2},
+  {"toolbar", lun_modifier_toolbar, 2},
+  {"navigationDestination", lun_modifier_navigation_destination, 2},
+  {NULL, NULL, 0}
 };
+
+/* A modifier of lun_modifier_methods: (view, ...) -> view, its arguments
+ * counted first. Upvalues: its function, the most it takes, its name (the
+ * functions use no upvalues of their own). */
+static int lun_modifier_method(lua_State *L) {
+  lun_modifier_arity(L, lua_tostring(L, lua_upvalueindex(3)), (int)lua_tointeger(L, lua_upvalueindex(2)));
+  return lua_tocfunction(L, lua_upvalueindex(1))(L);
+}
 
 /* Creates the view metatable with its modifiers: () -> (). */
 void lun_open_modifier(lua_State *L) {
   const lun_ModSpec *m;
+  const lun_Method *f;
   lun_State *S = lun_state(L);
   if (lun_newmetatable(L, LUN_MT_VIEW)) {         /* its identity and a ref, for lun_view_test and lun_view_new */
     S->viewMeta = lua_topointer(L, -1);
@@ -451,7 +493,13 @@ void lun_open_modifier(lua_State *L) {
     lua_pushcclosure(L, lun_modifier_display, 2);
     lua_setfield(L, -2, m->name);
   }
-  luaL_setfuncs(L, lun_modifier_methods, 0);
+  for (f = lun_modifier_methods; f->name; f++) {
+    lua_pushcfunction(L, f->fn);
+    lua_pushinteger(L, f->most);
+    lua_pushstring(L, f->name);
+    lua_pushcclosure(L, lun_modifier_method, 3);
+    lua_setfield(L, -2, f->name);
+  }
   lua_pushvalue(L, -1);
   lua_setfield(L, -3, "__modifiers");
   lua_pushcclosure(L, lun_view_index, 1);

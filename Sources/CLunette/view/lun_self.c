@@ -260,7 +260,7 @@ static int lun_project_storage(lua_State *L, int recidx, int kidx, int kind) {
 /* The sections of a view definition, in the order ui.View reads them. */
 const lun_Section lun_sections[] = {
   {"body", 0, 0, 0, NULL, NULL, NULL},
-  {"state", LUN_SECTION_STATE, 1, 0, lun_read_state, lun_write_state, lun_project_state},
+  {"state", LUN_SECTION_STATE, 1, 0, lun_read_state, lun_write_state, lun_project_state, 0, lun_state_check},
   {"environment", LUN_SECTION_ENV, 1, 0, lun_read_env, NULL, NULL},
   {"binding", LUN_SECTION_BINDING, 1, 0, lun_read_binding, lun_write_binding, lun_read_input, 1},
   {"bindable", LUN_SECTION_BINDABLE, 1, 0, lun_read_input, NULL, lun_project_bindable, 1},

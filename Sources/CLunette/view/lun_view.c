@@ -43,6 +43,14 @@ const char *lun_view_kind_name(int kind) {
   return kind > 0 && kind < LUN_VIEW_KIND_COUNT ? names[kind] : "?";
 }
 
+/* Raises, naming the caller's line, if the constructor `name` got more than
+ * `most` arguments: none is dropped (D10). [-0, +0] */
+static void lun_view_arity(lua_State *L, const char *name, int most) {
+  int got = lua_gettop(L);
+  if (got > most)
+    lun_error_here(L, "ui.%s takes %s%d argument%s, got %d", name, most ? "at most " : "", most, most == 1 ? "" : "s", got);
+}
+
 /* Pushes a new view value of the given kind. [-0, +1] */
 LUN_HOT int lun_view_new(lua_State *L, int kind) {
   const lun_State *S = lun_state(L);
@@ -166,9 +174,13 @@ static void lun_view_options(lua_State *L, int idx, const char *name, const char
       int i, found = 0;
       for (i = 0; known[i] && !found; i++) found = strcmp(key, known[i]) == 0;
       if (!found && !known[0]) lun_error_here(L, "ui.%s takes no options, got '%s'", name, key);
-      if (!found) {
+      if (!found) {                               /* this key alone: not the children's indices beside it */
+        lua_createtable(L, 0, 1);
+        lua_pushvalue(L, -3);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -3);
         lua_pushfstring(L, "ui.%s", name);
-        lun_check_keys(L, idx, known, lua_tostring(L, -1), "option");   /* raises, naming it and the known */
+        lun_check_keys(L, lua_gettop(L) - 1, known, lua_tostring(L, -1), "option");   /* raises, naming it and the known */
       }
       if (strcmp(key, "spacing") == 0 && !(lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) >= 0 &&
                                            lua_tonumber(L, -1) < 1e6))
@@ -238,6 +250,7 @@ static int lun_ui_form(lua_State *L) { return lun_view_container(L, LUN_VIEW_FOR
 /* ui.Section(header, {...}) -> view. */
 static int lun_ui_section(lua_State *L) {
   int vidx;
+  lun_view_arity(L, "Section", 2);
   lua_settop(L, 2);
   if (lua_isnil(L, 2)) { lua_newtable(L); lua_replace(L, 2); } else luaL_checktype(L, 2, LUA_TTABLE);
   vidx = lun_view_new(L, LUN_VIEW_SECTION);
@@ -585,6 +598,7 @@ static int lun_picker_is_foreach(lua_State *L, int idx) {
 static int lun_ui_picker(lua_State *L) {
   lua_Integer i, n, m = 0;
   int views = 0;
+  lun_view_arity(L, "Picker", 3);
   luaL_checktype(L, 3, LUA_TTABLE);
   lua_settop(L, 3);
   n = (lua_Integer)lua_rawlen(L, 3);
@@ -624,6 +638,7 @@ static int lun_ui_picker(lua_State *L) {
 
 /* ui.Slider(binding, { low, high }) -> view. */
 static int lun_ui_slider(lua_State *L) {
+  lun_view_arity(L, "Slider", 2);
   lun_view_range_arg(L, 2);
   return lun_view_control(L, LUN_VIEW_SLIDER, 0, 1, 2);
 }
@@ -659,6 +674,7 @@ static int lun_ui_stepper(lua_State *L) {
 /* ui.Text(s) -> view. */
 LUN_HOT static int lun_ui_text(lua_State *L) {
   int vidx;
+  lun_view_arity(L, "Text", 1);
   lua_settop(L, 1);
   vidx = lun_view_new(L, LUN_VIEW_TEXT);
   if (lua_type(L, 1) != LUA_TNUMBER && lua_type(L, 1) != LUA_TSTRING) luaL_typeerror(L, 1, "string");
@@ -761,9 +777,9 @@ static int lun_ui_progress(lua_State *L) {
 }
 
 /* ui.Spacer() -> view. */
-static int lun_ui_spacer(lua_State *L) { lun_view_new(L, LUN_VIEW_SPACER); return 1; }
+static int lun_ui_spacer(lua_State *L) { lun_view_arity(L, "Spacer", 0); lun_view_new(L, LUN_VIEW_SPACER); return 1; }
 /* ui.EmptyView() -> view. */
-static int lun_ui_empty(lua_State *L) { lun_view_new(L, LUN_VIEW_EMPTY); return 1; }
+static int lun_ui_empty(lua_State *L) { lun_view_arity(L, "EmptyView", 0); lun_view_new(L, LUN_VIEW_EMPTY); return 1; }
 
 /* ui.Button(label, action [, { role }]) -> view; label: a string, or a view
  * (Button(action:label:): the view is the button's child, and a tap on any
@@ -812,13 +828,16 @@ static int lun_view_bound(lua_State *L, int kind) {
 }
 
 /* ui.Toggle(label, binding) -> view. */
-static int lun_ui_toggle(lua_State *L) { return lun_view_bound(L, LUN_VIEW_TOGGLE); }
+static int lun_ui_toggle(lua_State *L) { lun_view_arity(L, "Toggle", 2); return lun_view_bound(L, LUN_VIEW_TOGGLE); }
 /* ui.TextField(placeholder, binding) -> view. */
-static int lun_ui_textfield(lua_State *L) { return lun_view_bound(L, LUN_VIEW_TEXTFIELD); }
+static int lun_ui_textfield(lua_State *L) { lun_view_arity(L, "TextField", 2); return lun_view_bound(L, LUN_VIEW_TEXTFIELD); }
 /* ui.SecureField(placeholder, binding) -> view: a TextField whose text is
  * never shown — its node's value is one bullet per character
  * (https://developer.apple.com/documentation/swiftui/securefield). */
-static int lun_ui_securefield(lua_State *L) { return lun_view_bound(L, LUN_VIEW_SECUREFIELD); }
+static int lun_ui_securefield(lua_State *L) {
+  lun_view_arity(L, "SecureField", 2);
+  return lun_view_bound(L, LUN_VIEW_SECUREFIELD);
+}
 
 /* Shared body of List and ForEach: (data, row) or ({children}) -> view. */
 static int lun_view_rows(lua_State *L, int kind, int lazy) {
@@ -1010,6 +1029,29 @@ static void lun_viewtype_focus(lua_State *L, int defidx, const char *name) {
   }
   lua_setfield(L, copy, "state");
   lua_replace(L, defidx);
+  lua_pop(L, 1);
+}
+
+/* The `state` section of a definition at defidx: a default that is an
+ * object (a model, an ObservableObject, a Swift object) is refused — the
+ * definition is made once, so every view would share it, where SwiftUI
+ * "always instantiates its default value when SwiftUI instantiates the
+ * view" (https://developer.apple.com/documentation/swiftui/state); a
+ * function that makes one is called for each view. [-0, +0] */
+void lun_state_check(lua_State *L, int defidx, const char *section, const char *view) {
+  int32_t handle;
+  defidx = lua_absindex(L, defidx);
+  if (lua_getfield(L, defidx, section) != LUA_TTABLE) { lua_pop(L, 1); return; }
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    if (lua_type(L, -2) == LUA_TSTRING && (lun_object_test(L, -1) || lun_host_test(L, -1, &handle))) {
+      lun_describe(L, -1, 1);
+      lun_error_here(L, "%s: %s '%s' holds %s, made once where the view is defined: every %s would share it. "
+                     "Give a function that makes one for each view: %s = function() return ... end",
+                     view, section, lua_tostring(L, -3), lua_tostring(L, -1), view, lua_tostring(L, -3));
+    }
+    lua_pop(L, 1);
+  }
   lua_pop(L, 1);
 }
 

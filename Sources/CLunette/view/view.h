@@ -142,6 +142,7 @@ void lun_date_text(lua_State *L, lua_Number seconds, const char *components);   
 void lun_view_tag_of(lua_State *L, int idx);                                     /* [-0, +1] */
 void lun_view_list_text(lua_State *L, int idx);                                  /* [-0, +1] */
 void lun_inputs_check(lua_State *L, int defidx, const char *section, const char *view);   /* [-0, +0] */
+void lun_state_check(lua_State *L, int defidx, const char *section, const char *view);    /* [-0, +0] */
 void lun_view_add_children(lua_State *L, int src, int vidx);                     /* [-0, +0] */
 /* lun_list.c: List(selection:), onDelete, onMove, swipeActions, searchable, toolbar */
 int lun_list_take_options(lua_State *L);

@@ -101,11 +101,13 @@ function checks.has_error(fn, expected)
   return err
 end
 
--- As in luassert: the message matches `pattern` (plain text when `plain`).
+-- As in luassert: the message, its "file:line: " stripped if it is a string,
+-- matches `pattern` (plain text when `plain`) — so a spec means the same
+-- under both runners.
 function checks.error_matches(fn, pattern, init, plain)
   local ok, err = pcall(fn)
   if ok then fail("expected an error, but the function returned normally") end
-  local text = tostring(err)
+  local text = type(err) == "string" and err:gsub("^.-:%d+: ", "", 1) or tostring(err)
   if not text:find(pattern, init or 1, plain) then
     fail(("expected an error matching %s, got %s"):format(show(pattern), show(text)))
   end

@@ -202,7 +202,7 @@ function View:onDisappear(fn) end
 function View:id(id) end
 ---One a view value. Written after its :transaction, it is outside it: fn sees (and may take
 ---away) the animation this inserts; written before, the transaction cannot take it away.
----@param animation ui.Animation
+---@param animation ui.Animation|nil nil: the view's changes do not animate when value changes
 ---@param value any
 ---@return ui.ViewValue
 function View:animation(animation, value) end
@@ -449,8 +449,9 @@ function ui.Section(header, children) end
 function ui.Picker(label, binding, options) end
 ---@param binding ui.Binding
 ---@param range number[] { low, high }
+---@param options? { step: number } step: the value lands on low, low + step, ... (Slider(value:in:step:))
 ---@return ui.ViewValue
-function ui.Slider(binding, range) end
+function ui.Slider(binding, range, options) end
 ---@param label string
 ---@param binding ui.Binding
 ---@param range number[] { low, high }

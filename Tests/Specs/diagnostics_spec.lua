@@ -71,8 +71,10 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
       fails(function() ui.Section("h", { ui.Text("s") }, { footer = "f" }) end))
     local b = ui.Binding.constant("")
     assert.matches("ui.TextField takes at most 2 arguments, got 3", fails(function() ui.TextField("t", b, { axis = "v" }) end))
-    assert.matches("ui.Slider takes at most 2 arguments, got 3",
-      fails(function() ui.Slider(ui.Binding.constant(0), { 0, 1 }, { step = 0.5 }) end))
+    assert.matches("ui.Slider takes at most 3 arguments, got 4",
+      fails(function() ui.Slider(ui.Binding.constant(0), { 0, 1 }, { step = 0.5 }, "x") end))
+    assert.matches("ui.Slider: unknown option 'stp' %(did you mean 'step'%?%)",
+      fails(function() ui.Slider(ui.Binding.constant(0), { 0, 1 }, { stp = 0.5 }) end))
     assert.truthy(ui.Text("x"):task(print, nil))       -- an explicit nil in a place it takes is no extra argument
   end)
 

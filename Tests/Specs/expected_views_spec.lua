@@ -304,6 +304,25 @@ end)
 
 -- What a hostile read of these views found (notes/issue-19.md), each kept.
 describe("The expected views against odd input", function()
+  it("a Slider with a step lands on low, low + step, ... within its range", function()
+    -- "if you specify a range of 0 to 100, and a step of 5, the slider's increments
+    -- would be 0, 5, 10, and so on" (https://developer.apple.com/documentation/swiftui/slider)
+    local app = ui.mount(ui.View("SteppedSlider", { state = { x = 0, f = 0 }, body = function(self)
+      return ui.VStack {
+        ui.Slider(self["$x"], { 0, 100 }, { step = 5 }), ui.Text("x " .. self.x),
+        ui.Slider(self["$f"], { 0, 1 }, { step = 0.25 }), ui.Text("f " .. self.f),
+      }
+    end }) {})
+    local sliders = app:findAll { type = "Slider" }
+    sliders[1]:setValue(52)
+    assert.truthy(app:find("x 50"), app:tree())
+    sliders[1]:setValue(98)
+    assert.truthy(app:find("x 100"), app:tree())
+    sliders[2]:setValue(0.3)
+    assert.truthy(app:find("f 0.25"), app:tree())
+    app:unmount()
+  end)
+
   it("a Slider takes large values within its range (the DatePicker's bound is its own)", function()
     local app = ui.mount(ui.View("BigSlider", { state = { x = 0 }, body = function(self)
       return ui.VStack { ui.Slider(self["$x"], { 0, 1e16 }), ui.Text("x " .. self.x) }

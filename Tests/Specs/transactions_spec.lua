@@ -213,6 +213,25 @@ describe("The order of :animation and :transaction on one view value", function(
     changed:unmount()
   end)
 
+  it("S20 :animation(nil, value) keeps the view's change from animating when value changes, whatever transaction comes", function()
+    -- "If animation is nil, the view doesn't animate."
+    -- (https://developer.apple.com/documentation/swiftui/view/animation(_:value:))
+    local card = Card()
+    local V = ui.View("TxNilAnimation", function(self)
+      return ui.VStack {
+        ui.Text("still"):scaleEffect(self.card.offset):animation(nil, self.card.offset),
+        ui.Text("moving"):scaleEffect(self.card.offset),
+      }
+    end)
+    local app = ui.mount(V { card = card })
+    ui.withAnimation(ui.Animation.easeInOut(0.3), function() card.offset = 2 end)
+    ui.flush()
+    assert.is_nil(animated(app, "still"))
+    assert.equal("scaleEffect 0 -> 2, easeInOut 0.3s", animated(app, "moving"))
+    assert.error_matches(function() ui.Text("x"):animation(nil) end, "animation expected")   -- nil watches a value
+    app:unmount()
+  end)
+
   it("one view value takes one :animation and one :transaction; a second is an error naming it", function()
     assert.error_matches(function() ui.Text("x"):animation(ui.Animation.default, 1):animation(ui.Animation.default, 2) end,
       "view:animation(a, value): this view has one already; put the second on a view around it", 1, true)

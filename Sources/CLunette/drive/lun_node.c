@@ -172,14 +172,27 @@ static void lun_node_range(lua_State *L, lua_Number *lo, lua_Number *hi, const c
 }
 
 /* node:setValue(x) -> (): moves a Slider (or sets a Stepper) to x, or
- * picks the date x (seconds since 1970) in a DatePicker, within its range. */
+ * picks the date x (seconds since 1970) in a DatePicker, within its range.
+ * A Slider with a step lands on the nearest of low, low + step, ... within
+ * the range (Slider(value:in:step:)). */
 static int lun_node_set_value(lua_State *L) {
-  lua_Number x = luaL_checknumber(L, 2), lo, hi;
+  lua_Number x = luaL_checknumber(L, 2), lo, hi, step;
   luaL_argcheck(L, x == x, 2, "a number expected, not NaN");
   lua_settop(L, 2);
   lun_node_control(L, "setValue");
   lun_node_range(L, &lo, &hi, "setValue");
   if (x < lo || x > hi) return lun_error_here(L, "setValue: %f is outside the range %f ... %f", x, lo, hi);
+  lua_getfield(L, -1, "kind");
+  if (lua_tointeger(L, -1) == LUN_VIEW_SLIDER && lua_getfield(L, -2, "step") == LUA_TNUMBER) {
+    step = lua_tonumber(L, -1);
+    x = lo + floor((x - lo) / step + 0.5) * step;
+    while (x > hi) x -= step;                     /* the last step that fits (at most once: x was within) */
+    if (lua_isinteger(L, -1) && x == floor(x) && x >= -9007199254740992.0 && x <= 9007199254740992.0)
+      lua_pushinteger(L, (lua_Integer)x);
+    else lua_pushnumber(L, x);
+    lua_replace(L, 2);
+  }
+  lua_settop(L, 4);                               /* 3: the binding, 4: the control spec */
   lua_pushvalue(L, 2);
   lun_node_control_set(L);
   return 0;

@@ -228,13 +228,18 @@ static void lun_modifier_once(lua_State *L, const char *field, const char *call)
 }
 
 /* view:animation(a, value) -> view: changes to this view are animated with
- * a when value changes. Written after a :transaction, it is outside it:
+ * a when value changes; with a nil, they are not animated then, whatever
+ * transaction reaches it. Written after a :transaction, it is outside it:
  * [3] = true, and the walk lets the transaction's fn see (and change) the
  * animation it adds (lun_walktx.c). */
 static int lun_modifier_animation(lua_State *L) {
   int outer;
   lun_modifier_self(L);
-  lun_animation_check(L, 2);
+  if (lua_isnil(L, 2) && lua_gettop(L) >= 3) {    /* :animation(nil, value): "If animation is nil, the view
+                                                     doesn't animate" (animation(_:value:)); kept as false */
+    lua_pushboolean(L, 0);
+    lua_replace(L, 2);
+  } else lun_animation_check(L, 2);
   lun_modifier_once(L, "anim", "view:animation(a, value)");
   lua_settop(L, 3);
   lun_modifier_comparable(L, 3, "view:animation: the value it watches");

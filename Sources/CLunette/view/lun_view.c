@@ -636,38 +636,47 @@ static int lun_ui_picker(lua_State *L) {
   return 1;
 }
 
-/* ui.Slider(binding, { low, high }) -> view. */
+/* Reads the { step = n } options at arg of the control `name` (none: nil)
+ * and keeps the step in the control spec of the view on top, an integer if
+ * given as one. [-0, +0] */
+static void lun_view_step_option(lua_State *L, int arg, const char *name) {
+  static const char *const options[] = {"step", NULL};
+  if (lua_isnoneornil(L, arg)) return;
+  luaL_checktype(L, arg, LUA_TTABLE);
+  lun_check_keys(L, arg, options, name, "option");
+  lua_getfield(L, -1, "control");
+  if (lua_getfield(L, arg, "step") != LUA_TNIL) {
+    luaL_argcheck(L, lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) > 0 && lua_tonumber(L, -1) < 1e15, arg,
+                  "step must be a positive number");
+    lua_setfield(L, -2, "step");
+    lua_pop(L, 1);
+    return;
+  }
+  lua_pop(L, 2);
+}
+
+/* ui.Slider(binding, { low, high } [, { step = n }]) -> view: SwiftUI's
+ * Slider(value:in:step:), its value one of low, low + n, ... within the
+ * range ("with a range of 0 to 100, and a step of 5, the slider's
+ * increments would be 0, 5, 10, and so on",
+ * https://developer.apple.com/documentation/swiftui/slider). */
 static int lun_ui_slider(lua_State *L) {
-  lun_view_arity(L, "Slider", 2);
+  lun_view_arity(L, "Slider", 3);
   lun_view_range_arg(L, 2);
-  return lun_view_control(L, LUN_VIEW_SLIDER, 0, 1, 2);
+  lua_settop(L, 3);
+  lun_view_control(L, LUN_VIEW_SLIDER, 0, 1, 2);
+  lun_view_step_option(L, 3, "ui.Slider");
+  return 1;
 }
 
 /* ui.Stepper(label, binding, { low, high } [, { step = n }]) -> view:
  * SwiftUI's Stepper(_:value:in:step:), stepping by n (1 by default). */
 static int lun_ui_stepper(lua_State *L) {
-  static const char *const options[] = {"step", NULL};
-  lua_Integer istep = 1;
-  lua_Number step = 1;
-  int integral = 1;
+  lun_view_arity(L, "Stepper", 4);
   lun_view_range_arg(L, 3);
-  if (!lua_isnoneornil(L, 4)) {
-    luaL_checktype(L, 4, LUA_TTABLE);
-    lun_check_keys(L, 4, options, "ui.Stepper", "option");
-    if (lua_getfield(L, 4, "step") != LUA_TNIL) {
-      luaL_argcheck(L, lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) > 0 && lua_tonumber(L, -1) < 1e15, 4,
-                    "step must be a positive number");
-      integral = lua_isinteger(L, -1);
-      istep = lua_tointeger(L, -1);
-      step = lua_tonumber(L, -1);
-    }
-    lua_pop(L, 1);
-  }
+  lua_settop(L, 4);
   lun_view_control(L, LUN_VIEW_STEPPER, 1, 2, 3);
-  lua_getfield(L, -1, "control");
-  if (integral) lua_pushinteger(L, istep); else lua_pushnumber(L, step);
-  lua_setfield(L, -2, "step");
-  lua_pop(L, 1);
+  lun_view_step_option(L, 4, "ui.Stepper");
   return 1;
 }
 

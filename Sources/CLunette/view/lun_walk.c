@@ -167,8 +167,12 @@ static void lun_walk_animation(lua_State *L, lun_Walk *W, int v, int outer) {
     lua_rawgeti(L, -5, 2);
     if (!lun_values_equal(L, -1, -2) && !lun_walk_disables(L, W)) {   /* by contents (Equatable); not
                                                     while the transaction disables animations (D06) */
-      lua_rawgeti(L, -6, 1);
+      if (lua_rawgeti(L, -6, 1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {   /* :animation(nil, value) */
+        lua_pushnil(L);
+        lua_replace(L, -2);
+      }
       if (outer) lun_walk_tx_with(L, W, lua_gettop(L));
+      else if (lua_isnil(L, -1)) lun_out_animate(L, "", 0);   /* none: the node's changes are not animated */
       else {
         desc = luaL_tolstring(L, -1, &dlen);
         lun_out_animate(L, desc, dlen);

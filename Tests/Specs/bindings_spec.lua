@@ -204,4 +204,27 @@ describe("D02 ForEach over a binding", function()
     assert.truthy(app:find("Y!x"))
     app:unmount()
   end)
+  it("D10 a control edits what its binding holds: a Toggle a boolean, a TextField a string or a number", function()
+    -- Toggle(isOn:) takes a Binding<Bool> (https://developer.apple.com/documentation/swiftui/toggle);
+    -- TextField(_:value:format:) edits a number as text
+    -- (https://developer.apple.com/documentation/swiftui/textfield/init(_:value:format:prompt:)-3fh51).
+    local V = ui.View("EditsItsType", { state = { n = 1, b = false }, body = function(self)
+      return ui.VStack { ui.TextField("count", self["$n"]), ui.Toggle("on", self["$b"]),
+        ui.Text(math.type(self.n) .. " " .. self.n .. " " .. tostring(self.b)) }
+    end })
+    local app = ui.mount(V {})
+    app:find("count"):setText("12")
+    assert.truthy(app:find("integer 12 false"), app:tree())
+    app:find("count"):setText("2.5")
+    app:find("on"):toggle()
+    assert.truthy(app:find("float 2.5 true"), app:tree())
+    local ok, err = pcall(function() app:find("count"):setText("twelve") end)
+    assert.is_false(ok)
+    assert.matches('setText: "twelve" is not a number, and the field\'s binding holds one', err)
+    app:unmount()
+    local Bad = ui.View("TogglesAString", { state = { s = "yes" }, body = function(self) return ui.Toggle("t", self["$s"]) end })
+    local bad = ui.mount(Bad {})
+    assert.has_error_node(bad, 'ui.Toggle "t": its binding holds "yes"; a Toggle\'s is a boolean')
+    bad:unmount()
+  end)
 end)

@@ -143,13 +143,8 @@ static int lun_slot_binding_k(lua_State *L) {
   lua_rawgeti(L, -1, lua_tointeger(L, 2));
   bidx = lua_gettop(L);
   if (!lun_binding_test(L, bidx)) return luaL_error(L, "the node holds no binding");
-  if (lua_isnil(L, 3)) {
-    lun_binding_get(L, bidx);
-    lua_pushboolean(L, !lua_toboolean(L, -1));
-  } else {
-    lua_pushvalue(L, 3);
-  }
-  lun_binding_set(L, bidx, -1);
+  if (lua_isnil(L, 3)) lun_binding_toggle(L, bidx, "toggle");
+  else lun_binding_type(L, bidx, 3, "setText");
   return 0;
 }
 

@@ -393,9 +393,7 @@ static int lun_node_toggle(lua_State *L) {
   lun_app_check_idle(L, "toggle");
   lun_node_slot(L, LUN_ROLE_BINDING, "toggle");
   lun_node_kind_check(L, "toggle", toggles, "toggled", "a Toggle");
-  lun_binding_get(L, -1);
-  lua_pushboolean(L, !lua_toboolean(L, -1));
-  lun_binding_set(L, -3, -1);
+  lun_binding_toggle(L, -1, "toggle");
   lun_flush_now(L);
   return 0;
 }
@@ -407,7 +405,7 @@ static int lun_node_settext(lua_State *L) {
   lun_app_check_idle(L, "setText");
   lun_node_slot(L, LUN_ROLE_BINDING, "setText");
   lun_node_kind_check(L, "setText", fields, "typed into", "a TextField or a SecureField");
-  lun_binding_set(L, -1, 2);
+  lun_binding_type(L, -1, 2, "setText");
   lun_flush_now(L);
   return 0;
 }

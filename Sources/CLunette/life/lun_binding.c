@@ -181,6 +181,31 @@ void lun_binding_set(lua_State *L, int idx, int vidx) {
 }
 
 /* Writes the value at vidx through the binding at idx. [-0, +0] */
+void lun_binding_toggle(lua_State *L, int idx, const char *verb) {
+  idx = lua_absindex(L, idx);
+  lun_binding_get(L, idx);
+  if (!lua_isnil(L, -1) && !lua_isboolean(L, -1)) {
+    lun_describe(L, -1, 1);
+    lun_error_here(L, "%s: the Toggle's binding holds %s, not a boolean", verb, lua_tostring(L, -1));
+  }
+  lua_pushboolean(L, !lua_toboolean(L, -1));
+  lun_binding_set(L, idx, -1);
+  lua_pop(L, 2);
+}
+
+void lun_binding_type(lua_State *L, int idx, int tidx, const char *verb) {
+  idx = lua_absindex(L, idx);
+  tidx = lua_absindex(L, tidx);
+  lun_binding_get(L, idx);
+  if (lua_type(L, -1) == LUA_TNUMBER) {           /* TextField(value:format:): the number the text reads as */
+    const char *text = lua_tostring(L, tidx);
+    if (lua_stringtonumber(L, text) == 0)
+      lun_error_here(L, "%s: \"%s\" is not a number, and the field's binding holds one", verb, text);
+  } else lua_pushvalue(L, tidx);
+  lun_binding_set(L, idx, -1);
+  lua_pop(L, 2);
+}
+
 static void lun_binding_set_now(lua_State *L, lun_Binding *b, int idx, int vidx) {
   luaL_checkstack(L, 8, "writing a binding");
   switch (b->kind) {

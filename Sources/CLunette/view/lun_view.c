@@ -823,12 +823,40 @@ static int lun_ui_button(lua_State *L) {
 }
 
 /* Shared body of Toggle and TextField: (label, binding) -> view. */
+/* Protected part of lun_view_bound_value: (binding) -> its value. */
+static int lun_view_bound_get(lua_State *L) {
+  lun_binding_get(L, 1);
+  return 1;
+}
+
+/* Raises, naming the control, its label and the value, if the binding at 2
+ * holds what the control of kind cannot edit: a Toggle's is a boolean
+ * (Toggle(isOn: Binding<Bool>)), a TextField's a string or a number
+ * (TextField(text:), TextField(value:format:)); nil is a value not set yet.
+ * A binding whose get raises is left to the walk to report. [-0, +0] */
+static void lun_view_bound_value(lua_State *L, int kind) {
+  int t;
+  lua_pushcfunction(L, lun_view_bound_get);
+  lua_pushvalue(L, 2);
+  if (lua_pcall(L, 1, 1, 0) != LUA_OK) { lua_pop(L, 1); return; }
+  t = lua_type(L, -1);
+  if (t != LUA_TNIL && (kind == LUN_VIEW_TOGGLE ? t != LUA_TBOOLEAN : t != LUA_TSTRING && t != LUA_TNUMBER)) {
+    lun_describe(L, -1, 1);
+    lun_error_here(L, "ui.%s \"%s\": its binding holds %s; a %s's is %s", kind == LUN_VIEW_TOGGLE ? "Toggle" : "TextField",
+                   lua_tostring(L, 1), lua_tostring(L, -1), kind == LUN_VIEW_TOGGLE ? "Toggle" : "TextField",
+                   kind == LUN_VIEW_TOGGLE ? "a boolean (true or false)" : "a string, or a number it edits as text");
+  }
+  lua_pop(L, 1);
+}
+
 static int lun_view_bound(lua_State *L, int kind) {
   int vidx;
   lua_settop(L, 2);
   if (!lun_binding_test(L, 2))
     luaL_argerror(L, 2, lua_pushfstring(L, "Binding expected (self[\"$name\"] or ui.Bindable(obj).name), got %s",
                                          luaL_typename(L, 2)));
+  if (lua_type(L, 1) != LUA_TNUMBER && lua_type(L, 1) != LUA_TSTRING) luaL_typeerror(L, 1, "string");
+  if (kind != LUN_VIEW_SECUREFIELD) lun_view_bound_value(L, kind);
   vidx = lun_view_new(L, kind);
   lun_view_text_arg(L, 1, vidx, "text");
   lua_pushvalue(L, 2);

@@ -78,6 +78,34 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.truthy(ui.Text("x"):task(print, nil))       -- an explicit nil in a place it takes is no extra argument
   end)
 
+  it("D10 the parts of ui written in Lua name the script's line, even where a body ends with a call to one", function()
+    -- `return ui.ForEach(…)` is a tail call: Lua drops the body's frame, so these are entered through C
+    local function errorNode(body)
+      local app = ui.mount(ui.View("EndsWithACall", body) {})
+      local text = tostring(app:find { type = "Error" })
+      assert.has_error_node(app, "EndsWithACall")   -- expected: not a failure of this test
+      app:unmount()
+      return text
+    end
+    assert.matches("diagnostics_spec.lua:%d+: ui.ForEach: a list expected %(a table, a model's list, or a Binding to one%), got nil",
+      errorNode(function() return ui.ForEach(nil, function() return ui.Text("r") end) end))
+    assert.matches("diagnostics_spec.lua:%d+: ui.ForEach: the binding must hold a list, it holds number",
+      errorNode(function() return ui.ForEach(ui.Binding.constant(3), function() return ui.Text("r") end) end))
+    assert.matches("diagnostics_spec.lua:%d+: ui.NavigationStack takes no options among its views, got 'title'",
+      errorNode(function() return ui.NavigationStack { title = "t", ui.Text("n") } end))
+  end)
+
+  it("D04 a loop over ui.observations outside a task says so at the loop's line, after the value it could give", function()
+    local Person = ui.Observable("ObservedOutside", { first = "a" })
+    local p, seen = Person(), {}
+    local ok, err = pcall(function()
+      for v in ui.observations(function() return p.first end) do seen[#seen + 1] = v end
+    end)
+    assert.is_false(ok)
+    assert.same({ "a" }, seen)
+    assert.matches("diagnostics_spec.lua:%d+: ui.observations: a loop over it waits for changes, so it runs in a task", err)
+  end)
+
   it("D10 an option among a stack's children that it does not know is named, not the child beside it", function()
     local ok, err = pcall(function() return ui.VStack { spacng = 4, ui.Text("v") } end)
     assert.is_false(ok)

@@ -45,3 +45,70 @@ int lun_open_module(lua_State *L) {
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_module);
   return 1;
 }
+
+/* ---- the prelude's functions, entered through C ----
+ * Parts of `ui` are written in Lua (Sources/Lunette/Lua/prelude.lua). A body
+ * that ends `return ui.ForEach(…)` tail-calls it, and Lua drops the body's
+ * frame: an error could not name the script's line. Entered through this C
+ * function instead, the script's frame stays below it, so an error raised
+ * with no position, or with the prelude's own, is given the script's. */
+
+/* 1 if the string error at idx starts with a position ("file:line: ") that
+ * is not the prelude's own. [-0, +0] */
+static int lun_prelude_positioned(lua_State *L, int idx) {
+  size_t len, i;
+  const char *s = lua_tolstring(L, idx, &len);
+  static const char prelude[] = "(lunette prelude):";
+  if (len >= sizeof prelude - 1 && memcmp(s, prelude, sizeof prelude - 1) == 0) return 0;
+  for (i = 0; i < len && s[i] != ':' && s[i] != '\n'; i++) {}
+  if (i == 0 || i >= len || s[i] != ':') return 0;
+  for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {}
+  return i + 1 < len && s[i] == ':' && s[i + 1] == ' ' && s[i - 1] >= '0' && s[i - 1] <= '9';
+}
+
+/* Continuation of lun_prelude_entry: (status) -> what the function returned,
+ * or its error, placed at the script's line. */
+static int lun_prelude_entry_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)ctx;
+  if (status == LUA_OK || status == LUA_YIELD) return lua_gettop(L);
+  if (lua_type(L, -1) == LUA_TSTRING && !lun_prelude_positioned(L, -1)) {
+    const char *s = lua_tostring(L, -1);
+    if (strncmp(s, "(lunette prelude):", 18) == 0) {   /* its own position: the script's instead */
+      s = strchr(s + 18, ':');
+      s = s ? s + (s[1] == ' ' ? 2 : 1) : lua_tostring(L, -1);
+    }
+    luaL_where(L, 1);                               /* the script's frame, below this one */
+    lua_pushstring(L, s);
+    lua_concat(L, 2);
+  }
+  return lua_error(L);
+}
+
+/* A prelude function, entered: (...) -> (...). Upvalue 1: the function. */
+static int lun_prelude_entry(lua_State *L) {
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  return lun_prelude_entry_k(L, lua_pcallk(L, lua_gettop(L) - 1, LUA_MULTRET, 0, 0, lun_prelude_entry_k), 0);
+}
+
+/* Protected part of lun_enter_prelude: each Lua function of `ui` (the
+ * prelude's) is replaced by lun_prelude_entry holding it. [-0, +0] */
+static int lun_enter_prelude_k(lua_State *L) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_module) != LUA_TTABLE) return 0;
+  lua_pushnil(L);
+  while (lua_next(L, 1)) {
+    if (lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TFUNCTION && !lua_iscfunction(L, -1)) {
+      lua_pushvalue(L, -2);
+      lua_insert(L, -2);
+      lua_pushcclosure(L, lun_prelude_entry, 1);
+      lua_rawset(L, 1);                             /* an existing key: the walk goes on */
+    } else lua_pop(L, 1);
+  }
+  return 0;
+}
+
+int lun_enter_prelude(lua_State *L) {
+  if (!lua_checkstack(L, 8)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_enter_prelude_k);
+  return lun_protect(L, 0, 0);
+}

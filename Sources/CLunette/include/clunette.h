@@ -243,6 +243,10 @@ int lun_installed(lua_State *L);
 int lun_open_module(lua_State *L);
 /* Opens the module in L for the runtime rt; makes require("lunette") work. */
 int lun_install(lua_State *L, const lun_Host *host, lun_Graph *graph, lun_Budget *budget);
+/* After the prelude ran: the functions of `ui` it wrote in Lua are entered
+ * through C, so their errors name the script's line even when a body
+ * tail-calls them (`return ui.ForEach(…)`). */
+int lun_enter_prelude(lua_State *L);
 /* Loads and runs a chunk; a non-nil first result is kept in *resultRef. */
 int lun_run_chunk(lua_State *L, const char *source, size_t len, const char *chunkname, int *resultRef);
 /* Runs a chunk and keeps every result as a string (tostring); *count says

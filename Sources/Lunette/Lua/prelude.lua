@@ -8,7 +8,7 @@ local ui = require("lunette")
 -- = …`) changes what its own code does, never what the runtime's does.
 local error, getmetatable, next, pairs, pcall, rawequal, rawget, select, setmetatable, tostring, type =
   error, getmetatable, next, pairs, pcall, rawequal, rawget, select, setmetatable, tostring, type
-local running, status, concat = coroutine.running, coroutine.status, table.concat
+local running, status, concat, mathtype = coroutine.running, coroutine.status, table.concat, math.type
 
 -- ui.observations(fn) -> sequence (T01, D04: SE-0475's Observations).
 -- Inside a task, `for value in ui.observations(function() return book.title end) do`
@@ -106,6 +106,10 @@ function Observations.__call(seq, _, control)
     if not ok then
       leave(seq, co)
       if rawequal(err, ui.CancellationError) or ui.isCancelled() then return nil end   -- the loop ends normally
+      if type(err) == "string" and err:find("^%(lunette prelude%):%d+: ui%.await can only be called in a task") then
+        error("ui.observations: a loop over it waits for changes, so it runs in a task (:task(fn)); "
+              .. "it gave the value current now, and cannot wait here", 2)            -- the loop's line
+      end
       error(err, 0)
     end
   end
@@ -161,7 +165,13 @@ local function elementId(element, i)
   return i
 end
 function ui.ForEach(data, row, ...)
-  if getmetatable(data) == "lunette.Binding" and type(row) == "function" then
+  if type(row) ~= "function" then
+    error(("ui.ForEach: a function(element) returning a row expected after the data, got %s"):format(type(row)), 2)
+  end
+  if type(data) ~= "table" and type(data) ~= "userdata" then
+    error(("ui.ForEach: a list expected (a table, a model's list, or a Binding to one), got %s"):format(type(data)), 2)
+  end
+  if getmetatable(data) == "lunette.Binding" then
     local items = data:get()
     if type(items) ~= "table" and getmetatable(items) ~= "lunette.Tracked" then
       error(("ui.ForEach: the binding must hold a list, it holds %s"):format(type(items)), 2)
@@ -314,6 +324,12 @@ function ui.NavigationStack(path, content, destination)
   if destination ~= nil and type(destination) ~= "function" then
     error(("ui.NavigationStack: the destination must be a function(value) returning a view, got %s")
           :format(type(destination)), 2)
+  end
+  for key in pairs(content) do                    -- its screens only: an option here would do nothing (D10)
+    if mathtype(key) ~= "integer" then
+      error(("ui.NavigationStack takes no options among its views, got '%s' (a screen's title is "
+             .. ":navigationTitle(…) on its content)"):format(tostring(key)), 2)
+    end
   end
   return Stack { path = path, content = content, destination = destination }
 end

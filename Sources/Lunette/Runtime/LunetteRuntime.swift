@@ -198,6 +198,7 @@ public final class LunetteRuntime {
         hostTable = host
         guard lun_install(L, host, graph.handle, budget) == LUN_OK else { throw LunetteError.setup(lastError) }
         _ = try runChunk(String(decoding: PackageResources.prelude_lua, as: UTF8.self), name: "=(lunette prelude)")
+        guard lun_enter_prelude(L) == LUN_OK else { throw LunetteError.setup(lastError) }
         // Snapshots' format and diff, for both test runners: require("lunette.snapshots").
         let snapshots = String(decoding: PackageResources.snapshots_lua, as: UTF8.self)
         _ = try runChunk("package.preload['lunette.snapshots'] = function(...)\n\(snapshots)\nend",

@@ -144,6 +144,39 @@ describe("D01 Focus", function()
     app:unmount()
   end)
 
+  it("D01 a view that takes no input, or a disabled field, never holds focus: the state it was given reads nil", function()
+    -- Focus is on "the element in the display [that] receives the next input"
+    -- (https://developer.apple.com/documentation/swiftui/focus); a disabled control
+    -- receives none (D09).
+    local Probe = ui.View("D01NoInput", {
+      focusState = { "field" },
+      state = { s = "" },
+      body = function(self)
+        return ui.VStack {
+          ui.Text("field " .. tostring(self.field)),
+          ui.Text("label"):focused(self["$field"], "label"),
+          ui.TextField("off", self["$s"]):disabled(true):focused(self["$field"], "off"),
+          ui.TextField("on", self["$s"]):focused(self["$field"], "on"),
+          ui.Button("to label", function() self.field = "label" end),
+          ui.Button("to off", function() self.field = "off" end),
+        }
+      end,
+    })
+    local app = ui.mount(Probe {})
+    app:find("to label"):tap()
+    assert.truthy(app:find("field nil"), app:tree())
+    assert.equal("false", focused(app, "label"))
+    app:find("to off"):tap()
+    assert.truthy(app:find("field nil"), app:tree())
+    assert.equal("false", focused(app, "off"))
+    local ok, err = pcall(function() app:find("label"):focus() end)
+    assert.is_false(ok)
+    assert.matches("cannot be focused", err)
+    app:find("on"):focus()
+    assert.truthy(app:find("field on"))
+    app:unmount()
+  end)
+
   it("D01 a FocusState set from onAppear focuses a field of the same view", function()
     local Auto = ui.View("D01Auto", { focusState = { "field" }, body = function(self)
       return ui.VStack {

@@ -67,7 +67,7 @@ static void lun_node_slot(lua_State *L, int role, const char *verb) {
     if (found < 0) lun_error_here(L, "%s: %s was replaced by a later render; find it again", verb, lua_tostring(L, -1));
     lun_error_here(L, "%s: %s cannot be %s", verb, lua_tostring(L, -1),
                    role == LUN_ROLE_ACTION ? "tapped" : role == LUN_ROLE_SUBMIT ? "submitted"
-                   : role == LUN_ROLE_FOCUS ? "focused (it has no :focused)"
+                   : role == LUN_ROLE_FOCUS ? "focused (it has no :focused, or takes no input: a Text, an Image, …)"
                    : role == LUN_ROLE_CONTROL ? "used so (it is no Picker, Slider, Stepper or DatePicker)" : "edited");
   }
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);

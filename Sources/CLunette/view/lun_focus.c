@@ -264,11 +264,22 @@ static int lun_focus_gone(lua_State *L) {
   return 0;
 }
 
-/* The walker's part: reports :focused(binding, value) of the open node
- * (record at fidx): whether it is focused (a tracked read of the binding),
- * a setter for node:focus(), and, while focused, an onDisappear that
- * clears the state if the field leaves the tree. */
-void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx) {
+/* 1 if a view of kind can hold focus: not a Text, an Image, a Spacer, an
+ * EmptyView, a Divider or a ProgressView, which take no input (SwiftUI
+ * focuses "the element in the display [that] receives the next input",
+ * https://developer.apple.com/documentation/swiftui/focus). */
+static int lun_focus_takes(int kind) {
+  return kind != LUN_VIEW_TEXT && kind != LUN_VIEW_IMAGE && kind != LUN_VIEW_SPACER && kind != LUN_VIEW_EMPTY &&
+         kind != LUN_VIEW_DIVIDER && kind != LUN_VIEW_PROGRESS;
+}
+
+/* The walker's part: reports :focused(binding, value) of the open node of
+ * kind (record at fidx): whether it is focused (a tracked read of the
+ * binding), a setter for node:focus(), and, while focused, an onDisappear
+ * that clears the state if the field leaves the tree. A view that takes no
+ * input, or a disabled one (D09), is never focused: its state's value, if
+ * no other field has it, becomes nil after the update (lun_focus_settle). */
+void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx, int kind) {
   int equal;
   fidx = lua_absindex(L, fidx);
   if (!lua_istable(L, fidx)) luaL_error(L, "a view value was altered: its field 'focus' holds what Lunette did not put there");
@@ -277,7 +288,7 @@ void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx) {
     luaL_error(L, "a view value was altered: its field 'focus' holds what Lunette did not put there");
   lua_rawgeti(L, fidx, 2);
   lun_binding_get(L, -2);
-  equal = lua_rawequal(L, -1, -2);
+  equal = lua_rawequal(L, -1, -2) && lun_focus_takes(kind) && lun_enabled_now(L, W);
   lua_pop(L, 1);
   if (equal) lun_focus_seen(L, lua_gettop(L) - 1, lua_gettop(L));
   lun_out_attr(L, "focused", 7, equal ? "true" : "false", equal ? 4 : 5);
@@ -292,6 +303,7 @@ void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx) {
     lun_life_add(L, W->life);
     lua_pop(L, 1);
   }
+  if (!lun_focus_takes(kind)) { lua_pop(L, 2); return; }   /* node:focus() finds nothing to focus there */
   lua_pushcclosure(L, lun_focus_set, 2);
   lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   lun_enabled_slot(L, W, LUN_ROLE_FOCUS, W->slots);

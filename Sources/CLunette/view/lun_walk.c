@@ -583,8 +583,8 @@ static LUN_RARE void lun_walk_life_attrs(lua_State *L, lun_Walk *W, int v, unsig
 }
 
 /* The view's focus binding and its preferences (values and handlers). */
-static LUN_RARE void lun_walk_focus_prefs(lua_State *L, lun_Walk *W, int v, unsigned has) {
-  if ((has & LUN_VF_FOCUS) && lun_rawfield(L, v, "focus") != LUA_TNIL) lun_focus_walk(L, W, lua_gettop(L));
+static LUN_RARE void lun_walk_focus_prefs(lua_State *L, lun_Walk *W, int v, unsigned has, int kind) {
+  if ((has & LUN_VF_FOCUS) && lun_rawfield(L, v, "focus") != LUA_TNIL) lun_focus_walk(L, W, lua_gettop(L), kind);
   if (has & LUN_VF_FOCUS) lua_pop(L, 1);
   if ((has & LUN_VF_PREFS) && lun_rawfield(L, v, "prefs") != LUA_TNIL) lun_walk_prefs(L, W, lua_gettop(L), "preference:");
   if (has & LUN_VF_PREFS) lua_pop(L, 1);
@@ -750,7 +750,7 @@ LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (W->open == 1 && S->completionsPending) lun_walk_note(L, W);   /* did withAnimation's transaction reach it? (D05) */
   if (has & (LUN_VF_LIFE | LUN_VF_ATTRS)) lun_walk_life_attrs(L, W, v, has);
   if (rows) lun_list_tagged_row(L, W, rows, v);   /* a row of a static List with a selection */
-  if (has & (LUN_VF_FOCUS | LUN_VF_PREFS | LUN_VF_PREFWATCH)) lun_walk_focus_prefs(L, W, v, has);
+  if (has & (LUN_VF_FOCUS | LUN_VF_PREFS | LUN_VF_PREFWATCH)) lun_walk_focus_prefs(L, W, v, has, kind);
   lun_walk_content(L, W, v, kind, rows, rowLevel, refreshes);
   if (has & (LUN_VF_EXTRAS | LUN_VF_SHEET | LUN_VF_ALERT)) lun_walk_trailers(L, W, v, has);
   lun_out_end(L);

@@ -105,7 +105,7 @@ void lun_enabled_check_arg(lua_State *L);
 /* lun_focus.c: focus, one per scene (T05, D01) */
 void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx);
 void lun_focus_write(lua_State *L, int bidx, int vidx);
-void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx);
+void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx, int kind);
 void lun_focus_scene_walk(lua_State *L, lun_Walk *W);
 
 /* lun_preference.c */

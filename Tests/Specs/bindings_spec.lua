@@ -220,11 +220,22 @@ describe("D02 ForEach over a binding", function()
     assert.truthy(app:find("float 2.5 true"), app:tree())
     local ok, err = pcall(function() app:find("count"):setText("twelve") end)
     assert.is_false(ok)
-    assert.matches('setText: "twelve" is not a number, and the field\'s binding holds one', err)
+    assert.matches("setText: the text typed is no number, and the field's binding holds one", err)
+    assert.is_nil(err:find("twelve", 1, true))           -- never quoted: a field's text may be secret
+    for _, text in ipairs { "", "-", "1e400", "12\0junk" } do
+      assert.is_false(pcall(function() app:find("count"):setText(text) end), text)
+    end
     app:unmount()
+    local Secret = ui.View("SecretDigits", { state = { pin = 1234 }, body = function(self)
+      return ui.VStack { ui.SecureField("PIN", self["$pin"]), ui.Text(type(self.pin)) }
+    end })
+    local secret = ui.mount(Secret {})
+    secret:find("PIN"):setText("0042")                  -- a SecureField's text goes in as text, never read as a number
+    assert.truthy(secret:find("string"))
+    secret:unmount()
     local Bad = ui.View("TogglesAString", { state = { s = "yes" }, body = function(self) return ui.Toggle("t", self["$s"]) end })
     local bad = ui.mount(Bad {})
-    assert.has_error_node(bad, 'ui.Toggle "t": its binding holds "yes"; a Toggle\'s is a boolean')
+    assert.has_error_node(bad, 'ui.Toggle "t": its binding holds a string; a Toggle\'s is a boolean')
     bad:unmount()
   end)
 end)

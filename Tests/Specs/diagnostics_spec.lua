@@ -65,16 +65,25 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.matches("view:onAppear takes at most 1 argument, got 2", fails(function() ui.Text("x"):onAppear(print, "extra") end))
     assert.matches("view:font takes at most 1 argument, got 3", fails(function() ui.Text("x"):font("title", 1, 2) end))
     assert.matches("view:bold takes 0 arguments, got 1", fails(function() ui.Text("x"):bold(false) end))
-    assert.matches("ui.Text takes at most 1 argument, got 2", fails(function() ui.Text("x", { verbatim = true }) end))
-    assert.matches("ui.Spacer takes 0 arguments, got 1", fails(function() ui.Spacer({ minLength = 10 }) end))
-    assert.matches("ui.Section takes at most 2 arguments, got 3",
+    assert.matches("ui.Text takes at most 1 argument, got a table as argument 2",
+      fails(function() ui.Text("x", { verbatim = true }) end))
+    assert.matches("ui.Spacer takes 0 arguments, got a table as argument 1", fails(function() ui.Spacer({ minLength = 10 }) end))
+    assert.matches("ui.Section takes at most 2 arguments, got a table as argument 3",
       fails(function() ui.Section("h", { ui.Text("s") }, { footer = "f" }) end))
     local b = ui.Binding.constant("")
-    assert.matches("ui.TextField takes at most 2 arguments, got 3", fails(function() ui.TextField("t", b, { axis = "v" }) end))
-    assert.matches("ui.Slider takes at most 3 arguments, got 4",
-      fails(function() ui.Slider(ui.Binding.constant(0), { 0, 1 }, { step = 0.5 }, "x") end))
+    assert.matches("ui.TextField takes at most 2 arguments, got a table as argument 3",
+      fails(function() ui.TextField("t", b, { axis = "v" }) end))
+    assert.matches("ui.Slider takes at most 3 arguments, got a table as argument 4",
+      fails(function() ui.Slider(ui.Binding.constant(0), { 0, 1 }, { step = 0.5 }, {}) end))
     assert.matches("ui.Slider: unknown option 'stp' %(did you mean 'step'%?%)",
       fails(function() ui.Slider(ui.Binding.constant(0), { 0, 1 }, { stp = 0.5 }) end))
+    -- Lua's usual extras stay: a row's index (ui.List(names, ui.Text)), gsub's count, trailing nils
+    local app = ui.mount(ui.VStack { ui.List({ "a_b" }, ui.Text), ui.Text(("c_d"):gsub("_", " ")) })
+    assert.truthy(app:find("a_b"))
+    assert.truthy(app:find("c d"))
+    app:unmount()
+    assert.truthy(ui.Text("x"):navigationTitle(("a_b"):gsub("_", " ")))
+    assert.truthy(ui.Text("x"):onAppear(print, nil):bold(nil))
     assert.truthy(ui.Text("x"):task(print, nil))       -- an explicit nil in a place it takes is no extra argument
   end)
 
@@ -251,5 +260,15 @@ describe("R1 a body that raises", function()
     app:unmount()
     ui.flush()
     assert.same({ "outer appear" }, log)
+  end)
+end)
+
+describe("D10 the prelude's errors keep a position they have", function()
+  it("a chunk whose name holds a colon keeps its own position, not a second one", function()
+    local chunk = load("local t = {} function t:get() error('inner failure') end return t", "=t:get chunk")
+    local t = chunk()
+    local ok, err = pcall(function() return ui.ForEach(ui.Binding(function() return t:get() end, print), ui.Text) end)
+    assert.is_false(ok)
+    assert.matches("^t:get chunk:1: inner failure$", err)
   end)
 end)

@@ -321,6 +321,19 @@ describe("The expected views against odd input", function()
     sliders[2]:setValue(0.3)
     assert.truthy(app:find("f 0.25"), app:tree())
     app:unmount()
+    -- found by a hostile read: a step too small to count in at the range's end, or one whose
+    -- division overflows, spun in C for ever; a step past the end by rounding lands on the end
+    local x
+    local function slider(range, step, value)
+      local v = ui.mount(ui.Slider(ui.Binding(function() return x end, function(n) x = n end), range, { step = step }))
+      v:find { type = "Slider" }:setValue(value)
+      v:unmount()
+      return x
+    end
+    assert.equal(1e17, slider({ 0, 1e17 }, 0.3, 1e17))
+    assert.equal(0.5, slider({ 0, 1 }, 1e-310, 0.5))
+    assert.equal(0.3, slider({ 0.1, 0.3 }, 0.2, 0.3))
+    assert.equal(5, slider({ -math.huge, math.huge }, 1, 5))
   end)
 
   it("a Slider takes large values within its range (the DatePicker's bound is its own)", function()

@@ -47,6 +47,8 @@ describe("assertions", function()
     assert.error_matches(function() error("a long message") end, "long")
     -- luassert strips the "file:line: " of a string error before matching: both runners do
     assert.error_matches(function() error("boom") end, "^boom$")
+    -- an error with no text (a table without __tostring, nil) matches nothing, as in luassert
+    assert.is_false(pcall(function() assert.error_matches(function() error({}) end, "table") end))
   end)
 end)
 

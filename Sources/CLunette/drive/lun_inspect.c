@@ -144,7 +144,7 @@ static int lun_slot_binding_k(lua_State *L) {
   bidx = lua_gettop(L);
   if (!lun_binding_test(L, bidx)) return luaL_error(L, "the node holds no binding");
   if (lua_isnil(L, 3)) lun_binding_toggle(L, bidx, "toggle");
-  else lun_binding_type(L, bidx, 3, "setText");
+  else lun_binding_type(L, bidx, 3, lua_toboolean(L, 4), "setText");
   return 0;
 }
 
@@ -154,7 +154,8 @@ int lun_slot_binding(lua_State *L, int recordRef, int slot, const char *text, si
   lua_pushinteger(L, recordRef);
   lua_pushinteger(L, slot);
   if (hasText) lua_pushlstring(L, text, len); else lua_pushnil(L);
-  return lun_protect(L, 3, 0);
+  lua_pushboolean(L, hasText == 2);               /* a SecureField's: its text goes in as text */
+  return lun_protect(L, 4, 0);
 }
 
 /* Protected part of lun_list_scroll: (record ref, row) -> (). */

@@ -184,9 +184,15 @@ static int lun_node_set_value(lua_State *L) {
   if (x < lo || x > hi) return lun_error_here(L, "setValue: %f is outside the range %f ... %f", x, lo, hi);
   lua_getfield(L, -1, "kind");
   if (lua_tointeger(L, -1) == LUN_VIEW_SLIDER && lua_getfield(L, -2, "step") == LUA_TNUMBER) {
+    lua_Number k, y;
     step = lua_tonumber(L, -1);
-    x = lo + floor((x - lo) / step + 0.5) * step;
-    while (x > hi) x -= step;                     /* the last step that fits (at most once: x was within) */
+    k = floor((x - lo) / step + 0.5);             /* the nearest of low, low + step, ... */
+    y = lo + k * step;
+    if (isfinite(k) && isfinite(y)) {             /* a step too small to count in (or an endless range): x as given */
+      if (y > hi) y = hi;                         /* past the end by rounding: the end */
+      if (y < lo) y = lo;
+      x = y;
+    }
     if (lua_isinteger(L, -1) && x == floor(x) && x >= -9007199254740992.0 && x <= 9007199254740992.0)
       lua_pushinteger(L, (lua_Integer)x);
     else lua_pushnumber(L, x);
@@ -405,7 +411,11 @@ static int lun_node_settext(lua_State *L) {
   lun_app_check_idle(L, "setText");
   lun_node_slot(L, LUN_ROLE_BINDING, "setText");
   lun_node_kind_check(L, "setText", fields, "typed into", "a TextField or a SecureField");
-  lun_binding_type(L, -1, 2, "setText");
+  {
+    size_t len;
+    const char *type = lunh(lun_state(L)->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TYPE, &len);
+    lun_binding_type(L, -1, 2, type && len == 11 && memcmp(type, "SecureField", 11) == 0, "setText");
+  }
   lun_flush_now(L);
   return 0;
 }

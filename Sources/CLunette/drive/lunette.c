@@ -53,17 +53,21 @@ int lun_open_module(lua_State *L) {
  * function instead, the script's frame stays below it, so an error raised
  * with no position, or with the prelude's own, is given the script's. */
 
-/* 1 if the string error at idx starts with a position ("file:line: ") that
- * is not the prelude's own. [-0, +0] */
+/* 1 if the string error at idx starts with a position that is not the
+ * prelude's own: as luassert reads one, the shortest start ending in
+ * ":<digits>: " (a chunk's name may hold colons: [string "t:get()"]:1: ),
+ * before any line break. [-0, +0] */
 static int lun_prelude_positioned(lua_State *L, int idx) {
-  size_t len, i;
+  size_t len, i, j;
   const char *s = lua_tolstring(L, idx, &len);
   static const char prelude[] = "(lunette prelude):";
   if (len >= sizeof prelude - 1 && memcmp(s, prelude, sizeof prelude - 1) == 0) return 0;
-  for (i = 0; i < len && s[i] != ':' && s[i] != '\n'; i++) {}
-  if (i == 0 || i >= len || s[i] != ':') return 0;
-  for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {}
-  return i + 1 < len && s[i] == ':' && s[i + 1] == ' ' && s[i - 1] >= '0' && s[i - 1] <= '9';
+  for (i = 1; i < len && s[i] != '\n'; i++) {
+    if (s[i] != ':') continue;
+    for (j = i + 1; j < len && s[j] >= '0' && s[j] <= '9'; j++) {}
+    if (j > i + 1 && j + 1 < len && s[j] == ':' && s[j + 1] == ' ') return 1;
+  }
+  return 0;
 }
 
 /* Continuation of lun_prelude_entry: (status) -> what the function returned,
@@ -71,6 +75,7 @@ static int lun_prelude_positioned(lua_State *L, int idx) {
 static int lun_prelude_entry_k(lua_State *L, int status, lua_KContext ctx) {
   (void)ctx;
   if (status == LUA_OK || status == LUA_YIELD) return lua_gettop(L);
+  if (status == LUA_ERRMEM) return lua_error(L);  /* "not enough memory": nothing to add (or to allocate) */
   if (lua_type(L, -1) == LUA_TSTRING && !lun_prelude_positioned(L, -1)) {
     const char *s = lua_tostring(L, -1);
     if (strncmp(s, "(lunette prelude):", 18) == 0) {   /* its own position: the script's instead */

@@ -82,12 +82,17 @@ void lun_open_binding(lua_State *L);
 int lun_binding_test(lua_State *L, int idx);
 void lun_binding_get(lua_State *L, int idx);
 void lun_binding_set(lua_State *L, int idx, int vidx);
-/* What a person's toggling and typing write through a control's binding at
- * idx: a Toggle's flips a boolean (raises for another value); typed text at
- * tidx goes in as text, or as a number where the binding holds one (raises
- * for text that is no number). verb names the act in the error. [-0, +0] */
+/* A person's toggling through a Toggle's binding at idx: flips a boolean;
+ * raises for another value, naming its type (never the value: it may be
+ * secret). verb names the act. [-0, +0] */
 void lun_binding_toggle(lua_State *L, int idx, const char *verb);
-void lun_binding_type(lua_State *L, int idx, int tidx, const char *verb);
+/* Typing the text at tidx into a field whose binding is at idx: the text,
+ * or — a TextField (not secure) whose binding holds a number — the number
+ * it reads as (finite; raises for text that is none, never quoting it). [-0, +0] */
+void lun_binding_type(lua_State *L, int idx, int tidx, int secure, const char *verb);
+/* 1 if the binding at idx is a ui.Binding(get, set) (or scoped from one):
+ * reading it runs the script's get. [-0, +0] */
+int lun_binding_is_functions(lua_State *L, int idx);
 void lun_binding_push_prop(lua_State *L, int objidx, int keyidx);
 void lun_binding_target(lua_State *L, int idx);
 void lun_binding_get_secret(lua_State *L, int idx);           /* issue 19: a SecureField's text, hidden (lun_secret.c) */

@@ -11,6 +11,7 @@
  * binding, so self["$episode"].isFavorite works as in SwiftUI.
  */
 #include "core/core.h"
+#include <math.h>
 #include "model/model.h"
 #include "life/life.h"
 #define LUN_MT_BINDING "lunette.Binding"
@@ -184,26 +185,33 @@ void lun_binding_set(lua_State *L, int idx, int vidx) {
 void lun_binding_toggle(lua_State *L, int idx, const char *verb) {
   idx = lua_absindex(L, idx);
   lun_binding_get(L, idx);
-  if (!lua_isnil(L, -1) && !lua_isboolean(L, -1)) {
-    lun_describe(L, -1, 1);
-    lun_error_here(L, "%s: the Toggle's binding holds %s, not a boolean", verb, lua_tostring(L, -1));
-  }
+  if (!lua_isnil(L, -1) && !lua_isboolean(L, -1))   /* its type, never its value: it may be secret */
+    lun_error_here(L, "%s: the Toggle's binding holds a %s, not a boolean", verb, luaL_typename(L, -1));
   lua_pushboolean(L, !lua_toboolean(L, -1));
   lun_binding_set(L, idx, -1);
   lua_pop(L, 2);
 }
 
-void lun_binding_type(lua_State *L, int idx, int tidx, const char *verb) {
+void lun_binding_type(lua_State *L, int idx, int tidx, int secure, const char *verb) {
   idx = lua_absindex(L, idx);
   tidx = lua_absindex(L, tidx);
   lun_binding_get(L, idx);
-  if (lua_type(L, -1) == LUA_TNUMBER) {           /* TextField(value:format:): the number the text reads as */
-    const char *text = lua_tostring(L, tidx);
-    if (lua_stringtonumber(L, text) == 0)
-      lun_error_here(L, "%s: \"%s\" is not a number, and the field's binding holds one", verb, text);
+  if (!secure && lua_type(L, -1) == LUA_TNUMBER) {   /* the text as the number it reads as */
+    size_t len;
+    const char *text = lua_tolstring(L, tidx, &len);
+    if (strlen(text) != len || lua_stringtonumber(L, text) == 0 || !isfinite(lua_tonumber(L, -1)))
+      lun_error_here(L, "%s: the text typed is no number, and the field's binding holds one "
+                     "(a field bound to a number takes a number)", verb);
   } else lua_pushvalue(L, tidx);
   lun_binding_set(L, idx, -1);
   lua_pop(L, 2);
+}
+
+int lun_binding_is_functions(lua_State *L, int idx) {
+  int is;
+  is = lun_binding_root(L, idx)->kind == LUN_BIND_FUNCS;
+  lua_pop(L, 1);
+  return is;
 }
 
 static void lun_binding_set_now(lua_State *L, lun_Binding *b, int idx, int vidx) {

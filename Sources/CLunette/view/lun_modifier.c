@@ -55,9 +55,15 @@ static void lun_modifier_self(lua_State *L) {
 }
 
 /* Raises, naming the caller's line, if a modifier named `name` got more
- * than `most` arguments after the view. [-0, +0] */
+ * than `most` arguments after the view. Trailing nils are no arguments (a
+ * wrapper forwarding `...`), and one number after a modifier's string is
+ * gsub's count (`:navigationTitle(s:gsub(...))`). [-0, +0] */
 static void lun_modifier_arity(lua_State *L, const char *name, int most) {
-  int got = lua_gettop(L) - 1;
+  int got = lua_gettop(L);
+  while (got > 1 && lua_isnil(L, got)) got--;
+  got--;                                          /* the view */
+  if (got == most + 1 && most >= 1 && lua_type(L, most + 1) == LUA_TSTRING && lua_type(L, got + 1) == LUA_TNUMBER)
+    return;
   if (got > most)
     lun_error_here(L, "view:%s takes %s%d argument%s, got %d", name, most ? "at most " : "", most,
                    most == 1 ? "" : "s", got);

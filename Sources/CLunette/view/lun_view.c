@@ -43,12 +43,19 @@ const char *lun_view_kind_name(int kind) {
   return kind > 0 && kind < LUN_VIEW_KIND_COUNT ? names[kind] : "?";
 }
 
-/* Raises, naming the caller's line, if the constructor `name` got more than
- * `most` arguments: none is dropped (D10). [-0, +0] */
+/* Raises, naming the caller's line, if the constructor `name` got, past its
+ * `most` arguments, a table or a function: an option or a callback it would
+ * not use (D10). A plain value past them is Lua's usual extra — a row's
+ * index when the constructor is a row function (ui.List(names, ui.Text)),
+ * gsub's count — and trailing nils are no arguments. [-0, +0] */
 static void lun_view_arity(lua_State *L, const char *name, int most) {
-  int got = lua_gettop(L);
-  if (got > most)
-    lun_error_here(L, "ui.%s takes %s%d argument%s, got %d", name, most ? "at most " : "", most, most == 1 ? "" : "s", got);
+  int i, got = lua_gettop(L);
+  for (i = most + 1; i <= got; i++) {
+    int t = lua_type(L, i);
+    if (t == LUA_TTABLE || t == LUA_TFUNCTION)
+      lun_error_here(L, "ui.%s takes %s%d argument%s, got a %s as argument %d", name, most ? "at most " : "", most,
+                     most == 1 ? "" : "s", lua_typename(L, t), i);
+  }
 }
 
 /* Pushes a new view value of the given kind. [-0, +1] */
@@ -829,23 +836,25 @@ static int lun_view_bound_get(lua_State *L) {
   return 1;
 }
 
-/* Raises, naming the control, its label and the value, if the binding at 2
- * holds what the control of kind cannot edit: a Toggle's is a boolean
- * (Toggle(isOn: Binding<Bool>)), a TextField's a string or a number
- * (TextField(text:), TextField(value:format:)); nil is a value not set yet.
- * A binding whose get raises is left to the walk to report. [-0, +0] */
+/* Raises, naming the control, its label and the value's type (never the
+ * value: it may be secret), if the binding at 2 holds what the control of
+ * kind cannot edit: a Toggle's is a boolean (Toggle(isOn: Binding<Bool>)),
+ * a TextField's a string or a number (TextField(_:text:),
+ * TextField(value:format:): typed text is read as a number then); nil is a
+ * value not set yet. A ui.Binding(get, set) is not read here (its get is
+ * the script's: it runs once a render, in the walk), nor is one whose get
+ * raises (the walk reports it). [-0, +0] */
 static void lun_view_bound_value(lua_State *L, int kind) {
   int t;
+  if (lun_binding_is_functions(L, 2)) return;
   lua_pushcfunction(L, lun_view_bound_get);
   lua_pushvalue(L, 2);
   if (lua_pcall(L, 1, 1, 0) != LUA_OK) { lua_pop(L, 1); return; }
   t = lua_type(L, -1);
-  if (t != LUA_TNIL && (kind == LUN_VIEW_TOGGLE ? t != LUA_TBOOLEAN : t != LUA_TSTRING && t != LUA_TNUMBER)) {
-    lun_describe(L, -1, 1);
-    lun_error_here(L, "ui.%s \"%s\": its binding holds %s; a %s's is %s", kind == LUN_VIEW_TOGGLE ? "Toggle" : "TextField",
-                   lua_tostring(L, 1), lua_tostring(L, -1), kind == LUN_VIEW_TOGGLE ? "Toggle" : "TextField",
+  if (t != LUA_TNIL && (kind == LUN_VIEW_TOGGLE ? t != LUA_TBOOLEAN : t != LUA_TSTRING && t != LUA_TNUMBER))
+    lun_error_here(L, "ui.%s \"%s\": its binding holds a %s; a %s's is %s", kind == LUN_VIEW_TOGGLE ? "Toggle" : "TextField",
+                   lua_tostring(L, 1), lua_typename(L, t), kind == LUN_VIEW_TOGGLE ? "Toggle" : "TextField",
                    kind == LUN_VIEW_TOGGLE ? "a boolean (true or false)" : "a string, or a number it edits as text");
-  }
   lua_pop(L, 1);
 }
 
@@ -1075,17 +1084,47 @@ static void lun_viewtype_focus(lua_State *L, int defidx, const char *name) {
  * "always instantiates its default value when SwiftUI instantiates the
  * view" (https://developer.apple.com/documentation/swiftui/state); a
  * function that makes one is called for each view. [-0, +0] */
-void lun_state_check(lua_State *L, int defidx, const char *section, const char *view) {
+/* 1 if the value at idx is one every view would share when kept as a
+ * default: a model, a Swift object or a subject (references; a plain table
+ * is copied for each view, F04). [-0, +0] */
+static int lun_state_shared(lua_State *L, int idx) {
   int32_t handle;
+  return lun_object_test(L, idx) || lun_host_test(L, idx, &handle) || lun_subject_test(L, idx);
+}
+
+/* Pushes the first value every view would share found at idx or inside its
+ * plain tables (bounded: nesting below 32, at most *budget entries in all)
+ * and returns 1; 0, pushing nothing, if none. [-0, +(0|1)] */
+static int lun_state_find_shared(lua_State *L, int idx, int depth, long *budget) {
+  idx = lua_absindex(L, idx);
+  if (lun_state_shared(L, idx)) { lua_pushvalue(L, idx); return 1; }
+  if (depth >= 32 || lua_type(L, idx) != LUA_TTABLE) return 0;
+  if (lua_getmetatable(L, idx)) { lua_pop(L, 1); return 0; }   /* a plain table only: it is copied, F04 */
+  luaL_checkstack(L, 4, "checking a state default");
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    if (--*budget < 0) { lua_pop(L, 2); return 0; }   /* past the bound: copied as it is (F04) */
+    if (lun_state_find_shared(L, -1, depth + 1, budget)) {
+      lua_replace(L, -3);                         /* culprit, value */
+      lua_pop(L, 1);
+      return 1;
+    }
+    lua_pop(L, 1);
+  }
+  return 0;
+}
+
+void lun_state_check(lua_State *L, int defidx, const char *section, const char *view) {
+  long budget = 100000;
   defidx = lua_absindex(L, defidx);
   if (lua_getfield(L, defidx, section) != LUA_TTABLE) { lua_pop(L, 1); return; }
   lua_pushnil(L);
   while (lua_next(L, -2)) {
-    if (lua_type(L, -2) == LUA_TSTRING && (lun_object_test(L, -1) || lun_host_test(L, -1, &handle))) {
+    if (lua_type(L, -2) == LUA_TSTRING && lun_state_find_shared(L, -1, 0, &budget)) {
       lun_describe(L, -1, 1);
       lun_error_here(L, "%s: %s '%s' holds %s, made once where the view is defined: every %s would share it. "
-                     "Give a function that makes one for each view: %s = function() return ... end",
-                     view, section, lua_tostring(L, -3), lua_tostring(L, -1), view, lua_tostring(L, -3));
+                     "Give a function that makes it for each view: %s = function() return ... end",
+                     view, section, lua_tostring(L, -4), lua_tostring(L, -1), view, lua_tostring(L, -4));
     }
     lua_pop(L, 1);
   }

@@ -150,7 +150,8 @@ extension LunetteRuntime {
             throw LunetteError.script("setText: \(node.typeName)\(label) cannot be typed into (only a TextField or a SecureField can)")
         }
         let status = (text ?? "").withCString {
-            lun_slot_binding(L, owner.recordRef, slot, $0, (text ?? "").utf8.count, text == nil ? 0 : 1)
+            lun_slot_binding(L, owner.recordRef, slot, $0, (text ?? "").utf8.count,
+                             text == nil ? 0 : node.kind == .secureField ? 2 : 1)
         }
         guard status == LUN_OK else { throw LunetteError.script(lastError) }
         flush()

@@ -107,7 +107,11 @@ end
 function checks.error_matches(fn, pattern, init, plain)
   local ok, err = pcall(fn)
   if ok then fail("expected an error, but the function returned normally") end
-  local text = type(err) == "string" and err:gsub("^.-:%d+: ", "", 1) or tostring(err)
+  local text = err
+  if type(err) == "string" then text = err:gsub("^.-:%d+: ", "", 1)
+  elseif type(err) == "number" or type(err) == "boolean"
+    or (getmetatable(err) ~= nil and rawget(getmetatable(err), "__tostring") ~= nil) then text = tostring(err)
+  else fail(("expected an error matching %s, got a %s with no text"):format(show(pattern), type(err))) end
   if not text:find(pattern, init or 1, plain) then
     fail(("expected an error matching %s, got %s"):format(show(pattern), show(text)))
   end

@@ -231,7 +231,7 @@ LUN_HOT int lun_out_done_send(lua_State *L, lun_State *S) {
   if (!S->doneLen) return 0;
   bits = lunh(S->rt, scheduler, units_done, S->doneBuf, S->doneLen);
   S->doneLen = 0;
-  if (S->doneCap > LUN_OUT_KEEP) lun_out_done_free(L, S);
+  if (S->doneCap > LUN_DONE_KEEP) lun_out_done_free(L, S);
   return bits;
 }
 

@@ -60,7 +60,7 @@ LUN_HOT void lun_flush_now(lua_State *L) {
   lua_pushcfunction(L, lun_flush_rounds_k);
   status = lua_pcall(L, 0, 0, 0);
   lun_out_done_send(L, S);                    /* plain runs a stop unwound past (their records stand) */
-  if (S->doneCap > LUN_DONE_KEEP) lun_out_done_free(L, S);   /* between flushes it holds nothing */
+  if (S->doneCap > LUN_DONE_KEEP) lun_out_done_free(L, S);   /* a large one, past what it keeps */
   lun_effects_end_flush(S);                   /* put off or held till the end: till the next change (raises not) */
   lunh(S->rt, scheduler, flush_end);
   if (status != LUA_OK) lua_error(L);

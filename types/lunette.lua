@@ -208,8 +208,9 @@ function View:id(id) end
 function View:animation(animation, value) end
 ---Changes the transaction of every animation within this view, the bodies of views inside it included (an empty one when none); disablesAnimations stops implicit :animation(a, value) (withAnimation's animation stays; t.animation = nil removes it). One a view value.
 ---@param fn fun(t: ui.Transaction)
+---@param options? { value: any } value: fn runs only in an update in which it changed (transaction(value:_:))
 ---@return ui.ViewValue
-function View:transaction(fn) end
+function View:transaction(fn, options) end
 ---Presents content while isPresented is true; or, given { item = binding }, content(item)
 ---while the binding holds a value (sheet(item:)); the sheet's `dismiss` sets it false / nil.
 ---onDismiss runs once each time the sheet goes ({ onDismiss = fn } third, or in the item table),

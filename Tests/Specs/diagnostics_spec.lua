@@ -56,12 +56,11 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
   end)
 
   it("D10 an argument a modifier or a view does not take is an error naming the call, never dropped", function()
-    -- SwiftUI's transaction(value:_:) runs its body only when the value changes
-    -- (https://developer.apple.com/documentation/swiftui/view/transaction(value:_:)): Lunette's
-    -- :transaction takes the function alone, so a value given beside it must not look as if it did something.
     local function fails(f) local ok, err = pcall(f); assert.is_false(ok); return err end
-    assert.matches("diagnostics_spec.lua:%d+: view:transaction takes at most 1 argument, got 2",
-      fails(function() ui.Text("x"):transaction(function() end, { value = 1 }) end))
+    assert.matches("diagnostics_spec.lua:%d+: view:transaction takes at most 2 arguments, got 3",
+      fails(function() ui.Text("x"):transaction(function() end, { value = 1 }, "x") end))
+    assert.matches("view:transaction: unknown option 'vale'",
+      fails(function() ui.Text("x"):transaction(function() end, { vale = 1 }) end))
     assert.matches("view:onAppear takes at most 1 argument, got 2", fails(function() ui.Text("x"):onAppear(print, "extra") end))
     assert.matches("view:font takes at most 1 argument, got 3", fails(function() ui.Text("x"):font("title", 1, 2) end))
     assert.matches("view:bold takes 0 arguments, got 1", fails(function() ui.Text("x"):bold(false) end))

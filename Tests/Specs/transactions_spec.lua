@@ -213,6 +213,25 @@ describe("The order of :animation and :transaction on one view value", function(
     changed:unmount()
   end)
 
+  it("D06 :transaction(fn, { value = v }) changes the transaction only in an update in which v changed", function()
+    -- transaction(value:_:): "Applies the given transaction mutation function to all animations
+    -- used within the view ... whenever value changes"
+    -- (https://developer.apple.com/documentation/swiftui/view/transaction(value:_:))
+    local card, trigger = Card(), Card()
+    local V = ui.View("TxOnValue", function(self)
+      return ui.Text("card"):scaleEffect(self.card.offset)
+        :transaction(function(t) t.animation = nil end, { value = self.trigger.offset })
+    end)
+    local app = ui.mount(V { card = card, trigger = trigger })
+    ui.withAnimation(ui.Animation.easeInOut(0.3), function() card.offset = 1 end)
+    ui.flush()
+    assert.equal("scaleEffect 0 -> 1, easeInOut 0.3s", animated(app, "card"))   -- its value did not change
+    ui.withAnimation(ui.Animation.easeInOut(0.3), function() card.offset = 2; trigger.offset = 1 end)
+    ui.flush()
+    assert.is_nil(animated(app, "card"))                                          -- it did: the mutation ran
+    app:unmount()
+  end)
+
   it("S20 :animation(nil, value) keeps the view's change from animating when value changes, whatever transaction comes", function()
     -- "If animation is nil, the view doesn't animate."
     -- (https://developer.apple.com/documentation/swiftui/view/animation(_:value:))

@@ -262,12 +262,28 @@ static int lun_modifier_animation(lua_State *L) {
   return 1;
 }
 
-/* view:transaction(fn) -> view: fn(t) may read and change the transaction
- * that reaches this view; its animation then applies to the view's subtree (T02). */
+/* view:transaction(fn [, { value = v }]) -> view: fn(t) may read and
+ * change the transaction that reaches this view; its animation then applies
+ * to the view's subtree (T02). With a value, fn runs only in an update in
+ * which the value changed (compared by contents, D03), as SwiftUI's
+ * transaction(value:_:) "applies the given transaction mutation function
+ * ... whenever value changes". */
 static int lun_modifier_transaction(lua_State *L) {
+  static const char *const options[] = {"value", NULL};
   lun_modifier_self(L);
   luaL_checktype(L, 2, LUA_TFUNCTION);
   lun_modifier_once(L, "txfn", "view:transaction(fn)");
+  if (!lua_isnoneornil(L, 3)) {                   /* { value = v }: kept as { v } (nil is a value) */
+    luaL_checktype(L, 3, LUA_TTABLE);
+    lun_check_keys(L, 3, options, "view:transaction", "option");
+    lua_getfield(L, 3, "value");
+    lun_modifier_comparable(L, -1, "view:transaction: the value it watches");
+    lun_snapshot(L, -1, "transaction value");
+    lua_createtable(L, 1, 0);
+    lua_insert(L, -2);
+    lua_rawseti(L, -2, 1);
+    lua_setfield(L, 1, "txval");
+  }
   lua_settop(L, 2);
   lua_setfield(L, 1, "txfn");
   return 1;
@@ -460,7 +476,7 @@ static const lun_Method lun_modifier_methods[] = {
   {"alert", lun_modifier_alert, 4},
   {"confirmationDialog", lun_modifier_confirmation_dialog, 4},
   {"animation", lun_modifier_animation, 2},
-  {"transaction", lun_modifier_transaction, 1},
+  {"transaction", lun_modifier_transaction, 2},
   {"onAppear", lun_modifier_on_appear, 1},
   {"onDisappear", lun_modifier_on_disappear, 1},
   {"task", lun_modifier_task, 2},

@@ -10,6 +10,7 @@
  * ("lunette.transaction"), where the bodies inside find it.
  */
 #include "core/core.h"
+#include "model/model.h"
 #include "life/life.h"
 #include "view/view.h"
 
@@ -166,16 +167,48 @@ static void lun_walk_newcell(lua_State *L, lun_Walk *W, int fidx) {
  * transaction in effect, which animates the view's node (and so its
  * subtree) and holds for the views inside it, through the environment for
  * other bodies. Runs inside the body's run. [-0, +0] */
+/* For :transaction(fn, { value = v }) on the view at v: 1 if v's value
+ * changed since the last render of this position (by contents, D03; the
+ * first render is no change), keeping it for the next. 1 without a value. [-0, +0] */
+static int lun_walk_tx_value_changed(lua_State *L, lun_Walk *W, int v) {
+  int top = lua_gettop(L), changed = 0;
+  size_t plen;
+  const char *path;
+  if (lun_rawfield(L, v, "txval") != LUA_TTABLE) { lua_settop(L, top); return 1; }
+  if (lua_getfield(L, W->record, "txValues") != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, W->record, "txValues");
+  }
+  path = lun_out_path(L, &plen);
+  lua_pushlstring(L, path, plen);                 /* top + 3 */
+  lua_pushvalue(L, -1);
+  if (lua_rawget(L, top + 2) == LUA_TTABLE) {     /* { previous value } */
+    lua_rawgeti(L, -1, 1);
+    lua_rawgeti(L, top + 1, 1);
+    changed = !lun_values_equal(L, -1, -2);
+    lua_pop(L, 2);
+  }
+  lua_pop(L, 1);
+  lua_pushvalue(L, top + 1);                      /* this render's, for the next */
+  lua_rawset(L, top + 2);
+  lua_settop(L, top);
+  return changed;
+}
+
 void lun_walk_transaction(lua_State *L, lun_Walk *W, int v) {
-  int top = lua_gettop(L);
+  int top = lua_gettop(L), apply;
   int32_t old;
   if (lun_rawfield(L, v, "txfn") != LUA_TFUNCTION) { lua_pop(L, 1); return; }
   lun_state(L)->txSeen = 1;
+  apply = lun_walk_tx_value_changed(L, W, v);
   lun_walk_tx(L, W);
   lun_transaction_new(L, -1);                     /* fn, around, copy */
   lua_pushvalue(L, top + 1);
   lua_pushvalue(L, -2);
-  lua_call(L, 1, 0);
+  if (apply) lua_call(L, 1, 0);                   /* with a value that did not change: the transaction passes */
+  else lua_pop(L, 2);
   lua_pushvalue(L, -1);
   lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   W->tx = W->slots;

@@ -169,30 +169,36 @@ static void lun_walk_newcell(lua_State *L, lun_Walk *W, int fidx) {
  * other bodies. Runs inside the body's run. [-0, +0] */
 /* For :transaction(fn, { value = v }) on the view at v: 1 if v's value
  * changed since the last render of this position (by contents, D03; the
- * first render is no change), keeping it for the next. 1 without a value. [-0, +0] */
+ * first render is no change). The values are kept in the run's out table
+ * (out.txValues[path]), so a position that is gone is forgotten with the
+ * run that had it. 1 without a value. [-0, +0] */
 static int lun_walk_tx_value_changed(lua_State *L, lun_Walk *W, int v) {
-  int top = lua_gettop(L), changed = 0;
+  int top = lua_gettop(L), changed = 0, out;
   size_t plen;
   const char *path;
-  if (lun_rawfield(L, v, "txval") != LUA_TTABLE) { lua_settop(L, top); return 1; }
-  if (lua_getfield(L, W->record, "txValues") != LUA_TTABLE) {
+  if (lun_rawfield(L, v, "txval") != LUA_TTABLE) { lua_settop(L, top); return 1; }   /* top + 1 */
+  path = lun_out_path(L, &plen);
+  lua_pushlstring(L, path, plen);                 /* top + 2 */
+  lua_getfield(L, W->record, "out");              /* the last render's values */
+  if (lua_istable(L, -1) && lua_getfield(L, -1, "txValues") == LUA_TTABLE) {
+    lua_pushvalue(L, top + 2);
+    if (lua_rawget(L, -2) == LUA_TTABLE) {        /* { previous value } */
+      lua_rawgeti(L, -1, 1);
+      lua_rawgeti(L, top + 1, 1);
+      changed = !lun_values_equal(L, -1, -2);
+    }
+  }
+  lua_settop(L, top + 2);
+  out = lun_walk_out(L, W);                       /* this render's, for the next */
+  if (lua_getfield(L, out, "txValues") != LUA_TTABLE) {
     lua_pop(L, 1);
     lua_newtable(L);
     lua_pushvalue(L, -1);
-    lua_setfield(L, W->record, "txValues");
+    lua_setfield(L, out, "txValues");
   }
-  path = lun_out_path(L, &plen);
-  lua_pushlstring(L, path, plen);                 /* top + 3 */
-  lua_pushvalue(L, -1);
-  if (lua_rawget(L, top + 2) == LUA_TTABLE) {     /* { previous value } */
-    lua_rawgeti(L, -1, 1);
-    lua_rawgeti(L, top + 1, 1);
-    changed = !lun_values_equal(L, -1, -2);
-    lua_pop(L, 2);
-  }
-  lua_pop(L, 1);
-  lua_pushvalue(L, top + 1);                      /* this render's, for the next */
-  lua_rawset(L, top + 2);
+  lua_pushvalue(L, top + 2);
+  lua_pushvalue(L, top + 1);
+  lua_rawset(L, -3);
   lua_settop(L, top);
   return changed;
 }

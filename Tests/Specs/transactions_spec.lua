@@ -232,6 +232,36 @@ describe("The order of :animation and :transaction on one view value", function(
     app:unmount()
   end)
 
+  it("D06 a valued :transaction reaches the bodies inside only in the update its value changed; a view that comes back is new", function()
+    -- found by a hostile read: the views of a child body got the mutation every update, and a
+    -- position kept the value of a view that had gone
+    local c, trigger, calls = Card(), Card(), 0
+    local Child = ui.View("TxValueChild", function() return ui.Text("inner"):scaleEffect(c.offset) end)
+    local Parent = ui.View("TxValueParent", function()
+      return ui.VStack { ui.Text("own"):scaleEffect(c.offset), Child {} }
+        :transaction(function(t) calls = calls + 1; t.animation = nil end, { value = trigger.offset })
+    end)
+    local app = ui.mount(Parent {})
+    ui.withAnimation(ui.Animation.linear(1), function() c.offset = 1 end)
+    ui.flush()
+    assert.equal("scaleEffect 0 -> 1, linear 1.0s", animated(app, "own"))
+    assert.equal("scaleEffect 0 -> 1, linear 1.0s", animated(app, "inner"))
+    assert.equal(0, calls)
+    ui.withAnimation(ui.Animation.linear(1), function() c.offset = 2; trigger.offset = 1 end)
+    ui.flush()
+    assert.is_nil(animated(app, "inner"))                   -- now it applies, inside too
+    app:unmount()
+    local mode, back = Card(), 0
+    local Back = ui.View("TxValueBack", function()
+      return ui.VStack { mode.offset == 0 and ui.Text("a"):transaction(function() back = back + 1 end, { value = trigger.offset })
+        or ui.Image("i") }
+    end)
+    local b = ui.mount(Back {})
+    mode.offset = 1; ui.flush(); trigger.offset = 9; ui.flush(); mode.offset = 0; ui.flush()
+    assert.equal(0, back)
+    b:unmount()
+  end)
+
   it("S20 :animation(nil, value) keeps the view's change from animating when value changes, whatever transaction comes", function()
     -- "If animation is nil, the view doesn't animate."
     -- (https://developer.apple.com/documentation/swiftui/view/animation(_:value:))

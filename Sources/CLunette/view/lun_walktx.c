@@ -55,8 +55,14 @@ static void lun_walk_tx(lua_State *L, lun_Walk *W) {
   while (lua_istable(L, -1)) {                    /* the chain's functions, innermost first */
     if (++depth > LUN_MAX_TREE_DEPTH) luaL_error(L, "too many :transaction modifiers around a view");
     luaL_checkstack(L, 4, "applying :transaction modifiers");
-    lua_getfield(L, -1, "fn");
-    lua_insert(L, -2);
+    if (lua_getfield(L, -1, "only") == LUA_TNUMBER &&   /* { value = v }: only in the flush v changed in */
+        (uint32_t)lua_tointeger(L, -1) != lun_state(L)->flushes) {
+      lua_pop(L, 1);
+    } else {
+      lua_pop(L, 1);
+      lua_getfield(L, -1, "fn");
+      lua_insert(L, -2);
+    }
     lua_getfield(L, -1, "parent");
     lua_replace(L, -2);
   }
@@ -138,8 +144,10 @@ int lun_walk_disables(lua_State *L, lun_Walk *W) {
 
 /* Pushes the cell of the view's :transaction(fn) at fidx, the one its node
  * had last render (record.txcells[path]) or a new one, with fn and the
- * chain around it as parent. [-0, +1] */
-static void lun_walk_newcell(lua_State *L, lun_Walk *W, int fidx) {
+ * chain around it as parent; with a value (gate 1: it changed now, 2: it
+ * did not), `only` names the flush fn applies in, for the bodies inside
+ * that render later. [-0, +1] */
+static void lun_walk_newcell(lua_State *L, lun_Walk *W, int fidx, int gate) {
   size_t plen;
   const char *path = lun_out_path(L, &plen);
   if (lua_getfield(L, W->record, "txcells") != LUA_TTABLE) {
@@ -159,24 +167,23 @@ static void lun_walk_newcell(lua_State *L, lun_Walk *W, int fidx) {
   lua_remove(L, -2);
   lua_pushvalue(L, fidx);
   lua_setfield(L, -2, "fn");
+  if (gate) lua_pushinteger(L, gate == 1 ? (lua_Integer)lun_state(L)->flushes : -1);
+  else lua_pushnil(L);
+  lua_setfield(L, -2, "only");
   lun_walk_txcell(L, W);
   lua_setfield(L, -2, "parent");
 }
 
-/* The view at v has `:transaction(fn)`: fn changes a copy of the
- * transaction in effect, which animates the view's node (and so its
- * subtree) and holds for the views inside it, through the environment for
- * other bodies. Runs inside the body's run. [-0, +0] */
 /* For :transaction(fn, { value = v }) on the view at v: 1 if v's value
- * changed since the last render of this position (by contents, D03; the
- * first render is no change). The values are kept in the run's out table
- * (out.txValues[path]), so a position that is gone is forgotten with the
- * run that had it. 1 without a value. [-0, +0] */
+ * changed since the last render of this position (by contents, D03), 2 if
+ * not (the first render is no change), 0 without a value. The values are
+ * kept in the run's out table (out.txValues[path]), so a position that is
+ * gone is forgotten with the run that had it. [-0, +0] */
 static int lun_walk_tx_value_changed(lua_State *L, lun_Walk *W, int v) {
   int top = lua_gettop(L), changed = 0, out;
   size_t plen;
   const char *path;
-  if (lun_rawfield(L, v, "txval") != LUA_TTABLE) { lua_settop(L, top); return 1; }   /* top + 1 */
+  if (lun_rawfield(L, v, "txval") != LUA_TTABLE) { lua_settop(L, top); return 0; }   /* top + 1 */
   path = lun_out_path(L, &plen);
   lua_pushlstring(L, path, plen);                 /* top + 2 */
   lua_getfield(L, W->record, "out");              /* the last render's values */
@@ -200,15 +207,20 @@ static int lun_walk_tx_value_changed(lua_State *L, lun_Walk *W, int v) {
   lua_pushvalue(L, top + 1);
   lua_rawset(L, -3);
   lua_settop(L, top);
-  return changed;
+  return changed ? 1 : 2;
 }
 
+/* The view at v has `:transaction(fn)`: fn changes a copy of the
+ * transaction in effect, which animates the view's node (and so its
+ * subtree) and holds for the views inside it, through the environment for
+ * other bodies. Runs inside the body's run. [-0, +0] */
 void lun_walk_transaction(lua_State *L, lun_Walk *W, int v) {
-  int top = lua_gettop(L), apply;
+  int top = lua_gettop(L), apply, gate;
   int32_t old;
   if (lun_rawfield(L, v, "txfn") != LUA_TFUNCTION) { lua_pop(L, 1); return; }
   lun_state(L)->txSeen = 1;
-  apply = lun_walk_tx_value_changed(L, W, v);
+  gate = lun_walk_tx_value_changed(L, W, v);      /* 0: no value; 1: it changed; 2: it did not */
+  apply = gate != 2;
   lun_walk_tx(L, W);
   lun_transaction_new(L, -1);                     /* fn, around, copy */
   lua_pushvalue(L, top + 1);
@@ -219,7 +231,7 @@ void lun_walk_transaction(lua_State *L, lun_Walk *W, int v) {
   lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   W->tx = W->slots;
   lun_walk_animate(L, W);
-  lun_walk_newcell(L, W, top + 1);
+  lun_walk_newcell(L, W, top + 1, gate);
   lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   W->txcell = W->slots;
   old = lun_out_env(L, "lunette.transaction", 19, W->slots);

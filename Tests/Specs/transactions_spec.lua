@@ -262,6 +262,26 @@ describe("The order of :animation and :transaction on one view value", function(
     b:unmount()
   end)
 
+  it("the values :animation and :transaction compare are kept for the positions of the last render only", function()
+    -- found by a hostile read: a table on the record kept every position ever seen
+    -- (a view that moves to a new place each render grew it by one entry a render)
+    local box = Card()
+    local V = ui.View("TxForgets", function()
+      local rows = {}
+      rows[box.offset % 3000 + 1] = ui.Text("t"):animation(ui.Animation.default, box.offset)
+        :transaction(function() end, { value = box.offset })
+      return ui.VStack(rows)
+    end)
+    local app = ui.mount(V {})
+    for i = 1, 50 do box.offset = i; ui.flush() end
+    collectgarbage(); collectgarbage()
+    local before = collectgarbage("count")
+    for i = 51, 1550 do box.offset = i; ui.flush() end
+    collectgarbage(); collectgarbage()
+    assert.is_true(collectgarbage("count") - before < 64, "grew by " .. (collectgarbage("count") - before) .. " KiB")
+    app:unmount()
+  end)
+
   it("S20 :animation(nil, value) keeps the view's change from animating when value changes, whatever transaction comes", function()
     -- "If animation is nil, the view doesn't animate."
     -- (https://developer.apple.com/documentation/swiftui/view/animation(_:value:))

@@ -150,44 +150,48 @@ static int lun_walk_outer(lua_State *L, int v) {
  * the same view value (outer), a goes into the transaction that fn then
  * changes (lun_walk_tx_with), as SwiftUI's later modifier wraps the earlier. */
 static void lun_walk_animation(lua_State *L, lun_Walk *W, int v, int outer) {
+  int top = lua_gettop(L), anim = top + 1, key = top + 2, out;
   size_t plen, dlen;
   const char *path, *desc;
   if (lun_rawfield(L, v, "anim") != LUA_TTABLE) { lua_pop(L, 1); return; }
-  if (lua_getfield(L, W->record, "animValues") != LUA_TTABLE) {
+  path = lun_out_path(L, &plen);
+  lua_pushlstring(L, path, plen);
+  lua_getfield(L, W->record, "out");              /* the last render's values, by position */
+  if (lua_istable(L, -1) && lua_getfield(L, -1, "animValues") == LUA_TTABLE) {
+    lua_pushvalue(L, key);
+    if (lua_rawget(L, -2) == LUA_TTABLE) {        /* { previous value } */
+      lua_rawgeti(L, -1, 1);
+      lua_rawgeti(L, anim, 2);
+      if (!lun_values_equal(L, -1, -2) && !lun_walk_disables(L, W)) {   /* by contents (Equatable); not
+                                                    while the transaction disables animations (D06) */
+        if (lua_rawgeti(L, anim, 1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {   /* :animation(nil, value) */
+          lua_pushnil(L);
+          lua_replace(L, -2);
+        }
+        if (outer) lun_walk_tx_with(L, W, lua_gettop(L));
+        else if (lua_isnil(L, -1)) lun_out_animate(L, "", 0);   /* none: the node's changes are not animated */
+        else {
+          desc = luaL_tolstring(L, -1, &dlen);
+          lun_out_animate(L, desc, dlen);
+          lua_pop(L, 1);
+        }
+      }
+    }
+  }
+  lua_settop(L, key);
+  out = lun_walk_out(L, W);                       /* this render's, in the run's out: a position that is */
+  if (lua_getfield(L, out, "animValues") != LUA_TTABLE) {   /* gone is forgotten with the run that had it */
     lua_pop(L, 1);
     lua_newtable(L);
     lua_pushvalue(L, -1);
-    lua_setfield(L, W->record, "animValues");
+    lua_setfield(L, out, "animValues");
   }
-  path = lun_out_path(L, &plen);
-  lua_pushlstring(L, path, plen);
-  lua_pushvalue(L, -1);
-  if (lua_rawget(L, -3) == LUA_TTABLE) {          /* { previous value } */
-    lua_rawgeti(L, -1, 1);
-    lua_rawgeti(L, -5, 2);
-    if (!lun_values_equal(L, -1, -2) && !lun_walk_disables(L, W)) {   /* by contents (Equatable); not
-                                                    while the transaction disables animations (D06) */
-      if (lua_rawgeti(L, -6, 1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {   /* :animation(nil, value) */
-        lua_pushnil(L);
-        lua_replace(L, -2);
-      }
-      if (outer) lun_walk_tx_with(L, W, lua_gettop(L));
-      else if (lua_isnil(L, -1)) lun_out_animate(L, "", 0);   /* none: the node's changes are not animated */
-      else {
-        desc = luaL_tolstring(L, -1, &dlen);
-        lun_out_animate(L, desc, dlen);
-        lua_pop(L, 1);
-      }
-      lua_pop(L, 1);
-    }
-    lua_pop(L, 2);
-  }
-  lua_pop(L, 1);
+  lua_pushvalue(L, key);
   lua_createtable(L, 1, 0);
-  lua_rawgeti(L, -4, 2);
+  lua_rawgeti(L, anim, 2);
   lua_rawseti(L, -2, 1);
   lua_rawset(L, -3);
-  lua_pop(L, 2);
+  lua_settop(L, top);
 }
 
 /* Reports the modifiers of the view at v. */

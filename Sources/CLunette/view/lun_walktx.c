@@ -143,28 +143,35 @@ int lun_walk_disables(lua_State *L, lun_Walk *W) {
 }
 
 /* Pushes the cell of the view's :transaction(fn) at fidx, the one its node
- * had last render (record.txcells[path]) or a new one, with fn and the
+ * had last render (the last run's out.txcells[path]) or a new one, with fn and the
  * chain around it as parent; with a value (gate 1: it changed now, 2: it
  * did not), `only` names the flush fn applies in, for the bodies inside
  * that render later. [-0, +1] */
 static void lun_walk_newcell(lua_State *L, lun_Walk *W, int fidx, int gate) {
+  int top = lua_gettop(L), out;
   size_t plen;
   const char *path = lun_out_path(L, &plen);
-  if (lua_getfield(L, W->record, "txcells") != LUA_TTABLE) {
+  lua_pushlstring(L, path, plen);                 /* top + 1 */
+  lua_getfield(L, W->record, "out");              /* last render's cell here: the same table, so the */
+  if (!lua_istable(L, -1) || lua_getfield(L, -1, "txcells") != LUA_TTABLE ||   /* views inside see no change */
+      (lua_pushvalue(L, top + 1), lua_rawget(L, -2)) != LUA_TTABLE) {
+    lua_settop(L, top + 2);                       /* a new one (top + 2 a placeholder) */
+    lua_createtable(L, 0, 3);
+  }
+  lua_replace(L, top + 2);                        /* top + 2: the cell */
+  lua_settop(L, top + 2);
+  out = lun_walk_out(L, W);                       /* kept in this run's out: a gone position is forgotten */
+  if (lua_getfield(L, out, "txcells") != LUA_TTABLE) {
     lua_pop(L, 1);
     lua_newtable(L);
     lua_pushvalue(L, -1);
-    lua_setfield(L, W->record, "txcells");
+    lua_setfield(L, out, "txcells");
   }
-  lua_pushlstring(L, path, plen);
-  if (lua_rawget(L, -2) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_createtable(L, 0, 2);
-    lua_pushlstring(L, path, plen);
-    lua_pushvalue(L, -2);
-    lua_rawset(L, -4);
-  }
-  lua_remove(L, -2);
+  lua_pushvalue(L, top + 1);
+  lua_pushvalue(L, top + 2);
+  lua_rawset(L, -3);
+  lua_settop(L, top + 2);
+  lua_remove(L, top + 1);                         /* the cell */
   lua_pushvalue(L, fidx);
   lua_setfield(L, -2, "fn");
   if (gate) lua_pushinteger(L, gate == 1 ? (lua_Integer)lun_state(L)->flushes : -1);

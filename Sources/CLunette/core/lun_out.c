@@ -18,31 +18,52 @@
 /* Above this capacity the buffer is given back after each hand-over. */
 #define LUN_OUT_KEEP (64 * 1024)
 
+/* The two buffers C fills for the host (a run's records, the batch's held
+ * plain runs) grow and go the same way, charged to the memory cap. */
+
+/* Grows the buffer *buf of capacity *cap, len bytes used, to take n more:
+ * doubling from `first` up to LUN_OUT_KEEP, exactly the size past it.
+ * Returns 1; 0 past the memory cap, -1 out of memory (the buffer as it
+ * was). Raises not. */
+static int lun_out_grow(lua_State *L, char **buf, size_t *cap, size_t len, size_t n, size_t first) {
+  size_t c = *cap ? *cap : first;
+  char *p;
+  while (c - len < n && c < LUN_OUT_KEEP) c *= 2;
+  if (c - len < n) c = len + n;                   /* a large record: exactly its size */
+  if (!lun_memory_charge(L, (long long)(c - *cap))) return 0;
+  p = (char *)realloc(*buf, c);
+  if (!p) {
+    lun_memory_charge(L, -(long long)(c - *cap));
+    return -1;
+  }
+  *buf = p;
+  *cap = c;
+  return 1;
+}
+
+/* Frees a buffer lun_out_grow made. */
+static void lun_out_release(lua_State *L, char **buf, size_t *cap, size_t *len) {
+  free(*buf);
+  if (*cap) lun_memory_charge(L, -(long long)*cap);
+  *buf = NULL;
+  *cap = *len = 0;
+}
+
 /* Makes room for n more bytes in S's buffer, handing over what it holds
  * first when it would grow past LUN_OUT_KEEP (records are whole, so the
  * host may read them at any record's end); raises past the memory cap. */
 LUN_HOT static char *lun_out_room(lua_State *L, lun_State *S, size_t n) {
-  size_t cap;
-  char *p;
+  int grown;
   if (n <= S->outCap - S->outLen) return S->outBuf + S->outLen;
   if (S->outLen && S->outLen + n > LUN_OUT_KEEP) {
     lun_out_flush(L, S);
     if (n <= S->outCap - S->outLen) return S->outBuf + S->outLen;
   }
   if (n > ((size_t)-1) / 4 - S->outLen) luaL_error(L, "not enough memory: a view's output is too large");
-  cap = S->outCap ? S->outCap : 256;
-  while (cap - S->outLen < n && cap < LUN_OUT_KEEP) cap *= 2;
-  if (cap - S->outLen < n) cap = S->outLen + n;   /* a large record: exactly its size */
-  if (!lun_memory_charge(L, (long long)(cap - S->outCap)))
-    luaL_error(L, "not enough memory: its output holds more text than the memory cap allows");
-  p = (char *)realloc(S->outBuf, cap);
-  if (!p) {
-    lun_memory_charge(L, -(long long)(cap - S->outCap));
-    luaL_error(L, "not enough memory");
-  }
-  S->outBuf = p;
-  S->outCap = cap;
-  return p + S->outLen;
+  grown = lun_out_grow(L, &S->outBuf, &S->outCap, S->outLen, n, 256);
+  if (grown == 0) luaL_error(L, "not enough memory: its output holds more text than the memory cap allows");
+  if (grown < 0) luaL_error(L, "not enough memory");
+  return S->outBuf + S->outLen;
 }
 
 /* Writes a string operand at p (its length, then its bytes; NULL:
@@ -163,10 +184,7 @@ void lun_out_flush(lua_State *L, lun_State *S) {
 
 /* Frees the buffer (the state closes, or it grew large). */
 void lun_out_free(lua_State *L, lun_State *S) {
-  free(S->outBuf);
-  if (S->outCap) lun_memory_charge(L, -(long long)S->outCap);
-  S->outBuf = NULL;
-  S->outCap = S->outLen = 0;
+  lun_out_release(L, &S->outBuf, &S->outCap, &S->outLen);
 }
 
 /* ---- plain runs ----
@@ -202,19 +220,8 @@ void lun_out_begun(lua_State *L, lun_State *S) {
 static int lun_out_done_hold(lua_State *L, lun_State *S, int32_t unit) {
   size_t need = sizeof unit + sizeof S->outLen + S->outLen;
   char *p;
-  if (need > S->doneCap - S->doneLen) {
-    size_t cap = S->doneCap ? S->doneCap : 1024;
-    while (cap - S->doneLen < need && cap < LUN_OUT_KEEP) cap *= 2;
-    if (cap - S->doneLen < need) cap = S->doneLen + need;   /* a large entry: exactly its size */
-    if (!lun_memory_charge(L, (long long)(cap - S->doneCap))) return 0;
-    p = (char *)realloc(S->doneBuf, cap);
-    if (!p) {
-      lun_memory_charge(L, -(long long)(cap - S->doneCap));
-      return 0;
-    }
-    S->doneBuf = p;
-    S->doneCap = cap;
-  }
+  if (need > S->doneCap - S->doneLen && lun_out_grow(L, &S->doneBuf, &S->doneCap, S->doneLen, need, 1024) != 1)
+    return 0;
   p = S->doneBuf + S->doneLen;
   memcpy(p, &unit, sizeof unit);
   memcpy(p + sizeof unit, &S->outLen, sizeof S->outLen);
@@ -237,10 +244,7 @@ LUN_HOT int lun_out_done_send(lua_State *L, lun_State *S) {
 
 /* Frees the held entries' buffer (the state closes, or it grew large). [-0, +0] */
 void lun_out_done_free(lua_State *L, lun_State *S) {
-  free(S->doneBuf);
-  if (S->doneCap) lun_memory_charge(L, -(long long)S->doneCap);
-  S->doneBuf = NULL;
-  S->doneCap = S->doneLen = 0;
+  lun_out_release(L, &S->doneBuf, &S->doneCap, &S->doneLen);
 }
 
 /* Ends a plain run that asked the host nothing: its records become an entry

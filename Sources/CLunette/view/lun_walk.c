@@ -50,6 +50,43 @@ int lun_walk_out(lua_State *L, lun_Walk *W) {
   return W->out;
 }
 
+/* What a run keeps for the next render of a position — the values
+ * :animation(a, value) and :transaction(fn, { value }) compare, the cells
+ * that carry a :transaction to other bodies — lives in its out table, by
+ * name and path: a position that is gone is forgotten with the run that
+ * had it. */
+
+/* Pushes what the last render kept under name for the path at pidx (nil
+ * if nothing). [-0, +1] */
+void lun_walk_kept(lua_State *L, lun_Walk *W, const char *name, int pidx) {
+  int top = lua_gettop(L);
+  pidx = lua_absindex(L, pidx);
+  if (lua_getfield(L, W->record, "out") == LUA_TTABLE && lua_getfield(L, -1, name) == LUA_TTABLE) {
+    lua_pushvalue(L, pidx);
+    lua_rawget(L, -2);
+  } else lua_pushnil(L);
+  lua_replace(L, top + 1);
+  lua_settop(L, top + 1);
+}
+
+/* Keeps the value on top under name for the path at pidx, for the next
+ * render. [-1, +0] */
+void lun_walk_keep(lua_State *L, lun_Walk *W, const char *name, int pidx) {
+  int out;
+  pidx = lua_absindex(L, pidx);
+  out = lun_walk_out(L, W);
+  if (lua_getfield(L, out, name) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, out, name);
+  }
+  lua_pushvalue(L, pidx);
+  lua_pushvalue(L, -3);
+  lua_rawset(L, -3);
+  lua_pop(L, 2);
+}
+
 /* Reports the environment value stored at slot as key on the open node;
  * if the node had the entry last render and its value is not the same
  * (raw equality), the entry changed. [-0, +0] */
@@ -150,47 +187,36 @@ static int lun_walk_outer(lua_State *L, int v) {
  * the same view value (outer), a goes into the transaction that fn then
  * changes (lun_walk_tx_with), as SwiftUI's later modifier wraps the earlier. */
 static void lun_walk_animation(lua_State *L, lun_Walk *W, int v, int outer) {
-  int top = lua_gettop(L), anim = top + 1, key = top + 2, out;
+  int top = lua_gettop(L), anim = top + 1, key = top + 2;
   size_t plen, dlen;
   const char *path, *desc;
   if (lun_rawfield(L, v, "anim") != LUA_TTABLE) { lua_pop(L, 1); return; }
   path = lun_out_path(L, &plen);
   lua_pushlstring(L, path, plen);
-  lua_getfield(L, W->record, "out");              /* the last render's values, by position */
-  if (lua_istable(L, -1) && lua_getfield(L, -1, "animValues") == LUA_TTABLE) {
-    lua_pushvalue(L, key);
-    if (lua_rawget(L, -2) == LUA_TTABLE) {        /* { previous value } */
-      lua_rawgeti(L, -1, 1);
-      lua_rawgeti(L, anim, 2);
-      if (!lun_values_equal(L, -1, -2) && !lun_walk_disables(L, W)) {   /* by contents (Equatable); not
+  lun_walk_kept(L, W, "animValues", key);         /* { previous value }, or nil */
+  if (lua_istable(L, -1)) {
+    lua_rawgeti(L, -1, 1);
+    lua_rawgeti(L, anim, 2);
+    if (!lun_values_equal(L, -1, -2) && !lun_walk_disables(L, W)) {   /* by contents (Equatable); not
                                                     while the transaction disables animations (D06) */
-        if (lua_rawgeti(L, anim, 1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {   /* :animation(nil, value) */
-          lua_pushnil(L);
-          lua_replace(L, -2);
-        }
-        if (outer) lun_walk_tx_with(L, W, lua_gettop(L));
-        else if (lua_isnil(L, -1)) lun_out_animate(L, "", 0);   /* none: the node's changes are not animated */
-        else {
-          desc = luaL_tolstring(L, -1, &dlen);
-          lun_out_animate(L, desc, dlen);
-          lua_pop(L, 1);
-        }
+      if (lua_rawgeti(L, anim, 1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {   /* :animation(nil, value) */
+        lua_pushnil(L);
+        lua_replace(L, -2);
+      }
+      if (outer) lun_walk_tx_with(L, W, lua_gettop(L));
+      else if (lua_isnil(L, -1)) lun_out_animate(L, "", 0);   /* none: the node's changes are not animated */
+      else {
+        desc = luaL_tolstring(L, -1, &dlen);
+        lun_out_animate(L, desc, dlen);
+        lua_pop(L, 1);
       }
     }
   }
   lua_settop(L, key);
-  out = lun_walk_out(L, W);                       /* this render's, in the run's out: a position that is */
-  if (lua_getfield(L, out, "animValues") != LUA_TTABLE) {   /* gone is forgotten with the run that had it */
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, out, "animValues");
-  }
-  lua_pushvalue(L, key);
-  lua_createtable(L, 1, 0);
+  lua_createtable(L, 1, 0);                       /* this render's, for the next */
   lua_rawgeti(L, anim, 2);
   lua_rawseti(L, -2, 1);
-  lua_rawset(L, -3);
+  lun_walk_keep(L, W, "animValues", key);
   lua_settop(L, top);
 }
 

@@ -143,34 +143,22 @@ int lun_walk_disables(lua_State *L, lun_Walk *W) {
 }
 
 /* Pushes the cell of the view's :transaction(fn) at fidx, the one its node
- * had last render (the last run's out.txcells[path]) or a new one, with fn and the
+ * had last render (lun_walk_kept) or a new one, with fn and the
  * chain around it as parent; with a value (gate 1: it changed now, 2: it
  * did not), `only` names the flush fn applies in, for the bodies inside
  * that render later. [-0, +1] */
 static void lun_walk_newcell(lua_State *L, lun_Walk *W, int fidx, int gate) {
-  int top = lua_gettop(L), out;
+  int top = lua_gettop(L);
   size_t plen;
   const char *path = lun_out_path(L, &plen);
   lua_pushlstring(L, path, plen);                 /* top + 1 */
-  lua_getfield(L, W->record, "out");              /* last render's cell here: the same table, so the */
-  if (!lua_istable(L, -1) || lua_getfield(L, -1, "txcells") != LUA_TTABLE ||   /* views inside see no change */
-      (lua_pushvalue(L, top + 1), lua_rawget(L, -2)) != LUA_TTABLE) {
-    lua_settop(L, top + 2);                       /* a new one (top + 2 a placeholder) */
+  lun_walk_kept(L, W, "txcells", top + 1);        /* last render's cell here: the same table, so the */
+  if (!lua_istable(L, -1)) {                      /* views inside see no change */
+    lua_pop(L, 1);
     lua_createtable(L, 0, 3);
   }
-  lua_replace(L, top + 2);                        /* top + 2: the cell */
-  lua_settop(L, top + 2);
-  out = lun_walk_out(L, W);                       /* kept in this run's out: a gone position is forgotten */
-  if (lua_getfield(L, out, "txcells") != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, out, "txcells");
-  }
-  lua_pushvalue(L, top + 1);
-  lua_pushvalue(L, top + 2);
-  lua_rawset(L, -3);
-  lua_settop(L, top + 2);
+  lua_pushvalue(L, -1);
+  lun_walk_keep(L, W, "txcells", top + 1);
   lua_remove(L, top + 1);                         /* the cell */
   lua_pushvalue(L, fidx);
   lua_setfield(L, -2, "fn");
@@ -183,36 +171,24 @@ static void lun_walk_newcell(lua_State *L, lun_Walk *W, int fidx, int gate) {
 
 /* For :transaction(fn, { value = v }) on the view at v: 1 if v's value
  * changed since the last render of this position (by contents, D03), 2 if
- * not (the first render is no change), 0 without a value. The values are
- * kept in the run's out table (out.txValues[path]), so a position that is
- * gone is forgotten with the run that had it. [-0, +0] */
+ * not (the first render is no change), 0 without a value (kept by
+ * lun_walk_keep). [-0, +0] */
 static int lun_walk_tx_value_changed(lua_State *L, lun_Walk *W, int v) {
-  int top = lua_gettop(L), changed = 0, out;
+  int top = lua_gettop(L), changed = 0;
   size_t plen;
   const char *path;
   if (lun_rawfield(L, v, "txval") != LUA_TTABLE) { lua_settop(L, top); return 0; }   /* top + 1 */
   path = lun_out_path(L, &plen);
   lua_pushlstring(L, path, plen);                 /* top + 2 */
-  lua_getfield(L, W->record, "out");              /* the last render's values */
-  if (lua_istable(L, -1) && lua_getfield(L, -1, "txValues") == LUA_TTABLE) {
-    lua_pushvalue(L, top + 2);
-    if (lua_rawget(L, -2) == LUA_TTABLE) {        /* { previous value } */
-      lua_rawgeti(L, -1, 1);
-      lua_rawgeti(L, top + 1, 1);
-      changed = !lun_values_equal(L, -1, -2);
-    }
+  lun_walk_kept(L, W, "txValues", top + 2);       /* { previous value }, or nil */
+  if (lua_istable(L, -1)) {
+    lua_rawgeti(L, -1, 1);
+    lua_rawgeti(L, top + 1, 1);
+    changed = !lun_values_equal(L, -1, -2);
   }
   lua_settop(L, top + 2);
-  out = lun_walk_out(L, W);                       /* this render's, for the next */
-  if (lua_getfield(L, out, "txValues") != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, out, "txValues");
-  }
-  lua_pushvalue(L, top + 2);
-  lua_pushvalue(L, top + 1);
-  lua_rawset(L, -3);
+  lua_pushvalue(L, top + 1);                      /* this render's, for the next */
+  lun_walk_keep(L, W, "txValues", top + 2);
   lua_settop(L, top);
   return changed ? 1 : 2;
 }

@@ -78,6 +78,11 @@ int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const
 
 /* lun_walktx.c: the walker's part of transactions (D06) */
 void lun_walk_transaction(lua_State *L, lun_Walk *W, int v);
+/* What a run keeps for the next render of a position, in its out table by
+ * name and path (lun_walk.c): the last render's (nil if none), and this
+ * one's, the value on top. [-0, +1], [-1, +0] */
+void lun_walk_kept(lua_State *L, lun_Walk *W, const char *name, int pidx);
+void lun_walk_keep(lua_State *L, lun_Walk *W, const char *name, int pidx);
 void lun_walk_inherited(lua_State *L, lun_Walk *W);
 void lun_walk_note(lua_State *L, lun_Walk *W);                                    /* [-0, +0] */
 int lun_walk_disables(lua_State *L, lun_Walk *W);

@@ -355,7 +355,7 @@ final class SeamTests: XCTestCase {
             app = ui.mount(ui.View("V", function() return ui.Text("n " .. box.n):padding(4) end) {})
             """)
         let app = try XCTUnwrap(runtime.apps.first)
-        let view = try XCTUnwrap(app.root.children.values.first)
+        let view = try XCTUnwrap(app.root.children.first?.unit)
         XCTAssertNil(view.last.nodes)
         XCTAssertFalse(view.last.records.isEmpty)
         XCTAssertEqual(app.nodes.first?.children.first?.text, "n 0")

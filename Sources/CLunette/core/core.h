@@ -58,7 +58,7 @@ static inline int lun_rawfield(lua_State *L, int idx, const char *k) {
  * interned once per state, so reading one costs no string lookup; and
  * since Lua interns short strings, a key is one of them exactly when its
  * text is the same pointer (lun_State.keyNames). */
-#define LUN_KEYS(X) X(INFO, "info") X(SELF, "self") X(BODY, "body") X(READY, "ready") X(OUT, "out") \
+#define LUN_KEYS(X) X(INFO, "info") X(SELF, "self") X(BODY, "body") X(OUT, "out") \
   X(KIND, "kind") X(TEXT, "text") X(SLOTS, "slots") X(SECTIONS, "sections") X(INPUTS, "inputs") \
   X(UPDATES, "updates") X(OBJECTS, "objects") X(VALUE, "value") \
   X(ROW, "row") X(ELEM, "elem") X(INDEX, "index") X(FN, "fn") X(LIFE, "life") \

@@ -13,6 +13,9 @@
  */
 #include "core/core.h"
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* Memory in use by a state, and its cap (0: none). */
 typedef struct lun_Memory {
@@ -105,4 +108,14 @@ LUN_HOT int lun_memory_charge(lua_State *L, long long delta) {
 void lun_memory_limit(lua_State *L, size_t limit) {
   void *ud;
   if (lua_getallocf(L, &ud) == lun_alloc) ((lun_Memory *)ud)->limit = limit;
+}
+
+/* Hands the process's freed heap pages back to the system (glibc's
+ * malloc_trim; elsewhere nothing). The runtime calls it after a flush that
+ * gave back large scratch (a mount of thousands of views), so what the
+ * process holds afterwards is what stays mounted. Never raises. */
+void lun_heap_trim(void) {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
 }

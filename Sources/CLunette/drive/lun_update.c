@@ -206,12 +206,12 @@ static void lun_run_unit(lua_State *L, lun_State *S, lun_Run *run) {
       break;
     case LUN_UNIT_COMPONENT: {
       int info, work;
-      if (lun_getkey(L, S, W->record, LUN_K_READY) == LUA_TNIL) lun_self_init(L, W->record);
       lun_getkey(L, S, W->record, LUN_K_INFO);    /* the view's info, read once */
       info = lua_gettop(L);
       lun_getkey(L, S, info, LUN_K_BODY);
       lun_getkey(L, S, W->record, LUN_K_SELF);
-      work = lun_self_work(L, -1);                /* most views: neither */
+      work = lun_self_work(L, -1);                /* most views: neither, and ready */
+      if (!(work & LUN_SELF_READY)) lun_self_init(L, W->record);   /* its first run: state made */
       if (work & LUN_SELF_OBJECTS) lun_self_subscribe(L, W->record, info);
       if (work & LUN_SELF_UPDATES) lun_dynamic_update(L, W->record, info);   /* DynamicProperty.update, before the body (F14) */
       lun_run_view(L, W, lua_gettop(L) - 1, 1);
@@ -273,6 +273,7 @@ LUN_HOT static int lun_update_k(lua_State *L) {
   run->walk.life = run->ticket.kind == LUN_UNIT_EFFECT ? 0 : 4;
   run->walk.slots = 0;
   run->walk.root = run->ticket.kind == LUN_UNIT_ROOT;
+  run->walk.unit = run->walk.root || run->ticket.kind == LUN_UNIT_EFFECT ? 0 : run->ticket.unit;
   run->walk.rt = S->rt;
   run->saved = S->active;
   run->savedRendering = S->rendering;
@@ -467,9 +468,7 @@ LUN_HOT void lun_release_refs(lua_State *L, lun_State *S) {
   int32_t ref;
   while ((ref = lunh(S->rt, scheduler, release_next)) != 0) {
     if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TTABLE) {
-      lua_getfield(L, -1, "unit");
-      lun_life_release(L, -2, (int32_t)lua_tointeger(L, -1));
-      lua_pop(L, 1);
+      lun_life_release(L, -1, lun_record_unit(L, -1));
     }
     lua_pop(L, 1);
     luaL_unref(L, LUA_REGISTRYINDEX, ref);

@@ -227,6 +227,8 @@ void lun_memory_limit(lua_State *L, size_t limit);
  * back (delta < 0). Returns 0, charging nothing, if they would pass the cap
  * (R19). Never raises. */
 int lun_memory_charge(lua_State *L, long long delta);
+/* Hands freed heap pages back to the system (after a flush that freed large scratch). */
+void lun_heap_trim(void);
 
 /* Opens the standard libraries: the sandbox's allow-list, or all of them;
  * either way without finalizers or debug.sethook (lun_libraries.c). */

@@ -74,8 +74,8 @@ void lun_env_system_write(lua_State *L, int keyidx, int vidx);   /* issue 19: a 
 /* lun_refresh.c: RefreshAction, the environment's `refresh` (issue 19) */
 void lun_open_refresh(lua_State *L);
 int lun_refresh_test(lua_State *L, int idx);
-void lun_refresh_push(lua_State *L, int recidx, int n, int fnidx);   /* [-0, +1] */
-int lun_refresh_offered(lua_State *L, int aidx, int recidx);          /* [-0, +0] */
+void lun_refresh_push(lua_State *L, int recidx, int32_t unit, int n, int fnidx);   /* [-0, +1] */
+int lun_refresh_offered(lua_State *L, int aidx, int recidx, int32_t unit);          /* [-0, +0] */
 
 /* lun_binding.c */
 void lun_open_binding(lua_State *L);

@@ -123,9 +123,10 @@ int lun_refresh_test(lua_State *L, int idx) {
 }
 
 /* Pushes the action the n-th :refreshable of the body whose record is at
- * recidx stands for, made on its first render and kept in the record
- * (record.refreshActions[n]); it takes fn (at fnidx), the body's newest. [-0, +1] */
-void lun_refresh_push(lua_State *L, int recidx, int n, int fnidx) {
+ * recidx (of unit, 0 for a root) stands for, made on its first render and
+ * kept in the record (record.refreshActions[n]); it takes fn (at fnidx),
+ * the body's newest. [-0, +1] */
+void lun_refresh_push(lua_State *L, int recidx, int32_t unit, int n, int fnidx) {
   lun_Refresh *r;
   recidx = lua_absindex(L, recidx);
   fnidx = lua_absindex(L, fnidx);
@@ -138,9 +139,7 @@ void lun_refresh_push(lua_State *L, int recidx, int n, int fnidx) {
   if (lua_rawgeti(L, -1, n) != LUA_TUSERDATA) {
     lua_pop(L, 1);
     r = (lun_Refresh *)lua_newuserdatauv(L, sizeof(lun_Refresh), 3);
-    lua_getfield(L, recidx, "unit");
-    r->unit = lua_isinteger(L, -1) ? (int32_t)lua_tointeger(L, -1) : 0;
-    lua_pop(L, 1);
+    r->unit = unit;
     luaL_setmetatable(L, LUN_MT_REFRESH);
     lua_pushvalue(L, recidx);
     lua_setiuservalue(L, -2, 1);
@@ -154,19 +153,17 @@ void lun_refresh_push(lua_State *L, int recidx, int n, int fnidx) {
   lua_remove(L, -2);
 }
 
-/* A List whose unit's record is at recidx offered the action at aidx: it
- * renders again when a refresh starts or ends. Returns 1 if a refresh runs
- * (the List shows refreshing=true). [-0, +0] */
-int lun_refresh_offered(lua_State *L, int aidx, int recidx) {
+/* A List whose unit's record is at recidx (of unit, 0 for a root) offered
+ * the action at aidx: it renders again when a refresh starts or ends.
+ * Returns 1 if a refresh runs (the List shows refreshing=true). [-0, +0] */
+int lun_refresh_offered(lua_State *L, int aidx, int recidx, int32_t unit) {
   int running, top = lua_gettop(L);
   aidx = lua_absindex(L, aidx);
   recidx = lua_absindex(L, recidx);
-  lua_getiuservalue(L, aidx, 3);
-  lua_getfield(L, recidx, "unit");
-  if (lua_isinteger(L, -1) && lua_istable(L, -2)) {
+  if (lua_getiuservalue(L, aidx, 3) == LUA_TTABLE && unit) {
     lua_pushvalue(L, recidx);
-    lua_rawset(L, -3);
-  } else lua_pop(L, 1);
+    lua_rawseti(L, -2, unit);
+  }
   lua_getiuservalue(L, aidx, 1);
   running = lua_istable(L, -1) && lua_getfield(L, -1, "refreshing") != LUA_TNIL;
   lua_settop(L, top);

@@ -27,11 +27,8 @@ enum { LUN_ENABLED_UNKNOWN = 0, LUN_ENABLED_YES, LUN_ENABLED_NO };
  * `isEnabled` (read once per walk, tracked), narrowed by :disabled. */
 int lun_enabled_now(lua_State *L, lun_Walk *W) {
   if (W->enabled == LUN_ENABLED_UNKNOWN) {
-    int32_t unit;
+    int32_t unit = W->unit;
     W->enabled = LUN_ENABLED_YES;                  /* a root unit: nothing above it */
-    lua_getfield(L, W->record, "unit");
-    unit = lua_isinteger(L, -1) ? (int32_t)lua_tointeger(L, -1) : 0;
-    lua_pop(L, 1);
     if (unit) {
       int top = lua_gettop(L);
       lua_pushliteral(L, "isEnabled");

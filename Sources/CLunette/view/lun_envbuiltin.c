@@ -226,7 +226,7 @@ void lun_envbuiltin_presented(lua_State *L, lun_Walk *W) {
  * views inside read; the node shows refreshing=true while it runs. W->
  * refreshes counts the body's :refreshable, which keeps each action. [-0, +0] */
 void lun_envbuiltin_refreshable(lua_State *L, lun_Walk *W) {
-  lun_refresh_push(L, W->record, ++W->refreshes, -1);
+  lun_refresh_push(L, W->record, W->unit, ++W->refreshes, -1);
   lun_enabled_slot(L, W, LUN_ROLE_REFRESH, lun_walk_store(L, W, -1));
   lun_envbuiltin_set(L, W, "refresh", 7, lua_gettop(L));
   lua_pop(L, 1);
@@ -245,7 +245,7 @@ void lun_envbuiltin_list_refresh(lua_State *L, lun_Walk *W) {
   if (lun_refresh_test(L, -1)) {
     lun_enabled_slot(L, W, LUN_ROLE_REFRESH, lun_walk_store(L, W, -1));
     lun_out_attr(L, "refreshable", 11, "true", 4);
-    if (lun_refresh_offered(L, -1, W->record)) lun_out_attr(L, "refreshing", 10, "true", 4);   /* as its view shows */
+    if (lun_refresh_offered(L, -1, W->record, W->unit)) lun_out_attr(L, "refreshing", 10, "true", 4);   /* as its view shows */
   }
   lua_pop(L, 2);
 }

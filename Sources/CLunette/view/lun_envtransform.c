@@ -84,11 +84,7 @@ void lun_envwalk_inherited(lua_State *L, lun_Walk *W, int kidx) {
   lua_pushvalue(L, kidx);
   if (lua_rawget(L, -2) == LUA_TTABLE) lua_rawgeti(L, -1, 1);   /* set around this view, in this body */
   else {
-    int32_t unit;
-    lua_getfield(L, W->record, "unit");
-    unit = lua_isinteger(L, -1) ? (int32_t)lua_tointeger(L, -1) : 0;
-    lua_pop(L, 1);
-    lun_env_read(L, unit, kidx, LUN_ENV_KEYED, kidx);   /* tracked; may leave what it read through */
+    lun_env_read(L, W->unit, kidx, LUN_ENV_KEYED, kidx);   /* tracked; may leave what it read through */
   }
   lua_replace(L, top + 1);
   lua_settop(L, top + 1);

@@ -332,8 +332,8 @@ LUN_HOT static int lun_self_index(lua_State *L) {
   lua_pushvalue(L, 2);
   lua_gettable(L, -2);
   if (!lua_isnil(L, -1)) return 1;
-  lua_getfield(L, recidx, "type");
-  lua_getiuservalue(L, -1, 2);
+  lun_getkey(L, lun_state(L), recidx, LUN_K_INFO);
+  lua_getfield(L, -1, "methods");
   lua_pushvalue(L, 2);
   lua_rawget(L, -2);
   return 1;
@@ -386,13 +386,30 @@ int32_t lun_self_unit(lua_State *L, int idx) {
   return self ? self->unit : 0;
 }
 
+/* The unit whose record is at recidx: a list's or a row's record names it
+ * (`unit`); a component's keeps it in its self only (a field fewer in every
+ * mounted view's record: TARGETS.md P6); a root's, 0. [-0, +0] */
+int32_t lun_record_unit(lua_State *L, int recidx) {
+  const lun_State *S = lun_state(L);
+  int32_t unit;
+  recidx = lua_absindex(L, recidx);
+  if (lun_getkey(L, S, recidx, LUN_K_UNIT) == LUA_TNUMBER) unit = (int32_t)lua_tointeger(L, -1);
+  else {
+    lun_getkey(L, S, recidx, LUN_K_SELF);
+    unit = lun_self_unit(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return unit;
+}
+
 /* Keeps the sections of the record's view (record.info.sections) in the
  * self at selfidx, where a read through it finds them. [-0, +0] */
 static void lun_self_keep_sections(lua_State *L, int selfidx, int recidx) {
   const lun_State *S = lun_state(L);
   lun_Self *self = (lun_Self *)lua_touserdata(L, selfidx);
   lun_getkey(L, S, recidx, LUN_K_INFO);
-  self->work = 0;                                 /* and what its runs do before the body */
+  self->work &= LUN_SELF_READY;                   /* and what its runs do before the body */
   if (lun_getkey(L, S, -1, LUN_K_OBJECTS) == LUA_TTABLE) self->work |= LUN_SELF_OBJECTS;
   if (lun_getkey(L, S, -2, LUN_K_UPDATES) == LUA_TTABLE) self->work |= LUN_SELF_UPDATES;
   lua_pop(L, 2);
@@ -486,6 +503,15 @@ static void lun_self_init_objects(lua_State *L, int recidx) {
   lua_pop(L, 3);
 }
 
+/* Sets or clears LUN_SELF_READY in the self of the record at recidx. [-0, +0] */
+static void lun_self_mark(lua_State *L, int recidx, int ready) {
+  lun_Self *self;
+  lun_getkey(L, lun_state(L), recidx, LUN_K_SELF);
+  self = (lun_Self *)luaL_testudata(L, -1, LUN_MT_SELF);
+  if (self) self->work = ready ? self->work | LUN_SELF_READY : self->work & ~LUN_SELF_READY;
+  lua_pop(L, 1);
+}
+
 /* Prepares a component record on its first render: its state holder (plain
  * initial values first, then function initials called with self), then its
  * state objects. */
@@ -493,8 +519,12 @@ void lun_self_init(lua_State *L, int recidx) {
   recidx = lua_absindex(L, recidx);
   lun_self_init_state(L, recidx);
   lun_self_init_objects(L, recidx);
-  lua_pushboolean(L, 1);
-  lua_setfield(L, recidx, "ready");
+  lun_self_mark(L, recidx, 1);
+}
+
+/* Its view was defined again with other state: the next run makes its state anew. [-0, +0] */
+void lun_self_unready(lua_State *L, int recidx) {
+  lun_self_mark(L, recidx, 0);
 }
 
 /* Creates the state holder of a component record. */

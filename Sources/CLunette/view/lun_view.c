@@ -7,7 +7,8 @@
  *   type + inputs (components), id (explicit identity), mods (modifiers),
  *   attrs (container options), and its children in 1..n.
  * A view type is a userdata (LUN_MT_VIEWTYPE) whose user values are
- *   1: info { name, id, body, sections, state, env, envmode, stateClass }
+ *   1: info { name, id, body, sections, state, env, envmode, stateClass,
+ *      methods (2 again: a read through self finds them from the record's info) }
  *   2: its methods table (function BookView:helper() ... end).
  */
 #include "core/core.h"
@@ -1335,9 +1336,12 @@ static int lun_ui_view(lua_State *L) {
   lun_viewtype_env(L, infoidx, "environmentObject");
   lun_viewtype_required(L, infoidx);
   lun_viewtype_state_class(L, infoidx, name);
-  lua_setiuservalue(L, 3, 1);
-  lua_newtable(L);
+  lua_settop(L, infoidx);
+  lua_newtable(L);                                /* its methods; info.methods too (a read through self) */
+  lua_pushvalue(L, -1);
+  lua_setfield(L, infoidx, "methods");
   lua_setiuservalue(L, 3, 2);
+  lua_setiuservalue(L, 3, 1);
   luaL_setmetatable(L, LUN_MT_VIEWTYPE);
   return 1;
 }

@@ -346,14 +346,11 @@ static void lun_walk_retype(lua_State *L, int rec, int info, lun_Walk *W, int32_
   lua_getfield(L, -1, "state");
   lua_getfield(L, info, "state");
   if (!lun_same_state_keys(L, lua_gettop(L) - 1, lua_gettop(L))) {
-    lua_pushnil(L);
-    lua_setfield(L, rec, "ready");
+    lun_self_unready(L, rec);
     lua_pushnil(L);
     lua_setfield(L, rec, "state");
   }
   lua_pop(L, 3);
-  lua_pushvalue(L, info - 1);
-  lun_setkey(L, S, rec, LUN_K_TYPE);
   lua_pushvalue(L, info);
   lun_setkey(L, S, rec, LUN_K_INFO);
   lun_self_retype(L, rec);
@@ -416,9 +413,8 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
   lun_getkey(L, S, info, LUN_K_ID);
   ref = lun_walk_unit(L, W, LUN_UNIT_COMPONENT, (int32_t)lua_tointeger(L, -1), key, klen, &child);
   if (ref == 0) {
-    lua_createtable(L, 0, 8);
-    lua_pushvalue(L, info - 1);
-    lun_setkey(L, S, -2, LUN_K_TYPE);
+    lua_createtable(L, 0, 4);                     /* info, inputs, out, self (its unit in self, its
+                                                     type's methods in info): four slots, not eight */
     lua_pushvalue(L, info);
     lun_setkey(L, S, -2, LUN_K_INFO);
     lua_pushvalue(L, inputs);
@@ -427,8 +423,6 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
     lun_setkey(L, S, -2, LUN_K_OUT);
     lun_self_create(L, -1, child);
     lua_pop(L, 1);
-    lua_pushinteger(L, child);
-    lun_setkey(L, S, -2, LUN_K_UNIT);
     lun_out_record(L, child);
   } else {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);

@@ -20,15 +20,13 @@
  * environment. [-0, +1] */
 static void lun_walk_txcell(lua_State *L, lun_Walk *W) {
   int top = lua_gettop(L);
-  int32_t unit;
+  int32_t unit = W->unit;
   if (W->txcell) {
     lua_rawgeti(L, W->out, W->txcell);
     if (!lua_toboolean(L, -1)) { lua_pop(L, 1); lua_pushnil(L); }
     return;
   }
   lua_pushboolean(L, 0);                          /* none */
-  lua_getfield(L, W->record, "unit");
-  unit = lua_isinteger(L, -1) ? (int32_t)lua_tointeger(L, -1) : 0;
   if (unit && lun_state(L)->txSeen) {
     lua_pushliteral(L, "lunette.transaction");
     lun_env_read(L, unit, lua_gettop(L), LUN_ENV_OPTIONAL, lua_gettop(L));

@@ -66,6 +66,7 @@ typedef struct lun_Walk {
   int rowLevel;     /* lun_list.c: Sections and Groups between that List and the view */
   int refreshes;    /* lun_envbuiltin.c: the :refreshable modifiers walked so far in this body */
   int root;         /* the unit is an app's root (lun_focus.c: its scene) */
+  int32_t unit;     /* the unit walked, whose environment the walk reads (0 for a root: nothing above it) */
   const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);
@@ -186,9 +187,12 @@ void lun_self_subscribe(lua_State *L, int recidx, int infoidx);
 /* What a run of the view whose self is at idx does before its body, as
  * LUN_SELF_* bits, kept by self from its view's info (every bit for a value
  * that is no self). [-0, +0] */
-enum { LUN_SELF_OBJECTS = 1 /* lun_self_subscribe */, LUN_SELF_UPDATES = 2 /* lun_dynamic_update */ };
+enum { LUN_SELF_OBJECTS = 1 /* lun_self_subscribe */, LUN_SELF_UPDATES = 2 /* lun_dynamic_update */,
+       LUN_SELF_READY = 4 /* lun_self_init ran: its state is made (kept by self, not a record field: P6) */ };
+void lun_self_unready(lua_State *L, int recidx);
 int lun_self_work(lua_State *L, int idx);
 int lun_self_is_focus_binding(lua_State *L, int bidx);
 int32_t lun_self_unit(lua_State *L, int idx);
+int32_t lun_record_unit(lua_State *L, int recidx);
 
 #endif

@@ -217,7 +217,7 @@ public final class LunetteRuntime {
         batch.deallocate()
         for app in mounting.appsByID.values { app.root = nil }      // units hold their app: break the cycle
         for id in units.ids {                                       // and their parent, and their nodes them
-            units[id]?.children = [:]
+            units[id]?.children = []
             units[id]?.output = []
         }
     }

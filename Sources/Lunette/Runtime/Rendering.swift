@@ -128,6 +128,11 @@ extension LunetteRuntime {
         storage.commit()                              // what the flush wrote, to the store's queue (R21)
         freeReleasedNodes()
         hosts.pruneIdentities()
+        // Past a large flush (a mount of thousands of views), its scratch goes
+        // back, and the freed pages to the system: what the process holds
+        // afterwards is what stays mounted (TARGETS.md P6's memory).
+        let shrunk = batch.shrink()
+        if scheduler.shrink() || shrunk { lun_heap_trim() }
         if !flushState.rechecks.isEmpty { inbox.wakeUp() }
         flushState.flushing = false
     }
@@ -159,7 +164,7 @@ extension LunetteRuntime {
     /// C falls back to the full path the moment the run needs more.
     func runsPlainly(_ unit: Unit) -> Bool {
         (unit.kind == .component || unit.kind == .row) && unit.children.isEmpty && unit.environmentEntries.isEmpty
-            && !unit.last.hasPreferences && unit.run.pendingTransaction == nil && !tracer.tracing
+            && !unit.hasPreferences && unit.run.pendingTransaction == nil && !tracer.tracing
     }
 
     /// The plain runs of a batch ended having asked nothing (`units_done`):
@@ -345,10 +350,10 @@ extension LunetteRuntime {
         guard !unit.disposed else { return }
         unit.disposed = true
         builder.release(unit)
-        if unit.last.hasPreferences { preferences.dirty = true }     // its values leave the reduction
-        for child in unit.children.values { dispose(child) }
+        if unit.hasPreferences { preferences.dirty = true }     // its values leave the reduction
+        for child in unit.children { dispose(child.unit) }
         for entry in unit.environmentEntries.values { dropEnvironmentEntry(entry) }
-        unit.children = [:]
+        unit.children = []
         unit.output = []                                     // its nodes hold it: the cycle ends here
         unit.environmentEntries = [:]
         graph.freeNode(unit.node)
@@ -390,7 +395,7 @@ extension LunetteRuntime {
                 flushState.pendingReleases.append(root.recordRef)
                 root.recordRef = recordRef
                 root.run.needsRender = true
-                root.run.cause = "reloaded"
+                root.run.cause = .reloaded
                 scheduler.schedule(root)
                 return reused
             }

@@ -76,3 +76,17 @@ struct NodeHandles {
 
     func exists(_ id: Int32) -> Bool { handles[id] != nil }
 }
+
+extension Array {
+    /// The same elements in storage of their own size, when a run that
+    /// appended them left the storage much larger (an array grows by
+    /// doubling): what a unit keeps between runs is held by every mounted
+    /// view (TARGETS.md P6). Small arrays, and ones near their size, as they are.
+    func exactlySized() -> [Element] {
+        guard capacity > count + count / 8 + 32 else { return self }
+        var exact: [Element] = []
+        exact.reserveCapacity(count)
+        exact.append(contentsOf: self)
+        return exact
+    }
+}

@@ -67,7 +67,16 @@ final class Tracer {
     /// Records why `unit` is about to run: the dependencies whose values
     /// moved since its last run, each with where it was set.
     func run(of unit: Unit) {
-        record("↻ \(unit.label)" + reasons(unit.run.cause, node: unit.node), in: unit.app)
+        record("↻ \(unit.label)" + reasons(unit.run.cause.map { Self.text(of: $0, unit) }, node: unit.node), in: unit.app)
+    }
+
+    /// A cause as the trace spells it: "new", "reloaded", "inputs from BookList#1".
+    private static func text(of cause: Unit.RunState.Cause, _ unit: Unit) -> String {
+        switch cause {
+        case .new: return "new"
+        case .reloaded: return "reloaded"
+        case .inputs: return "inputs from \(unit.parent?.label ?? "its parent")"
+        }
     }
 
     /// Records why a `ui.effect` (its graph node) is about to run: "↻ effect  (new)" the first

@@ -57,11 +57,8 @@ final class OutputBuilder {
     @exclusivity(unchecked) private var outputAttributes: [(name: String, value: String)] = []
     @exclusivity(unchecked) private var environmentMarks: [Int] = []
     @exclusivity(unchecked) private var environmentStack: [EnvironmentEntry] = []
-    @exclusivity(unchecked) private var oldChildren: [ChildKey: Unit] = [:]
-    @exclusivity(unchecked) private var newChildren: [ChildKey: Unit] = [:]
-    /// For a key met more than once in this run: the next copy number to
-    /// try, so the n-th child of one identity takes one step, not n.
-    @exclusivity(unchecked) private var nextCopy: [ChildKey: Int32] = [:]
+    /// The run's child units against the last run's.
+    @exclusivity(unchecked) private var children = ChildMatch()
     @exclusivity(unchecked) private var oldEntries: [EntryKey: EnvironmentEntry] = [:]
     @exclusivity(unchecked) private var newEntries: [EntryKey: EnvironmentEntry] = [:]
     @exclusivity(unchecked) private var lastEntry: EnvironmentEntry?
@@ -86,7 +83,7 @@ final class OutputBuilder {
     @exclusivity(unchecked) var plainBatches = 0
     /// Copy numbers tried for children of an identity met before (for tests:
     /// they grow with the children, not with their square).
-    @exclusivity(unchecked) private(set) var copyProbes = 0
+    var copyProbes: Int { children.copyProbes }
 
     /// The runtime whose units the output makes and keys (unowned(unsafe):
     /// the runtime owns the builder and outlives it; no retain per call).
@@ -108,7 +105,7 @@ final class OutputBuilder {
         // `finish` disposes them (none is orphaned).
         let retry = self.unit === unit
         if self.unit != nil, runBytes > 0 { _ = lun_memory_charge(runtime.L, -Int64(runBytes)) }
-        let children = retry ? oldChildren.merging(newChildren) { old, _ in old } : unit.children
+        let kept = retry ? children.pool : unit.children
         let entries = retry ? oldEntries.merging(newEntries) { old, _ in old } : unit.environmentEntries
         if retry { for entry in entries.values { entry.slot = entry.committedSlot } }
         self.unit = unit
@@ -121,10 +118,7 @@ final class OutputBuilder {
         outputAttributes = []
         environmentMarks.removeAll(keepingCapacity: true)
         environmentStack = []
-        oldChildren = children
-        newChildren = [:]
-        newChildren.reserveCapacity(children.count)  // a run that keeps its children grows nothing
-        if !nextCopy.isEmpty { nextCopy = [:] }
+        children.begin(kept)
         oldEntries = entries
         newEntries = [:]
         lastEntry = nil
@@ -265,28 +259,14 @@ final class OutputBuilder {
         nextSite = 0
         let child: Unit
         let isNew: Bool
-        if oldChildren.isEmpty {
-            // A first run (or none kept): the child is new whatever its key,
-            // so it goes in first and a key taken already (a second child of
-            // one identity) moves it on — one lookup in the common case.
+        if let old = children.match(&structural) {
+            child = old
+            isNew = false
+        } else {
             child = runtime.makeUnit(kind: kind, typeId: typeId, parent: unit)
             isNew = true
-            if let taken = newChildren.updateValue(child, forKey: structural) {
-                newChildren[structural] = taken
-                structural = freeCopy(of: structural)
-                newChildren[structural] = child
-            }
-        } else {
-            if newChildren[structural] != nil { structural = freeCopy(of: structural) }
-            if let old = oldChildren.removeValue(forKey: structural) {
-                child = old
-                isNew = false
-            } else {
-                child = runtime.makeUnit(kind: kind, typeId: typeId, parent: unit)
-                isNew = true
-            }
-            newChildren[structural] = child
         }
+        children.add(child, at: structural)
         child.environment = environmentStack
         if !isNew, child.treeDepth != depth {
             // Kept at another depth (its parent wraps it anew): it runs again, so
@@ -302,15 +282,6 @@ final class OutputBuilder {
     /// The first copy of `key` (taken already in this run) that is free:
     /// the copies of one identity are numbered in order, each found in one
     /// step, so many children of one identity cost what as many others do.
-    private func freeCopy(of key: ChildKey) -> ChildKey {
-        var copy = key
-        copy.copy = nextCopy[key] ?? 1
-        copyProbes &+= 1
-        while newChildren[copy] != nil { copy.copy += 1; copyProbes &+= 1 }
-        nextCopy[key] = copy.copy + 1
-        return copy
-    }
-
     /// Records that the open node hosts `child` (its content is the child's output).
     private func link(_ child: Unit) {
         var index = Int32(links.count)
@@ -324,9 +295,7 @@ final class OutputBuilder {
     func childChanged(_ id: Int32) {
         guard let child = runtime.units[id] else { return }
         child.run.needsRender = true
-        if runtime.tracer.tracing, child.run.cause == nil, let parent = unit {
-            child.run.cause = "inputs from \(parent.label)"
-        }
+        if runtime.tracer.tracing, child.run.cause == nil { child.run.cause = .inputs }
         if let transaction { child.run.receive(transaction) }
         runtime.scheduler.schedule(child)
     }
@@ -392,35 +361,33 @@ final class OutputBuilder {
             node.ownAttributes.append(("view", unit.displayName))
             if let location = Self.location(in: message) { node.ownAttributes.append(("location", location)) }
             unit.output = [node]
-            oldChildren.merge(newChildren) { old, _ in old }
-            newChildren = [:]
             for entry in newEntries.values { entry.slot = entry.committedSlot }   // the record keeps its last out table
             release(unit)
             _ = lun_memory_charge(runtime.L, -Int64(runBytes))
         } else {
             for entry in newEntries.values { entry.committedSlot = entry.slot }
             unit.last.nodes = nil
-            unit.last.records = records
-            unit.last.links = links
+            unit.last.records = records.exactlySized()
+            unit.last.links = links.exactlySized()
             unit.last.animation = transaction?.animation
             release(unit)
             unit.last.bytes = runBytes
             if animated { Animations.record(old: old, new: unit.output) }
         }
         unit.last.attributes = outputAttributes
-        if sawPreferences || unit.last.hasPreferences { runtime.preferences.dirty = true }
-        unit.last.hasPreferences = sawPreferences
-        for child in oldChildren.values { runtime.dispose(child) }
+        if sawPreferences || unit.hasPreferences { runtime.preferences.dirty = true }
+        unit.hasPreferences = sawPreferences
+        let gone = isError ? children.pool : children.untaken     // an error node keeps no child
+        let kept = children.finish()
+        for entry in gone { runtime.dispose(entry.unit) }
         for entry in oldEntries.values { runtime.dropEnvironmentEntry(entry) }
-        unit.children = newChildren
+        unit.children = isError ? [] : kept
         unit.environmentEntries = newEntries
         self.unit = nil
         runBytes = 0
         records = []
         links = []
         placed.removeAll(keepingCapacity: true)
-        oldChildren = [:]
-        newChildren = [:]
         oldEntries = [:]
         newEntries = [:]
         environmentStack = []

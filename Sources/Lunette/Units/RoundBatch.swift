@@ -7,7 +7,7 @@ import CLunette
 /// ticket zeroed here, so C skips it.
 struct RoundBatch {
     private var tickets: UnsafeMutablePointer<lun_Ticket>
-    private var capacity: Int
+    private(set) var capacity: Int
     /// Tickets in the current batch.
     private(set) var count = 0
     /// Unit ids taken from the scheduler, reused between batches.
@@ -46,6 +46,24 @@ struct RoundBatch {
         guard slot >= 0, slot < count, tickets[slot].unit == unit.id else { return }
         tickets[slot].unit = 0
     }
+
+    /// Past a large flush, gives back what it grew to (a mount of 10,000
+    /// views needs 10,000 tickets once, not for as long as they stay
+    /// mounted); true if it did.
+    mutating func shrink() -> Bool {
+        guard capacity > Self.kept || ids.capacity > Self.kept else { return false }
+        if capacity > Self.kept {
+            tickets.deallocate()
+            capacity = 64
+            tickets = .allocate(capacity: capacity)
+            count = 0
+        }
+        if ids.capacity > Self.kept { ids = [] }
+        return true
+    }
+
+    /// Tickets (and ids) kept between flushes; past this, a flush's end frees them.
+    static let kept = 1024
 
     /// Frees the buffer (the runtime's deinit).
     func deallocate() { tickets.deallocate() }

@@ -46,6 +46,18 @@ struct Scheduler {
         return true
     }
 
+    /// Past a large flush (nothing waiting), gives back the queues' storage
+    /// beyond `RoundBatch.kept` ids each; true if it did.
+    mutating func shrink() -> Bool {
+        guard waiting == 0 else { return false }
+        var shrunk = false
+        for depth in queues.indices where queues[depth].capacity > RoundBatch.kept {
+            queues[depth] = []
+            shrunk = true
+        }
+        return shrunk
+    }
+
     private mutating func reset() {
         for depth in queues.indices where !queues[depth].isEmpty {
             queues[depth].removeAll(keepingCapacity: true)

@@ -23,20 +23,16 @@ final class Unit {
         }
     }
 
-    let id: Int32
-    let kind: Kind
-    let typeId: Int32
+    // Stored widest first (Swift lays a class's fields out in the order
+    // written): every mounted view holds one, and its size is most of what a
+    // mounted view costs Swift (TARGETS.md P6). What few units use lives in
+    // `LastOutput.Rare`, allocated when first set.
     let name: String
     /// Strong, as `children` is (no weak reference: a weakly referenced
     /// object's every retain takes Swift's slow path). The cycle lasts while
     /// both are mounted; `dispose` and the runtime's deinit break it.
     let parent: Unit?
-    let depth: Int
     let app: App?
-    let node: Int32
-    @exclusivity(unchecked) var recordRef: Int32 = 0
-    /// How deep the node hosting it sits in the whole rendered tree (R18).
-    @exclusivity(unchecked) var treeDepth = 0
     /// What its last run left (its records until read, then its nodes).
     @exclusivity(unchecked) var last = LastOutput()
     /// What the scheduler keeps of it between runs.
@@ -59,19 +55,48 @@ final class Unit {
             last.links = []
         }
     }
-    /// Child units by structural key (position and type, or explicit identity).
-    @exclusivity(unchecked) var children: [OutputBuilder.ChildKey: Unit] = [:]
+    /// Child units with their structural keys (position and type, or
+    /// explicit identity), in output order (`ChildMatch`).
+    @exclusivity(unchecked) var children: [ChildEntry] = []
     /// Environment values set by ancestors between the parent unit and this one.
     @exclusivity(unchecked) var environment: [EnvironmentEntry] = []
     /// Environment values this unit's output sets, by position and key.
     @exclusivity(unchecked) var environmentEntries: [OutputBuilder.EntryKey: EnvironmentEntry] = [:]
-    @exclusivity(unchecked) var disposed = false
-    /// Its number among the views of its type ("BookView#2"), for diagnostics.
-    var ordinal = 0
     /// Body runs of this instance (`app:renders("BookView#2")`).
     var renderCount = 0
+    let id: Int32
+    let typeId: Int32
+    let node: Int32
+    @exclusivity(unchecked) var recordRef: Int32 = 0
+    /// How deep the node hosting it sits in the whole rendered tree (R18).
+    @exclusivity(unchecked) private var treeDepth32: Int32 = 0
+    private let depth32: Int32
+    /// Its number among the views of its type ("BookView#2"), for diagnostics.
+    private var ordinal32: Int32 = 0
+    let kind: Kind
+    @exclusivity(unchecked) var disposed = false
+    /// The output of its last run holds a preference value or handler (T06).
+    var hasPreferences = false
+
+    /// How deep the node hosting it sits in the whole rendered tree (R18;
+    /// under `LUN_MAX_TREE_DEPTH`, so kept in 32 bits).
+    var treeDepth: Int {
+        get { Int(treeDepth32) }
+        set { treeDepth32 = Int32(clamping: newValue) }
+    }
+    /// How deep it is among units (the root 0; its parent's plus one: under
+    /// the tree's depth, so kept in 32 bits).
+    var depth: Int { Int(depth32) }
+    /// Its number among the views of its type ("BookView#2"), for diagnostics.
+    var ordinal: Int {
+        get { Int(ordinal32) }
+        set { ordinal32 = Int32(clamping: newValue) }
+    }
     /// Seconds its last run took (measured while tracing).
-    var lastRenderSeconds = 0.0
+    var lastRenderSeconds: Double {
+        get { last.rare?.renderSeconds ?? 0 }
+        set { last.makeRare().renderSeconds = newValue }
+    }
 
     init(id: Int32, kind: Kind, typeId: Int32, name: String, parent: Unit?, app: App?, node: Int32) {
         self.id = id
@@ -79,7 +104,7 @@ final class Unit {
         self.typeId = typeId
         self.name = name
         self.parent = parent
-        self.depth = (parent?.depth ?? -1) + 1
+        self.depth32 = (parent?.depth32 ?? -1) + 1
         self.app = app
         self.node = node
     }
@@ -128,27 +153,44 @@ extension Unit {
         var links: [Unit] = []
         /// The nodes built from the records, once read.
         var nodes: [RenderNode]? = []
-        /// The animation of the transaction the run belonged to (its top-level nodes').
-        var animation: String?
-        /// Facts about the output as a whole (a lazy list's hidden rows), shown on the hosting node.
-        var attributes: [(name: String, value: String)] = []
         /// Bytes of script strings the output holds (records or nodes), charged to the memory cap (R19).
         var bytes = 0
         /// Bumped on each run; node handles re-resolve against the current output.
         var generation = 0
-        /// The output holds a preference value or handler (T06).
-        var hasPreferences = false
+        /// What few runs leave (an animation, the output's own facts, a traced time).
+        var rare: Rare?
+
+        /// What a unit's last run left that few units have, kept apart so that
+        /// the others do not carry it.
+        final class Rare {
+            var animation: String?
+            var attributes: [(name: String, value: String)] = []
+            var renderSeconds = 0.0
+        }
+
+        /// The rare part, made when first written.
+        mutating func makeRare() -> Rare {
+            if let rare { return rare }
+            let made = Rare()
+            rare = made
+            return made
+        }
+
+        /// The animation of the transaction the run belonged to (its top-level nodes').
+        var animation: String? {
+            get { rare?.animation }
+            set { if newValue != nil || rare != nil { makeRare().animation = newValue } }
+        }
+        /// Facts about the output as a whole (a lazy list's hidden rows), shown on the hosting node.
+        var attributes: [(name: String, value: String)] {
+            get { rare?.attributes ?? [] }
+            set { if !newValue.isEmpty || rare != nil { makeRare().attributes = newValue } }
+        }
     }
 
     /// What the scheduler keeps of a unit between its runs (Rendering.swift,
     /// `Scheduler`, `RoundBatch`).
     struct RunState {
-        /// Must run at the next flush whatever its dependencies say (new, inputs changed).
-        var needsRender = true
-        /// Waiting in the scheduler's queue.
-        var queued = false
-        /// Its place in the last round batch it was put in (RoundBatch.cancel).
-        var batchSlot: Int32 = -1
         /// Loop detection: the flush its runs are counted in, and how many.
         var flushStamp = 0
         var runsThisFlush = 0
@@ -156,14 +198,25 @@ extension Unit {
         var checksThisFlush = 0
         /// The flush in which its run was stopped by the time budget (not run again in it).
         var stoppedInFlush = -1
-        /// Stopped in this flush and listed in `FlushState.held` (released when the flush ends).
-        var held = false
         /// The last flush it was carried from (`FlushState.flushes`): carried into a flush, it is not carried out.
         var carriedFlush = -1
-        /// Why it must run regardless of its dependencies: new, or inputs changed (the trace's reason).
-        var cause: String? = "new"
         /// The transaction that made it stale, for its next run.
         var pendingTransaction: Transaction?
+        /// Its place in the last round batch it was put in (RoundBatch.cancel).
+        var batchSlot: Int32 = -1
+        /// Why it must run regardless of its dependencies (the trace's reason).
+        var cause: Cause? = .new
+        /// Must run at the next flush whatever its dependencies say (new, inputs changed).
+        var needsRender = true
+        /// Waiting in the scheduler's queue.
+        var queued = false
+        /// Stopped in this flush and listed in `FlushState.held` (released when the flush ends).
+        var held = false
+
+        /// Why a unit must run whatever its dependencies say.
+        enum Cause: UInt8 {
+            case new, reloaded, inputs
+        }
 
         /// It runs now: nothing more forces it to run again, until something does.
         mutating func ran() {
@@ -291,7 +344,7 @@ public final class App {
         guard let root else { return [] }
         var found: [Unit] = [root], i = 0
         while i < found.count {
-            found += found[i].children.values.sorted { $0.id < $1.id }
+            found += found[i].children.map(\.unit).sorted { $0.id < $1.id }
             i += 1
         }
         return found

@@ -1,0 +1,119 @@
+/// A child unit as its parent keeps it between runs: its key and the unit.
+struct ChildEntry {
+    let key: OutputBuilder.ChildKey
+    let unit: Unit
+}
+
+/// Matches the child units a run names against the ones the last run kept.
+///
+/// A parent keeps its children as an array in output order (`Unit.children`),
+/// not a dictionary: every mounted parent holds one, and a dictionary kept
+/// three quarters full of 80-byte keys cost half as much again (TARGETS.md
+/// P6, a mounted view's memory). A run takes its children in order: while
+/// each key is the one at the same place last time — a run that kept its
+/// shape — matching hashes nothing, and no key can repeat one met before in
+/// the run (those are the last run's, which were distinct). At the first
+/// difference the rest of the last run's children are indexed once, and
+/// the run's keys from then on are checked for repeats (a second child of
+/// one identity takes the next copy number). The indexes are the builder's
+/// scratch, kept from run to run and given back past a large run.
+struct ChildMatch {
+    /// The last run's children, in order; `old[..<cursor]` taken in order.
+    private var old: [ChildEntry] = []
+    private var cursor = 0
+    /// Once the order broke: the last run's untaken children by key, and
+    /// this run's by key (for repeats).
+    private var ordered = true
+    private var oldIndex: [OutputBuilder.ChildKey: Unit] = [:]
+    private var newIndex: [OutputBuilder.ChildKey: Unit] = [:]
+    /// For a key met more than once in this run: the next copy number to
+    /// try, so the n-th child of one identity takes one step, not n.
+    private var nextCopy: [OutputBuilder.ChildKey: Int32] = [:]
+    /// This run's children so far, in order.
+    private(set) var taken: [ChildEntry] = []
+    /// Copy numbers tried for children of an identity met before (for tests:
+    /// they grow with the children, not with their square).
+    private(set) var copyProbes = 0
+
+    /// Entries past which an index or list is given back when a run ends.
+    static let kept = 1024
+
+    /// Starts a run whose last run kept `children`.
+    mutating func begin(_ children: [ChildEntry]) {
+        old = children
+        cursor = 0
+        ordered = !children.isEmpty
+        clearIndexes()
+        taken = []
+        taken.reserveCapacity(children.count)      // a run that keeps its children grows nothing
+    }
+
+    /// Nothing kept from the last run: every child this run names is new.
+    var allNew: Bool { old.isEmpty }
+
+    /// The last run's child for `key` (the key moved on to a free copy
+    /// number if this run named it already), or nil if it has none.
+    mutating func match(_ key: inout OutputBuilder.ChildKey) -> Unit? {
+        if ordered {
+            if cursor < old.count, old[cursor].key == key {
+                cursor += 1
+                return old[cursor - 1].unit
+            }
+            breakOrder()
+        }
+        if newIndex[key] != nil { key = freeCopy(of: key) }
+        return oldIndex.removeValue(forKey: key)
+    }
+
+    /// Adds this run's child at `key` (as `match` left it).
+    mutating func add(_ unit: Unit, at key: OutputBuilder.ChildKey) {
+        taken.append(ChildEntry(key: key, unit: unit))
+        if !ordered { newIndex[key] = unit }
+    }
+
+    /// The last run's children this run did not name.
+    var untaken: [ChildEntry] {
+        ordered ? Array(old[cursor...]) : oldIndex.map { ChildEntry(key: $0.key, unit: $0.value) }
+    }
+
+    /// Ends the run: this run's children, to keep (`exactlySized`), and the
+    /// scratch given back past a large run.
+    mutating func finish() -> [ChildEntry] {
+        let kept = taken.exactlySized()
+        old = []
+        taken = []
+        clearIndexes()
+        if oldIndex.capacity > Self.kept { oldIndex = [:] }
+        if newIndex.capacity > Self.kept { newIndex = [:] }
+        if nextCopy.capacity > Self.kept { nextCopy = [:] }
+        return kept
+    }
+
+    /// Every child the run holds now (taken or not), for a try that runs again.
+    var pool: [ChildEntry] { taken + untaken }
+
+    private mutating func clearIndexes() {
+        if !oldIndex.isEmpty { oldIndex.removeAll(keepingCapacity: true) }
+        if !newIndex.isEmpty { newIndex.removeAll(keepingCapacity: true) }
+        if !nextCopy.isEmpty { nextCopy.removeAll(keepingCapacity: true) }
+    }
+
+    /// The order broke: the rest of the last run's children by key, and this
+    /// run's so far, so later keys are matched and checked for repeats.
+    private mutating func breakOrder() {
+        ordered = false
+        for entry in old[cursor...] { oldIndex[entry.key] = entry.unit }
+        for entry in taken { newIndex[entry.key] = entry.unit }
+        old = []
+        cursor = 0
+    }
+
+    private mutating func freeCopy(of key: OutputBuilder.ChildKey) -> OutputBuilder.ChildKey {
+        var copy = key
+        copy.copy = nextCopy[key] ?? 1
+        copyProbes &+= 1
+        while newIndex[copy] != nil { copy.copy += 1; copyProbes &+= 1 }
+        nextCopy[key] = copy.copy + 1
+        return copy
+    }
+}

@@ -130,4 +130,27 @@ final class ReloadTests: XCTestCase {
         let reloaded = try XCTUnwrap(runtime.reload(file: file))
         XCTAssertTrue(runtime.text(of: reloaded).contains("opened 0 new"), runtime.text(of: reloaded))
     }
+
+    /// A view with no state needs nothing made before its first run (its
+    /// self is ready from the start, P6); a reload that gives it state makes
+    /// the state before the next run, as for a view that had other state.
+    func testAReloadThatGivesAStatelessViewStateMakesIt() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("retype_\(UUID().uuidString).lua").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let before = """
+            local ui = require("lunette")
+            local Card = ui.View("Card", { body = function(self)
+              return ui.Text("opened " .. tostring(self.opened))
+            end })
+            return ui.View("Deck", function() return ui.VStack { Card() } end)()
+            """
+        try before.write(toFile: file, atomically: true, encoding: .utf8)
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
+        let app = try XCTUnwrap(runtime.run(file: file))
+        XCTAssertTrue(runtime.text(of: app).contains("opened nil"), runtime.text(of: app))
+        try before.replacingOccurrences(of: "{ body =", with: "{ state = { opened = 3 }, body =")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let reloaded = try XCTUnwrap(runtime.reload(file: file))
+        XCTAssertTrue(runtime.text(of: reloaded).contains("opened 3"), runtime.text(of: reloaded))
+    }
 }

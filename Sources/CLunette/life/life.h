@@ -76,6 +76,7 @@ void lun_open_refresh(lua_State *L);
 int lun_refresh_test(lua_State *L, int idx);
 void lun_refresh_push(lua_State *L, int recidx, int32_t unit, int n, int fnidx);   /* [-0, +1] */
 int lun_refresh_offered(lua_State *L, int aidx, int recidx, int32_t unit);          /* [-0, +0] */
+int lun_refresh_reaches(lua_State *L, int recidx);                                 /* [-0, +0] */
 
 /* lun_binding.c */
 void lun_open_binding(lua_State *L);

@@ -309,8 +309,10 @@ void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit) {
 /* A unit's record is released: everything it had goes. */
 void lun_life_release(lua_State *L, int recidx, int32_t unit) {
   recidx = lua_absindex(L, recidx);
-  lua_pushboolean(L, 1);                          /* what holds the record sees the unit is gone */
-  lua_setfield(L, recidx, "gone");
+  if (lun_refresh_reaches(L, recidx)) {           /* a refresh action holding the record sees the unit is gone */
+    lua_pushboolean(L, 1);                        /* (only then: a new field in a full record rehashes it) */
+    lua_setfield(L, recidx, "gone");
+  }
   if (lua_getfield(L, recidx, "refreshing") == LUA_TTABLE) lun_life_disappear(L, -1, unit);   /* node:refresh()'s task (issue 19) */
   lua_pop(L, 1);
   if (lua_getfield(L, recidx, "life") != LUA_TTABLE) { lua_pop(L, 1); return; }

@@ -163,11 +163,24 @@ int lun_refresh_offered(lua_State *L, int aidx, int recidx, int32_t unit) {
   if (lua_getiuservalue(L, aidx, 3) == LUA_TTABLE && unit) {
     lua_pushvalue(L, recidx);
     lua_rawseti(L, -2, unit);
+    lua_pushboolean(L, 1);                        /* an action can reach it now (lun_refresh_reaches) */
+    lua_setfield(L, recidx, "offered");
   }
   lua_getiuservalue(L, aidx, 1);
   running = lua_istable(L, -1) && lua_getfield(L, -1, "refreshing") != LUA_TNIL;
   lua_settop(L, top);
   return running;
+}
+
+/* 1 if a refresh action may hold the record at recidx — its body has a
+ * :refreshable, or a List in it was offered one — so its release must
+ * mark it gone (lun_refresh_live). [-0, +0] */
+int lun_refresh_reaches(lua_State *L, int recidx) {
+  int top = lua_gettop(L), reaches;
+  recidx = lua_absindex(L, recidx);
+  reaches = lua_getfield(L, recidx, "refreshActions") != LUA_TNIL || lua_getfield(L, recidx, "offered") != LUA_TNIL;
+  lua_settop(L, top);
+  return reaches;
 }
 
 void lun_open_refresh(lua_State *L) {

@@ -386,6 +386,13 @@ int32_t lun_self_unit(lua_State *L, int idx) {
   return self ? self->unit : 0;
 }
 
+/* The self at idx, taken from a record, which C made (no script reaches a
+ * record): the size check is a guard, not the metatable's. NULL if none. */
+static lun_Self *lun_record_self(lua_State *L, int idx) {
+  return lua_type(L, idx) == LUA_TUSERDATA && lua_rawlen(L, idx) == sizeof(lun_Self)
+       ? (lun_Self *)lua_touserdata(L, idx) : NULL;
+}
+
 /* The unit whose record is at recidx: a list's or a row's record names it
  * (`unit`); a component's keeps it in its self only (a field fewer in every
  * mounted view's record: TARGETS.md P6); a root's, 0. [-0, +0] */
@@ -395,8 +402,10 @@ int32_t lun_record_unit(lua_State *L, int recidx) {
   recidx = lua_absindex(L, recidx);
   if (lun_getkey(L, S, recidx, LUN_K_UNIT) == LUA_TNUMBER) unit = (int32_t)lua_tointeger(L, -1);
   else {
+    lun_Self *self;
     lun_getkey(L, S, recidx, LUN_K_SELF);
-    unit = lun_self_unit(L, -1);
+    self = lun_record_self(L, -1);
+    unit = self ? self->unit : 0;
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
@@ -408,20 +417,20 @@ int32_t lun_record_unit(lua_State *L, int recidx) {
 static void lun_self_keep_sections(lua_State *L, int selfidx, int recidx) {
   const lun_State *S = lun_state(L);
   lun_Self *self = (lun_Self *)lua_touserdata(L, selfidx);
-  lun_getkey(L, S, recidx, LUN_K_INFO);
-  self->work &= LUN_SELF_READY;                   /* and what its runs do before the body */
-  if (lun_getkey(L, S, -1, LUN_K_OBJECTS) == LUA_TTABLE) self->work |= LUN_SELF_OBJECTS;
-  if (lun_getkey(L, S, -2, LUN_K_UPDATES) == LUA_TTABLE) self->work |= LUN_SELF_UPDATES;
-  lua_pop(L, 2);
-  lun_getkey(L, S, -1, LUN_K_SECTIONS);
+  int top = lua_gettop(L), info = top + 1, work = self->work & LUN_SELF_READY;
+  lun_getkey(L, S, recidx, LUN_K_INFO);           /* and what its runs do before the body: */
+  if (lun_getkey(L, S, info, LUN_K_OBJECTS) == LUA_TTABLE) work |= LUN_SELF_OBJECTS;
+  if (lun_getkey(L, S, info, LUN_K_UPDATES) == LUA_TTABLE) work |= LUN_SELF_UPDATES;
+  if (!(work & LUN_SELF_OBJECTS) && lua_getfield(L, info, "stateClass") == LUA_TNIL)
+    work |= LUN_SELF_READY;                       /* no state to make: lun_self_init has nothing to do */
+  lun_getkey(L, S, info, LUN_K_SECTIONS);
   lua_setiuservalue(L, selfidx, 2);
-  lua_pop(L, 1);
+  lua_settop(L, top);
+  self->work = work;
 }
 
 LUN_HOT int lun_self_work(lua_State *L, int idx) {
-  /* a record's self, which C made (no script reaches a record): the size check is a guard */
-  lun_Self *self = lua_type(L, idx) == LUA_TUSERDATA && lua_rawlen(L, idx) == sizeof(lun_Self)
-                 ? (lun_Self *)lua_touserdata(L, idx) : NULL;
+  lun_Self *self = lun_record_self(L, idx);
   return self ? self->work : LUN_SELF_OBJECTS | LUN_SELF_UPDATES;
 }
 
@@ -437,7 +446,7 @@ void lun_self_create(lua_State *L, int recidx, int32_t unit) {
   lun_self_keep_sections(L, lua_gettop(L), recidx);
   luaL_setmetatable(L, LUN_MT_SELF);
   lua_pushvalue(L, -1);
-  lua_setfield(L, recidx, "self");
+  lun_setkey(L, lun_state(L), recidx, LUN_K_SELF);
 }
 
 /* The record at recidx has a new info (its view type was defined again):
@@ -507,7 +516,7 @@ static void lun_self_init_objects(lua_State *L, int recidx) {
 static void lun_self_mark(lua_State *L, int recidx, int ready) {
   lun_Self *self;
   lun_getkey(L, lun_state(L), recidx, LUN_K_SELF);
-  self = (lun_Self *)luaL_testudata(L, -1, LUN_MT_SELF);
+  self = lun_record_self(L, -1);
   if (self) self->work = ready ? self->work | LUN_SELF_READY : self->work & ~LUN_SELF_READY;
   lua_pop(L, 1);
 }

@@ -1370,7 +1370,7 @@ static void lun_view_site(lua_State *L, int vidx) {
   lua_Debug ar;
   if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar) && ar.currentline > 0) {
     lua_pushinteger(L, ar.currentline);
-    lua_setfield(L, vidx, "site");
+    lun_setkey(L, lun_state(L), vidx, LUN_K_SITE);
   }
 }
 
@@ -1386,10 +1386,10 @@ static int lun_viewtype_call(lua_State *L) {
   lun_viewtype_plain_inputs(L, 1, 2);             /* inputs = { "book", count = 0 } (issue 19) */
   vidx = lun_view_new(L, LUN_VIEW_COMPONENT);
   lua_pushvalue(L, 1);
-  lua_setfield(L, vidx, "type");
+  lun_setkey(L, lun_state(L), vidx, LUN_K_TYPE);
   lun_view_site(L, vidx);
   if (lua_istable(L, 2)) lua_pushvalue(L, 2); else lua_newtable(L);
-  lua_setfield(L, vidx, "inputs");
+  lun_setkey(L, lun_state(L), vidx, LUN_K_INPUTS);
   return 1;
 }
 

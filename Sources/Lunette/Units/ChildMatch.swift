@@ -48,27 +48,37 @@ struct ChildMatch {
         taken.reserveCapacity(children.count)      // a run that keeps its children grows nothing
     }
 
-    /// Nothing kept from the last run: every child this run names is new.
-    var allNew: Bool { old.isEmpty }
-
-    /// The last run's child for `key` (the key moved on to a free copy
-    /// number if this run named it already), or nil if it has none.
-    mutating func match(_ key: inout OutputBuilder.ChildKey) -> Unit? {
+    /// The child at `key`: the last run's there, or a new one `make`s (the
+    /// key moved on to a free copy number if this run named it already).
+    mutating func place(_ key: inout OutputBuilder.ChildKey, make: () -> Unit) -> (unit: Unit, isNew: Bool) {
         if ordered {
             if cursor < old.count, old[cursor].key == key {
+                let unit = old[cursor].unit
                 cursor += 1
-                return old[cursor - 1].unit
+                taken.append(ChildEntry(key: key, unit: unit))
+                return (unit, false)
             }
             breakOrder()
         }
+        if oldIndex.isEmpty {
+            // Nothing left to match (a first run): the child is new whatever
+            // its key, so it goes in first and a key taken already moves it
+            // on — one lookup in the common case.
+            let child = make()
+            if let held = newIndex.updateValue(child, forKey: key) {
+                newIndex[key] = held
+                key = freeCopy(of: key)
+                newIndex[key] = child
+            }
+            taken.append(ChildEntry(key: key, unit: child))
+            return (child, true)
+        }
         if newIndex[key] != nil { key = freeCopy(of: key) }
-        return oldIndex.removeValue(forKey: key)
-    }
-
-    /// Adds this run's child at `key` (as `match` left it).
-    mutating func add(_ unit: Unit, at key: OutputBuilder.ChildKey) {
+        let found = oldIndex.removeValue(forKey: key)
+        let unit = found ?? make()
+        newIndex[key] = unit
         taken.append(ChildEntry(key: key, unit: unit))
-        if !ordered { newIndex[key] = unit }
+        return (unit, found == nil)
     }
 
     /// The last run's children this run did not name.

@@ -257,16 +257,7 @@ final class OutputBuilder {
         var structural = key.map { ChildKey(kind: kind.rawValue, typeId: typeId, id: $0, path: .none, site: 0) }
             ?? ChildKey(kind: kind.rawValue, typeId: typeId, id: nil, path: PathKey(path), site: nextSite)
         nextSite = 0
-        let child: Unit
-        let isNew: Bool
-        if let old = children.match(&structural) {
-            child = old
-            isNew = false
-        } else {
-            child = runtime.makeUnit(kind: kind, typeId: typeId, parent: unit)
-            isNew = true
-        }
-        children.add(child, at: structural)
+        let (child, isNew) = children.place(&structural) { runtime.makeUnit(kind: kind, typeId: typeId, parent: unit) }
         child.environment = environmentStack
         if !isNew, child.treeDepth != depth {
             // Kept at another depth (its parent wraps it anew): it runs again, so

@@ -153,4 +153,31 @@ final class ReloadTests: XCTestCase {
         let reloaded = try XCTUnwrap(runtime.reload(file: file))
         XCTAssertTrue(runtime.text(of: reloaded).contains("opened 3"), runtime.text(of: reloaded))
     }
+
+    /// A reload that gives a kept view a `stateObject` it did not declare
+    /// makes the object before the next run (it read nil, and the view
+    /// showed "attempt to index a nil value"), with or without state.
+    func testAReloadThatAddsAStateObjectMakesIt() throws {
+        for sections in ["", "state = { k = 1 }, "] {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("retype_\(UUID().uuidString).lua").path
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let before = """
+                local ui = require("lunette")
+                local Model = ui.ObservableObject("Model", { n = ui.Published(7) })
+                local Card = ui.View("Card", { \(sections)body = function(self)
+                  return ui.Text("model " .. (self.model and self.model.n or "none"))
+                end })
+                return ui.View("Deck", function() return ui.VStack { Card() } end)()
+                """
+            try before.write(toFile: file, atomically: true, encoding: .utf8)
+            let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
+            let app = try XCTUnwrap(runtime.run(file: file))
+            XCTAssertTrue(runtime.text(of: app).contains("model none"), runtime.text(of: app))
+            try before.replacingOccurrences(of: "{ \(sections)body =",
+                                            with: "{ \(sections)stateObject = { model = function() return Model() end }, body =")
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            let reloaded = try XCTUnwrap(runtime.reload(file: file))
+            XCTAssertTrue(runtime.text(of: reloaded).contains("model 7"), runtime.text(of: reloaded))
+        }
+    }
 }

@@ -338,19 +338,25 @@ static int lun_same_state_keys(lua_State *L, int a, int b) {
 }
 
 /* A kept child whose view type was defined again (a reloaded script) takes
- * the new definition; its state stays if it declares the same names. */
+ * the new definition; its state and state objects stay if it declares the
+ * same names of each, else both are made anew before its next run. */
 static void lun_walk_retype(lua_State *L, int rec, int info, lun_Walk *W, int32_t child) {
   const lun_State *S = lun_state(L);
-  lun_getkey(L, S, rec, LUN_K_INFO);
+  int top = lua_gettop(L);
+  lun_getkey(L, S, rec, LUN_K_INFO);              /* top + 1 */
   if (lua_rawequal(L, -1, info)) { lua_pop(L, 1); return; }
-  lua_getfield(L, -1, "state");
+  lua_getfield(L, top + 1, "state");
   lua_getfield(L, info, "state");
-  if (!lun_same_state_keys(L, lua_gettop(L) - 1, lua_gettop(L))) {
+  lua_getfield(L, top + 1, "stateObject");
+  lua_getfield(L, info, "stateObject");
+  if (!lun_same_state_keys(L, top + 2, top + 3) || !lun_same_state_keys(L, top + 4, top + 5)) {
     lun_self_unready(L, rec);
     lua_pushnil(L);
     lua_setfield(L, rec, "state");
+    lua_pushnil(L);
+    lua_setfield(L, rec, "stateObjects");
   }
-  lua_pop(L, 3);
+  lua_settop(L, top);
   lua_pushvalue(L, info);
   lun_setkey(L, S, rec, LUN_K_INFO);
   lun_self_retype(L, rec);

@@ -245,3 +245,100 @@ describe("D01 Focus per scene", function()
     second:unmount()
   end)
 end)
+
+-- D01 "focusing a field unfocuses every other field": one field has focus,
+-- not one value. Two fields bound to one Bool FocusState (or to one value of
+-- an optional one) are not both focused; a person focusing the second takes
+-- it from the first, and a value set by code goes to the first field that
+-- shows it (FocusState, https://developer.apple.com/documentation/swiftui/focusstate:
+-- "updates as the placement of focus within the scene changes").
+describe("D01 Focus is one field", function()
+  local Twins = ui.View("D01Twins", {
+    state = { a = "", b = "" },
+    focusState = { editing = false },
+    body = function(self)
+      return ui.VStack {
+        ui.Text("editing " .. tostring(self.editing)),
+        ui.TextField("first", self["$a"]):focused(self["$editing"]),
+        ui.TextField("second", self["$b"]):focused(self["$editing"]),
+        ui.Button("edit", function() self.editing = true end),
+        ui.Button("stop", function() self.editing = false end),
+      }
+    end,
+  })
+  local Field = ui.View("D01TwinField", function(self)
+    return ui.TextField(self.label, self.text):focused(self.focus, "same")
+  end)
+  local Pair = ui.View("D01TwinPair", {
+    state = { a = "", b = "" },
+    focusState = { "field" },
+    body = function(self)
+      return ui.VStack {
+        ui.Text("field " .. tostring(self.field)),
+        Field { label = "left", text = self["$a"], focus = self["$field"] },
+        Field { label = "right", text = self["$b"], focus = self["$field"] },
+        ui.Button("to same", function() self.field = "same" end),
+      }
+    end,
+  })
+
+  it("D01 two fields of one Bool FocusState: focusing one unfocuses the other", function()
+    local app = ui.mount(Twins {})
+    assert.equal("false", focused(app, "first"))
+    assert.equal("false", focused(app, "second"))
+    app:find("second"):focus()
+    assert.truthy(app:find("editing true"))
+    assert.equal("false", focused(app, "first"))
+    assert.equal("true", focused(app, "second"))
+    app:find("first"):focus()                         -- the same value, another field
+    assert.equal("true", focused(app, "first"))
+    assert.equal("false", focused(app, "second"))
+    app:find("stop"):tap()
+    assert.equal("false", focused(app, "first"))
+    assert.equal("false", focused(app, "second"))
+    app:find("edit"):tap()                            -- from code: the first field that shows it
+    assert.truthy(app:find("editing true"))
+    assert.equal("true", focused(app, "first"))
+    assert.equal("false", focused(app, "second"))
+    app:unmount()
+  end)
+
+  it("D01 two views' fields bound to one value: one is focused, and the person's choice holds", function()
+    local app = ui.mount(Pair {})
+    app:find("right"):focus()
+    assert.truthy(app:find("field same"))
+    assert.equal("false", focused(app, "left"))
+    assert.equal("true", focused(app, "right"))
+    app:find("left"):focus()
+    assert.equal("true", focused(app, "left"))
+    assert.equal("false", focused(app, "right"))
+    app:find("to same"):tap()                         -- the value it holds already: focus stays where it is
+    assert.equal("true", focused(app, "left"))
+    assert.equal("false", focused(app, "right"))
+    app:unmount()
+  end)
+
+  it("D01 a twin that is not focused may leave; the focused one takes the focus with it", function()
+    local Shown = ui.View("D01TwinsShown", {
+      state = { a = "", b = "", showFirst = true, showSecond = true },
+      focusState = { editing = false },
+      body = function(self)
+        return ui.VStack {
+          ui.Text("editing " .. tostring(self.editing)),
+          self.showFirst and ui.TextField("first", self["$a"]):focused(self["$editing"]) or nil,
+          self.showSecond and ui.TextField("second", self["$b"]):focused(self["$editing"]) or nil,
+          ui.Button("hide first", function() self.showFirst = false end),
+          ui.Button("hide second", function() self.showSecond = false end),
+        }
+      end,
+    })
+    local app = ui.mount(Shown {})
+    app:find("second"):focus()
+    app:find("hide first"):tap()                      -- not the focused one: focus stays
+    assert.truthy(app:find("editing true"))
+    assert.equal("true", focused(app, "second"))
+    app:find("hide second"):tap()                     -- the focused one goes: so does focus
+    assert.truthy(app:find("editing false"))
+    app:unmount()
+  end)
+end)

@@ -274,6 +274,7 @@ LUN_HOT static int lun_update_k(lua_State *L) {
   run->walk.slots = 0;
   run->walk.root = run->ticket.kind == LUN_UNIT_ROOT;
   run->walk.unit = run->walk.root || run->ticket.kind == LUN_UNIT_EFFECT ? 0 : run->ticket.unit;
+  run->walk.running = run->ticket.unit;
   run->walk.rt = S->rt;
   run->saved = S->active;
   run->savedRendering = S->rendering;

@@ -18,6 +18,16 @@
  * too: the walker gives a focused field an onDisappear of its own
  * (lun_focus_gone), which clears the state if it still names that field.
  *
+ * Focus is one field, not one value: two fields bound to one state with
+ * one value (two fields of a Bool FocusState) are not both focused. The
+ * holder also names its field, { ..., unit, place } — the unit whose body
+ * has it and its node's place in that body's output (kept when a sibling
+ * comes or goes, F02) — when a person focused it (node:focus()); a value
+ * set by code names none,
+ * and the first field the walks meet showing that value takes it
+ * (lun_focus_mine). A person focusing another field of the same value
+ * moves the name, and both fields' views render again.
+ *
  * A state given a value no bound field has does not keep it: "When focus
  * is not in any view that is bound to this state, the wrapped value will
  * be nil" (FocusState.wrappedValue). A claim that changes the holder
@@ -34,6 +44,8 @@
 static const char lun_key_focus = 0, lun_key_pending = 0;   /* scene -> holder, scene -> pending record (weak keys) */
 
 static int lun_focus_is(lua_State *L, int hidx, int tidx, int kidx);
+static void lun_focus_claim_field(lua_State *L, int tidx, int kidx, int vidx, int32_t unit, int pidx);
+static int lun_focus_elsewhere(lua_State *L, int bidx, int32_t unit, int pidx);
 
 /* Pushes the scene of the focus state whose target is at tidx: the token
  * the app's root put in the environment of its view (kept in the view's
@@ -183,15 +195,42 @@ static int lun_focus_is(lua_State *L, int hidx, int tidx, int kidx) {
   return is;
 }
 
+/* The holder at hidx already holds its value: a person focused another
+ * field showing it (unit, its place at pidx), which takes the name; the
+ * views of the field that had it and of this one render again. [-0, +0] */
+static void lun_focus_move(lua_State *L, int hidx, int32_t unit, int pidx) {
+  lun_State *S = lun_state(L);
+  int32_t old;
+  lua_rawgeti(L, hidx, 4);
+  lua_rawgeti(L, hidx, 5);
+  old = (int32_t)lua_tointeger(L, -2);
+  if (old == unit && lua_rawequal(L, -1, pidx)) { lua_pop(L, 2); return; }
+  lua_pop(L, 2);
+  lua_pushinteger(L, unit);
+  lua_rawseti(L, hidx, 4);
+  lua_pushvalue(L, pidx);
+  lua_rawseti(L, hidx, 5);
+  lun_out_done_send(L, S);                        /* runs that ended first, so they run again */
+  if (old > 0) lunh(S->rt, scheduler, unit_invalidate, old);
+  if (unit != old) lunh(S->rt, scheduler, unit_invalidate, unit);
+}
+
 /* Focus state (target at tidx, key at kidx) is about to hold the value at
  * vidx: a value takes the scene's focus from whichever other state held
  * it, which becomes nil (false for a Bool one); nil or false gives it up.
  * [-0, +0] */
 void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx) {
+  lun_focus_claim_field(L, tidx, kidx, vidx, 0, 0);
+}
+
+/* lun_focus_claim by a person focusing a field (unit, its place at pidx;
+ * unit 0: by code, naming no field). [-0, +0] */
+static void lun_focus_claim_field(lua_State *L, int tidx, int kidx, int vidx, int32_t unit, int pidx) {
   int holder, same, again, scene;
   tidx = lua_absindex(L, tidx);
   kidx = lua_absindex(L, kidx);
   vidx = lua_absindex(L, vidx);
+  if (unit) pidx = lua_absindex(L, pidx);
   luaL_checkstack(L, 10, "moving focus");
   lun_focus_scene(L, tidx);
   scene = lua_gettop(L);
@@ -209,14 +248,25 @@ void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx) {
     again = lua_rawequal(L, -1, vidx);
     lua_pop(L, 1);
   }
-  lua_createtable(L, 3, 0);                       /* the new holder */
+  if (again) {                                    /* but for the field that shows it, if a person chose one */
+    if (unit) lun_focus_move(L, holder, unit, pidx);
+    lua_pop(L, 2);
+    return;
+  }
+  lua_createtable(L, 5, 0);                       /* the new holder */
   lua_pushvalue(L, tidx);
   lua_rawseti(L, -2, 1);
   lua_pushvalue(L, kidx);
   lua_rawseti(L, -2, 2);
   lua_pushvalue(L, vidx);
   lua_rawseti(L, -2, 3);
-  if (!again) lun_focus_pending(L, lua_gettop(L), scene);
+  if (unit) {
+    lua_pushinteger(L, unit);
+    lua_rawseti(L, -2, 4);
+    lua_pushvalue(L, pidx);
+    lua_rawseti(L, -2, 5);
+  }
+  lun_focus_pending(L, lua_gettop(L), scene);
   lun_focus_put(L, &lun_key_focus, scene);
   if (lua_istable(L, holder) && !same) {          /* the one that held it lets it go */
     lua_rawgeti(L, holder, 1);
@@ -237,31 +287,87 @@ void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx) {
 }
 
 /* Moves focus through the binding at bidx to the value at vidx, as a
- * person does: the scene's focus first, then the binding. [-0, +0] */
-void lun_focus_write(lua_State *L, int bidx, int vidx) {
+ * person does to a field (unit, its place at pidx; unit 0: none named):
+ * the scene's focus first, then the binding. [-0, +0] */
+static void lun_focus_write_field(lua_State *L, int bidx, int vidx, int32_t unit, int pidx) {
   bidx = lua_absindex(L, bidx);
   vidx = lua_absindex(L, vidx);
+  if (unit) pidx = lua_absindex(L, pidx);
   lun_binding_target(L, bidx);
-  lun_focus_claim(L, -2, -1, vidx);
+  lun_focus_claim_field(L, -2, -1, vidx, unit, pidx);
   lua_pop(L, 2);
   lun_binding_set(L, bidx, vidx);
 }
 
-/* A field's focus setter: () -> (), node:focus(). Upvalues: binding, value. */
+/* Moves focus through the binding at bidx to the value at vidx. [-0, +0] */
+void lun_focus_write(lua_State *L, int bidx, int vidx) {
+  lun_focus_write_field(L, bidx, vidx, 0, 0);
+}
+
+/* A field's focus setter: () -> (), node:focus(). Upvalues: binding,
+ * value, the field's unit and place. */
 static int lun_focus_set(lua_State *L) {
-  lun_focus_write(L, lua_upvalueindex(1), lua_upvalueindex(2));
+  lun_focus_write_field(L, lua_upvalueindex(1), lua_upvalueindex(2), (int32_t)lua_tointeger(L, lua_upvalueindex(3)),
+                        lua_upvalueindex(4));
   return 0;
 }
 
-/* A focused field left the tree (its onDisappear): () -> (). If its state
- * still names it, no field has focus: nil, or false for a Bool one.
- * Upvalues: binding, value. */
+/* 1 if the scene's holder of the state the binding at bidx reaches names
+ * a field other than (unit, its place at pidx). [-0, +0] */
+static int lun_focus_elsewhere(lua_State *L, int bidx, int32_t unit, int pidx) {
+  int top = lua_gettop(L), elsewhere = 0;
+  bidx = lua_absindex(L, bidx);
+  pidx = lua_absindex(L, pidx);
+  lun_binding_target(L, bidx);                    /* top + 1 target, top + 2 key */
+  lun_focus_scene(L, top + 1);                    /* top + 3 */
+  lun_focus_get(L, &lun_key_focus, top + 3);      /* top + 4: the holder */
+  if (lun_focus_is(L, top + 4, top + 1, top + 2) && lua_rawgeti(L, top + 4, 4) != LUA_TNIL) {
+    lua_rawgeti(L, top + 4, 5);
+    elsewhere = lua_tointeger(L, -2) != unit || !lua_rawequal(L, -1, pidx);
+  }
+  lua_settop(L, top);
+  return elsewhere;
+}
+
+/* A field showing its state's value left the tree (its onDisappear):
+ * () -> (). If its state still holds that value, and names no other field
+ * of it, no field has focus: nil, or false for a Bool one. Upvalues:
+ * binding, value, the field's unit and place. */
 static int lun_focus_gone(lua_State *L) {
   lun_binding_get(L, lua_upvalueindex(1));
   if (!lua_rawequal(L, -1, lua_upvalueindex(2))) return 0;
+  if (lun_focus_elsewhere(L, lua_upvalueindex(1), (int32_t)lua_tointeger(L, lua_upvalueindex(3)),
+                          lua_upvalueindex(4))) return 0;   /* another field of that value has it */
   if (lua_isboolean(L, lua_upvalueindex(2))) lua_pushboolean(L, 0); else lua_pushnil(L);
   lun_focus_write(L, lua_upvalueindex(1), -1);
   return 0;
+}
+
+/* A field showing its state's value (binding at bidx, value at vidx), at
+ * the place at pidx in the walk's output: 1 if it is the focused one — the
+ * scene's holder names it, or holds that value naming no field yet (set by
+ * code: this field, the first met, takes the name). [-0, +0] */
+static int lun_focus_mine(lua_State *L, lun_Walk *W, int bidx, int vidx, int pidx) {
+  int top = lua_gettop(L), mine = 1;
+  bidx = lua_absindex(L, bidx);
+  vidx = lua_absindex(L, vidx);
+  pidx = lua_absindex(L, pidx);
+  lun_binding_target(L, bidx);                    /* top + 1 target, top + 2 key */
+  lun_focus_scene(L, top + 1);                    /* top + 3 */
+  lun_focus_get(L, &lun_key_focus, top + 3);      /* top + 4: the holder */
+  if (lun_focus_is(L, top + 4, top + 1, top + 2) && lua_rawgeti(L, top + 4, 3) != LUA_TNIL && lua_rawequal(L, -1, vidx)) {
+    if (lua_rawgeti(L, top + 4, 4) == LUA_TNIL) {
+      lua_pushinteger(L, W->running);
+      lua_rawseti(L, top + 4, 4);
+      lua_pushvalue(L, pidx);
+      lua_rawseti(L, top + 4, 5);
+    } else {
+      lua_rawgeti(L, top + 4, 5);
+      mine = lua_tointeger(L, -2) == W->running && lua_rawequal(L, -1, pidx);
+    }
+  }
+  lua_settop(L, top);
+  return mine;
 }
 
 /* 1 if a view of kind can hold focus: not a Text, an Image, a Spacer, an
@@ -280,31 +386,44 @@ static int lun_focus_takes(int kind) {
  * input, or a disabled one (D09), is never focused: its state's value, if
  * no other field has it, becomes nil after the update (lun_focus_settle). */
 void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx, int kind) {
-  int equal;
+  int equal, focused, place;
+  size_t plen;
+  const char *path;
   fidx = lua_absindex(L, fidx);
   if (!lua_istable(L, fidx)) luaL_error(L, "a view value was altered: its field 'focus' holds what Lunette did not put there");
   lua_rawgeti(L, fidx, 1);
   if (!lun_binding_test(L, -1))
     luaL_error(L, "a view value was altered: its field 'focus' holds what Lunette did not put there");
   lua_rawgeti(L, fidx, 2);
+  path = lun_out_path(L, &plen);                  /* the field's place: its name, with its unit */
+  lua_pushlstring(L, path, plen);
+  place = lua_gettop(L);
+  lua_insert(L, place - 2);                       /* place, binding, value */
+  place -= 2;
   lun_binding_get(L, -2);
   equal = lua_rawequal(L, -1, -2) && lun_focus_takes(kind) && lun_enabled_now(L, W);
   lua_pop(L, 1);
   if (equal) lun_focus_seen(L, lua_gettop(L) - 1, lua_gettop(L));
-  lun_out_attr(L, "focused", 7, equal ? "true" : "false", equal ? 4 : 5);
-  if (equal && W->life) {
+  focused = equal && lun_focus_mine(L, W, lua_gettop(L) - 1, lua_gettop(L), place);
+  lun_out_attr(L, "focused", 7, focused ? "true" : "false", focused ? 4 : 5);
+  if (equal && W->life) {                         /* kept while it shows the value, focused or not */
     lua_createtable(L, 2, 0);
     lua_pushinteger(L, LUN_ON_DISAPPEAR);
     lua_rawseti(L, -2, LUN_LIFE_KIND);
     lua_pushvalue(L, -3);
     lua_pushvalue(L, -3);
-    lua_pushcclosure(L, lun_focus_gone, 2);
+    lua_pushinteger(L, W->running);
+    lua_pushvalue(L, place);
+    lua_pushcclosure(L, lun_focus_gone, 4);
     lua_rawseti(L, -2, LUN_LIFE_FN);
     lun_life_add(L, W->life);
     lua_pop(L, 1);
   }
-  if (!lun_focus_takes(kind)) { lua_pop(L, 2); return; }   /* node:focus() finds nothing to focus there */
-  lua_pushcclosure(L, lun_focus_set, 2);
+  if (!lun_focus_takes(kind)) { lua_settop(L, place - 1); return; }   /* node:focus() finds nothing to focus there */
+  lua_pushinteger(L, W->running);
+  lua_pushvalue(L, place);
+  lua_pushcclosure(L, lun_focus_set, 4);
   lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
+  lua_settop(L, place - 1);
   lun_enabled_slot(L, W, LUN_ROLE_FOCUS, W->slots);
 }

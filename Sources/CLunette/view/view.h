@@ -67,6 +67,7 @@ typedef struct lun_Walk {
   int refreshes;    /* lun_envbuiltin.c: the :refreshable modifiers walked so far in this body */
   int root;         /* the unit is an app's root (lun_focus.c: its scene) */
   int32_t unit;     /* the unit walked, whose environment the walk reads (0 for a root: nothing above it) */
+  int32_t running;  /* the unit walked, a root's too (lun_focus.c: a field is its unit and its place) */
   const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);

@@ -85,4 +85,20 @@ final class MountedMemoryTests: XCTestCase {
         XCTAssertEqual(try runtime.evaluate("return app:renders('MemRow')")[0], "6", "both copies kept")
         _ = try runtime.evaluate("app:unmount()")
     }
+
+    /// Freed pages go back to the system after a large flush, at most once
+    /// a second: flushes that each run thousands of views in a row (a host
+    /// re-rendering every frame) do not each walk the allocator's free lists.
+    func testP6FreedPagesGoBackAtMostOnceASecond() throws {
+        let runtime = try LunetteRuntime()
+        try mountRows(runtime, 3000)
+        XCTAssertEqual(runtime.flushState.trims, 1, "after the mount")
+        _ = try runtime.evaluate("""
+            for round = 1, 5 do
+              app:unmount()
+              app = require("lunette").mount(require("lunette").VStack(rows))
+            end
+            """)
+        XCTAssertEqual(runtime.flushState.trims, 1, "five more large flushes within the second")
+    }
 }

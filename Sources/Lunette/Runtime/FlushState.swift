@@ -8,6 +8,10 @@ struct FlushState {
     var flushCount = 0
     /// Flushes begun so far, ever: stamps the flush a unit was carried from.
     var flushes = 0
+    /// When freed pages last went back to the system (ns, uptime): at most
+    /// once a second; and how many times (for tests).
+    var lastTrim: UInt64 = 0
+    var trims = 0
     /// The last flush ran out of rounds with work waiting: the next one's pending work is not from outside.
     var leftWork = false
     /// Rounds this flush may still take (`renderLoopLimit`).

@@ -130,9 +130,18 @@ extension LunetteRuntime {
         hosts.pruneIdentities()
         // Past a large flush (a mount of thousands of views), its scratch goes
         // back, and the freed pages to the system: what the process holds
-        // afterwards is what stays mounted (TARGETS.md P6's memory).
+        // afterwards is what stays mounted (TARGETS.md P6's memory). At most
+        // once a second: a host that re-renders thousands of views a frame
+        // pays for the walk over the free lists once, not every frame.
         let shrunk = batch.shrink()
-        if scheduler.shrink() || shrunk { lun_heap_trim() }
+        if scheduler.shrink() || shrunk {
+            let now = DispatchTime.now().uptimeNanoseconds
+            if now &- flushState.lastTrim >= 1_000_000_000 || flushState.lastTrim == 0 {
+                flushState.lastTrim = now
+                flushState.trims += 1
+                lun_heap_trim()
+            }
+        }
         if !flushState.rechecks.isEmpty { inbox.wakeUp() }
         flushState.flushing = false
     }

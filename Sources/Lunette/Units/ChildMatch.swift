@@ -118,6 +118,9 @@ struct ChildMatch {
         cursor = 0
     }
 
+    /// The first copy of `key` (taken already in this run) that is free:
+    /// the copies of one identity are numbered in order, each found in one
+    /// step, so many children of one identity cost what as many others do.
     private mutating func freeCopy(of key: OutputBuilder.ChildKey) -> OutputBuilder.ChildKey {
         var copy = key
         copy.copy = nextCopy[key] ?? 1

@@ -270,9 +270,6 @@ final class OutputBuilder {
         return (child, isNew)
     }
 
-    /// The first copy of `key` (taken already in this run) that is free:
-    /// the copies of one identity are numbered in order, each found in one
-    /// step, so many children of one identity cost what as many others do.
     /// Records that the open node hosts `child` (its content is the child's output).
     private func link(_ child: Unit) {
         var index = Int32(links.count)

@@ -180,4 +180,35 @@ final class ReloadTests: XCTestCase {
             XCTAssertTrue(runtime.text(of: reloaded).contains("model 7"), runtime.text(of: reloaded))
         }
     }
+
+    /// D01 after a reload: the views a reload keeps and the ones it adds are
+    /// one scene (the root's new record finds the app's scene token again),
+    /// so focusing an added view's field takes focus from a kept one's. Two
+    /// fields of one app both showed focused.
+    func testD01AReloadKeepsTheAppOneScene() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("scene_\(UUID().uuidString).lua").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let source = """
+            local ui = require("lunette")
+            local V = ui.View("RLV", { focusState = { e = false }, body = function(self)
+              return ui.VStack { ui.Text("e " .. tostring(self.e)), ui.TextField("a", ui.Binding.constant("")):focused(self["$e"]) }
+            end })
+            local W = ui.View("RLW", { focusState = { g = false }, body = function(self)
+              return ui.VStack { ui.Text("g " .. tostring(self.g)), ui.TextField("w", ui.Binding.constant("")):focused(self["$g"]) }
+            end })
+            APP = ui.mount(ui.VStack { V {}, ADDED and W {} or nil })
+            """
+        try source.write(toFile: file, atomically: true, encoding: .utf8)
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
+        _ = try runtime.run(file: file)
+        _ = try runtime.evaluate("APP:find('a'):focus()")
+        _ = try runtime.evaluate("ADDED = true")
+        _ = try runtime.reload(file: file)
+        XCTAssertEqual(runtime.apps.count, 1, "the app is kept")
+        _ = try runtime.evaluate("APP:find('w'):focus()")
+        let tree = try runtime.evaluate("return APP:tree()")[0]
+        XCTAssertTrue(tree.contains("g true"), tree)
+        XCTAssertTrue(tree.contains("e false"), tree)
+        XCTAssertEqual(tree.components(separatedBy: "focused=true").count, 2, tree)
+    }
 }

@@ -23,9 +23,14 @@
  * holder also names its field, { ..., unit, place } — the unit whose body
  * has it and its node's place in that body's output (kept when a sibling
  * comes or goes, F02) — when a person focused it (node:focus()); a value
- * set by code names none,
- * and the first field the walks meet showing that value takes it
- * (lun_focus_mine). A person focusing another field of the same value
+ * set by code names none. Only a field that shows its state's value asks
+ * for its place (a path costs the run its plain ending): a field's setter
+ * names it by its number among the body's :focused fields, and the next
+ * walk of its view, which follows at once, names it by its place.
+ * When the holder names none,
+ * the first field rendered showing that value takes it (lun_focus_mine:
+ * the walks run parents first, SwiftUI does not say which of two such
+ * fields gets focus). A person focusing another field of the same value
  * moves the name, and both fields' views render again.
  *
  * A state given a value no bound field has does not keep it: "When focus
@@ -42,6 +47,7 @@
 #include "view/view.h"
 
 static const char lun_key_focus = 0, lun_key_pending = 0;   /* scene -> holder, scene -> pending record (weak keys) */
+static const char lun_key_scenes = 0;                        /* root unit -> its scene (weak values) */
 
 static int lun_focus_is(lua_State *L, int hidx, int tidx, int kidx);
 static void lun_focus_claim_field(lua_State *L, int tidx, int kidx, int vidx, int32_t unit, int pidx);
@@ -96,13 +102,28 @@ static void lun_focus_put(lua_State *L, const void *key, int sidx) {
 
 /* At a top-level node of an app's root (the walk of a root unit): the app
  * is a scene; its token (record.scene, the same table render after render)
- * goes in the environment. [-0, +0] */
+ * goes in the environment. A reload gives the root a new record: the token
+ * is found again by the root's unit (registry, weak values: an unmounted
+ * app's goes with the last record that held it), so the views a reload
+ * keeps and the ones it adds are in one scene. [-0, +0] */
 LUN_HOT void lun_focus_scene_walk(lua_State *L, lun_Walk *W) {
   int32_t slot;
   if (!W->root) return;
   if (lua_getfield(L, W->record, "scene") != LUA_TTABLE) {
     lua_pop(L, 1);
-    lua_newtable(L);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_scenes) != LUA_TTABLE) {
+      lua_pop(L, 1);
+      lun_new_weak_table(L, "v");
+      lua_pushvalue(L, -1);
+      lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_scenes);
+    }
+    if (lua_rawgeti(L, -1, W->running) != LUA_TTABLE) {
+      lua_pop(L, 1);
+      lua_newtable(L);
+      lua_pushvalue(L, -1);
+      lua_rawseti(L, -3, W->running);
+    }
+    lua_remove(L, -2);
     lua_pushvalue(L, -1);
     lua_setfield(L, W->record, "scene");
   }
@@ -196,8 +217,9 @@ static int lun_focus_is(lua_State *L, int hidx, int tidx, int kidx) {
 }
 
 /* The holder at hidx already holds its value: a person focused another
- * field showing it (unit, its place at pidx), which takes the name; the
- * views of the field that had it and of this one render again. [-0, +0] */
+ * field showing it (unit, its name at pidx: a setter's number), which
+ * takes the name; the views of the field that had it and of this one
+ * render again (the walk names it by its place). [-0, +0] */
 static void lun_focus_move(lua_State *L, int hidx, int32_t unit, int pidx) {
   lun_State *S = lun_state(L);
   int32_t old;
@@ -223,7 +245,7 @@ void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx) {
   lun_focus_claim_field(L, tidx, kidx, vidx, 0, 0);
 }
 
-/* lun_focus_claim by a person focusing a field (unit, its place at pidx;
+/* lun_focus_claim by a person focusing a field (unit, its name at pidx;
  * unit 0: by code, naming no field). [-0, +0] */
 static void lun_focus_claim_field(lua_State *L, int tidx, int kidx, int vidx, int32_t unit, int pidx) {
   int holder, same, again, scene;
@@ -287,7 +309,7 @@ static void lun_focus_claim_field(lua_State *L, int tidx, int kidx, int vidx, in
 }
 
 /* Moves focus through the binding at bidx to the value at vidx, as a
- * person does to a field (unit, its place at pidx; unit 0: none named):
+ * person does to a field (unit, its name at pidx; unit 0: none named):
  * the scene's focus first, then the binding. [-0, +0] */
 static void lun_focus_write_field(lua_State *L, int bidx, int vidx, int32_t unit, int pidx) {
   bidx = lua_absindex(L, bidx);
@@ -305,7 +327,7 @@ void lun_focus_write(lua_State *L, int bidx, int vidx) {
 }
 
 /* A field's focus setter: () -> (), node:focus(). Upvalues: binding,
- * value, the field's unit and place. */
+ * value, the field's unit and number. */
 static int lun_focus_set(lua_State *L) {
   lun_focus_write_field(L, lua_upvalueindex(1), lua_upvalueindex(2), (int32_t)lua_tointeger(L, lua_upvalueindex(3)),
                         lua_upvalueindex(4));
@@ -322,8 +344,8 @@ static int lun_focus_elsewhere(lua_State *L, int bidx, int32_t unit, int pidx) {
   lun_focus_scene(L, top + 1);                    /* top + 3 */
   lun_focus_get(L, &lun_key_focus, top + 3);      /* top + 4: the holder */
   if (lun_focus_is(L, top + 4, top + 1, top + 2) && lua_rawgeti(L, top + 4, 4) != LUA_TNIL) {
-    lua_rawgeti(L, top + 4, 5);
-    elsewhere = lua_tointeger(L, -2) != unit || !lua_rawequal(L, -1, pidx);
+    lua_rawgeti(L, top + 4, 5);                   /* a number: named by a setter, not placed yet */
+    elsewhere = lua_tointeger(L, -2) != unit || (lua_type(L, -1) == LUA_TSTRING && !lua_rawequal(L, -1, pidx));
   }
   lua_settop(L, top);
   return elsewhere;
@@ -344,10 +366,12 @@ static int lun_focus_gone(lua_State *L) {
 }
 
 /* A field showing its state's value (binding at bidx, value at vidx), at
- * the place at pidx in the walk's output: 1 if it is the focused one — the
- * scene's holder names it, or holds that value naming no field yet (set by
- * code: this field, the first met, takes the name). [-0, +0] */
-static int lun_focus_mine(lua_State *L, lun_Walk *W, int bidx, int vidx, int pidx) {
+ * the place at pidx in the walk's output, the number-th :focused field of
+ * the walk: 1 if it is the focused one — the scene's holder names it (by
+ * its place, or by its number, then by its place from now on), or holds
+ * that value naming no field yet (set by code: this field, the first
+ * rendered, takes the name). [-0, +0] */
+static int lun_focus_mine(lua_State *L, lun_Walk *W, int bidx, int vidx, int pidx, int number) {
   int top = lua_gettop(L), mine = 1;
   bidx = lua_absindex(L, bidx);
   vidx = lua_absindex(L, vidx);
@@ -361,8 +385,13 @@ static int lun_focus_mine(lua_State *L, lun_Walk *W, int bidx, int vidx, int pid
       lua_rawseti(L, top + 4, 4);
       lua_pushvalue(L, pidx);
       lua_rawseti(L, top + 4, 5);
+    } else if (lua_rawgeti(L, top + 4, 5) == LUA_TNUMBER) {     /* named by its setter */
+      mine = lua_tointeger(L, -2) == W->running && lua_tointeger(L, -1) == number;
+      if (mine) {
+        lua_pushvalue(L, pidx);
+        lua_rawseti(L, top + 4, 5);
+      }
     } else {
-      lua_rawgeti(L, top + 4, 5);
       mine = lua_tointeger(L, -2) == W->running && lua_rawequal(L, -1, pidx);
     }
   }
@@ -386,7 +415,7 @@ static int lun_focus_takes(int kind) {
  * input, or a disabled one (D09), is never focused: its state's value, if
  * no other field has it, becomes nil after the update (lun_focus_settle). */
 void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx, int kind) {
-  int equal, focused, place;
+  int equal, focused, place, number = ++W->focusFields;
   size_t plen;
   const char *path;
   fidx = lua_absindex(L, fidx);
@@ -395,16 +424,18 @@ void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx, int kind) {
   if (!lun_binding_test(L, -1))
     luaL_error(L, "a view value was altered: its field 'focus' holds what Lunette did not put there");
   lua_rawgeti(L, fidx, 2);
-  path = lun_out_path(L, &plen);                  /* the field's place: its name, with its unit */
-  lua_pushlstring(L, path, plen);
-  place = lua_gettop(L);
-  lua_insert(L, place - 2);                       /* place, binding, value */
-  place -= 2;
   lun_binding_get(L, -2);
   equal = lua_rawequal(L, -1, -2) && lun_focus_takes(kind) && lun_enabled_now(L, W);
   lua_pop(L, 1);
+  if (equal) {                                    /* its place: its name, with its unit */
+    path = lun_out_path(L, &plen);
+    lua_pushlstring(L, path, plen);
+  } else lua_pushnil(L);
+  place = lua_gettop(L);
+  lua_insert(L, place - 2);                       /* place, binding, value */
+  place -= 2;
   if (equal) lun_focus_seen(L, lua_gettop(L) - 1, lua_gettop(L));
-  focused = equal && lun_focus_mine(L, W, lua_gettop(L) - 1, lua_gettop(L), place);
+  focused = equal && lun_focus_mine(L, W, lua_gettop(L) - 1, lua_gettop(L), place, number);
   lun_out_attr(L, "focused", 7, focused ? "true" : "false", focused ? 4 : 5);
   if (equal && W->life) {                         /* kept while it shows the value, focused or not */
     lua_createtable(L, 2, 0);
@@ -421,7 +452,7 @@ void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx, int kind) {
   }
   if (!lun_focus_takes(kind)) { lua_settop(L, place - 1); return; }   /* node:focus() finds nothing to focus there */
   lua_pushinteger(L, W->running);
-  lua_pushvalue(L, place);
+  lua_pushinteger(L, number);
   lua_pushcclosure(L, lun_focus_set, 4);
   lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
   lua_settop(L, place - 1);

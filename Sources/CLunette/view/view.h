@@ -68,6 +68,7 @@ typedef struct lun_Walk {
   int root;         /* the unit is an app's root (lun_focus.c: its scene) */
   int32_t unit;     /* the unit walked, whose environment the walk reads (0 for a root: nothing above it) */
   int32_t running;  /* the unit walked, a root's too (lun_focus.c: a field is its unit and its place) */
+  int focusFields;  /* lun_focus.c: the :focused fields walked so far (a setter names its field by its number) */
   const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);

@@ -94,4 +94,23 @@ final class TracerTests: XCTestCase {
         XCTAssertTrue(line.hasSuffix("; and 84 more)"), line)
         XCTAssertEqual(line.components(separatedBy: "; ").count, 17, line)
     }
+
+    /// The check that follows a focus claim is the runtime's, not a view's
+    /// event: it was traced as "• onAppear/onDisappear a view that is gone"
+    /// on every node:focus().
+    func testAFocusClaimTracesNoEventOfAViewThatIsGone() throws {
+        let runtime = try LunetteRuntime()
+        runtime.setTracing(true)
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            local V = ui.View("Focuser", { focusState = { e = false }, body = function(self)
+              return ui.TextField("a", ui.Binding.constant("")):focused(self["$e"])
+            end })
+            app = ui.mount(V {})
+            app:find("a"):focus()
+            """)
+        let lines = runtime.takeTraceLines()
+        XCTAssertFalse(lines.contains { $0.contains("a view that is gone") }, lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains { $0.contains("Focuser") }, lines.joined(separator: "\n"))
+    }
 }

@@ -326,10 +326,12 @@ void lun_life_release(lua_State *L, int recidx, int32_t unit) {
   lua_setfield(L, recidx, "life");
 }
 
-/* While tracing, tells the host an event of unit ran. */
+/* While tracing, tells the host an event of unit ran (an event of no view,
+ * unit 0 — the runtime's own check after a focus claim — is not a view's:
+ * it was traced as "a view that is gone"). */
 void lun_trace_event(lua_State *L, int32_t unit, const char *what) {
   lun_State *S = lun_state(L);
-  if (S->tracing) lunh(S->rt, trace, event_ran, unit, what, strlen(what));
+  if (S->tracing && unit) lunh(S->rt, trace, event_ran, unit, what, strlen(what));
 }
 
 /* Runs one queued event (at 1) in protection: () -> (). */

@@ -12,6 +12,8 @@ struct RoundBatch {
     private(set) var count = 0
     /// Unit ids taken from the scheduler, reused between batches.
     var ids: [Int32] = []
+    /// It grew past `kept` tickets since the last `shrink`.
+    private var grown = false
 
     init() {
         capacity = 64
@@ -32,6 +34,7 @@ struct RoundBatch {
             tickets.deallocate()
             tickets = larger
             capacity *= 2
+            if capacity > Self.kept { grown = true }
         }
         (tickets + count).initialize(to: lun_Ticket(unit: unit.id, kind: unit.kind.rawValue, node: unit.node,
                                                      recordRef: unit.recordRef, needsRender: unit.run.needsRender ? 1 : 0,
@@ -51,7 +54,8 @@ struct RoundBatch {
     /// views needs 10,000 tickets once, not for as long as they stay
     /// mounted); true if it did.
     mutating func shrink() -> Bool {
-        guard capacity > Self.kept || ids.capacity > Self.kept else { return false }
+        guard grown else { return false }                 // most flushes: one test
+        grown = false
         if capacity > Self.kept {
             tickets.deallocate()
             capacity = 64

@@ -10,6 +10,8 @@ struct Scheduler {
     private var heads: [Int] = []
     private var shallowest = Int.max
     private var waiting = 0
+    /// A queue grew past `RoundBatch.kept` ids since the last `shrink`.
+    private var grown = false
 
     var isEmpty: Bool { waiting == 0 }
 
@@ -23,6 +25,7 @@ struct Scheduler {
             heads.append(0)
         }
         queues[depth].append(unit.id)
+        if queues[depth].count > RoundBatch.kept { grown = true }
         waiting += 1
         if depth < shallowest { shallowest = depth }
     }
@@ -49,7 +52,8 @@ struct Scheduler {
     /// Past a large flush (nothing waiting), gives back the queues' storage
     /// beyond `RoundBatch.kept` ids each; true if it did.
     mutating func shrink() -> Bool {
-        guard waiting == 0 else { return false }
+        guard grown, waiting == 0 else { return false }   // most flushes: one test
+        grown = false
         var shrunk = false
         for depth in queues.indices where queues[depth].capacity > RoundBatch.kept {
             queues[depth] = []

@@ -271,3 +271,82 @@ describe("D10 the prelude's errors keep a position they have", function()
     assert.matches("^t:get chunk:1: inner failure$", err)
   end)
 end)
+
+-- D10, from an audit against Apple's pages (session 15): arguments a call
+-- would not use are errors naming the call and the argument. SwiftUI's
+-- AppStorage takes a store ("store: The user defaults store to read and
+-- write to", https://developer.apple.com/documentation/swiftui/appstorage/init(_:store:)):
+-- Lunette's store is the host's or `lunette run --storage`, so the argument
+-- is refused with where the store comes from. spring's blendDuration
+-- (https://developer.apple.com/documentation/swiftui/animation/spring(response:dampingfraction:blendduration:))
+-- is taken and kept on the animation, as its dampingFraction is.
+describe("D10 arguments a call does not use", function()
+  local function fails(pattern, fn)
+    local ok, err = pcall(fn)
+    assert.is_false(ok)
+    assert.error_matches(fn, pattern)
+  end
+
+  it("D10 ui.AppStorage's store, ui.observations' extras, withAnimation's fifth, a link's third", function()
+    fails("ui.AppStorage takes %(key, default%): the store is the host's", function() return ui.AppStorage("d10.k", 1, { suite = "x" }) end)
+    fails("ui.observations takes 1 argument, got a table as argument 2", function() return ui.observations(function() return 1 end, {}) end)
+    fails("ui.observations.untilFinished takes 1 argument", function() return ui.observations.untilFinished(function() return 1 end, 1) end)
+    fails("ui.withAnimation takes at most 4 arguments", function() ui.withAnimation(ui.Animation.default, function() end, nil, nil, "x") end)
+    fails("ui.NavigationLink takes 2 arguments, got a table as argument 3", function() return ui.NavigationLink("a", "v", { isDetailLink = false }) end)
+    fails("ui.NavigationStack takes 3 arguments", function() return ui.NavigationStack(ui.Binding.constant({}), { ui.Text("r") }, function() end, { x = 1 }) end)
+    fails("ui.EnvironmentKey %(ui.Entry%) takes at most 2 arguments", function() return ui.Entry("d10Entry", 1, 2) end)
+    fails("ui.Animation.easeInOut takes at most 1 argument", function() return ui.Animation.easeInOut(0.3, 5) end)
+    fails("binding:animation takes at most 2 arguments", function() return ui.Binding.constant(1):animation(ui.Animation.default, 3) end)
+  end)
+
+  it("D10 onChange's initial must be a boolean", function()
+    fails("option 'initial' must be true or false, got no", function()
+      return ui.Text("x"):onChange(1, function() end, { initial = "no" })
+    end)
+  end)
+
+  it("D10 spring(response, dampingFraction, blendDuration) keeps all three", function()
+    local a = ui.Animation.spring(0.3, 0.5, 0.2)
+    assert.equal(0.3, a.duration)
+    assert.equal(0.5, a.damping)
+    assert.equal(0.2, a.blendDuration)
+    fails("blendDuration must not be negative", function() return ui.Animation.spring(0.3, 0.5, -1) end)
+  end)
+end)
+
+-- S21: @Environment reads an @Observable object; an ObservableObject goes in
+-- with environmentObject: "This initializer only accepts objects conforming
+-- to the Observable protocol. For reading environment objects that conform
+-- to ObservableObject, use EnvironmentObject instead"
+-- (https://developer.apple.com/documentation/swiftui/environment/init(_:)-8slkf);
+-- a missing one names the modifier that sets it: "set a corresponding model
+-- object on an ancestor view by calling its environmentObject(_:) modifier"
+-- (https://developer.apple.com/documentation/swiftui/environmentobject).
+describe("D10 an ObservableObject in the environment", function()
+  local Prefs = ui.ObservableObject("D10Prefs", { theme = ui.Published("light") })
+
+  it("D10 an environment section or :environment(obj) given one names environmentObject", function()
+    assert.error_matches(function()
+      return ui.View("D10PrefsView", { environment = { prefs = Prefs }, body = function() return ui.Text("x") end })
+    end, "environment entry 'prefs' is an ObservableObject: read it with environmentObject = { prefs = D10Prefs }")
+    assert.error_matches(function() return ui.Text("x"):environment(Prefs()) end,
+      "view:environment: .* is an ObservableObject: pass it with :environmentObject%(obj%)")
+  end)
+
+  it("D10 a missing environmentObject names :environmentObject(obj) #errors", function()
+    local V = ui.View("D10NeedsPrefs", { environmentObject = { prefs = Prefs }, body = function(self)
+      return ui.Text(self.prefs.theme)
+    end })
+    local app = ui.mount(ui.VStack { V {}:environmentObject(Prefs()) })
+    assert.truthy(app:find("light"))
+    app:unmount()
+    local ok, err = pcall(function()
+      local bare = ui.mount(V {})
+      local tree = bare:tree()
+      bare:unmount()
+      return tree
+    end)
+    local tree = ok and err or tostring(err)
+    assert.truthy(tree:find("add :environmentObject(obj) to an ancestor", 1, true), tree)
+  end)
+end)

@@ -63,7 +63,8 @@ void lun_storage_section_read(lua_State *L, int secidx, int nidx, int scene);
 void lun_storage_check_section(lua_State *L, int defidx, const char *section, const char *view);
 
 /* lun_env.c: environment keys and reads */
-enum { LUN_ENV_REQUIRED = 1, LUN_ENV_OPTIONAL, LUN_ENV_KEYED };
+enum { LUN_ENV_REQUIRED = 1, LUN_ENV_OPTIONAL, LUN_ENV_KEYED, LUN_ENV_OBJECT /* an environmentObject: required */ };
+int lun_env_is_observable_object(lua_State *L, int idx);
 void lun_open_env(lua_State *L);
 int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx);
 void lun_env_type_key(lua_State *L, int idx);

@@ -55,17 +55,36 @@ static int lun_animation_tostring(lua_State *L) {
 
 /* A curve constructor: (duration?) -> animation. Upvalues: curve name, default duration. */
 static int lun_animation_curve(lua_State *L) {
-  lua_Number d = luaL_optnumber(L, 1, lua_tonumber(L, lua_upvalueindex(2)));
+  lua_Number d;
+  int i;
+  for (i = 2; i <= lua_gettop(L); i++)            /* D10: an argument it would not use */
+    if (!lua_isnil(L, i))
+      lun_error_here(L, "ui.Animation.%s takes at most 1 argument, got a %s as argument %d",
+                     lua_tostring(L, lua_upvalueindex(1)), luaL_typename(L, i), i);
+  d = luaL_optnumber(L, 1, lua_tonumber(L, lua_upvalueindex(2)));
   luaL_argcheck(L, d >= 0, 1, "duration must not be negative");
   lun_animation_new(L, lua_tostring(L, lua_upvalueindex(1)), d);
   return 1;
 }
 
-/* ui.Animation.spring(response?, dampingFraction?) -> animation. */
+/* ui.Animation.spring(response?, dampingFraction?, blendDuration?) ->
+ * animation: SwiftUI's spring(response:dampingFraction:blendDuration:).
+ * Its response is its duration; the fraction and the blend are kept on it
+ * (`damping`, `blendDuration`) — Lunette draws no curve. */
 static int lun_animation_spring(lua_State *L) {
-  lun_animation_new(L, "spring", luaL_optnumber(L, 1, 0.5));
-  lua_pushnumber(L, luaL_optnumber(L, 2, 0.825));
+  lua_Number response, damping, blend;
+  lun_no_extra(L, "ui.Animation.spring", 3);
+  response = luaL_optnumber(L, 1, 0.5);
+  damping = luaL_optnumber(L, 2, 0.825);
+  blend = luaL_optnumber(L, 3, 0);
+  luaL_argcheck(L, response >= 0, 1, "response must not be negative");
+  luaL_argcheck(L, damping >= 0, 2, "dampingFraction must not be negative");
+  luaL_argcheck(L, blend >= 0, 3, "blendDuration must not be negative");
+  lun_animation_new(L, "spring", response);
+  lua_pushnumber(L, damping);
   lua_setfield(L, -2, "damping");
+  lua_pushnumber(L, blend);
+  lua_setfield(L, -2, "blendDuration");
   return 1;
 }
 
@@ -87,6 +106,7 @@ static int lun_ui_with_animation(lua_State *L) {
     lun_animation_default(L);
     lua_insert(L, 1);
   }
+  lun_no_extra(L, "ui.withAnimation", 4);
   if (!lua_isnil(L, 1) || !lua_isfunction(L, 2)) lun_animation_check(L, 1);   /* nil: no animation */
   luaL_checktype(L, 2, LUA_TFUNCTION);
   if (!lua_isnoneornil(L, 3)) luaL_checktype(L, 3, LUA_TFUNCTION);

@@ -37,6 +37,20 @@ void lun_env_type_key(lua_State *L, int idx) {
   luaL_error(L, "an environment object or type expected, got %s", luaL_typename(L, idx));
 }
 
+/* 1 if the value at idx is an ObservableObject: an instance, or a class
+ * ui.ObservableObject made (its instances' metatable holds the class's
+ * data). [-0, +0] */
+int lun_env_is_observable_object(lua_State *L, int idx) {
+  int is = 0, top = lua_gettop(L);
+  idx = lua_absindex(L, idx);
+  if (lun_object_is_observable_object(L, idx)) return 1;
+  if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
+  if (lua_getfield(L, -1, "__instances") == LUA_TTABLE && lua_getfield(L, -1, "__classdata") == LUA_TUSERDATA)
+    is = ((const lun_Class *)lua_touserdata(L, -1))->isObject;
+  lua_settop(L, top);
+  return is;
+}
+
 static const char lun_key_envsystem = 0;   /* key -> { value = v, node = n }: what the host set */
 
 /* 1 if key (a string) is a value the system (the host) sets for every
@@ -133,8 +147,14 @@ int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx) 
   }
   if (mode == LUN_ENV_OPTIONAL) { lua_pushnil(L); return 1; }
   if (mode == LUN_ENV_KEYED) { lun_env_default(L, keyidx); return 1; }
+  if (mode == LUN_ENV_OBJECT)                     /* "set a corresponding model object on an ancestor view by
+                                                     calling its environmentObject(_:) modifier"
+                                                     (https://developer.apple.com/documentation/swiftui/environmentobject) */
+    return lun_error_here(L, "no %s in the environment for '%s' (add :environmentObject(obj) to an ancestor)",
+                          key ? key + 1 : "?", lua_tostring(L, nameidx));
   return lun_error_here(L, "no %s in the environment for '%s' (add :environment(obj) to an ancestor, "
-                           "or declare it ui.optional)", key ? key + 1 : "?", lua_tostring(L, nameidx));
+                           "or declare it ui.optional(%s))", key ? key + 1 : "?", lua_tostring(L, nameidx),
+                        key ? key + 1 : "Type");
 }
 
 /* 1 if key (a string) is one of the built-in environment values. */
@@ -151,6 +171,7 @@ int lun_envbuiltin_is(const char *key) {
 static int lun_ui_envkey(lua_State *L) {
   luaL_checkstring(L, 1);
   luaL_checkany(L, 2);
+  lun_no_extra(L, "ui.EnvironmentKey (ui.Entry)", 2);
   if (lun_envbuiltin_is(lua_tostring(L, 1)))
     lun_error_here(L, "ui.EnvironmentKey: '%s' is a built-in environment value; read it with environment = { x = \"%s\" }",
                    lua_tostring(L, 1), lua_tostring(L, 1));

@@ -48,6 +48,10 @@ static const lun_ClassHooks lun_storage_hooks = { lun_storage_check_cell, lun_st
 static int lun_ui_app_storage(lua_State *L) {
   if (lua_type(L, 1) != LUA_TSTRING || lua_rawlen(L, 1) == 0)
     luaL_typeerror(L, 1, "a non-empty string (the key the value is stored under)");
+  if (lua_gettop(L) > 2 && !lua_isnil(L, 3))     /* AppStorage(_:store:): the host, or `--storage`, names the store */
+    lun_error_here(L, "ui.AppStorage takes (key, default): the store is the host's (AppStorageStore) or "
+                      "lunette run --storage PATH, got a %s as argument 3", luaL_typename(L, 3));
+  lun_no_extra(L, "ui.AppStorage", 2);
   lua_settop(L, 2);
   lun_storage_check(L, 2, "ui.AppStorage", lua_tostring(L, 1));
   lua_createtable(L, 0, 2);

@@ -116,8 +116,9 @@ static int lun_modifier_display(lua_State *L) {
   return 1;
 }
 
-/* view:environment(obj) or view:environment("key", value) -> view. */
-static int lun_modifier_environment(lua_State *L) {
+/* Puts an environment entry on the view at 1: an object (at 2, alone),
+ * keyed by its type, or ("key", value). Returns the view. */
+static int lun_modifier_env_put(lua_State *L) {
   lun_modifier_self(L);
   luaL_checkany(L, 2);
   lua_createtable(L, 2, 0);
@@ -136,6 +137,19 @@ static int lun_modifier_environment(lua_State *L) {
   lun_envlist_add(L, 1);
   lua_settop(L, 1);
   return 1;
+}
+
+/* view:environment(obj) or view:environment("key", value) -> view. An
+ * ObservableObject goes in with :environmentObject: "This initializer only
+ * accepts objects conforming to the Observable protocol. For reading
+ * environment objects that conform to ObservableObject, use
+ * EnvironmentObject instead"
+ * (https://developer.apple.com/documentation/swiftui/environment/init(_:)-8slkf). */
+static int lun_modifier_environment(lua_State *L) {
+  if (lua_gettop(L) == 2 && lun_object_is_observable_object(L, 2))
+    lun_error_here(L, "view:environment: %s is an ObservableObject: pass it with :environmentObject(obj), "
+                      "and read it with environmentObject = { name = Type }", luaL_tolstring(L, 2, NULL));
+  return lun_modifier_env_put(L);
 }
 
 /* Appends a life modifier { kind, fn, value, initial } to view.life; returns the view. */
@@ -194,7 +208,8 @@ static int lun_modifier_on_change(lua_State *L) {
   if (!lua_isnoneornil(L, 4)) {
     luaL_checktype(L, 4, LUA_TTABLE);
     lun_check_keys(L, 4, options, "view:onChange", "option");
-    lua_getfield(L, 4, "initial");
+    if (lua_getfield(L, 4, "initial") != LUA_TNIL && !lua_isboolean(L, -1))
+      lun_error_here(L, "view:onChange: option 'initial' must be true or false, got %s", luaL_tolstring(L, -1, NULL));
     initial = lua_toboolean(L, -1);
     lua_pop(L, 1);
   }
@@ -209,7 +224,7 @@ static int lun_modifier_environment_object(lua_State *L) {
   if (!lun_object_is_observable_object(L, 2))
     luaL_argerror(L, 2, lua_pushfstring(L, "ObservableObject expected, got %s", luaL_typename(L, 2)));
   lua_settop(L, 2);
-  return lun_modifier_environment(L);
+  return lun_modifier_env_put(L);
 }
 
 /* Sets view.field = { arg 2, arg 3 } and returns the view. */

@@ -993,8 +993,13 @@ static void lun_viewtype_env(lua_State *L, int infoidx, const char *name) {
         lua_getiuservalue(L, -1, 2);
         lua_replace(L, -2);
         mode = LUN_ENV_OPTIONAL;
-      } else mode = LUN_ENV_REQUIRED;
-      lun_env_type_key(L, -1);
+      } else mode = strcmp(name, "environmentObject") == 0 ? LUN_ENV_OBJECT : LUN_ENV_REQUIRED;
+      lun_env_type_key(L, -1);                    /* key, type, "@Type" */
+      if (strcmp(name, "environment") == 0 && lun_env_is_observable_object(L, -2)) {
+        const char *type = lua_tostring(L, -1) + 1, *entry = luaL_tolstring(L, -3, NULL);
+        luaL_error(L, "ui.View: environment entry '%s' is an ObservableObject: read it with environmentObject = "
+                      "{ %s = %s } (@Environment takes an @Observable object)", entry, entry, type);
+      }
     }
     lua_pushvalue(L, -3);
     lua_insert(L, -2);

@@ -117,6 +117,17 @@ function Observations.__call(seq, _, control)
   return current(seq, loop)
 end
 
+-- Raises at the caller's caller (level 3) if a call got, past its `most`
+-- arguments, a value that is not nil: an argument it would not use (D10).
+local function noExtra(name, most, ...)
+  for i = most + 1, select("#", ...) do
+    if select(i, ...) ~= nil then
+      error(("%s takes %d argument%s, got a %s as argument %d"):format(name, most, most == 1 and "" or "s",
+            type((select(i, ...))), i), 3)
+    end
+  end
+end
+
 local function sequence(fn, untilFinished, name)
   if type(fn) ~= "function" then
     error(("%s: a function expected, got %s"):format(name, type(fn)), 3)
@@ -130,13 +141,15 @@ end
 
 ui.observations = setmetatable({
   finished = Finished,
-  untilFinished = function(fn)
+  untilFinished = function(fn, ...)
+    noExtra("ui.observations.untilFinished", 1, fn, ...)
     local seq, state, control, closer = sequence(fn, true, "ui.observations.untilFinished")   -- not a tail call:
     return seq, state, control, closer                                                        -- errors name the caller
   end,
 }, {
   __name = "lunette.observations",
-  __call = function(_, fn)
+  __call = function(_, fn, ...)
+    noExtra("ui.observations", 1, fn, ...)
     local seq, state, control, closer = sequence(fn, false, "ui.observations")
     return seq, state, control, closer
   end,
@@ -315,7 +328,8 @@ local Stack = ui.View("NavigationStack", { state = { own = {}, heard = false, ve
   return screens
 end })
 
-function ui.NavigationStack(path, content, destination)
+function ui.NavigationStack(path, content, destination, ...)
+  noExtra("ui.NavigationStack", getmetatable(path) == "lunette.Binding" and 3 or 2, path, content, destination, ...)
   if getmetatable(path) ~= "lunette.Binding" then path, content, destination = nil, path, content end
   if type(content) ~= "table" or getmetatable(content) ~= nil then
     error(("ui.NavigationStack: a list of views expected%s, got %s")
@@ -356,6 +370,7 @@ end })
 -- destination (one argument) is an error.
 function ui.NavigationLink(label, ...)
   local destination = ...
+  noExtra("ui.NavigationLink", 2, label, ...)
   if type(label) ~= "string" and not isView(label) then
     error(("ui.NavigationLink: a label expected (a string, or a view such as ui.Label(\"Dune\", \"book\")), got %s")
           :format(type(label)), 2)

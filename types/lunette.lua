@@ -561,8 +561,9 @@ function AnimationFactory.easeOut(duration) end
 function AnimationFactory.easeInOut(duration) end
 ---@param response? number
 ---@param dampingFraction? number
+---@param blendDuration? number
 ---@return ui.Animation
-function AnimationFactory.spring(response, dampingFraction) end
+function AnimationFactory.spring(response, dampingFraction, blendDuration) end
 
 ---Changes made by fn are animated: recorded on the nodes they alter. The
 ---completion runs once when the animation is done by its completionCriteria

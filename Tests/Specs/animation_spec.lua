@@ -84,3 +84,35 @@ describe("Animation", function()
     assert.error_matches(function() ui.withAnimation("fast", function() end) end, "animation expected", 1, true)
   end)
 end)
+
+-- D05: "If no animations are created by the changes in body, then the
+-- callback will be called immediately after body"
+-- (https://developer.apple.com/documentation/swiftui/transaction/addanimationcompletion(criteria:_:));
+-- animation(_:value:): "If animation is nil, the view doesn't animate"
+-- (https://developer.apple.com/documentation/swiftui/view/animation(_:value:)).
+-- The only view that reads the change takes the animation away: the
+-- completion runs at once, not after the animation's duration. (A run
+-- animates as a whole — README, T02 — so this holds for a body's top node.)
+describe("D05 a completion when the only reader has :animation(nil, value)", function()
+  it("D05 runs right after the update; with an animation of its own, after its duration", function()
+    local M = ui.Observable("D05NilAnim", { s = 1, t = 1 })
+    local m = M()
+    local V = ui.View("D05NilAnimView", function() return ui.Text("s " .. m.s):animation(nil, m.s) end)
+    local W = ui.View("D05NilAnimOwn", function() return ui.Text("t " .. m.t):animation(ui.Animation.linear(2), m.t) end)
+    local app = ui.mount(ui.VStack { ui.Text("s-view"), V {}, W {} })
+    local t0, at = ui.clock.now(), nil
+    ui.withAnimation(ui.Animation.easeInOut(1), function() m.s = 2 end, function() at = ui.clock.now() - t0 end)
+    ui.flush()
+    ui.clock.advance(0)
+    assert.equal(0, at)
+    at = nil
+    t0 = ui.clock.now()
+    ui.withAnimation(ui.Animation.easeInOut(1), function() m.t = 2 end, function() at = ui.clock.now() - t0 end)
+    ui.flush()
+    ui.clock.advance(0)
+    assert.is_nil(at)                                 -- this one animates: after its duration
+    ui.clock.advance(1)
+    assert.equal(1, at)
+    app:unmount()
+  end)
+end)

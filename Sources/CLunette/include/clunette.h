@@ -59,6 +59,8 @@ typedef struct lun_State {
   int32_t viewMetaRef;    /* ... and its registry ref, to set it */
   const void *viewTypeMeta;   /* view types' metatable (kept in the registry by name): lun_viewtype_test */
   int32_t txSeen;         /* a view has had :transaction: walks look for the chain around them (lun_walktx.c) */
+  int32_t animNoneSeen;   /* a view has had :animation(nil, value): a withAnimation completion waits for
+                             the flush to know whether anything animated (lun_completion.c) */
   int32_t completionsPending;   /* withAnimation completions waiting for the flush to say what animated (lun_completion.c) */
   uint32_t objectsMade;   /* model objects made so far (wraps): lun_Object.made */
   uint32_t renderMade;    /* objectsMade when the rendering body began: what it made since, no view can have seen */

@@ -20,8 +20,11 @@
  *     registry table animEnds: node -> clock time), and the completion
  *     checks them when it falls due, waiting again while a later one runs.
  *   - Views read what changed, but a :transaction around them may take the
- *     animation away (t.animation = nil): whether anything animated is
- *     known only when they render. Once some view has used :transaction,
+ *     animation away (t.animation = nil), or their own :animation(nil,
+ *     value) ("If animation is nil, the view doesn't animate",
+ *     https://developer.apple.com/documentation/swiftui/view/animation(_:value:)):
+ *     whether anything animated is known only when they render. Once some
+ *     view has used :transaction or :animation(nil, value),
  *     such a completion waits for the flush (lun_completion_settle): the
  *     walk tells which transactions reached a node, and with an animation
  *     or not (lun_completion_animated); one whose runs reached nodes only
@@ -221,7 +224,8 @@ void lun_completion_schedule(lua_State *L, int ridx, int cidx, double duration, 
   lua_getfield(L, ridx, "views");
   views = lua_toboolean(L, -1);
   lua_pop(L, 1);
-  if (views && S->txSeen && txid) {               /* a :transaction may take the animation away: the flush says */
+  if (views && (S->txSeen || S->animNoneSeen) && txid) {   /* a :transaction, or :animation(nil, value), may take
+                                                              the animation away: the flush says */
     lua_createtable(L, 0, 5);
     lua_pushvalue(L, cidx);
     lua_setfield(L, -2, "completion");

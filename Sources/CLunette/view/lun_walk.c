@@ -191,6 +191,8 @@ static void lun_walk_animation(lua_State *L, lun_Walk *W, int v, int outer) {
   size_t plen, dlen;
   const char *path, *desc;
   if (lun_rawfield(L, v, "anim") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  if (lua_rawgeti(L, anim, 1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) lun_state(L)->animNoneSeen = 1;
+  lua_pop(L, 1);
   path = lun_out_path(L, &plen);
   lua_pushlstring(L, path, plen);
   lun_walk_kept(L, W, "animValues", key);         /* { previous value }, or nil */
@@ -204,7 +206,10 @@ static void lun_walk_animation(lua_State *L, lun_Walk *W, int v, int outer) {
         lua_replace(L, -2);
       }
       if (outer) lun_walk_tx_with(L, W, lua_gettop(L));
-      else if (lua_isnil(L, -1)) lun_out_animate(L, "", 0);   /* none: the node's changes are not animated */
+      else if (lua_isnil(L, -1)) {                /* none: the node's changes are not animated */
+        lun_out_animate(L, "", 0);
+        if (W->open == 1) W->animNone = 1;        /* nor, so, by withAnimation's transaction (D05) */
+      }
       else {
         desc = luaL_tolstring(L, -1, &dlen);
         lun_out_animate(L, desc, dlen);
@@ -765,6 +770,7 @@ LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   lun_out_begin(L, kind, text, len);
   lua_pop(L, 1);
   if (W->open++ == 0) {                           /* a top-level node: */
+    W->animNone = 0;
     lun_walk_inherited(L, W);                     /* the :transaction around the unit (D06) */
     lun_focus_scene_walk(L, W);                   /* an app's root: its scene, for focus */
   }

@@ -116,7 +116,7 @@ void lun_walk_note(lua_State *L, lun_Walk *W) {
   lun_walk_tx(L, W);
   lun_transaction_animation(L, lua_gettop(L), &len);
   lua_settop(L, top);
-  lun_completion_animated(L, id, len > 0);
+  lun_completion_animated(L, id, len > 0 && !W->animNone);
 }
 
 /* At a top-level node of a body: the :transaction modifiers of views

@@ -69,6 +69,7 @@ typedef struct lun_Walk {
   int32_t unit;     /* the unit walked, whose environment the walk reads (0 for a root: nothing above it) */
   int32_t running;  /* the unit walked, a root's too (lun_focus.c: a field is its unit and its place) */
   int focusFields;  /* lun_focus.c: the :focused fields walked so far (a setter names its field by its number) */
+  int animNone;     /* the top-level node being walked took the animation away (:animation(nil, value)) */
   const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);

@@ -66,4 +66,26 @@ final class ObservableObjectBridgeTests: XCTestCase {
         runtime.flush()
         XCTAssertTrue(runtime.text(of: app).contains("home 7"))
     }
+
+    /// S21: a Swift ObservableObject-style type goes in an environmentObject
+    /// section, not an environment one ("For reading environment objects
+    /// that conform to ObservableObject, use EnvironmentObject instead",
+    /// https://developer.apple.com/documentation/swiftui/environment/init(_:)-8slkf):
+    /// the declaration names the section to use (a host type was let
+    /// through where a Lua-defined one was refused).
+    func testS21AHostObservableObjectTypeInAnEnvironmentSectionIsRefused() throws {
+        let runtime = try LunetteRuntime()
+        try runtime.register(Scoreboard.self)
+        XCTAssertThrowsError(try runtime.evaluate("""
+            local ui = require("lunette")
+            return ui.View("BoardEnv", { environment = { b = ui.types.Scoreboard }, body = function() return ui.Text("x") end })
+            """)) { error in
+            XCTAssertTrue("\(error)".contains("environment entry 'b' is an ObservableObject: read it with environmentObject = { b = Scoreboard }"),
+                          "\(error)")
+        }
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            return ui.View("BoardEnvObject", { environmentObject = { b = ui.types.Scoreboard }, body = function() return ui.Text("x") end })
+            """)
+    }
 }

@@ -115,4 +115,23 @@ describe("D05 a completion when the only reader has :animation(nil, value)", fun
     assert.equal(1, at)
     app:unmount()
   end)
+
+  it("D05 a node inside that animates with its own :animation keeps the completion waiting", function()
+    local M = ui.Observable("D05NilOuter", { s = 1 })
+    local m = M()
+    local V = ui.View("D05NilOuterView", function()
+      return ui.VStack {
+        ui.Text("inner " .. m.s):padding(m.s):animation(ui.Animation.linear(2), m.s),
+      }:animation(nil, m.s)
+    end)
+    local app = ui.mount(V {})
+    local t0, at = ui.clock.now(), nil
+    ui.withAnimation(ui.Animation.easeInOut(1), function() m.s = 2 end, function() at = ui.clock.now() - t0 end)
+    ui.flush()
+    ui.clock.advance(0)
+    assert.is_nil(at)                                 -- the inner node animates: not "no animations"
+    ui.clock.advance(1)
+    assert.equal(1, at)
+    app:unmount()
+  end)
 end)

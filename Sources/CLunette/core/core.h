@@ -188,7 +188,7 @@ void lun_nest(lua_State *L, int depth, const char *what);
 void lun_push_suggestion(lua_State *L, const char *name, int arrayidx, const char *const *list);
 void lun_check_sections(lua_State *L, int tidx, const char *const *known, const char *owner);
 void lun_check_keys(lua_State *L, int tidx, const char *const *known, const char *owner, const char *noun);
-void lun_no_extra(lua_State *L, const char *call, int most);
+void lun_no_extra(lua_State *L, const char *call, int most, int self);
 void lun_push_key_suggestion(lua_State *L, const char *name, int t1, int t2);
 int lun_type_method(lua_State *L);
 int lun_type_define_method(lua_State *L);

@@ -226,11 +226,12 @@ void lun_sort_strings(lua_State *L, int idx, lua_Integer n) {
 
 /* Raises, naming the caller's line, if `call` got a value that is not nil
  * past its `most` arguments: an argument it would not use (D10). For calls
- * no row function or gsub feeds (those keep Lua's usual extras). [-0, +0] */
-void lun_no_extra(lua_State *L, const char *call, int most) {
+ * no row function or gsub feeds (those keep Lua's usual extras). A method
+ * (self 1) counts its arguments after self. [-0, +0] */
+void lun_no_extra(lua_State *L, const char *call, int most, int self) {
   int i, got = lua_gettop(L);
-  for (i = most + 1; i <= got; i++)
+  for (i = most + self + 1; i <= got; i++)
     if (!lua_isnil(L, i))
       lun_error_here(L, "%s takes %s%d argument%s, got a %s as argument %d", call, most ? "at most " : "", most,
-                     most == 1 ? "" : "s", luaL_typename(L, i), i);
+                     most == 1 ? "" : "s", luaL_typename(L, i), i - self);
 }

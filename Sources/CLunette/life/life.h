@@ -64,7 +64,8 @@ void lun_storage_check_section(lua_State *L, int defidx, const char *section, co
 
 /* lun_env.c: environment keys and reads */
 enum { LUN_ENV_REQUIRED = 1, LUN_ENV_OPTIONAL, LUN_ENV_KEYED, LUN_ENV_OBJECT /* an environmentObject: required */ };
-int lun_env_is_observable_object(lua_State *L, int idx);
+enum { LUN_ENV_OBSERVABLE = 1, LUN_ENV_OBSERVABLE_OBJECT };
+int lun_env_type_kind(lua_State *L, int idx);
 void lun_open_env(lua_State *L);
 int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx);
 void lun_env_type_key(lua_State *L, int idx);

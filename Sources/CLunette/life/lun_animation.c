@@ -73,7 +73,7 @@ static int lun_animation_curve(lua_State *L) {
  * (`damping`, `blendDuration`) — Lunette draws no curve. */
 static int lun_animation_spring(lua_State *L) {
   lua_Number response, damping, blend;
-  lun_no_extra(L, "ui.Animation.spring", 3);
+  lun_no_extra(L, "ui.Animation.spring", 3, 0);
   response = luaL_optnumber(L, 1, 0.5);
   damping = luaL_optnumber(L, 2, 0.825);
   blend = luaL_optnumber(L, 3, 0);
@@ -102,11 +102,11 @@ static int lun_ui_with_animation(lua_State *L) {
   lua_Number duration = 0.35;                     /* SwiftUI's default animation */
   int removed = 0;
   int32_t txid;
+  lun_no_extra(L, "ui.withAnimation", lua_isfunction(L, 1) ? 3 : 4, 0);   /* as the caller counts them */
   if (lua_isfunction(L, 1)) {                     /* withAnimation(fn [, completion]): the default animation */
     lun_animation_default(L);
     lua_insert(L, 1);
   }
-  lun_no_extra(L, "ui.withAnimation", 4);
   if (!lua_isnil(L, 1) || !lua_isfunction(L, 2)) lun_animation_check(L, 1);   /* nil: no animation */
   luaL_checktype(L, 2, LUA_TFUNCTION);
   if (!lua_isnoneornil(L, 3)) luaL_checktype(L, 3, LUA_TFUNCTION);

@@ -271,7 +271,7 @@ static int lun_binding_m_set(lua_State *L) {
 /* binding:animation(a) -> a binding whose writes are animated with a. */
 static int lun_binding_m_animation(lua_State *L) {
   lun_Binding *b = (lun_Binding *)luaL_checkudata(L, 1, LUN_MT_BINDING);
-  lun_no_extra(L, "binding:animation", 2);
+  lun_no_extra(L, "binding:animation", 1, 1);
   if (lua_isnoneornil(L, 2)) lun_animation_default(L); else { lun_animation_check(L, 2); lua_pushvalue(L, 2); }
   lua_getiuservalue(L, 1, 1);
   lua_getiuservalue(L, 1, 2);

@@ -37,18 +37,23 @@ void lun_env_type_key(lua_State *L, int idx) {
   luaL_error(L, "an environment object or type expected, got %s", luaL_typename(L, idx));
 }
 
-/* 1 if the value at idx is an ObservableObject: an instance, or a class
+/* What kind of model type the class at idx is — LUN_ENV_OBSERVABLE,
+ * LUN_ENV_OBSERVABLE_OBJECT, or 0 for none: a class ui.Observable or
  * ui.ObservableObject made (its instances' metatable holds the class's
- * data). [-0, +0] */
-int lun_env_is_observable_object(lua_State *L, int idx) {
-  int is = 0, top = lua_gettop(L);
+ * data), or a host type (its instances' metatable says whether it is
+ * ObservableObject-style). [-0, +0] */
+int lun_env_type_kind(lua_State *L, int idx) {
+  int kind = 0, top = lua_gettop(L);
   idx = lua_absindex(L, idx);
-  if (lun_object_is_observable_object(L, idx)) return 1;
   if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
-  if (lua_getfield(L, -1, "__instances") == LUA_TTABLE && lua_getfield(L, -1, "__classdata") == LUA_TUSERDATA)
-    is = ((const lun_Class *)lua_touserdata(L, -1))->isObject;
+  if (lua_getfield(L, -1, "__instances") == LUA_TTABLE) {
+    if (lua_getfield(L, -1, "__classdata") == LUA_TUSERDATA)
+      kind = ((const lun_Class *)lua_touserdata(L, -1))->isObject ? LUN_ENV_OBSERVABLE_OBJECT : LUN_ENV_OBSERVABLE;
+    else if (lua_getfield(L, -2, "__lunette_hostobject") == LUA_TBOOLEAN)
+      kind = lua_toboolean(L, -1) ? LUN_ENV_OBSERVABLE_OBJECT : LUN_ENV_OBSERVABLE;
+  }
   lua_settop(L, top);
-  return is;
+  return kind;
 }
 
 static const char lun_key_envsystem = 0;   /* key -> { value = v, node = n }: what the host set */
@@ -171,7 +176,10 @@ int lun_envbuiltin_is(const char *key) {
 static int lun_ui_envkey(lua_State *L) {
   luaL_checkstring(L, 1);
   luaL_checkany(L, 2);
-  lun_no_extra(L, "ui.EnvironmentKey (ui.Entry)", 2);
+  if (lua_tostring(L, 1)[0] == '@')               /* "@Type": the keys of objects stored by type */
+    lun_error_here(L, "ui.EnvironmentKey: a key may not begin with '@' (those are Lunette's, for objects by type), got '%s'",
+                   lua_tostring(L, 1));
+  lun_no_extra(L, "ui.EnvironmentKey (ui.Entry)", 2, 0);
   if (lun_envbuiltin_is(lua_tostring(L, 1)))
     lun_error_here(L, "ui.EnvironmentKey: '%s' is a built-in environment value; read it with environment = { x = \"%s\" }",
                    lua_tostring(L, 1), lua_tostring(L, 1));

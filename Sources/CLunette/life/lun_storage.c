@@ -51,7 +51,7 @@ static int lun_ui_app_storage(lua_State *L) {
   if (lua_gettop(L) > 2 && !lua_isnil(L, 3))     /* AppStorage(_:store:): the host, or `--storage`, names the store */
     lun_error_here(L, "ui.AppStorage takes (key, default): the store is the host's (AppStorageStore) or "
                       "lunette run --storage PATH, got a %s as argument 3", luaL_typename(L, 3));
-  lun_no_extra(L, "ui.AppStorage", 2);
+  lun_no_extra(L, "ui.AppStorage", 2, 0);
   lua_settop(L, 2);
   lun_storage_check(L, 2, "ui.AppStorage", lua_tostring(L, 1));
   lua_createtable(L, 0, 2);

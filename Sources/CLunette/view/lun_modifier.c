@@ -149,6 +149,9 @@ static int lun_modifier_environment(lua_State *L) {
   if (lua_gettop(L) == 2 && lun_object_is_observable_object(L, 2))
     lun_error_here(L, "view:environment: %s is an ObservableObject: pass it with :environmentObject(obj), "
                       "and read it with environmentObject = { name = Type }", luaL_tolstring(L, 2, NULL));
+  if (lua_type(L, 2) == LUA_TSTRING && lua_tostring(L, 2)[0] == '@')
+    lun_error_here(L, "view:environment: a key may not begin with '@' (those are Lunette's, for objects by type), "
+                      "got '%s'", lua_tostring(L, 2));
   return lun_modifier_env_put(L);
 }
 
@@ -209,7 +212,9 @@ static int lun_modifier_on_change(lua_State *L) {
     luaL_checktype(L, 4, LUA_TTABLE);
     lun_check_keys(L, 4, options, "view:onChange", "option");
     if (lua_getfield(L, 4, "initial") != LUA_TNIL && !lua_isboolean(L, -1))
-      lun_error_here(L, "view:onChange: option 'initial' must be true or false, got %s", luaL_tolstring(L, -1, NULL));
+      lun_error_here(L, "view:onChange: option 'initial' must be true or false, got %s",
+                     lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1)
+                                                                                         : luaL_typename(L, -1));
     initial = lua_toboolean(L, -1);
     lua_pop(L, 1);
   }

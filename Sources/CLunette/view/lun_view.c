@@ -960,6 +960,23 @@ static void lun_viewtype_section(lua_State *L, int defidx, int infoidx, const lu
   lua_pop(L, 1);
 }
 
+/* Checks an entry of section `name` (environment or environmentObject):
+ * the stack ends key, type, "@Type". @Environment takes an @Observable
+ * object, @EnvironmentObject an ObservableObject ("This initializer only
+ * accepts objects conforming to the Observable protocol. For reading
+ * environment objects that conform to ObservableObject, use
+ * EnvironmentObject instead",
+ * https://developer.apple.com/documentation/swiftui/environment/init(_:)-8slkf). [-0, +0] */
+static void lun_viewtype_env_kind(lua_State *L, const char *name, int mode) {
+  int object = strcmp(name, "environmentObject") == 0, kind = lun_env_type_kind(L, -2);
+  const char *type = lua_tostring(L, -1) + 1, *entry, *optional = mode == LUN_ENV_OPTIONAL ? "ui.optional(" : "";
+  if (kind == 0 || (kind == LUN_ENV_OBSERVABLE_OBJECT) == object) return;
+  entry = luaL_tolstring(L, -3, NULL);
+  luaL_error(L, "ui.View: %s entry '%s' is %s: read it with %s = { %s = %s%s%s }", name, entry,
+             object ? "an @Observable type" : "an ObservableObject", object ? "environment" : "environmentObject",
+             entry, optional, type, *optional ? ")" : "");
+}
+
 /* Adds the environment keys and read modes of section `name` to info.envkey/envmode. */
 static void lun_viewtype_env(lua_State *L, int infoidx, const char *name) {
   int envidx, keys, modes;
@@ -983,6 +1000,10 @@ static void lun_viewtype_env(lua_State *L, int infoidx, const char *name) {
   while (lua_next(L, envidx)) {
     int mode = 0;
     if (lua_type(L, -1) == LUA_TSTRING && strcmp(name, "environment") == 0) {
+      if (lua_tostring(L, -1)[0] == '@') {        /* "@Type" is how objects are kept by type: not a key */
+        const char *keyname = lua_tostring(L, -1), *entry = luaL_tolstring(L, -2, NULL);
+        luaL_error(L, "ui.View: environment entry '%s' names the key '%s': a key may not begin with '@'", entry, keyname);
+      }
       mode = LUN_ENV_KEYED;
       lua_pushvalue(L, -1);
     } else {
@@ -995,11 +1016,7 @@ static void lun_viewtype_env(lua_State *L, int infoidx, const char *name) {
         mode = LUN_ENV_OPTIONAL;
       } else mode = strcmp(name, "environmentObject") == 0 ? LUN_ENV_OBJECT : LUN_ENV_REQUIRED;
       lun_env_type_key(L, -1);                    /* key, type, "@Type" */
-      if (strcmp(name, "environment") == 0 && lun_env_is_observable_object(L, -2)) {
-        const char *type = lua_tostring(L, -1) + 1, *entry = luaL_tolstring(L, -3, NULL);
-        luaL_error(L, "ui.View: environment entry '%s' is an ObservableObject: read it with environmentObject = "
-                      "{ %s = %s } (@Environment takes an @Observable object)", entry, entry, type);
-      }
+      lun_viewtype_env_kind(L, name, mode);
     }
     lua_pushvalue(L, -3);
     lua_insert(L, -2);

@@ -214,6 +214,7 @@ static void lun_walk_animation(lua_State *L, lun_Walk *W, int v, int outer) {
         desc = luaL_tolstring(L, -1, &dlen);
         lun_out_animate(L, desc, dlen);
         lua_pop(L, 1);
+        if (W->open > 1) W->animInner = 1;        /* a node inside animates: the top one's none is not the run's */
       }
     }
   }
@@ -771,6 +772,7 @@ LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   lua_pop(L, 1);
   if (W->open++ == 0) {                           /* a top-level node: */
     W->animNone = 0;
+    W->animInner = 0;
     lun_walk_inherited(L, W);                     /* the :transaction around the unit (D06) */
     lun_focus_scene_walk(L, W);                   /* an app's root: its scene, for focus */
   }
@@ -783,12 +785,15 @@ LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (outer) lun_walk_animation(L, W, v, 1);
   if (has & LUN_VF_TRANSACTION) lun_walk_transaction(L, W, v);
   if ((has & LUN_VF_ANIMATION) && !outer) lun_walk_animation(L, W, v, 0);
-  if (W->open == 1 && S->completionsPending) lun_walk_note(L, W);   /* did withAnimation's transaction reach it? (D05) */
+  if (W->open == 1 && S->completionsPending && !W->animNone) lun_walk_note(L, W);   /* did withAnimation's
+                                                     transaction reach it? (D05) */
   if (has & (LUN_VF_LIFE | LUN_VF_ATTRS)) lun_walk_life_attrs(L, W, v, has);
   if (rows) lun_list_tagged_row(L, W, rows, v);   /* a row of a static List with a selection */
   if (has & (LUN_VF_FOCUS | LUN_VF_PREFS | LUN_VF_PREFWATCH)) lun_walk_focus_prefs(L, W, v, has, kind);
   lun_walk_content(L, W, v, kind, rows, rowLevel, refreshes);
   if (has & (LUN_VF_EXTRAS | LUN_VF_SHEET | LUN_VF_ALERT)) lun_walk_trailers(L, W, v, has);
+  if (W->open == 1 && S->completionsPending && W->animNone) lun_walk_note(L, W);   /* the top node took the
+                                                     animation away: known now whether a node inside animates */
   lun_out_end(L);
   W->open--;
   W->enabled = enabled;                           /* what holds around the view */

@@ -83,6 +83,7 @@ static void lun_walk_animate(lua_State *L, lun_Walk *W) {
   size_t len;
   const char *desc = lun_transaction_animation(L, top, &len);
   lun_out_animate(L, desc, len);
+  if (W->open > 1 && len > 0) W->animInner = 1;   /* a node inside animates (lun_walk_note) */
   lua_settop(L, top - 1);
 }
 
@@ -116,7 +117,7 @@ void lun_walk_note(lua_State *L, lun_Walk *W) {
   lun_walk_tx(L, W);
   lun_transaction_animation(L, lua_gettop(L), &len);
   lua_settop(L, top);
-  lun_completion_animated(L, id, len > 0 && !W->animNone);
+  lun_completion_animated(L, id, W->animNone ? W->animInner : len > 0);
 }
 
 /* At a top-level node of a body: the :transaction modifiers of views

@@ -70,6 +70,7 @@ typedef struct lun_Walk {
   int32_t running;  /* the unit walked, a root's too (lun_focus.c: a field is its unit and its place) */
   int focusFields;  /* lun_focus.c: the :focused fields walked so far (a setter names its field by its number) */
   int animNone;     /* the top-level node being walked took the animation away (:animation(nil, value)) */
+  int animInner;    /* ...and a node inside it animates (its own :animation or :transaction) */
   const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);

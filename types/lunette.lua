@@ -388,8 +388,9 @@ function ui.List(data, row) end
 ---@param row fun(element: any, index: integer): ui.ViewValue
 ---@return ui.ViewValue
 function ui.ForEach(data, row) end
+---@param minLength? number
 ---@return ui.ViewValue
-function ui.Spacer() end
+function ui.Spacer(minLength) end
 ---An image by its name, or a named symbol: ui.Image{ systemName = "star.fill" }
 ---(Image(systemName:); its node shows the name and systemName=true).
 ---@param nameOrSymbol string|{ systemName: string }

@@ -66,7 +66,8 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.matches("view:bold takes 0 arguments, got 1", fails(function() ui.Text("x"):bold(false) end))
     assert.matches("ui.Text takes at most 1 argument, got a table as argument 2",
       fails(function() ui.Text("x", { verbatim = true }) end))
-    assert.matches("ui.Spacer takes 0 arguments, got a table as argument 1", fails(function() ui.Spacer({ minLength = 10 }) end))
+    assert.matches("ui.Spacer takes at most 1 argument, its minLength %(a number%), got a table",
+      fails(function() ui.Spacer({ minLength = 10 }) end))
     assert.matches("ui.Section takes at most 2 arguments, got a table as argument 3",
       fails(function() ui.Section("h", { ui.Text("s") }, { footer = "f" }) end))
     local b = ui.Binding.constant("")
@@ -368,5 +369,43 @@ describe("D10 an ObservableObject in the environment", function()
     end)
     local tree = ok and err or tostring(err)
     assert.truthy(tree:find("add :environmentObject(obj) to an ancestor", 1, true), tree)
+  end)
+end)
+
+-- From a second audit against Apple's pages (session 15).
+-- Picker: SwiftUI's `.tag(nil as T?)` selects nothing ("This modifier will
+-- write the tag value for the type V, as well as Optional<V>",
+-- https://developer.apple.com/documentation/swiftui/view/tag(_:includeoptional:)):
+-- an option tagged ui.none sets the selection to nil; a table tag is taken by
+-- its contents (D03, as a Hashable tag). Spacer(minLength:): "The minimum
+-- length this spacer can be shrunk to"
+-- (https://developer.apple.com/documentation/swiftui/spacer/minlength).
+describe("D03 D10 Picker tags, Spacer and ProgressView arguments", function()
+  it("D03 an option tagged ui.none selects nil; a table tag matches by contents", function()
+    local V = ui.View("D10PickerTags", { state = { f = "vanilla", size = { w = 1 } }, body = function(self)
+      return ui.VStack {
+        ui.Picker("Flavor", self["$f"], { ui.Text("None"):tag(ui.none), ui.Text("Vanilla"):tag("vanilla") }),
+        ui.Picker("Size", self["$size"], { ui.Text("S"):tag({ w = 1 }), ui.Text("L"):tag({ w = 2 }) }),
+        ui.Text("f=" .. tostring(self.f) .. " w=" .. self.size.w),
+      }
+    end })
+    local app = ui.mount(V {})
+    app:find("Flavor"):select(ui.none)
+    assert.truthy(app:find("f=nil w=1"), app:tree())
+    app:find("Flavor"):select("vanilla")
+    app:find("Flavor"):select(nil)
+    assert.truthy(app:find("f=nil w=1"), app:tree())
+    app:find("Size"):select({ w = 2 })
+    assert.truthy(app:find("f=nil w=2"), app:tree())
+    app:unmount()
+  end)
+
+  it("D10 ui.Spacer(minLength) is shown; ProgressView's extra arguments are errors", function()
+    local app = ui.mount(ui.VStack { ui.Spacer(12), ui.Spacer() })
+    assert.truthy(app:tree():find("Spacer minLength=12", 1, true))
+    app:unmount()
+    assert.error_matches(function() return ui.Spacer(-1) end, "minLength must be a non%-negative")
+    assert.error_matches(function() return ui.ProgressView("L", 1, 2, 3) end, "ui.ProgressView takes at most 3 arguments")
+    assert.error_matches(function() return ui.ProgressView(1, 2, 3) end, "ui.ProgressView takes at most 2 arguments")
   end)
 end)

@@ -122,9 +122,13 @@ static void lun_node_control_set(lua_State *L) {
   lun_flush_now(L);
 }
 
-/* node:select(value) -> (): picks one of a Picker's options. */
+/* node:select(value) -> (): picks one of a Picker's options: the tag equal
+ * to value by contents (D03: a table tag as Swift's Hashable one), and an
+ * option tagged ui.none for nil (SwiftUI's `.tag(nil as T?)`: the
+ * selection becomes nil, not the marker). */
 static int lun_node_select(lua_State *L) {
   lua_Integer i, n;
+  int none;
   luaL_checkany(L, 2);
   lua_settop(L, 2);
   lun_node_control(L, "select");                  /* 3: the binding, 4: the spec */
@@ -139,9 +143,11 @@ static int lun_node_select(lua_State *L) {
   n = lun_rawlen_bounded(L, -1, "a Picker's options");
   for (i = 1; i <= n; i++) {
     lua_rawgeti(L, -1, i);
-    if (lua_rawequal(L, -1, 2)) {
-      lua_pop(L, 2);
-      lua_pushvalue(L, 2);
+    none = lun_marker_kind(L, -1) == LUN_MARK_NONE;
+    if (none ? lua_isnil(L, 2) || lun_marker_kind(L, 2) == LUN_MARK_NONE : lun_values_equal(L, -1, 2)) {
+      if (none) lua_pushnil(L); else lua_pushvalue(L, -1);   /* the tag: what the option holds */
+      lua_replace(L, 5);                          /* binding, spec, the value (lun_node_control_set) */
+      lua_settop(L, 5);
       lun_node_control_set(L);
       return 0;
     }

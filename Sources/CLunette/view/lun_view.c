@@ -772,6 +772,7 @@ static void lun_push_as_given(lua_State *L, int arg, lua_Number x) {
 static int lun_ui_progress(lua_State *L) {
   int vidx, at = lua_type(L, 1) == LUA_TSTRING ? 2 : 1;
   lua_Number value, total = 1;
+  lun_no_extra(L, "ui.ProgressView", at + 1, 0);
   if (!lua_isnoneornil(L, at + 1)) {
     total = luaL_checknumber(L, at + 1);
     luaL_argcheck(L, total > 0 && total <= DBL_MAX, at + 1, "the total must be a positive, finite number");
@@ -793,8 +794,30 @@ static int lun_ui_progress(lua_State *L) {
   return 1;
 }
 
-/* ui.Spacer() -> view. */
-static int lun_ui_spacer(lua_State *L) { lun_view_arity(L, "Spacer", 0); lun_view_new(L, LUN_VIEW_SPACER); return 1; }
+/* ui.Spacer([minLength]) -> view: Spacer(minLength:), "The minimum length
+ * this spacer can be shrunk to, along the axis or axes of expansion"
+ * (https://developer.apple.com/documentation/swiftui/spacer/minlength),
+ * shown as an attribute. */
+static int lun_ui_spacer(lua_State *L) {
+  int vidx;
+  lua_Number length;
+  lun_no_extra(L, "ui.Spacer", 1, 0);
+  lua_settop(L, 1);
+  if (lua_isnil(L, 1)) {
+    lun_view_new(L, LUN_VIEW_SPACER);
+    return 1;
+  }
+  if (lua_type(L, 1) != LUA_TNUMBER)
+    lun_error_here(L, "ui.Spacer takes at most 1 argument, its minLength (a number), got a %s", luaL_typename(L, 1));
+  length = lua_tonumber(L, 1);
+  luaL_argcheck(L, length >= 0 && length <= DBL_MAX, 1, "minLength must be a non-negative, finite number");
+  vidx = lun_view_new(L, LUN_VIEW_SPACER);
+  lua_createtable(L, 0, 1);
+  lun_push_as_given(L, 1, length);
+  lua_setfield(L, -2, "minLength");
+  lua_setfield(L, vidx, "attrs");
+  return 1;
+}
 /* ui.EmptyView() -> view. */
 static int lun_ui_empty(lua_State *L) { lun_view_arity(L, "EmptyView", 0); lun_view_new(L, LUN_VIEW_EMPTY); return 1; }
 

@@ -438,8 +438,9 @@ function ui.ZStack(optionsOrChildren, children) end
 function ui.Form(children) end
 ---@param header string
 ---@param children ui.ViewValue[]
+---@param footer? string
 ---@return ui.ViewValue
-function ui.Section(header, children) end
+function ui.Section(header, children, footer) end
 ---Options are values, or views tagged with the value each picks (ui.Text("Vanilla"):tag("vanilla")),
 ---or a ui.ForEach over data whose rows are tagged with their elements' ids (a plain value: itself)
 ---unless a row has its own :tag: then the node shows `labels` beside `options`, and

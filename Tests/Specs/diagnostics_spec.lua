@@ -68,7 +68,7 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
       fails(function() ui.Text("x", { verbatim = true }) end))
     assert.matches("ui.Spacer takes at most 1 argument, its minLength %(a number%), got a table",
       fails(function() ui.Spacer({ minLength = 10 }) end))
-    assert.matches("ui.Section takes at most 2 arguments, got a table as argument 3",
+    assert.matches("ui.Section: its footer %(argument 3%) is text, got a table",
       fails(function() ui.Section("h", { ui.Text("s") }, { footer = "f" }) end))
     local b = ui.Binding.constant("")
     assert.matches("ui.TextField takes at most 2 arguments, got a table as argument 3",
@@ -400,9 +400,10 @@ describe("D03 D10 Picker tags, Spacer and ProgressView arguments", function()
     app:unmount()
   end)
 
-  it("D10 ui.Spacer(minLength) is shown; ProgressView's extra arguments are errors", function()
-    local app = ui.mount(ui.VStack { ui.Spacer(12), ui.Spacer() })
+  it("D10 ui.Spacer(minLength) and a Section's footer are shown; ProgressView's extra arguments are errors", function()
+    local app = ui.mount(ui.VStack { ui.Spacer(12), ui.Spacer(), ui.List { ui.Section("Head", { ui.Text("row") }, "Foot") } })
     assert.truthy(app:tree():find("Spacer minLength=12", 1, true))
+    assert.truthy(app:tree():find('Section "Head" footer="Foot"', 1, true), app:tree())
     app:unmount()
     assert.error_matches(function() return ui.Spacer(-1) end, "minLength must be a non%-negative")
     assert.error_matches(function() return ui.ProgressView("L", 1, 2, 3) end, "ui.ProgressView takes at most 3 arguments")

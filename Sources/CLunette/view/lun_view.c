@@ -255,15 +255,26 @@ static int lun_ui_zstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_Z
 /* ui.Form{...} -> view. */
 static int lun_ui_form(lua_State *L) { return lun_view_container(L, LUN_VIEW_FORM, "Form", lun_no_options, lun_no_options); }
 
-/* ui.Section(header, {...}) -> view. */
+/* ui.Section(header, {...} [, footer]) -> view: Section(_:content:footer:),
+ * the footer as text (shown as footer=). */
 static int lun_ui_section(lua_State *L) {
   int vidx;
-  lun_view_arity(L, "Section", 2);
-  lua_settop(L, 2);
+  lun_view_arity(L, "Section", 3);
+  lun_no_extra(L, "ui.Section", 3, 0);
+  lua_settop(L, 3);
   if (lua_isnil(L, 2)) { lua_newtable(L); lua_replace(L, 2); } else luaL_checktype(L, 2, LUA_TTABLE);
   vidx = lun_view_new(L, LUN_VIEW_SECTION);
   lun_view_text_arg(L, 1, vidx, "text");
   lun_view_children(L, 2, vidx, 0, NULL);
+  if (!lua_isnil(L, 3)) {                         /* Section(_:content:footer:)'s footer, as text: footer= */
+    if (lua_type(L, 3) != LUA_TSTRING && lua_type(L, 3) != LUA_TNUMBER)
+      lun_error_here(L, "ui.Section: its footer (argument 3) is text, got a %s", luaL_typename(L, 3));
+    lua_createtable(L, 0, 1);
+    lua_pushvalue(L, 3);
+    lua_tostring(L, -1);
+    lua_setfield(L, -2, "footer");
+    lua_setfield(L, vidx, "attrs");
+  }
   return 1;
 }
 

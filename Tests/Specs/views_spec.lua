@@ -292,3 +292,37 @@ describe("Stepper with a step", function()
       "step must be a positive number", 1, true)
   end)
 end)
+
+-- onSubmit(of:_:): "A TextField, or SecureField will trigger this action
+-- when the user hits the hardware or software return key ... You may set
+-- this action on an individual view or an entire view hierarchy"
+-- (https://developer.apple.com/documentation/swiftui/view/onsubmit(of:_:)).
+describe("onSubmit over a hierarchy", function()
+  it("a Form's onSubmit runs when a field inside is submitted, in its body or another's, innermost first", function()
+    local log = {}
+    local Secret = ui.View("SubmitSecret", { state = { p = "" }, body = function(self)
+      return ui.SecureField("password", self["$p"])
+    end })
+    local Login = ui.View("SubmitLogin", { state = { u = "" }, body = function(self)
+      return ui.Form {
+        ui.TextField("user", self["$u"]):onSubmit(function() log[#log + 1] = "field" end),
+        Secret {},
+        ui.TextField("plain", self["$u"]),
+      }:onSubmit(function() log[#log + 1] = "form" end)
+    end })
+    local app = ui.mount(Login {})
+    app:find("user"):submit()
+    assert.same({ "field", "form" }, log)
+    log = {}
+    app:find("password"):submit()                     -- a field in another body
+    app:find("plain"):submit()
+    assert.same({ "form", "form" }, log)
+    app:unmount()
+  end)
+
+  it("a field outside any onSubmit still cannot be submitted", function()
+    local app = ui.mount(ui.VStack { ui.TextField("alone", ui.Binding.constant("")) })
+    assert.has_error(function() app:find("alone"):submit() end)
+    app:unmount()
+  end)
+end)

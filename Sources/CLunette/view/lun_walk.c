@@ -236,8 +236,8 @@ static void lun_walk_mods(lua_State *L, lun_Walk *W, int v) {
     const char *name, *value = "";
     name = lun_walk_entry(L, i, "mods", &nlen);
     if (lua_rawgeti(L, -2, 2) == LUA_TFUNCTION) {
-      int32_t slot = lun_walk_store(L, W, -1);
-      if (strcmp(name, "onSubmit") == 0) lun_enabled_slot(L, W, LUN_ROLE_SUBMIT, slot);
+      lun_walk_store(L, W, -1);
+      if (strcmp(name, "onSubmit") == 0) lun_submit_walk(L, W, -1);   /* for the fields inside too */
       else if (strcmp(name, "refreshable") == 0) lun_envbuiltin_refreshable(L, W);   /* `refresh` inside (issue 19) */
       lun_out_modifier(L, name, nlen, "", 0);
     } else {
@@ -720,6 +720,7 @@ static void lun_walk_content(lua_State *L, lun_Walk *W, int v, int kind, int row
     case LUN_VIEW_PICKER: case LUN_VIEW_SLIDER: case LUN_VIEW_STEPPER: case LUN_VIEW_DATEPICKER:
     case LUN_VIEW_TOGGLE: case LUN_VIEW_TEXTFIELD: case LUN_VIEW_SECUREFIELD:
       lun_walk_control(L, W, v, kind);
+      if (kind != LUN_VIEW_TOGGLE) lun_submit_field(L, W);   /* an :onSubmit around it */
       break;
     case LUN_VIEW_LIST:
     case LUN_VIEW_FOREACH:
@@ -770,6 +771,7 @@ LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (lua_type(L, -1) == LUA_TSTRING) text = lua_tolstring(L, -1, &len);
   lun_out_begin(L, kind, text, len);
   lua_pop(L, 1);
+  W->submitOpen = 0;
   if (W->open++ == 0) {                           /* a top-level node: */
     W->animNone = 0;
     W->animInner = 0;

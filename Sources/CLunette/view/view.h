@@ -71,6 +71,7 @@ typedef struct lun_Walk {
   int focusFields;  /* lun_focus.c: the :focused fields walked so far (a setter names its field by its number) */
   int animNone;     /* the top-level node being walked took the animation away (:animation(nil, value)) */
   int animInner;    /* ...and a node inside it animates (its own :animation or :transaction) */
+  int submitOpen;   /* lun_submit.c: the open node's level when it has an :onSubmit of its own (0: none) */
   const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);
@@ -101,6 +102,7 @@ int lun_envlist_intact(lua_State *L, int idx);                                  
 void lun_envwalk_value(lua_State *L, lun_Walk *W, int list, lua_Integer i, int v, int kidx);
 void lun_envwalk_set(lua_State *L, lun_Walk *W, int kidx, int vidx);
 void lun_envwalk_inherited(lua_State *L, lun_Walk *W, int kidx);                  /* [-0, +1] */
+void lun_envwalk_inherited_as(lua_State *L, lun_Walk *W, int kidx, int mode);     /* [-0, +1] */
 void lun_envwalk_leave(lua_State *L, lun_Walk *W);
 
 /* lun_enabled.c: :disabled and isEnabled (D09) */
@@ -179,6 +181,9 @@ const char *lun_envbuiltin_setter(const char *key);
 void lun_attribute_mute(lua_State *L, int muted);                                /* [-0, +0] */
 void lun_envbuiltin_presented(lua_State *L, lun_Walk *W);                        /* [-0, +0] */
 void lun_envbuiltin_refreshable(lua_State *L, lun_Walk *W);                      /* [-0, +0] */
+/* lun_submit.c: :onSubmit over a view hierarchy */
+void lun_submit_walk(lua_State *L, lun_Walk *W, int fidx);                        /* [-0, +0] */
+void lun_submit_field(lua_State *L, lun_Walk *W);                                 /* [-0, +0] */
 void lun_envbuiltin_list_refresh(lua_State *L, lun_Walk *W);                     /* [-0, +0] */
 
 /* lun_self.c */

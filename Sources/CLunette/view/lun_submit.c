@@ -1,0 +1,75 @@
+/*
+ * lun_submit.c — :onSubmit over a view hierarchy: "A TextField, or
+ * SecureField will trigger this action when the user hits the hardware or
+ * software return key ... You may set this action on an individual view or
+ * an entire view hierarchy"
+ * (https://developer.apple.com/documentation/swiftui/view/onsubmit(of:_:)).
+ *
+ * A node with :onSubmit(fn) puts a cell { fn, parent } in the environment of
+ * the views inside it ("lunette.onSubmit", in its body and in others), its
+ * parent the cell around it. A TextField or SecureField submits through the
+ * cell it sees — its own :onSubmit's, or the nearest around it — running fn
+ * and every action around it, innermost first (node:submit(), the
+ * preview's return key). A node with :onSubmit that is no field submits as
+ * before (node:submit() on it).
+ */
+#include "core/core.h"
+#include "life/life.h"
+#include "view/view.h"
+
+#define LUN_SUBMIT_KEY "lunette.onSubmit"
+
+/* A submission: () -> (); runs the cell's action (upvalue 1) and each one
+ * around it, innermost first (a chain as deep as the tree, at most). */
+static int lun_submit_run(lua_State *L) {
+  int depth = 0;
+  lua_pushvalue(L, lua_upvalueindex(1));
+  while (lua_istable(L, -1) && depth++ < LUN_MAX_TREE_DEPTH) {
+    lua_rawgeti(L, -1, 1);
+    lua_call(L, 0, 0);
+    lua_rawgeti(L, -1, 2);
+    lua_remove(L, -2);
+  }
+  return 0;
+}
+
+/* Pushes the cell the open node inherits (nil if none). [-0, +1] */
+static void lun_submit_inherited(lua_State *L, lun_Walk *W) {
+  lua_pushliteral(L, LUN_SUBMIT_KEY);
+  lun_envwalk_inherited_as(L, W, lua_gettop(L), LUN_ENV_OPTIONAL);
+  lua_remove(L, -2);
+}
+
+/* The open node's :onSubmit(fn), fn at fidx: its submission runs fn and
+ * the actions around it; the views inside submit through it. [-0, +0] */
+void lun_submit_walk(lua_State *L, lun_Walk *W, int fidx) {
+  int32_t slot;
+  fidx = lua_absindex(L, fidx);
+  lua_createtable(L, 2, 0);                       /* the cell */
+  lua_pushvalue(L, fidx);
+  lua_rawseti(L, -2, 1);
+  lun_submit_inherited(L, W);
+  lua_rawseti(L, -2, 2);
+  lua_pushvalue(L, -1);
+  lua_pushcclosure(L, lun_submit_run, 1);
+  lun_enabled_slot(L, W, LUN_ROLE_SUBMIT, lun_walk_store(L, W, -1));
+  lua_pop(L, 1);
+  slot = lun_walk_store(L, W, -1);                /* for the views inside, in this body and in others */
+  lua_pushliteral(L, LUN_SUBMIT_KEY);
+  lun_envwalk_set(L, W, -1, -2);
+  lua_pop(L, 2);
+  lun_walk_env_entry(L, W, LUN_SUBMIT_KEY, sizeof LUN_SUBMIT_KEY - 1, slot);
+  W->submitOpen = W->open;
+}
+
+/* A TextField or SecureField (the open node) without an :onSubmit of its
+ * own submits through the nearest around it, if any. [-0, +0] */
+void lun_submit_field(lua_State *L, lun_Walk *W) {
+  if (W->submitOpen == W->open) return;           /* its own (lun_submit_walk) */
+  lun_submit_inherited(L, W);
+  if (lua_istable(L, -1)) {
+    lua_pushcclosure(L, lun_submit_run, 1);
+    lun_enabled_slot(L, W, LUN_ROLE_SUBMIT, lun_walk_store(L, W, -1));
+  }
+  lua_pop(L, 1);
+}

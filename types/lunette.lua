@@ -338,8 +338,9 @@ function ui.Button(label, action, options) end
 function ui.Toggle(label, isOn) end
 ---@param placeholder string
 ---@param text ui.Binding
+---@param prompt? string
 ---@return ui.ViewValue
-function ui.TextField(placeholder, text) end
+function ui.TextField(placeholder, text, prompt) end
 ---@class ui.StackOptions
 ---@field spacing? number
 ---@field alignment? string VStack: leading|center|trailing; HStack: top|center|bottom|firstTextBaseline|lastTextBaseline
@@ -416,8 +417,9 @@ function ui.ScrollView(axesOrOptionsOrChildren, children) end
 ---and a model's tostring show it as those bullets.
 ---@param placeholder string
 ---@param text ui.Binding
+---@param prompt? string
 ---@return ui.ViewValue
-function ui.SecureField(placeholder, text) end
+function ui.SecureField(placeholder, text, prompt) end
 ---DatePicker(_:selection:in:displayedComponents:): a date is a number of seconds since 1970
 ---(as the bridge carries a Swift Date); the node shows it as its value and, in UTC, as `date`;
 ---node:setValue(seconds) picks one within the range.

@@ -71,7 +71,7 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.matches("ui.Section: its footer %(argument 3%) is text, got a table",
       fails(function() ui.Section("h", { ui.Text("s") }, { footer = "f" }) end))
     local b = ui.Binding.constant("")
-    assert.matches("ui.TextField takes at most 2 arguments, got a table as argument 3",
+    assert.matches("ui.TextField: its prompt %(argument 3%) is text, got a table",
       fails(function() ui.TextField("t", b, { axis = "v" }) end))
     assert.matches("ui.Slider takes at most 3 arguments, got a table as argument 4",
       fails(function() ui.Slider(ui.Binding.constant(0), { 0, 1 }, { step = 0.5 }, {}) end))
@@ -400,8 +400,10 @@ describe("D03 D10 Picker tags, Spacer and ProgressView arguments", function()
     app:unmount()
   end)
 
-  it("D10 ui.Spacer(minLength) and a Section's footer are shown; ProgressView's extra arguments are errors", function()
-    local app = ui.mount(ui.VStack { ui.Spacer(12), ui.Spacer(), ui.List { ui.Section("Head", { ui.Text("row") }, "Foot") } })
+  it("D10 ui.Spacer(minLength), a Section's footer and a TextField's prompt are shown; ProgressView's extra arguments are errors", function()
+    local app = ui.mount(ui.VStack { ui.Spacer(12), ui.Spacer(), ui.List { ui.Section("Head", { ui.Text("row") }, "Foot") },
+                                     ui.TextField("Name", ui.Binding.constant(""), "Your name") })
+    assert.truthy(app:tree():find('TextField "Name" = "" prompt="Your name"', 1, true), app:tree())
     assert.truthy(app:tree():find("Spacer minLength=12", 1, true))
     assert.truthy(app:tree():find('Section "Head" footer="Foot"', 1, true), app:tree())
     app:unmount()

@@ -895,7 +895,7 @@ static void lun_view_bound_value(lua_State *L, int kind) {
 
 static int lun_view_bound(lua_State *L, int kind) {
   int vidx;
-  lua_settop(L, 2);
+  lua_settop(L, 3);                               /* a text field's prompt at 3 (lun_view_prompted) */
   if (!lun_binding_test(L, 2))
     luaL_argerror(L, 2, lua_pushfstring(L, "Binding expected (self[\"$name\"] or ui.Bindable(obj).name), got %s",
                                          luaL_typename(L, 2)));
@@ -905,20 +905,40 @@ static int lun_view_bound(lua_State *L, int kind) {
   lun_view_text_arg(L, 1, vidx, "text");
   lua_pushvalue(L, 2);
   lua_setfield(L, vidx, "binding");
+  if (!lua_isnil(L, 3)) {
+    lua_createtable(L, 0, 1);
+    lua_pushvalue(L, 3);
+    lua_tostring(L, -1);
+    lua_setfield(L, -2, "prompt");
+    lua_setfield(L, vidx, "attrs");
+  }
   return 1;
 }
 
+/* A text field of kind: (placeholder, binding [, prompt]), the prompt of
+ * TextField(_:text:prompt:) — "A Text representing the prompt of the text
+ * field which provides users with guidance on what to type into the text
+ * field" (https://developer.apple.com/documentation/swiftui/textfield) —
+ * shown as prompt=. */
+static int lun_view_prompted(lua_State *L, int kind, const char *call) {
+  lun_no_extra(L, call, 3, 0);
+  if (!lua_isnoneornil(L, 3) && lua_type(L, 3) != LUA_TSTRING && lua_type(L, 3) != LUA_TNUMBER)
+    lun_error_here(L, "%s: its prompt (argument 3) is text, got a %s", call, luaL_typename(L, 3));
+  return lun_view_bound(L, kind);
+}
+
 /* ui.Toggle(label, binding) -> view. */
-static int lun_ui_toggle(lua_State *L) { lun_view_arity(L, "Toggle", 2); return lun_view_bound(L, LUN_VIEW_TOGGLE); }
-/* ui.TextField(placeholder, binding) -> view. */
-static int lun_ui_textfield(lua_State *L) { lun_view_arity(L, "TextField", 2); return lun_view_bound(L, LUN_VIEW_TEXTFIELD); }
-/* ui.SecureField(placeholder, binding) -> view: a TextField whose text is
+static int lun_ui_toggle(lua_State *L) {
+  lun_view_arity(L, "Toggle", 2);
+  lua_settop(L, 2);
+  return lun_view_bound(L, LUN_VIEW_TOGGLE);
+}
+/* ui.TextField(placeholder, binding [, prompt]) -> view. */
+static int lun_ui_textfield(lua_State *L) { return lun_view_prompted(L, LUN_VIEW_TEXTFIELD, "ui.TextField"); }
+/* ui.SecureField(placeholder, binding [, prompt]) -> view: a TextField whose text is
  * never shown — its node's value is one bullet per character
  * (https://developer.apple.com/documentation/swiftui/securefield). */
-static int lun_ui_securefield(lua_State *L) {
-  lun_view_arity(L, "SecureField", 2);
-  return lun_view_bound(L, LUN_VIEW_SECUREFIELD);
-}
+static int lun_ui_securefield(lua_State *L) { return lun_view_prompted(L, LUN_VIEW_SECUREFIELD, "ui.SecureField"); }
 
 /* Shared body of List and ForEach: (data, row) or ({children}) -> view. */
 static int lun_view_rows(lua_State *L, int kind, int lazy) {

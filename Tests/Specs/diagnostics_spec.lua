@@ -66,7 +66,7 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.matches("view:bold takes 0 arguments, got 1", fails(function() ui.Text("x"):bold(false) end))
     assert.matches("ui.Text takes at most 1 argument, got a table as argument 2",
       fails(function() ui.Text("x", { verbatim = true }) end))
-    assert.matches("ui.Spacer takes at most 1 argument, its minLength %(a number%), got a table",
+    assert.matches("ui.Spacer: its minLength %(argument 1%) is a number, got a table",
       fails(function() ui.Spacer({ minLength = 10 }) end))
     assert.matches("ui.Section: its footer %(argument 3%) is text, got a table",
       fails(function() ui.Section("h", { ui.Text("s") }, { footer = "f" }) end))
@@ -410,5 +410,30 @@ describe("D03 D10 Picker tags, Spacer and ProgressView arguments", function()
     assert.error_matches(function() return ui.Spacer(-1) end, "minLength must be a non%-negative")
     assert.error_matches(function() return ui.ProgressView("L", 1, 2, 3) end, "ui.ProgressView takes at most 3 arguments")
     assert.error_matches(function() return ui.ProgressView(1, 2, 3) end, "ui.ProgressView takes at most 2 arguments")
+  end)
+end)
+
+describe("D03 a List's ui.none row, state-held tags, Lunette's own keys", function()
+  it("D03 a List row tagged ui.none selects nil; a Picker's tags from state match by contents", function()
+    local V = ui.View("D03ListNone", { state = { picked = "a", sizes = { { w = 1 }, { w = 2 } }, size = { w = 1 } },
+      body = function(self)
+        return ui.VStack {
+          ui.List({ selection = self["$picked"] }, { ui.Text("none"):tag(ui.none), ui.Text("a"):tag("a") }),
+          ui.Picker("Size", self["$size"], { ui.Text("S"):tag(self.sizes[1]), ui.Text("L"):tag(self.sizes[2]) }),
+          ui.Text("picked " .. tostring(self.picked) .. " w " .. self.size.w),
+        }
+      end })
+    local app = ui.mount(V {})
+    app:find { type = "List" }:select(ui.none)
+    assert.truthy(app:find("picked nil w 1"), app:tree())
+    app:find("Size"):select({ w = 2 })
+    assert.truthy(app:find("picked nil w 2"), app:tree())
+    app:unmount()
+  end)
+
+  it("D10 the keys Lunette sets for the views inside a node are its own", function()
+    assert.error_matches(function() return ui.EnvironmentKey("lunette.onSubmit", 1) end, "nor be one of Lunette's own")
+    assert.error_matches(function() return ui.Text("x"):environment("lunette.scene", {}) end, "nor be one of Lunette's own")
+    assert.error_matches(function() return ui.EnvironmentKey("lunette.navigationPath", 1) end, "is Lunette's own key")
   end)
 end)

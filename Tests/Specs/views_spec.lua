@@ -325,4 +325,44 @@ describe("onSubmit over a hierarchy", function()
     assert.has_error(function() app:find("alone"):submit() end)
     app:unmount()
   end)
+
+  it("only a TextField or SecureField submits (not a Picker, nor a searchable's field, whose trigger is .search)", function()
+    local log = {}
+    local V = ui.View("SubmitOnlyFields", { state = { f = "a", q = "" }, body = function(self)
+      return ui.List {
+        ui.Picker("Flavor", self["$f"], { "a", "b" }),
+        ui.Text("row"),
+      }:searchable(self["$q"]):onSubmit(function() log[#log + 1] = "text" end)
+    end })
+    local app = ui.mount(V {})
+    assert.has_error(function() app:find("Flavor"):submit() end)
+    assert.has_error(function() app:find { type = "TextField" }:submit() end)
+    assert.same({}, log)
+    app:unmount()
+  end)
+
+  it("a parent's run does not run a child again for its onSubmit, and the child submits through the newest action", function()
+    local Field = ui.View("SubmitChild", function() return ui.TextField("child", ui.Binding.constant("")) end)
+    local log = {}
+    local P = ui.View("SubmitParent", { state = { n = 0 }, body = function(self)
+      local n = self.n
+      return ui.VStack { ui.Text("n " .. n), ui.Button("more", function() self.n = self.n + 1 end), Field {} }
+        :onSubmit(function() log[#log + 1] = n end)
+    end })
+    local app = ui.mount(P {})
+    app:find("child"):submit()
+    app:find("more"):tap()
+    app:find("more"):tap()
+    assert.truthy(app:find("n 2"))
+    assert.equal(1, app:renders("SubmitChild"))       -- the same cell: no new environment value
+    app:find("child"):submit()
+    assert.same({ 0, 2 }, log)                         -- the newest action
+    app:unmount()
+  end)
+
+  it("one :onSubmit a view value: a second is an error naming the fix", function()
+    assert.error_matches(function()
+      return ui.TextField("x", ui.Binding.constant("")):onSubmit(function() end):onSubmit(function() end)
+    end, "view:onSubmit: this view has one already; put the second on a view around it")
+  end)
 end)

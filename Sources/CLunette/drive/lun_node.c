@@ -141,17 +141,22 @@ static int lun_node_select(lua_State *L) {
   lua_pop(L, 1);
   if (lua_getfield(L, -1, "options") != LUA_TTABLE) return lun_error_here(L, "select: the node is no Picker");
   n = lun_rawlen_bounded(L, -1, "a Picker's options");
+  lua_pushvalue(L, 2);                            /* 6: the value, a table in state as its raw table */
+  lun_proxy_unwrap(L, 6);
   for (i = 1; i <= n; i++) {
-    lua_rawgeti(L, -1, i);
-    none = lun_marker_kind(L, -1) == LUN_MARK_NONE;
-    if (none ? lua_isnil(L, 2) || lun_marker_kind(L, 2) == LUN_MARK_NONE : lun_values_equal(L, -1, 2)) {
-      if (none) lua_pushnil(L); else lua_pushvalue(L, -1);   /* the tag: what the option holds */
+    lua_rawgeti(L, 5, i);                         /* 7: the option */
+    lua_pushvalue(L, 7);                          /* 8: as its raw table */
+    lun_proxy_unwrap(L, 8);
+    none = lun_marker_kind(L, 7) == LUN_MARK_NONE;
+    if (none ? lua_isnil(L, 2) || lun_marker_kind(L, 2) == LUN_MARK_NONE : lun_values_equal(L, 8, 6)) {
+      lua_settop(L, 7);
+      if (none) lua_pushnil(L); else lua_pushvalue(L, 7);    /* the tag: what the option holds */
       lua_replace(L, 5);                          /* binding, spec, the value (lun_node_control_set) */
       lua_settop(L, 5);
       lun_node_control_set(L);
       return 0;
     }
-    lua_pop(L, 1);
+    lua_settop(L, 6);
   }
   lun_describe(L, 2, 1);
   return lun_error_here(L, "select: %s is not one of the Picker's options", lua_tostring(L, -1));

@@ -66,6 +66,7 @@ void lun_storage_check_section(lua_State *L, int defidx, const char *section, co
 enum { LUN_ENV_REQUIRED = 1, LUN_ENV_OPTIONAL, LUN_ENV_KEYED, LUN_ENV_OBJECT /* an environmentObject: required */ };
 enum { LUN_ENV_OBSERVABLE = 1, LUN_ENV_OBSERVABLE_OBJECT };
 int lun_env_type_kind(lua_State *L, int idx);
+int lun_env_reserved(const char *key);
 void lun_open_env(lua_State *L);
 int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx);
 void lun_env_type_key(lua_State *L, int idx);

@@ -162,6 +162,14 @@ int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx) 
                         key ? key + 1 : "Type");
 }
 
+/* 1 if a script may not name key: "@Type" (objects kept by type) and the
+ * keys C sets for the views inside a node (a scene, a transaction,
+ * onSubmit's actions) are Lunette's. */
+int lun_env_reserved(const char *key) {
+  return key[0] == '@' || strcmp(key, "lunette.scene") == 0 || strcmp(key, "lunette.transaction") == 0 ||
+         strcmp(key, "lunette.onSubmit") == 0;
+}
+
 /* 1 if key (a string) is one of the built-in environment values. */
 int lun_envbuiltin_is(const char *key) {
   static const char *const keys[] = {"colorScheme", "locale", "scenePhase", "editMode", "isPresented", "openURL",
@@ -176,10 +184,14 @@ int lun_envbuiltin_is(const char *key) {
 static int lun_ui_envkey(lua_State *L) {
   luaL_checkstring(L, 1);
   luaL_checkany(L, 2);
-  if (lua_tostring(L, 1)[0] == '@')               /* "@Type": the keys of objects stored by type */
-    lun_error_here(L, "ui.EnvironmentKey: a key may not begin with '@' (those are Lunette's, for objects by type), got '%s'",
-                   lua_tostring(L, 1));
   lun_no_extra(L, "ui.EnvironmentKey (ui.Entry)", 2, 0);
+  if (lun_env_reserved(lua_tostring(L, 1)))
+    lun_error_here(L, "ui.EnvironmentKey: a key may not begin with '@', nor be one of Lunette's own, got '%s'",
+                   lua_tostring(L, 1));
+  lun_registry_table(L, &lun_key_envkeys);        /* the prelude's keys ("lunette.…") are declared once */
+  if (strncmp(lua_tostring(L, 1), "lunette.", 8) == 0 && (lua_pushvalue(L, 1), lua_rawget(L, -2) != LUA_TNIL))
+    lun_error_here(L, "ui.EnvironmentKey: '%s' is Lunette's own key", lua_tostring(L, 1));
+  lua_settop(L, 2);
   if (lun_envbuiltin_is(lua_tostring(L, 1)))
     lun_error_here(L, "ui.EnvironmentKey: '%s' is a built-in environment value; read it with environment = { x = \"%s\" }",
                    lua_tostring(L, 1), lua_tostring(L, 1));

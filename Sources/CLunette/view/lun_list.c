@@ -243,6 +243,10 @@ void lun_list_select(lua_State *L, int bidx, int sidx, int vidx) {
   bidx = lua_absindex(L, bidx);
   sidx = lua_absindex(L, sidx);
   vidx = lua_absindex(L, vidx);
+  if (lun_marker_kind(L, vidx) == LUN_MARK_NONE) { /* a row tagged ui.none: `.tag(nil as T?)` selects nil */
+    lua_pushnil(L);
+    lua_replace(L, vidx);
+  }
   if (!lua_isnil(L, vidx) && !lun_list_selectable(L, sidx, vidx)) {
     lun_describe(L, vidx, 1);
     lun_error_here(L, "select: %s is the value of no row of the List (a row of data stands for its element's id, "

@@ -91,12 +91,27 @@ static void lun_modifier_list(lua_State *L, const char *field) {
 }
 
 /* A display modifier: (view, arg?) -> view. Upvalues: name, arg spec. */
+/* Raises if the mods list on top already holds an :onSubmit: one a view
+ * value, so a field's chain (lun_submit.c) runs its actions in the order
+ * the views nest. [-0, +0] */
+static void lun_modifier_one_submit(lua_State *L) {
+  lua_Integer i, n = lun_rawlen_bounded(L, -1, "a view's modifier list");
+  for (i = 1; i <= n; i++) {
+    int is;
+    lua_rawgeti(L, -1, i);
+    is = lua_rawgeti(L, -1, 1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "onSubmit") == 0;
+    lua_pop(L, 2);
+    if (is) lun_error_here(L, "view:onSubmit: this view has one already; put the second on a view around it (ui.Group { view })");
+  }
+}
+
 static int lun_modifier_display(lua_State *L) {
   lun_modifier_self(L);
   lun_modifier_arity(L, lua_tostring(L, lua_upvalueindex(1)), lua_tostring(L, lua_upvalueindex(2))[0] ? 1 : 0);
   lun_modifier_check(L, lua_tostring(L, lua_upvalueindex(2)));
   lua_settop(L, 2);
   lun_modifier_list(L, "mods");
+  if (strcmp(lua_tostring(L, lua_upvalueindex(1)), "onSubmit") == 0) lun_modifier_one_submit(L);
   lua_createtable(L, 2, 0);
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_rawseti(L, -2, 1);
@@ -149,8 +164,8 @@ static int lun_modifier_environment(lua_State *L) {
   if (lua_gettop(L) == 2 && lun_object_is_observable_object(L, 2))
     lun_error_here(L, "view:environment: %s is an ObservableObject: pass it with :environmentObject(obj), "
                       "and read it with environmentObject = { name = Type }", luaL_tolstring(L, 2, NULL));
-  if (lua_type(L, 2) == LUA_TSTRING && lua_tostring(L, 2)[0] == '@')
-    lun_error_here(L, "view:environment: a key may not begin with '@' (those are Lunette's, for objects by type), "
+  if (lua_type(L, 2) == LUA_TSTRING && lun_env_reserved(lua_tostring(L, 2)))
+    lun_error_here(L, "view:environment: a key may not begin with '@', nor be one of Lunette's own, "
                       "got '%s'", lua_tostring(L, 2));
   return lun_modifier_env_put(L);
 }

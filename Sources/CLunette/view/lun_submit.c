@@ -11,7 +11,14 @@
  * cell it sees — its own :onSubmit's, or the nearest around it — running fn
  * and every action around it, innermost first (node:submit(), the
  * preview's return key). A node with :onSubmit that is no field submits as
- * before (node:submit() on it).
+ * before (node:submit() on it). A searchable's field does not: its trigger
+ * is .search, not .text, the default (SubmitTriggers). One :onSubmit a view
+ * value (lun_modifier.c), so a chain is at most as long as the tree is deep.
+ *
+ * The cell of a position is the same table render after render (kept in
+ * the run's out, lun_walk_kept), its action and parent updated in place:
+ * the views inside see no new environment value, so a parent's run does
+ * not re-run them, and a field's submission finds the newest action.
  */
 #include "core/core.h"
 #include "life/life.h"
@@ -24,7 +31,8 @@
 static int lun_submit_run(lua_State *L) {
   int depth = 0;
   lua_pushvalue(L, lua_upvalueindex(1));
-  while (lua_istable(L, -1) && depth++ < LUN_MAX_TREE_DEPTH) {
+  while (lua_istable(L, -1)) {
+    if (depth++ >= LUN_MAX_TREE_DEPTH) luaL_error(L, "submit: more than %d :onSubmit actions around the field", LUN_MAX_TREE_DEPTH);
     lua_rawgeti(L, -1, 1);
     lua_call(L, 0, 0);
     lua_rawgeti(L, -1, 2);
@@ -44,8 +52,20 @@ static void lun_submit_inherited(lua_State *L, lun_Walk *W) {
  * the actions around it; the views inside submit through it. [-0, +0] */
 void lun_submit_walk(lua_State *L, lun_Walk *W, int fidx) {
   int32_t slot;
+  int top = lua_gettop(L);
+  size_t plen;
+  const char *path;
   fidx = lua_absindex(L, fidx);
-  lua_createtable(L, 2, 0);                       /* the cell */
+  path = lun_out_path(L, &plen);
+  lua_pushlstring(L, path, plen);                 /* top + 1 */
+  lun_walk_kept(L, W, "submitCells", top + 1);    /* the last render's cell here, or nil */
+  if (!lua_istable(L, -1)) {
+    lua_pop(L, 1);
+    lua_createtable(L, 2, 0);
+  }
+  lua_pushvalue(L, -1);
+  lun_walk_keep(L, W, "submitCells", top + 1);
+  lua_remove(L, top + 1);                         /* the cell */
   lua_pushvalue(L, fidx);
   lua_rawseti(L, -2, 1);
   lun_submit_inherited(L, W);
@@ -62,10 +82,15 @@ void lun_submit_walk(lua_State *L, lun_Walk *W, int fidx) {
   W->submitOpen = W->open;
 }
 
-/* A TextField or SecureField (the open node) without an :onSubmit of its
- * own submits through the nearest around it, if any. [-0, +0] */
-void lun_submit_field(lua_State *L, lun_Walk *W) {
+/* A TextField or SecureField (the open node, its view value at v) without
+ * an :onSubmit of its own submits through the nearest around it, if any;
+ * a searchable's field does not. [-0, +0] */
+void lun_submit_field(lua_State *L, lun_Walk *W, int v) {
+  int top = lua_gettop(L), search = 0;
   if (W->submitOpen == W->open) return;           /* its own (lun_submit_walk) */
+  if (lun_rawfield(L, v, "attrs") == LUA_TTABLE) search = lua_getfield(L, -1, "searchable") == LUA_TBOOLEAN;
+  lua_settop(L, top);
+  if (search) return;
   lun_submit_inherited(L, W);
   if (lua_istable(L, -1)) {
     lua_pushcclosure(L, lun_submit_run, 1);

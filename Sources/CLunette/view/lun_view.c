@@ -259,7 +259,6 @@ static int lun_ui_form(lua_State *L) { return lun_view_container(L, LUN_VIEW_FOR
  * the footer as text (shown as footer=). */
 static int lun_ui_section(lua_State *L) {
   int vidx;
-  lun_view_arity(L, "Section", 3);
   lun_no_extra(L, "ui.Section", 3, 0);
   lua_settop(L, 3);
   if (lua_isnil(L, 2)) { lua_newtable(L); lua_replace(L, 2); } else luaL_checktype(L, 2, LUA_TTABLE);
@@ -269,11 +268,9 @@ static int lun_ui_section(lua_State *L) {
   if (!lua_isnil(L, 3)) {                         /* Section(_:content:footer:)'s footer, as text: footer= */
     if (lua_type(L, 3) != LUA_TSTRING && lua_type(L, 3) != LUA_TNUMBER)
       lun_error_here(L, "ui.Section: its footer (argument 3) is text, got a %s", luaL_typename(L, 3));
-    lua_createtable(L, 0, 1);
     lua_pushvalue(L, 3);
     lua_tostring(L, -1);
-    lua_setfield(L, -2, "footer");
-    lua_setfield(L, vidx, "attrs");
+    lun_view_attr(L, vidx, "footer");             /* beside the attributes its list gave */
   }
   return 1;
 }
@@ -819,7 +816,7 @@ static int lun_ui_spacer(lua_State *L) {
     return 1;
   }
   if (lua_type(L, 1) != LUA_TNUMBER)
-    lun_error_here(L, "ui.Spacer takes at most 1 argument, its minLength (a number), got a %s", luaL_typename(L, 1));
+    lun_error_here(L, "ui.Spacer: its minLength (argument 1) is a number, got a %s", luaL_typename(L, 1));
   length = lua_tonumber(L, 1);
   luaL_argcheck(L, length >= 0 && length <= DBL_MAX, 1, "minLength must be a non-negative, finite number");
   vidx = lun_view_new(L, LUN_VIEW_SPACER);
@@ -864,7 +861,6 @@ static int lun_ui_button(lua_State *L) {
   return 1;
 }
 
-/* Shared body of Toggle and TextField: (label, binding) -> view. */
 /* Protected part of lun_view_bound_value: (binding) -> its value. */
 static int lun_view_bound_get(lua_State *L) {
   lun_binding_get(L, 1);
@@ -893,6 +889,9 @@ static void lun_view_bound_value(lua_State *L, int kind) {
   lua_pop(L, 1);
 }
 
+/* Shared body of Toggle, TextField and SecureField: (label, binding
+ * [, prompt]) -> view; a text field's prompt (at 3, checked by
+ * lun_view_prompted) is shown as prompt=. */
 static int lun_view_bound(lua_State *L, int kind) {
   int vidx;
   lua_settop(L, 3);                               /* a text field's prompt at 3 (lun_view_prompted) */
@@ -1054,9 +1053,10 @@ static void lun_viewtype_env(lua_State *L, int infoidx, const char *name) {
   while (lua_next(L, envidx)) {
     int mode = 0;
     if (lua_type(L, -1) == LUA_TSTRING && strcmp(name, "environment") == 0) {
-      if (lua_tostring(L, -1)[0] == '@') {        /* "@Type" is how objects are kept by type: not a key */
+      if (lun_env_reserved(lua_tostring(L, -1))) {   /* "@Type" is how objects are kept by type: not a key */
         const char *keyname = lua_tostring(L, -1), *entry = luaL_tolstring(L, -2, NULL);
-        luaL_error(L, "ui.View: environment entry '%s' names the key '%s': a key may not begin with '@'", entry, keyname);
+        luaL_error(L, "ui.View: environment entry '%s' names the key '%s': a key may not begin with '@', "
+                      "nor be one of Lunette's own", entry, keyname);
       }
       mode = LUN_ENV_KEYED;
       lua_pushvalue(L, -1);

@@ -720,7 +720,8 @@ static void lun_walk_content(lua_State *L, lun_Walk *W, int v, int kind, int row
     case LUN_VIEW_PICKER: case LUN_VIEW_SLIDER: case LUN_VIEW_STEPPER: case LUN_VIEW_DATEPICKER:
     case LUN_VIEW_TOGGLE: case LUN_VIEW_TEXTFIELD: case LUN_VIEW_SECUREFIELD:
       lun_walk_control(L, W, v, kind);
-      if (kind != LUN_VIEW_TOGGLE) lun_submit_field(L, W);   /* an :onSubmit around it */
+      if (kind == LUN_VIEW_TEXTFIELD || kind == LUN_VIEW_SECUREFIELD) lun_submit_field(L, W, v);   /* an :onSubmit
+                                                     around it */
       break;
     case LUN_VIEW_LIST:
     case LUN_VIEW_FOREACH:

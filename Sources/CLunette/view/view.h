@@ -183,7 +183,7 @@ void lun_envbuiltin_presented(lua_State *L, lun_Walk *W);                       
 void lun_envbuiltin_refreshable(lua_State *L, lun_Walk *W);                      /* [-0, +0] */
 /* lun_submit.c: :onSubmit over a view hierarchy */
 void lun_submit_walk(lua_State *L, lun_Walk *W, int fidx);                        /* [-0, +0] */
-void lun_submit_field(lua_State *L, lun_Walk *W);                                 /* [-0, +0] */
+void lun_submit_field(lua_State *L, lun_Walk *W, int v);                          /* [-0, +0] */
 void lun_envbuiltin_list_refresh(lua_State *L, lun_Walk *W);                     /* [-0, +0] */
 
 /* lun_self.c */

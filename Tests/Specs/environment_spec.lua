@@ -195,3 +195,29 @@ describe("transformEnvironment", function()
     app:unmount()
   end)
 end)
+
+-- A value a parent stops setting: the views below that read it see the one
+-- above it again (or the key's default), as SwiftUI's environment is
+-- "the values that flow down the view hierarchy"
+-- (https://developer.apple.com/documentation/swiftui/environmentvalues).
+-- The kept child read the dropped value until something else re-ran it: the
+-- entry's graph node was freed in the same update that changed it, so the
+-- child's check saw nothing changed.
+describe("An environment value a parent drops", function()
+  it("reaches a child that is kept (its inputs equal)", function()
+    ui.EnvironmentKey("droppedDepth", 0)
+    local Child = ui.View("DropChild", { environment = { d = "droppedDepth" }, body = function(self)
+      return ui.Text("d=" .. self.d)
+    end })
+    local Parent = ui.View("DropParent", { state = { on = true }, body = function(self)
+      local v = ui.VStack { ui.Button("flip", function() self.on = not self.on end), Child {} }
+      if self.on then v = v:environment("droppedDepth", 5) end
+      return v
+    end })
+    local app = ui.mount(Parent {})
+    assert.truthy(app:find("d=5"))
+    app:find("flip"):tap()
+    assert.truthy(app:find("d=0"), app:tree())
+    app:unmount()
+  end)
+end)

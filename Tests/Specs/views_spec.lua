@@ -360,6 +360,24 @@ describe("onSubmit over a hierarchy", function()
     app:unmount()
   end)
 
+  it("an :onSubmit a parent drops or adds is what a field in a child body finds when it submits", function()
+    local log = {}
+    local Child = ui.View("SubmitFlipChild", { state = { t = "" }, body = function(self) return ui.TextField("inner", self["$t"]) end })
+    local Parent = ui.View("SubmitFlip", { state = { on = true }, body = function(self)
+      local v = ui.VStack { ui.Button("flip", function() self.on = not self.on end), Child {} }
+      if self.on then v = v:onSubmit(function() log[#log + 1] = "parent" end) end
+      return v
+    end })
+    local app = ui.mount(Parent {})
+    app:find("flip"):tap()                            -- dropped
+    assert.has_error(function() app:find("inner"):submit() end)
+    app:find("flip"):tap()                            -- added again
+    app:find("inner"):submit()
+    assert.same({ "parent" }, log)
+    assert.equal(1, app:renders("SubmitFlipChild"))   -- found when it submits: nothing read while rendering
+    app:unmount()
+  end)
+
   it("one :onSubmit a view value: a second is an error naming the fix", function()
     assert.error_matches(function()
       return ui.TextField("x", ui.Binding.constant("")):onSubmit(function() end):onSubmit(function() end)

@@ -76,14 +76,7 @@ static void lun_envwalk_table(lua_State *L, lun_Walk *W, const char *field) {
 
 /* Pushes the value the key at kidx inherits at the view being entered. [-0, +1] */
 void lun_envwalk_inherited(lua_State *L, lun_Walk *W, int kidx) {
-  lun_envwalk_inherited_as(L, W, kidx, LUN_ENV_KEYED);
-}
-
-/* lun_envwalk_inherited, reading from the ancestors in mode (LUN_ENV_KEYED:
- * a declared key's default when none is set; LUN_ENV_OPTIONAL: nil). [-0, +1] */
-void lun_envwalk_inherited_as(lua_State *L, lun_Walk *W, int kidx, int mode) {
   int top = lua_gettop(L);
-  kidx = lua_absindex(L, kidx);
   if (lua_getfield(L, W->out, "envnow") != LUA_TTABLE) {   /* a look: the run's out stays the shared empty one */
     lua_pop(L, 1);
     lua_newtable(L);
@@ -91,7 +84,7 @@ void lun_envwalk_inherited_as(lua_State *L, lun_Walk *W, int kidx, int mode) {
   lua_pushvalue(L, kidx);
   if (lua_rawget(L, -2) == LUA_TTABLE) lua_rawgeti(L, -1, 1);   /* set around this view, in this body */
   else {
-    lun_env_read(L, W->unit, kidx, mode, kidx);   /* tracked; may leave what it read through */
+    lun_env_read(L, W->unit, kidx, LUN_ENV_KEYED, kidx);   /* tracked; may leave what it read through */
   }
   lua_replace(L, top + 1);
   lua_settop(L, top + 1);

@@ -102,7 +102,6 @@ int lun_envlist_intact(lua_State *L, int idx);                                  
 void lun_envwalk_value(lua_State *L, lun_Walk *W, int list, lua_Integer i, int v, int kidx);
 void lun_envwalk_set(lua_State *L, lun_Walk *W, int kidx, int vidx);
 void lun_envwalk_inherited(lua_State *L, lun_Walk *W, int kidx);                  /* [-0, +1] */
-void lun_envwalk_inherited_as(lua_State *L, lun_Walk *W, int kidx, int mode);     /* [-0, +1] */
 void lun_envwalk_leave(lua_State *L, lun_Walk *W);
 
 /* lun_enabled.c: :disabled and isEnabled (D09) */

@@ -46,6 +46,10 @@ final class Graph {
     /// Unlinks a node from everything and recycles its id.
     func freeNode(_ id: Int32) { lun_graph_node_free(handle, id) }
 
+    /// Frees the node when the flush ends (`lun_graph_free_released`): what
+    /// depends on it still sees the change it made this flush.
+    func freeNodeLater(_ id: Int32) { lun_graph_release_later(handle, id) }
+
     func isLive(_ id: Int32) -> Bool { lun_graph_is_live(handle, id) != 0 }
 
     /// The node's record (kind, origin, owner, slot, flags, version, links).

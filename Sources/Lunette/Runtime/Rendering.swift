@@ -437,8 +437,8 @@ extension LunetteRuntime {
 
     /// An environment value is no longer set: its readers re-render, its node goes.
     func dropEnvironmentEntry(_ entry: EnvironmentEntry) {
-        graph.changed(entry.node)
-        graph.freeNode(entry.node)
+        graph.changed(entry.node)                       // its readers run again and find the value above, or none:
+        graph.freeNodeLater(entry.node)                 // freed when the flush ends, so their check sees the change
         labels.environmentKeys[entry.node] = nil
     }
 

@@ -378,6 +378,25 @@ describe("onSubmit over a hierarchy", function()
     app:unmount()
   end)
 
+  it("the chain is found before its actions run: one that removes its view and flushes leaves the rest to run", function()
+    local log = {}
+    local C = ui.View("SubmitGoneField", function() return ui.VStack { ui.TextField("gone", ui.Binding.constant("")) } end)
+    local Other = ui.View("SubmitGoneOther", function() return ui.Text("other") end)
+    local Mid = ui.View("SubmitGoneMid", { state = {}, body = function(self)
+      return ui.VStack { C {} }:onSubmit(function() log[#log + 1] = "mid"; self.swap(); ui.flush() end)
+    end })
+    local P = ui.View("SubmitGoneParent", { state = { on = true }, body = function(self)
+      if self.on then
+        return ui.VStack { Mid { swap = function() self.on = false end } }:onSubmit(function() log[#log + 1] = "outer" end)
+      end
+      return ui.VStack { ui.VStack { Other {} }:onSubmit(function() log[#log + 1] = "another" end) }   -- may take a freed unit id
+    end })
+    local app = ui.mount(P {})
+    app:find("gone"):submit()
+    assert.same({ "mid", "outer" }, log)
+    app:unmount()
+  end)
+
   it("one :onSubmit a view value: a second is an error naming the fix", function()
     assert.error_matches(function()
       return ui.TextField("x", ui.Binding.constant("")):onSubmit(function() end):onSubmit(function() end)

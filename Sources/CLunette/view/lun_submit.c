@@ -48,29 +48,36 @@ static void lun_submit_above(lua_State *L, int32_t unit) {
 
 /* A submission: () -> (); runs the actions from the cell (upvalue 1, nil
  * if none in the node's body) outward: each body's cells, then the ones
- * above its unit (upvalue 2 to start), innermost first. */
+ * above its unit (upvalue 2 to start), innermost first. The whole chain is
+ * found before any action runs: an action that unmounts views (and
+ * flushes) cannot cut it short, nor send a lookup to a unit gone. */
 static int lun_submit_run(lua_State *L) {
-  int depth = 0;
+  int depth = 0, i;
   int32_t unit = (int32_t)lua_tointeger(L, lua_upvalueindex(2));
   lua_settop(L, 0);
+  lua_newtable(L);                                /* 1: the actions, innermost first */
   lua_pushvalue(L, lua_upvalueindex(1));
   for (;;) {
     if (!lua_istable(L, -1)) {                    /* past a body's cells: the ones above its unit */
       lua_pop(L, 1);
       if (!unit) break;                           /* a root: nothing above */
       lun_submit_above(L, unit);
-      if (!lua_istable(L, -1)) break;
+      if (!lua_istable(L, -1)) { lua_pop(L, 1); break; }
     }
-    if (depth++ >= LUN_MAX_TREE_DEPTH) luaL_error(L, "submit: more than %d :onSubmit actions around the field", LUN_MAX_TREE_DEPTH);
+    if (depth >= LUN_MAX_TREE_DEPTH) luaL_error(L, "submit: more than %d :onSubmit actions around the field", LUN_MAX_TREE_DEPTH);
     lua_rawgeti(L, -1, 3);
     unit = (int32_t)lua_tointeger(L, -1);         /* where the next lookup starts */
     lua_pop(L, 1);
     lua_rawgeti(L, -1, 1);
-    lua_call(L, 0, 0);
+    lua_rawseti(L, 1, ++depth);
     lua_rawgeti(L, -1, 2);
     lua_remove(L, -2);
   }
   if (depth == 0) lun_error_here(L, "submit: the field has no :onSubmit on it or around it");
+  for (i = 1; i <= depth; i++) {
+    lua_rawgeti(L, 1, i);
+    lua_call(L, 0, 0);
+  }
   return 0;
 }
 

@@ -85,15 +85,19 @@ static int lun_focus_get(lua_State *L, const void *key, int sidx) {
   return lua_type(L, -1);
 }
 
+/* Pushes registry[key], a table weak by mode ("k", "v") made on first use. [-0, +1] */
+static void lun_focus_table(lua_State *L, const void *key, const char *mode) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE) return;
+  lua_pop(L, 1);
+  lun_new_weak_table(L, mode);
+  lua_pushvalue(L, -1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, key);
+}
+
 /* registry[key][scene at sidx] = the value on top (made weak-keyed on first use). [-1, +0] */
 static void lun_focus_put(lua_State *L, const void *key, int sidx) {
   sidx = lua_absindex(L, sidx);
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lun_new_weak_table(L, "k");
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, key);
-  }
+  lun_focus_table(L, key, "k");
   lua_pushvalue(L, sidx);
   lua_pushvalue(L, -3);
   lua_rawset(L, -3);
@@ -111,12 +115,7 @@ LUN_HOT void lun_focus_scene_walk(lua_State *L, lun_Walk *W) {
   if (!W->root) return;
   if (lua_getfield(L, W->record, "scene") != LUA_TTABLE) {
     lua_pop(L, 1);
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_scenes) != LUA_TTABLE) {
-      lua_pop(L, 1);
-      lun_new_weak_table(L, "v");
-      lua_pushvalue(L, -1);
-      lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_scenes);
-    }
+    lun_focus_table(L, &lun_key_scenes, "v");
     if (lua_rawgeti(L, -1, W->running) != LUA_TTABLE) {
       lua_pop(L, 1);
       lua_newtable(L);

@@ -395,7 +395,9 @@ return ui.View("Books", { state = { books = function() return { Item { id = "a",
   return ui.VStack {
     ui.List({ selection = self["$chosen"] }, {
       ui.ForEach(shown, function(book)
-        return ui.Text("book " .. book.title):swipeActions({ ui.Button("Pin", function() self.pinned = self.pinned + 1 end) })
+        local row = ui.Text("book " .. book.title)
+        if book.title == "Gamma" then return row end
+        return row:swipeActions({ ui.Button("Pin", function() self.pinned = self.pinned + 1 end) })
       end)
         :onDelete(function(indices) table.remove(self.books, indices[1]) end)
         :onMove(function(indices, to)
@@ -426,6 +428,10 @@ class ListEditingPreviewTests(unittest.TestCase):
             expect(page.locator(".Row.rowSelected")).to_contain_text("book Beta")
             page.locator(".Row", has_text="book Alpha").locator("button[aria-label='Move down']").click()
             expect(page.locator(".Row").first).to_contain_text("book Beta")
+            # A row with swipe actions of its own has no synthesized Delete
+            # (swipeActions(edge:allowsFullSwipe:content:): "SwiftUI no longer
+            # synthesizes the Delete actions"); Gamma, with none, has it.
+            expect(page.locator(".Row", has_text="book Alpha").locator("button[aria-label=Delete]")).to_be_hidden()
             page.locator(".Row", has_text="book Gamma").locator("button[aria-label=Delete]").click()
             expect(page.locator(".Row")).to_have_count(2)
             page.locator(".Row", has_text="book Alpha").locator(".SwipeActions button", has_text="Pin").click()

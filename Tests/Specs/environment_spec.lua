@@ -221,3 +221,83 @@ describe("An environment value a parent drops", function()
     app:unmount()
   end)
 end)
+
+-- The reverse: a value a parent starts setting reaches the views below it
+-- that are kept (S23: "`:environment(\"key\", v)` overrides it for a
+-- subtree"; F03: the innermost wins), as SwiftUI's environment values
+-- "flow down the view hierarchy"
+-- (https://developer.apple.com/documentation/swiftui/environmentvalues).
+-- A kept child that had read the default (or an ancestor's value further
+-- up) tracked nothing the new value changed, and showed the old one until
+-- something else ran it again.
+describe("S23 an environment value a parent adds", function()
+  ui.EnvironmentKey("addedDepth", 0)
+  local Leaf = ui.View("AddLeaf", { environment = { d = "addedDepth" }, body = function(self)
+    return ui.Text("d=" .. self.d)
+  end })
+  local Middle = ui.View("AddMiddle", { body = function()
+    return ui.VStack { ui.Text("middle"), Leaf {} }
+  end })
+
+  it("reaches a kept child that read the default", function()
+    local Parent = ui.View("AddParent", { state = { on = false }, body = function(self)
+      local v = ui.VStack { ui.Button("flip", function() self.on = not self.on end), Leaf {} }
+      if self.on then v = v:environment("addedDepth", 5) end
+      return v
+    end })
+    local app = ui.mount(Parent {})
+    assert.truthy(app:find("d=0"))
+    app:find("flip"):tap()
+    assert.truthy(app:find("d=5"), app:tree())
+    app:find("flip"):tap()
+    assert.truthy(app:find("d=0"), app:tree())
+    app:unmount()
+  end)
+
+  it("reaches a reader below a kept child, which does not read it and does not run again", function()
+    local Parent = ui.View("AddParentDeep", { state = { on = false }, body = function(self)
+      local v = ui.VStack { ui.Button("flip", function() self.on = not self.on end), Middle {} }
+      if self.on then v = v:environment("addedDepth", 7) end
+      return v
+    end })
+    local app = ui.mount(Parent {})
+    assert.truthy(app:find("d=0"))
+    local middle, leaf = app:renders("AddMiddle"), app:renders("AddLeaf")
+    ui.trace(true)
+    app:find("flip"):tap()
+    ui.trace(false)
+    assert.truthy(app:find("d=7"), app:tree())
+    assert.equal(middle, app:renders("AddMiddle"))
+    assert.equal(leaf + 1, app:renders("AddLeaf"))
+    local said = table.concat(app:trace(), "\n")     -- why it ran, as :why and the trace say it
+    assert.matches("↻ AddLeaf#%d+  %(an environment value set above it%)", said)
+    app:unmount()
+  end)
+
+  it("shadows, for a kept child, the value an ancestor further up sets (the nearest wins, F03)", function()
+    local Parent = ui.View("AddParentNear", { state = { on = false }, body = function(self)
+      local v = ui.VStack { ui.Button("flip", function() self.on = not self.on end), Leaf {} }
+      if self.on then v = v:environment("addedDepth", 9) end
+      return v
+    end })
+    local app = ui.mount(Parent {}:environment("addedDepth", 1))
+    assert.truthy(app:find("d=1"))
+    app:find("flip"):tap()
+    assert.truthy(app:find("d=9"), app:tree())
+    app:find("flip"):tap()
+    assert.truthy(app:find("d=1"), app:tree())
+    app:unmount()
+  end)
+
+  it("does not run a view that reads the key and sets it below itself twice", function()
+    local Setter = ui.View("AddSetter", { environment = { d = "addedDepth" }, body = function(self)
+      return ui.VStack { ui.Text("outer=" .. self.d), Leaf {} }:environment("addedDepth", self.d + 1)
+    end })
+    local app = ui.mount(Setter {})
+    assert.truthy(app:find("outer=0"))
+    assert.truthy(app:find("d=1"))
+    assert.equal(1, app:renders("AddSetter"))
+    assert.equal(1, app:renders("AddLeaf"))
+    app:unmount()
+  end)
+end)

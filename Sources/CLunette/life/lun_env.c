@@ -143,7 +143,7 @@ int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx) 
   const char *key = lua_tolstring(L, keyidx, &klen);
   int ref = 0;
   int32_t slot = 0, node = 0;
-  if (key && lunh(S->rt, output, env_find, unit, key, klen, &ref, &slot, &node)) {
+  if (key && lunh(S->rt, output, env_find, unit, key, klen, S->active != 0, &ref, &slot, &node)) {
     if (S->active && node) lun_graph_track(S->graph, S->active, node);
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     lua_getfield(L, -1, "out");

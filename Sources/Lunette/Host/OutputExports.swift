@@ -51,10 +51,10 @@ func lunhOutEnv(_ context: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>
 }
 
 func lunhEnvFind(_ context: UnsafeMutableRawPointer?, _ unit: Int32, _ key: UnsafePointer<CChar>?, _ klen: Int,
-                 _ ref: UnsafeMutablePointer<Int32>?, _ slot: UnsafeMutablePointer<Int32>?,
+                 _ tracked: Int32, _ ref: UnsafeMutablePointer<Int32>?, _ slot: UnsafeMutablePointer<Int32>?,
                  _ node: UnsafeMutablePointer<Int32>?) -> Int32 {
     withBuilder(context) { builder in
-        guard let entry = builder.runtime.units[unit]?.environmentEntry(for: string(key, klen)) else { return 0 }
+        guard let entry = builder.runtime.units[unit]?.environmentEntry(for: string(key, klen), tracked: tracked != 0) else { return 0 }
         ref?.pointee = entry.recordRef
         slot?.pointee = entry.slot
         node?.pointee = entry.node

@@ -258,6 +258,9 @@ final class OutputBuilder {
             ?? ChildKey(kind: kind.rawValue, typeId: typeId, id: nil, path: PathKey(path), site: nextSite)
         nextSite = 0
         let (child, isNew) = children.place(&structural) { runtime.makeUnit(kind: kind, typeId: typeId, parent: unit) }
+        if !isNew, !(child.environment.isEmpty && environmentStack.isEmpty), !child.environment.elementsEqual(environmentStack, by: ===) {
+            environmentMoved(from: child.environment, to: environmentStack, below: child)
+        }
         child.environment = environmentStack
         if !isNew, child.treeDepth != depth {
             // Kept at another depth (its parent wraps it anew): it runs again, so
@@ -289,6 +292,32 @@ final class OutputBuilder {
     }
 
     // MARK: environment
+
+    /// A kept child is placed under other environment values than last run:
+    /// for each key whose nearest value there moved (a value added, dropped,
+    /// or a nearer one), every unit from the child down that read the key
+    /// runs again — it had tracked the old value's node, or nothing when it
+    /// fell back to the default (S23, F03). The walk is iterative and stops
+    /// at a unit with values of its own for every such key (they shadow the
+    /// change); it happens only when the values around a kept child change.
+    private func environmentMoved(from old: [EnvironmentEntry], to new: [EnvironmentEntry], below child: Unit) {
+        func nearest(_ key: String, in stack: [EnvironmentEntry]) -> EnvironmentEntry? { stack.last { $0.key == key } }
+        var keys: Set<String> = []
+        for entry in old + new where nearest(entry.key, in: old) !== nearest(entry.key, in: new) { keys.insert(entry.key) }
+        guard !keys.isEmpty else { return }
+        var pending = [child]
+        while let unit = pending.popLast() {
+            if let read = unit.last.rare?.environmentKeys, !read.isDisjoint(with: keys) {
+                unit.run.needsRender = true
+                if runtime.tracer.tracing, unit.run.cause == nil { unit.run.cause = .environment }
+                if let transaction { unit.run.receive(transaction) }
+                runtime.scheduler.schedule(unit)
+            }
+            for entry in unit.children where !keys.allSatisfy({ key in entry.unit.environment.contains { $0.key == key } }) {
+                pending.append(entry.unit)
+            }
+        }
+    }
 
     /// Records an environment value on the open node; returns the slot it had last run (0 if new).
     func environment(key: String, slot: Int32) -> Int32 {

@@ -431,6 +431,28 @@ describe("D03 a List's ui.none row, state-held tags, Lunette's own keys", functi
     app:unmount()
   end)
 
+  -- SwiftUI logs "Picker: the selection … is invalid and does not have an
+  -- associated tag, this will give undefined results" when a Picker's
+  -- selection is none of its options' tags (its options "need to be tagged
+  -- with the values of the selection type",
+  -- https://developer.apple.com/documentation/swiftui/picker): a warning,
+  -- naming the Picker, its view and the value, once for each value shown.
+  it("D10 a Picker whose selection is none of its options' tags warns, naming the view, the Picker and the value", function()
+    local V = ui.View("D10Flavors", { state = { flavor = "mint", size = { w = 2 }, none = ui.none }, body = function(self)
+      return ui.VStack {
+        ui.Picker("Flavor", self["$flavor"], { "vanilla", "chocolate" }),
+        ui.Picker("Size", self["$size"], { ui.Text("S"):tag({ w = 1 }), ui.Text("L"):tag({ w = 2 }) }),
+        ui.Picker("Maybe", self["$none"], { ui.Text("none"):tag(ui.none), ui.Text("a"):tag("a") }),
+      }
+    end })
+    local app = ui.mount(V {})
+    assert.same({ 'D10Flavors: Picker "Flavor": the selection "mint" is none of its options\' tags' ..
+                  ' (tag an option with it, or select one of theirs)' }, app:warnings())
+    app:find("Flavor"):select("vanilla")
+    assert.equal(1, #app:warnings())
+    app:unmount()
+  end)
+
   it("D10 the keys Lunette sets for the views inside a node are its own", function()
     assert.error_matches(function() return ui.EnvironmentKey("lunette.onSubmit", 1) end, "nor be one of Lunette's own")
     assert.error_matches(function() return ui.Text("x"):environment("lunette.scene", {}) end, "nor be one of Lunette's own")

@@ -127,8 +127,7 @@ static void lun_node_control_set(lua_State *L) {
  * option tagged ui.none for nil (SwiftUI's `.tag(nil as T?)`: the
  * selection becomes nil, not the marker). */
 static int lun_node_select(lua_State *L) {
-  lua_Integer i, n;
-  int none;
+  lua_Integer i;
   luaL_checkany(L, 2);
   lua_settop(L, 2);
   lun_node_control(L, "select");                  /* 3: the binding, 4: the spec */
@@ -139,24 +138,19 @@ static int lun_node_select(lua_State *L) {
     return 0;
   }
   lua_pop(L, 1);
-  if (lua_getfield(L, -1, "options") != LUA_TTABLE) return lun_error_here(L, "select: the node is no Picker");
-  n = lun_rawlen_bounded(L, -1, "a Picker's options");
-  lua_pushvalue(L, 2);                            /* 6: the value, a table in state as its raw table */
-  lun_proxy_unwrap(L, 6);
-  for (i = 1; i <= n; i++) {
-    lua_rawgeti(L, 5, i);                         /* 7: the option */
-    lua_pushvalue(L, 7);                          /* 8: as its raw table */
-    lun_proxy_unwrap(L, 8);
-    none = lun_marker_kind(L, 7) == LUN_MARK_NONE;
-    if (none ? lua_isnil(L, 2) || lun_marker_kind(L, 2) == LUN_MARK_NONE : lun_values_equal(L, 8, 6)) {
-      lua_settop(L, 7);
-      if (none) lua_pushnil(L); else lua_pushvalue(L, 7);    /* the tag: what the option holds */
-      lua_replace(L, 5);                          /* binding, spec, the value (lun_node_control_set) */
-      lua_settop(L, 5);
-      lun_node_control_set(L);
-      return 0;
+  lua_getfield(L, -1, "options");
+  if (lua_isnil(L, -1)) return lun_error_here(L, "select: the node is no Picker");
+  if ((i = lun_picker_find(L, 5, 2)) > 0) {
+    if (lun_proxy_test(L, 5)) lua_geti(L, 5, i);  /* the option: the tag, what it holds (from state: */
+    else lua_rawgeti(L, 5, i);                    /* as state gives it) */
+    if (lun_marker_kind(L, -1) == LUN_MARK_NONE) {
+      lua_pop(L, 1);
+      lua_pushnil(L);
     }
-    lua_settop(L, 6);
+    lua_replace(L, 5);                            /* binding, spec, the value (lun_node_control_set) */
+    lua_settop(L, 5);
+    lun_node_control_set(L);
+    return 0;
   }
   lun_describe(L, 2, 1);
   return lun_error_here(L, "select: %s is not one of the Picker's options", lua_tostring(L, -1));

@@ -479,6 +479,8 @@ typedef struct lun_InspectHost {
    * an event, a warning), oldest first; NULL when none is left. */
   const char *(*problem_next)(void *context, int *isError, size_t *len);
   void (*event_failed)(void *context, int32_t unit, const char *message, size_t len);
+  /* A warning about unit's output, found by its walk (a Picker's selection no option has). */
+  void (*warned)(void *context, int32_t unit, const char *message, size_t len);
   /* A ui.effect's run failed, or was stopped after runLimit runs in a round: the message (the host says "effect: "). */
   void (*effect_failed)(void *context, const char *message, size_t len);
   /* A script opened a URL with the default openURL action (issue 19): the

@@ -611,6 +611,35 @@ static int lun_picker_is_foreach(lua_State *L, int idx) {
  * (https://developer.apple.com/documentation/swiftui/picker, "Iterating
  * over a picker's options"): then the node shows `options` (the values)
  * and `labels` (what each shows), and node:select takes the value. */
+/* The index of the option among a Picker's options (at oidx: a table, or a
+ * list held in state) that the value at vidx selects, or 0: by contents
+ * (D03: a table tag as Swift's Hashable one), an option ui.none standing
+ * for nil (SwiftUI's `.tag(nil as T?)`). May raise past the comparison's
+ * bound (lun_values_equal). [-0, +0] */
+lua_Integer lun_picker_find(lua_State *L, int oidx, int vidx) {
+  lua_Integer i, n, found = 0;
+  int top = lua_gettop(L), none, isnil;
+  oidx = lua_absindex(L, oidx);
+  vidx = lua_absindex(L, vidx);
+  isnil = lua_isnil(L, vidx) || lun_marker_kind(L, vidx) == LUN_MARK_NONE;
+  lua_pushvalue(L, oidx);                         /* top+1: the options, a list in state as its raw table */
+  lun_proxy_unwrap(L, top + 1);
+  lua_pushvalue(L, vidx);                         /* top+2: the value, likewise */
+  lun_proxy_unwrap(L, top + 2);
+  if (!lua_istable(L, top + 1)) return lua_settop(L, top), 0;
+  n = lun_rawlen_bounded(L, top + 1, "a Picker's options");
+  for (i = 1; i <= n && !found; i++) {
+    lua_rawgeti(L, top + 1, i);                   /* top+3: the option */
+    lua_pushvalue(L, top + 3);                    /* top+4: as its raw table */
+    lun_proxy_unwrap(L, top + 4);
+    none = lun_marker_kind(L, top + 3) == LUN_MARK_NONE;
+    if (none ? isnil : lun_values_equal(L, top + 4, top + 2)) found = i;
+    lua_settop(L, top + 2);
+  }
+  lua_settop(L, top);
+  return found;
+}
+
 static int lun_ui_picker(lua_State *L) {
   lua_Integer i, n, m = 0;
   int views = 0;

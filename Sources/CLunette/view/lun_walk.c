@@ -629,6 +629,29 @@ static LUN_RARE void lun_walk_focus_prefs(lua_State *L, lun_Walk *W, int v, unsi
   if (has & LUN_VF_PREFWATCH) lua_pop(L, 1);
 }
 
+/* Warns when the selection at sel is none of the options' tags of the
+ * Picker at v, as SwiftUI logs "the selection … is invalid and does not
+ * have an associated tag". [-0, +0] */
+static LUN_RARE void lun_walk_picker_check(lua_State *L, lun_Walk *W, int v, int sel) {
+  int top = lua_gettop(L);
+  size_t len;
+  const char *msg;
+  lun_rawfield(L, v, "control");
+  lua_getfield(L, -1, "options");
+  if (lua_isnil(L, -1) || lun_picker_find(L, top + 2, sel)) {
+    lua_settop(L, top);
+    return;
+  }
+  lun_rawfield(L, v, "text");
+  lun_describe(L, -1, 1);
+  lun_describe(L, sel, 1);
+  msg = lua_pushfstring(L, "Picker %s: the selection %s is none of its options' tags (tag an option with it, "
+                           "or select one of theirs)", lua_tostring(L, -2), lua_tostring(L, -1));
+  len = lua_rawlen(L, -1);
+  lunh(W->rt, inspect, warned, W->unit, msg, len);
+  lua_settop(L, top);
+}
+
 /* A bound control of kind (Toggle, TextField, SecureField, Picker, Slider,
  * Stepper, DatePicker): its control spec, its binding and the value it shows. */
 static __attribute__((noinline)) void lun_walk_control(lua_State *L, lun_Walk *W, int v, int kind) {
@@ -659,6 +682,7 @@ static __attribute__((noinline)) void lun_walk_control(lua_State *L, lun_Walk *W
   lun_enabled_slot(L, W, LUN_ROLE_BINDING, lun_walk_store(L, W, -1));
   if (kind == LUN_VIEW_SECUREFIELD) lun_binding_get_secret(L, -1);   /* what it reaches is secret (lun_secret.c) */
   else lun_binding_get(L, -1);
+  if (kind == LUN_VIEW_PICKER) lun_walk_picker_check(L, W, v, lua_gettop(L));
   if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
   else if (kind == LUN_VIEW_SECUREFIELD) lun_secure_text(L, -1);   /* its text is never shown */
   else luaL_tolstring(L, -1, NULL);

@@ -152,6 +152,7 @@ void lun_walk_alert(lua_State *L, lun_Walk *W, int v);
 void lun_date_text(lua_State *L, lua_Number seconds, const char *components);   /* [-0, +1] */
 void lun_view_tag_of(lua_State *L, int idx);                                     /* [-0, +1] */
 void lun_view_list_text(lua_State *L, int idx);                                  /* [-0, +1] */
+lua_Integer lun_picker_find(lua_State *L, int oidx, int vidx);                  /* [-0, +0] */
 void lun_inputs_check(lua_State *L, int defidx, const char *section, const char *view);   /* [-0, +0] */
 void lun_state_check(lua_State *L, int defidx, const char *section, const char *view);    /* [-0, +0] */
 void lun_view_add_children(lua_State *L, int src, int vidx);                     /* [-0, +0] */

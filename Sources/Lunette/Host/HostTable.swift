@@ -78,6 +78,7 @@ enum HostTable {
         table.pointee.inspect.node_release_handle = lunhNodeReleaseHandle
         table.pointee.inspect.problem_next = lunhProblemNext
         table.pointee.inspect.event_failed = lunhEventFailed
+        table.pointee.inspect.warned = lunhWarned
         table.pointee.inspect.effect_failed = lunhEffectFailed
         table.pointee.inspect.open_url = lunhOpenURL
         table.pointee.trace.context = Unmanaged.passUnretained(runtime.tracer).toOpaque()

@@ -56,6 +56,14 @@ func lunhEventFailed(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: U
     }
 }
 
+func lunhWarned(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: UnsafePointer<CChar>?, _ length: Int) {
+    withRuntime(rt) { runtime in
+        let text = Lunette.message(message, length)
+        let unit = runtime.units[unit]
+        runtime.warn(in: unit, unit.map { "\($0.displayName): \(text)" } ?? text)
+    }
+}
+
 func lunhEffectFailed(_ rt: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { runtime in
         if runtime.effectErrors.count < 1000 { runtime.effectErrors.append("effect: \(Lunette.message(message, length))") }

@@ -270,7 +270,7 @@ describe("S23 an environment value a parent adds", function()
     assert.equal(middle, app:renders("AddMiddle"))
     assert.equal(leaf + 1, app:renders("AddLeaf"))
     local said = table.concat(app:trace(), "\n")     -- why it ran, as :why and the trace say it
-    assert.matches("↻ AddLeaf#%d+  %(an environment value set above it%)", said)
+    assert.matches("↻ AddLeaf#%d+  %(environment 'addedDepth'%)", said)
     app:unmount()
   end)
 
@@ -286,6 +286,82 @@ describe("S23 an environment value a parent adds", function()
     assert.truthy(app:find("d=9"), app:tree())
     app:find("flip"):tap()
     assert.truthy(app:find("d=1"), app:tree())
+    app:unmount()
+  end)
+
+  it("reaches a view that read it through another view's self, and an effect; not the view whose self it was", function()
+    local Shows = ui.View("AddShows", { body = function(self) return ui.Text("c=" .. self.owner.d) end })
+    local captured
+    local Owner = ui.View("AddOwner", { environment = { d = "addedDepth" }, body = function(self)
+      captured = self
+      return Shows { owner = self }
+    end })
+    local Parent = ui.View("AddParentSelf", { state = { on = false }, body = function(self)
+      local v = ui.VStack { ui.Button("flip", function() self.on = not self.on end), Owner {} }
+      if self.on then v = v:environment("addedDepth", 5) end
+      return v
+    end })
+    local app = ui.mount(Parent {})
+    local seen
+    local effect = ui.effect(function() seen = captured.d end)
+    assert.truthy(app:find("c=0"))
+    assert.equal(0, seen)
+    app:find("flip"):tap()
+    assert.truthy(app:find("c=5"), app:tree())
+    assert.equal(5, seen)
+    assert.equal(1, app:renders("AddOwner"))          -- its body reads nothing of it
+    effect:cancel()
+    app:unmount()
+  end)
+
+  it("does not run a view that stopped reading the key, nor one a nearer value of its own shadows", function()
+    local Stopped = ui.View("AddStopped", { environment = { d = "addedDepth" }, state = { reads = true }, body = function(self)
+      if self.reads then return ui.Button("stop " .. self.d, function() self.reads = false end) end
+      return ui.Text("not reading")
+    end })
+    local Shadowed = ui.View("AddShadowed", { body = function()
+      return ui.VStack { Leaf {} }:environment("addedDepth", 9)
+    end })
+    ui.EnvironmentKey("addedOther", 0)
+    local Parent = ui.View("AddParentMixed", { state = { on = false }, body = function(self)
+      local v = ui.VStack { ui.Button("flip", function() self.on = not self.on end), Stopped {}, Shadowed {} }
+      if self.on then v = v:environment("addedDepth", 5):environment("addedOther", 1) end
+      return v
+    end })
+    local app = ui.mount(Parent {})
+    app:find("stop 0"):tap()
+    local stopped, leaf = app:renders("AddStopped"), app:renders("AddLeaf")
+    for _ = 1, 4 do app:find("flip"):tap() end
+    assert.equal(stopped, app:renders("AddStopped"))
+    assert.equal(leaf, app:renders("AddLeaf"))
+    assert.truthy(app:find("d=9"))
+    app:unmount()
+  end)
+
+  -- S20: a change made inside withAnimation "is rendered with that
+  -- animation recorded on the nodes that changed because of it"
+  -- (https://developer.apple.com/documentation/swiftui/withanimation(_:_:)):
+  -- so are the readers of an environment value it changed, in other bodies.
+  -- They ran again with no transaction: changed, not animated.
+  it("S20 reaches readers in other bodies with the transaction that changed it", function()
+    local Fade = ui.View("AddFade", { environment = { d = "addedDepth" }, body = function(self)
+      return ui.Text("fade"):opacity(self.d / 10)
+    end })
+    local Holder = ui.View("AddFadeHolder", { body = function() return ui.VStack { Fade {} } end })
+    local Parent = ui.View("AddParentAnimated", { state = { on = false, v = 5 }, body = function(self)
+      local v = ui.VStack {
+        ui.Button("flip", function() ui.withAnimation(ui.Animation.linear(1), function() self.on = not self.on end) end),
+        ui.Button("more", function() ui.withAnimation(ui.Animation.linear(2), function() self.v = self.v + 1 end) end),
+        Holder {},
+      }
+      if self.on then v = v:environment("addedDepth", self.v) end
+      return v
+    end })
+    local app = ui.mount(Parent {})
+    app:find("flip"):tap()                            -- a value that appears
+    assert.equal("opacity 0.0 -> 0.5, linear 1.0s", tostring(app:find("fade")):match("%[animated: (.-)%]"))
+    app:find("more"):tap()                            -- a value that changes
+    assert.equal("opacity 0.5 -> 0.6, linear 2.0s", tostring(app:find("fade")):match("%[animated: (.-)%]"))
     app:unmount()
   end)
 

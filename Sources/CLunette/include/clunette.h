@@ -401,11 +401,12 @@ typedef struct lun_OutputHost {
   int (*unit)(void *context, int32_t kind, int32_t typeId, const char *key, size_t klen, int32_t *unit);
   /* An environment value on the open node: returns the slot it had last render, or 0. */
   int32_t (*env)(void *context, const char *key, size_t klen, int32_t slot);
-  /* The nearest environment value for key above unit (1 and where it lives,
-   * or 0: none); tracked: a run reads it (the unit runs again when a value
-   * for key appears above it, or a nearer one), not a look. */
+  /* The nearest environment value for key above unit: 1 and where it lives
+   * (its record, its slot, the node its readers track), or 0: none. A
+   * tracked read (not a look) also gets, in probe, the node that changes
+   * when a value for key appears above unit, or a nearer one. */
   int (*env_find)(void *context, int32_t unit, const char *key, size_t klen, int tracked, int *recordRef,
-                  int32_t *slot, int32_t *node);
+                  int32_t *slot, int32_t *node, int32_t *probe);
   const char *(*unit_name)(void *context, int32_t unit, size_t *len);
   /* The position of the open node in the unit's output ("0VStack.1Text"). */
   const char *(*path)(void *context, size_t *len);

@@ -142,8 +142,10 @@ int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx) 
   size_t klen;
   const char *key = lua_tolstring(L, keyidx, &klen);
   int ref = 0;
-  int32_t slot = 0, node = 0;
-  if (key && lunh(S->rt, output, env_find, unit, key, klen, S->active != 0, &ref, &slot, &node)) {
+  int32_t slot = 0, node = 0, probe = 0, found = 0;
+  if (key) found = lunh(S->rt, output, env_find, unit, key, klen, S->active != 0, &ref, &slot, &node, &probe);
+  if (S->active && probe) lun_graph_track(S->graph, S->active, probe);   /* a value that appears above */
+  if (found) {
     if (S->active && node) lun_graph_track(S->graph, S->active, node);
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     lua_getfield(L, -1, "out");

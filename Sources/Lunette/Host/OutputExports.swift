@@ -52,9 +52,12 @@ func lunhOutEnv(_ context: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>
 
 func lunhEnvFind(_ context: UnsafeMutableRawPointer?, _ unit: Int32, _ key: UnsafePointer<CChar>?, _ klen: Int,
                  _ tracked: Int32, _ ref: UnsafeMutablePointer<Int32>?, _ slot: UnsafeMutablePointer<Int32>?,
-                 _ node: UnsafeMutablePointer<Int32>?) -> Int32 {
+                 _ node: UnsafeMutablePointer<Int32>?, _ probe: UnsafeMutablePointer<Int32>?) -> Int32 {
     withBuilder(context) { builder in
-        guard let entry = builder.runtime.units[unit]?.environmentEntry(for: string(key, klen), tracked: tracked != 0) else { return 0 }
+        guard let unit = builder.runtime.units[unit] else { return 0 }
+        let key = string(key, klen)
+        if tracked != 0 { probe?.pointee = builder.runtime.environmentProbe(of: unit, key: key) }
+        guard let entry = unit.environmentEntry(for: key) else { return 0 }
         ref?.pointee = entry.recordRef
         slot?.pointee = entry.slot
         node?.pointee = entry.node

@@ -362,6 +362,12 @@ extension LunetteRuntime {
         if unit.hasPreferences { preferences.dirty = true }     // its values leave the reduction
         for child in unit.children { dispose(child.unit) }
         for entry in unit.environmentEntries.values { dropEnvironmentEntry(entry) }
+        if let probes = unit.last.rare?.environmentProbes {
+            for node in probes.values {
+                graph.freeNode(node)
+                labels.environmentKeys[node] = nil
+            }
+        }
         unit.children = []
         unit.output = []                                     // its nodes hold it: the cycle ends here
         unit.environmentEntries = [:]
@@ -433,6 +439,16 @@ extension LunetteRuntime {
         app.root = nil                          // units hold their app: break the cycle (R8)
         app.lastFind = nil                      // its remembered find goes with it
         mounting.appsByID[app.id] = nil
+    }
+
+    /// The probe node of `key` read through `unit` (`LastOutput.Rare.environmentProbes`), made on first read.
+    func environmentProbe(of unit: Unit, key: String) -> Int32 {
+        let rare = unit.last.makeRare()
+        if let node = rare.environmentProbes[key] { return node }
+        let node = graph.newNode(.signal, owner: 0, slot: 0, origin: .environment)
+        rare.environmentProbes[key] = node
+        labels.environmentKeys[node] = key
+        return node
     }
 
     /// An environment value is no longer set: its readers re-render, its node goes.

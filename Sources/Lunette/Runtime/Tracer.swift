@@ -76,7 +76,6 @@ final class Tracer {
         case .new: return "new"
         case .reloaded: return "reloaded"
         case .inputs: return "inputs from \(unit.parent?.label ?? "its parent")"
-        case .environment: return "an environment value set above it"
         }
     }
 

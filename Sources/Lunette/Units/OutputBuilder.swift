@@ -57,6 +57,8 @@ final class OutputBuilder {
     @exclusivity(unchecked) private var outputAttributes: [(name: String, value: String)] = []
     @exclusivity(unchecked) private var environmentMarks: [Int] = []
     @exclusivity(unchecked) private var environmentStack: [EnvironmentEntry] = []
+    /// The last stacks `movedKeys` compared, and its answer (this run's).
+    private var lastMove: (old: [EnvironmentEntry], new: [EnvironmentEntry], keys: Set<String>)?
     /// The run's child units against the last run's.
     @exclusivity(unchecked) private var children = ChildMatch()
     @exclusivity(unchecked) private var oldEntries: [EntryKey: EnvironmentEntry] = [:]
@@ -118,6 +120,7 @@ final class OutputBuilder {
         outputAttributes = []
         environmentMarks.removeAll(keepingCapacity: true)
         environmentStack = []
+        lastMove = nil
         children.begin(kept)
         oldEntries = entries
         newEntries = [:]
@@ -181,7 +184,7 @@ final class OutputBuilder {
         case let .unitChanged(id):
             childChanged(id)
         case .environmentChanged:
-            if let entry = lastEntry { runtime.graph.changed(entry.node) }
+            if let entry = lastEntry { environmentNodeChanged(entry.node) }
         case .animate:
             sawAnimation = true
         case .modifier, .slot, .link:
@@ -295,28 +298,57 @@ final class OutputBuilder {
 
     /// A kept child is placed under other environment values than last run:
     /// for each key whose nearest value there moved (a value added, dropped,
-    /// or a nearer one), every unit from the child down that read the key
-    /// runs again — it had tracked the old value's node, or nothing when it
-    /// fell back to the default (S23, F03). The walk is iterative and stops
-    /// at a unit with values of its own for every such key (they shadow the
-    /// change); it happens only when the values around a kept child change.
+    /// or a nearer one), the reads of that key through the child or a unit
+    /// below it must be made again — a read tracked the old value's node, or
+    /// nothing when it fell back to the default (S23, F03). Each unit read
+    /// through has a probe node per key its readers track, whoever they are
+    /// (its body, a view holding its `self`, an effect): it changes here.
+    /// The walk is iterative, and leaves a key at a unit with a value of its
+    /// own for it (that value shadows the change); it happens only when the
+    /// values around a kept child change.
     private func environmentMoved(from old: [EnvironmentEntry], to new: [EnvironmentEntry], below child: Unit) {
-        func nearest(_ key: String, in stack: [EnvironmentEntry]) -> EnvironmentEntry? { stack.last { $0.key == key } }
-        var keys: Set<String> = []
-        for entry in old + new where nearest(entry.key, in: old) !== nearest(entry.key, in: new) { keys.insert(entry.key) }
+        let keys = movedKeys(from: old, to: new)
         guard !keys.isEmpty else { return }
-        var pending = [child]
-        while let unit = pending.popLast() {
-            if let read = unit.last.rare?.environmentKeys, !read.isDisjoint(with: keys) {
-                unit.run.needsRender = true
-                if runtime.tracer.tracing, unit.run.cause == nil { unit.run.cause = .environment }
-                if let transaction { unit.run.receive(transaction) }
-                runtime.scheduler.schedule(unit)
+        var pending = [(child, keys)]
+        while let (unit, keys) = pending.popLast() {
+            if let probes = unit.last.rare?.environmentProbes {
+                for key in keys { if let node = probes[key] { environmentNodeChanged(node) } }
             }
-            for entry in unit.children where !keys.allSatisfy({ key in entry.unit.environment.contains { $0.key == key } }) {
-                pending.append(entry.unit)
+            for entry in unit.children {
+                var left = keys
+                for value in entry.unit.environment where left.contains(value.key) { left.remove(value.key) }
+                if !left.isEmpty { pending.append((entry.unit, left)) }
             }
         }
+    }
+
+    /// An environment value's node (or a probe) changed in this run: its
+    /// readers run again, in this run's transaction — what changed because
+    /// of a change made inside `withAnimation` animates with it (S20).
+    private func environmentNodeChanged(_ node: Int32) {
+        runtime.graph.changed(node)
+        guard let transaction else { return }
+        let outer = runtime.flushState.transaction
+        runtime.flushState.transaction = transaction
+        runtime.schedulePendingEffects()
+        runtime.flushState.transaction = outer
+    }
+
+    /// The keys whose nearest value differs between two stacks of values.
+    /// Siblings share their stacks: the last answer is kept while they do.
+    private func movedKeys(from old: [EnvironmentEntry], to new: [EnvironmentEntry]) -> Set<String> {
+        if let last = lastMove, last.old.elementsEqual(old, by: ===), last.new.elementsEqual(new, by: ===) { return last.keys }
+        func nearest(_ stack: [EnvironmentEntry]) -> [String: EnvironmentEntry] {
+            var found: [String: EnvironmentEntry] = [:]
+            for entry in stack { found[entry.key] = entry }
+            return found
+        }
+        let before = nearest(old), after = nearest(new)
+        var keys: Set<String> = []
+        for (key, entry) in before where after[key] !== entry { keys.insert(key) }
+        for (key, entry) in after where before[key] !== entry { keys.insert(key) }
+        lastMove = (old, new, keys)
+        return keys
     }
 
     /// Records an environment value on the open node; returns the slot it had last run (0 if new).

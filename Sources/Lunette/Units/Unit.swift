@@ -131,14 +131,8 @@ final class Unit {
         return nil
     }
 
-    /// Finds the nearest environment entry for `key`, from this unit upward;
-    /// a `tracked` read (a run's, not a look) is noted
-    /// (`LastOutput.Rare.environmentKeys`).
-    func environmentEntry(for key: String, tracked: Bool) -> EnvironmentEntry? {
-        if tracked {
-            let rare = last.makeRare()
-            if !rare.environmentKeys.contains(key) { rare.environmentKeys.insert(key) }
-        }
+    /// Finds the nearest environment entry for `key`, from this unit upward.
+    func environmentEntry(for key: String) -> EnvironmentEntry? {
         var unit: Unit? = self
         while let u = unit {
             if let entry = u.environment.last(where: { $0.key == key }) { return entry }
@@ -172,11 +166,11 @@ extension Unit {
             var animation: String?
             var attributes: [(name: String, value: String)] = []
             var renderSeconds = 0.0
-            /// The environment keys its runs read, found or not: when a
-            /// value for one of them appears above it (or a nearer one), it
-            /// runs again (`Rendering.environmentMoved`). Kept while it is
-            /// mounted (a key it no longer reads costs one spare run).
-            var environmentKeys: Set<String> = []
+            /// A graph node for each environment key read through it (found
+            /// or not), which the readers track: it changes when a value for
+            /// the key appears above it, or a nearer one
+            /// (`OutputBuilder.environmentMoved`). Freed with the unit.
+            var environmentProbes: [String: Int32] = [:]
         }
 
         /// The rare part, made when first written.
@@ -226,7 +220,7 @@ extension Unit {
 
         /// Why a unit must run whatever its dependencies say.
         enum Cause: UInt8 {
-            case new, reloaded, inputs, environment
+            case new, reloaded, inputs
         }
 
         /// It runs now: nothing more forces it to run again, until something does.

@@ -84,6 +84,34 @@ extension CommandLineTests {
         XCTAssertFalse(result.output.contains("✓"), result.output)
     }
 
+    /// A spec that replaces what the runner calls (xpcall, coroutine.resume,
+    /// string.find and the string metatable's, os.clock through a stub with
+    /// no value) changes its own code, not the runner's: its failing tests
+    /// are counted failed and the ones after it still run. Before, the
+    /// replaced xpcall reported a failure as a pass (exit 0, also under
+    /// --sandbox), and `stub(os, "clock")` lost the rest of the file.
+    func testR25ASpecReplacingWhatTheRunnerCallsCannotForgeAPass() throws {
+        let file = try specFile(#"""
+            local real = xpcall
+            xpcall = function(f, h, ...) real(f, h, ...); return true end
+            coroutine.resume = function() return true, true end
+            string.find = function() return nil end
+            getmetatable("").__index = { find = function() return nil end }
+            describe("replaced", function()
+              it("stubs os.clock and fails", function() stub(os, "clock"); error("I failed") end)
+              it("fails after it", function() error("me too") end)
+              it("passes after it", function() end)
+            end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file) }
+        for sandbox in [[], ["--sandbox"]] {
+            let result = try lunette(["test"] + sandbox + [file.path])
+            XCTAssertEqual(result.status, 1, "\(sandbox) \(result.output)")
+            XCTAssertTrue(result.output.hasSuffix("1 passed, 2 failed\n"), "\(sandbox) \(result.output)")
+            XCTAssertTrue(result.output.contains("✗ replaced stubs os.clock and fails"), result.output)
+        }
+    }
+
     /// Names and messages with control characters, a NUL, `]]>`, quotes,
     /// markup and invalid UTF-8 still make JUnit XML that parses.
     func testR25JUnitIsWellFormedForAnyNameOrMessage() throws {

@@ -7,6 +7,17 @@
 
 local unpack = table.unpack
 
+-- What the runner calls once specs run, kept as its own: a spec that
+-- replaces a global or a library's function (xpcall, coroutine.resume,
+-- os.clock — stub(os, "clock") —, string.find, ...) changes its own code,
+-- never how the runner runs tests and records their verdicts (R25; the
+-- debug library aside: README, "Limits").
+local xpcall, pcall, ipairs, require, type, tostring = xpcall, pcall, ipairs, require, type, tostring
+local clock = os.clock
+local co_create, co_resume, co_status, co_close = coroutine.create, coroutine.resume, coroutine.status, coroutine.close
+local find, gmatch, format, sub = string.find, string.gmatch, string.format, string.sub
+local insert, concat, pack = table.insert, table.concat, table.pack
+
 -- Assertions ---------------------------------------------------------------
 
 -- A value as a message shows it: strings quoted, plain tables by contents.
@@ -372,16 +383,16 @@ function finally(fn) finals[#finals + 1] = fn end
 local function full_name(test)
   local parts, node = { test.name }, test.parent
   while node and node.name do
-    table.insert(parts, 1, node.name)
+    insert(parts, 1, node.name)
     node = node.parent
   end
-  return table.concat(parts, " ")
+  return concat(parts, " ")
 end
 
 local function chain_of(block)
   local blocks, node = {}, block
   while node do
-    table.insert(blocks, 1, node)
+    insert(blocks, 1, node)
     node = node.parent
   end
   return blocks
@@ -402,7 +413,7 @@ lunette_loadfile, lunette_results, lunette_watch, lunette_unwatch, lunette_reset
 -- nothing says what was looked for, and in what.
 local function message_of(err)
   if type(err) ~= "string" then return tostring(err) end
-  if err:find("attempt to index a nil value", 1, true) and last_miss then
+  if find(err, "attempt to index a nil value", 1, true) and last_miss then
     local miss = last_miss()
     if miss then return err .. "\n" .. miss end
   end
@@ -420,7 +431,7 @@ local function expect(text) expected[#expected + 1] = text end
 
 local function is_expected(problem)
   for _, text in ipairs(expected) do
-    if problem:find(text, 1, true) then return true end
+    if find(problem, text, 1, true) then return true end
   end
   return false
 end
@@ -429,14 +440,14 @@ end
 -- A test tagged #errors (in its name or a describe's) expects any.
 local function unexpected_problems(name)
   local errors, warnings = take_problems()
-  if name and name:find("#errors", 1, true) then return nil end
+  if name and find(name, "#errors", 1, true) then return nil end
   local found = {}
   for _, e in ipairs(errors) do if not is_expected(e) then found[#found + 1] = e end end
   if settings.failOnWarnings then
     for _, w in ipairs(warnings) do if not is_expected(w) then found[#found + 1] = "warning: " .. w end end
   end
   if #found == 0 then return nil end
-  local more = #found > 1 and ("\n(and %d more)"):format(#found - 1) or ""
+  local more = #found > 1 and format("\n(and %d more)", #found - 1) or ""
   return "an error in a view or an event during this test: " .. found[1] .. more
 end
 
@@ -512,18 +523,18 @@ end
 -- Runs a test in its own coroutine under a time limit: a hung test is
 -- suspended at the limit (lunette_watch), reported failed, and abandoned.
 local function run_loading(t)
-  return xpcall(t.fn, message_of, table.unpack(t.args, 1, t.args.n))
+  return xpcall(t.fn, message_of, unpack(t.args, 1, t.args.n))
 end
 
 local function run_watched(test, timeout)
-  local co = coroutine.create(test.loading and run_loading or run_test)
+  local co = co_create(test.loading and run_loading or run_test)
   reset_clock()
   watch(co, timeout)
-  local resumed, ok, err = coroutine.resume(co, test)
+  local resumed, ok, err = co_resume(co, test)
   local timed_out = unwatch(co)
-  if coroutine.status(co) == "suspended" then
-    coroutine.close(co)
-    if timed_out then return false, ("timed out after %gs (--timeout sets the limit)"):format(timeout) end
+  if co_status(co) == "suspended" then
+    co_close(co)
+    if timed_out then return false, format("timed out after %gs (--timeout sets the limit)", timeout) end
     return false, "the test yielded outside a coroutine"
   end
   if not resumed then return false, message_of(ok) end
@@ -533,14 +544,14 @@ end
 -- Text as valid UTF-8: each byte that is not part of a well-formed
 -- character becomes the text \xNN (names and messages are any bytes; the
 -- reports are UTF-8).
-local utf8_len, byte, format, concat = utf8.len, string.byte, string.format, table.concat
+local utf8_len, byte = utf8.len, string.byte
 local function valid_text(s)
   s = tostring(s or "")
   local parts, i = {}, 1
   while true do
     local n, bad = utf8_len(s, i)
-    if n then parts[#parts + 1] = s:sub(i); break end
-    parts[#parts + 1] = s:sub(i, bad - 1)
+    if n then parts[#parts + 1] = sub(s, i); break end
+    parts[#parts + 1] = sub(s, i, bad - 1)
     parts[#parts + 1] = format("\\x%02X", byte(s, bad))
     i = bad + 1
   end
@@ -554,7 +565,7 @@ end
 
 -- Runs fn(...) in its own coroutine under the time limit, like a test.
 local function run_limited(timeout, fn, ...)
-  return run_watched({ fn = fn, args = table.pack(...), loading = true }, timeout)
+  return run_watched({ fn = fn, args = pack(...), loading = true }, timeout)
 end
 
 -- Loads a spec file and runs what it declared, handing out one record per
@@ -564,22 +575,22 @@ end
 -- The #tags in a name: "saves #slow #io" -> { slow = true, io = true }.
 local function tags_of(name)
   local tags = {}
-  for tag in name:gmatch("#([%w_%-]+)") do tags[tag] = true end
+  for tag in gmatch(name, "#([%w_%-]+)") do tags[tag] = true end
   return tags
 end
 
 -- A comma-separated list as a set.
 local function set_of(list)
   local set, any = {}, false
-  for item in (list or ""):gmatch("[^,%s]+") do set[item] = true; any = true end
+  for item in gmatch(list or "", "[^,%s]+") do set[item] = true; any = true end
   return any and set or nil
 end
 
 -- Whether a test of this name runs: --filter, --filter-out (plain text),
 -- --tags (any of them), --exclude-tags (none of them).
 local function selected(name, options, only, excluded)
-  if options.filter and options.filter ~= "" and not name:find(options.filter, 1, true) then return false end
-  if options.filterOut and options.filterOut ~= "" and name:find(options.filterOut, 1, true) then return false end
+  if options.filter and options.filter ~= "" and not find(name, options.filter, 1, true) then return false end
+  if options.filterOut and options.filterOut ~= "" and find(name, options.filterOut, 1, true) then return false end
   local tags = tags_of(name)
   if only then
     local any = false
@@ -644,11 +655,11 @@ function lunette_spec_run(path, options)
             expected = {}
             reset_ui()                            -- each test starts afresh: no apps, effects, tasks or timers
             take_problems()                       -- what came before belongs to no test
-            local started = os.clock()
+            local started = clock()
             running.name, running.snapshots = name, 0
             local good, message = run_watched(child, timeout)
             running.name = nil
-            record(good and "passed" or "failed", name, not good and message_of(message) or nil, os.clock() - started)
+            record(good and "passed" or "failed", name, not good and message_of(message) or nil, clock() - started)
           end
         end
       end

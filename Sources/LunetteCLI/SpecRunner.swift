@@ -135,7 +135,13 @@ final class SpecSnapshots {
         let read = HostType.Method(name: "read") { object, _ in
             guard let snapshots = object as? SpecSnapshots,
                   let data = FileManager.default.contents(atPath: snapshots.path) else { return .none }
-            return .string(String(decoding: data, as: UTF8.self))
+            // The format keeps every file UTF-8 (snapshots.lua); one that is not
+            // was written otherwise, and reading it so would replace its bytes.
+            guard let text = String(validating: data, as: UTF8.self) else {
+                throw ValidationErrorText("\(snapshots.path) is not UTF-8 text (an older runner wrote bytes into it): "
+                    + "delete it, and the next run writes it anew")
+            }
+            return .string(text)
         }
         let write = HostType.Method(name: "write") { object, arguments in
             guard let snapshots = object as? SpecSnapshots, case .string(let text)? = arguments.first else { return .none }

@@ -40,3 +40,59 @@ describe("Snapshots", function()
     assert.matches_snapshot("plain text\nover two lines", "a string")
   end)
 end)
+
+-- The file format, through a store in memory (lunette.snapshots is what both
+-- runners use). A hostile read found: a tree line beginning "=== " opened
+-- an entry of its own; bytes that are not UTF-8 could not be written by
+-- `lunette test` and were replaced by U+FFFD when it rewrote busted's; a
+-- CR LF checkout, or a table as a name, passed without checking anything;
+-- two tests of one name took each other's text run after run; a change in
+-- a large tree was cut off behind its first lines.
+describe("The snapshot file", function()
+  local snapshots = require("lunette.snapshots")
+  local function store(content)
+    local s = { file = content }
+    s.read = function() return s.file end
+    s.write = function(text) s.file = text end
+    return s
+  end
+
+  it("keeps any text as it was, lines like its own headers and bytes that are not UTF-8 included", function()
+    local texts = {
+      ["t 1"] = "header\n=== inj victim 1\nFORGED\n==~ x\n==\n====\nfooter\n",
+      ["t 2"] = "bytes \255\254 end, a \\ and \\xFF as text\n",
+      ["t \255 3"] = "plain\n",
+    }
+    local s = store(nil)
+    for _, key in ipairs { "t 1", "t 2", "t \255 3" } do assert.is_true(snapshots.check(s, key, texts[key])) end
+    assert.truthy(utf8.len(s.file), "the file is UTF-8")
+    local entries, order = snapshots.parse(s.file)
+    assert.same({ "t 1", "t 2", "t \255 3" }, order)
+    for key, text in pairs(texts) do assert.equal(text, entries[key]) end
+    local again = store(s.file)                     -- read back: each matches, nothing is rewritten
+    for key, text in pairs(texts) do assert.is_true(snapshots.check(again, key, text)) end
+    assert.equal(s.file, again.file)
+  end)
+
+  it("refuses a file with CR LF line ends, a name that is no string or integer, and one name checked twice", function()
+    assert.has_error(function() snapshots.parse("-- x\r\n=== t 1\r\nText\r\n") end,
+      "the snapshot file's lines end in CR LF (a checkout converted it?): keep it LF (.gitattributes: *.snap -text)")
+    assert.error_matches(function() snapshots.key("t", {}, 0) end, "a snapshot's name is a string or an integer, got table")
+    local s = store(nil)
+    assert.is_true(snapshots.check(s, "same 1", "a\n"))
+    local ok, message = snapshots.check(s, "same 1", "b\n")
+    assert.is_false(ok)
+    assert.matches('two snapshots of this run are named "same 1"', message, 1, true)
+  end)
+
+  it("shows the change of a large tree, with a few lines around it", function()
+    local rows = {}
+    for i = 1, 20000 do rows[i] = "row " .. i end
+    local before = table.concat(rows, "\n") .. "\n"
+    rows[12345] = "row 12345 changed"
+    local diff = snapshots.diff(before, table.concat(rows, "\n") .. "\n")
+    assert.equal(table.concat({ "  … (12341 lines the same)", "  row 12342", "  row 12343", "  row 12344",
+      "- row 12345", "+ row 12345 changed", "  row 12346", "  row 12347", "  row 12348",
+      "  … (7652 lines the same)" }, "\n"), diff)
+  end)
+end)

@@ -4,6 +4,11 @@
 -- The runners bring the file access (a store { read, write }); this is pure.
 -- Snapshots (assert.matches_snapshot): a spec's tree texts, kept in
 -- __snapshots__/<spec>.snap beside it, "=== <test name> <n>" over each.
+-- The file is text (UTF-8, LF): a body line that begins with "==" is kept
+-- with one more "=" (so no text can open an entry of its own); an entry
+-- whose name or text is not UTF-8 is "==~ <name>" over text in which a
+-- backslash is "\\" and each byte that is no part of a character "\xNN"
+-- (so a tree's bytes are kept as bytes, never replaced).
 local snapshots = {}
 
 local function lines_of(text)
@@ -12,17 +17,54 @@ local function lines_of(text)
   return out
 end
 
+local function escape(text)
+  local parts, i = {}, 1
+  while i <= #text do
+    local n, bad = utf8.len(text, i)
+    local stop = n and #text or bad - 1
+    parts[#parts + 1] = text:sub(i, stop):gsub("\\", "\\\\")
+    if n then break end
+    parts[#parts + 1] = ("\\x%02X"):format(text:byte(bad))
+    i = bad + 1
+  end
+  return table.concat(parts)
+end
+
+local function unescape(text)
+  local parts, i = {}, 1
+  while true do
+    local at = text:find("\\", i, true)
+    if not at then parts[#parts + 1] = text:sub(i); break end
+    parts[#parts + 1] = text:sub(i, at - 1)
+    local hex = text:match("^x(%x%x)", at + 1)
+    if text:sub(at + 1, at + 1) == "\\" then parts[#parts + 1] = "\\"; i = at + 2
+    elseif hex then parts[#parts + 1] = string.char(tonumber(hex, 16)); i = at + 4
+    else error("the snapshot file has a \\ that is neither \\\\ nor \\xNN in a ==~ entry", 0) end
+  end
+  return table.concat(parts)
+end
+
 function snapshots.parse(text)
-  local entries, order, key, body = {}, {}, nil, nil
+  local entries, order, key, body, escaped = {}, {}, nil, nil, false
   local function close()
     if not key then return end
     while #body > 0 and body[#body] == "" do body[#body] = nil end
+    local value = table.concat(body, "\n") .. "\n"
+    if escaped then key, value = unescape(key), unescape(value) end
     if entries[key] == nil then order[#order + 1] = key end
-    entries[key] = table.concat(body, "\n") .. "\n"
+    entries[key] = value
   end
   for _, line in ipairs(lines_of(text .. "\n")) do
-    local name = line:match("^=== (.*)$")
-    if name then close(); key, body = name, {} elseif key then body[#body + 1] = line end
+    local mark, name = line:match("^(==[=~]) (.*)$")
+    if mark then
+      if name:sub(-1) == "\r" then
+        error("the snapshot file's lines end in CR LF (a checkout converted it?): keep it LF "
+          .. "(.gitattributes: *.snap -text)", 0)
+      end
+      close(); key, body, escaped = name, {}, mark == "==~"
+    elseif key then
+      body[#body + 1] = line:find("^===") and line:sub(2) or line
+    end
   end
   close()
   return entries, order
@@ -31,35 +73,74 @@ end
 function snapshots.render(entries, order)
   local out = { "-- Lunette snapshots (assert.matches_snapshot); `lunette test --update-snapshots` rewrites them" }
   for _, key in ipairs(order) do
-    out[#out + 1] = "=== " .. key
-    out[#out + 1] = entries[key]
+    local text = entries[key]
+    local plain = utf8.len(key) and utf8.len(text)
+    out[#out + 1] = (plain and "=== " or "==~ ") .. (plain and key or escape(key))
+    if not plain then text = escape(text) end
+    out[#out + 1] = (text:gsub("\n==", "\n==="):gsub("^==", "==="))
   end
   return table.concat(out, "\n")
 end
 
--- A line diff (longest common subsequence): "  " kept, "- " in the snapshot only, "+ " now only.
+-- A line diff: "  " kept, "- " in the snapshot only, "+ " now only; the
+-- lines both share at the ends are set aside first (a large tree with one
+-- change costs what the change costs), the middle is matched by longest
+-- common subsequence, and a run of more than 2 * CONTEXT kept lines shows
+-- only CONTEXT at each end: the changes of a 20,000-line tree are shown,
+-- not cut off behind its first lines.
+local CONTEXT = 3
 function snapshots.diff(expected, actual)
   local a, b = lines_of(expected), lines_of(actual)
-  local n, m = #a, #b
-  if n * m > 1000000 then return "- " .. table.concat(a, "\n- ") .. "\n+ " .. table.concat(b, "\n+ ") end
-  local common = {}
-  for i = n + 1, 1, -1 do
-    local row, below = {}, common[i + 1]
-    for j = m + 1, 1, -1 do
-      if i > n or j > m then row[j] = 0
-      elseif a[i] == b[j] then row[j] = below[j + 1] + 1
-      else row[j] = math.max(below[j], row[j + 1]) end
+  local first, lastA, lastB = 1, #a, #b
+  while first <= lastA and first <= lastB and a[first] == b[first] do first = first + 1 end
+  while lastA >= first and lastB >= first and a[lastA] == b[lastB] do lastA, lastB = lastA - 1, lastB - 1 end
+  local ops = {}                                 -- { mark, line }, in order
+  for k = 1, first - 1 do ops[#ops + 1] = { " ", a[k] } end
+  local n, m = lastA - first + 1, lastB - first + 1
+  if n * m > 1000000 then
+    for k = first, lastA do ops[#ops + 1] = { "-", a[k] } end
+    for k = first, lastB do ops[#ops + 1] = { "+", b[k] } end
+  else
+    local common = {}
+    for i = n + 1, 1, -1 do
+      local row, below = {}, common[i + 1]
+      for j = m + 1, 1, -1 do
+        if i > n or j > m then row[j] = 0
+        elseif a[first + i - 1] == b[first + j - 1] then row[j] = below[j + 1] + 1
+        else row[j] = math.max(below[j], row[j + 1]) end
+      end
+      common[i] = row
     end
-    common[i] = row
+    local i, j = 1, 1
+    while i <= n or j <= m do
+      local x, y = a[first + i - 1], b[first + j - 1]
+      if i <= n and j <= m and x == y then
+        ops[#ops + 1] = { " ", x }; i, j = i + 1, j + 1
+      elseif i <= n and (j > m or common[i + 1][j] >= common[i][j + 1]) then
+        ops[#ops + 1] = { "-", x }; i = i + 1
+      else
+        ops[#ops + 1] = { "+", y }; j = j + 1
+      end
+    end
   end
-  local out, i, j = {}, 1, 1
-  while i <= n or j <= m do
-    if i <= n and j <= m and a[i] == b[j] then
-      out[#out + 1] = "  " .. a[i]; i, j = i + 1, j + 1
-    elseif i <= n and (j > m or common[i + 1][j] >= common[i][j + 1]) then
-      out[#out + 1] = "- " .. a[i]; i = i + 1
+  for k = lastA + 1, #a do ops[#ops + 1] = { " ", a[k] } end
+  local out, k = {}, 1
+  while k <= #ops do
+    if ops[k][1] ~= " " then
+      out[#out + 1] = ops[k][1] .. " " .. ops[k][2]; k = k + 1
     else
-      out[#out + 1] = "+ " .. b[j]; j = j + 1
+      local stop = k
+      while stop + 1 <= #ops and ops[stop + 1][1] == " " do stop = stop + 1 end
+      local keepHead = k == 1 and 0 or CONTEXT          -- after a change
+      local keepTail = stop == #ops and 0 or CONTEXT    -- before one
+      if stop - k + 1 <= keepHead + keepTail + 1 then
+        for q = k, stop do out[#out + 1] = "  " .. ops[q][2] end
+      else
+        for q = k, k + keepHead - 1 do out[#out + 1] = "  " .. ops[q][2] end
+        out[#out + 1] = ("  … (%d lines the same)"):format(stop - k + 1 - keepHead - keepTail)
+        for q = stop - keepTail + 1, stop do out[#out + 1] = "  " .. ops[q][2] end
+      end
+      k = stop + 1
     end
   end
   return table.concat(out, "\n")
@@ -81,8 +162,11 @@ end
 -- The key of a snapshot: "<full test name> <n>" (the n-th unnamed one of
 -- the test) or "<full test name>: <name>".
 function snapshots.key(test, name, count)
+  if name ~= nil and type(name) ~= "string" and math.type(name) ~= "integer" then
+    error("assert.matches_snapshot: a snapshot's name is a string or an integer, got " .. type(name), 3)
+  end
   local key = name ~= nil and (test .. ": " .. tostring(name)) or (test .. " " .. count)
-  return (key:gsub("\n", "\\n"))
+  return (key:gsub("\n", "\\n"):gsub("\r", "\\r"))
 end
 
 -- Compares text with the snapshot of key in store ({ read = fn, write = fn }):
@@ -90,6 +174,12 @@ end
 -- false and a message with the diff.
 function snapshots.check(store, key, text, update)
   if not store.entries then store.entries, store.order = snapshots.parse(store.read() or "") end
+  store.seen = store.seen or {}
+  if store.seen[key] then                        -- else each would take the other's text, run after run
+    return false, ("two snapshots of this run are named %q (two tests with one name, or one name given twice):"
+      .. " give each its own name"):format(key)
+  end
+  store.seen[key] = true
   local expected = store.entries[key]
   if expected == text then return true end
   if expected == nil or update then

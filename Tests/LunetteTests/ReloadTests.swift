@@ -108,6 +108,51 @@ final class ReloadTests: XCTestCase {
         }
     }
 
+    /// A reload after an edit that moved lines keeps the state of the views
+    /// whose places did not change: a view's identity holds the line it was
+    /// written at (the branches of an `if`), and the edit moved every line
+    /// below it. Before, a comment added at the top of the file, or a line
+    /// added to a body above a view's call, made every such view new, its
+    /// state lost (hostile read). A view whose place changed (one added
+    /// before it in its stack) is still new, as SwiftUI's structural identity.
+    func testAReloadKeepsStateWhenTheEditMovedLines() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lines_\(UUID().uuidString).lua").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let before = """
+            local ui = require("lunette")
+            local Counter = ui.View("Counter", { state = { count = 0 }, body = function(self)
+              return ui.Button("count " .. self.count, function() self.count = self.count + 1 end)
+            end })
+            return ui.View("Page", { state = { taps = 0 }, body = function(self)
+              return ui.VStack {
+                ui.Button("page " .. self.taps, function() self.taps = self.taps + 1 end),
+                Counter(),
+              }
+            end })()
+            """
+        try before.write(toFile: file, atomically: true, encoding: .utf8)
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
+        let app = try XCTUnwrap(runtime.run(file: file))
+        try runtime.setGlobal("app", to: app)
+        _ = try runtime.evaluate("app:find('count 0'):tap(); app:find('page 0'):tap()", name: "=t")
+
+        try ("-- a comment\n\n" + before).write(toFile: file, atomically: true, encoding: .utf8)
+        var reloaded = try XCTUnwrap(runtime.reload(file: file))
+        XCTAssertTrue(runtime.text(of: reloaded).contains("count 1"), runtime.text(of: reloaded))
+        XCTAssertTrue(runtime.text(of: reloaded).contains("page 1"), runtime.text(of: reloaded))
+
+        let longer = before.replacingOccurrences(of: "return ui.VStack {", with: "local note = \"a line more\"\n  return ui.VStack {")
+        try ("-- a comment\n\n" + longer).write(toFile: file, atomically: true, encoding: .utf8)
+        reloaded = try XCTUnwrap(runtime.reload(file: file))
+        XCTAssertTrue(runtime.text(of: reloaded).contains("count 1"), runtime.text(of: reloaded))
+
+        let added = longer.replacingOccurrences(of: "Counter(),", with: "ui.Text(\"new\"),\n    Counter(),")
+        try added.write(toFile: file, atomically: true, encoding: .utf8)
+        reloaded = try XCTUnwrap(runtime.reload(file: file))
+        XCTAssertTrue(runtime.text(of: reloaded).contains("count 0"), "its place changed: \(runtime.text(of: reloaded))")
+        XCTAssertTrue(runtime.text(of: reloaded).contains("page 1"), runtime.text(of: reloaded))
+    }
+
     /// A reload that gives a kept view new sections: its self reads by the
     /// new ones (self keeps its view's sections, lun_self_retype), so a name
     /// that became state reads the state, not a missing input.

@@ -88,6 +88,50 @@ final class ReloadTests: XCTestCase {
         XCTAssertTrue(output.contains("> store.loads\n1\n"), output)
     }
 
+    /// The REPL says each error node as it appears — after a line, a `:set`
+    /// or a `:reload` — and a piped session with one exits 1; a first load
+    /// that failed leaves `app` to the reload that works. Before, a body
+    /// that raised showed only in `:tree`, the session exited 0, and `app`
+    /// stayed nil (hostile read).
+    func testReplSaysTheErrorsOfBodiesAndAReloadGivesApp() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("repl_\(UUID().uuidString).lua").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try "local ui = require(\"lunette\"\n".write(toFile: file, atomically: true, encoding: .utf8)   // a syntax error
+        let good = """
+            local ui = require("lunette")
+            return ui.View("Counter", { state = { label = "hits" }, body = function(self)
+              return ui.Text(self.label .. "!")
+            end })()
+            """
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let binary = root.appendingPathComponent(".build/debug/lunette")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["repl", file]
+        let out = Pipe(), inp = Pipe()
+        process.standardOutput = out
+        process.standardInput = inp
+        try process.run()
+        let quoted = good.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: "\"", with: "\\\"")
+        inp.fileHandleForWriting.write(Data("""
+            local f = io.open("\(file)", "w"); f:write("\(quoted)"); f:close()
+            :reload
+            app:find("hits!") ~= nil
+            :set Counter label {}
+            :set Counter label "again"
+
+            """.utf8))
+        try inp.fileHandleForWriting.close()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertTrue(output.contains("> app:find(\"hits!\") ~= nil\ntrue\n"), output)
+        XCTAssertEqual(output.components(separatedBy: "error: Counter: ").count - 1, 1, output)
+        XCTAssertTrue(output.contains("attempt to concatenate"), output)
+        XCTAssertEqual(process.terminationStatus, 1, output)
+    }
+
     /// Issue 19 (D10): two different views of one name in one script are an
     /// error, but a reload that defines the view anew — at another line, the
     /// file edited — is not.

@@ -129,17 +129,38 @@ final class Repl {
             failed = true
         }
         reportedErrors = runtime.effectErrors.count
-        return lines
+        return lines + newViewErrors()
     }
 
     private var reportedErrors = 0
+    /// The error nodes on screen after the last line, and how many of each
+    /// app's event errors were said: each is said once, when it appears.
+    private var shownErrorNodes: Set<String> = []
+    private var reportedEventErrors: [ObjectIdentifier: Int] = [:]
+
+    /// "error: View: file:line: message" for each error node that appeared
+    /// (a body that raised after a line, a `:set` or a `:reload`) and each
+    /// new error of an event; a piped session then exits with status 1.
+    private func newViewErrors() -> [String] {
+        var lines: [String] = [], onScreen = Set<String>()
+        for app in runtime.apps {
+            for error in app.errors where onScreen.insert(error).inserted && !shownErrorNodes.contains(error) {
+                lines.append("error: \(error)")
+            }
+            let said = reportedEventErrors[ObjectIdentifier(app)] ?? 0
+            for error in app.eventErrors.dropFirst(said) { lines.append("error: \(error)") }
+            reportedEventErrors[ObjectIdentifier(app)] = app.eventErrors.count
+        }
+        shownErrorNodes = onScreen
+        if !lines.isEmpty { failed = true }
+        return lines
+    }
 
     /// Runs the file; a view it returns is mounted and left as `app`.
     private func load(_ path: String, again: Bool) {
         do {
-            if again {
-                try runtime.reload(file: path)
-            } else if let app = try runtime.run(file: path) {
+            // `app` after a reload too: the first load may have failed.
+            if let app = again ? try runtime.reload(file: path) : try runtime.run(file: path) {
                 try runtime.setGlobal("app", to: app)
             }
         } catch {
@@ -221,7 +242,7 @@ final class Repl {
             failed = true
             return "\(error)"
         }
-        let lines = runtime.takeTraceLines()
+        let lines = runtime.takeTraceLines() + newViewErrors()
         return lines.isEmpty ? "(nothing re-rendered)" : lines.joined(separator: "\n")
     }
 

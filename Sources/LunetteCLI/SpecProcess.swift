@@ -52,6 +52,8 @@ struct SpecProcess {
                 case "passed", "failed", "skipped":
                     report(SpecCase(file: file, name: record.name, status: SpecCase.Status(rawValue: record.status) ?? .failed,
                                     message: record.message, seconds: record.seconds))
+                    // What ends the process from here on (a teardown's os.exit) is not that test's.
+                    if record.name == running { running = "\(file), after “\(record.name)” ended" }
                 default: break
                 }
             }

@@ -112,6 +112,37 @@ extension CommandLineTests {
         }
     }
 
+    /// A test stopped at its time limit still runs its `finally` and its
+    /// block's `after_each` (before, they were skipped and what they undo
+    /// leaked into the next test); a process that ends in a teardown, after
+    /// its last test passed, is reported as the file's failure, not as that
+    /// test's (before, one test was both passed and failed).
+    func testATimedOutTestIsCleanedUpAndATeardownExitIsTheFiles() throws {
+        let file = try specFile(#"""
+            local marks = {}
+            describe("cleanup", function()
+              after_each(function() marks[#marks + 1] = "after" end)
+              it("loops", function()
+                finally(function() marks[#marks + 1] = "finally" end)
+                while true do end
+              end)
+              it("sees the cleanup", function() assert.same({ "finally", "after" }, marks) end)
+            end)
+            describe("exit", function()
+              teardown(function() os.exit(0) end)
+              it("passes", function() end)
+            end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["test", "--timeout", "1", file.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("✓ cleanup sees the cleanup"), result.output)
+        XCTAssertTrue(result.output.contains("✓ exit passes"), result.output)
+        XCTAssertTrue(result.output.contains("after “exit passes” ended"), result.output)
+        XCTAssertFalse(result.output.contains("✗ exit passes"), result.output)
+        XCTAssertTrue(result.output.hasSuffix("2 passed, 2 failed\n"), result.output)
+    }
+
     /// Names and messages with control characters, a NUL, `]]>`, quotes,
     /// markup and invalid UTF-8 still make JUnit XML that parses.
     func testR25JUnitIsWellFormedForAnyNameOrMessage() throws {

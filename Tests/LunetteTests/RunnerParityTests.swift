@@ -50,6 +50,26 @@ final class RunnerParityTests: XCTestCase {
             local s = stub(t, "f")
             assert.stub(s).was.called(1)
           end)
+          -- A hostile read found these differ (busted's behaviour is luassert's):
+          it("passes luassert's other spellings", function()
+            assert.equals(1, 1); assert.is.True(true); assert.is_not_true(false); assert.is_not_false(true)
+          end)
+          it("passes has_error with a table error, by contents", function()
+            assert.has_error(function() error({ code = 1 }) end, { code = 1 })
+          end)
+          it("fails called_with for a call that had one more argument", function()
+            local s = spy.new(function() end)
+            s(1, nil)
+            assert.spy(s).was.called_with(1)
+          end)
+          it("passes called_at_least", function()
+            local s = spy.new(function() end)
+            s(); s()
+            assert.spy(s).was.called_at_least(2)
+          end)
+          it("fails a bare assert at its own line", function() assert(false) end)
+          it("is pending when pending is called inside it", function() pending("later"); error("never") end)
+          it("is pending with no function")
           it("passes a snapshot", function()
             local app = ui.mount(Fine())
             assert.matches_snapshot(app)
@@ -114,7 +134,8 @@ final class RunnerParityTests: XCTestCase {
 
         let ours = try lunetteTest(directory)               // the first run writes the snapshots
         let theirs = try busted(directory)                  // busted reads them
-        XCTAssertEqual(ours.verdicts.count, 12, ours.output)
+        XCTAssertEqual(ours.verdicts.count, 17, ours.output)   // the two pending ones are neither
+        XCTAssertTrue(ours.output.contains("parity_spec.lua:58: assertion failed!"), ours.output)
         XCTAssertEqual(ours.verdicts, theirs.verdicts, "lunette test:\n\(ours.output)\nbusted:\n\(theirs.output)")
         for (name, passed) in ours.verdicts {
             XCTAssertEqual(passed, name.contains(" passes "), "\(name): \(ours.output)")

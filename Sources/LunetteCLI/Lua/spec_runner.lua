@@ -66,29 +66,35 @@ local function fail(message, level)
   error(message, (level or 1) + 2)
 end
 
+-- A failure with the spec's own message first, as luassert's last argument.
+local function failed(message, own)
+  if own ~= nil then message = tostring(own) .. "\n" .. message end
+  error(message, 3)
+end
+
 local checks = {}
 
-function checks.equal(expected, actual)
+function checks.equal(expected, actual, message)
   if expected ~= actual then
-    fail(("expected %s, got %s"):format(show(expected), show(actual)))
+    failed(("expected %s, got %s"):format(show(expected), show(actual)), message)
   end
 end
 
-function checks.same(expected, actual)
+function checks.same(expected, actual, message)
   if not deep_equal(expected, actual) then
-    fail(("expected the same contents as %s, got %s"):format(show(expected), show(actual)))
+    failed(("expected the same contents as %s, got %s"):format(show(expected), show(actual)), message)
   end
 end
 
 function checks.truthy(v, message) if not v then fail(message or ("expected a truthy value, got " .. show(v))) end end
 function checks.falsy(v, message) if v then fail(message or ("expected a falsy value, got " .. show(v))) end end
-function checks.is_nil(v) if v ~= nil then fail("expected nil, got " .. show(v)) end end
-function checks.is_not_nil(v) if v == nil then fail("expected a value, got nil") end end
-function checks.is_true(v) if v ~= true then fail("expected true, got " .. show(v)) end end
-function checks.is_false(v) if v ~= false then fail("expected false, got " .. show(v)) end end
+function checks.is_nil(v, message) if v ~= nil then failed("expected nil, got " .. show(v), message) end end
+function checks.is_not_nil(v, message) if v == nil then failed("expected a value, got nil", message) end end
+function checks.is_true(v, message) if v ~= true then failed("expected true, got " .. show(v), message) end end
+function checks.is_false(v, message) if v ~= false then failed("expected false, got " .. show(v), message) end end
 
-function checks.not_equal(unexpected, actual)
-  if unexpected == actual then fail("expected anything but " .. show(unexpected)) end
+function checks.not_equal(unexpected, actual, message)
+  if unexpected == actual then failed("expected anything but " .. show(unexpected), message) end
 end
 
 -- As in luassert: assert.matches(pattern, s[, init[, plain]]).
@@ -102,7 +108,9 @@ end
 function checks.has_error(fn, expected)
   local ok, err = pcall(fn)
   if ok then fail("expected an error, but the function returned normally") end
-  if expected ~= nil then
+  if type(expected) == "table" then           -- an error value that is a table: by contents, as luassert
+    if not deep_equal(expected, err) then fail(("expected the error %s, got %s"):format(show(expected), show(err))) end
+  elseif expected ~= nil then
     local text = tostring(err)
     local stripped = text:gsub("^[^:\n]+:%d+: ", "", 1)
     if text ~= expected and stripped ~= expected then
@@ -156,8 +164,8 @@ end
 -- assert.is_string(v), is_number, is_table, is_function, is_boolean, is_userdata, is_thread.
 local kinds = { "string", "number", "table", "function", "boolean", "userdata", "thread" }
 for _, kind in ipairs(kinds) do
-  checks["is_" .. kind] = function(v)
-    if type(v) ~= kind then fail(("expected a %s, got %s"):format(kind, show(v))) end
+  checks["is_" .. kind] = function(v, message)
+    if type(v) ~= kind then failed(("expected a %s, got %s"):format(kind, show(v)), message) end
   end
 end
 
@@ -170,6 +178,8 @@ checks.are_equal = checks.equal
 checks.are_same = checks.same
 checks.is_truthy = checks.truthy
 checks.is_falsy = checks.falsy
+checks.equals, checks.are_equals = checks.equal, checks.equal   -- luassert's other spellings
+checks.True, checks.False, checks.Nil = checks.is_true, checks.is_false, checks.is_nil
 
 -- assert.x, assert.are.x, assert.is.x, assert.is_not.x all reach the checks.
 local chain = setmetatable({}, { __index = function(_, k) return checks[k] end })
@@ -178,6 +188,8 @@ local negations = {
     if deep_equal(a, b) then fail("expected different contents from " .. show(a)) end
   end,
   truthy = "falsy", falsy = "truthy", is_nil = "is_not_nil",
+  is_true = function(v) if v == true then fail("expected anything but true") end end,
+  is_false = function(v) if v == false then fail("expected anything but false") end end,
   error = "has_no_error", errors = "has_no_error", has_error = "has_no_error", has_errors = "has_no_error",
   near = function(expected, actual, tolerance)
     if type(actual) == "number" and math.abs(actual - expected) <= tolerance then
@@ -208,7 +220,7 @@ assert = setmetatable({ are = chain, is = chain, has = chain, are_not = negated,
     if plain then return negated[plain] or negated["is_" .. plain] end
   end,
   __call = function(_, v, message, ...)
-    if not v then error(message or "assertion failed!") end
+    if not v then error(message or "assertion failed!", 2) end   -- at the spec's line, as Lua's assert
     return v, message, ...
   end,
 })
@@ -288,21 +300,23 @@ match.is_nil = function() return matcher(function(v) return v == nil end) end
 match.is_truthy = function() return matcher(function(v) return v and true or false end) end
 match.is_falsy = function() return matcher(function(v) return not v end) end
 match.equals = function(x) return matcher(function(v) return v == x end) end
+match.is_ref = function(x) return matcher(function(v) return rawequal(v, x) end) end
 match.same = function(x) return matcher(function(v) return deep_equal(x, v) end) end
 match.matches = function(pattern) return matcher(function(v) return type(v) == "string" and v:find(pattern) ~= nil end) end
 
 function checks.spy(s)
-  local function called(n)
+  local function called(n, level)
     if n == nil then
-      if #s.calls == 0 then fail("expected the spy to be called") end
+      if #s.calls == 0 then fail("expected the spy to be called", level) end
     elseif #s.calls ~= n then
-      fail(("expected the spy to be called %d times, it was called %d times"):format(n, #s.calls))
+      fail(("expected the spy to be called %d times, it was called %d times"):format(n, #s.calls), level)
     end
   end
   local function called_with(...)
     local want = { ... }
+    local count = select("#", ...)
     for _, call in ipairs(s.calls) do
-      if deep_equal({ unpack(call, 1, call.n) }, want) then return end
+      if call.n == count and deep_equal({ unpack(call, 1, call.n) }, want) then return end   -- (1) is not (1, nil)
     end
     fail("expected a call with " .. show(want[1]) .. (#want > 1 and ", ..." or ""))
   end
@@ -313,14 +327,22 @@ function checks.spy(s)
     end
     fail("expected a call that returned " .. show(want[1]) .. (want.n > 1 and ", ..." or ""))
   end
-  local function not_called() called(0) end
+  local function not_called() called(0, 2) end      -- the failure at the spec's line
+  local function called_at_least(n)
+    if #s.calls < n then fail(("expected the spy to be called at least %d times, it was called %d times"):format(n, #s.calls)) end
+  end
+  local function called_at_most(n)
+    if #s.calls > n then fail(("expected the spy to be called at most %d times, it was called %d times"):format(n, #s.calls)) end
+  end
   local function not_called_with(...)
     local want = { ... }
+    local count = select("#", ...)
     for _, call in ipairs(s.calls) do
-      if deep_equal({ unpack(call, 1, call.n) }, want) then fail("expected no call with " .. show(want[1])) end
+      if call.n == count and deep_equal({ unpack(call, 1, call.n) }, want) then fail("expected no call with " .. show(want[1])) end
     end
   end
-  local was = { called = called, called_with = called_with, returned_with = returned_with }
+  local was = { called = called, called_with = called_with, returned_with = returned_with,
+                called_at_least = called_at_least, called_at_most = called_at_most }
   return { was = was, was_called = called, was_called_with = called_with, was_returned_with = returned_with,
            returned_with = returned_with, called = called, called_with = called_with,
            was_not = { called = not_called, called_with = not_called_with }, was_not_called = not_called }
@@ -355,11 +377,19 @@ context = describe
 insulate = describe      -- every spec file runs in a runtime of its own already
 expose = describe
 
+-- pending(...) inside a running test stops it as pending (busted's), by
+-- raising this value; the runner records it skipped.
+local inTest = false
+local stopPending = setmetatable({}, { __tostring = function() return "pending" end })
+
 function it(name, fn)
+  if fn == nil then return pending(name) end    -- busted: a test with no function is pending
   table.insert(current.children, { name = name, fn = fn, parent = current })
 end
+test, spec = it, it
 
 function pending(name)
+  if inTest then stopPending.message = name; error(stopPending, 0) end
   table.insert(current.children, { name = name, pending = true, parent = current })
 end
 
@@ -412,6 +442,7 @@ lunette_loadfile, lunette_results, lunette_watch, lunette_unwatch, lunette_reset
 -- A failure's message; indexing the nil of an app:find that matched
 -- nothing says what was looked for, and in what.
 local function message_of(err)
+  if err == stopPending then return err end       -- the test stopped as pending: kept as it is
   if type(err) ~= "string" then return tostring(err) end
   if find(err, "attempt to index a nil value", 1, true) and last_miss then
     local miss = last_miss()
@@ -534,7 +565,7 @@ local function run_watched(test, timeout)
   local timed_out = unwatch(co)
   if co_status(co) == "suspended" then
     co_close(co)
-    if timed_out then return false, format("timed out after %gs (--timeout sets the limit)", timeout) end
+    if timed_out then return false, format("timed out after %gs (--timeout sets the limit)", timeout), true end
     return false, "the test yielded outside a coroutine"
   end
   if not resumed then return false, message_of(ok) end
@@ -566,6 +597,19 @@ end
 -- Runs fn(...) in its own coroutine under the time limit, like a test.
 local function run_limited(timeout, fn, ...)
   return run_watched({ fn = fn, args = pack(...), loading = true }, timeout)
+end
+
+-- A test stopped at its time limit still gets its cleanup — its finally
+-- functions, then the after_each hooks of its blocks — each a limited run
+-- of its own (their errors add nothing: the test failed already).
+local function run_cleanup(test, timeout)
+  local pending, blocks = {}, chain_of(test.parent)
+  for i = #finals, 1, -1 do pending[#pending + 1] = finals[i] end
+  for i = #blocks, 1, -1 do
+    for _, fn in ipairs(blocks[i].after) do pending[#pending + 1] = fn end
+  end
+  finals = {}
+  for _, fn in ipairs(pending) do run_limited(timeout, fn) end
 end
 
 -- Loads a spec file and runs what it declared, handing out one record per
@@ -657,9 +701,16 @@ function lunette_spec_run(path, options)
             take_problems()                       -- what came before belongs to no test
             local started = clock()
             running.name, running.snapshots = name, 0
-            local good, message = run_watched(child, timeout)
+            inTest = true
+            local good, message, timedOut = run_watched(child, timeout)
+            inTest = false
+            if timedOut then run_cleanup(child, timeout) end
             running.name = nil
-            record(good and "passed" or "failed", name, not good and message_of(message) or nil, clock() - started)
+            if message == stopPending then
+              record("skipped", name, "pending" .. (stopPending.message and ": " .. tostring(stopPending.message) or ""))
+            else
+              record(good and "passed" or "failed", name, not good and message_of(message) or nil, clock() - started)
+            end
           end
         end
       end

@@ -143,6 +143,42 @@ extension CommandLineTests {
         XCTAssertTrue(result.output.hasSuffix("2 passed, 2 failed\n"), result.output)
     }
 
+    /// As busted: a block's lazy setup runs before the first test of a
+    /// nested block, a setup that failed fails the tests of nested blocks
+    /// (before, they ran), and an error in a describe's body fails that
+    /// block while the file's other blocks run (before, the whole file
+    /// failed to load).
+    func testSetupsReachNestedBlocksAndABrokenDescribeFailsOnlyItself() throws {
+        let file = try specFile(#"""
+            local log = {}
+            describe("outer", function()
+              lazy_setup(function() log[#log + 1] = "lazy" end)
+              describe("inner", function()
+                it("sees the outer lazy setup", function() assert.same({ "lazy" }, log) end)
+              end)
+            end)
+            describe("failing", function()
+              setup(function() error("setup broke") end)
+              describe("nested", function() it("does not run", function() print("NESTED RAN") end) end)
+            end)
+            describe("broken body", function()
+              it("is declared before the error", function() end)
+              error("body broke")
+            end)
+            describe("other", function() it("still runs", function() end) end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["test", file.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("✓ outer inner sees the outer lazy setup"), result.output)
+        XCTAssertTrue(result.output.contains("✗ failing nested does not run\n      setup failed:"), result.output)
+        XCTAssertFalse(result.output.contains("NESTED RAN"), result.output)
+        XCTAssertTrue(result.output.contains("✗ broken body (its describe body)"), result.output)
+        XCTAssertFalse(result.output.contains("is declared before the error"), result.output)
+        XCTAssertTrue(result.output.contains("✓ other still runs"), result.output)
+        XCTAssertTrue(result.output.hasSuffix("2 passed, 2 failed\n"), result.output)
+    }
+
     /// Names and messages with control characters, a NUL, `]]>`, quotes,
     /// markup and invalid UTF-8 still make JUnit XML that parses.
     func testR25JUnitIsWellFormedForAnyNameOrMessage() throws {

@@ -364,13 +364,19 @@ end
 local root = new_block(nil, nil)
 local current = root
 
+-- An error in a describe's body fails that block (as a test named after
+-- it) and none of its tests run, as busted reports it; the file's other
+-- blocks still run.
 function describe(name, fn)
   local block = new_block(name, current)
   table.insert(current.children, block)
   local saved = current
   current = block
-  fn()
+  local ok, err = pcall(fn)
   current = saved
+  if not ok then
+    block.children = { { name = "(its describe body)", parent = block, fn = function() error(err, 0) end } }
+  end
 end
 
 context = describe
@@ -673,19 +679,36 @@ function lunette_spec_run(path, options)
   if not ok then
     return record("failed", "loading " .. path, loadErr)
   end
-  local function walk(block)
-    local setUp, setupError = false, nil
-    if #block.strict > 0 then
+  -- Whether a block holds a test that runs (selected, not pending), at any depth.
+  local function runs_a_test(block)
+    local blocks = { block }
+    while #blocks > 0 do
+      for _, child in ipairs(table.remove(blocks).children) do
+        if child.children then blocks[#blocks + 1] = child
+        elseif not child.pending and selected(full_name(child), options, only, excluded) then return true end
+      end
+    end
+    return false
+  end
+  -- As busted: a block's lazy setup runs before its first test that runs,
+  -- in a nested block too; a setup that failed fails every test below it.
+  local function walk(block, inherited)
+    local setUp, setupError = false, inherited
+    if #block.strict > 0 and not inherited then
       local good, message = run_hooks(block.strict, timeout)
       setUp, setupError = true, not good and message or nil
     end
     for _, child in ipairs(block.children) do
       if child.children then
-        walk(child)
+        if not setUp and not setupError and #block.setup > 0 and runs_a_test(child) then
+          local good, message = run_hooks(block.setup, timeout)
+          setUp, setupError = true, not good and message or nil
+        end
+        walk(child, setupError)
       else
         local name = full_name(child)
         if selected(name, options, only, excluded) then
-          if not child.pending and not setUp and #block.setup > 0 then
+          if not child.pending and not setUp and not setupError and #block.setup > 0 then
             local good, message = run_hooks(block.setup, timeout)
             setUp, setupError = true, not good and message or nil
           end

@@ -22,7 +22,7 @@ files["Examples/InboxHost/inbox.lua"] = { read_globals = { "inbox" } }
 files["Benchmarks"] = { ignore = { "211", "241", "311", "331", "421", "431" } }
 -- The spec runner defines busted's API and takes the runner's globals out.
 files["Sources/LunetteCLI/Lua/spec_runner.lua"] = { globals = { "describe", "context", "insulate", "expose", "it",
-  "pending", "before_each", "after_each", "lazy_setup", "strict_setup", "lazy_teardown", "strict_teardown",
+  "pending", "test", "spec", "before_each", "after_each", "lazy_setup", "strict_setup", "lazy_teardown", "strict_teardown",
   "setup", "teardown", "finally", "assert", "spy", "stub", "mock", "match", "lunette_spec_run", "lunette_loadfile",
   "lunette_results", "lunette_watch", "lunette_unwatch", "lunette_reset_clock", "lunette_problems",
   "lunette_last_miss", "lunette_snapshots" } }

@@ -33,7 +33,7 @@ enum { LUN_GRAPH_SIGNAL = 1, LUN_GRAPH_COMPUTED = 2, LUN_GRAPH_EFFECT = 3 };
 enum {
   LUN_ORIGIN_LUA = 0,     /* owner: object serial, slot: property index */
   LUN_ORIGIN_HOST = 1,    /* owner: host handle, slot: property index */
-  LUN_ORIGIN_ENV = 2,     /* an environment entry */
+  LUN_ORIGIN_ENV = 2,     /* an environment entry (owner 0), or a unit's probe (owner: its unit) */
   LUN_ORIGIN_UNIT = 3,    /* owner: a view unit's id (slot 0) */
   LUN_ORIGIN_EFFECT = 4   /* owner: a ui.effect's slot in C (drive/lun_effect.c): queued on `effects`, not `pending` */
 };

@@ -15,7 +15,7 @@ final class Graph {
     enum Origin: Int32 {
         case luaObject = 0     // owner: object serial, slot: property index
         case hostObject = 1    // owner: host handle, slot: property index
-        case environment = 2   // an environment entry
+        case environment = 2   // an environment entry (owner 0), or a unit's probe (owner: its unit id)
         case unit = 3          // owner: unit id
         case effect = 4        // a ui.effect, kept by C (owner: its slot there)
     }

@@ -362,12 +362,7 @@ extension LunetteRuntime {
         if unit.hasPreferences { preferences.dirty = true }     // its values leave the reduction
         for child in unit.children { dispose(child.unit) }
         for entry in unit.environmentEntries.values { dropEnvironmentEntry(entry) }
-        if let probes = unit.last.rare?.environmentProbes {
-            for node in probes.values {
-                graph.freeNode(node)
-                labels.environmentKeys[node] = nil
-            }
-        }
+        for probe in unit.last.rare?.environmentProbes ?? [] { graph.freeNode(probe.node) }
         unit.children = []
         unit.output = []                                     // its nodes hold it: the cycle ends here
         unit.environmentEntries = [:]
@@ -444,10 +439,9 @@ extension LunetteRuntime {
     /// The probe node of `key` read through `unit` (`LastOutput.Rare.environmentProbes`), made on first read.
     func environmentProbe(of unit: Unit, key: String) -> Int32 {
         let rare = unit.last.makeRare()
-        if let node = rare.environmentProbes[key] { return node }
-        let node = graph.newNode(.signal, owner: 0, slot: 0, origin: .environment)
-        rare.environmentProbes[key] = node
-        labels.environmentKeys[node] = key
+        if let node = rare.probe(key) { return node }
+        let node = graph.newNode(.signal, owner: unit.id, slot: 0, origin: .environment)   // its owner names its key
+        rare.environmentProbes.append((key, node))
         return node
     }
 
@@ -480,7 +474,8 @@ extension LunetteRuntime {
             guard let entry = hosts.entry(owner), let type = hosts.type(at: entry.type) else { return "a Swift property" }
             return slot == 0 ? hosts.describe(owner) : "\(hosts.describe(owner)).\(type.properties[Int(slot) - 1].name)"
         case .environment:
-            guard let key = labels.environmentKeys[node] else { return "an environment value" }
+            let probe = owner != 0 ? units[owner]?.last.rare?.environmentProbes.first { $0.node == node }?.key : nil
+            guard let key = labels.environmentKeys[node] ?? probe else { return "an environment value" }
             return key.hasPrefix("@") ? "environment \(key.dropFirst())" : "environment '\(key)'"
         case .unit:
             return units[owner]?.displayName ?? "a view"

@@ -318,8 +318,8 @@ final class OutputBuilder {
         guard !keys.isEmpty else { return }
         var pending = [(child, keys)]
         while let (unit, keys) = pending.popLast() {
-            if let probes = unit.last.rare?.environmentProbes {
-                for key in keys { if let node = probes[key] { environmentNodeChanged(node) } }
+            if let rare = unit.last.rare, !rare.environmentProbes.isEmpty {
+                for key in keys { if let node = rare.probe(key) { environmentNodeChanged(node) } }
             }
             for entry in unit.children {
                 var left = keys

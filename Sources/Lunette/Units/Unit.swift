@@ -169,8 +169,13 @@ extension Unit {
             /// A graph node for each environment key read through it (found
             /// or not), which the readers track: it changes when a value for
             /// the key appears above it, or a nearer one
-            /// (`OutputBuilder.environmentMoved`). Freed with the unit.
-            var environmentProbes: [String: Int32] = [:]
+            /// (`OutputBuilder.environmentMoved`). Freed with the unit. A
+            /// list, not a dictionary: a unit reads few keys (a control's
+            /// `isEnabled`), and a dictionary's storage costs a hundred bytes.
+            var environmentProbes: [(key: String, node: Int32)] = []
+
+            /// The probe node of `key`, if it was read through this unit.
+            func probe(_ key: String) -> Int32? { environmentProbes.first { $0.key == key }?.node }
         }
 
         /// The rare part, made when first written.

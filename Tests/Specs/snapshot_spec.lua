@@ -59,7 +59,7 @@ describe("The snapshot file", function()
 
   it("keeps any text as it was, lines like its own headers and bytes that are not UTF-8 included", function()
     local texts = {
-      ["t 1"] = "header\n=== inj victim 1\nFORGED\n==~ x\n==\n====\nfooter\n",
+      ["t 1"] = "header\n=== inj victim 1\nFORGED\n==~ x\n== section ==\n==\n====\n\\ a backslash\nfooter\n",
       ["t 2"] = "bytes \255\254 end, a \\ and \\xFF as text\n",
       ["t \255 3"] = "plain\n",
     }

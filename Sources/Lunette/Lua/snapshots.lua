@@ -4,8 +4,9 @@
 -- The runners bring the file access (a store { read, write }); this is pure.
 -- Snapshots (assert.matches_snapshot): a spec's tree texts, kept in
 -- __snapshots__/<spec>.snap beside it, "=== <test name> <n>" over each.
--- The file is text (UTF-8, LF): a body line that begins with "==" is kept
--- with one more "=" (so no text can open an entry of its own); an entry
+-- The file is text (UTF-8, LF): a body line that begins with "=" or "\\" is
+-- kept with a "\\" before it (so no text can open an entry of its own, and
+-- the mark reads back unambiguously); an entry
 -- whose name or text is not UTF-8 is "==~ <name>" over text in which a
 -- backslash is "\\" and each byte that is no part of a character "\xNN"
 -- (so a tree's bytes are kept as bytes, never replaced).
@@ -63,7 +64,7 @@ function snapshots.parse(text)
       end
       close(); key, body, escaped = name, {}, mark == "==~"
     elseif key then
-      body[#body + 1] = line:find("^===") and line:sub(2) or line
+      body[#body + 1] = line:find("^\\") and line:sub(2) or line
     end
   end
   close()
@@ -77,7 +78,7 @@ function snapshots.render(entries, order)
     local plain = utf8.len(key) and utf8.len(text)
     out[#out + 1] = (plain and "=== " or "==~ ") .. (plain and key or escape(key))
     if not plain then text = escape(text) end
-    out[#out + 1] = (text:gsub("\n==", "\n==="):gsub("^==", "==="))
+    out[#out + 1] = (text:gsub("\n([=\\])", "\n\\%1"):gsub("^([=\\])", "\\%1"))
   end
   return table.concat(out, "\n")
 end

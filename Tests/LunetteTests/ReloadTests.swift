@@ -152,25 +152,34 @@ final class ReloadTests: XCTestCase {
         }
     }
 
-    /// A reload after an edit that moved lines keeps the state of the views
-    /// whose places did not change: a view's identity holds the line it was
-    /// written at (the branches of an `if`), and the edit moved every line
-    /// below it. Before, a comment added at the top of the file, or a line
-    /// added to a body above a view's call, made every such view new, its
-    /// state lost (hostile read). A view whose place changed (one added
-    /// before it in its stack) is still new, as SwiftUI's structural identity.
-    func testAReloadKeepsStateWhenTheEditMovedLines() throws {
+    /// A reload after an edit above a view's function keeps its state: a
+    /// view's identity holds the line it was written at (the branches of an
+    /// `if`), counted from its function's first line, so a comment added at
+    /// the top of the file moves none. Before, it made every view new, its
+    /// state lost (hostile read). A line added in the body above a view's
+    /// call does move it (it starts afresh), and the branches of an `if`
+    /// stay apart across a reload: the first try, matching any line while
+    /// reloading, gave one branch's state to the other (a second read).
+    func testAReloadKeepsStateWhenLinesMoveAboveTheViewsFunction() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("lines_\(UUID().uuidString).lua").path
         defer { try? FileManager.default.removeItem(atPath: file) }
         let before = """
             local ui = require("lunette")
-            local Counter = ui.View("Counter", { state = { count = 0 }, body = function(self)
-              return ui.Button("count " .. self.count, function() self.count = self.count + 1 end)
+            local Counter = ui.View("Counter", { inputs = { name = "" }, state = { count = 0 }, body = function(self)
+              return ui.Button(self.name .. " " .. self.count, function() self.count = self.count + 1 end)
             end })
+            flag = flag or false
             return ui.View("Page", { state = { taps = 0 }, body = function(self)
+              local branch
+              if flag then
+                branch = Counter { name = "yes" }
+              else
+                branch = Counter { name = "no" }
+              end
               return ui.VStack {
                 ui.Button("page " .. self.taps, function() self.taps = self.taps + 1 end),
-                Counter(),
+                Counter { name = "count" },
+                branch,
               }
             end })()
             """
@@ -178,22 +187,23 @@ final class ReloadTests: XCTestCase {
         let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
         let app = try XCTUnwrap(runtime.run(file: file))
         try runtime.setGlobal("app", to: app)
-        _ = try runtime.evaluate("app:find('count 0'):tap(); app:find('page 0'):tap()", name: "=t")
+        _ = try runtime.evaluate("app:find('count 0'):tap(); app:find('page 0'):tap(); app:find('no 0'):tap()", name: "=t")
 
         try ("-- a comment\n\n" + before).write(toFile: file, atomically: true, encoding: .utf8)
         var reloaded = try XCTUnwrap(runtime.reload(file: file))
-        XCTAssertTrue(runtime.text(of: reloaded).contains("count 1"), runtime.text(of: reloaded))
-        XCTAssertTrue(runtime.text(of: reloaded).contains("page 1"), runtime.text(of: reloaded))
+        for kept in ["count 1", "page 1", "no 1"] {
+            XCTAssertTrue(runtime.text(of: reloaded).contains(kept), "\(kept): \(runtime.text(of: reloaded))")
+        }
 
-        let longer = before.replacingOccurrences(of: "return ui.VStack {", with: "local note = \"a line more\"\n  return ui.VStack {")
-        try ("-- a comment\n\n" + longer).write(toFile: file, atomically: true, encoding: .utf8)
+        _ = try runtime.evaluate("flag = true", name: "=t")           // the other branch: another view
         reloaded = try XCTUnwrap(runtime.reload(file: file))
+        XCTAssertTrue(runtime.text(of: reloaded).contains("yes 0"), runtime.text(of: reloaded))
         XCTAssertTrue(runtime.text(of: reloaded).contains("count 1"), runtime.text(of: reloaded))
 
-        let added = longer.replacingOccurrences(of: "Counter(),", with: "ui.Text(\"new\"),\n    Counter(),")
-        try added.write(toFile: file, atomically: true, encoding: .utf8)
+        let longer = before.replacingOccurrences(of: "local branch", with: "local branch\n  local note = 1")
+        try longer.write(toFile: file, atomically: true, encoding: .utf8)
         reloaded = try XCTUnwrap(runtime.reload(file: file))
-        XCTAssertTrue(runtime.text(of: reloaded).contains("count 0"), "its place changed: \(runtime.text(of: reloaded))")
+        XCTAssertTrue(runtime.text(of: reloaded).contains("count 0"), "its line in the body moved: \(runtime.text(of: reloaded))")
         XCTAssertTrue(runtime.text(of: reloaded).contains("page 1"), runtime.text(of: reloaded))
     }
 

@@ -420,8 +420,11 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
     lun_explicit_key(L, -1);
     key = lua_tolstring(L, -1, &klen);
   }
-  if (!key && lun_getkey(L, S, v, LUN_K_SITE) == LUA_TNUMBER) lun_out_site(L, (int32_t)lua_tointeger(L, -1));
-  lua_pop(L, 1);
+  if (!key) {
+    if (lun_getkey(L, S, v, LUN_K_SITE) == LUA_TNUMBER && !W->root)   /* a root's value is built once: */
+      lun_out_site(L, (int32_t)lua_tointeger(L, -1));                /* no branches to tell apart */
+    lua_pop(L, 1);
+  } else lua_remove(L, -2);                       /* the identity; its key's string stays: key points into it */
   lun_getkey(L, S, info, LUN_K_ID);
   ref = lun_walk_unit(L, W, LUN_UNIT_COMPONENT, (int32_t)lua_tointeger(L, -1), key, klen, &child);
   if (ref == 0) {

@@ -348,10 +348,8 @@ public final class LunetteRuntime {
         try forgetLoadedModules()
         guard lun_reloading(L, 1) == LUN_OK else { throw LunetteError.setup(lastError) }
         mounting.reloading = apps
-        mounting.reloadingLines = true
         var succeeded = false
         defer {
-            defer { mounting.reloadingLines = false }
             // A script that failed leaves the views it did not replace on screen: the last good frame.
             if succeeded { for app in mounting.reloading ?? [] { removeApp(app) } }
             mounting.reloading = nil

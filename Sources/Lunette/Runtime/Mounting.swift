@@ -4,9 +4,6 @@ struct Mounting {
     var nextAppID: Int32 = 1
     /// While `reload` runs: the apps its mounts replace, in order.
     var reloading: [App]?
-    /// While `reload` runs, and the flush that ends it: a child written at
-    /// another line than last run is still the same child (`ChildMatch`).
-    var reloadingLines = false
     /// How many views of each type (or rows, key -1) were made: "BookView#3".
     var viewOrdinals: [Int32: Int] = [:]
 }

@@ -50,13 +50,9 @@ struct ChildMatch {
 
     /// The child at `key`: the last run's there, or a new one `make`s (the
     /// key moved on to a free copy number if this run named it already).
-    /// With `anyLine` (a reload: the script's lines moved), a last run's
-    /// child that differs only in the line it was written at is the same:
-    /// the one at the same place in order, or else the first such by line.
-    mutating func place(_ key: inout OutputBuilder.ChildKey, anyLine: Bool = false,
-                        make: () -> Unit) -> (unit: Unit, isNew: Bool) {
+    mutating func place(_ key: inout OutputBuilder.ChildKey, make: () -> Unit) -> (unit: Unit, isNew: Bool) {
         if ordered {
-            if cursor < old.count, old[cursor].key == key || anyLine && old[cursor].key.isSame(elsewhereThan: key) {
+            if cursor < old.count, old[cursor].key == key {
                 let unit = old[cursor].unit
                 cursor += 1
                 taken.append(ChildEntry(key: key, unit: unit))
@@ -78,11 +74,7 @@ struct ChildMatch {
             return (child, true)
         }
         if newIndex[key] != nil { key = freeCopy(of: key) }
-        var found = oldIndex.removeValue(forKey: key)
-        if found == nil, anyLine, key.site != 0,
-           let moved = oldIndex.keys.filter({ $0.isSame(elsewhereThan: key) }).min(by: { $0.site < $1.site }) {
-            found = oldIndex.removeValue(forKey: moved)
-        }
+        let found = oldIndex.removeValue(forKey: key)
         let unit = found ?? make()
         newIndex[key] = unit
         taken.append(ChildEntry(key: key, unit: unit))

@@ -30,11 +30,6 @@ final class OutputBuilder {
         /// mount path. Each value is mixed in turn (PathKey.fold), so keys
         /// that differ in one field differ in the word; equality still
         /// compares every field.
-        /// The same child but for the line it was written at (`site`).
-        func isSame(elsewhereThan other: ChildKey) -> Bool {
-            kind == other.kind && typeId == other.typeId && id == other.id && path == other.path && copy == other.copy
-        }
-
         func hash(into hasher: inout Hasher) {
             var word = PathKey.fold(0, UInt64(UInt32(bitPattern: kind)) << 32 | UInt64(UInt32(bitPattern: typeId)))
             word = PathKey.fold(word, UInt64(UInt32(bitPattern: site)) << 32 | UInt64(UInt32(bitPattern: copy)))
@@ -265,9 +260,7 @@ final class OutputBuilder {
         var structural = key.map { ChildKey(kind: kind.rawValue, typeId: typeId, id: $0, path: .none, site: 0) }
             ?? ChildKey(kind: kind.rawValue, typeId: typeId, id: nil, path: PathKey(path), site: nextSite)
         nextSite = 0
-        let (child, isNew) = children.place(&structural, anyLine: runtime.mounting.reloadingLines) {
-            runtime.makeUnit(kind: kind, typeId: typeId, parent: unit)
-        }
+        let (child, isNew) = children.place(&structural) { runtime.makeUnit(kind: kind, typeId: typeId, parent: unit) }
         if !isNew, !(child.environment.isEmpty && environmentStack.isEmpty), !child.environment.elementsEqual(environmentStack, by: ===) {
             environmentMoved(from: child.environment, to: environmentStack, below: child)
         }

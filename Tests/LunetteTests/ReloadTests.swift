@@ -121,6 +121,10 @@ final class ReloadTests: XCTestCase {
             app:find("hits!") ~= nil
             :set Counter label {}
             :set Counter label "again"
+            Ev = ui.View("Ev", function() return ui.Text("x"):onAppear(function() error("boom") end) end)
+            a = ui.mount(Ev())
+            a:unmount()
+            b = ui.mount(Ev())
 
             """.utf8))
         try inp.fileHandleForWriting.close()
@@ -129,6 +133,9 @@ final class ReloadTests: XCTestCase {
         XCTAssertTrue(output.contains("> app:find(\"hits!\") ~= nil\ntrue\n"), output)
         XCTAssertEqual(output.components(separatedBy: "error: Counter: ").count - 1, 1, output)
         XCTAssertTrue(output.contains("attempt to concatenate"), output)
+        // An event's error, for each app (a new app took the unmounted one's place), said once (not also as a warning).
+        XCTAssertEqual(output.components(separatedBy: "error: Ev: stdin:1: boom").count - 1, 2, output)
+        XCTAssertFalse(output.contains("warning: Ev"), output)
         XCTAssertEqual(process.terminationStatus, 1, output)
     }
 

@@ -453,6 +453,30 @@ describe("D03 a List's ui.none row, state-held tags, Lunette's own keys", functi
     app:unmount()
   end)
 
+  -- A hostile read: the warning came again at every render (a thousand
+  -- renders filled the app's warnings, and a later value went unsaid), and
+  -- tags that nest without end made the Picker an error node.
+  it("D10 a Picker's warning is said once a view and value, and never fails its render", function()
+    local a, b = { name = "a" }, { name = "b" }
+    a.peer, b.peer = b, a                          -- a cycle: no comparison by contents ends
+    local V = ui.View("D10Once", { state = { flavor = "mint", n = 0 }, body = function(self)
+      return ui.VStack {
+        ui.Button("more " .. self.n, function() self.n = self.n + 1 end),
+        ui.Button("pistachio", function() self.flavor = "pistachio" end),
+        ui.Picker("Flavor", self["$flavor"], { "vanilla", "chocolate" }),
+        ui.Picker("Peer", ui.Binding.constant(b), { ui.Text("a"):tag(a), ui.Text("b"):tag(b) }),
+      }
+    end })
+    local app = ui.mount(V {})
+    assert.falsy(app:tree():find("Error", 1, true), app:tree())
+    local said = #app:warnings()
+    for i = 0, 19 do app:find("more " .. i):tap() end
+    assert.equal(said, #app:warnings())
+    app:find("pistachio"):tap()
+    assert.truthy(app:warnings()[#app:warnings()]:find('"pistachio"', 1, true), table.concat(app:warnings(), "\n"))
+    app:unmount()
+  end)
+
   it("D10 the keys Lunette sets for the views inside a node are its own", function()
     assert.error_matches(function() return ui.EnvironmentKey("lunette.onSubmit", 1) end, "nor be one of Lunette's own")
     assert.error_matches(function() return ui.Text("x"):environment("lunette.scene", {}) end, "nor be one of Lunette's own")

@@ -632,16 +632,26 @@ static LUN_RARE void lun_walk_focus_prefs(lua_State *L, lun_Walk *W, int v, unsi
   if (has & LUN_VF_PREFWATCH) lua_pop(L, 1);
 }
 
+/* Protected part of lun_walk_picker_check: (options, selection) -> index. */
+static int lun_walk_picker_find_k(lua_State *L) {
+  lua_pushinteger(L, lun_picker_find(L, 1, 2));
+  return 1;
+}
+
 /* Warns when the selection at sel is none of the options' tags of the
  * Picker at v, as SwiftUI logs "the selection … is invalid and does not
- * have an associated tag". [-0, +0] */
+ * have an associated tag" (the host says it once a view and value). A
+ * comparison that cannot finish (tags nested past its bound, a cycle)
+ * warns of nothing: a warning never fails a render. [-0, +0] */
 static LUN_RARE void lun_walk_picker_check(lua_State *L, lun_Walk *W, int v, int sel) {
   int top = lua_gettop(L);
   size_t len;
   const char *msg;
   lun_rawfield(L, v, "control");
-  lua_getfield(L, -1, "options");
-  if (lua_isnil(L, -1) || lun_picker_find(L, top + 2, sel)) {
+  lua_pushcfunction(L, lun_walk_picker_find_k);
+  lua_getfield(L, top + 1, "options");
+  lua_pushvalue(L, sel);
+  if (lua_isnil(L, -2) || lua_pcall(L, 2, 1, 0) != LUA_OK || lua_tointeger(L, -1) != 0) {
     lua_settop(L, top);
     return;
   }

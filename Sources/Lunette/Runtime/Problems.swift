@@ -28,8 +28,37 @@ struct Problems {
         return waiting[head - 1]
     }
 
+    /// What a walk warned of (a unit and its message), so each is said once
+    /// however often the view renders; forgotten past `limit * 10`.
+    private var walkWarnings: Set<String> = []
+
+    /// Whether `message` about `unit` is said for the first time (then it is noted).
+    mutating func firstWarning(_ message: String, unit: Int32) -> Bool {
+        if walkWarnings.count >= limit * 10 { walkWarnings = [] }
+        return walkWarnings.insert("\(unit)\n\(message)").inserted
+    }
+
     private mutating func append(_ problem: Problem) {
         guard recording, waiting.count - head < limit else { return }
         waiting.append(problem)
+    }
+}
+
+extension LunetteRuntime {
+    /// Keeps what goes wrong in views and events from now on — error nodes,
+    /// errors raised by onAppear, onChange, onReceive or a task, warnings —
+    /// for `takeProblems()`, so a tool reports each as it appears (the REPL,
+    /// a test runner); at most 1,000 wait.
+    public func recordProblems() {
+        problems.recording = true
+    }
+
+    /// The problems recorded since the last call (`recordProblems()`), oldest first.
+    public func takeProblems() -> (errors: [String], warnings: [String]) {
+        var errors: [String] = [], warnings: [String] = []
+        while let problem = problems.next() {
+            if problem.isError { errors.append(problem.text) } else { warnings.append(problem.text) }
+        }
+        return (errors, warnings)
     }
 }

@@ -12,6 +12,7 @@ final class Repl {
     init(file: String?, limits: ScriptLimits, storage: AppStorageStore) throws {
         self.file = file
         runtime = try Runtimes.make(for: file ?? "./repl", limits: limits, storage: storage)
+        runtime.recordProblems()                      // said after each line as they appear (newProblems)
         try runtime.run(source: "ui = require('lunette')", name: "=(repl)")
         runtime.setTracing(true)
     }
@@ -124,36 +125,26 @@ final class Repl {
     private func dueWork() -> [String] {
         runtime.runDueWork()
         var lines = runtime.takeTraceLines()
-        for error in runtime.effectErrors.suffix(from: reportedErrors) {
-            lines.append("error: \(error)")
+        for error in runtime.effectErrors.suffix(from: reportedErrors) where error.hasPrefix("effect: ") {
+            lines.append("error: \(error)")                // a ui.effect's (events' are problems)
             failed = true
         }
         reportedErrors = runtime.effectErrors.count
-        return lines + newViewErrors()
+        return lines + newProblems()
     }
 
     private var reportedErrors = 0
-    /// The error nodes on screen after the last line, and how many of each
-    /// app's event errors were said: each is said once, when it appears.
-    private var shownErrorNodes: Set<String> = []
-    private var reportedEventErrors: [ObjectIdentifier: Int] = [:]
 
-    /// "error: View: file:line: message" for each error node that appeared
-    /// (a body that raised after a line, a `:set` or a `:reload`) and each
-    /// new error of an event; a piped session then exits with status 1.
-    private func newViewErrors() -> [String] {
-        var lines: [String] = [], onScreen = Set<String>()
-        for app in runtime.apps {
-            for error in app.errors where onScreen.insert(error).inserted && !shownErrorNodes.contains(error) {
-                lines.append("error: \(error)")
-            }
-            let said = reportedEventErrors[ObjectIdentifier(app)] ?? 0
-            for error in app.eventErrors.dropFirst(said) { lines.append("error: \(error)") }
-            reportedEventErrors[ObjectIdentifier(app)] = app.eventErrors.count
-        }
-        shownErrorNodes = onScreen
-        if !lines.isEmpty { failed = true }
-        return lines
+    /// "error: View: file:line: message" for each error node made since the
+    /// last line (a body that raised after a line, a `:set` or a `:reload`)
+    /// and each error of an event, "warning: …" for each warning, as the
+    /// runtime recorded them (the cost is what went wrong, not the tree's
+    /// size); a piped session with an error exits with status 1.
+    private func newProblems() -> [String] {
+        let (errors, warnings) = runtime.takeProblems()
+        if !errors.isEmpty { failed = true }
+        return errors.map { "error: \($0)" }
+            + warnings.filter { !errors.contains($0) }.map { "warning: \($0)" }   // an event's error is both
     }
 
     /// Runs the file; a view it returns is mounted and left as `app`.
@@ -242,7 +233,7 @@ final class Repl {
             failed = true
             return "\(error)"
         }
-        let lines = runtime.takeTraceLines() + newViewErrors()
+        let lines = runtime.takeTraceLines() + newProblems()
         return lines.isEmpty ? "(nothing re-rendered)" : lines.joined(separator: "\n")
     }
 

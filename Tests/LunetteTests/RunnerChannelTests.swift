@@ -128,6 +128,19 @@ extension CommandLineTests {
               end)
               it("sees the cleanup", function() assert.same({ "finally", "after" }, marks) end)
             end)
+            describe("once", function()
+              local once = {}
+              it("registers a finally", function() finally(function() once[#once + 1] = "finally" end) end)
+              describe("inner", function()
+                before_each(function() while true do end end)
+                it("times out in before_each", function() end)
+              end)
+              it("loops in its finally", function()
+                finally(function() once[#once + 1] = "loop"; while true do end end)
+                while true do end
+              end)
+              it("saw each finally once", function() assert.same({ "finally", "loop" }, once) end)
+            end)
             describe("exit", function()
               teardown(function() os.exit(0) end)
               it("passes", function() end)
@@ -140,7 +153,8 @@ extension CommandLineTests {
         XCTAssertTrue(result.output.contains("✓ exit passes"), result.output)
         XCTAssertTrue(result.output.contains("after “exit passes” ended"), result.output)
         XCTAssertFalse(result.output.contains("✗ exit passes"), result.output)
-        XCTAssertTrue(result.output.hasSuffix("2 passed, 2 failed\n"), result.output)
+        XCTAssertTrue(result.output.contains("✓ once saw each finally once"), result.output)
+        XCTAssertTrue(result.output.hasSuffix("4 passed, 4 failed\n"), result.output)
     }
 
     /// As busted: a block's lazy setup runs before the first test of a

@@ -13,6 +13,9 @@ local unpack = table.unpack
 -- never how the runner runs tests and records their verdicts (R25; the
 -- debug library aside: README, "Limits").
 local xpcall, pcall, ipairs, require, type, tostring = xpcall, pcall, ipairs, require, type, tostring
+local error, pairs, select, next, rawequal, getmetatable, setmetatable =
+  error, pairs, select, next, rawequal, getmetatable, setmetatable
+local remove = table.remove
 local clock = os.clock
 local co_create, co_resume, co_status, co_close = coroutine.create, coroutine.resume, coroutine.status, coroutine.close
 local find, gmatch, format, sub = string.find, string.gmatch, string.format, string.sub
@@ -190,6 +193,7 @@ local negations = {
   truthy = "falsy", falsy = "truthy", is_nil = "is_not_nil",
   is_true = function(v) if v == true then fail("expected anything but true") end end,
   is_false = function(v) if v == false then fail("expected anything but false") end end,
+  Nil = "is_not_nil", equals = "not_equal", are_equals = "not_equal",
   error = "has_no_error", errors = "has_no_error", has_error = "has_no_error", has_errors = "has_no_error",
   near = function(expected, actual, tolerance)
     if type(actual) == "number" and math.abs(actual - expected) <= tolerance then
@@ -206,6 +210,7 @@ for _, kind in ipairs(kinds) do
   end
   negations[kind] = negations["is_" .. kind]
 end
+negations.True, negations.False = negations.is_true, negations.is_false   -- luassert's spellings
 local negated = setmetatable({}, { __index = function(_, k)
   local n = negations[k]
   if type(n) == "function" then return n end
@@ -385,7 +390,7 @@ expose = describe
 
 -- pending(...) inside a running test stops it as pending (busted's), by
 -- raising this value; the runner records it skipped.
-local inTest = false
+local inTest, inBody = false, false
 local stopPending = setmetatable({}, { __tostring = function() return "pending" end })
 
 function it(name, fn)
@@ -395,7 +400,8 @@ end
 test, spec = it, it
 
 function pending(name)
-  if inTest then stopPending.message = name; error(stopPending, 0) end
+  if inBody then stopPending.message = name; error(stopPending, 0) end
+  if inTest then error("pending is for a test's body or a describe block, not a hook", 2) end
   table.insert(current.children, { name = name, pending = true, parent = current })
 end
 
@@ -523,25 +529,32 @@ function checks.matches_snapshot(value, name)
 end
 
 -- Runs before_each hooks, the test and after_each hooks; the first failure wins.
+-- Each finally and after_each is taken off its list as it starts, so a
+-- test stopped at its time limit cleans up with what is left (run_cleanup),
+-- none twice; a failure in one outranks a pending stop, as in busted.
 local function run_test(test)
   local blocks = chain_of(test.parent)
   local ok, err = true, nil
+  finals = {}
+  test.afters = {}
+  for i = #blocks, 1, -1 do
+    for _, fn in ipairs(blocks[i].after) do test.afters[#test.afters + 1] = fn end
+  end
   for _, block in ipairs(blocks) do
     for _, fn in ipairs(block.before) do
       if ok then ok, err = xpcall(fn, message_of) end
     end
   end
-  finals = {}
+  inBody = true
   if ok then ok, err = xpcall(test.fn, message_of) end
-  for i = #finals, 1, -1 do
-    local ok2, err2 = xpcall(finals[i], message_of)
-    if ok and not ok2 then ok, err = ok2, err2 end
+  inBody = false
+  while #finals > 0 do
+    local ok2, err2 = xpcall(remove(finals), message_of)
+    if (ok or err == stopPending) and not ok2 then ok, err = ok2, err2 end
   end
-  for i = #blocks, 1, -1 do
-    for _, fn in ipairs(blocks[i].after) do
-      local ok2, err2 = xpcall(fn, message_of)
-      if ok and not ok2 then ok, err = ok2, err2 end
-    end
+  while #test.afters > 0 do
+    local ok2, err2 = xpcall(remove(test.afters, 1), message_of)
+    if (ok or err == stopPending) and not ok2 then ok, err = ok2, err2 end
   end
   local problems = unexpected_problems(test.fullName)
   if ok and problems then ok, err = false, problems end
@@ -609,13 +622,9 @@ end
 -- functions, then the after_each hooks of its blocks — each a limited run
 -- of its own (their errors add nothing: the test failed already).
 local function run_cleanup(test, timeout)
-  local pending, blocks = {}, chain_of(test.parent)
-  for i = #finals, 1, -1 do pending[#pending + 1] = finals[i] end
-  for i = #blocks, 1, -1 do
-    for _, fn in ipairs(blocks[i].after) do pending[#pending + 1] = fn end
-  end
-  finals = {}
-  for _, fn in ipairs(pending) do run_limited(timeout, fn) end
+  inBody = false
+  while #finals > 0 do run_limited(timeout, remove(finals)) end
+  while test.afters and #test.afters > 0 do run_limited(timeout, remove(test.afters, 1)) end
 end
 
 -- Loads a spec file and runs what it declared, handing out one record per

@@ -13,8 +13,7 @@ local unpack = table.unpack
 -- never how the runner runs tests and records their verdicts (R25; the
 -- debug library aside: README, "Limits").
 local xpcall, pcall, ipairs, require, type, tostring = xpcall, pcall, ipairs, require, type, tostring
-local error, pairs, select, next, rawequal, getmetatable, setmetatable =
-  error, pairs, select, next, rawequal, getmetatable, setmetatable
+local error, pairs, select, rawequal, getmetatable, setmetatable = error, pairs, select, rawequal, getmetatable, setmetatable
 local remove = table.remove
 local clock = os.clock
 local co_create, co_resume, co_status, co_close = coroutine.create, coroutine.resume, coroutine.status, coroutine.close

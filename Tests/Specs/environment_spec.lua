@@ -377,3 +377,30 @@ describe("S23 an environment value a parent adds", function()
     app:unmount()
   end)
 end)
+
+-- A `self` a script kept past its view's life reads nothing above it: the
+-- unit's id went to another view, and a read through the old self read
+-- that view's environment (a hostile read; older than the probes).
+-- SwiftUI: "outside of a view's body, the environment is not available"
+-- (https://developer.apple.com/documentation/swiftui/environment) — the
+-- default here, as a key no ancestor set.
+describe("S23 a self kept after its view is gone", function()
+  it("reads the key's default, not another view's value", function()
+    ui.EnvironmentKey("goneKey", 0)
+    local captured
+    local Owner = ui.View("GoneOwner", { environment = { d = "goneKey" }, body = function(self)
+      captured = self
+      return ui.Text("owner")
+    end })
+    local Other = ui.View("GoneOther", { environment = { d = "goneKey" }, body = function() return ui.Text("other") end })
+    local app = ui.mount(Owner {}:environment("goneKey", 3))
+    local kept = captured
+    assert.equal(3, kept.d)
+    app:unmount()
+    ui.flush()
+    local other = ui.mount(Other {}:environment("goneKey", 42))
+    assert.equal(0, kept.d)
+    other:unmount()
+  end)
+end)
+

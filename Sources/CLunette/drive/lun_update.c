@@ -469,7 +469,7 @@ LUN_HOT void lun_release_refs(lua_State *L, lun_State *S) {
   int32_t ref;
   while ((ref = lunh(S->rt, scheduler, release_next)) != 0) {
     if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TTABLE) {
-      lun_life_release(L, -1, lun_record_unit(L, -1));
+      lun_life_release(L, -1, lun_record_forget_unit(L, -1));
     }
     lua_pop(L, 1);
     luaL_unref(L, LUA_REGISTRYINDEX, ref);

@@ -412,6 +412,20 @@ int32_t lun_record_unit(lua_State *L, int recidx) {
   return unit;
 }
 
+/* The record at recidx is released: its self, which a script may still
+ * hold (a closure, an effect), names no unit from now on — the unit's id
+ * goes to another view (UnitTable), and a read through it would read that
+ * view's environment. It reads as a view gone: nothing above it. Returns
+ * the unit it named. [-0, +0] */
+int32_t lun_record_forget_unit(lua_State *L, int recidx) {
+  int32_t unit = lun_record_unit(L, recidx);
+  lun_Self *self;
+  lun_getkey(L, lun_state(L), lua_absindex(L, recidx), LUN_K_SELF);
+  if ((self = lun_record_self(L, -1)) != NULL) self->unit = 0;
+  lua_pop(L, 1);
+  return unit;
+}
+
 /* Keeps the sections of the record's view (record.info.sections) in the
  * self at selfidx, where a read through it finds them. [-0, +0] */
 static void lun_self_keep_sections(lua_State *L, int selfidx, int recidx) {

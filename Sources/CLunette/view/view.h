@@ -203,5 +203,6 @@ int lun_self_work(lua_State *L, int idx);
 int lun_self_is_focus_binding(lua_State *L, int bidx);
 int32_t lun_self_unit(lua_State *L, int idx);
 int32_t lun_record_unit(lua_State *L, int recidx);
+int32_t lun_record_forget_unit(lua_State *L, int recidx);
 
 #endif

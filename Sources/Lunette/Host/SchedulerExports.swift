@@ -30,7 +30,13 @@ func lunhUnitsDone(_ rt: UnsafeMutableRawPointer?, _ entries: UnsafePointer<CCha
 }
 
 func lunhReleaseNext(_ rt: UnsafeMutableRawPointer?) -> Int32 {
-    withRuntime(rt) { $0.flushState.pendingReleases.popLast() ?? 0 }
+    withRuntime(rt) { runtime in
+        guard let ref = runtime.flushState.pendingReleases.popLast() else {
+            runtime.units.recycleReleasedIDs()           // every record released: their units' ids are free
+            return 0
+        }
+        return ref
+    }
 }
 
 func lunhTransactionBegin(_ rt: UnsafeMutableRawPointer?, _ animation: UnsafePointer<CChar>?, _ length: Int,

@@ -157,6 +157,32 @@ extension CommandLineTests {
         XCTAssertTrue(result.output.hasSuffix("4 passed, 4 failed\n"), result.output)
     }
 
+    /// A test that hangs in a coroutine of its own, or in a `<close>`
+    /// handler, is stopped at its limit and the file goes on. Before, the
+    /// stop yielded from the inner coroutine back to the test, which went
+    /// on and passed, and a looping close handler ran without a limit until
+    /// the file's process was killed, its later tests uncounted (hostile
+    /// reads).
+    func testATestHangingInItsOwnCoroutineOrACloseHandlerIsStopped() throws {
+        let file = try specFile(#"""
+            it("loops in a coroutine", function() coroutine.wrap(function() while true do end end)() end)
+            it("loops in a coroutine whose error it ignores", function()
+              local ok = coroutine.resume(coroutine.create(function() while true do end end))
+              assert.is_false(ok)
+            end)
+            it("loops, and so does its close handler", function()
+              local g <close> = setmetatable({}, { __close = function() while true do end end })
+              while true do end
+            end)
+            it("runs after them", function() end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["test", "--timeout", "1", file.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertEqual(result.output.components(separatedBy: "timed out after 1s").count - 1, 3, result.output)
+        XCTAssertTrue(result.output.hasSuffix("1 passed, 3 failed\n"), result.output)
+    }
+
     /// As busted: a block's lazy setup runs before the first test of a
     /// nested block, a setup that failed fails the tests of nested blocks
     /// (before, they ran), and an error in a describe's body fails that

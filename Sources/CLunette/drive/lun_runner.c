@@ -21,12 +21,16 @@ static double lun_watchdog_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The count hook: past the deadline, suspend (or fail) the running code. */
+/* The count hook: past the deadline, suspend the watched coroutine where it
+ * can; in a thread it made (a coroutine of the test's, which inherited the
+ * hook) raise instead — a yield there would only return to the test, which
+ * would go on — and the hook, firing again in the watched one, suspends it. */
 static void lun_watchdog_hook(lua_State *L, lua_Debug *ar) {
+  const lun_State *S = lun_state(L);
+  double deadline = S->testDeadline;
   (void)ar;
-  double deadline = lun_state(L)->testDeadline;
   if (deadline == 0 || lun_watchdog_now() < deadline) return;
-  if (lua_isyieldable(L)) lua_yield(L, 0);
+  if (L == S->testThread && lua_isyieldable(L)) lua_yield(L, 0);
   else luaL_error(L, "timed out");
 }
 
@@ -36,6 +40,7 @@ static int lun_watch(lua_State *L) {
   lua_Number seconds = luaL_checknumber(L, 2);
   luaL_argcheck(L, co != NULL, 1, "coroutine expected");
   lun_state(L)->testDeadline = lun_watchdog_now() + seconds;
+  lun_state(L)->testThread = co;
   lua_sethook(co, lun_watchdog_hook, LUA_MASKCOUNT, 1000);
   return 0;
 }
@@ -47,6 +52,7 @@ static int lun_unwatch(lua_State *L) {
   lun_State *S = lun_state(L);
   lua_pushboolean(L, S->testDeadline != 0 && lun_watchdog_now() >= S->testDeadline);
   S->testDeadline = 0;
+  S->testThread = NULL;
   lua_sethook(co, NULL, 0, 0);
   return 1;
 }

@@ -582,10 +582,15 @@ local function run_watched(test, timeout)
   local resumed, ok, err = co_resume(co, test)
   local timed_out = unwatch(co)
   if co_status(co) == "suspended" then
+    watch(co, timeout)                            -- its pending <close> handlers run under a limit too
     co_close(co)
+    unwatch(co)
     if timed_out then return false, format("timed out after %gs (--timeout sets the limit)", timeout), true end
     return false, "the test yielded outside a coroutine"
   end
+  -- It ran past its limit and ended anyway: a coroutine of its own took the
+  -- stop (an error there), and the test went on — it still failed its limit.
+  if timed_out then return false, format("timed out after %gs (--timeout sets the limit)", timeout) end
   if not resumed then return false, message_of(ok) end
   return ok, err
 end

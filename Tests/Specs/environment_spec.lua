@@ -249,6 +249,7 @@ describe("S23 an environment value a parent adds", function()
     assert.truthy(app:find("d=0"))
     app:find("flip"):tap()
     assert.truthy(app:find("d=5"), app:tree())
+    assert.same({ "environment 'addedDepth'" }, app:dependencies("AddLeaf"))   -- its value, and whether one appears: one key
     app:find("flip"):tap()
     assert.truthy(app:find("d=0"), app:tree())
     app:unmount()

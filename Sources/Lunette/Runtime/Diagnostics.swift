@@ -25,9 +25,13 @@ extension LunetteRuntime {
         firstUnit(named: viewName, in: app).map { dependencies(of: $0) }
     }
 
-    /// What a view depends on: "Book#3.title", "Library#1.books", "an environment value".
+    /// What a view depends on: "Book#3.title", "Library#1.books", "environment 'theme'" —
+    /// each once: a key read is two nodes (its value and whether one appears
+    /// above, `environmentProbe`), and after a reload a key can have an old
+    /// and a new entry, which read as one dependency.
     func dependencies(of unit: Unit) -> [String] {
-        graph.dependencies(of: unit.node).map { label(of: $0) }
+        var seen = Set<String>()
+        return graph.dependencies(of: unit.node).map { label(of: $0) }.filter { seen.insert($0).inserted }
     }
 
     /// The unit showing `view` in an app: "BookView" (the first in tree

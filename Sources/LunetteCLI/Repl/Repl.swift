@@ -204,11 +204,7 @@ final class Repl {
 
     private func deps(_ view: String) -> String {
         guard !view.isEmpty else { return "usage: :deps VIEW (or VIEW#n)" }
-        guard var deps = runtime.dependencies(of: view) else { return "no view named \(view) is rendered" }
-        // Each once: after a reload a view can hold two graph nodes with one label (the old and
-        // the new environment entry of a key), which read as the same dependency twice.
-        var seen = Set<String>()
-        deps = deps.filter { seen.insert($0).inserted }
+        guard let deps = runtime.dependencies(of: view) else { return "no view named \(view) is rendered" }
         return deps.isEmpty ? "\(view) depends on nothing" : deps.joined(separator: "\n")
     }
 

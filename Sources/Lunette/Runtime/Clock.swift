@@ -4,7 +4,13 @@ import Foundation
 ///
 /// Virtual under `lunette test` (time moves only with `ui.clock.advance`),
 /// real otherwise (seconds since the runtime started). Entries are kept in a
-/// heap ordered by due time, then by when they were scheduled.
+/// heap ordered by due time, then by when they were scheduled. A cancelled
+/// entry stays in the heap until it comes up, or until the dead outnumber
+/// the live (then the heap is rebuilt without them): cancelling costs the
+/// same however many wait, and what waits is bounded by twice what is live
+/// — a script that starts and cancels sleeps in a loop, with nothing run
+/// due meanwhile (a host's own loop), kept every one of them before, and
+/// each cancel scanned them all.
 final class Clock {
     enum Mode { case real, virtual }
 
@@ -21,7 +27,11 @@ final class Clock {
     private let start = ContinuousClock.now
     private var heap: [Entry] = []
     private var order = 0
+    /// Entries in the heap by key (kind and id), live or dead.
+    private var counts: [Int64: Int] = [:]
+    /// Keys whose entries in the heap are dead, and how many entries those are.
     private var cancelled = Set<Int64>()
+    private var dead = 0
 
     init(mode: Mode) {
         self.mode = mode
@@ -38,7 +48,10 @@ final class Clock {
     }
 
     /// Whether a sleep or a timer is waiting.
-    var hasPending: Bool { heap.contains { !cancelled.contains(Self.key($0.kind, $0.id)) } }
+    var hasPending: Bool { heap.count > dead }
+
+    /// Entries in the heap, live or dead (for tests: bounded by twice the live).
+    var waiting: Int { heap.count }
 
     /// When the next entry is due, if any.
     var nextDue: Double? {
@@ -47,19 +60,26 @@ final class Clock {
     }
 
     func schedule(kind: Int32, id: Int32, after: Double, every: Double) {
-        cancelled.remove(Self.key(kind, id))
+        let key = Self.key(kind, id)
+        if cancelled.contains(key) { purge(key) }       // a cancelled entry of this key stays dead
         order += 1
         push(Entry(due: now + max(0, after), order: order, kind: kind, id: id, every: every))
     }
 
     func cancel(kind: Int32, id: Int32) {
-        if heap.contains(where: { $0.kind == kind && $0.id == id }) { cancelled.insert(Self.key(kind, id)) }
+        let key = Self.key(kind, id)
+        guard let waiting = counts[key], !cancelled.contains(key) else { return }
+        cancelled.insert(key)
+        dead += waiting
+        if dead > 64, dead * 2 > heap.count { compact() }
     }
 
     /// Back to time 0 (virtual) with nothing scheduled.
     func reset() {
         heap = []
+        counts = [:]
         cancelled = []
+        dead = 0
         if mode == .virtual { virtualNow = 0 }
     }
 
@@ -99,11 +119,33 @@ final class Clock {
     private static func key(_ kind: Int32, _ id: Int32) -> Int64 { Int64(kind) << 32 | Int64(id) }
 
     private func dropCancelled() {
-        while let first = heap.first, cancelled.contains(Self.key(first.kind, first.id)) {
-            removeFirst()
-            if !heap.contains(where: { $0.kind == first.kind && $0.id == first.id }) {
-                cancelled.remove(Self.key(first.kind, first.id))
-            }
+        while let first = heap.first, cancelled.contains(Self.key(first.kind, first.id)) { removeFirst() }
+    }
+
+    /// The heap without the entries of `key` (it was cancelled, and is scheduled again).
+    private func purge(_ key: Int64) {
+        dead -= counts[key] ?? 0
+        counts[key] = nil
+        cancelled.remove(key)
+        rebuild(heap.filter { Self.key($0.kind, $0.id) != key })
+    }
+
+    /// The heap without its dead entries.
+    private func compact() {
+        let live = heap.filter { !cancelled.contains(Self.key($0.kind, $0.id)) }
+        for key in cancelled { counts[key] = nil }
+        cancelled = []
+        dead = 0
+        rebuild(live)
+    }
+
+    /// `entries` as the heap (their counts already kept).
+    private func rebuild(_ entries: [Entry]) {
+        heap = entries
+        var index = heap.count / 2
+        while index > 0 {
+            index -= 1
+            siftDown(from: index)
         }
     }
 
@@ -112,6 +154,7 @@ final class Clock {
     }
 
     private func push(_ entry: Entry) {
+        counts[Self.key(entry.kind, entry.id), default: 0] += 1
         heap.append(entry)
         var child = heap.count - 1
         while child > 0 {
@@ -123,9 +166,19 @@ final class Clock {
     }
 
     private func removeFirst() {
+        let key = Self.key(heap[0].kind, heap[0].id)
+        if cancelled.contains(key) { dead -= 1 }
+        if let waiting = counts[key], waiting > 1 { counts[key] = waiting - 1 } else {
+            counts[key] = nil
+            cancelled.remove(key)                       // its last entry left: the key is free again
+        }
         heap.swapAt(0, heap.count - 1)
         heap.removeLast()
-        var parent = 0
+        siftDown(from: 0)
+    }
+
+    private func siftDown(from start: Int) {
+        var parent = start
         while true {
             let left = 2 * parent + 1, right = left + 1
             var best = parent

@@ -174,13 +174,46 @@ extension CommandLineTests {
               local g <close> = setmetatable({}, { __close = function() while true do end end })
               while true do end
             end)
+            it("loops catching every error, in a coroutine of its own", function()
+              coroutine.wrap(function() while true do pcall(function() while true do end end) end end)()
+            end)
+            it("loops catching every error in its close handler", function()
+              local g <close> = setmetatable({}, { __close = function()
+                while true do pcall(function() while true do end end) end
+              end })
+              while true do end
+            end)
             it("runs after them", function() end)
             """#)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try lunette(["test", "--timeout", "1", file.path])
         XCTAssertEqual(result.status, 1, result.output)
-        XCTAssertEqual(result.output.components(separatedBy: "timed out after 1s").count - 1, 3, result.output)
-        XCTAssertTrue(result.output.hasSuffix("1 passed, 3 failed\n"), result.output)
+        XCTAssertEqual(result.output.components(separatedBy: "timed out after 1s").count - 1, 5, result.output)
+        XCTAssertTrue(result.output.hasSuffix("1 passed, 5 failed\n"), result.output)
+    }
+
+    /// Warnings cannot crowd an error out: the problems a test collects keep
+    /// errors apart from warnings. Before, a thousand warnings filled the
+    /// queue and a later error node passed the test (a hostile read).
+    func testAThousandWarningsDoNotHideAnErrorNode() throws {
+        let file = try specFile(#"""
+            local ui = require("lunette")
+            local Picks = ui.View("Picks", { state = { f = "mint" }, body = function(self)
+              return ui.Picker("Flavor", self["$f"], { "vanilla" })
+            end })
+            local Broken = ui.View("Broken", { body = function() error("body broke") end })
+            it("warns a thousand times, then breaks", function()
+              local rows = {}
+              for i = 1, 1100 do rows[i] = Picks {} end
+              ui.mount(ui.VStack(rows))
+              ui.mount(Broken {})
+            end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["test", file.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("body broke"), result.output)
+        XCTAssertTrue(result.output.hasSuffix("0 passed, 1 failed\n"), result.output)
     }
 
     /// As busted: a block's lazy setup runs before the first test of a

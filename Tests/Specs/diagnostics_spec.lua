@@ -475,6 +475,21 @@ describe("D03 a List's ui.none row, state-held tags, Lunette's own keys", functi
     app:find("pistachio"):tap()
     assert.truthy(app:warnings()[#app:warnings()]:find('"pistachio"', 1, true), table.concat(app:warnings(), "\n"))
     app:unmount()
+    local again = ui.mount(V {})                   -- another view, which may have the gone one's id: said again
+    assert.truthy(again:warnings()[1] and again:warnings()[1]:find('"mint"', 1, true), table.concat(again:warnings(), "\n"))
+    again:unmount()
+  end)
+
+  it("D10 a Picker's check stopped by the time budget stops its render (an error node, not a pass)", function()
+    ui.configure { timeBudget = 0.2 }
+    local looping = { __eq = function() while true do end end }
+    local a, b = setmetatable({ k = 1 }, looping), setmetatable({ k = 2 }, looping)
+    local V = ui.View("D10Loops", { state = { sel = b }, body = function(self)
+      return ui.Picker("P", self["$sel"], { ui.Text("a"):tag(a), ui.Text("c"):tag(setmetatable({ k = 3 }, looping)) })
+    end })
+    local app = ui.mount(V {})
+    assert.has_error_node(app, "ran longer than its time budget")
+    app:unmount()
   end)
 
   it("D10 the keys Lunette sets for the views inside a node are its own", function()

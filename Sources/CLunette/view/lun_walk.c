@@ -651,7 +651,16 @@ static LUN_RARE void lun_walk_picker_check(lua_State *L, lun_Walk *W, int v, int
   lua_pushcfunction(L, lun_walk_picker_find_k);
   lua_getfield(L, top + 1, "options");
   lua_pushvalue(L, sel);
-  if (lua_isnil(L, -2) || lua_pcall(L, 2, 1, 0) != LUA_OK || lua_tointeger(L, -1) != 0) {
+  if (lua_isnil(L, -2)) {
+    lua_settop(L, top);
+    return;
+  }
+  if (lua_pcall(L, 2, 1, 0) != LUA_OK) {         /* a comparison that could not finish: no warning, */
+    if (lun_budget_stopping(lun_state(L))) lua_error(L);   /* but a run stopped (its budget) stays stopped */
+    lua_settop(L, top);
+    return;
+  }
+  if (lua_tointeger(L, -1) != 0) {
     lua_settop(L, top);
     return;
   }

@@ -48,7 +48,7 @@ func lunhEventFailed(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: U
         let text = Lunette.message(message, length)
         runtime.problems.record(error: runtime.units[unit].map { "\($0.displayName): \(text)" } ?? text)
         if let unit = runtime.units[unit] {
-            runtime.warn(in: unit, "\(unit.displayName): \(text)")
+            runtime.warn(in: unit, "\(unit.displayName): \(text)", asProblem: false)   // a problem as an error already
             if let app = unit.app, app.eventErrors.count < 1000 { app.eventErrors.append("\(unit.displayName): \(text)") }
         } else {
             if runtime.effectErrors.count < 1000 { runtime.effectErrors.append(text) }

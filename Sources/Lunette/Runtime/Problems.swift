@@ -1,7 +1,8 @@
 /// What went wrong in views and events, kept for a test runner
 /// (`lunette_problems`): error nodes, errors raised by onAppear, onChange,
 /// onReceive and tasks, and warnings. Recorded only once a runner asked
-/// (`installRunnerSupport`), and at most `limit` at a time.
+/// (`installRunnerSupport`, `recordProblems`), and at most `limit` warnings
+/// at a time, and as many errors besides.
 struct Problems {
     struct Problem {
         let isError: Bool
@@ -25,21 +26,37 @@ struct Problems {
             return nil
         }
         head += 1
+        if !waiting[head - 1].isError { waitingWarnings -= 1 }
         return waiting[head - 1]
     }
 
-    /// What a walk warned of (a unit and its message), so each is said once
-    /// however often the view renders; forgotten past `limit * 10`.
-    private var walkWarnings: Set<String> = []
+    /// What a walk warned of, by unit, so each is said once however often
+    /// the view renders; forgotten with the unit (`forgetWarnings`), whose id
+    /// another view may take. A root's (unit 0) is said each time.
+    private var walkWarnings: [Int32: Set<String>] = [:]
 
     /// Whether `message` about `unit` is said for the first time (then it is noted).
     mutating func firstWarning(_ message: String, unit: Int32) -> Bool {
-        if walkWarnings.count >= limit * 10 { walkWarnings = [] }
-        return walkWarnings.insert("\(unit)\n\(message)").inserted
+        guard unit != 0 else { return true }
+        if walkWarnings[unit, default: []].count >= 100 { walkWarnings[unit] = [] }   // a view saying many
+        return walkWarnings[unit, default: []].insert(message).inserted
     }
 
+    /// The unit is gone: what it warned of may be said again by the next view of its id.
+    mutating func forgetWarnings(of unit: Int32) {
+        if !walkWarnings.isEmpty { walkWarnings[unit] = nil }
+    }
+
+    /// Errors and warnings are capped apart: warnings that filled the queue
+    /// would drop a later error, and a test or a session would pass it.
+    private var waitingWarnings = 0
+
     private mutating func append(_ problem: Problem) {
-        guard recording, waiting.count - head < limit else { return }
+        guard recording, waiting.count - head < 2 * limit else { return }
+        if !problem.isError {
+            guard waitingWarnings < limit else { return }
+            waitingWarnings += 1
+        }
         waiting.append(problem)
     }
 }

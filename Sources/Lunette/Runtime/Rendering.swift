@@ -363,6 +363,7 @@ extension LunetteRuntime {
         for child in unit.children { dispose(child.unit) }
         for entry in unit.environmentEntries.values { dropEnvironmentEntry(entry) }
         for probe in unit.last.rare?.environmentProbes ?? [] { graph.freeNode(probe.node) }
+        problems.forgetWarnings(of: unit.id)
         unit.children = []
         unit.output = []                                     // its nodes hold it: the cycle ends here
         unit.environmentEntries = [:]
@@ -488,8 +489,10 @@ extension LunetteRuntime {
         labels.viewTypes.name(of: id)
     }
 
-    func warn(in unit: Unit?, _ message: String) {
-        problems.record(warning: message)
+    /// Says `message` in the unit's app's warnings, and (unless the caller
+    /// records it as an error already: an event's) as a problem.
+    func warn(in unit: Unit?, _ message: String, asProblem: Bool = true) {
+        if asProblem { problems.record(warning: message) }
         guard let app = unit?.app else { return }
         if app.warnings.count < 1000 { app.warnings.append(message) }
     }

@@ -586,7 +586,7 @@ local function run_watched(test, timeout)
     co_close(co)
     unwatch(co)
     if timed_out then return false, format("timed out after %gs (--timeout sets the limit)", timeout), true end
-    return false, "the test yielded outside a coroutine"
+    return false, "the test yielded outside a coroutine", true   -- stopped there: its cleanup is left to run
   end
   -- It ran past its limit and ended anyway: a coroutine of its own took the
   -- stop (an error there), and the test went on — it still failed its limit.
@@ -740,7 +740,7 @@ function lunette_spec_run(path, options)
             inTest = true
             local good, message, timedOut = run_watched(child, timeout)
             inTest = false
-            if timedOut then run_cleanup(child, timeout) end
+            if timedOut then run_cleanup(child, timeout) end   -- it stopped midway (its limit, a yield)
             running.name = nil
             if message == stopPending then
               record("skipped", name, "pending" .. (stopPending.message and ": " .. tostring(stopPending.message) or ""))

@@ -142,10 +142,17 @@ final class Repl {
     /// size); a piped session with an error exits with status 1.
     private func newProblems() -> [String] {
         let (errors, warnings) = runtime.takeProblems()
-        if !errors.isEmpty { failed = true }
-        return errors.map { "error: \($0)" }
-            + warnings.filter { !errors.contains($0) }.map { "warning: \($0)" }   // an event's error is both
+        if errors.isEmpty { saidErrors = [] } else { failed = true }   // a line with none: each may be said again
+        var lines: [String] = []
+        for error in errors where saidErrors.insert(error).inserted { lines.append("error: \(error)") }
+        if saidErrors.count > 1000 { saidErrors = [] }
+        return lines + warnings.map { "warning: \($0)" }
     }
+
+    /// The errors said since the last line that had none: a body that fails
+    /// at every render (a timer drives it) says its error once, not at every
+    /// line; after a line without errors, one that comes back is said again.
+    private var saidErrors: Set<String> = []
 
     /// Runs the file; a view it returns is mounted and left as `app`.
     private func load(_ path: String, again: Bool) {

@@ -192,6 +192,28 @@ extension CommandLineTests {
         XCTAssertTrue(result.output.hasSuffix("1 passed, 5 failed\n"), result.output)
     }
 
+    /// `it` and `pending` declare; once the file's tests run, they are
+    /// errors where they are no test's own (`pending` inside a test's body
+    /// stops it, as busted's). Before, a `pending` in a `lazy_setup` or an
+    /// `it` inside a test added a stray entry to the file's top level.
+    func testItAndPendingOutsideTheDeclarationsAreErrors() throws {
+        let file = try specFile(#"""
+            describe("block", function()
+              lazy_setup(function() pending("in a setup") end)
+              it("is failed by its setup", function() end)
+            end)
+            it("declares a test inside a test", function() it("stray", function() end) end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["test", file.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("setup failed:"), result.output)
+        XCTAssertTrue(result.output.contains("tests are declared in a file or a describe block"), result.output)
+        XCTAssertFalse(result.output.contains("stray"), result.output)
+        XCTAssertFalse(result.output.contains("in a setup (pending)"), result.output)
+        XCTAssertTrue(result.output.hasSuffix("0 passed, 2 failed\n"), result.output)
+    }
+
     /// Warnings cannot crowd an error out: the problems a test collects keep
     /// errors apart from warnings. Before, a thousand warnings filled the
     /// queue and a later error node passed the test (a hostile read).

@@ -389,10 +389,11 @@ expose = describe
 
 -- pending(...) inside a running test stops it as pending (busted's), by
 -- raising this value; the runner records it skipped.
-local inTest, inBody = false, false
+local inBody, declaring = false, true
 local stopPending = setmetatable({}, { __tostring = function() return "pending" end })
 
 function it(name, fn)
+  if not declaring then error("it: tests are declared in a file or a describe block, not while tests run", 2) end
   if fn == nil then return pending(name) end    -- busted: a test with no function is pending
   table.insert(current.children, { name = name, fn = fn, parent = current })
 end
@@ -400,7 +401,7 @@ test, spec = it, it
 
 function pending(name)
   if inBody then stopPending.message = name; error(stopPending, 0) end
-  if inTest then error("pending is for a test's body or a describe block, not a hook", 2) end
+  if not declaring then error("pending is for a test's body or a describe block, not a hook", 2) end
   table.insert(current.children, { name = name, pending = true, parent = current })
 end
 
@@ -688,6 +689,7 @@ function lunette_spec_run(path, options)
   end
   record("start", "loading " .. path)
   local ok, loadErr = run_limited(timeout, chunk)
+  declaring = false                               -- from here, it and pending belong to no block
   if ok then loadErr = unexpected_problems(); ok = loadErr == nil end
   if not ok then
     return record("failed", "loading " .. path, loadErr)
@@ -737,9 +739,7 @@ function lunette_spec_run(path, options)
             take_problems()                       -- what came before belongs to no test
             local started = clock()
             running.name, running.snapshots = name, 0
-            inTest = true
             local good, message, timedOut = run_watched(child, timeout)
-            inTest = false
             if timedOut then run_cleanup(child, timeout) end   -- it stopped midway (its limit, a yield)
             running.name = nil
             if message == stopPending then

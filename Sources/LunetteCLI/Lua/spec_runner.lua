@@ -368,10 +368,17 @@ end
 local root = new_block(nil, nil)
 local current = root
 
+-- While the file loads its declarations run (describe, it, pending); then
+-- only a test's body may call pending, which stops the test as pending
+-- (busted's) by raising this value, and the runner records it skipped.
+local inBody, declaring = false, true
+local stopPending = setmetatable({}, { __tostring = function() return "pending" end })
+
 -- An error in a describe's body fails that block (as a test named after
 -- it) and none of its tests run, as busted reports it; the file's other
 -- blocks still run.
 function describe(name, fn)
+  if not declaring then error("describe: blocks are declared in a file or a describe block, not while tests run", 2) end
   local block = new_block(name, current)
   table.insert(current.children, block)
   local saved = current
@@ -386,11 +393,6 @@ end
 context = describe
 insulate = describe      -- every spec file runs in a runtime of its own already
 expose = describe
-
--- pending(...) inside a running test stops it as pending (busted's), by
--- raising this value; the runner records it skipped.
-local inBody, declaring = false, true
-local stopPending = setmetatable({}, { __tostring = function() return "pending" end })
 
 function it(name, fn)
   if not declaring then error("it: tests are declared in a file or a describe block, not while tests run", 2) end

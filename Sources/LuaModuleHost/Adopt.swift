@@ -133,6 +133,8 @@ private let bustedSupport = """
             return err
           end, ...))
           if not results[1] then error(results[2], 0) end
+          local ui = package.loaded.lunette               -- what its last unmount left to run is the test's
+          if type(ui) == "table" and ui.flush then pcall(ui.flush) end
           local problem = unexpected_problems(name)
           if problem then busted.fail(problem, 0) end
           return table.unpack(results, 2, results.n)

@@ -214,6 +214,34 @@ extension CommandLineTests {
         XCTAssertTrue(result.output.hasSuffix("0 passed, 2 failed\n"), result.output)
     }
 
+    /// What a test's last `app:unmount()` leaves to run (an onDisappear, a
+    /// cancelled task's end) is the test's: it runs before the test is
+    /// judged, and an error there fails it. Before, it ran at the next
+    /// test's reset, whose "what came before belongs to no test" dropped
+    /// it, and the test passed. And a task spinning past the limit inside
+    /// `ui.clock.advance` is stopped at the limit: a yield there went back
+    /// to the task's scheduler, which resumed it (a fifth hostile read).
+    func testAnUnmountsErrorsAreTheTestsAndASpinningTaskIsStopped() throws {
+        let file = try specFile(#"""
+            local ui = require("lunette")
+            local Leaving = ui.View("Leaving", { body = function()
+              return ui.Text("x"):onDisappear(function() error("disappear broke") end)
+            end })
+            local Spinning = ui.View("Spinning", { body = function()
+              return ui.Text("s"):task(function() ui.sleep(0.1); while true do end end)
+            end })
+            it("unmounts last", function() local app = ui.mount(Leaving {}); app:unmount() end)
+            it("spins a task", function() ui.mount(Spinning {}); ui.clock.advance(1) end)
+            it("runs after them", function() end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["test", "--timeout", "1", "--time-budget", "100", file.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("disappear broke"), result.output)
+        XCTAssertTrue(result.output.contains("✗ spins a task\n      timed out after 1s"), result.output)
+        XCTAssertTrue(result.output.hasSuffix("1 passed, 2 failed\n"), result.output)
+    }
+
     /// Warnings cannot crowd an error out: the problems a test collects keep
     /// errors apart from warnings. Before, a thousand warnings filled the
     /// queue and a later error node passed the test (a hostile read).

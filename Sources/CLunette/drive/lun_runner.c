@@ -21,18 +21,21 @@ static double lun_watchdog_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The count hook: past the deadline, suspend the running coroutine where it
- * can, or raise where it cannot; from then on it fires at every instruction
- * of that thread, so a loop that catches each error in pcall unwinds, one
- * catch at a time (a coroutine the test made inherits the hook; a yield
- * there returns to the test, which the hook then suspends in turn, and a
- * test that ends anyway past its limit fails: spec_runner.lua). */
+/* The count hook: past the deadline, suspend the watched coroutine where it
+ * can; anywhere else raise — in a thread the test made or a task's (they
+ * inherit the hook), a yield would return to the test or the scheduler,
+ * which would resume it, and the test would never be stopped. From then on
+ * it fires at every instruction of that thread, so a loop that catches
+ * each error in pcall unwinds, one catch at a time, as the budget's stop
+ * does; back in the watched coroutine, it suspends it (and a test that
+ * ends anyway past its limit fails: spec_runner.lua). */
 static void lun_watchdog_hook(lua_State *L, lua_Debug *ar) {
-  double deadline = lun_state(L)->testDeadline;
+  const lun_State *S = lun_state(L);
+  double deadline = S->testDeadline;
   (void)ar;
   if (deadline == 0 || lun_watchdog_now() < deadline) return;
   lua_sethook(L, lun_watchdog_hook, LUA_MASKCOUNT, 1);
-  if (lua_isyieldable(L)) lua_yield(L, 0);
+  if (L == S->testThread && lua_isyieldable(L)) lua_yield(L, 0);
   else luaL_error(L, "timed out");
 }
 
@@ -42,6 +45,7 @@ static int lun_watch(lua_State *L) {
   lua_Number seconds = luaL_checknumber(L, 2);
   luaL_argcheck(L, co != NULL, 1, "coroutine expected");
   lun_state(L)->testDeadline = lun_watchdog_now() + seconds;
+  lun_state(L)->testThread = co;
   lua_sethook(co, lun_watchdog_hook, LUA_MASKCOUNT, 1000);
   return 0;
 }
@@ -53,6 +57,7 @@ static int lun_unwatch(lua_State *L) {
   lun_State *S = lun_state(L);
   lua_pushboolean(L, S->testDeadline != 0 && lun_watchdog_now() >= S->testDeadline);
   S->testDeadline = 0;
+  S->testThread = NULL;
   lua_sethook(co, NULL, 0, 0);
   return 1;
 }

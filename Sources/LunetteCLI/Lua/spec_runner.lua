@@ -531,6 +531,13 @@ function checks.matches_snapshot(value, name)
 end
 
 -- Runs before_each hooks, the test and after_each hooks; the first failure wins.
+-- Runs what the test left to run at the next flush (the module as a spec
+-- file would load it); an error there is a problem, recorded, not raised.
+local function flush_ui()
+  local loaded, ui = pcall(require, "lunette")
+  if loaded and type(ui) == "table" and ui.flush then pcall(ui.flush) end
+end
+
 -- Each finally and after_each is taken off its list as it starts, so a
 -- test stopped at its time limit cleans up with what is left (run_cleanup),
 -- none twice; a failure in one outranks a pending stop, as in busted.
@@ -558,7 +565,8 @@ local function run_test(test)
     local ok2, err2 = xpcall(remove(test.afters, 1), message_of)
     if (ok or err == stopPending) and not ok2 then ok, err = ok2, err2 end
   end
-  local problems = unexpected_problems(test.fullName)
+  flush_ui()                                      -- what its last unmount left to run (onDisappear, a
+  local problems = unexpected_problems(test.fullName)   -- cancelled task's end) is the test's
   if ok and problems then ok, err = false, problems end
   return ok, err
 end

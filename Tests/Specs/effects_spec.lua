@@ -343,3 +343,34 @@ describe("D03 explicit identity by value", function()
     app:unmount()
   end)
 end)
+
+-- Siblings' events run in the order the views were written, as SwiftUI
+-- calls onAppear "before this view appears" for each in turn (the
+-- documentation promises no order; the README promises "in order"). They
+-- ran in the order of a hash table, which Lua seeds anew in each process:
+-- a spec asserting an order of events passed or failed from run to run.
+describe("S33 siblings' events", function()
+  it("S33 onAppear, tasks and onDisappear of siblings run in the order written", function()
+    local log = {}
+    local function row(name)
+      return ui.Text(name)
+        :onAppear(function() log[#log + 1] = "appear " .. name end)
+        :task(function() ui.sleep(1); log[#log + 1] = "woke " .. name end)
+        :onDisappear(function() log[#log + 1] = "gone " .. name end)
+    end
+    local V = ui.View("OrderedSiblings", function()
+      local rows = {}
+      for i, name in ipairs { "e", "b", "d", "a", "c", "h", "g", "f" } do rows[i] = row(name) end
+      return ui.VStack(rows)
+    end)
+    local app = ui.mount(V {})
+    ui.clock.advance(2)
+    app:unmount()
+    ui.flush()
+    local want = {}
+    for _, what in ipairs { "appear", "woke", "gone" } do
+      for _, name in ipairs { "e", "b", "d", "a", "c", "h", "g", "f" } do want[#want + 1] = what .. " " .. name end
+    end
+    assert.same(want, log)
+  end)
+end)

@@ -46,6 +46,7 @@ typedef struct lun_State {
   int32_t strict;         /* ui.configure{ strict = true }: bodies run twice, and may not write */
   lun_Budget *budget;     /* the runs in progress and their budget; shared with the watchdog thread */
   double testDeadline;    /* lunette_watch: when the watched test must stop (0: none) */
+  int64_t lifeOrder;      /* lun_life_add: the order life entries were made in (their events run in it) */
   lua_State *testThread;  /* lunette_watch: the watched coroutine (another thread raises, not yields) */
   char *outBuf;           /* lun_out.c: the running unit's output records, not yet handed over */
   size_t outLen, outCap;

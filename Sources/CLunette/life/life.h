@@ -14,7 +14,7 @@
 /* lun_life.c: modifiers that act around renders, and the events run after a flush */
 enum { LUN_ON_APPEAR = 1, LUN_ON_DISAPPEAR, LUN_ON_TASK, LUN_ON_RECEIVE, LUN_ON_CHANGE };
 /* Fields of a life entry (a table), as the modifiers record them. */
-enum { LUN_LIFE_KIND = 1, LUN_LIFE_FN, LUN_LIFE_VALUE, LUN_LIFE_INITIAL, LUN_LIFE_BOX, LUN_LIFE_SUB, LUN_LIFE_TASK, LUN_LIFE_GONE };
+enum { LUN_LIFE_KIND = 1, LUN_LIFE_FN, LUN_LIFE_VALUE, LUN_LIFE_INITIAL, LUN_LIFE_BOX, LUN_LIFE_SUB, LUN_LIFE_TASK, LUN_LIFE_GONE, LUN_LIFE_ORDER };
 void lun_life_add(lua_State *L, int lifeidx);
 void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit);
 void lun_life_release(lua_State *L, int recidx, int32_t unit);

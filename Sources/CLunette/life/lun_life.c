@@ -14,6 +14,7 @@
 #include "core/core.h"
 #include "model/model.h"
 #include "life/life.h"
+#include <stdlib.h>
 
 /* The events a flush runs after its renders, in order. */
 enum { LUN_EVENT_CALL = 1, LUN_EVENT_CHANGE, LUN_EVENT_SUBSCRIBE, LUN_EVENT_TASK, LUN_EVENT_CANCEL };
@@ -95,14 +96,63 @@ void lun_life_add(lua_State *L, int lifeidx) {
     lua_concat(L, 2);
   }
   lua_pop(L, 1);
-  lua_createtable(L, 7, 0);                       /* a fresh entry: records are shared by renders */
+  lua_createtable(L, 9, 0);                       /* a fresh entry: records are shared by renders */
   lua_pushnil(L);
   while (lua_next(L, -4)) {
     lua_pushvalue(L, -2);
     lua_insert(L, -2);
     lua_rawset(L, -4);
   }
+  lua_pushinteger(L, (lua_Integer)++lun_state(L)->lifeOrder);   /* its events run in the order it was made */
+  lua_rawseti(L, -2, LUN_LIFE_ORDER);
   lua_rawset(L, lifeidx);
+}
+
+typedef struct lun_LifeSlot {
+  lua_Integer order;
+  int index;
+} lun_LifeSlot;
+
+static int lun_life_slot_cmp(const void *a, const void *b) {
+  lua_Integer x = ((const lun_LifeSlot *)a)->order, y = ((const lun_LifeSlot *)b)->order;
+  return x < y ? -1 : x > y;
+}
+
+/* Pushes the keys of the life table at t as a sequence, in the order their
+ * entries were made (LUN_LIFE_ORDER): the walk's order, so sibling views'
+ * onAppear, tasks and onDisappear run in it, not in the table's (which
+ * Lua's hash seed shuffles from process to process). Returns how many. [-0, +1] */
+static int lun_life_keys(lua_State *L, int t) {
+  int n = 0, i, keys, sorted;
+  lun_LifeSlot *slots;
+  t = lua_absindex(L, t);
+  lua_newtable(L);
+  keys = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, t)) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, keys, ++n);
+  }
+  if (n < 2) return n;
+  slots = (lun_LifeSlot *)lua_newuserdatauv(L, sizeof(lun_LifeSlot) * (size_t)n, 0);
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(L, keys, i + 1);
+    lua_rawget(L, t);
+    slots[i].order = lua_istable(L, -1) && lua_rawgeti(L, -1, LUN_LIFE_ORDER) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+    slots[i].index = i + 1;
+    lua_settop(L, keys + 1);
+  }
+  qsort(slots, (size_t)n, sizeof(lun_LifeSlot), lun_life_slot_cmp);
+  lua_createtable(L, n, 0);
+  sorted = lua_gettop(L);
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(L, keys, slots[i].index);
+    lua_rawseti(L, sorted, i + 1);
+  }
+  lua_replace(L, keys);
+  lua_settop(L, keys);
+  return n;
 }
 
 /* Calls :sink on the publisher of entry e (at eidx) with its box's forwarder; keeps the cancellable. */
@@ -272,9 +322,23 @@ static void lun_life_stay(lua_State *L, int oidx, int eidx, int32_t unit) {
 
 /* Compares the new life table (at lifeidx; nil when the run had none) with
  * the record's (at recidx) and keeps the new one. [-0, +0] */
+/* The entries of the life table at t go, in the order they were made. [-0, +0] */
+static void lun_life_disappear_all(lua_State *L, int t, int32_t unit) {
+  int n, i, keys;
+  t = lua_absindex(L, t);
+  n = lun_life_keys(L, t);
+  keys = lua_gettop(L);
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, keys, i);
+    if (lua_rawget(L, t) == LUA_TTABLE) lun_life_disappear(L, -1, unit);
+    lua_settop(L, keys);
+  }
+  lua_pop(L, 1);
+}
+
 void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit) {
   const lun_State *S = lun_state(L);
-  int old, fresh = lua_istable(L, lifeidx);
+  int old, keys, n, i, fresh = lua_istable(L, lifeidx);
   recidx = lua_absindex(L, recidx);
   if (lun_getkey(L, S, recidx, LUN_K_LIFE) == LUA_TNIL) {
     lua_pop(L, 1);
@@ -282,25 +346,25 @@ void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit) {
     lua_newtable(L);
   }
   old = lua_gettop(L);
-  lua_pushnil(L);
-  while (fresh && lua_next(L, lifeidx)) {
-    int eidx = lua_gettop(L);
-    lua_pushvalue(L, -2);
+  n = fresh ? lun_life_keys(L, lifeidx) : (lua_newtable(L), 0);
+  keys = lua_gettop(L);
+  for (i = 1; i <= n; i++) {                      /* in the walk's order */
+    lua_rawgeti(L, keys, i);                      /* keys+1: the key */
+    lua_pushvalue(L, -1);
+    lua_rawget(L, lifeidx);                       /* keys+2: the entry */
+    lua_pushvalue(L, keys + 1);
     if (lua_rawget(L, old) == LUA_TNIL) {
-      lun_life_appear(L, eidx, unit);
+      lun_life_appear(L, keys + 2, unit);
     } else {
-      lun_life_stay(L, lua_gettop(L), eidx, unit);
-      lua_pushvalue(L, -3);
+      lun_life_stay(L, keys + 3, keys + 2, unit);
+      lua_pushvalue(L, keys + 1);
       lua_pushnil(L);
       lua_rawset(L, old);
     }
-    lua_settop(L, eidx - 1);
+    lua_settop(L, keys);
   }
-  lua_pushnil(L);
-  while (lua_next(L, old)) {
-    lun_life_disappear(L, -1, unit);
-    lua_pop(L, 1);
-  }
+  lua_pop(L, 1);
+  lun_life_disappear_all(L, old, unit);
   lua_pop(L, 1);
   lua_pushvalue(L, lifeidx);
   lun_setkey(L, S, recidx, LUN_K_LIFE);
@@ -316,11 +380,7 @@ void lun_life_release(lua_State *L, int recidx, int32_t unit) {
   if (lua_getfield(L, recidx, "refreshing") == LUA_TTABLE) lun_life_disappear(L, -1, unit);   /* node:refresh()'s task (issue 19) */
   lua_pop(L, 1);
   if (lua_getfield(L, recidx, "life") != LUA_TTABLE) { lua_pop(L, 1); return; }
-  lua_pushnil(L);
-  while (lua_next(L, -2)) {
-    lun_life_disappear(L, -1, unit);
-    lua_pop(L, 1);
-  }
+  lun_life_disappear_all(L, -1, unit);
   lua_pop(L, 1);
   lua_pushnil(L);
   lua_setfield(L, recidx, "life");

@@ -177,6 +177,9 @@ extension CommandLineTests {
             it("loops catching every error, in a coroutine of its own", function()
               coroutine.wrap(function() while true do pcall(function() while true do end end) end end)()
             end)
+            it("loops in an xpcall message handler", function()
+              xpcall(function() error("x") end, function() while true do end end)
+            end)
             it("loops catching every error in its close handler", function()
               local g <close> = setmetatable({}, { __close = function()
                 while true do pcall(function() while true do end end) end
@@ -188,8 +191,8 @@ extension CommandLineTests {
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try lunette(["test", "--timeout", "1", file.path])
         XCTAssertEqual(result.status, 1, result.output)
-        XCTAssertEqual(result.output.components(separatedBy: "timed out after 1s").count - 1, 5, result.output)
-        XCTAssertTrue(result.output.hasSuffix("1 passed, 5 failed\n"), result.output)
+        XCTAssertEqual(result.output.components(separatedBy: "timed out after 1s").count - 1, 6, result.output)
+        XCTAssertTrue(result.output.hasSuffix("1 passed, 6 failed\n"), result.output)
     }
 
     /// `it` and `pending` declare; once the file's tests run, they are

@@ -142,6 +142,8 @@ void lun_budget_close(lun_Budget *b);
 int lun_budget_lower(lun_State *S, double seconds);
 int lun_budget_stopping(lun_State *S);
 uint64_t lun_budget_clock(void);
+double lun_test_clock(void);
+int lun_test_overdue(const lun_State *S);
 int lun_budget_over(lun_State *S, uint64_t start);
 /* An error value as a string, its __tostring run under the budget. */
 int lun_error_string(lua_State *L, int idx);

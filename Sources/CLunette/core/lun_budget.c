@@ -236,6 +236,19 @@ int lun_budget_stopping(lun_State *S) {
   return stopping;
 }
 
+/* Seconds on the monotonic clock (the fine one): a test's time limit
+ * (lunette_watch, lun_runner.c) and the checks made against it agree. */
+double lun_test_clock(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* 1 if a watched test is past its time limit. */
+int lun_test_overdue(const lun_State *S) {
+  return S->testDeadline != 0 && lun_test_clock() >= S->testDeadline;
+}
+
 /* The monotonic clock, for a loop that runs script work (lun_budget_over). */
 uint64_t lun_budget_clock(void) {
   return lun_budget_now();

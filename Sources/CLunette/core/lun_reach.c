@@ -9,7 +9,8 @@
  *   A coroutine that died by an error is not closed (lun_died_by_error).
  * - xpcall: Lua calls a message handler for an error raised from a hook
  *   with hooks off, so a handler that loops could never be stopped; while
- *   a stop holds, the handler is skipped and the error passes unchanged.
+ *   a stop holds (the budget's, or a test's limit passed), the handler is
+ *   skipped and the error passes unchanged.
  * The library's own functions do the work; nothing else changes for scripts.
  */
 #include "core/core.h"
@@ -77,9 +78,12 @@ static int lun_co_wrap(lua_State *L) {
 }
 
 /* The message handler given to the library's xpcall: the script's handler
- * (upvalue 1), unless a stop holds. (err) -> err'. */
+ * (upvalue 1), unless a stop holds — the budget's, or a test's time limit
+ * passed (lunette_watch: its hook raises too). (err) -> err'. */
 static int lun_msgh(lua_State *L) {
-  if (lun_budget_stopping(lun_state(L))) return 1;
+  lun_State *S = lun_state(L);
+  if (lun_budget_stopping(S)) return 1;
+  if (lun_test_overdue(S)) return 1;
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_insert(L, 1);
   lua_call(L, lua_gettop(L) - 1, 1);

@@ -12,14 +12,6 @@
  */
 #include "core/core.h"
 #include "drive/drive.h"
-#include <time.h>
-
-/* Seconds on the monotonic clock. */
-static double lun_watchdog_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* The count hook: past the deadline, suspend the watched coroutine where it
  * can; anywhere else raise — in a thread the test made or a task's (they
@@ -31,9 +23,8 @@ static double lun_watchdog_now(void) {
  * ends anyway past its limit fails: spec_runner.lua). */
 static void lun_watchdog_hook(lua_State *L, lua_Debug *ar) {
   const lun_State *S = lun_state(L);
-  double deadline = S->testDeadline;
   (void)ar;
-  if (deadline == 0 || lun_watchdog_now() < deadline) return;
+  if (!lun_test_overdue(S)) return;
   lua_sethook(L, lun_watchdog_hook, LUA_MASKCOUNT, 1);
   if (L == S->testThread && lua_isyieldable(L)) lua_yield(L, 0);
   else luaL_error(L, "timed out");
@@ -44,7 +35,7 @@ static int lun_watch(lua_State *L) {
   lua_State *co = lua_tothread(L, 1);
   lua_Number seconds = luaL_checknumber(L, 2);
   luaL_argcheck(L, co != NULL, 1, "coroutine expected");
-  lun_state(L)->testDeadline = lun_watchdog_now() + seconds;
+  lun_state(L)->testDeadline = lun_test_clock() + seconds;
   lun_state(L)->testThread = co;
   lua_sethook(co, lun_watchdog_hook, LUA_MASKCOUNT, 1000);
   return 0;
@@ -55,7 +46,7 @@ static int lun_unwatch(lua_State *L) {
   lua_State *co = lua_tothread(L, 1);
   luaL_argcheck(L, co != NULL, 1, "coroutine expected");
   lun_State *S = lun_state(L);
-  lua_pushboolean(L, S->testDeadline != 0 && lun_watchdog_now() >= S->testDeadline);
+  lua_pushboolean(L, S->testDeadline != 0 && lun_test_clock() >= S->testDeadline);
   S->testDeadline = 0;
   S->testThread = NULL;
   lua_sethook(co, NULL, 0, 0);

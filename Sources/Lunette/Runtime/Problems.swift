@@ -51,13 +51,24 @@ struct Problems {
     /// would drop a later error, and a test or a session would pass it.
     private var waitingWarnings = 0
 
+    /// Problems left out past the caps since the last taken, said as one
+    /// line so a reader knows there were more.
+    private(set) var dropped = 0
+
     private mutating func append(_ problem: Problem) {
-        guard recording, waiting.count - head < 2 * limit else { return }
-        if !problem.isError {
-            guard waitingWarnings < limit else { return }
-            waitingWarnings += 1
+        guard recording else { return }
+        guard waiting.count - head < 2 * limit, problem.isError || waitingWarnings < limit else {
+            dropped += 1
+            return
         }
+        if !problem.isError { waitingWarnings += 1 }
         waiting.append(problem)
+    }
+
+    /// How many were left out since the last call, then none.
+    mutating func takeDropped() -> Int {
+        defer { dropped = 0 }
+        return dropped
     }
 }
 
@@ -76,6 +87,8 @@ extension LunetteRuntime {
         while let problem = problems.next() {
             if problem.isError { errors.append(problem.text) } else { warnings.append(problem.text) }
         }
+        let dropped = problems.takeDropped()
+        if dropped > 0 { warnings.append("… and \(dropped) more problems, left out (at most 1,000 warnings wait)") }
         return (errors, warnings)
     }
 }

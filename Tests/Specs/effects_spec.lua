@@ -374,3 +374,40 @@ describe("S33 siblings' events", function()
     assert.same(want, log)
   end)
 end)
+
+-- Views that go in one update say onDisappear in the order they were
+-- written, rows and child views too: they went in the order of a Swift
+-- dictionary (seeded per process) once a removal broke their order, and
+-- in reverse on unmount (a sixth hostile read).
+describe("S33 views that go", function()
+  it("S33 removed rows and unmounted child views say onDisappear in the order written", function()
+    local log = {}
+    local names = { "e", "b", "d", "a", "c", "h", "g", "f" }
+    local Rows = ui.Observable("GoneRows", { items = {} })
+    local rows = Rows { items = { "e", "b", "d", "a", "c", "h", "g", "f", "z" } }
+    local Kid = ui.View("GoneKid", function(self)
+      return ui.Text(self.n):onDisappear(function() log[#log + 1] = "kid " .. self.n end)
+    end)
+    local V = ui.View("GoneParent", function()
+      local kids = {}
+      for i, n in ipairs(names) do kids[i] = Kid { n = n } end
+      return ui.VStack {
+        ui.ForEach(rows.items, function(x) return ui.Text(x):onDisappear(function() log[#log + 1] = "row " .. x end) end),
+        ui.VStack(kids),
+      }
+    end)
+    local app = ui.mount(V {})
+    rows.items = { "z" }                           -- all but the last go: the order broke
+    ui.flush()
+    app:unmount()
+    ui.flush()
+    local want = {}
+    for _, n in ipairs(names) do want[#want + 1] = "row " .. n end
+    local kids = {}
+    for _, n in ipairs(names) do kids[#kids + 1] = "kid " .. n end
+    assert.same(want, { table.unpack(log, 1, #names) })
+    local got = {}
+    for _, line in ipairs(log) do if line:find("^kid") then got[#got + 1] = line end end
+    assert.same(kids, got)
+  end)
+end)

@@ -31,7 +31,7 @@ func lunhUnitsDone(_ rt: UnsafeMutableRawPointer?, _ entries: UnsafePointer<CCha
 
 func lunhReleaseNext(_ rt: UnsafeMutableRawPointer?) -> Int32 {
     withRuntime(rt) { runtime in
-        guard let ref = runtime.flushState.pendingReleases.popLast() else {
+        guard let ref = runtime.flushState.takeRelease() else {
             runtime.units.recycleReleasedIDs()           // every record released: their units' ids are free
             return 0
         }

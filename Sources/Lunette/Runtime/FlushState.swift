@@ -31,8 +31,25 @@ struct FlushState {
     /// Units stopped in this flush (run limit, budget): pending until it ends, then released
     /// (`Graph.release`): run at the next flush if a change reached them meanwhile.
     var held: [Unit] = []
-    /// Registry references of disposed units, for C to release between updates.
+    /// Registry references of disposed units, for C to release between
+    /// updates — in the order they were disposed (`takeRelease`), so the
+    /// views that go say onDisappear in the order they were written.
     var pendingReleases: [Int32] = []
+    private var releaseHead = 0
+
+    /// Whether a release waits.
+    var hasPendingReleases: Bool { releaseHead < pendingReleases.count }
+
+    /// The oldest release waiting, or nil (then the list starts anew).
+    mutating func takeRelease() -> Int32? {
+        guard releaseHead < pendingReleases.count else {
+            pendingReleases.removeAll(keepingCapacity: true)
+            releaseHead = 0
+            return nil
+        }
+        releaseHead += 1
+        return pendingReleases[releaseHead - 1]
+    }
     /// The running transaction (ui.withAnimation, ui.withTransaction), if any.
     var transaction: Transaction?
     /// What ran since the host last heard (`onTreeChange`), by app: each unit

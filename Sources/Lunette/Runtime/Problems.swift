@@ -51,24 +51,24 @@ struct Problems {
     /// would drop a later error, and a test or a session would pass it.
     private var waitingWarnings = 0
 
-    /// Problems left out past the caps since the last taken, said as one
-    /// line so a reader knows there were more.
-    private(set) var dropped = 0
+    /// Errors and warnings left out past the caps since the last taken,
+    /// said as one line each so a reader knows there were more.
+    private var droppedErrors = 0, droppedWarnings = 0
 
     private mutating func append(_ problem: Problem) {
         guard recording else { return }
         guard waiting.count - head < 2 * limit, problem.isError || waitingWarnings < limit else {
-            dropped += 1
+            if problem.isError { droppedErrors += 1 } else { droppedWarnings += 1 }
             return
         }
         if !problem.isError { waitingWarnings += 1 }
         waiting.append(problem)
     }
 
-    /// How many were left out since the last call, then none.
-    mutating func takeDropped() -> Int {
-        defer { dropped = 0 }
-        return dropped
+    /// How many errors and warnings were left out since the last call, then none.
+    mutating func takeDropped() -> (errors: Int, warnings: Int) {
+        defer { droppedErrors = 0; droppedWarnings = 0 }
+        return (droppedErrors, droppedWarnings)
     }
 }
 
@@ -88,7 +88,8 @@ extension LunetteRuntime {
             if problem.isError { errors.append(problem.text) } else { warnings.append(problem.text) }
         }
         let dropped = problems.takeDropped()
-        if dropped > 0 { warnings.append("… and \(dropped) more problems, left out (at most 1,000 warnings wait)") }
+        if dropped.errors > 0 { errors.append("… and \(dropped.errors) more errors, left out (at most 2,000 problems wait)") }
+        if dropped.warnings > 0 { warnings.append("… and \(dropped.warnings) more warnings, left out (at most 1,000 wait)") }
         return (errors, warnings)
     }
 }

@@ -228,7 +228,7 @@ extension LunetteRuntime {
     /// whether disposed units wait to be released, and whether the output
     /// became an error node the builder made (its views are gone).
     func endedBits(madeError: Bool) -> Int32 {
-        (flushState.pendingReleases.isEmpty ? 0 : Int32(LUN_ENDED_RELEASES)) | (madeError ? Int32(LUN_ENDED_ERROR) : 0)
+        (flushState.hasPendingReleases ? Int32(LUN_ENDED_RELEASES) : 0) | (madeError ? Int32(LUN_ENDED_ERROR) : 0)
     }
 
     /// Makes unit `id` the one being updated, unless it is already (a retried run began once).
@@ -334,7 +334,7 @@ extension LunetteRuntime {
     /// Releases the records of disposed units (their tasks stop, their
     /// subscriptions end, their onDisappear actions are queued).
     func releasePendingRefs() {
-        if !flushState.pendingReleases.isEmpty { _ = lun_release_all(L) }
+        if flushState.hasPendingReleases { _ = lun_release_all(L) }
     }
 
     /// A new unit under `parent`, scheduled to render.

@@ -25,6 +25,10 @@ struct ChildMatch {
     /// this run's by key (for repeats).
     private var ordered = true
     private var oldIndex: [OutputBuilder.ChildKey: Unit] = [:]
+    /// The last run's children not taken in order when it broke, in their
+    /// order: what goes is disposed in it (its onDisappear, its tasks'
+    /// cancels), not in a dictionary's, which Swift seeds per process.
+    private var oldRest: [ChildEntry] = []
     private var newIndex: [OutputBuilder.ChildKey: Unit] = [:]
     /// For a key met more than once in this run: the next copy number to
     /// try, so the n-th child of one identity takes one step, not n.
@@ -41,6 +45,7 @@ struct ChildMatch {
     /// Starts a run whose last run kept `children`.
     mutating func begin(_ children: [ChildEntry]) {
         old = children
+        oldRest = []
         cursor = 0
         ordered = !children.isEmpty
         clearIndexes()
@@ -83,7 +88,7 @@ struct ChildMatch {
 
     /// The last run's children this run did not name.
     var untaken: [ChildEntry] {
-        ordered ? Array(old[cursor...]) : oldIndex.map { ChildEntry(key: $0.key, unit: $0.value) }
+        ordered ? Array(old[cursor...]) : oldRest.filter { oldIndex[$0.key] === $0.unit }
     }
 
     /// Ends the run: this run's children, to keep (`exactlySized`), and the
@@ -91,6 +96,7 @@ struct ChildMatch {
     mutating func finish() -> [ChildEntry] {
         let kept = taken.exactlySized()
         old = []
+        oldRest = []
         taken = []
         clearIndexes()
         if oldIndex.capacity > Self.kept { oldIndex = [:] }
@@ -113,6 +119,7 @@ struct ChildMatch {
     private mutating func breakOrder() {
         ordered = false
         for entry in old[cursor...] { oldIndex[entry.key] = entry.unit }
+        oldRest = Array(old[cursor...])
         for entry in taken { newIndex[entry.key] = entry.unit }
         old = []
         cursor = 0

@@ -73,6 +73,32 @@ void lun_life_after_update(lua_State *L, int32_t unit) {
   lun_life_queue(L, LUN_EVENT_CALL, unit, 1);
 }
 
+/* 1 if the key on top with copy number n ("base" for 1, "base+n" past it)
+ * names an entry of the life table at lifeidx. [-0, +0] */
+static int lun_life_taken(lua_State *L, int lifeidx, lua_Integer n) {
+  int taken;
+  if (n == 1) lua_pushvalue(L, -1);
+  else lua_pushfstring(L, "%s+%I", lua_tostring(L, -1), (LUAI_UACINT)n);
+  taken = lua_rawget(L, lifeidx) != LUA_TNIL;
+  lua_pop(L, 1);
+  return taken;
+}
+
+/* Replaces the key on top (taken) by its first free copy, "base+n": a
+ * second modifier of one kind on one node gets its own key. The copies of
+ * a run are numbered without gaps, so the free one is found by doubling,
+ * then halving — a few lookups, not one per copy before it. [-1, +1] */
+static void lun_life_next_key(lua_State *L, int lifeidx) {
+  lua_Integer lo = 1, hi = 2, mid;
+  while (lun_life_taken(L, lifeidx, hi)) { lo = hi; hi *= 2; }
+  while (hi - lo > 1) {
+    mid = lo + (hi - lo) / 2;
+    if (lun_life_taken(L, lifeidx, mid)) lo = mid; else hi = mid;
+  }
+  lua_pushfstring(L, "%s+%I", lua_tostring(L, -1), (LUAI_UACINT)hi);
+  lua_replace(L, -2);
+}
+
 /* Records a life modifier { kind, fn, value, initial } of the open node in
  * the new life table at lifeidx (nil until the run's first entry makes it).
  * The modifier record is on top. [-0, +0] */
@@ -89,13 +115,7 @@ void lun_life_add(lua_State *L, int lifeidx) {
   kind = (int)lua_tointeger(L, -1);
   lua_pop(L, 1);
   lua_pushfstring(L, "%s|%d", path, kind);
-  /* a second modifier of the same kind on the same node gets its own key */
-  while (lua_pushvalue(L, -1), lua_rawget(L, lifeidx) != LUA_TNIL) {
-    lua_pop(L, 1);
-    lua_pushliteral(L, "+");
-    lua_concat(L, 2);
-  }
-  lua_pop(L, 1);
+  if (lun_life_taken(L, lifeidx, 1)) lun_life_next_key(L, lifeidx);
   lua_createtable(L, 9, 0);                       /* a fresh entry: records are shared by renders */
   lua_pushnil(L);
   while (lua_next(L, -4)) {

@@ -431,3 +431,24 @@ describe("S33 several onAppear on one view", function()
     app:unmount()
   end)
 end)
+
+-- A row's id is all of its bytes: ids that differed only after a NUL were
+-- one key (cut at the NUL), so removing the first row said the last one's
+-- onDisappear and kept the wrong rows' state (a seventh hostile read).
+describe("S33 rows whose ids hold a NUL", function()
+  it("S33 keep their own identity", function()
+    local log = {}
+    local Items = ui.Observable("NulItems", { items = {} })
+    local s = Items { items = { { id = "r\0one", n = "one" }, { id = "r\0two", n = "two" }, { id = "r\0three", n = "three" } } }
+    local P = ui.View("NulRows", function()
+      return ui.VStack { ui.ForEach(s.items, function(x)
+        return ui.Text(x.n):onDisappear(function() log[#log + 1] = x.n end)
+      end) }
+    end)
+    local app = ui.mount(P {})
+    s.items = { s.items[2], s.items[3] }
+    ui.flush()
+    assert.same({ "one" }, log)
+    app:unmount()
+  end)
+end)

@@ -77,8 +77,11 @@ void lun_life_after_update(lua_State *L, int32_t unit) {
  * names an entry of the life table at lifeidx. [-0, +0] */
 static int lun_life_taken(lua_State *L, int lifeidx, lua_Integer n) {
   int taken;
-  if (n == 1) lua_pushvalue(L, -1);
-  else lua_pushfstring(L, "%s+%I", lua_tostring(L, -1), (LUAI_UACINT)n);
+  lua_pushvalue(L, -1);
+  if (n > 1) {                                    /* the whole base (it may hold a NUL), then "+n" */
+    lua_pushfstring(L, "+%I", (LUAI_UACINT)n);
+    lua_concat(L, 2);
+  }
   taken = lua_rawget(L, lifeidx) != LUA_TNIL;
   lua_pop(L, 1);
   return taken;
@@ -95,8 +98,8 @@ static void lun_life_next_key(lua_State *L, int lifeidx) {
     mid = lo + (hi - lo) / 2;
     if (lun_life_taken(L, lifeidx, mid)) lo = mid; else hi = mid;
   }
-  lua_pushfstring(L, "%s+%I", lua_tostring(L, -1), (LUAI_UACINT)hi);
-  lua_replace(L, -2);
+  lua_pushfstring(L, "+%I", (LUAI_UACINT)hi);
+  lua_concat(L, 2);
 }
 
 /* Records a life modifier { kind, fn, value, initial } of the open node in
@@ -114,7 +117,9 @@ void lun_life_add(lua_State *L, int lifeidx) {
   lua_rawgeti(L, -1, LUN_LIFE_KIND);
   kind = (int)lua_tointeger(L, -1);
   lua_pop(L, 1);
-  lua_pushfstring(L, "%s|%d", path, kind);
+  lua_pushlstring(L, path, plen);                 /* the whole path: a row's id may hold a NUL */
+  lua_pushfstring(L, "|%d", kind);
+  lua_concat(L, 2);
   if (lun_life_taken(L, lifeidx, 1)) lun_life_next_key(L, lifeidx);
   lua_createtable(L, 9, 0);                       /* a fresh entry: records are shared by renders */
   lua_pushnil(L);

@@ -99,8 +99,10 @@ static void lun_identity_key_at(lua_State *L, int idx, int depth) {
   idx = lua_absindex(L, idx);
   lun_nest(L, depth, "a row's id");
   switch (lua_type(L, idx)) {
-    case LUA_TSTRING:
-      lua_pushfstring(L, "s:%s", lua_tostring(L, idx));
+    case LUA_TSTRING:                             /* the whole string: an id may hold a NUL */
+      lua_pushliteral(L, "s:");
+      lua_pushvalue(L, idx);
+      lua_concat(L, 2);
       return;
     case LUA_TNUMBER:
     case LUA_TBOOLEAN:

@@ -29,6 +29,25 @@ final class ReloadTests: XCTestCase {
         return Content()
         """
 
+    /// `lunette repl FILE` with `input` piped in: what it printed, and its exit status.
+    private func pipedRepl(file: String, input: String) throws -> (output: String, status: Int32) {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let binary = root.appendingPathComponent(".build/debug/lunette")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["repl", file]
+        let out = Pipe(), inp = Pipe()
+        process.standardOutput = out
+        process.standardInput = inp
+        try process.run()
+        inp.fileHandleForWriting.write(Data(input.utf8))
+        try inp.fileHandleForWriting.close()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (output, process.terminationStatus)
+    }
+
     private func scriptFile() throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("reload_\(UUID().uuidString).lua")
         try Self.script.write(to: url, atomically: true, encoding: .utf8)
@@ -60,17 +79,7 @@ final class ReloadTests: XCTestCase {
     func testReplReloadLoadsAgain() throws {
         let file = try scriptFile()
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let binary = root.appendingPathComponent(".build/debug/lunette")
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["repl", file]
-        let out = Pipe(), inp = Pipe()
-        process.standardOutput = out
-        process.standardInput = inp
-        try process.run()
-        inp.fileHandleForWriting.write(Data("""
+        let (output, _) = try pipedRepl(file: file, input: """
             os.execute("sleep 0.3")
             :tree
             :reload
@@ -78,10 +87,7 @@ final class ReloadTests: XCTestCase {
             :tree
             store.loads
 
-            """.utf8))
-        try inp.fileHandleForWriting.close()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+            """)
         let trees = output.components(separatedBy: "> :tree\n").dropFirst().map { $0.components(separatedBy: "> ")[0] }
         XCTAssertEqual(trees.count, 2, output)
         XCTAssertTrue(trees.allSatisfy { $0.contains("Text \"2 items\"") }, output)
@@ -103,19 +109,9 @@ final class ReloadTests: XCTestCase {
               return ui.Text(self.label .. "!")
             end })()
             """
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let binary = root.appendingPathComponent(".build/debug/lunette")
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["repl", file]
-        let out = Pipe(), inp = Pipe()
-        process.standardOutput = out
-        process.standardInput = inp
-        try process.run()
         let quoted = good.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
             .replacingOccurrences(of: "\"", with: "\\\"")
-        inp.fileHandleForWriting.write(Data("""
+        let (output, status) = try pipedRepl(file: file, input: """
             local f = io.open("\(file)", "w"); f:write("\(quoted)"); f:close()
             :reload
             app:find("hits!") ~= nil
@@ -126,17 +122,14 @@ final class ReloadTests: XCTestCase {
             a:unmount()
             b = ui.mount(Ev())
 
-            """.utf8))
-        try inp.fileHandleForWriting.close()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+            """)
         XCTAssertTrue(output.contains("> app:find(\"hits!\") ~= nil\ntrue\n"), output)
         XCTAssertEqual(output.components(separatedBy: "error: Counter: ").count - 1, 1, output)
         XCTAssertTrue(output.contains("attempt to concatenate"), output)
         // An event's error, for each app (a new app took the unmounted one's place), said once (not also as a warning).
         XCTAssertEqual(output.components(separatedBy: "error: Ev: stdin:1: boom").count - 1, 2, output)
         XCTAssertFalse(output.contains("warning: Ev"), output)
-        XCTAssertEqual(process.terminationStatus, 1, output)
+        XCTAssertEqual(status, 1, output)
     }
 
     /// Issue 19 (D10): two different views of one name in one script are an

@@ -345,8 +345,9 @@ describe("D03 explicit identity by value", function()
 end)
 
 -- Siblings' events run in the order the views were written, as SwiftUI
--- calls onAppear "before this view appears" for each in turn (the
--- documentation promises no order; the README promises "in order"). They
+-- calls onAppear "before this view appears" for each in turn
+-- (https://developer.apple.com/documentation/swiftui/view/onappear(perform:):
+-- the documentation promises no order; the README promises "in order"). They
 -- ran in the order of a hash table, which Lua seeds anew in each process:
 -- a spec asserting an order of events passed or failed from run to run.
 describe("S33 siblings' events", function()

@@ -214,6 +214,55 @@ describe("D01 Focus", function()
     assert.matches("got number", err)
   end)
 
+  -- focused(_:) takes a FocusState<Bool>.Binding, focused(_:equals:) a
+  -- FocusState<Value>.Binding (the pages above): in Swift neither form
+  -- compiles with the other kind of state.
+  it("D01 a Bool focusState given a value, or a value one given none, is an error naming the fix", function()
+    local BoolWithValue = ui.View("D01BoolWithValue", { state = { q = "" }, focusState = { on = false }, body = function(self)
+      return ui.TextField("q", self["$q"]):focused(self["$on"], "q")
+    end })
+    local app = ui.mount(BoolWithValue {})
+    assert.has_error_node(app, "view:focused: 'on' is a Bool focusState")
+    assert.has_error_node(app, "focus_spec.lua:")
+    app:unmount()
+    local ValueAlone = ui.View("D01ValueAlone", { state = { q = "" }, focusState = { "field" }, body = function(self)
+      return ui.TextField("q", self["$q"]):focused(self["$field"])
+    end })
+    app = ui.mount(ValueAlone {})
+    assert.has_error_node(app, "view:focused: 'field' holds which field is focused")
+    assert.has_error_node(app, ':focused(self["$field"], value)')
+    app:unmount()
+  end)
+
+  -- focused(_:equals:): "If a caller sets the state value programmatically
+  -- to the matching value, then focus moves to the modified view"; Value is
+  -- Hashable, so a struct matches by its contents
+  -- (https://developer.apple.com/documentation/swiftui/view/focused(_:equals:)).
+  -- A table is such a value (D03), and state keeps a copy of it (F04).
+  it("D01 a table value focuses the field whose value has the same contents", function()
+    local Rows = ui.View("D01Rows", { state = { a = "", b = "" }, focusState = { "field" }, body = function(self)
+      return ui.VStack {
+        ui.Text("field " .. (self.field and tostring(self.field.row) or "nil")),
+        ui.TextField("a", self["$a"]):focused(self["$field"], { row = 1 }),
+        ui.TextField("b", self["$b"]):focused(self["$field"], { row = 2 }),
+        ui.Button("to b", function() self.field = { row = 2 } end),
+      }
+    end })
+    local app = ui.mount(Rows {})
+    app:find("to b"):tap()
+    assert.truthy(app:find("field 2"))
+    assert.equal("true", focused(app, "b"))
+    assert.equal("false", focused(app, "a"))
+    app:find("a"):focus()                             -- a person: the value the field shows
+    assert.truthy(app:find("field 1"))
+    assert.equal("true", focused(app, "a"))
+    assert.equal("false", focused(app, "b"))
+    app:find("to b"):tap()
+    app:find("b"):setText("typed")                    -- still focused after its own edit
+    assert.equal("true", focused(app, "b"))
+    app:unmount()
+  end)
+
   it("D01 a focusState entry other than a name or `name = false` is an error naming it", function()
     local ok, err = pcall(ui.View, "D01Bad", { focusState = { field = "name" }, body = function() return ui.Text("") end })
     assert.is_false(ok)

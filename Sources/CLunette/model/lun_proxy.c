@@ -198,7 +198,7 @@ LUN_HOT void lun_store_value(lua_State *L, int objidx, int prop) {
 }
 
 /* 1 if the value at idx is a table without a metatable. */
-static int lun_is_plain_table(lua_State *L, int idx) {
+int lun_is_plain_table(lua_State *L, int idx) {
   if (lua_type(L, idx) != LUA_TTABLE) return 0;
   if (lua_getmetatable(L, idx)) { lua_pop(L, 1); return 0; }
   return 1;

@@ -416,9 +416,22 @@ static int lun_modifier_id(lua_State *L) {
  * the binding must reach a focusState name: a plain state's would let two
  * fields be focused at once. */
 static int lun_modifier_focused(lua_State *L) {
-  int equals = !lua_isnoneornil(L, 3);
+  int equals = !lua_isnoneornil(L, 3), kind;
   lun_modifier_self(L);
-  if (!lun_binding_test(L, 2) || !lun_self_is_focus_binding(L, 2)) {
+  kind = lun_binding_test(L, 2) ? lun_self_focus_binding(L, 2) : 0;
+  if (kind == LUN_FOCUS_BOOL && equals) {         /* focused(_:) takes FocusState<Bool>.Binding; equals: the others */
+    lun_binding_target(L, 2);
+    return lun_error_here(L, "view:focused: '%s' is a Bool focusState (declared %s = false): pass it alone, "
+                          ":focused(self[\"$%s\"]), or list the name to focus a field by a value",
+                          lua_tostring(L, -1), lua_tostring(L, -1), lua_tostring(L, -1));
+  }
+  if (kind == LUN_FOCUS_VALUE && !equals) {
+    lun_binding_target(L, 2);
+    return lun_error_here(L, "view:focused: '%s' holds which field is focused (nil when none): give the value that "
+                          "names this field, :focused(self[\"$%s\"], value), or declare a Bool one "
+                          "(focusState = { %s = false })", lua_tostring(L, -1), lua_tostring(L, -1), lua_tostring(L, -1));
+  }
+  if (!kind) {
     const char *name = "isFocused", *got;
     if (lun_binding_test(L, 2)) {
       lun_binding_target(L, 2);

@@ -112,15 +112,22 @@ static int lun_self_object(lua_State *L, int recidx, int kidx, int kind) {
   return 1;
 }
 
-/* 1 if the binding at bidx reaches a focusState name of a view — its own
+/* What the binding at bidx reaches: a focusState name of a view — its own
  * (self["$name"]), a DynamicProperty's, or one passed down as a binding
- * input —: what focused(_:) takes (a FocusState binding). [-0, +0] */
-int lun_self_is_focus_binding(lua_State *L, int bidx) {
+ * input —, what focused(_:) and focused(_:equals:) take: LUN_FOCUS_BOOL
+ * (declared `isFocused = false`), LUN_FOCUS_VALUE (listed: nil or a
+ * value), or 0 (no focusState). [-0, +0] */
+int lun_self_focus_binding(lua_State *L, int bidx) {
   int top = lua_gettop(L), is = 0;
   lun_binding_target(L, bidx);                    /* top + 1 target, top + 2 key */
   if (!lua_isnil(L, top + 2) && luaL_testudata(L, top + 1, LUN_MT_SELF)) {
     lua_getiuservalue(L, top + 1, 1);
-    is = lua_istable(L, -1) && lun_self_section(L, lua_gettop(L), top + 2) == LUN_SECTION_FOCUS;
+    if (lua_istable(L, -1) && lun_self_section(L, lua_gettop(L), top + 2) == LUN_SECTION_FOCUS) {
+      lun_getkey(L, lun_state(L), top + 3, LUN_K_INFO);
+      lua_getfield(L, -1, "focusBool");
+      lua_pushvalue(L, top + 2);
+      is = lua_istable(L, -2) && lua_rawget(L, -2) == LUA_TBOOLEAN ? LUN_FOCUS_BOOL : LUN_FOCUS_VALUE;
+    }
   }
   lua_settop(L, top);
   return is;

@@ -1147,11 +1147,17 @@ static void lun_viewtype_check_sections(lua_State *L, int defidx, const char *na
 /* If the definition at defidx has a focusState section ({ "field", ... },
  * and `isFocused = false` for a Bool one), replaces it by a copy whose
  * state declares those names, starting nil (or false): @FocusState, no
- * field focused at first. [-0, +0] */
+ * field focused at first. Pushes the set of its Bool names (nil if it has
+ * no focusState): what focused(_:) takes, where focused(_:equals:) takes
+ * the others. [-0, +1] */
 static void lun_viewtype_focus(lua_State *L, int defidx, const char *name) {
-  int names, copy, state;
+  int names, copy, state, bools;
   defidx = lua_absindex(L, defidx);
-  if (lua_getfield(L, defidx, "focusState") == LUA_TNIL) { lua_pop(L, 1); return; }
+  if (lua_getfield(L, defidx, "focusState") == LUA_TNIL) return;
+  lua_newtable(L);
+  bools = lua_gettop(L);
+  lua_insert(L, bools - 1);
+  bools--;
   if (!lua_istable(L, -1)) luaL_error(L, "ui.View('%s'): focusState must list names: { \"field\" }", name);
   names = lua_gettop(L);
   lun_copy_shallow(L, defidx);                    /* the copy of the definition */
@@ -1170,6 +1176,11 @@ static void lun_viewtype_focus(lua_State *L, int defidx, const char *name) {
     lua_pushvalue(L, -1);
     if (lua_rawget(L, state) != LUA_TNIL) luaL_error(L, "ui.View('%s'): '%s' is declared twice", name, lua_tostring(L, -2));
     lua_pop(L, 1);
+    if (isBool) {
+      lua_pushvalue(L, -1);
+      lua_pushboolean(L, 1);
+      lua_rawset(L, bools);
+    }
     if (isBool) lua_pushboolean(L, 0);
     else {
       lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_module);   /* ui.none: starts nil */
@@ -1417,15 +1428,18 @@ static int lun_ui_view(lua_State *L) {
   lun_viewtype_check_sections(L, 2, name);
   lun_sections_check(L, 2, name);                 /* what they declare can be (storage defaults: T04) */
   lun_dynamic_expand(L, 2, name);                 /* properties' sections join the view's (F14) */
-  lun_viewtype_focus(L, 2, name);                 /* focusState names are state that starts nil (T05) */
+  lua_settop(L, 2);
+  lun_viewtype_focus(L, 2, name);                 /* focusState names are state that starts nil (T05); 3: its Bool names */
   if (lua_getfield(L, 2, "body") != LUA_TFUNCTION)
     luaL_error(L, "ui.View('%s'): the definition needs a body function", name);
   lua_pop(L, 1);
   lun_viewname_claim(L, name);                    /* one view per name in one scope */
-  lua_settop(L, 2);
-  lua_newuserdatauv(L, 1, 2);                     /* 3: the view type */
-  lua_createtable(L, 0, 8);                       /* 4: info */
-  infoidx = 4;
+  lua_settop(L, 3);
+  lua_newuserdatauv(L, 1, 2);                     /* 4: the view type */
+  lua_createtable(L, 0, 8);                       /* 5: info */
+  infoidx = 5;
+  lua_pushvalue(L, 3);
+  lua_setfield(L, infoidx, "focusBool");
   lua_pushvalue(L, 1);
   lua_setfield(L, infoidx, "name");
   lua_pushinteger(L, lunh(lun_state(L)->rt, output, view_type, name, len));
@@ -1445,8 +1459,8 @@ static int lun_ui_view(lua_State *L) {
   lua_newtable(L);                                /* its methods; info.methods too (a read through self) */
   lua_pushvalue(L, -1);
   lua_setfield(L, infoidx, "methods");
-  lua_setiuservalue(L, 3, 2);
-  lua_setiuservalue(L, 3, 1);
+  lua_setiuservalue(L, 4, 2);
+  lua_setiuservalue(L, 4, 1);
   luaL_setmetatable(L, LUN_MT_VIEWTYPE);
   return 1;
 }

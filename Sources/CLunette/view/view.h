@@ -200,7 +200,8 @@ enum { LUN_SELF_OBJECTS = 1 /* lun_self_subscribe */, LUN_SELF_UPDATES = 2 /* lu
        LUN_SELF_READY = 4 /* lun_self_init ran: its state is made (kept by self, not a record field: P6) */ };
 void lun_self_unready(lua_State *L, int recidx);
 int lun_self_work(lua_State *L, int idx);
-int lun_self_is_focus_binding(lua_State *L, int bidx);
+enum { LUN_FOCUS_VALUE = 1, LUN_FOCUS_BOOL = 2 };   /* lun_self_focus_binding */
+int lun_self_focus_binding(lua_State *L, int bidx);
 int32_t lun_self_unit(lua_State *L, int idx);
 int32_t lun_record_unit(lua_State *L, int recidx);
 int32_t lun_record_forget_unit(lua_State *L, int recidx);

@@ -77,6 +77,22 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
       fails(function() ui.Slider(ui.Binding.constant(0), { 0, 1 }, { step = 0.5 }, {}) end))
     assert.matches("ui.Slider: unknown option 'stp' %(did you mean 'step'%?%)",
       fails(function() ui.Slider(ui.Binding.constant(0), { 0, 1 }, { stp = 0.5 }) end))
+    -- ForEach(_:id:content:) and List(_:id:rowContent:) take an id key path
+    -- (https://developer.apple.com/documentation/swiftui/foreach/init(_:id:content:)):
+    -- Lunette offers none, and says so rather than drop the option
+    assert.matches("diagnostics_spec.lua:%d+: ui.ForEach takes %(data, row%), got a table as argument 3: a row is identified by its element's id",
+      fails(function() return ui.ForEach({ "a" }, ui.Text, { id = "self" }) end))
+    assert.matches("ui.List takes %(data, row%), got a table as argument 3",
+      fails(function() return ui.List({ "a" }, ui.Text, { id = "self" }) end))
+    assert.matches("ui.List takes %(data, row%), got a table as argument 4",
+      fails(function() return ui.List({ selection = b }, { "a" }, ui.Text, { id = "self" }) end))
+    local Edits = ui.View("D10EditsWithId", { state = { items = { "a" } }, body = function(self)
+      return ui.ForEach(self["$items"], function(item) return ui.TextField("x", item) end, { id = "self" })
+    end })
+    local edits = ui.mount(Edits {})                    -- over a binding (the prelude's ForEach) as well
+    assert.has_error_node(edits, "ui.ForEach takes (data, row), got a table as argument 3")
+    assert.has_error_node(edits, "diagnostics_spec.lua:")
+    edits:unmount()
     -- Lua's usual extras stay: a row's index (ui.List(names, ui.Text)), gsub's count, trailing nils
     local app = ui.mount(ui.VStack { ui.List({ "a_b" }, ui.Text), ui.Text(("c_d"):gsub("_", " ")) })
     assert.truthy(app:find("a_b"))

@@ -232,6 +232,16 @@ describe("ProgressView", function()
   it("refuses a total that is not positive and a value that is NaN", function()
     assert.error_matches(function() ui.ProgressView(1, 0) end, "the total must be a positive, finite number")
     assert.error_matches(function() ui.ProgressView(0 / 0) end, "not NaN")
+    -- "A value of nil represents indeterminate progress, in which case the
+    -- progress view ignores total"
+    -- (https://developer.apple.com/documentation/swiftui/progressview/init(value:total:))
+    local app = ui.mount(ui.VStack { ui.ProgressView(nil, 0), ui.ProgressView("Loading", nil, 0) })
+    assert.equal(2, select(2, app:tree():gsub("ProgressView", "")), app:tree())
+    assert.falsy(app:tree():find("total"), app:tree())
+    app:unmount()
+    -- init(value:total:label:currentValueLabel:) takes a view label: Lunette's label is text
+    assert.error_matches(function() ui.ProgressView(ui.Text("Custom"), 0.2, 1) end,
+      "ui.ProgressView: its label %(argument 1%) is text, got a view")
   end)
 end)
 

@@ -809,10 +809,13 @@ static void lun_push_as_given(lua_State *L, int arg, lua_Number x) {
 static int lun_ui_progress(lua_State *L) {
   int vidx, at = lua_type(L, 1) == LUA_TSTRING ? 2 : 1;
   lua_Number value, total = 1;
+  if (lun_view_test(L, 1))                        /* ProgressView(value:total:label:)'s view label */
+    lun_error_here(L, "ui.ProgressView: its label (argument 1) is text, got a view (a view label is not offered)");
   lun_no_extra(L, "ui.ProgressView", at + 1, 0);
   if (!lua_isnoneornil(L, at + 1)) {
-    total = luaL_checknumber(L, at + 1);
-    luaL_argcheck(L, total > 0 && total <= DBL_MAX, at + 1, "the total must be a positive, finite number");
+    total = luaL_checknumber(L, at + 1);          /* "nil represents indeterminate progress, in which case the */
+    luaL_argcheck(L, lua_isnil(L, at) || (total > 0 && total <= DBL_MAX), at + 1,   /* progress view ignores total" */
+                  "the total must be a positive, finite number");
   }
   lua_settop(L, 3);
   vidx = lun_view_new(L, LUN_VIEW_PROGRESS);
@@ -968,9 +971,15 @@ static int lun_ui_textfield(lua_State *L) { return lun_view_prompted(L, LUN_VIEW
  * (https://developer.apple.com/documentation/swiftui/securefield). */
 static int lun_ui_securefield(lua_State *L) { return lun_view_prompted(L, LUN_VIEW_SECUREFIELD, "ui.SecureField"); }
 
-/* Shared body of List and ForEach: (data, row) or ({children}) -> view. */
-static int lun_view_rows(lua_State *L, int kind, int lazy) {
-  int vidx;
+/* Shared body of List and ForEach: (data, row) or ({children}) -> view;
+ * shift: the arguments the caller took first (List's options), for messages. */
+static int lun_view_rows(lua_State *L, int kind, int lazy, int shift) {
+  int vidx, i;
+  for (i = 3; i <= lua_gettop(L); i++)            /* ForEach(_:id:content:)'s id: is not offered: say so (D10) */
+    if (lua_istable(L, i) || lua_isfunction(L, i))
+      lun_error_here(L, "ui.%s takes (data, row), got a %s as argument %d: a row is identified by its element's id "
+                     "field, or by the element itself (there is no id option)",
+                     kind == LUN_VIEW_LIST ? "List" : "ForEach", luaL_typename(L, i), i + shift);
   lua_settop(L, 2);
   if (lua_isfunction(L, 2)) {
     int t = lua_type(L, 1);
@@ -995,15 +1004,15 @@ static int lun_view_rows(lua_State *L, int kind, int lazy) {
  * ui.List({ selection = binding }, data, row) or ui.List({ selection =
  * binding }, { … }) (List(selection:), lun_list.c). */
 static int lun_ui_list(lua_State *L) {
-  if (!lun_list_take_options(L)) return lun_view_rows(L, LUN_VIEW_LIST, 1);
-  lun_view_rows(L, LUN_VIEW_LIST, 1);
+  if (!lun_list_take_options(L)) return lun_view_rows(L, LUN_VIEW_LIST, 1, 0);
+  lun_view_rows(L, LUN_VIEW_LIST, 1, 1);          /* the options were argument 1 */
   lun_list_give_selection(L, -1);
   return 1;
 }
 /* ui.ForEach(data, row) -> view. */
 static int lun_ui_foreach(lua_State *L) {
   luaL_checktype(L, 2, LUA_TFUNCTION);
-  return lun_view_rows(L, LUN_VIEW_FOREACH, 0);
+  return lun_view_rows(L, LUN_VIEW_FOREACH, 0, 0);
 }
 
 /* Registers the names section `d` of the definition table at defidx lists. */

@@ -568,6 +568,21 @@ function AnimationFactory.easeInOut(duration) end
 ---@param blendDuration? number
 ---@return ui.Animation
 function AnimationFactory.spring(response, dampingFraction, blendDuration) end
+---A spring with a base bounce of 0.3 (SwiftUI's bouncy(duration:extraBounce:)).
+---@param duration? number 0.5 by default
+---@param extraBounce? number added to the base bounce
+---@return ui.Animation
+function AnimationFactory.bouncy(duration, extraBounce) end
+---A spring with no bounce (SwiftUI's smooth(duration:extraBounce:)).
+---@param duration? number 0.5 by default
+---@param extraBounce? number added to the base bounce
+---@return ui.Animation
+function AnimationFactory.smooth(duration, extraBounce) end
+---A spring with a base bounce of 0.15 (SwiftUI's snappy(duration:extraBounce:)).
+---@param duration? number 0.5 by default
+---@param extraBounce? number added to the base bounce
+---@return ui.Animation
+function AnimationFactory.snappy(duration, extraBounce) end
 
 ---Changes made by fn are animated: recorded on the nodes they alter. The
 ---completion runs once when the animation is done by its completionCriteria
@@ -576,6 +591,8 @@ function AnimationFactory.spring(response, dampingFraction, blendDuration) end
 ---after every later animation of what it changed; right after fn, before
 ---withAnimation returns, when fn changed nothing a view reads or the
 ---animation is nil (nothing animates). A nil animation runs fn with none.
+---If fn raises, what it changed still animates and the completion still
+---runs once; then the error is raised.
 ---@param animation ui.Animation|fun()|nil
 ---@param fn? fun()
 ---@param completion? fun()

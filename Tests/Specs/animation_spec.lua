@@ -85,6 +85,79 @@ describe("Animation", function()
   end)
 end)
 
+-- Animation's spring presets: bouncy, smooth and snappy, "a predefined
+-- duration" (0.5 s) and a base bounce of 0.3, 0 and 0.15 plus extraBounce
+-- (https://developer.apple.com/documentation/swiftui/animation/bouncy(duration:extrabounce:),
+-- .../smooth(duration:extrabounce:), .../snappy(duration:extrabounce:)).
+-- A name Animation lacks does not compile in Swift: read as nil here it
+-- would mean "no animation", so it is an error.
+describe("Animation values", function()
+  it("S20 bouncy, smooth and snappy are springs with SwiftUI's durations and bounces", function()
+    assert.equal("bouncy 0.5s", tostring(ui.Animation.bouncy()))
+    assert.equal(0.3, ui.Animation.bouncy().bounce)
+    assert.equal("smooth 2.0s", tostring(ui.Animation.smooth(2)))
+    assert.equal(0, ui.Animation.smooth().bounce)
+    assert.near(0.25, ui.Animation.snappy(0.5, 0.1).bounce, 1e-12)
+    local store = Store()
+    local V = ui.View("BouncyView", function(self) return ui.Image("dot"):scaleEffect(self.store.playing and 2 or 1) end)
+    local app = ui.mount(V { store = store })
+    ui.withAnimation(ui.Animation.bouncy(), function() store.playing = true end)
+    ui.flush()
+    assert.equal("scaleEffect 1 -> 2, bouncy 0.5s", animated(app, "dot"))
+    app:unmount()
+  end)
+
+  it("S20 a name ui.Animation lacks is an error with the closest one, not nil", function()
+    assert.error_matches(function() return ui.Animation.bounce end, "ui.Animation has no 'bounce' %(did you mean 'bouncy'%?%)")
+    local ok, err = pcall(function() return ui.Animation.eseIn end)
+    assert.is_false(ok)
+    assert.matches("animation_spec.lua:%d+: ui.Animation has no 'eseIn' %(did you mean 'easeIn'%?%)", err)
+    assert.error_matches(function() return ui.Animation.bouncy(1, 0, "x") end, "ui.Animation.bouncy takes at most 2 arguments")
+  end)
+
+  -- animation(_:) "Applies the given animation to all animatable values
+  -- within this view" and is deprecated for animation(_:value:)
+  -- (https://developer.apple.com/documentation/swiftui/view/animation(_:)-1hc0p):
+  -- Lunette's takes the value; without one it would watch nothing and never animate.
+  it("S20 :animation(a) without the value it watches is an error naming the fix", function()
+    local ok, err = pcall(function() return ui.Image("dot"):animation(ui.Animation.linear(2)) end)
+    assert.is_false(ok)
+    assert.matches("animation_spec.lua:%d+: view:animation%(a, value%): the value it watches is missing", err)
+    assert.truthy(ui.Image("dot"):animation(ui.Animation.linear(2), nil))   -- a value that is nil is given
+  end)
+
+  -- "The completion callback will always be fired exactly one time"
+  -- (https://developer.apple.com/documentation/swiftui/transaction/addanimationcompletion(criteria:_:)):
+  -- withAnimation's body raising still animates what it changed, and its
+  -- completion runs once, after the animation; the error reaches the caller.
+  it("D05 a body that raises keeps its changes animated and its completion, then raises", function()
+    local store = Store()
+    local V = ui.View("RaisingBody", function(self) return ui.Image("dot"):scaleEffect(self.store.playing and 2 or 1) end)
+    local app = ui.mount(V { store = store })
+    local done = 0
+    local ok, err = pcall(ui.withAnimation, ui.Animation.linear(1), function()
+      store.playing = true
+      error("boom")
+    end, function() done = done + 1 end)
+    assert.is_false(ok)
+    assert.matches("boom", err)
+    ui.flush()
+    assert.equal("scaleEffect 1 -> 2, linear 1.0s", animated(app, "dot"))
+    assert.equal(0, done)
+    ui.clock.advance(1.5)
+    ui.flush()
+    assert.equal(1, done)
+    ui.clock.advance(5)
+    ui.flush()
+    assert.equal(1, done)
+    -- a body that raises before changing anything: the completion runs at once
+    ok = pcall(ui.withAnimation, ui.Animation.linear(1), function() error("early") end, function() done = done + 1 end)
+    assert.is_false(ok)
+    assert.equal(2, done)
+    app:unmount()
+  end)
+end)
+
 -- D05: "If no animations are created by the changes in body, then the
 -- callback will be called immediately after body"
 -- (https://developer.apple.com/documentation/swiftui/transaction/addanimationcompletion(criteria:_:));

@@ -38,6 +38,8 @@ void lun_animation_default(lua_State *L);
 /* lun_transaction.c */
 void lun_open_transaction(lua_State *L);
 void lun_transaction_run(lua_State *L, int tidx, int fidx, int nargs);
+int lun_transaction_try(lua_State *L, int tidx, int fidx, int nargs);
+int32_t lun_animation_transaction(lua_State *L, int aidx);
 int32_t lun_animation_run(lua_State *L, int aidx, int fidx, int nargs);
 void lun_transaction_forget(lua_State *L, lun_State *S);
 void lun_transaction_new(lua_State *L, int fromidx);

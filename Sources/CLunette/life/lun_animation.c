@@ -88,6 +88,37 @@ static int lun_animation_spring(lua_State *L) {
   return 1;
 }
 
+/* ui.Animation.bouncy / smooth / snappy(duration?, extraBounce?) ->
+ * animation: SwiftUI's spring presets, "a predefined duration" (0.5 s) and
+ * a base bounce of 0.3, 0 and 0.15, plus extraBounce
+ * (https://developer.apple.com/documentation/swiftui/animation/bouncy(duration:extrabounce:)),
+ * kept on it as `bounce`. Upvalues: its name, its base bounce. */
+static int lun_animation_preset(lua_State *L) {
+  char call[32];
+  lua_Number duration, extra;
+  snprintf(call, sizeof call, "ui.Animation.%s", lua_tostring(L, lua_upvalueindex(1)));
+  lun_no_extra(L, call, 2, 0);
+  duration = luaL_optnumber(L, 1, 0.5);
+  extra = luaL_optnumber(L, 2, 0);
+  luaL_argcheck(L, duration >= 0 && duration <= 1e9, 1, "duration must be a number of seconds, not negative");
+  luaL_argcheck(L, extra >= -2 && extra <= 2, 2, "extraBounce must be a number from -2 to 2 (a bounce is -1 to 1)");
+  lun_animation_new(L, lua_tostring(L, lua_upvalueindex(1)), duration);
+  lua_pushnumber(L, lua_tonumber(L, lua_upvalueindex(2)) + extra);
+  lua_setfield(L, -2, "bounce");
+  return 1;
+}
+
+/* __index of ui.Animation: (Animation, key) -> raises, naming the key and
+ * the closest name it has (F12: a misspelt animation read as nil would
+ * mean "no animation"). */
+static int lun_animation_unknown(lua_State *L) {
+  static const char *const names[] = {"default", "linear", "easeIn", "easeOut", "easeInOut", "spring",
+                                      "bouncy", "smooth", "snappy", NULL};
+  const char *key = luaL_tolstring(L, 2, NULL);
+  lun_push_suggestion(L, key, 0, names);
+  return lun_error_here(L, "ui.Animation has no '%s'%s", key, lua_tostring(L, -1));
+}
+
 /* ui.withAnimation([animation,] fn [, completion [, { completionCriteria }]]) -> ():
  * changes made by fn are animated with it; completion is called once when
  * the animation is complete by its criteria, "logicallyComplete" (after
@@ -100,7 +131,7 @@ static int lun_ui_with_animation(lua_State *L) {
   static const char *const options[] = {"completionCriteria", NULL};
   static const char *const criteria[] = {"logicallyComplete", "removed", NULL};
   lua_Number duration = 0.35;                     /* SwiftUI's default animation */
-  int removed = 0;
+  int removed = 0, status;
   int32_t txid;
   lun_no_extra(L, "ui.withAnimation", lua_isfunction(L, 1) ? 3 : 4, 0);   /* as the caller counts them */
   if (lua_isfunction(L, 1)) {                     /* withAnimation(fn [, completion]): the default animation */
@@ -127,18 +158,26 @@ static int lun_ui_with_animation(lua_State *L) {
   lua_settop(L, 3);
   lua_newtable(L);                                /* 4: what the body did */
   lun_completion_wrap(L, 2, 4);                   /* 5: the body, logging it */
-  txid = lun_animation_run(L, 1, 5, 0);
+  txid = lun_animation_transaction(L, 1);         /* 6 */
+  status = lun_transaction_try(L, 6, 5, 0);
   if (lua_isnil(L, 1)) {                          /* no animation: nothing animates */
     lua_pushboolean(L, 0);
     lua_setfield(L, 4, "views");
   }
-  lun_completion_schedule(L, 4, 3, (double)duration, removed, txid);
+  /* "The completion callback will always be fired exactly one time"
+   * (Transaction.addAnimationCompletion): also when fn raised, for what it
+   * changed before — but not while the budget stops the script */
+  if (status == LUA_OK || !lun_budget_stopping(lun_state(L)))
+    lun_completion_schedule(L, 4, 3, (double)duration, removed, txid);
+  if (status != LUA_OK) lua_error(L);             /* fn's error, on top */
   return 0;
 }
 
 void lun_open_animation(lua_State *L) {
   static const struct { const char *name; double duration; } curves[] = {
     {"linear", 0.35}, {"easeIn", 0.35}, {"easeOut", 0.35}, {"easeInOut", 0.35}, {NULL, 0}};
+  static const struct { const char *name; double bounce; } presets[] = {
+    {"bouncy", 0.3}, {"smooth", 0}, {"snappy", 0.15}, {NULL, 0}};
   int i;
   lun_newmetatable(L, LUN_MT_ANIMATION);
   lua_pushcfunction(L, lun_animation_tostring);
@@ -153,6 +192,16 @@ void lun_open_animation(lua_State *L) {
   }
   lua_pushcfunction(L, lun_animation_spring);
   lua_setfield(L, -2, "spring");
+  for (i = 0; presets[i].name; i++) {
+    lua_pushstring(L, presets[i].name);
+    lua_pushnumber(L, presets[i].bounce);
+    lua_pushcclosure(L, lun_animation_preset, 2);
+    lua_setfield(L, -2, presets[i].name);
+  }
+  lua_createtable(L, 0, 1);                       /* a name it lacks is an error, not nil */
+  lua_pushcfunction(L, lun_animation_unknown);
+  lua_setfield(L, -2, "__index");
+  lua_setmetatable(L, -2);
   lun_animation_new(L, "default", -1);
   lua_setfield(L, -2, "default");
   lua_setfield(L, -2, "Animation");

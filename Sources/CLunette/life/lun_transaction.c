@@ -145,6 +145,12 @@ static void lun_transaction_tell(lua_State *L, int tidx) {
  * transaction at tidx; errors restore the outer transaction and
  * propagate. [-nargs, +0] */
 void lun_transaction_run(lua_State *L, int tidx, int fidx, int nargs) {
+  if (lun_transaction_try(L, tidx, fidx, nargs) != LUA_OK) lua_error(L);
+}
+
+/* lun_transaction_run, returning the call's status: an error is left on
+ * top, the outer transaction restored. [-nargs, +0|1] */
+int lun_transaction_try(lua_State *L, int tidx, int fidx, int nargs) {
   int status, top;
   tidx = lua_absindex(L, tidx);
   fidx = lua_absindex(L, fidx);
@@ -164,17 +170,15 @@ void lun_transaction_run(lua_State *L, int tidx, int fidx, int nargs) {
   lua_rawgeti(L, -1, (lua_Integer)lua_rawlen(L, -1));   /* the outer one, or nil */
   top = lua_gettop(L);
   lun_transaction_tell(L, top);
-  lua_settop(L, top - 2);
-  if (status != LUA_OK) lua_error(L);
+  lua_settop(L, top - 2);                         /* an error stays on top */
+  return status;
 }
 
-/* Runs the function at fidx as a new transaction, from the current one,
- * with the animation at aidx (ui.withAnimation, binding:animation); returns
- * the new transaction's id. [-nargs, +0] */
-int32_t lun_animation_run(lua_State *L, int aidx, int fidx, int nargs) {
+/* Pushes a new transaction, from the current one, with the animation at
+ * aidx (nil: none); returns its id. [-0, +1] */
+int32_t lun_animation_transaction(lua_State *L, int aidx) {
   int32_t id;
   aidx = lua_absindex(L, aidx);
-  fidx = lua_absindex(L, fidx);
   lun_transaction_current(L);
   lun_transaction_new(L, -1);
   id = ((lun_Transaction *)lua_touserdata(L, -1))->id;
@@ -183,6 +187,15 @@ int32_t lun_animation_run(lua_State *L, int aidx, int fidx, int nargs) {
   lua_setfield(L, -2, "animation");
   lua_pop(L, 1);
   lua_remove(L, -2);
+  return id;
+}
+
+/* Runs the function at fidx as a new transaction with the animation at
+ * aidx (binding:animation); returns the new transaction's id. [-nargs, +0] */
+int32_t lun_animation_run(lua_State *L, int aidx, int fidx, int nargs) {
+  int32_t id;
+  fidx = lua_absindex(L, fidx);
+  id = lun_animation_transaction(L, aidx);
   lua_insert(L, -nargs - 1);                      /* below the arguments */
   lun_transaction_run(L, -nargs - 1, fidx, nargs);
   lua_pop(L, 1);

@@ -276,7 +276,10 @@ static void lun_modifier_once(lua_State *L, const char *field, const char *call)
 static int lun_modifier_animation(lua_State *L) {
   int outer;
   lun_modifier_self(L);
-  if (lua_isnil(L, 2) && lua_gettop(L) >= 3) {    /* :animation(nil, value): "If animation is nil, the view
+  if (lua_gettop(L) < 3)                          /* animation(_:) alone is deprecated; watching nothing, it never fires */
+    lun_error_here(L, "view:animation(a, value): the value it watches is missing (SwiftUI's animation(_:) without "
+                   "a value is deprecated): give the value whose change animates this view");
+  if (lua_isnil(L, 2)) {    /* :animation(nil, value): "If animation is nil, the view
                                                      doesn't animate" (animation(_:value:)); kept as false */
     lua_pushboolean(L, 0);
     lua_replace(L, 2);

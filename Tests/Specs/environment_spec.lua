@@ -44,6 +44,23 @@ describe("Environment", function()
     assert.truthy(app:find("no library"))   -- the sibling still renders
   end)
 
+  -- environment(_:) takes "an Observable object", environment(_:_:) a
+  -- WritableKeyPath of EnvironmentValues
+  -- (https://developer.apple.com/documentation/swiftui/view/environment(_:),
+  --  https://developer.apple.com/documentation/swiftui/view/environment(_:_:)):
+  -- a type, or a key no EnvironmentValues has, does not compile in Swift.
+  it("S21 :environment given a type, or a key not declared, is an error naming the fix", function()
+    local ok, err = pcall(function() return ui.Text("x"):environment(Library) end)
+    assert.is_false(ok)
+    assert.matches("environment_spec.lua:%d+: view:environment: Library is a type: pass an instance of it, :environment%(Library%(…%)%)", err)
+    ok, err = pcall(function() return ui.Text("x"):environment("acent", "red") end)
+    assert.is_false(ok)
+    assert.matches("environment_spec.lua:%d+: view:environment: environment key 'acent' is not declared", err)
+    assert.truthy(ui.Text("x"):environment("accent", "red"))       -- declared
+    assert.truthy(ui.Text("x"):environment("colorScheme", "dark"))   -- set by the system
+    assert.truthy(ui.Text("x"):environment("isEnabled", false))      -- a built-in
+  end)
+
   it("S23 a custom key gives its default when unset and its override in a subtree only; the nearest wins", function()
     local Show = ui.View("Show", {
       environment = { library = "library", accent = "accent" },

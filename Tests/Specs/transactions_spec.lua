@@ -297,7 +297,7 @@ describe("The order of :animation and :transaction on one view value", function(
     ui.flush()
     assert.is_nil(animated(app, "still"))
     assert.equal("scaleEffect 0 -> 2, easeInOut 0.3s", animated(app, "moving"))
-    assert.error_matches(function() ui.Text("x"):animation(nil) end, "animation expected")   -- nil watches a value
+    assert.error_matches(function() ui.Text("x"):animation(nil) end, "the value it watches is missing")   -- nil watches a value
     app:unmount()
   end)
 

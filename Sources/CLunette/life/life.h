@@ -67,6 +67,7 @@ void lun_storage_check_section(lua_State *L, int defidx, const char *section, co
 /* lun_env.c: environment keys and reads */
 enum { LUN_ENV_REQUIRED = 1, LUN_ENV_OPTIONAL, LUN_ENV_KEYED, LUN_ENV_OBJECT /* an environmentObject: required */ };
 enum { LUN_ENV_OBSERVABLE = 1, LUN_ENV_OBSERVABLE_OBJECT };
+int lun_env_declared(lua_State *L, int keyidx);
 int lun_env_type_kind(lua_State *L, int idx);
 int lun_env_reserved(const char *key);
 void lun_open_env(lua_State *L);

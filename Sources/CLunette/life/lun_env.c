@@ -112,6 +112,19 @@ void lun_env_system_write(lua_State *L, int keyidx, int vidx) {
   lua_pop(L, 2);
 }
 
+/* 1 if the string key at keyidx can be read: declared (ui.EnvironmentKey,
+ * ui.Entry, a built-in) or one the system sets. [-0, +0] */
+int lun_env_declared(lua_State *L, int keyidx) {
+  int declared;
+  if (lun_env_system_key(lua_tostring(L, keyidx))) return 1;
+  keyidx = lua_absindex(L, keyidx);
+  lun_registry_table(L, &lun_key_envkeys);
+  lua_pushvalue(L, keyidx);
+  declared = lua_rawget(L, -2) == LUA_TTABLE;
+  lua_pop(L, 2);
+  return declared;
+}
+
 /* Pushes the value of a declared key, making it from its default once; a
  * system key, what the host set if it did. [-0, +1] */
 static void lun_env_default(lua_State *L, int keyidx) {

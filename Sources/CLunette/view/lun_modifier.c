@@ -164,9 +164,17 @@ static int lun_modifier_environment(lua_State *L) {
   if (lua_gettop(L) == 2 && lun_object_is_observable_object(L, 2))
     lun_error_here(L, "view:environment: %s is an ObservableObject: pass it with :environmentObject(obj), "
                       "and read it with environmentObject = { name = Type }", luaL_tolstring(L, 2, NULL));
+  if (lua_gettop(L) == 2 && lun_env_type_kind(L, 2)) {   /* environment(_:) takes an object, not its type */
+    lun_env_type_key(L, 2);
+    lun_error_here(L, "view:environment: %s is a type: pass an instance of it, :environment(%s(…))",
+                   lua_tostring(L, -1) + 1, lua_tostring(L, -1) + 1);
+  }
   if (lua_type(L, 2) == LUA_TSTRING && lun_env_reserved(lua_tostring(L, 2)))
     lun_error_here(L, "view:environment: a key may not begin with '@', nor be one of Lunette's own, "
                       "got '%s'", lua_tostring(L, 2));
+  if (lua_gettop(L) >= 3 && lua_type(L, 2) == LUA_TSTRING && !lun_env_declared(L, 2))   /* no such key path */
+    lun_error_here(L, "view:environment: environment key '%s' is not declared (ui.EnvironmentKey(\"%s\", default) "
+                      "or ui.Entry)", lua_tostring(L, 2), lua_tostring(L, 2));
   return lun_modifier_env_put(L);
 }
 

@@ -186,8 +186,17 @@ struct PageRequests: WSMessageHandler {
 /// Host (DNS rebinding) or another Origin (a site the browser has open). A
 /// WebSocket upgrade must name the page's own origin: browsers always send
 /// Origin on one, so a missing Origin is not a page of ours either.
+///
+/// Those checks stop a browser; a process on this machine can send any
+/// header. So the page and its socket also need the preview's key, which
+/// only its address carries (`?key=…`, printed by `lunette preview`, or a
+/// host's `preview.address`): whoever was not shown the address cannot
+/// drive the script (the inspector's edits evaluate Lua). The page's
+/// script and style hold nothing of the script's, and are served to anyone
+/// on loopback.
 struct LoopbackOnly: HTTPHandler {
     let port: @Sendable () -> UInt16
+    let key: PreviewKey
     let inner: any HTTPHandler
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -200,7 +209,37 @@ struct LoopbackOnly: HTTPHandler {
         }
         let upgrade = request.headers[HTTPHeader("Upgrade")] != nil || request.path == "/socket"
         if origin == nil && upgrade { return HTTPResponse(statusCode: .forbidden) }
+        let keyed = upgrade || !(request.path == "/preview.js" || request.path == "/preview.css")
+        if keyed && !key.opens(request.query["key"]) {
+            return HTTPResponse(statusCode: .forbidden, headers: [HTTPHeader("Content-Type"): "text/plain; charset=utf-8"],
+                                body: Data("This preview needs its key: open the whole address lunette preview printed.\n".utf8))
+        }
         return try await inner.handleRequest(request)
+    }
+}
+
+/// A preview's key: 128 random bits, as 32 hexadecimal digits.
+struct PreviewKey: Sendable {
+    /// The digits, as the address carries them.
+    let text: String
+
+    init() {
+        var generator = SystemRandomNumberGenerator()   // the system's (getrandom): not guessable
+        text = (0..<2).map { _ in
+            let word = generator.next() as UInt64
+            let digits = String(word, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }.joined()
+    }
+
+    /// Whether `given` is this key; compared in a time that does not depend on where they differ.
+    func opens(_ given: String?) -> Bool {
+        guard let given else { return false }
+        let a = Array(text.utf8), b = Array(given.utf8)
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for i in a.indices { difference |= a[i] ^ b[i] }
+        return difference == 0
     }
 }
 
@@ -305,7 +344,8 @@ enum Listening {
 
 /// A running preview: its address, and the session the host pumps.
 public final class Preview: @unchecked Sendable {
-    /// `http://127.0.0.1:PORT/`.
+    /// `http://127.0.0.1:PORT/?key=KEY`: the page, with the key its socket
+    /// needs (show it only to whom may drive the script).
     public let address: String
     /// The session the host pumps, on the runtime's thread.
     public let session: PreviewSession
@@ -350,7 +390,8 @@ extension LunetteRuntime {
         var routes = RoutedHTTPHandler()
         PageAssets(page: String(decoding: PackageResources.preview_html, as: UTF8.self)).routes(into: &routes)
         routes.appendRoute("GET /socket", to: WebSocketHTTPHandler(handler: PreviewSocket(session: session, clients: clients)))
-        let handler = SecurityHeaders(port: { box.port }, inner: LoopbackOnly(port: { box.port }, inner: routes))
+        let key = PreviewKey()
+        let handler = SecurityHeaders(port: { box.port }, inner: LoopbackOnly(port: { box.port }, key: key, inner: routes))
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), logger: .disabled, handler: handler)
         let task = Task { await Listening.keep(server, handler: handler, port: { box.port }) }
         let ready = DispatchSemaphore(value: 0)
@@ -366,6 +407,6 @@ extension LunetteRuntime {
             throw PreviewError("could not listen on 127.0.0.1:\(port)")
         }
         box.port = bound
-        return Preview(address: "http://127.0.0.1:\(bound)/", session: session, server: server, task: task)
+        return Preview(address: "http://127.0.0.1:\(bound)/?key=\(key.text)", session: session, server: server, task: task)
     }
 }

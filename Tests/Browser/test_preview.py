@@ -55,11 +55,11 @@ class previewing:
         port = free_port()
         self.process = subprocess.Popen([LUNETTE, "preview", script, "--port", str(port), "--for", "60"],
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.process.stdout.readline()
+        address = re.search(r"http://\S+", self.process.stdout.readline()).group(0)   # with the preview's key
         self.playwright = sync_playwright().start()
         self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         page = self.browser.new_page()
-        page.goto(f"http://127.0.0.1:{port}/")
+        page.goto(address)
         return page
 
     def __exit__(self, *exc):
@@ -81,11 +81,12 @@ class PreviewTests(unittest.TestCase):
         self.process = subprocess.Popen([LUNETTE, "preview", self.script, "--port", str(self.port), "--for", "60"],
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         line = self.process.stdout.readline()
-        self.assertIn(f"http://127.0.0.1:{self.port}/", line)
+        self.assertIn(f"http://127.0.0.1:{self.port}/?key=", line)
+        self.address = re.search(r"http://\S+", line).group(0)
         self.playwright = sync_playwright().start()
         self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         self.page = self.browser.new_page()
-        self.page.goto(f"http://127.0.0.1:{self.port}/")
+        self.page.goto(self.address)
 
     def tearDown(self):
         self.browser.close()

@@ -50,11 +50,13 @@ class serving:
         self.process = subprocess.Popen([LUNETTE, "preview", script, "--port", str(self.port),
                                          "--for", str(self.seconds)],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=cap)
-        self.process.stdout.readline()
+        line = self.process.stdout.readline()
+        self.key = re.search(r"\?key=([0-9a-f]{32})\b", line).group(1)
         return self
 
-    def url(self, path="/"):
-        return f"http://127.0.0.1:{self.port}{path}"
+    def url(self, path="/", key=True):
+        """The page's address (or path's), with the preview's key unless key=False."""
+        return f"http://127.0.0.1:{self.port}{path}" + (f"?key={self.key}" if key else "")
 
     def rss_megabytes(self):
         with open(f"/proc/{self.process.pid}/status") as f:
@@ -118,13 +120,15 @@ class recording_server:
         return False
 
 
-def websocket_handshake(port, origin=None):
+def websocket_handshake(port, origin=None, preview_key=None):
     """Opens a raw socket and asks for a WebSocket upgrade (with `origin`
-    unless None); returns the socket and the response's status line. The
-    socket is never read again by callers that want a client that never reads."""
+    unless None, and the preview's key unless None); returns the socket and
+    the response's status line. The socket is never read again by callers
+    that want a client that never reads."""
     s = socket.create_connection(("127.0.0.1", port), timeout=5)
     key = base64.b64encode(os.urandom(16)).decode()
-    lines = [f"GET /socket HTTP/1.1", f"Host: 127.0.0.1:{port}", "Upgrade: websocket", "Connection: Upgrade",
+    path = "/socket" + (f"?key={preview_key}" if preview_key is not None else "")
+    lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Upgrade: websocket", "Connection: Upgrade",
              f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
     if origin is not None:
         lines.append(f"Origin: {origin}")
@@ -272,16 +276,35 @@ class FramingTests(unittest.TestCase):
 
     def test_a_socket_upgrade_without_the_page_origin_is_refused(self):
         with serving(self.SCRIPT) as preview:
-            s, status = websocket_handshake(preview.port, origin=None)
+            s, status = websocket_handshake(preview.port, origin=None, preview_key=preview.key)
             s.close()
             self.assertIn(" 403", status, "an upgrade without Origin was accepted")
-            s, status = websocket_handshake(preview.port, origin="http://127.0.0.1:1")
+            s, status = websocket_handshake(preview.port, origin="http://127.0.0.1:1", preview_key=preview.key)
             s.close()
             self.assertIn(" 403", status)
-            s, status = websocket_handshake(preview.port, origin=f"http://127.0.0.1:{preview.port}")
+            s, status = websocket_handshake(preview.port, origin=f"http://127.0.0.1:{preview.port}", preview_key=preview.key)
             s.close()
             self.assertIn(" 101", status)
-            s, status = websocket_handshake(preview.port, origin=f"http://localhost:{preview.port}")
+            s, status = websocket_handshake(preview.port, origin=f"http://localhost:{preview.port}", preview_key=preview.key)
+            s.close()
+            self.assertIn(" 101", status)
+
+    def test_a_local_process_without_the_key_can_neither_open_the_socket_nor_read_the_page(self):
+        # A process on this machine can send any Host and Origin; it was
+        # able to drive the script through the inspector's edits (Lua code).
+        with serving(self.SCRIPT) as preview:
+            origin = f"http://127.0.0.1:{preview.port}"
+            for key in [None, "", "0" * 32, preview.key[:-1], preview.key + "0", preview.key.upper()]:
+                s, status = websocket_handshake(preview.port, origin=origin, preview_key=key)
+                s.close()
+                self.assertIn(" 403", status, f"an upgrade with key {key!r} was accepted")
+            with self.assertRaises(urllib.error.HTTPError) as raised:
+                urllib.request.urlopen(preview.url(key=False))
+            self.assertEqual(raised.exception.code, 403)
+            self.assertIn(b"needs its key", raised.exception.read())
+            with urllib.request.urlopen(preview.url("/preview.js", key=False)) as response:   # no script's data in it
+                self.assertEqual(response.status, 200)
+            s, status = websocket_handshake(preview.port, origin=origin, preview_key=preview.key)
             s.close()
             self.assertIn(" 101", status)
 
@@ -336,7 +359,7 @@ class SlowClientTests(unittest.TestCase):
             origin = f"http://127.0.0.1:{preview.port}"
             sockets = []
             for _ in range(8):
-                s, status = websocket_handshake(preview.port, origin=origin)
+                s, status = websocket_handshake(preview.port, origin=origin, preview_key=preview.key)
                 self.assertIn(" 101", status)
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
                 sockets.append(s)

@@ -419,6 +419,30 @@ describe("R11 R16 loops over shared and crafted values end", function()
     end)
   end)
 
+  -- A copy is a value (F04): its paths are independent, so a table shared
+  -- along 2^n paths is copied 2^n times — in C, where the budget cannot
+  -- stop it (22 levels: 1.7 s and 750 MB past a 0.1 s budget). Past a
+  -- million entries the copy (state, a model's property, an onChange
+  -- snapshot, a task id) is refused; so is an id past 4096.
+  it("R11 R15 a copy or an id of a value shared along millions of paths is refused, naming it", function()
+    local value = shared(22)
+    local Holder = ui.View("SharedHolder", { state = { s = 0 }, body = function(self)
+      return ui.Button("store", function() self.s = value end)
+    end })
+    local app = ui.mount(Holder {})
+    local started = os.clock()
+    local ok, err = pcall(function() app:find("store"):tap() end)
+    assert.is_false(ok)
+    assert.matches("hostile_spec.lua:%d+: SharedHolder.state.s: the value has more than 1000000 entries along its paths", err)
+    assert.is_true(os.clock() - started < 1.5)
+    app:unmount()
+    assert.error_matches(function() ui.Text("x"):task(function() end, { id = value }) end, "task id: the value has more than 1000000 entries")
+    local keyed = ui.mount(ui.VStack { ui.Text("x"):id(value) })
+    assert.has_error_node(keyed, "an id holds more than 4096 entries along its paths")
+    keyed:unmount()
+    assert.truthy(ui.mount(ui.VStack { ui.Text("y"):id(shared(8)) }):find("y"))   -- 510 entries: an id still
+  end)
+
   it("R11 a crafted border on a view's modifier list is an error, not an endless loop", function()
     local mods = { true, true, true, true }
     for k = 52, 4, -1 do mods[1 << k] = true end

@@ -143,9 +143,17 @@ static int lun_proxy_tostring(lua_State *L) {
   return 1;
 }
 
+/* How many entries one copy or one comparison by contents may visit: a
+ * table shared along many paths is visited once per path (a copy is a
+ * value: its paths are independent, as a Swift array's elements), so a
+ * small value can stand for an exponential one — 22 levels of t = {t, t}
+ * are 44 entries and 8 million paths. */
+#define LUN_MAX_VISITED 1000000
+
 /* Copies the plain table at idx into a new table, recursively; `path`
- * (a table) holds the tables being copied, to catch a cycle. [-0, +1] */
-static void lun_copy_level(lua_State *L, int idx, int path, int depth, const char *what) {
+ * (a table) holds the tables being copied, to catch a cycle; *visits
+ * counts the entries copied. [-0, +1] */
+static void lun_copy_level(lua_State *L, int idx, int path, int depth, const char *what, long *visits) {
   lun_nest(L, depth, what);
   lua_pushvalue(L, idx);
   if (lua_rawget(L, path) != LUA_TNIL)
@@ -157,9 +165,12 @@ static void lun_copy_level(lua_State *L, int idx, int path, int depth, const cha
   lua_newtable(L);
   lua_pushnil(L);
   while (lua_next(L, idx)) {
+    if (++*visits > LUN_MAX_VISITED)
+      luaL_error(L, "%s: the value has more than %d entries along its paths (a table shared many times inside it?)",
+                 what, LUN_MAX_VISITED);
     if (lua_type(L, -1) == LUA_TTABLE) {
       if (lua_getmetatable(L, -1)) lua_pop(L, 1);
-      else { lun_copy_level(L, lua_gettop(L), path, depth + 1, what); lua_replace(L, -2); }
+      else { lun_copy_level(L, lua_gettop(L), path, depth + 1, what, visits); lua_replace(L, -2); }
     }
     lua_pushvalue(L, -2);
     lua_insert(L, -2);
@@ -173,9 +184,10 @@ static void lun_copy_level(lua_State *L, int idx, int path, int depth, const cha
 /* Pushes a deep copy of the plain table at idx (objects are shared); fails
  * past LUN_MAX_NESTING levels or on a cycle, naming `what`. [-0, +1] */
 static void lun_copy_table(lua_State *L, int idx, const char *what) {
+  long visits = 0;
   idx = lua_absindex(L, idx);
   lua_newtable(L);
-  lun_copy_level(L, idx, lua_gettop(L), 0, what);
+  lun_copy_level(L, idx, lua_gettop(L), 0, what, &visits);
   lua_remove(L, -2);
 }
 
@@ -214,11 +226,6 @@ void lun_snapshot(lua_State *L, int idx, const char *what) {
   lua_replace(L, idx);
 }
 
-/* How many entries one comparison by contents may visit: a table shared
- * along many paths is visited once per path, so a small value can stand
- * for an exponential one. */
-#define LUN_MAX_COMPARED 1000000
-
 static int lun_values_equal_at(lua_State *L, int a, int b, int depth, long *visits) {
   int equal = 1;
   size_t count = 0;
@@ -228,9 +235,9 @@ static int lun_values_equal_at(lua_State *L, int a, int b, int depth, long *visi
   lun_nest(L, depth, "onChange value");
   lua_pushnil(L);
   while (equal && lua_next(L, a)) {
-    if (++*visits > LUN_MAX_COMPARED)
+    if (++*visits > LUN_MAX_VISITED)
       lun_error_here(L, "a value compared by contents has more than %d entries along its paths "
-                     "(a table shared many times inside it?)", LUN_MAX_COMPARED);
+                     "(a table shared many times inside it?)", LUN_MAX_VISITED);
     count++;
     lua_pushvalue(L, -2);
     lua_rawget(L, b);
@@ -245,7 +252,7 @@ static int lun_values_equal_at(lua_State *L, int a, int b, int depth, long *visi
 
 /* 1 if the values at a and b are equal as values: plain tables (without a
  * metatable) by contents, at any depth; anything else by ==. Raises past
- * LUN_MAX_COMPARED entries. */
+ * LUN_MAX_VISITED entries. */
 int lun_values_equal(lua_State *L, int a, int b) {
   long visits = 0;
   return lun_values_equal_at(L, a, b, 0, &visits);

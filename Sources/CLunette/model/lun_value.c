@@ -148,14 +148,17 @@ static void lun_identity_key_at(lua_State *L, int idx, int depth) {
 }
 
 /* The most entries a plain table used as an explicit id may have (its key
- * is made of its sorted contents). */
+ * is made of its sorted contents), and the most along all its paths (a
+ * table shared inside it is keyed once per path: 22 levels of t = {t, t}
+ * would make a key of 8 million entries). */
 #define LUN_MAX_ID_ENTRIES 64
+#define LUN_MAX_ID_VISITED 4096
 
-static void lun_explicit_key_at(lua_State *L, int idx, int depth);
+static void lun_explicit_key_at(lua_State *L, int idx, int depth, int *visits);
 
 /* Pushes the key of a plain table's contents: "t{k=v,...}" with its entries
  * in order of their keys' keys, so equal contents give equal keys. [-0, +1] */
-static void lun_table_key(lua_State *L, int idx, int depth) {
+static void lun_table_key(lua_State *L, int idx, int depth, int *visits) {
   int n = 0, i, j, list;
   lun_nest(L, depth, "an id");
   lua_createtable(L, 8, 0);                       /* the "k=v" strings */
@@ -163,9 +166,12 @@ static void lun_table_key(lua_State *L, int idx, int depth) {
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     if (++n > LUN_MAX_ID_ENTRIES) luaL_error(L, "an id table holds at most %d entries", LUN_MAX_ID_ENTRIES);
-    lun_explicit_key_at(L, -2, depth + 1);
+    if (++*visits > LUN_MAX_ID_VISITED)
+      luaL_error(L, "an id holds more than %d entries along its paths (a table shared many times inside it?)",
+                 LUN_MAX_ID_VISITED);
+    lun_explicit_key_at(L, -2, depth + 1, visits);
     lua_pushliteral(L, "=");
-    lun_explicit_key_at(L, -3, depth + 1);
+    lun_explicit_key_at(L, -3, depth + 1, visits);
     lua_concat(L, 3);
     for (i = n - 1; i >= 1; i--) {                /* insertion in order (at most 64) */
       lua_rawgeti(L, list, i);
@@ -187,11 +193,11 @@ static void lun_table_key(lua_State *L, int idx, int depth) {
 }
 
 /* lun_explicit_key, `depth` levels in. */
-static void lun_explicit_key_at(lua_State *L, int idx, int depth) {
+static void lun_explicit_key_at(lua_State *L, int idx, int depth, int *visits) {
   idx = lua_absindex(L, idx);
   if (lua_type(L, idx) == LUA_TTABLE && !lua_getmetatable(L, idx)) {
     lua_getfield(L, idx, "id");
-    if (lua_isnil(L, -1)) { lua_pop(L, 1); lun_table_key(L, idx, depth); return; }
+    if (lua_isnil(L, -1)) { lua_pop(L, 1); lun_table_key(L, idx, depth, visits); return; }
     lua_pop(L, 1);
   }
   lun_identity_key_at(L, idx, depth);
@@ -201,5 +207,6 @@ static void lun_explicit_key_at(lua_State *L, int idx, int depth) {
  * lun_identity_key, but a plain table without an id field is a value, keyed
  * by its contents (D03: ids are compared by value). [-0, +1] */
 void lun_explicit_key(lua_State *L, int idx) {
-  lun_explicit_key_at(L, idx, 0);
+  int visits = 0;
+  lun_explicit_key_at(L, idx, 0, &visits);
 }

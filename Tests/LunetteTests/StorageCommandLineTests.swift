@@ -28,6 +28,33 @@ extension CommandLineTests {
         XCTAssertTrue(second.output.contains("count 2"), second.output)
     }
 
+    /// A script that ends with os.exit, in the action that wrote (a hostile
+    /// read: the write waited for the flush's end, which an exit never
+    /// reaches, and for the store's queue, which the exit did not wait for).
+    func testT04AScriptThatEndsWithOsExitKeepsWhatItWrote() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("exiting_\(UUID().uuidString).lua")
+        try """
+            local ui = require("lunette")
+            local Counter = ui.View("Counter", { appStorage = { count = 0, blob = "" }, body = function(self)
+              return ui.Button("count " .. self.count, function()
+                self.count = self.count + 1
+                self.blob = string.rep("x", 1 << 20)
+                os.exit(0)
+              end)
+            end })
+            local app = ui.mount(Counter {})
+            print(app:find({ type = "Button" }).text)
+            app:find({ type = "Button" }):tap()
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let store = file.deletingPathExtension().path + ".sqlite"
+        defer { for path in [file.path, store, store + "-wal", store + "-shm"] { try? FileManager.default.removeItem(atPath: path) } }
+        for expected in 0..<3 {
+            let result = try lunette(["run", "--storage", store, file.path])
+            XCTAssertEqual(result.status, 0, result.errors)
+            XCTAssertTrue(result.output.contains("count \(expected)"), result.output)
+        }
+    }
+
     func testT04ACorruptStoreGivesDefaultsAndAClearErrorAndIsNotOverwritten() throws {
         let script = try storageScript(taps: 1)
         let store = script.deletingPathExtension().path + ".sqlite"

@@ -467,6 +467,9 @@ typedef struct lun_StorageHost {
    * failure is the host's to report). */
   int (*read)(void *context, const char *key, size_t len, const char **bytes, size_t *blen);
   void (*write)(void *context, const char *key, size_t len, const char *bytes, size_t blen);
+  /* The script ends the process (os.exit): what was written goes to the
+   * store now, and the host waits until the store has it (a while at most). */
+  void (*keep)(void *context);
 } lun_StorageHost;
 
 /* Inspection and reports: apps' text, node handles, problems and failed events */

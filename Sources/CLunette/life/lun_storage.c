@@ -645,7 +645,29 @@ int lun_scene_set(lua_State *L, const char *name, size_t len) {
   return lua_pcall(L, 1, 0, 0) == LUA_OK ? LUN_OK : (lua_pop(L, 1), LUN_ERROR);
 }
 
+/* os.exit as the script sees it (upvalue: Lua's): (code, close) -> never.
+ * A script that ends the process ends it with what it wrote kept: the
+ * changes of the running flush go to the store first (they go at its end,
+ * which an exit never reaches), and the host waits until the store has
+ * them. */
+static int lun_storage_exit(lua_State *L) {
+  lun_storage_sync(L, lun_state(L));
+  lunh(lun_state(L)->rt, storage, keep);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, 0);
+  return 0;
+}
+
 void lun_open_storage(lua_State *L) {
   lua_pushcfunction(L, lun_ui_app_storage);
   lua_setfield(L, -2, "AppStorage");
+  if (lua_getglobal(L, LUA_OSLIBNAME) == LUA_TTABLE && lua_getfield(L, -1, "exit") == LUA_TFUNCTION &&
+      lua_iscfunction(L, -1) && lua_tocfunction(L, -1) != lun_storage_exit) {   /* the sandbox has none */
+    lua_pushcclosure(L, lun_storage_exit, 1);
+    lua_setfield(L, -2, "exit");
+    lua_pop(L, 1);
+    return;
+  }
+  lua_pop(L, lua_istable(L, -1) ? 2 : 1);
 }

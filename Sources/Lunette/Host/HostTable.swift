@@ -70,6 +70,7 @@ enum HostTable {
         table.pointee.storage.context = Unmanaged.passUnretained(runtime.storage).toOpaque()
         table.pointee.storage.read = lunhStorageRead
         table.pointee.storage.write = lunhStorageWrite
+        table.pointee.storage.keep = lunhStorageKeep
         table.pointee.inspect.context = context
         table.pointee.inspect.app_text = lunhAppText
         table.pointee.inspect.app_find = lunhAppFind

@@ -29,6 +29,13 @@ func lunhStorageWrite(_ context: UnsafeMutableRawPointer?, _ key: UnsafePointer<
     }
 }
 
+func lunhStorageKeep(_ context: UnsafeMutableRawPointer?) {
+    withStorage(context) { storage in
+        storage.commit()
+        storage.waitUntilWritten(timeout: 5)
+    }
+}
+
 /// The bytes at pointer, as C handed them.
 func bytesOf(_ pointer: UnsafePointer<CChar>?, _ length: Int) -> [UInt8] {
     guard let pointer, length > 0 else { return [] }

@@ -30,16 +30,31 @@ struct StorageOption: ParsableArguments {
 
 /// A SQLite store opened when first asked, so a script without appStorage
 /// never touches the file; a store that cannot be opened fails each call
-/// with the reason (the runtime reports it once and uses the defaults).
+/// with the reason (the runtime reports it once and uses the defaults),
+/// and is tried again once `retryAfter` seconds have passed: a lock another
+/// process held for longer than SQLite waits is gone later, and a long
+/// `preview` or REPL session keeps its storage from then on.
 final class OpenedOnFirstUse: AppStorageStore {
+    /// Seconds between tries to open a store that failed to open.
+    static let retryAfter = 2.0
     private let path: String
-    private var opened: Result<SQLiteAppStorage, Error>?
+    private var opened: SQLiteAppStorage?
+    private var failure: (error: Error, at: Date)?
 
     init(path: String) { self.path = path }
 
     private func store() throws -> SQLiteAppStorage {
-        if opened == nil { opened = Result { try SQLiteAppStorage(path: path) } }
-        return try opened!.get()
+        if let opened { return opened }
+        if let failure, Date().timeIntervalSince(failure.at) < Self.retryAfter { throw failure.error }
+        do {
+            let store = try SQLiteAppStorage(path: path)
+            opened = store
+            failure = nil
+            return store
+        } catch {
+            failure = (error, Date())
+            throw error
+        }
     }
 
     func value(forKey key: [UInt8]) throws -> [UInt8]? { try store().value(forKey: key) }

@@ -55,6 +55,40 @@ extension CommandLineTests {
         }
     }
 
+    /// A store that cannot be opened at first (here a file stands where its
+    /// directory goes; a lock held longer than SQLite waits is the same) is tried
+    /// again later: a view that appears once it can be opened keeps its
+    /// value (a hostile read: the first failure was kept for the whole run).
+    func testT04AStoreThatFailsToOpenIsTriedAgainLater() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("later_\(UUID().uuidString)")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("later_\(UUID().uuidString).lua")
+        try """
+            local ui = require("lunette")
+            local Late = ui.View("Late", { appStorage = { late = 0 }, body = function(self)
+              return ui.Text("late=" .. self.late):onAppear(function() self.late = self.late + 1 end)
+            end })
+            local V = ui.View("V", { appStorage = { early = 0 }, state = { show = false }, body = function(self)
+              return ui.VStack { ui.Text("early=" .. self.early), self.show and Late {} or nil }:task(function()
+                os.remove("\(directory.path)")
+                ui.sleep(2.5)
+                self.show = true
+              end)
+            end })
+            return V {}
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let store = directory.appendingPathComponent("store.sqlite").path
+        try "not a directory".write(to: directory, atomically: true, encoding: .utf8)
+        defer {
+            try? FileManager.default.removeItem(at: file)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        let first = try lunette(["run", "--storage", store, file.path, "--for", "3"])
+        XCTAssertTrue(first.errors.contains("cannot be used"), first.errors)   // early: reported, its default used
+        XCTAssertTrue(first.output.contains("late=1"), first.output)
+        let second = try lunette(["run", "--storage", store, file.path, "--for", "3"])
+        XCTAssertTrue(second.output.contains("late=2"), second.output + second.errors)
+    }
+
     func testT04ACorruptStoreGivesDefaultsAndAClearErrorAndIsNotOverwritten() throws {
         let script = try storageScript(taps: 1)
         let store = script.deletingPathExtension().path + ".sqlite"

@@ -69,11 +69,15 @@ struct NavigationPop {
         return nil
     }
 
-    /// "Library.state#1.path" → ("Library#1", "path").
+    /// "Library.state#1.path" → ("Library#1", "path"); a view's name may
+    /// hold dots ("My.Library.state#1.path").
     static func stateOwner(_ dependency: String) -> (String, String)? {
-        let parts = dependency.split(separator: ".", maxSplits: 2).map(String.init)
-        guard parts.count == 3, parts[1].hasPrefix("state#") else { return nil }
-        return (parts[0] + "#" + parts[1].dropFirst("state#".count), parts[2])
+        let parts = dependency.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard let at = parts.indices.dropFirst().first(where: {
+            parts[$0].hasPrefix("state#") && Int(parts[$0].dropFirst("state#".count)) != nil
+        }), at + 1 < parts.count else { return nil }
+        let view = parts[..<at].joined(separator: "."), name = parts[(at + 1)...].joined(separator: ".")
+        return (view + "#" + parts[at].dropFirst("state#".count), name)
     }
 
     /// The elements of a list as the runtime describes it (`{"Dune", 3}`),
@@ -81,8 +85,10 @@ struct NavigationPop {
     static func elements(of description: String) -> [String]? {
         guard description.hasPrefix("{"), description.hasSuffix("}") else { return nil }
         let inner = description.dropFirst().dropLast()
-        var parts: [String] = [], current = "", depth = 0, quoted = false
+        var parts: [String] = [], current = "", depth = 0, quoted = false, escaped = false
         for character in inner {
+            if escaped { escaped = false; current.append(character); continue }   // \" inside a string
+            if quoted && character == "\\" { escaped = true; current.append(character); continue }
             if character == "\"" { quoted.toggle() }
             if !quoted {
                 if "{([".contains(character) { depth += 1 }

@@ -179,6 +179,33 @@ class PreviewTests(unittest.TestCase):
         self.assertEqual(raised.exception.code, 403)
 
 
+class InspectorValuesTests(unittest.TestCase):
+    # A hostile read: a state value holding " = " or a line break broke the
+    # inspector's rows (the page split on " = ", the server on lines), and an
+    # unchanged row written back was not a Lua value; descriptions are Lua
+    # literals now, one line each.
+    def test_values_with_line_breaks_and_equals_signs_show_and_write_back_as_they_are(self):
+        script = r"""
+local ui = require("lunette")
+local V = ui.View("Odd", { state = { s = "a = b", m = "line1\nline2" }, body = function(self)
+  return ui.VStack { ui.Text("s is " .. self.s), ui.Text("m has " .. #self.m .. " bytes") }
+end })
+return V {}
+"""
+        with previewing(script, "odd.lua") as page:
+            page.locator("[data-view='Odd#1']").first.click(position={"x": 2, "y": 2})
+            s = page.locator("#inspector input[data-state=s]")
+            m = page.locator("#inspector input[data-state=m]")
+            expect(s).to_have_value('"a = b"')
+            expect(m).to_have_value('"line1\\nline2"')
+            s.press("Enter")                             # written back unchanged
+            m.press("Enter")
+            expect(page.locator("#timeline")).to_contain_text('set Odd#1.m = "line1\\nline2"')
+            expect(page.locator("span", has_text="s is a = b")).to_be_visible()
+            expect(page.locator("span", has_text="m has 11 bytes")).to_be_visible()
+            self.assertEqual(page.locator("#inspector input[data-state]").count(), 2)
+
+
 class ListPreviewTests(unittest.TestCase):
     def test_a_lazy_list_window_follows_the_scroll(self):
         rows = ('local ui = require("lunette")\nlocal rows = {}\nfor i = 1, 200 do rows[i] = "row " .. i end\n'

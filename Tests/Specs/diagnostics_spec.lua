@@ -103,6 +103,20 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.truthy(ui.Text("x"):task(print, nil))       -- an explicit nil in a place it takes is no extra argument
   end)
 
+  -- A hostile read: a title holding a line break and a terminal escape
+  -- printed a fake line ("Button") and coloured the terminal. Texts,
+  -- modifier values and state are described as Lua literals: one line.
+  it("R11 a tree's lines and a view's state escape line breaks, quotes and control bytes", function()
+    local app = ui.mount(ui.VStack { ui.Text("a\nb\27[31m"):navigationTitle('t\n  Button "Fake"\0') })
+    local tree = app:tree()
+    assert.equal(2, select(2, tree:gsub("\n", "")), tree)             -- two lines: VStack and the Text
+    assert.truthy(tree:find([[Text "a\nb\027[31m" .navigationTitle("t\n  Button \"Fake\"\000")]], 1, true), tree)
+    assert.falsy(tree:find("\27", 1, true))
+    app:unmount()
+    local described = tostring(ui.Binding.constant({ "x\ty", ['a"\n'] = 1 }))   -- a value described is a literal too
+    assert.equal([[Binding({"x\ty", ["a\"\n"]=1})]], described)
+  end)
+
   it("D10 the parts of ui written in Lua name the script's line, even where a body ends with a call to one", function()
     -- `return ui.ForEach(…)` is a tail call: Lua drops the body's frame, so these are entered through C
     local function errorNode(body)

@@ -36,7 +36,9 @@ static int lun_unit_state_k(lua_State *L) {
         lua_pop(L, 2);
         lun_secret_describe(L, -1, "", "");
       } else lua_pop(L, 1);
-      lua_pushfstring(L, "%s = %s", lua_tostring(L, -3), lua_tostring(L, -1));
+      lun_push_key(L, -3);                        /* a name as Lua writes it: one line, read back by the page */
+      lua_pushfstring(L, "%s = %s", lua_tostring(L, -1), lua_tostring(L, -2));
+      lua_remove(L, -2);
       lua_rawseti(L, lines, ++n);
       lua_pop(L, 2);
     }
@@ -65,7 +67,9 @@ static int lun_unit_inputs_k(lua_State *L) {
     while (lua_next(L, 3)) {
       if (lua_type(L, -2) == LUA_TSTRING) {
         lun_describe(L, -1, 2);                   /* a Binding hides a SecureField's text itself */
-        lua_pushfstring(L, "%s%s = %s", n++ ? "\n" : "", lua_tostring(L, -3), lua_tostring(L, -1));
+        lun_push_key(L, -3);
+        lua_pushfstring(L, "%s%s = %s", n++ ? "\n" : "", lua_tostring(L, -1), lua_tostring(L, -2));
+        lua_remove(L, -2);
         lua_remove(L, -2);
         lua_pushvalue(L, 4);
         lua_insert(L, -2);

@@ -662,12 +662,10 @@ static int lun_storage_exit(lua_State *L) {
 void lun_open_storage(lua_State *L) {
   lua_pushcfunction(L, lun_ui_app_storage);
   lua_setfield(L, -2, "AppStorage");
-  if (lua_getglobal(L, LUA_OSLIBNAME) == LUA_TTABLE && lua_getfield(L, -1, "exit") == LUA_TFUNCTION &&
-      lua_iscfunction(L, -1) && lua_tocfunction(L, -1) != lun_storage_exit) {   /* the sandbox has none */
+  if (lua_getglobal(L, LUA_OSLIBNAME) != LUA_TTABLE) { lua_pop(L, 1); return; }
+  if (lua_getfield(L, -1, "exit") == LUA_TFUNCTION && lua_tocfunction(L, -1) != lun_storage_exit) {   /* the sandbox has none */
     lua_pushcclosure(L, lun_storage_exit, 1);
     lua_setfield(L, -2, "exit");
-    lua_pop(L, 1);
-    return;
-  }
-  lua_pop(L, lua_istable(L, -1) ? 2 : 1);
+  } else lua_pop(L, 1);
+  lua_pop(L, 1);
 }

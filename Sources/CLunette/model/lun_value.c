@@ -14,6 +14,53 @@ static void lun_append(lua_State *L, int acc) {
   lua_replace(L, acc);
 }
 
+/* Pushes the string at idx as a Lua literal: in double quotes, with `"`,
+ * `\` and control bytes escaped (\n, \r, \t, \ddd), so a description
+ * stays one line that reads back as the same string — never a line break
+ * or a terminal's escape sequence a script chose. Other bytes as they are.
+ * [-0, +1] */
+void lun_push_quoted(lua_State *L, int idx) {
+  size_t len, i;
+  const char *s = lua_tolstring(L, idx, &len);
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  luaL_addchar(&b, '"');
+  for (i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\') { luaL_addchar(&b, '\\'); luaL_addchar(&b, (char)c); }
+    else if (c == '\n') luaL_addstring(&b, "\\n");
+    else if (c == '\r') luaL_addstring(&b, "\\r");
+    else if (c == '\t') luaL_addstring(&b, "\\t");
+    else if (c < 0x20 || c == 0x7f) {
+      char digits[8];
+      snprintf(digits, sizeof digits, "\\%03u", (unsigned)c);   /* three digits: a digit after it stays apart */
+      luaL_addstring(&b, digits);
+    } else luaL_addchar(&b, (char)c);
+  }
+  luaL_addchar(&b, '"');
+  luaL_pushresult(&b);
+}
+
+/* Pushes the string key at idx as a table constructor writes it: `name`
+ * when it is a name Lua reads as one, else `["…"]`. [-0, +1] */
+void lun_push_key(lua_State *L, int idx) {
+  static const char *const reserved[] = {"and", "break", "do", "else", "elseif", "end", "false", "for", "function",
+                                         "goto", "if", "in", "local", "nil", "not", "or", "repeat", "return", "then",
+                                         "true", "until", "while", NULL};
+  size_t len, i;
+  const char *s = lua_tolstring(L, idx, &len);
+  int name = len > 0 && !(s[0] >= '0' && s[0] <= '9');
+  for (i = 0; name && i < len; i++)
+    name = s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9');
+  for (i = 0; name && reserved[i]; i++) name = strcmp(s, reserved[i]) != 0;
+  if (name) { lua_pushvalue(L, idx); return; }
+  idx = lua_absindex(L, idx);
+  lua_pushliteral(L, "[");
+  lun_push_quoted(L, idx);
+  lua_pushliteral(L, "]");
+  lua_concat(L, 3);
+}
+
 /* Pushes a short readable description of a table's contents. [-0, +1] */
 static void lun_describe_table(lua_State *L, int idx, int depth) {
   int n = 0, acc;
@@ -36,7 +83,9 @@ static void lun_describe_table(lua_State *L, int idx, int depth) {
     if (n >= 8) { lua_pop(L, 2); break; }
     if (n++) { lua_pushliteral(L, ", "); lun_append(L, acc); }
     if (lua_type(L, -2) == LUA_TSTRING) {
-      lua_pushfstring(L, "%s=", lua_tostring(L, -2));
+      lun_push_key(L, -2);
+      lua_pushliteral(L, "=");
+      lua_concat(L, 2);
     } else {
       lun_describe(L, -2, 0);
       lua_pushfstring(L, "[%s]=", lua_tostring(L, -1));
@@ -58,7 +107,7 @@ void lun_describe(lua_State *L, int idx, int depth) {
   luaL_checkstack(L, 8, "describing a value");
   switch (lua_type(L, idx)) {
     case LUA_TSTRING:
-      lua_pushfstring(L, "\"%s\"", lua_tostring(L, idx));
+      lun_push_quoted(L, idx);
       return;
     case LUA_TTABLE:
       if (!lua_getmetatable(L, idx)) {

@@ -161,6 +161,8 @@ void lun_secret_describe(lua_State *L, int vidx, const char *before, const char 
 
 /* lun_value.c: values described for people, and the keys identities are matched by */
 void lun_describe(lua_State *L, int idx, int depth);
+void lun_push_quoted(lua_State *L, int idx);
+void lun_push_key(lua_State *L, int idx);
 void lun_identity_key(lua_State *L, int idx);
 void lun_explicit_key(lua_State *L, int idx);
 

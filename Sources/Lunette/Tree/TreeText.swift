@@ -52,14 +52,22 @@ enum TreeText {
         if let after = node.attribute("hiddenRows") { out += inner + "… \(after) more rows\n" }
     }
 
+    /// `s` in double quotes, escaped as the runtime's descriptions are
+    /// (`\"`, `\\`, `\n`, `\r`, `\t`, other control characters as `\ddd`):
+    /// one line a script cannot break, nor fill with a terminal's escapes.
     static func quoted(_ s: String) -> String {
         var out = "\""
-        for ch in s {
-            switch ch {
+        for scalar in s.unicodeScalars {
+            switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
-            default: out.append(ch)
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7f:
+                let digits = String(scalar.value)
+                out += "\\" + String(repeating: "0", count: 3 - digits.count) + digits
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out + "\""

@@ -12,7 +12,10 @@ import Lunette
 final class Outbox: @unchecked Sendable {
     /// Messages (besides the frame) a page may have waiting before it is closed.
     static let maxPending = 256
-    /// Bytes a page may have waiting before it is closed.
+    /// Bytes of messages (besides the frame) a page may have waiting before
+    /// it is closed. The frame is not counted: it is one at most, the same
+    /// string for every page, and as large as the trees it draws (a frame
+    /// over this bound closed every page, leaving it blank).
     static let maxPendingBytes = 8 << 20
 
     private enum State { case open, closing, ended }
@@ -34,12 +37,9 @@ final class Outbox: @unchecked Sendable {
     func send(_ text: String, isFrame: Bool) {
         lock.lock()
         guard state == .open else { lock.unlock(); return }
-        if isFrame, let old = pending.firstIndex(where: { $0.isFrame }) {
-            pendingBytes -= pending[old].text.utf8.count
-            pending.remove(at: old)
-        }
+        if isFrame, let old = pending.firstIndex(where: { $0.isFrame }) { pending.remove(at: old) }
         pending.append((text, isFrame))
-        pendingBytes += text.utf8.count
+        if !isFrame { pendingBytes += text.utf8.count }   // a frame is one at most, shared by every page
         if pending.count > Self.maxPending || pendingBytes > Self.maxPendingBytes {
             pending = []                  // it fell too far behind: closed, never shown a partial page
             pendingBytes = 0
@@ -101,7 +101,7 @@ final class Outbox: @unchecked Sendable {
         if !controls.isEmpty { return controls.removeFirst() }
         if !pending.isEmpty {
             let message = pending.removeFirst()
-            pendingBytes -= message.text.utf8.count
+            if !message.isFrame { pendingBytes -= message.text.utf8.count }
             return WSFrame(fin: true, opcode: .text, mask: nil, payload: Data(message.text.utf8))
         }
         if state == .closing {
@@ -123,6 +123,14 @@ final class Clients: @unchecked Sendable {
 
     func remove(_ id: UUID) {
         lock.lock(); outboxes[id] = nil; lock.unlock()
+    }
+
+    /// Sends one page `text` (nothing if it went).
+    func send(_ text: String, to id: UUID, isFrame: Bool = false) {
+        lock.lock(); let outbox = outboxes[id]; lock.unlock()
+        guard let outbox else { return }
+        outbox.send(text, isFrame: isFrame)
+        if !outbox.isOpen { remove(id) }
     }
 
     /// Sends every page `text`; `isFrame` marks a whole-state frame, which
@@ -159,7 +167,7 @@ struct PreviewSocket: WSHandler {
             clients.remove(id)
             outbox.finish()
         }
-        session.enqueue(#"{"type":"hello"}"#)
+        session.enqueue(#"{"type":"hello","page":"\#(id.uuidString)"}"#)
         return AsyncStream(unfolding: { await outbox.next() })
     }
 }

@@ -28,12 +28,18 @@ public final class PreviewSession: @unchecked Sendable {
 
     /// Waits up to `timeout` seconds for a request, then handles every waiting one.
     /// Returns whether any was handled.
+    /// The frame that follows a batch goes once, after all of it: a page
+    /// that sent n requests (typing fast) costs one walk of the trees, not n.
     @discardableResult
     public func pump(waiting timeout: Double = 0) -> Bool {
         let batch = requests.take(waiting: timeout)
         for text in batch { handle(text) }
+        if needsFrame { needsFrame = false; publish() }
         return !batch.isEmpty
     }
+
+    /// A request of the batch changed (or may have changed) what pages show.
+    private var needsFrame = false
 
     /// Sends pages the current frame if it changed (after the host flushed or time ran).
     public func publish(note: String? = nil) {
@@ -128,17 +134,15 @@ public final class PreviewSession: @unchecked Sendable {
         noteAcknowledged(request)
         do {
             switch type {
-            case "hello":
-                lastFrame = ""
-                sentTimeline = 0
+            case "hello":                           // a new page: what the others have, to it alone
                 publish()
-                if let overlay { send(["type": "error", "message": overlay]) }
+                if let client = (request["page"] as? String).flatMap(UUID.init(uuidString:)) { welcome(client) }
             case "select", "setValue", "step", "tap", "submit", "toggle", "setText", "scroll", "pop", "delete", "move", "refresh":
                 // A request on a node that went under it (a click racing a
                 // frame) is dropped: it is no error of the script's.
-                guard let node = target(of: request) else { publish(); return }
+                guard let node = target(of: request) else { needsFrame = true; return }
                 try act(type, on: node, request)
-                publish()
+                needsFrame = true
             case "inspect":
                 guard let node = PreviewTree.node(nodeID, in: runtime) else {
                     send(["type": "inspection", "node": nodeID, "gone": true])   // the selection went: not an error
@@ -156,7 +160,7 @@ public final class PreviewSession: @unchecked Sendable {
                 }
                 let shown = !hidden && !isHidden(name, of: view)
                 record("event", "set \(view).\(name) = \(shown ? value : "(hidden: a SecureField's text)")")
-                publish()
+                needsFrame = true
             case "graph":
                 send(graph(of: request["view"] as? String))
             case "clock":
@@ -165,7 +169,7 @@ public final class PreviewSession: @unchecked Sendable {
                 case "resume": clockPaused = false
                 case "step":
                     if runtime.advanceClock(by: request["seconds"] as? Double ?? 0.1) == false { runtime.runDueWork() }
-                    publish()
+                    needsFrame = true
                 default: break
                 }
                 send(["type": "clock", "paused": clockPaused])
@@ -175,8 +179,21 @@ public final class PreviewSession: @unchecked Sendable {
         } catch {
             record("error", "\(error)")
             send(["type": "failure", "message": "\(error)"])
-            publish()
+            needsFrame = true
         }
+    }
+
+    /// Sends a page that just connected the last frame, the whole timeline
+    /// and the error shown over the frame, if any — to it alone: the pages
+    /// already open have them.
+    private func welcome(_ page: UUID) {
+        if !lastFrame.isEmpty {
+            let rest = Self.encode(["type": "frame", "rerendered": [String](), "costs": [String: Any](), "note": NSNull(),
+                                    "acked": acknowledged] as [String: Any])
+            clients.send("{\"apps\":" + lastFrame + "," + rest.dropFirst(), to: page, isFrame: true)
+        }
+        if !timeline.isEmpty { clients.send(Self.encode(["type": "timeline", "entries": timeline]), to: page) }
+        if let overlay { clients.send(Self.encode(["type": "error", "message": overlay]), to: page) }
     }
 
     /// Carries out a page's action on `node`, as a script or a test would.

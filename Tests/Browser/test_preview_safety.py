@@ -226,7 +226,7 @@ class MarkupTests(unittest.TestCase):
             expect(field).to_have_value(evil)
             self.assertEqual(field.get_attribute("placeholder"), "P " + evil)
             page.locator("[data-view='Markup#1']").click(position={"x": 1, "y": 1})
-            expect(page.locator("#inspector")).to_contain_text('navigationTitle("N ' + evil)
+            expect(page.locator("#inspector")).to_contain_text('navigationTitle("N ' + evil.replace('"', '\\"'))   # a Lua literal
             time.sleep(0.5)
             self.assertEqual(page.locator("#stage img, #stage script, #side img, #side script, b:text('bold')").count(), 0,
                              "a drawn string became an element")
@@ -262,6 +262,32 @@ class FramingTests(unittest.TestCase):
             with self.assertRaises(urllib.error.HTTPError) as raised:
                 urllib.request.urlopen(request)
             self.assert_safe_headers({k.lower(): v for k, v in raised.exception.headers.items()}, "a refusal")
+
+    def test_a_new_page_gets_the_timeline_and_the_pages_already_open_do_not_get_it_again(self):
+        # A hostile read: each new page made the server send the whole
+        # timeline to every page, so the ones open showed it twice.
+        with serving(COUNTER_LIKE) as preview, browsing() as first:
+            first.goto(preview.url())
+            for n in range(1, 4):
+                first.locator("button", has_text="add").click()
+                expect(first.locator("span", has_text=f"count {n}")).to_be_visible()
+            entries = first.locator("#timeline div")
+            expect(entries.filter(has_text='tap Button "add"')).to_have_count(3)
+            before = entries.count()
+            second = first.context.browser.new_page()
+            second.goto(preview.url())
+            expect(second.locator("span", has_text="count 3")).to_be_visible()
+            expect(second.locator("#timeline div").filter(has_text='tap Button "add"')).to_have_count(3)
+            first.wait_for_timeout(500)
+            self.assertEqual(entries.count(), before)
+
+    def test_a_frame_larger_than_a_pages_message_bound_is_drawn(self):
+        # A hostile read: a frame over the 8 MiB a page may have waiting
+        # closed every page ("too far behind"), leaving it blank.
+        with serving(BIG_TEXT) as preview, browsing() as page:
+            page.goto(preview.url())
+            expect(page.locator("span", has_text="after the big one")).to_be_visible(timeout=20000)
+            expect(page.locator("#status")).to_have_text("connected")
 
     def test_the_page_works_under_its_policy(self):
         with serving(COUNTER_LIKE) as preview, browsing() as page:
@@ -342,6 +368,11 @@ return ui.View("Counter", { state = { n = 0 }, body = function(self)
     ui.Button("add", function() self.n = self.n + 1 end),
   }
 end })()
+"""
+
+BIG_TEXT = """
+local ui = require("lunette")
+return ui.VStack { ui.Text("big " .. string.rep("x", 9 * 1024 * 1024)), ui.Text("after the big one") }
 """
 
 FLOOD = """

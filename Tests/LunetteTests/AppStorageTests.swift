@@ -250,9 +250,18 @@ final class AppStorageTests: XCTestCase {
                 return ui.View("V", { appStorage = { v = "default" }, body = function(self) return ui.Text(tostring(self.v)) end })()
                 """))
             XCTAssertEqual(app.nodes.first?.children.first?.text, "default", why)
-            XCTAssertTrue(runtime.effectErrors.contains { $0.contains("cannot read 'v'") && $0.contains(why) },
+            XCTAssertTrue(runtime.effectErrors.contains { $0.contains("cannot read \"v\"") && $0.contains(why) },
                           "\(why): \(runtime.effectErrors)")
         }
+        // A key is named whole, as a literal: one holding a NUL was cut at it (a hostile read).
+        let store = MemoryAppStorage()
+        try store.write([AppStorageChange(key: Array("k\0hidden".utf8), value: [0x4C, 0x31, 0x3F])])
+        let runtime = try LunetteRuntime(options: .init(appStorage: store))
+        _ = try runtime.run(source: """
+            local ui = require("lunette")
+            return ui.View("V", { appStorage = { ["k\\0hidden"] = "default" }, body = function(self) return ui.Text(tostring(self["k\\0hidden"])) end })()
+            """)
+        XCTAssertTrue(runtime.effectErrors.contains { $0.contains(#"cannot read "k\000hidden""#) }, "\(runtime.effectErrors)")
     }
 
     /// `ui.reset()` while a write is still on its way to a slow store: the

@@ -174,6 +174,7 @@ describe("Effects", function()
   it("ui.sleep outside a task and advancing a real clock are clear errors", function()
     assert.error_matches(function() ui.sleep(1) end, "ui.sleep can only be called in a task", 1, true)
     assert.error_matches(function() ui.await(ui.Subject()) end, "ui.await can only be called in a task", 1, true)
+    assert.error_matches(function() ui.sleep(0 / 0) end, "seconds must be a number, not NaN", 1, true)   -- said "negative"
     local before = ui.clock.now()
     ui.clock.advance(0.5)
     assert.equal(before + 0.5, ui.clock.now())

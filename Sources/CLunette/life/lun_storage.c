@@ -371,9 +371,12 @@ static void lun_storage_read(lua_State *L, const char *key, size_t klen) {
   lua_pushcfunction(L, lun_storage_decode_k);
   lua_pushlstring(L, bytes, len);
   if (lua_pcall(L, 1, 1, 0) == LUA_OK) return;
-  lua_pushfstring(L, "app storage: cannot read '%s'; it starts from its default: %s", key, lua_tostring(L, -1));
+  lua_pushlstring(L, key, klen);                  /* the whole key, as a literal: it may hold a NUL */
+  lun_push_quoted(L, -1);
+  lua_pushfstring(L, "app storage: cannot read %s; it starts from its default: %s", lua_tostring(L, -1),
+                  lua_tostring(L, -3));
   lunh(S->rt, inspect, event_failed, 0, lua_tostring(L, -1), lua_rawlen(L, -1));
-  lua_pop(L, 2);
+  lua_pop(L, 4);
   lua_pushnil(L);
 }
 

@@ -303,6 +303,7 @@ static int lun_ui_await_k(lua_State *L, int status, lua_KContext ctx) {
 /* ui.sleep(seconds) -> (): suspends the running task. */
 static int lun_ui_sleep(lua_State *L) {
   lua_Number s = luaL_checknumber(L, 1);
+  luaL_argcheck(L, s == s, 1, "seconds must be a number, not NaN");
   luaL_argcheck(L, s >= 0, 1, "seconds must not be negative");
   lua_settop(L, 1);
   if (!lun_running_task(L)) return lun_error_here(L, "ui.sleep can only be called in a task (:task(fn))");

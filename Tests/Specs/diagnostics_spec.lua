@@ -461,6 +461,28 @@ describe("D03 a List's ui.none row, state-held tags, Lunette's own keys", functi
     app:unmount()
   end)
 
+  -- ForEach "computes views on demand from an underlying collection of
+  -- identified data" (https://developer.apple.com/documentation/swiftui/foreach);
+  -- SwiftUI logs an id that occurs more than once. Rows with one id are told
+  -- apart by their order: deleting the first gave its state to the second.
+  it("D10 rows with one id warn once, naming the view and the id", function()
+    local Dups = ui.View("DupRows", { state = { items = { { id = 1, t = "a" }, { id = 1, t = "b" }, { id = 2, t = "c" } } },
+      body = function(self)
+        return ui.VStack { ui.ForEach(self.items, function(e) return ui.Text(e.t) end), ui.List({ "x", "x", "y" }, ui.Text) }
+      end })
+    local app = ui.mount(Dups {})
+    local warnings = app:warnings()
+    assert.equal(2, #warnings, table.concat(warnings, "\n"))
+    assert.matches("DupRows.-the id 1 occurs more than once among the rows", warnings[1])
+    assert.matches('the id "x" occurs more than once', warnings[2])
+    ui.flush()
+    assert.equal(2, #app:warnings())                    -- once a view and id
+    app:unmount()
+    app = ui.mount(ui.VStack { ui.ForEach({ { id = 1 }, { id = 2 } }, function(e) return ui.Text(tostring(e.id)) end) })
+    assert.equal(0, #app:warnings())
+    app:unmount()
+  end)
+
   -- SwiftUI logs "Picker: the selection … is invalid and does not have an
   -- associated tag, this will give undefined results" when a Picker's
   -- selection is none of its options' tags (its options "need to be tagged

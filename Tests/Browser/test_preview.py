@@ -187,8 +187,8 @@ class InspectorValuesTests(unittest.TestCase):
     def test_values_with_line_breaks_and_equals_signs_show_and_write_back_as_they_are(self):
         script = r"""
 local ui = require("lunette")
-local V = ui.View("Odd", { state = { s = "a = b", m = "line1\nline2" }, body = function(self)
-  return ui.VStack { ui.Text("s is " .. self.s), ui.Text("m has " .. #self.m .. " bytes") }
+local V = ui.View("Odd", { state = { s = "a = b", m = "line1\nline2", ["two words"] = 1 }, body = function(self)
+  return ui.VStack { ui.Text("s is " .. self.s), ui.Text("m has " .. #self.m .. " bytes"), ui.Text("two " .. self["two words"]) }
 end })
 return V {}
 """
@@ -203,7 +203,11 @@ return V {}
             expect(page.locator("#timeline")).to_contain_text('set Odd#1.m = "line1\\nline2"')
             expect(page.locator("span", has_text="s is a = b")).to_be_visible()
             expect(page.locator("span", has_text="m has 11 bytes")).to_be_visible()
-            self.assertEqual(page.locator("#inspector input[data-state]").count(), 2)
+            self.assertEqual(page.locator("#inspector input[data-state]").count(), 3)
+            odd = page.locator("#inspector input[data-state='two words']")   # shown as ["two words"], edited by its name
+            odd.fill("5")
+            odd.press("Enter")
+            expect(page.locator("span", has_text="two 5")).to_be_visible()
 
 
 class ListPreviewTests(unittest.TestCase):

@@ -89,6 +89,17 @@ extension CommandLineTests {
         XCTAssertTrue(second.output.contains("late=2"), second.output + second.errors)
     }
 
+    /// os.exit's arguments are checked where the script called it (the
+    /// wrapper that keeps storage named neither the line nor 'exit').
+    func testOsExitsBadArgumentNamesTheLineAndTheFunction() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("badexit_\(UUID().uuidString).lua")
+        try "local ui = require(\"lunette\")\nos.exit(\"x\")\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["run", file.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.errors.contains(":2: bad argument #1 to 'exit' (number expected, got string)"), result.errors)
+    }
+
     func testT04ACorruptStoreGivesDefaultsAndAClearErrorAndIsNotOverwritten() throws {
         let script = try storageScript(taps: 1)
         let store = script.deletingPathExtension().path + ".sqlite"

@@ -82,6 +82,8 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     -- Lunette offers none, and says so rather than drop the option
     assert.matches("diagnostics_spec.lua:%d+: ui.ForEach takes %(data, row%), got a table as argument 3: a row is identified by its element's id",
       fails(function() return ui.ForEach({ "a" }, ui.Text, { id = "self" }) end))
+    assert.matches("ui.ForEach takes %(data, row%), got a string as argument 3",   -- id: \\.name, spelled as a name
+      fails(function() return ui.ForEach({ "a" }, ui.Text, "name") end))
     assert.matches("ui.List takes %(data, row%), got a table as argument 3",
       fails(function() return ui.List({ "a" }, ui.Text, { id = "self" }) end))
     assert.matches("ui.List takes %(data, row%), got a table as argument 4",
@@ -115,6 +117,11 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     app:unmount()
     local described = tostring(ui.Binding.constant({ "x\ty", ['a"\n'] = 1 }))   -- a value described is a literal too
     assert.equal([[Binding({"x\ty", ["a\"\n"]=1})]], described)
+    -- names are printed as they are: they may hold no control characters
+    assert.error_matches(function() ui.View('Real\n  Text "forged"', function() return ui.EmptyView() end) end,
+      "a view's name is text without line breaks or control characters %(byte 10 at 5%)")
+    assert.error_matches(function() ui.Observable("M\27[31m", { x = 1 }) end, "a model's name is text without line breaks")
+    assert.error_matches(function() ui.Animation.bouncy(0 / 0) end, "duration must be a number, not NaN")
   end)
 
   it("D10 the parts of ui written in Lua name the script's line, even where a body ends with a call to one", function()

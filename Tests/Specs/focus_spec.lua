@@ -222,8 +222,18 @@ describe("D01 Focus", function()
       return ui.TextField("q", self["$q"]):focused(self["$on"], "q")
     end })
     local app = ui.mount(BoolWithValue {})
-    assert.has_error_node(app, "view:focused: 'on' is a Bool focusState")
+    assert.has_error_node(app, "view:focused: 'on' is a Bool focusState (declared on = false), given a string")
     assert.has_error_node(app, "focus_spec.lua:")
+    app:unmount()
+    -- focused(_:equals:) is generic over a Hashable value, Bool included:
+    -- .focused($isOn, equals: true) is .focused($isOn)
+    local BoolEqualsTrue = ui.View("D01BoolEqualsTrue", { state = { q = "" }, focusState = { on = false }, body = function(self)
+      return ui.VStack { ui.Text("on " .. tostring(self.on)), ui.TextField("q", self["$q"]):focused(self["$on"], true) }
+    end })
+    app = ui.mount(BoolEqualsTrue {})
+    app:find("q"):focus()
+    assert.truthy(app:find("on true"))
+    assert.equal("true", focused(app, "q"))
     app:unmount()
     local ValueAlone = ui.View("D01ValueAlone", { state = { q = "" }, focusState = { "field" }, body = function(self)
       return ui.TextField("q", self["$q"]):focused(self["$field"])
@@ -260,6 +270,29 @@ describe("D01 Focus", function()
     app:find("to b"):tap()
     app:find("b"):setText("typed")                    -- still focused after its own edit
     assert.equal("true", focused(app, "b"))
+    app:unmount()
+  end)
+
+  -- Compared for every focused field of every render, a focus value is
+  -- an id: one whose contents run past 256 entries (a table shared along
+  -- many paths) matches no field and warns, rather than cost seconds of C
+  -- work outside the budget (a hostile read: 600 fields took 34 s a tap).
+  it("D01 a table focus value past 256 entries focuses nothing and warns, naming it", function()
+    local shared = {}
+    for _ = 1, 18 do shared = { shared, shared } end
+    local Big = ui.View("D01BigValue", { state = { a = "" }, focusState = { "field" }, body = function(self)
+      return ui.VStack {
+        ui.TextField("a", self["$a"]):focused(self["$field"], shared),
+        ui.Button("go", function() self.field = shared end),
+      }
+    end })
+    local app = ui.mount(Big {})
+    local started = os.clock()
+    app:find("go"):tap()
+    assert.is_true(os.clock() - started < 1)
+    assert.equal("false", focused(app, "a"))
+    local warnings = table.concat(app:warnings(), "\n")
+    assert.matches("D01BigValue: .*a focus value compared by contents has more than 256 entries along its paths", warnings)
     app:unmount()
   end)
 

@@ -439,6 +439,7 @@ describe("R11 R16 loops over shared and crafted values end", function()
     assert.error_matches(function() ui.Text("x"):task(function() end, { id = value }) end, "task id: the value has more than 1000000 entries")
     local keyed = ui.mount(ui.VStack { ui.Text("x"):id(value) })
     assert.has_error_node(keyed, "an id holds more than 4096 entries along its paths")
+    assert.has_error_node(keyed, "hostile_spec.lua:")
     keyed:unmount()
     assert.truthy(ui.mount(ui.VStack { ui.Text("y"):id(shared(8)) }):find("y"))   -- 510 entries: an id still
   end)

@@ -199,5 +199,6 @@ void lun_sort_strings(lua_State *L, int idx, lua_Integer n);
 int lun_error_here(lua_State *L, const char *fmt, ...);
 void lun_where_lua(lua_State *L);
 void lun_trace_write(lua_State *L, int32_t node);
+void lun_check_name_text(lua_State *L, int arg, const char *what);
 
 #endif

@@ -235,3 +235,16 @@ void lun_no_extra(lua_State *L, const char *call, int most, int self) {
       lun_error_here(L, "%s takes %s%d argument%s, got a %s as argument %d", call, most ? "at most " : "", most,
                      most == 1 ? "" : "s", luaL_typename(L, i), i - self);
 }
+
+/* Checks that the name at argument arg (a string) has no control bytes (a
+ * line break, an escape): a view's or a model's name is printed as it is,
+ * in trees, traces and messages, so one holding them could forge lines or
+ * drive a terminal. `what`: "a view's name". [-0, +0] */
+void lun_check_name_text(lua_State *L, int arg, const char *what) {
+  size_t len, i;
+  const char *name = lua_tolstring(L, arg, &len);
+  for (i = 0; name && i < len; i++)
+    if ((unsigned char)name[i] < 0x20 || (unsigned char)name[i] == 0x7f)
+      luaL_argerror(L, arg, lua_pushfstring(L, "%s is text without line breaks or control characters "
+                                           "(byte %d at %d)", what, (int)(unsigned char)name[i], (int)i + 1));
+}

@@ -62,6 +62,7 @@ static int lun_animation_curve(lua_State *L) {
       lun_error_here(L, "ui.Animation.%s takes at most 1 argument, got a %s as argument %d",
                      lua_tostring(L, lua_upvalueindex(1)), luaL_typename(L, i), i);
   d = luaL_optnumber(L, 1, lua_tonumber(L, lua_upvalueindex(2)));
+  luaL_argcheck(L, d == d, 1, "duration must be a number, not NaN");
   luaL_argcheck(L, d >= 0, 1, "duration must not be negative");
   lun_animation_new(L, lua_tostring(L, lua_upvalueindex(1)), d);
   return 1;
@@ -100,6 +101,7 @@ static int lun_animation_preset(lua_State *L) {
   lun_no_extra(L, call, 2, 0);
   duration = luaL_optnumber(L, 1, 0.5);
   extra = luaL_optnumber(L, 2, 0);
+  luaL_argcheck(L, duration == duration, 1, "duration must be a number, not NaN");
   luaL_argcheck(L, duration >= 0 && duration <= 1e9, 1, "duration must be a number of seconds, not negative");
   luaL_argcheck(L, extra >= -2 && extra <= 2, 2, "extraBounce must be a number from -2 to 2 (a bounce is -1 to 1)");
   lun_animation_new(L, lua_tostring(L, lua_upvalueindex(1)), duration);

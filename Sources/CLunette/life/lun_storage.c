@@ -654,6 +654,7 @@ int lun_scene_set(lua_State *L, const char *name, size_t len) {
  * which an exit never reaches), and the host waits until the store has
  * them. */
 static int lun_storage_exit(lua_State *L) {
+  if (!lua_isnoneornil(L, 1) && !lua_isboolean(L, 1)) luaL_checkinteger(L, 1);   /* as Lua's: named at the caller */
   lun_storage_sync(L, lun_state(L));
   lunh(lun_state(L)->rt, storage, keep);
   lua_pushvalue(L, lua_upvalueindex(1));

@@ -204,6 +204,7 @@ int lun_class_define(lua_State *L, const char *name, int specidx, int kind, cons
 /* ui.Observable(name, spec) -> class. */
 static int lun_ui_observable(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
+  lun_check_name_text(L, 1, "a model's name");
   luaL_checktype(L, 2, LUA_TTABLE);
   return lun_class_define(L, name, 2, LUN_CLASS_OBSERVABLE, NULL);
 }
@@ -211,6 +212,7 @@ static int lun_ui_observable(lua_State *L) {
 /* ui.ObservableObject(name, spec) -> class (the pre-Observation model). */
 static int lun_ui_observable_object(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
+  lun_check_name_text(L, 1, "a model's name");
   luaL_checktype(L, 2, LUA_TTABLE);
   return lun_class_define(L, name, 2, LUN_CLASS_OBJECT, NULL);
 }

@@ -226,22 +226,32 @@ void lun_snapshot(lua_State *L, int idx, const char *what) {
   lua_replace(L, idx);
 }
 
-static int lun_values_equal_at(lua_State *L, int a, int b, int depth, long *visits) {
+/* How one comparison by contents goes: what it names in an error, how
+ * many entries it may visit, whether values other than plain tables are
+ * compared by == (their __eq) or by identity. */
+typedef struct lun_Compare {
+  const char *what;
+  long visits, most;
+  int raw;
+} lun_Compare;
+
+static int lun_values_equal_at(lua_State *L, int a, int b, int depth, lun_Compare *c) {
   int equal = 1;
   size_t count = 0;
   a = lua_absindex(L, a);
   b = lua_absindex(L, b);
-  if (!lun_is_plain_table(L, a) || !lun_is_plain_table(L, b)) return lua_compare(L, a, b, LUA_OPEQ);
-  lun_nest(L, depth, "onChange value");
+  if (!lun_is_plain_table(L, a) || !lun_is_plain_table(L, b))
+    return c->raw ? lua_rawequal(L, a, b) : lua_compare(L, a, b, LUA_OPEQ);
+  lun_nest(L, depth, c->what);
   lua_pushnil(L);
   while (equal && lua_next(L, a)) {
-    if (++*visits > LUN_MAX_VISITED)
-      lun_error_here(L, "a value compared by contents has more than %d entries along its paths "
-                     "(a table shared many times inside it?)", LUN_MAX_VISITED);
+    if (++c->visits > c->most)
+      lun_error_here(L, "%s compared by contents has more than %d entries along its paths "
+                     "(a table shared many times inside it?)", c->what, (int)c->most);
     count++;
     lua_pushvalue(L, -2);
     lua_rawget(L, b);
-    equal = lun_values_equal_at(L, -2, -1, depth + 1, visits);
+    equal = lun_values_equal_at(L, -2, -1, depth + 1, c);
     lua_pop(L, 2);
   }
   if (!equal) { lua_pop(L, 1); return 0; }
@@ -254,8 +264,17 @@ static int lun_values_equal_at(lua_State *L, int a, int b, int depth, long *visi
  * metatable) by contents, at any depth; anything else by ==. Raises past
  * LUN_MAX_VISITED entries. */
 int lun_values_equal(lua_State *L, int a, int b) {
-  long visits = 0;
-  return lun_values_equal_at(L, a, b, 0, &visits);
+  lun_Compare c = {"a value", 0, LUN_MAX_VISITED, 0};
+  return lun_values_equal_at(L, a, b, 0, &c);
+}
+
+/* 1 if the values at a and b are one value as a Hashable one is: plain
+ * tables by contents, anything else by identity (no metamethod runs).
+ * Raises, naming `what`, past `most` entries: a comparison made for every
+ * field of a render is small (a focus value is an id). */
+int lun_values_same(lua_State *L, int a, int b, long most, const char *what) {
+  lun_Compare c = {what, 0, most, 1};
+  return lun_values_equal_at(L, a, b, 0, &c);
 }
 
 void lun_open_proxy(lua_State *L) {

@@ -216,8 +216,8 @@ static void lun_table_key(lua_State *L, int idx, int depth, int *visits) {
   while (lua_next(L, idx)) {
     if (++n > LUN_MAX_ID_ENTRIES) luaL_error(L, "an id table holds at most %d entries", LUN_MAX_ID_ENTRIES);
     if (++*visits > LUN_MAX_ID_VISITED)
-      luaL_error(L, "an id holds more than %d entries along its paths (a table shared many times inside it?)",
-                 LUN_MAX_ID_VISITED);
+      lun_error_here(L, "an id holds more than %d entries along its paths (a table shared many times inside it?)",
+                     LUN_MAX_ID_VISITED);
     lun_explicit_key_at(L, -2, depth + 1, visits);
     lua_pushliteral(L, "=");
     lun_explicit_key_at(L, -3, depth + 1, visits);

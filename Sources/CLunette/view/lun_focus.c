@@ -51,7 +51,7 @@ static const char lun_key_focus = 0, lun_key_pending = 0;   /* scene -> holder, 
 static const char lun_key_scenes = 0;                        /* root unit -> its scene (weak values) */
 
 static int lun_focus_is(lua_State *L, int hidx, int tidx, int kidx);
-static int lun_focus_same(lua_State *L, int a, int b);
+static int lun_focus_same(lua_State *L, int a, int b, int32_t unit);
 static void lun_focus_claim_field(lua_State *L, int tidx, int kidx, int vidx, int32_t unit, int pidx);
 static int lun_focus_elsewhere(lua_State *L, int bidx, int32_t unit, int pidx);
 
@@ -154,7 +154,7 @@ static int lun_focus_settle(lua_State *L) {
   holder = lua_gettop(L);
   if (!lun_focus_is(L, holder, 2, 3)) return 0;   /* focus moved on since */
   lua_rawgeti(L, holder, 3);
-  if (!lun_focus_same(L, -1, 4)) return 0;
+  if (!lun_focus_same(L, -1, 4, 0)) return 0;
   lua_pushnil(L);                                 /* no field holds focus */
   lun_focus_put(L, &lun_key_focus, 1);
   if (lua_isboolean(L, 4)) lua_pushboolean(L, 0); else lua_pushnil(L);
@@ -198,7 +198,7 @@ static void lun_focus_seen(lua_State *L, int bidx, int vidx) {
   lua_rawgeti(L, top + 4, 1);                     /* top + 6 */
   lua_rawgeti(L, top + 4, 2);
   lua_rawgeti(L, top + 4, 3);
-  if (lua_rawequal(L, top + 1, top + 6) && lua_rawequal(L, top + 2, top + 7) && lun_focus_same(L, vidx, top + 8)) {
+  if (lua_rawequal(L, top + 1, top + 6) && lua_rawequal(L, top + 2, top + 7) && lun_focus_same(L, vidx, top + 8, 0)) {
     lua_pushboolean(L, 1);
     lua_rawseti(L, top + 4, 4);
   }
@@ -217,21 +217,43 @@ static int lun_focus_is(lua_State *L, int hidx, int tidx, int kidx) {
   return is;
 }
 
+/* The most entries a focus value compared by contents may visit: it is
+ * compared for every focused field of every render. */
+#define LUN_MAX_FOCUS_VISITED 256
+
+/* Protected part of lun_focus_same: (a, b) -> whether they are one value. */
+static int lun_focus_same_k(lua_State *L) {
+  lua_pushboolean(L, lun_values_same(L, 1, 2, LUN_MAX_FOCUS_VISITED, "a focus value"));
+  return 1;
+}
+
 /* 1 if the focus values at a and b are one value: plain tables (or a
  * state's proxy of one) by their contents, as FocusState's Hashable value
  * (D03; a state keeps a copy of a table it is given, F04), anything else
- * by identity. [-0, +0] */
-static int lun_focus_same(lua_State *L, int a, int b) {
+ * by identity. A comparison that cannot finish (past LUN_MAX_FOCUS_VISITED
+ * entries, nested too deep) finds them different and warns, for unit (0:
+ * none): an error would stand for one update only — the state, unseen,
+ * becomes nil after it — and vanish. [-0, +0] */
+static int lun_focus_same(lua_State *L, int a, int b, int32_t unit) {
   int same;
   if (lua_rawequal(L, a, b)) return 1;
   a = lua_absindex(L, a);
   b = lua_absindex(L, b);
+  lua_pushcfunction(L, lun_focus_same_k);
   lua_pushvalue(L, a);
   lun_proxy_unwrap(L, -1);
   lua_pushvalue(L, b);
   lun_proxy_unwrap(L, -1);
-  same = lun_is_plain_table(L, -2) && lun_is_plain_table(L, -1) && lun_values_equal(L, -2, -1);
-  lua_pop(L, 2);
+  if (!lun_is_plain_table(L, -2) || !lun_is_plain_table(L, -1)) { lua_pop(L, 3); return 0; }
+  if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
+    if (lun_budget_stopping(lun_state(L))) lua_error(L);   /* a run stopped (its budget) stays stopped */
+    if (lua_type(L, -1) == LUA_TSTRING)
+      lunh(lun_state(L)->rt, inspect, warned, unit, lua_tostring(L, -1), lua_rawlen(L, -1));
+    lua_pop(L, 1);
+    return 0;
+  }
+  same = lua_toboolean(L, -1);
+  lua_pop(L, 1);
   return same;
 }
 
@@ -286,7 +308,7 @@ static void lun_focus_claim_field(lua_State *L, int tidx, int kidx, int vidx, in
   again = 0;
   if (same) {                                     /* the value it holds already: no change */
     lua_rawgeti(L, holder, 3);
-    again = lun_focus_same(L, -1, vidx);
+    again = lun_focus_same(L, -1, vidx, 0);
     lua_pop(L, 1);
   }
   if (again) {                                    /* but for the field that shows it, if a person chose one */
@@ -377,7 +399,7 @@ static int lun_focus_elsewhere(lua_State *L, int bidx, int32_t unit, int pidx) {
  * binding, value, the field's unit and place. */
 static int lun_focus_gone(lua_State *L) {
   lun_binding_get(L, lua_upvalueindex(1));
-  if (!lun_focus_same(L, -1, lua_upvalueindex(2))) return 0;
+  if (!lun_focus_same(L, -1, lua_upvalueindex(2), 0)) return 0;
   if (lun_focus_elsewhere(L, lua_upvalueindex(1), (int32_t)lua_tointeger(L, lua_upvalueindex(3)),
                           lua_upvalueindex(4))) return 0;   /* another field of that value has it */
   if (lua_isboolean(L, lua_upvalueindex(2))) lua_pushboolean(L, 0); else lua_pushnil(L);
@@ -399,7 +421,7 @@ static int lun_focus_mine(lua_State *L, lun_Walk *W, int bidx, int vidx, int pid
   lun_binding_target(L, bidx);                    /* top + 1 target, top + 2 key */
   lun_focus_scene(L, top + 1);                    /* top + 3 */
   lun_focus_get(L, &lun_key_focus, top + 3);      /* top + 4: the holder */
-  if (lun_focus_is(L, top + 4, top + 1, top + 2) && lua_rawgeti(L, top + 4, 3) != LUA_TNIL && lun_focus_same(L, -1, vidx)) {
+  if (lun_focus_is(L, top + 4, top + 1, top + 2) && lua_rawgeti(L, top + 4, 3) != LUA_TNIL && lun_focus_same(L, -1, vidx, W->unit)) {
     if (lua_rawgeti(L, top + 4, 4) == LUA_TNIL) {
       lua_pushinteger(L, W->running);
       lua_rawseti(L, top + 4, 4);
@@ -445,7 +467,7 @@ void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx, int kind) {
     luaL_error(L, "a view value was altered: its field 'focus' holds what Lunette did not put there");
   lua_rawgeti(L, fidx, 2);
   lun_binding_get(L, -2);
-  equal = lun_focus_same(L, -1, -2) && lun_focus_takes(kind) && lun_enabled_now(L, W);
+  equal = lun_focus_same(L, -1, -2, W->unit) && lun_focus_takes(kind) && lun_enabled_now(L, W);
   lua_pop(L, 1);
   if (equal) {                                    /* its place: its name, with its unit */
     path = lun_out_path(L, &plen);

@@ -430,11 +430,11 @@ static int lun_modifier_focused(lua_State *L) {
   int equals = !lua_isnoneornil(L, 3), kind;
   lun_modifier_self(L);
   kind = lun_binding_test(L, 2) ? lun_self_focus_binding(L, 2) : 0;
-  if (kind == LUN_FOCUS_BOOL && equals) {         /* focused(_:) takes FocusState<Bool>.Binding; equals: the others */
+  if (kind == LUN_FOCUS_BOOL && equals && !lua_isboolean(L, 3)) {   /* equals: a Bool state's value is a Bool */
     lun_binding_target(L, 2);
-    return lun_error_here(L, "view:focused: '%s' is a Bool focusState (declared %s = false): pass it alone, "
-                          ":focused(self[\"$%s\"]), or list the name to focus a field by a value",
-                          lua_tostring(L, -1), lua_tostring(L, -1), lua_tostring(L, -1));
+    return lun_error_here(L, "view:focused: '%s' is a Bool focusState (declared %s = false), given a %s: pass it "
+                          "alone, :focused(self[\"$%s\"]), or list the name to focus a field by a value",
+                          lua_tostring(L, -1), lua_tostring(L, -1), luaL_typename(L, 3), lua_tostring(L, -1));
   }
   if (kind == LUN_FOCUS_VALUE && !equals) {
     lun_binding_target(L, 2);

@@ -976,7 +976,7 @@ static int lun_ui_securefield(lua_State *L) { return lun_view_prompted(L, LUN_VI
 static int lun_view_rows(lua_State *L, int kind, int lazy, int shift) {
   int vidx, i;
   for (i = 3; i <= lua_gettop(L); i++)            /* ForEach(_:id:content:)'s id: is not offered: say so (D10) */
-    if (lua_istable(L, i) || lua_isfunction(L, i))
+    if (!lua_isnil(L, i))
       lun_error_here(L, "ui.%s takes (data, row), got a %s as argument %d: a row is identified by its element's id "
                      "field, or by the element itself (there is no id option)",
                      kind == LUN_VIEW_LIST ? "List" : "ForEach", luaL_typename(L, i), i + shift);
@@ -1427,6 +1427,7 @@ static int lun_ui_view(lua_State *L) {
   name = lua_tolstring(L, 1, &len);
   if (len == 0 || len > LUN_MAX_NAME)               /* the host keeps every view type's name (R19) */
     luaL_argerror(L, 1, lua_pushfstring(L, "a view's name is 1 to %d bytes, got %d", LUN_MAX_NAME, (int)(len > 1000000 ? 1000000 : len)));
+  lun_check_name_text(L, 1, "a view's name");
   if (lua_isfunction(L, 2)) {
     lua_createtable(L, 0, 1);
     lua_pushvalue(L, 2);

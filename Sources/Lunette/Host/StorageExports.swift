@@ -1,4 +1,5 @@
 import CLunette
+import Foundation
 
 // App storage leaves (clunette.h, "App storage"), answered by the runtime's
 // AppStorageKeeper: keys and values are bytes; a failure is reported, never raised.
@@ -31,8 +32,14 @@ func lunhStorageWrite(_ context: UnsafeMutableRawPointer?, _ key: UnsafePointer<
 
 func lunhStorageKeep(_ context: UnsafeMutableRawPointer?) {
     withStorage(context) { storage in
+        let said = storage.messages.count
         storage.commit()
         storage.waitUntilWritten(timeout: 5)
+        // The process ends next (os.exit): what the store failed to keep is
+        // said now, as nothing will report it after.
+        for message in storage.messages.dropFirst(said) {
+            FileHandle.standardError.write(Data("lunette: \(message)\n".utf8))
+        }
     }
 }
 

@@ -2,13 +2,19 @@ import FlyingFox
 import Foundation
 import Lunette
 
+/// What a message to a page is: every app whole, the subtrees of the views
+/// that ran, or anything else (timeline entries, the overlay, replies).
+enum PageMessage { case frame, patch, message }
+
 /// What one page is waiting to be sent, bounded: a page that reads slowly,
 /// or never, cannot make the process hold more than a frame and a few
-/// messages for it. Frames are whole snapshots of every app, so a new frame
-/// replaces a frame still waiting (only the latest matters, and the page
-/// diffs it against what it shows). Other messages (timeline entries, the
-/// error overlay, replies) are not snapshots: past the bound the page is
-/// closed rather than left showing something wrong.
+/// messages for it. A frame (every app whole) replaces what is waiting of
+/// the frames and patches before it (the page diffs it against what it
+/// shows); patches (the subtrees of the views that ran) go in order, and a
+/// page too far behind on them drops them and waits for a whole frame
+/// (`isBehind`). Other messages (timeline entries, the error overlay,
+/// replies) are not snapshots: past the bound the page is closed rather
+/// than left showing something wrong.
 final class Outbox: @unchecked Sendable {
     /// Messages (besides the frame) a page may have waiting before it is closed.
     static let maxPending = 256
@@ -21,8 +27,9 @@ final class Outbox: @unchecked Sendable {
     private enum State { case open, closing, ended }
 
     private let lock = NSLock()
-    private var pending: [(text: String, isFrame: Bool)] = []
+    private var pending: [(text: String, kind: PageMessage)] = []
     private var pendingBytes = 0
+    private var behind = false
     private var controls: [WSFrame] = []
     private var state = State.open
     private var waiter: CheckedContinuation<WSFrame?, Never>?
@@ -33,19 +40,44 @@ final class Outbox: @unchecked Sendable {
         return state == .open
     }
 
-    /// Queues a message; a frame replaces the frame still waiting, if any.
-    func send(_ text: String, isFrame: Bool) {
+    /// Whether the page dropped patches it could not keep up with, and
+    /// takes none until it is sent a whole frame.
+    var isBehind: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return behind && state == .open
+    }
+
+    /// Queues a message: a frame replaces the frames and patches waiting.
+    func send(_ text: String, kind: PageMessage) {
         lock.lock()
-        guard state == .open else { lock.unlock(); return }
-        if isFrame, let old = pending.firstIndex(where: { $0.isFrame }) { pending.remove(at: old) }
-        pending.append((text, isFrame))
-        if !isFrame { pendingBytes += text.utf8.count }   // a frame is one at most, shared by every page
+        guard state == .open, !(kind == .patch && behind) else { lock.unlock(); return }
+        if kind == .frame {
+            dropSnapshotsLocked()
+            behind = false
+        }
+        pending.append((text, kind))
+        if kind != .frame { pendingBytes += text.utf8.count }   // a frame is one at most, shared by every page
         if pending.count > Self.maxPending || pendingBytes > Self.maxPendingBytes {
-            pending = []                  // it fell too far behind: closed, never shown a partial page
-            pendingBytes = 0
-            state = .closing
+            if pending.contains(where: { $0.kind == .patch }) {   // behind on patches: a whole frame will do
+                dropSnapshotsLocked()
+                behind = true
+            }
+            if pending.count > Self.maxPending || pendingBytes > Self.maxPendingBytes {
+                pending = []                  // it fell too far behind: closed, never shown a partial page
+                pendingBytes = 0
+                state = .closing
+            }
         }
         wakeLocked()
+    }
+
+    /// Drops the frames and patches waiting (the caller holds the lock).
+    private func dropSnapshotsLocked() {
+        pending.removeAll { message in
+            guard message.kind != .message else { return false }
+            if message.kind == .patch { pendingBytes -= message.text.utf8.count }
+            return true
+        }
     }
 
     /// Queues a protocol frame (a pong, the echo of a close) ahead of messages.
@@ -101,7 +133,7 @@ final class Outbox: @unchecked Sendable {
         if !controls.isEmpty { return controls.removeFirst() }
         if !pending.isEmpty {
             let message = pending.removeFirst()
-            if !message.isFrame { pendingBytes -= message.text.utf8.count }
+            if message.kind != .frame { pendingBytes -= message.text.utf8.count }
             return WSFrame(fin: true, opcode: .text, mask: nil, payload: Data(message.text.utf8))
         }
         if state == .closing {
@@ -126,19 +158,24 @@ final class Clients: @unchecked Sendable {
     }
 
     /// Sends one page `text` (nothing if it went).
-    func send(_ text: String, to id: UUID, isFrame: Bool = false) {
+    func send(_ text: String, to id: UUID, kind: PageMessage = .message) {
         lock.lock(); let outbox = outboxes[id]; lock.unlock()
         guard let outbox else { return }
-        outbox.send(text, isFrame: isFrame)
+        outbox.send(text, kind: kind)
         if !outbox.isOpen { remove(id) }
     }
 
-    /// Sends every page `text`; `isFrame` marks a whole-state frame, which
-    /// replaces an older one a page has not taken yet.
-    func broadcast(_ text: String, isFrame: Bool = false) {
+    /// The pages that dropped patches and wait for a whole frame.
+    func pagesBehind() -> [UUID] {
+        lock.lock(); let all = outboxes; lock.unlock()
+        return all.filter { $0.value.isBehind }.map(\.key)
+    }
+
+    /// Sends every page `text`, of `kind`.
+    func broadcast(_ text: String, kind: PageMessage = .message) {
         lock.lock(); let all = outboxes; lock.unlock()
         for (id, outbox) in all {
-            outbox.send(text, isFrame: isFrame)
+            outbox.send(text, kind: kind)
             if !outbox.isOpen { remove(id) }
         }
     }

@@ -41,13 +41,15 @@ public final class PreviewSession: @unchecked Sendable {
     /// A request of the batch changed (or may have changed) what pages show.
     private var needsFrame = false
 
-    /// Sends pages the current frame if it changed (after the host flushed or time ran).
+    /// Sends pages what changed (after the host flushed or time ran): the
+    /// subtrees of the views that ran, as a patch, when each is a view the
+    /// pages drew — so a frame costs what changed, not every view shown —
+    /// else every app whole (a view that is new, a list's rows, a mount,
+    /// a reload, tracing turned off: nothing says which parts moved).
     public func publish(note: String? = nil) {
         let traced = runtime.takeTraceLines()
-        let rerendered = traced.compactMap { line -> String? in
-            guard line.hasPrefix("↻ ") else { return nil }
-            return line.dropFirst(2).split(separator: " ").first.map(String.init)
-        }
+        let ran = traced.compactMap(Self.ranLabel).filter { $0.label != "effect" }
+        let rerendered = ran.map(\.label)
         for line in traced { record(line.hasPrefix("• ") ? "event" : "render", line) }
         for app in runtime.apps {
             for warning in runtime.warnings(of: app) where !loggedWarnings.contains(warning) {
@@ -59,17 +61,81 @@ public final class PreviewSession: @unchecked Sendable {
             sendTimeline()
             return
         }
-        let (apps, costs) = PreviewTree.json(of: runtime, timing: Set(rerendered))
-        let appsJSON = Self.encode(apps)      // encoded once: compared, then sent
-        if appsJSON != lastFrame || !rerendered.isEmpty || note != nil {
-            lastFrame = appsJSON
-            if !traced.isEmpty { record("flush", "\(rerendered.count) view(s) re-rendered") }
-            let fields: [String: Any] = ["type": "frame", "rerendered": rerendered, "costs": costs, "note": note ?? NSNull(),
-                                         "acked": acknowledged]
-            let rest = Self.encode(fields)
-            clients.broadcast("{\"apps\":" + appsJSON + "," + rest.dropFirst(), isFrame: true)
+        if !traced.isEmpty { record("flush", "\(rerendered.count) view(s) re-rendered") }
+        if note == nil, framedApps == runtime.apps.map(\.idNumber), let roots = patchRoots(ran) {
+            if !roots.isEmpty { sendPatch(roots, rerendered: rerendered) }
+        } else {
+            sendFrame(rerendered: rerendered, note: note)
         }
         sendTimeline()
+    }
+
+    /// The apps of the last whole frame.
+    private var framedApps: [Int32] = []
+    /// Where the pages drew each view: its label → its node's id, from the
+    /// last frame and the patches since.
+    private var drawnAt: [String: String] = [:]
+
+    /// Sends every app whole, if anything changed since the last whole frame.
+    private func sendFrame(rerendered: [String], note: String?) {
+        let drawing = PreviewTree.json(of: runtime, timing: Set(rerendered))
+        let appsJSON = Self.encode(drawing.json)      // encoded once: compared, then sent
+        framedApps = runtime.apps.map(\.idNumber)
+        drawnAt = drawing.drawn
+        guard appsJSON != lastFrame || !rerendered.isEmpty || note != nil else { return }
+        lastFrame = appsJSON
+        let fields: [String: Any] = ["type": "frame", "rerendered": rerendered, "costs": drawing.costs, "note": note ?? NSNull(),
+                                     "acked": acknowledged]
+        clients.broadcast("{\"apps\":" + appsJSON + "," + Self.encode(fields).dropFirst(), kind: .frame)
+        for page in clients.pagesBehind() { welcome(page) }
+    }
+
+    /// Sends the subtrees at `roots` (id → node) as they are now.
+    private func sendPatch(_ roots: [String: RenderNode], rerendered: [String]) {
+        var nodes: [Any] = [], costs: [String: Double] = [:]
+        for (id, node) in roots.sorted(by: { $0.key < $1.key }) {
+            let drawing = PreviewTree.subtree(node, id: id, of: runtime, timing: Set(rerendered))
+            nodes.append(drawing.json)
+            costs.merge(drawing.costs) { a, _ in a }
+            drawnAt.merge(drawing.drawn) { _, new in new }
+        }
+        lastFrame = ""                                 // the whole frame is no longer the pages' state
+        clients.broadcast(Self.encode(["type": "patch", "nodes": nodes, "rerendered": rerendered, "costs": costs,
+                                       "acked": acknowledged] as [String: Any]), kind: .patch)
+        for page in clients.pagesBehind() { welcome(page) }
+    }
+
+    /// The subtrees a patch sends for the runs traced (label, whether it
+    /// was the view's first): each view's, or the NavigationStack's around
+    /// it (its bar shows its screens' titles), none inside another; nil
+    /// when a run is not of a view the pages drew where it still stands.
+    private func patchRoots(_ ran: [(label: String, isNew: Bool)]) -> [String: RenderNode]? {
+        var roots: [String: RenderNode] = [:]
+        for run in ran {
+            guard !run.isNew, let id = drawnAt[run.label], let node = PreviewTree.node(id, in: runtime),
+                  node.viewLabel == run.label else { return nil }
+            var root = (id: id, node: node)
+            var prefix = id.firstIndex(of: "/").map { id[...$0] } ?? ""
+            for step in id[prefix.endIndex...].split(separator: ".").dropLast() {   // outermost first
+                let at = String(prefix) + step
+                if let above = PreviewTree.node(at, in: runtime), above.kind == .component, above.typeName == "NavigationStack" {
+                    root = (at, above)
+                    break
+                }
+                prefix = Substring(at + ".")
+            }
+            roots[root.id] = root.node
+        }
+        return roots.filter { id, _ in !roots.keys.contains { id.hasPrefix($0 + ".") } }
+    }
+
+    /// The label of a view's run in a trace line ("↻ BookView#2  (Book#1.title, …)")
+    /// and whether it was its first; nil for other lines.
+    static func ranLabel(_ line: String) -> (label: String, isNew: Bool)? {
+        guard line.hasPrefix("↻ ") else { return nil }
+        let rest = line.dropFirst(2)
+        guard let open = rest.range(of: "  (") else { return (String(rest), false) }
+        return (String(rest[..<open.lowerBound]), rest[open.upperBound...].hasPrefix("new)"))
     }
 
     private var loggedWarnings = Set<String>()
@@ -137,6 +203,9 @@ public final class PreviewSession: @unchecked Sendable {
             case "hello":                           // a new page: what the others have, to it alone
                 publish()
                 if let client = (request["page"] as? String).flatMap(UUID.init(uuidString:)) { welcome(client) }
+            case "resync":                          // a page could not apply a patch: every app whole
+                lastFrame = ""
+                framedApps = []
             case "select", "setValue", "step", "tap", "submit", "toggle", "setText", "scroll", "pop", "delete", "move", "refresh":
                 // A request on a node that went under it (a click racing a
                 // frame) is dropped: it is no error of the script's.
@@ -187,11 +256,15 @@ public final class PreviewSession: @unchecked Sendable {
     /// and the error shown over the frame, if any — to it alone: the pages
     /// already open have them.
     private func welcome(_ page: UUID) {
-        if !lastFrame.isEmpty {
-            let rest = Self.encode(["type": "frame", "rerendered": [String](), "costs": [String: Any](), "note": NSNull(),
-                                    "acked": acknowledged] as [String: Any])
-            clients.send("{\"apps\":" + lastFrame + "," + rest.dropFirst(), to: page, isFrame: true)
+        if lastFrame.isEmpty {                         // patched since the last whole frame: drawn anew
+            let drawing = PreviewTree.json(of: runtime)
+            lastFrame = Self.encode(drawing.json)
+            framedApps = runtime.apps.map(\.idNumber)
+            drawnAt = drawing.drawn
         }
+        let rest = Self.encode(["type": "frame", "rerendered": [String](), "costs": [String: Any](), "note": NSNull(),
+                                "acked": acknowledged] as [String: Any])
+        clients.send("{\"apps\":" + lastFrame + "," + rest.dropFirst(), to: page, kind: .frame)
         if !timeline.isEmpty { clients.send(Self.encode(["type": "timeline", "entries": timeline]), to: page) }
         if let overlay { clients.send(Self.encode(["type": "error", "message": overlay]), to: page) }
     }
@@ -333,7 +406,7 @@ public final class PreviewSession: @unchecked Sendable {
 
     private func send(_ message: [String: Any]) {
         // A frame is every app whole: a page behind by several needs only the last.
-        clients.broadcast(Self.encode(message), isFrame: message["type"] as? String == "frame")
+        clients.broadcast(Self.encode(message))
     }
 
     static func encode(_ value: Any) -> String {

@@ -8,12 +8,27 @@ enum PreviewTree {
     /// Every mounted app: `[{ "app": 1, "nodes": [...] }]`, and the
     /// milliseconds the last render took of each view named in `timed`, read
     /// on the way (one walk: no lookup by label per view).
-    static func json(of runtime: LunetteRuntime, timing timed: Set<String> = []) -> (apps: [[String: Any]], costs: [String: Double]) {
+    static func json(of runtime: LunetteRuntime, timing timed: Set<String> = []) -> Drawing {
         var walk = Walk(timed: timed, stackScreens: { NavigationPop(runtime: runtime).screens(of: $0, children: $1) })
         let apps: [[String: Any]] = runtime.apps.map { app in
             ["app": Int(app.idNumber), "nodes": walk.list(flattened(app.nodes), prefix: "\(app.idNumber)/")]
         }
-        return (apps, walk.costs)
+        return Drawing(json: apps, costs: walk.costs, drawn: walk.drawn)
+    }
+
+    /// The JSON of `node` and what it holds, drawn at `id` (a patch of one view's subtree).
+    static func subtree(_ node: RenderNode, id: String, of runtime: LunetteRuntime, timing timed: Set<String>) -> Drawing {
+        var walk = Walk(timed: timed, stackScreens: { NavigationPop(runtime: runtime).screens(of: $0, children: $1) })
+        let json = walk.node(node, id: id)
+        return Drawing(json: json, costs: walk.costs, drawn: walk.drawn)
+    }
+
+    /// What a walk drew: the JSON, the render costs of the views asked for,
+    /// and where each view was drawn (its label → its node's id).
+    struct Drawing {
+        let json: Any
+        let costs: [String: Double]
+        let drawn: [String: String]
     }
 
     /// The node an id names, if it is still rendered.
@@ -75,6 +90,7 @@ enum PreviewTree {
         /// How many of a NavigationStack's children are pushed screens (nil for other nodes).
         var stackScreens: ((RenderNode, [RenderNode]) -> Int?)?
         var costs: [String: Double] = [:]
+        var drawn: [String: String] = [:]
 
         mutating func list(_ nodes: [RenderNode], prefix: String) -> [[String: Any]] {
             nodes.enumerated().map { index, node in
@@ -82,11 +98,12 @@ enum PreviewTree {
             }
         }
 
-        private mutating func node(_ node: RenderNode, id: String) -> [String: Any] {
+        mutating func node(_ node: RenderNode, id: String) -> [String: Any] {
             var out: [String: Any] = ["id": id, "type": node.typeName, "kind": node.kind.name]
             if let text = node.text, node.kind != .component { out["text"] = text }
             if let label = node.viewLabel {
                 out["view"] = label
+                drawn[label] = id
                 if timed.contains(label) { costs[label] = (node.lastRenderSeconds ?? 0) * 1000 }
             }
             if !node.modifiers.isEmpty { out["modifiers"] = node.modifiers.map { ["name": $0.name, "value": $0.value] } }

@@ -62,9 +62,9 @@ public final class PreviewSession: @unchecked Sendable {
             return
         }
         if !traced.isEmpty { record("flush", "\(rerendered.count) view(s) re-rendered") }
-        if note == nil, framedApps == runtime.apps.map(\.idNumber), let roots = patchRoots(ran) {
-            if !roots.isEmpty { sendPatch(roots, rerendered: rerendered) }
-        } else {
+        if note == nil, !ran.isEmpty, framedApps == runtime.apps.map(\.idNumber), let roots = patchRoots(ran) {
+            sendPatch(roots, rerendered: rerendered)
+        } else {                                      // (no run traced: what changed is not known)
             sendFrame(rerendered: rerendered, note: note)
         }
         sendTimeline()

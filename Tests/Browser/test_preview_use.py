@@ -303,6 +303,21 @@ class PatchTests(unittest.TestCase):
             self.assertEqual(timeline_errors(page), [])
 
 
+    def test_with_tracing_turned_off_a_change_still_reaches_the_page(self):
+        # No run is traced: the server cannot say which views ran, and
+        # sends every app whole when something changed.
+        script = """
+local ui = require("lunette")
+return ui.View("Quiet", { state = { n = 0 }, body = function(self)
+  return ui.VStack { ui.Text("count " .. self.n), ui.Button("add", function() ui.trace(false); self.n = self.n + 1 end) }
+end })()
+"""
+        with previewing(script, "quiet.lua") as page:
+            for n in range(1, 3):
+                page.locator("button", has_text="add").click()
+                expect(page.locator("span", has_text=f"count {n}")).to_be_visible()
+
+
 class StaleNodeTests(unittest.TestCase):
     """Item 6: a page acting on a node from an older frame acts on the node it
     meant or on none, and the timeline shows no stray errors."""

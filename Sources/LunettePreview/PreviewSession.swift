@@ -87,7 +87,7 @@ public final class PreviewSession: @unchecked Sendable {
         let fields: [String: Any] = ["type": "frame", "rerendered": rerendered, "costs": drawing.costs, "note": note ?? NSNull(),
                                      "acked": acknowledged]
         clients.broadcast("{\"apps\":" + appsJSON + "," + Self.encode(fields).dropFirst(), kind: .frame)
-        for page in clients.pagesBehind() { welcome(page) }
+        for page in clients.pagesBehind() { sendWholeFrame(to: page) }
     }
 
     /// Sends the subtrees at `roots` (id → node) as they are now.
@@ -102,7 +102,7 @@ public final class PreviewSession: @unchecked Sendable {
         lastFrame = ""                                 // the whole frame is no longer the pages' state
         clients.broadcast(Self.encode(["type": "patch", "nodes": nodes, "rerendered": rerendered, "costs": costs,
                                        "acked": acknowledged] as [String: Any]), kind: .patch)
-        for page in clients.pagesBehind() { welcome(page) }
+        for page in clients.pagesBehind() { sendWholeFrame(to: page) }
     }
 
     /// The subtrees a patch sends for the runs traced (label, whether it
@@ -206,6 +206,7 @@ public final class PreviewSession: @unchecked Sendable {
             case "resync":                          // a page could not apply a patch: every app whole
                 lastFrame = ""
                 framedApps = []
+                needsFrame = true
             case "select", "setValue", "step", "tap", "submit", "toggle", "setText", "scroll", "pop", "delete", "move", "refresh":
                 // A request on a node that went under it (a click racing a
                 // frame) is dropped: it is no error of the script's.
@@ -256,6 +257,13 @@ public final class PreviewSession: @unchecked Sendable {
     /// and the error shown over the frame, if any — to it alone: the pages
     /// already open have them.
     private func welcome(_ page: UUID) {
+        sendWholeFrame(to: page)
+        if !timeline.isEmpty { clients.send(Self.encode(["type": "timeline", "entries": timeline]), to: page) }
+        if let overlay { clients.send(Self.encode(["type": "error", "message": overlay]), to: page) }
+    }
+
+    /// Sends one page every app whole: a new page, or one that fell behind on patches.
+    private func sendWholeFrame(to page: UUID) {
         if lastFrame.isEmpty {                         // patched since the last whole frame: drawn anew
             let drawing = PreviewTree.json(of: runtime)
             lastFrame = Self.encode(drawing.json)
@@ -265,8 +273,6 @@ public final class PreviewSession: @unchecked Sendable {
         let rest = Self.encode(["type": "frame", "rerendered": [String](), "costs": [String: Any](), "note": NSNull(),
                                 "acked": acknowledged] as [String: Any])
         clients.send("{\"apps\":" + lastFrame + "," + rest.dropFirst(), to: page, kind: .frame)
-        if !timeline.isEmpty { clients.send(Self.encode(["type": "timeline", "entries": timeline]), to: page) }
-        if let overlay { clients.send(Self.encode(["type": "error", "message": overlay]), to: page) }
     }
 
     /// Carries out a page's action on `node`, as a script or a test would.

@@ -444,6 +444,26 @@ describe("R11 R16 loops over shared and crafted values end", function()
     assert.truthy(ui.mount(ui.VStack { ui.Text("y"):id(shared(8)) }):find("y"))   -- 510 entries: an id still
   end)
 
+  -- A view value shared along many paths is walked once per path, in C,
+  -- where the budget's hook never fires (a hostile read: 40 children of 40
+  -- children of one Text, 4 deep — 2.5 million nodes — took 8 s past a
+  -- 0.5 s budget and 550 MB): the walk looks at the budget as it goes.
+  it("R15 R18 a view value shared along millions of paths is stopped by the budget", function()
+    ui.configure { timeBudget = 0.3 }
+    local level = ui.Text("x")
+    for _ = 1, 4 do
+      local children = {}
+      for i = 1, 40 do children[i] = level end
+      level = ui.VStack(children)
+    end
+    local Wide = ui.View("SharedWide", function() return level end)
+    local started = os.clock()
+    local app = ui.mount(Wide {})
+    assert.has_error_node(app, "ran longer than its time budget")
+    assert.is_true(os.clock() - started < 2)
+    app:unmount()
+  end)
+
   it("R11 a crafted border on a view's modifier list is an error, not an endless loop", function()
     local mods = { true, true, true, true }
     for k = 52, 4, -1 do mods[1 << k] = true end

@@ -35,7 +35,10 @@ public struct LuaProperty<Root: AnyObject> {
         guard Value.isLuaArray else { return nil }
         return HostType.Property.Elements(
             count: { object in Value.luaCount(of: (object as! Root)[keyPath: keyPath]) },
-            element: { object, index in Value.luaElement(of: (object as! Root)[keyPath: keyPath], at: index) })
+            element: { object, index in                 // one read of the array: it may have shrunk since count
+                let value = (object as! Root)[keyPath: keyPath]
+                return index >= 0 && index < Value.luaCount(of: value) ? Value.luaElement(of: value, at: index) : nil
+            })
     }
 
     /// Registers one Observation callback for whatever reading the key path touches.

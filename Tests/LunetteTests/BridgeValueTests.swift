@@ -42,6 +42,17 @@ final class BridgeValueTests: XCTestCase {
         try runtime.setGlobal("shelf", to: shelf)
     }
 
+    /// R7: an array of objects another thread shrinks between Lua's reading
+    /// its count and its element (a hostile read: "Index out of range", a
+    /// crash). Here the getter itself shrinks the array on every other read:
+    /// the element past the end reads nil.
+    func testR7AnArrayThatShrinksBetweenItsCountAndItsElementReadsNil() throws {
+        try runtime.register(ShrinkingItem.self)
+        try runtime.register(Shrinking.self)
+        try runtime.setGlobal("shrinking", to: Shrinking())
+        XCTAssertEqual(try runtime.evaluate("return tostring(shrinking.items[3])"), ["nil"])
+    }
+
     func testValuesCrossToLua() throws {
         XCTAssertEqual(try runtime.evaluate("""
             return #shelf.tags, shelf.tags[2], shelf.scores.dune, shelf.ratings[1], shelf.opened,
@@ -114,4 +125,18 @@ final class BridgeValueTests: XCTestCase {
         runtime.flush()
         XCTAssertTrue(runtime.text(of: app).contains("new,sale,hot"), runtime.text(of: app))
     }
+}
+
+/// An array property whose getter gives 3 elements, then 1, then 3... (BridgeValueTests, R7).
+@Observable private final class Shrinking: LuaExposed {
+    @ObservationIgnored nonisolated(unsafe) var reads = 0
+    @ObservationIgnored private let all = [ShrinkingItem(), ShrinkingItem(), ShrinkingItem()]
+    var items: [ShrinkingItem] { reads += 1; return reads % 2 == 1 ? all : [all[0]] }
+    static let luaName = "Shrinking"
+    static var luaProperties: [LuaProperty<Shrinking>] { [LuaProperty("items", readOnly: \.items)] }
+}
+
+private final class ShrinkingItem: LuaExposed {
+    static let luaName = "ShrinkingItem"
+    static var luaProperties: [LuaProperty<ShrinkingItem>] { [] }
 }

@@ -63,8 +63,9 @@ func lunhHostElement(_ rt: UnsafeMutableRawPointer?, _ handle: Int32, _ prop: In
         guard let (object, property) = objects.property(handle, prop) else { return 1 }
         objects.track(handle, prop, tracker: tracker)
         if let elements = property.elements {             // one element, not a copy of the array
-            guard index >= 1, index <= Int64(elements.count(object)) else { return objects.fill(out!, with: .none) ? 0 : 1 }
-            return objects.fill(out!, with: .object(elements.element(object, Int(index) - 1))) ? 0 : 1
+            guard index >= 1, index <= Int64(elements.count(object)),
+                  let element = elements.element(object, Int(index) - 1) else { return objects.fill(out!, with: .none) ? 0 : 1 }
+            return objects.fill(out!, with: .object(element)) ? 0 : 1
         }
         guard case .array(let array) = property.get(object), index >= 1, index <= array.count else {
             return objects.fill(out!, with: .none) ? 0 : 1

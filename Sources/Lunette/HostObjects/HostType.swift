@@ -24,11 +24,12 @@ public struct HostType {
         public struct Elements {
             /// How many elements an instance's array holds now.
             public let count: (AnyObject) -> Int
-            /// The element at a 0-based index within `count`.
-            public let element: (AnyObject, Int) -> AnyObject
+            /// The element at a 0-based index, nil past the end: another
+            /// thread may have shrunk the array since `count` was read.
+            public let element: (AnyObject, Int) -> AnyObject?
 
             /// Reads an array property's elements one at a time (`count`, then `element(i)`).
-            public init(count: @escaping (AnyObject) -> Int, element: @escaping (AnyObject, Int) -> AnyObject) {
+            public init(count: @escaping (AnyObject) -> Int, element: @escaping (AnyObject, Int) -> AnyObject?) {
                 self.count = count
                 self.element = element
             }

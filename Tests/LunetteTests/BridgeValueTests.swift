@@ -53,6 +53,35 @@ final class BridgeValueTests: XCTestCase {
         XCTAssertEqual(try runtime.evaluate("return tostring(shrinking.items[3])"), ["nil"])
     }
 
+    /// R9: a borrowed object Swift let go, whose handle Lua collects after
+    /// Swift made another object at the same address (a hostile read: the
+    /// collection retargeted the new object's registrations, and the view
+    /// reading it never ran again). Skipped if no address is reused.
+    func testR9AHandleCollectedAfterItsAddressWasReusedLeavesTheNewObjectObserved() throws {
+        try runtime.register(Borrowed.self)
+        var first: Borrowed? = Borrowed()
+        try runtime.setGlobal("kept", to: first!)
+        let address = ObjectIdentifier(first!)
+        first = nil
+        var held: [Borrowed] = [], second: Borrowed?
+        for _ in 0..<10_000 {
+            let candidate = Borrowed()
+            if ObjectIdentifier(candidate) == address { second = candidate; break }
+            held.append(candidate)
+        }
+        guard let second else { throw XCTSkip("no object was made at the released one's address") }
+        try runtime.setGlobal("current", to: second)
+        let app = try XCTUnwrap(try runtime.run(source: """
+            local ui = require("lunette")
+            return ui.View("V", function() return ui.Text("title " .. current.title) end)()
+            """))
+        XCTAssertEqual(try runtime.evaluate("return tostring(kept)"), ["Borrowed#1 (destroyed)"])
+        _ = try runtime.evaluate("kept = nil; collectgarbage(); collectgarbage()")
+        second.title = "changed"
+        runtime.flush()
+        XCTAssertEqual(app.nodes.first?.children.first?.text, "title changed")
+    }
+
     func testValuesCrossToLua() throws {
         XCTAssertEqual(try runtime.evaluate("""
             return #shelf.tags, shelf.tags[2], shelf.scores.dune, shelf.ratings[1], shelf.opened,
@@ -139,4 +168,12 @@ final class BridgeValueTests: XCTestCase {
 private final class ShrinkingItem: LuaExposed {
     static let luaName = "ShrinkingItem"
     static var luaProperties: [LuaProperty<ShrinkingItem>] { [] }
+}
+
+/// A borrowed object (Swift owns it; Lua's handle may outlive it) (BridgeValueTests, R9).
+@Observable private final class Borrowed: LuaExposed {
+    var title = "first"
+    static let luaName = "Borrowed"
+    static let luaLifetime = HostType.Lifetime.borrowed
+    static var luaProperties: [LuaProperty<Borrowed>] { [LuaProperty("title", \.title)] }
 }

@@ -13,6 +13,9 @@ final class HostObjects {
         private weak var weak: AnyObject?
         let id: ObjectIdentifier
         let type: Int32
+        /// Its number among its type's objects ("Book#2"), kept: once it is
+        /// gone, another object may have its address and so its identity.
+        var ordinal = 0
         var nodes: [Int32]
 
         init(_ object: AnyObject, retained: Bool, type: Int32, nodes: [Int32]) {
@@ -134,6 +137,7 @@ final class HostObjects {
             ordinalCounters[type, default: 0] += 1
             identities[id] = Identity(object: object, ordinal: ordinalCounters[type]!)
         }
+        entries[handle]?.ordinal = identities[id]?.ordinal ?? 0
         return handle
     }
 
@@ -142,15 +146,19 @@ final class HostObjects {
         guard let entry = entries.removeValue(forKey: handle) else { return [] }
         let id = entry.id
         if handleOf[id] == handle { handleOf[id] = nil }
-        for registration in identities[id]?.registrations.values ?? [:].values { registration.retarget(0) }
-        identities[id]?.subscription?.retarget(0)
+        // The identity is this object's, or a gone one's — not another object's
+        // that Swift made at the same address since (its views would miss its changes).
+        if let identity = identities[id], identity.object == nil || identity.object === entry.object {
+            for registration in identity.registrations.values { registration.retarget(0) }
+            identity.subscription?.retarget(0)
+        }
         return entry.nodes.filter { $0 != 0 }
     }
 
     /// "Book#2": the type name and the object's stable ordinal.
     func describe(_ handle: Int32) -> String {
         guard let entry = entries[handle], let type = type(at: entry.type) else { return "destroyed object" }
-        let ordinal = identities[entry.id]?.ordinal ?? 0
+        let ordinal = entry.ordinal
         return entry.object == nil ? "\(type.name)#\(ordinal) (destroyed)" : "\(type.name)#\(ordinal)"
     }
 

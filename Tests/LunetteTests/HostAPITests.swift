@@ -43,6 +43,29 @@ final class HostAPITests: XCTestCase {
         XCTAssertNotNil(app.find("archived 1"))
     }
 
+    /// A node or an app of another runtime is refused, not matched by its
+    /// ids in this one (a hostile read: a tap ran this runtime's own button,
+    /// and setGlobal bound this runtime's app of the same id).
+    func testAnotherRuntimesNodeOrAppIsRefused() throws {
+        let first = try LunetteRuntime(), second = try LunetteRuntime()
+        let script = """
+            local ui = require("lunette")
+            state = { taps = 0 }
+            return ui.Button("tap", function() state.taps = state.taps + 1 end)
+            """
+        let mine = try XCTUnwrap(try first.run(source: script))
+        _ = try XCTUnwrap(try second.run(source: script))
+        XCTAssertThrowsError(try second.tap(try XCTUnwrap(mine.find("tap")))) { error in
+            XCTAssertTrue("\(error)".contains("no longer rendered"), "\(error)")
+        }
+        XCTAssertEqual(try second.evaluate("return state.taps"), ["0"])
+        XCTAssertThrowsError(try second.setGlobal("foreign", to: mine)) { error in
+            XCTAssertTrue("\(error)".contains("not mounted in this runtime"), "\(error)")
+        }
+        try first.tap(try XCTUnwrap(mine.find("tap")))
+        XCTAssertEqual(try first.evaluate("return state.taps"), ["1"])
+    }
+
     func testUnmountTakesOneAppDown() throws {
         let runtime = try LunetteRuntime()
         let app = try XCTUnwrap(try runtime.run(source: inbox))

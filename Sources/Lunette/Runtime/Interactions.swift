@@ -9,6 +9,14 @@ import CLunette
 // (or no longer rendered)"), or when the Lua it runs raises ("inbox.lua:12:
 // Inbox:move: no message is titled 'Nope'"); the runtime stays usable.
 extension LunetteRuntime {
+    /// Whether `unit` stands in an app this runtime has mounted: a node of
+    /// another runtime's tree (whose unit ids may be this one's too) is not
+    /// acted on.
+    func holds(_ unit: Unit) -> Bool {
+        guard let app = unit.app else { return false }
+        return mounting.appsByID[app.id] === app
+    }
+
     /// Runs a Button's action (or a node's onSubmit action with `submit`),
     /// then flushes, as an event loop would. A node of a Button's label view
     /// (a NavigationLink's too) taps that Button, as `node:tap()` does.
@@ -16,7 +24,7 @@ extension LunetteRuntime {
     /// Button, a disabled Button, or an action that raised.
     public func tap(_ node: RenderNode, submit: Bool = false) throws {
         let role = Int32(submit ? LUN_ROLE_SUBMIT : LUN_ROLE_ACTION)
-        guard let owner = node.owner, !owner.disposed, owner.last.generation == node.generation else {
+        guard let owner = node.owner, !owner.disposed, holds(owner), owner.last.generation == node.generation else {
             throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to \(submit ? "submit" : "tap") (or no longer rendered)")
         }
         var target = node, unit = owner
@@ -47,7 +55,7 @@ extension LunetteRuntime {
     /// Focuses a field that has `:focused(...)`, as a click would, then flushes.
     public func focus(_ node: RenderNode) throws {
         let role = Int32(LUN_ROLE_FOCUS)
-        guard let owner = node.owner, !owner.disposed, owner.last.generation == node.generation,
+        guard let owner = node.owner, !owner.disposed, holds(owner), owner.last.generation == node.generation,
               let slot = node.slot(for: role) else {
             throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to focus (or no longer rendered)")
         }
@@ -100,7 +108,7 @@ extension LunetteRuntime {
 
     /// Calls a node method of the Lua API on a node, as a script would.
     private func invoke(_ node: RenderNode, _ method: String, _ argument: LuaValue?) throws {
-        guard let owner = node.owner, !owner.disposed, owner.last.generation == node.generation,
+        guard let owner = node.owner, !owner.disposed, holds(owner), owner.last.generation == node.generation,
               let path = TreeQuery.path(of: node, in: owner) else {
             throw LunetteError.script("\(node.typeName) \(node.text ?? ""): no longer rendered")
         }
@@ -137,7 +145,7 @@ extension LunetteRuntime {
 
     private func writeBinding(of node: RenderNode, text: String?) throws {
         let role = Int32(LUN_ROLE_BINDING)
-        guard let owner = node.owner, !owner.disposed, owner.last.generation == node.generation,
+        guard let owner = node.owner, !owner.disposed, holds(owner), owner.last.generation == node.generation,
               let slot = node.slot(for: role) else {
             throw LunetteError.script("\(node.typeName) \(node.text ?? ""): nothing to edit (or no longer rendered)")
         }

@@ -490,6 +490,9 @@ public final class LunetteRuntime {
 
     /// Sets the Lua global `name` to a handle of `app` (`app:find(...)`, `app:tree()`).
     public func setGlobal(_ name: String, to app: App) throws {
+        guard mounting.appsByID[app.id] === app else {
+            throw LunetteError.setup("setGlobal(\"\(name)\", to:): that app is not mounted in this runtime")
+        }
         guard lun_app_global(L, app.id, name) == LUN_OK else { throw LunetteError.setup(lastError) }
     }
 

@@ -24,6 +24,9 @@ final class Scoreboard: LuaExposedObject, @unchecked Sendable {
         set { state.withLock { $0.venue = newValue } }
     }
 
+    /// How many runtimes are subscribed now.
+    var subscriberCount: Int { subscribers.withLock { $0.count } }
+
     private func willChange() {
         for action in subscribers.withLock({ Array($0.values) }) { action() }
     }
@@ -65,6 +68,25 @@ final class ObservableObjectBridgeTests: XCTestCase {
         board.home = 7
         runtime.flush()
         XCTAssertTrue(runtime.text(of: app).contains("home 7"))
+    }
+
+    /// A runtime that goes cancels its subscriptions to the objects it
+    /// observed (a hostile read: 200 runtimes let go left 200 subscribers,
+    /// each called at every change of a long-lived model).
+    func testARuntimeThatGoesLeavesNoSubscriptionBehind() throws {
+        let board = Scoreboard()
+        for _ in 0..<20 {
+            let runtime = try LunetteRuntime()
+            try runtime.register(Scoreboard.self)
+            try runtime.setGlobal("board", to: board)
+            _ = try runtime.run(source: """
+                local ui = require("lunette")
+                return ui.View("Score", { observedObject = { "board" },
+                  body = function(self) return ui.Text("home " .. self.board.home) end })({ board = board })
+                """)
+            XCTAssertGreaterThanOrEqual(board.subscriberCount, 1)
+        }
+        XCTAssertEqual(board.subscriberCount, 0)
     }
 
     /// S21: a Swift ObservableObject-style type goes in an environmentObject

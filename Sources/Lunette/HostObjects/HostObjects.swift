@@ -212,6 +212,16 @@ final class HostObjects {
 
     /// Drops identities of objects that no longer exist (their registrars went
     /// with them). Amortised: a full pass only when the table has doubled.
+    /// The runtime is going: every ObservableObject subscription it made is
+    /// cancelled (the objects may outlive it, and would call each runtime
+    /// that ever observed them at every change).
+    func cancelSubscriptions() {
+        for identity in identities.values {
+            identity.subscription?.retarget(0)
+            identity.subscription?.cancel.withLock { $0 }?()
+        }
+    }
+
     func pruneIdentities() {
         guard identities.count > pruneThreshold else { return }
         for identity in identities.values where identity.object == nil {

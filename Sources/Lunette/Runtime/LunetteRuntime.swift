@@ -211,6 +211,7 @@ public final class LunetteRuntime {
     deinit {
         _ = storage.writer.waitUntilWritten(timeout: 5) // a host that lets go of a runtime keeps what it wrote
         Watchdog.shared.forget(budget)
+        hosts.cancelSubscriptions()                     // Swift objects it observed may outlive it
         if ownsState { lun_close_state(L) }
         lun_budget_free(budget)
         hostTable?.deallocate()

@@ -45,6 +45,38 @@ final class BridgeTests: XCTestCase {
         }
     }
 
+    /// Names Lua could not tell apart or C would cut are refused (a hostile
+    /// read: a line break split one property into two and every later one
+    /// read the wrong key path; a NUL cut a type's or a global's name; a
+    /// second type of one name replaced the first).
+    func testRegisterRefusesNamesLuaCouldNotTellApart() throws {
+        final class Thing {}
+        final class Other {}
+        func type(_ name: String, _ properties: [String], swiftType: AnyObject.Type = Thing.self) -> HostType {
+            HostType(name: name, swiftType: swiftType, properties: properties.map {
+                HostType.Property(name: $0, get: { _ in .int(1) }, set: nil, observe: { _, _ in })
+            }, make: nil)
+        }
+        let cases: [(HostType, String)] = [
+            (type("Thing", ["a\nb", "c"]), "property \"a\\nb\" must be a name without line breaks"),
+            (type("Thing", ["a", "a"]), "\"a\" is named twice"),
+            (type("Bad\0Name", ["a"]), "the type's name"),
+            (type("Thing", [""]), "must be a name"),
+        ]
+        for (hostType, message) in cases {
+            XCTAssertThrowsError(try runtime.register(hostType)) { error in
+                XCTAssertTrue("\(error)".contains(message), "\(error)")
+            }
+        }
+        try runtime.register(type("Thing", ["a"]))
+        XCTAssertThrowsError(try runtime.register(type("Thing", ["b"], swiftType: Other.self))) { error in
+            XCTAssertTrue("\(error)".contains("is registered under that name already"), "\(error)")
+        }
+        XCTAssertThrowsError(try runtime.setGlobal("ab\0cd", to: library!)) { error in
+            XCTAssertTrue("\(error)".contains("a name may not hold a NUL"), "\(error)")
+        }
+    }
+
     /// Issue 9: reading an element of a Swift array reads that element, not a copy of the whole
     /// array (ipairs over a Swift array was quadratic). The array getter is never called.
     func testElementsOfASwiftArrayAreReadOneAtATime() throws {

@@ -480,6 +480,7 @@ public final class LunetteRuntime {
     /// type twice does nothing. Throws `LunetteError.setup` if Lua runs out
     /// of memory. (`LunetteBridge` adds `register(Inbox.self)` for exposed classes.)
     public func register(_ type: HostType) throws {
+        try Self.checkNames(of: type, among: hosts.types)
         let (index, isNew) = hosts.register(type)
         guard isNew else { return }
         let names = type.properties.map(\.name).joined(separator: "\n")
@@ -489,8 +490,40 @@ public final class LunetteRuntime {
         }
     }
 
+    /// Refuses names Lua could not tell apart or would cut: a type's name, its
+    /// properties' and methods' (C reads them as lines of text) — empty, with
+    /// a control character (a line break, a NUL), twice in one type, or a
+    /// type name another Swift type has.
+    private static func checkNames(of type: HostType, among registered: [HostType]) throws {
+        func check(_ name: String, _ what: String) throws {
+            guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw LunetteError.setup("register(\(TreeText.quoted(type.name))): \(what) \(TreeText.quoted(name)) must be a name without "
+                                         + "line breaks or control characters")
+            }
+        }
+        try check(type.name, "the type's name")
+        if let other = registered.first(where: { $0.name == type.name && $0.swiftType != type.swiftType }) {
+            throw LunetteError.setup("register(\(type.name)): \(other.swiftType) is registered under that name already")
+        }
+        var seen = Set<String>()
+        for (name, what) in type.properties.map({ ($0.name, "property") }) + type.methods.map({ ($0.name, "method") }) {
+            try check(name, what)
+            guard seen.insert(name).inserted else {
+                throw LunetteError.setup("register(\(type.name)): \(TreeText.quoted(name)) is named twice among its properties and methods")
+            }
+        }
+    }
+
+    /// Refuses a global's name C would cut (a NUL in it).
+    private static func checkGlobalName(_ name: String) throws {
+        guard !name.utf8.contains(0) else {
+            throw LunetteError.setup("setGlobal(\(TreeText.quoted(name))): a name may not hold a NUL")
+        }
+    }
+
     /// Sets the Lua global `name` to a handle of `app` (`app:find(...)`, `app:tree()`).
     public func setGlobal(_ name: String, to app: App) throws {
+        try Self.checkGlobalName(name)
         guard mounting.appsByID[app.id] === app else {
             throw LunetteError.setup("setGlobal(\"\(name)\", to:): that app is not mounted in this runtime")
         }
@@ -500,6 +533,7 @@ public final class LunetteRuntime {
     /// Sets a Lua global to a Swift object of a registered type (shared: Lua's
     /// handle is the object). Throws `LunetteError.setup` if its type is not registered.
     public func setGlobal(_ name: String, to object: AnyObject) throws {
+        try Self.checkGlobalName(name)
         guard let handle = hosts.handle(for: object), let type = hosts.typeIndex(of: object) else {
             throw LunetteError.setup("\(Swift.type(of: object)) is not registered with the runtime")
         }

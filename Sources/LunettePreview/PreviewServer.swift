@@ -30,6 +30,8 @@ final class Outbox: @unchecked Sendable {
     private var pending: [(text: String, kind: PageMessage)] = []
     private var pendingBytes = 0
     private var behind = false
+    /// A page is sent patches only after its first whole frame (it had nothing to patch).
+    private var framed = false
     private var controls: [WSFrame] = []
     private var state = State.open
     private var waiter: CheckedContinuation<WSFrame?, Never>?
@@ -50,10 +52,11 @@ final class Outbox: @unchecked Sendable {
     /// Queues a message: a frame replaces the frames and patches waiting.
     func send(_ text: String, kind: PageMessage) {
         lock.lock()
-        guard state == .open, !(kind == .patch && behind) else { lock.unlock(); return }
+        guard state == .open, !(kind == .patch && (behind || !framed)) else { lock.unlock(); return }
         if kind == .frame {
             dropSnapshotsLocked()
             behind = false
+            framed = true
         }
         pending.append((text, kind))
         if kind != .frame { pendingBytes += text.utf8.count }   // a frame is one at most, shared by every page

@@ -47,7 +47,7 @@ public final class PreviewSession: @unchecked Sendable {
     /// else every app whole (a view that is new, a list's rows, a mount,
     /// a reload, tracing turned off: nothing says which parts moved).
     public func publish(note: String? = nil) {
-        let traced = runtime.takeTraceLines()
+        let (traced, tracedWhole) = runtime.takeTrace()
         let ran = traced.compactMap(Self.ranLabel).filter { $0.label != "effect" }
         let rerendered = ran.map(\.label)
         for line in traced { record(line.hasPrefix("• ") ? "event" : "render", line) }
@@ -62,9 +62,9 @@ public final class PreviewSession: @unchecked Sendable {
             return
         }
         if !traced.isEmpty { record("flush", "\(rerendered.count) view(s) re-rendered") }
-        if note == nil, !ran.isEmpty, framedApps == runtime.apps.map(\.idNumber), let roots = patchRoots(ran) {
+        if note == nil, tracedWhole, !ran.isEmpty, framedApps == runtime.apps.map(\.idNumber), let roots = patchRoots(ran) {
             sendPatch(roots, rerendered: rerendered)
-        } else {                                      // (no run traced: what changed is not known)
+        } else {                                      // (what ran is not known whole: every app)
             sendFrame(rerendered: rerendered, note: note)
         }
         sendTimeline()
@@ -105,28 +105,34 @@ public final class PreviewSession: @unchecked Sendable {
         for page in clients.pagesBehind() { sendWholeFrame(to: page) }
     }
 
+    /// The most subtrees one patch sends: past them, every app whole costs less
+    /// than finding each (a tap that re-runs thousands of views).
+    static let maxPatchRoots = 64
+
     /// The subtrees a patch sends for the runs traced (label, whether it
-    /// was the view's first): each view's, or the NavigationStack's around
-    /// it (its bar shows its screens' titles), none inside another; nil
-    /// when a run is not of a view the pages drew where it still stands.
+    /// was the view's first): each view's, none inside another; nil when a
+    /// run is not of a view the pages drew where it still stands, is a
+    /// row's or a list's (their labels, "X row#3" and "X list", could be a
+    /// view's named "X row"), or there are too many. A NavigationStack whose
+    /// bar shows a screen's changed title runs itself (its title is a
+    /// preference it keeps), so it is a root of its own then.
     private func patchRoots(_ ran: [(label: String, isNew: Bool)]) -> [String: RenderNode]? {
+        guard ran.count <= Self.maxPatchRoots * 4 else { return nil }
         var roots: [String: RenderNode] = [:]
         for run in ran {
-            guard !run.isNew, let id = drawnAt[run.label], let node = PreviewTree.node(id, in: runtime),
+            guard !run.isNew, !run.label.contains(" row#"), !run.label.hasSuffix(" list"), !run.label.hasSuffix(" row"),
+                  let id = drawnAt[run.label], let node = PreviewTree.node(id, in: runtime),
                   node.viewLabel == run.label else { return nil }
-            var root = (id: id, node: node)
-            var prefix = id.firstIndex(of: "/").map { id[...$0] } ?? ""
-            for step in id[prefix.endIndex...].split(separator: ".").dropLast() {   // outermost first
-                let at = String(prefix) + step
-                if let above = PreviewTree.node(at, in: runtime), above.kind == .component, above.typeName == "NavigationStack" {
-                    root = (at, above)
-                    break
-                }
-                prefix = Substring(at + ".")
-            }
-            roots[root.id] = root.node
+            roots[id] = node
+            if roots.count > Self.maxPatchRoots { return nil }
         }
-        return roots.filter { id, _ in !roots.keys.contains { id.hasPrefix($0 + ".") } }
+        var outermost: [String: RenderNode] = [:], last: String?
+        for id in roots.keys.sorted() {               // an id sorts right after the ids it is inside
+            if let last, id.hasPrefix(last + ".") { continue }
+            outermost[id] = roots[id]
+            last = id
+        }
+        return outermost
     }
 
     /// The label of a view's run in a trace line ("↻ BookView#2  (Book#1.title, …)")
@@ -196,7 +202,9 @@ public final class PreviewSession: @unchecked Sendable {
               let request = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let type = request["type"] as? String else { return }
         let nodeID = request["node"] as? String ?? ""
-        requested = true
+        // A request that may change a tree: the next publish looks (an
+        // inspection, the graph, pausing the clock change none).
+        if !["inspect", "graph", "clock"].contains(type) || request["action"] as? String == "step" { requested = true }
         noteAcknowledged(request)
         do {
             switch type {

@@ -303,6 +303,42 @@ class PatchTests(unittest.TestCase):
             self.assertEqual(timeline_errors(page), [])
 
 
+    def test_a_row_whose_label_is_a_views_too_reaches_the_page(self):
+        # A hostile read: a List row of view X is labelled "X row#1", and so
+        # is a view named "X row": the patch sent that view, never the row.
+        script = """
+local ui = require("lunette")
+local XR = ui.View("X row", { body = function() return ui.Text("I am the X row view") end })
+local X = ui.View("X", { state = { n = 0 }, body = function(self)
+  return ui.VStack { ui.Button("more", function() self.n = self.n + 1 end),
+    ui.List({ "only" }, function(t) return ui.Text(t .. " " .. self.n) end) }
+end })
+return ui.VStack { X {}, XR {} }
+"""
+        with previewing(script, "rows.lua") as page:
+            for n in range(1, 4):
+                page.locator("button", has_text="more").click()
+                expect(page.locator("span", has_text=f"only {n}")).to_be_visible()
+
+    def test_an_inspected_node_does_not_turn_patches_into_frames(self):
+        # A hostile read: after each patch the page inspects its selection
+        # again, which made the next publish send every app whole.
+        with previewing(MANY_ROWS, "many.lua") as page:
+            received = []
+            page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(payload)))
+            page.reload()
+            expect(page.locator("span", has_text="row 2000")).to_be_visible()
+            page.locator("[data-view='Row#1']").click(position={"x": 1, "y": 1})   # selected: inspected after each change
+            expect(page.locator("#inspector")).to_contain_text("Row#1")
+            received.clear()
+            for n in range(1, 4):
+                page.locator("button", has_text=f"tick {n - 1}").click()
+                expect(page.locator("button", has_text=f"tick {n}")).to_be_visible()
+            page.wait_for_timeout(300)
+            kinds = [json.loads(m).get("type") for m in received if isinstance(m, str)]
+            self.assertEqual(kinds.count("frame"), 0, kinds)
+            self.assertGreaterEqual(kinds.count("patch"), 3, kinds)
+
     def test_with_tracing_turned_off_a_change_still_reaches_the_page(self):
         # No run is traced: the server cannot say which views ran, and
         # sends every app whole when something changed.

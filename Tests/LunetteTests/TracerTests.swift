@@ -14,17 +14,41 @@ final class TracerTests: XCTestCase {
             local ui = require("lunette")
             local V = ui.View("Ticker", function(self)
               return ui.Text("ticking"):task(function()
-                for _ = 1, 12000 do ui.sleep(1) end
+                for _ = 1, 16000 do ui.sleep(1) end
               end)
             end)
             return V {}
             """)!
-        for _ in 0..<12_000 { runtime.advanceClock(by: 1) }
-        let lines = runtime.takeTraceLines()
-        XCTAssertEqual(lines.count, Tracer.keptLines)
+        for _ in 0..<16_000 { runtime.advanceClock(by: 1) }
+        let (lines, isWhole) = runtime.takeTrace()
+        XCTAssertLessThanOrEqual(lines.count, Tracer.keptLines + Tracer.keptLines / 2)   // dropped in batches
+        XCTAssertGreaterThanOrEqual(lines.count, Tracer.keptLines)
+        XCTAssertFalse(isWhole)                          // the oldest went: a tool redrawing what ran must know
         XCTAssertEqual(lines.last, "• task step Ticker#1")
         XCTAssertEqual(runtime.trace(of: app).count, Tracer.keptLinesPerApp)
         XCTAssertEqual(runtime.takeTraceLines(), [])
+    }
+
+    /// The trace says when it is not every run since it was last taken: lines
+    /// dropped, or tracing turned off or on meanwhile (a hostile read: the
+    /// preview's patches left out the views that ran while tracing was off).
+    func testTheTraceSaysWhenItIsPartial() throws {
+        let runtime = try LunetteRuntime()
+        runtime.setTracing(true)
+        _ = runtime.takeTrace()
+        _ = try runtime.run(source: """
+            local ui = require("lunette")
+            local S = ui.Observable("S", { n = 0 })
+            s = S()
+            return ui.View("V", function() return ui.Text("n " .. s.n) end)()
+            """)
+        XCTAssertTrue(runtime.takeTrace().isWhole)
+        _ = try runtime.evaluate("local ui = require(\"lunette\"); ui.trace(false); s.n = 1; ui.flush(); ui.trace(true); s.n = 2; ui.flush()")
+        let (lines, isWhole) = runtime.takeTrace()
+        XCTAssertEqual(lines.filter { $0.hasPrefix("↻ V#1") }.count, 1, "\(lines)")   // the run while off is not there
+        XCTAssertFalse(isWhole)
+        _ = try runtime.evaluate("s.n = 3; require(\"lunette\").flush()")
+        XCTAssertTrue(runtime.takeTrace().isWhole)
     }
 
     /// The trace group reaches the tracer, not the runtime: a write's place and why a view ran.

@@ -14,6 +14,14 @@ extension LunetteRuntime {
 
     /// The lines logged since the last call (the REPL prints them after each input).
     public func takeTraceLines() -> [String] {
+        tracer.take().lines
+    }
+
+    /// The lines logged since the last call, and whether they name every
+    /// run since: false when the oldest were dropped (past 10,000 to 15,000
+    /// lines) or tracing was turned off or on meanwhile — what a tool that
+    /// redraws only the views that ran must know.
+    public func takeTrace() -> (lines: [String], isWhole: Bool) {
         tracer.take()
     }
 

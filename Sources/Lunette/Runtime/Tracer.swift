@@ -5,7 +5,9 @@ import CLunette
 /// host table's trace group.
 ///
 /// Lines are kept to the last `keptLines` (the runtime's, until a host takes
-/// them) and `keptLinesPerApp` per app, however long tracing stays on. What
+/// them; dropped in batches past half as many again, and `take` then says
+/// they are partial) and `keptLinesPerApp` per app, however long tracing
+/// stays on. What
 /// the tracer needs of the runtime it asks through two closures the runtime
 /// sets: a graph node's label and a unit by id.
 final class Tracer {
@@ -21,6 +23,9 @@ final class Tracer {
     /// Print each line as it is recorded (the REPL's `:trace`).
     private var echo = false
     private var lines: [String] = []
+    /// Lines were dropped past `keptLines`, or tracing was turned off or on,
+    /// since the last `take()`: the lines are not every run since.
+    private var partial = false
     /// Where each graph node was last written ("file:line").
     private var lastWrites: [Int32: String] = [:]
     /// The place of the write about to be reported (trace.where, before a write to a Swift property).
@@ -41,16 +46,18 @@ final class Tracer {
 
     /// Turns tracing on or off (C's reads record their places only while on).
     func set(_ on: Bool, echo: Bool) {
+        if on != tracing { partial = true }
         tracing = on
         self.echo = on && echo
         lun_state(L).pointee.tracing = on ? 1 : 0
         if !on { lastWrites = [:] }
     }
 
-    /// The lines recorded since the last call.
-    func take() -> [String] {
-        defer { lines = [] }
-        return lines
+    /// The lines recorded since the last call, and whether they are every
+    /// run since (no line dropped, tracing neither turned off nor on).
+    func take() -> (lines: [String], isWhole: Bool) {
+        defer { lines = []; partial = false }
+        return (lines, !partial)
     }
 
     /// Notes where a Lua write to `node` happened.
@@ -113,7 +120,10 @@ final class Tracer {
             line = String(decoding: line.utf8.prefix(Self.longestLine - 3), as: UTF8.self) + "…"
         }
         lines.append(line)
-        if lines.count > Self.keptLines { lines.removeFirst(lines.count - Self.keptLines) }
+        if lines.count > Self.keptLines + Self.keptLines / 2 {   // in batches: one removal a line would be quadratic
+            lines.removeFirst(lines.count - Self.keptLines)
+            partial = true
+        }
         if let app {
             app.trace.append(line)
             if app.trace.count > Self.keptLinesPerApp { app.trace.removeFirst(app.trace.count - Self.keptLinesPerApp) }

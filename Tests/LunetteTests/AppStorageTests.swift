@@ -267,6 +267,17 @@ final class AppStorageTests: XCTestCase {
     /// `ui.reset()` while a write is still on its way to a slow store: the
     /// next read sees the empty store, not the write in flight (this raced
     /// in `lunette test`, which resets between tests).
+    /// A NaN or negative timeout waits not at all (NaN waited for ever, a
+    /// negative one was reported as a store that had not finished).
+    func testWaitForStorageWithANaNOrNegativeTimeoutReturnsAtOnce() throws {
+        let runtime = try LunetteRuntime(options: .init(appStorage: MemoryAppStorage()))
+        let started = Date()
+        _ = runtime.waitForStorage(timeout: .nan)
+        _ = runtime.waitForStorage(timeout: -1)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+        XCTAssertEqual(runtime.storageErrors, [])
+    }
+
     func testT04AResetForgetsWritesStillInFlight() throws {
         final class Slow: AppStorageStore {
             let kept = MemoryAppStorage()

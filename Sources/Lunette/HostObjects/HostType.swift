@@ -83,7 +83,8 @@ public struct HostType {
     public let name: String
     /// The Swift class this describes.
     public let swiftType: AnyObject.Type
-    /// The properties Lua sees, in the order `pairs` shows them.
+    /// The properties Lua sees, in the order they were given (`pairs` does
+    /// not walk a Swift object: its properties are read by name).
     public let properties: [Property]
     /// Methods Lua may call (`obj:name(...)`).
     public let methods: [Method]

@@ -395,8 +395,10 @@ public final class LunetteRuntime {
 
     /// Waits until the store keeps every value scripts wrote (writes run on
     /// a queue of their own, so a slow store never holds the scripts), at
-    /// most `timeout` seconds; reports what it failed to keep in
-    /// `storageErrors`. Returns false if the store had not finished.
+    /// most `timeout` seconds (a negative or NaN one: not at all; at most a
+    /// day); reports what it failed to keep in `storageErrors`, each cause
+    /// once. Returns false if the store had not finished — true says it
+    /// finished, not that every write succeeded.
     @discardableResult
     public func waitForStorage(timeout: Double = 5) -> Bool {
         storage.waitUntilWritten(timeout: timeout)

@@ -76,7 +76,7 @@ extension LunetteRuntime {
     /// Keeps what goes wrong in views and events from now on — error nodes,
     /// errors raised by onAppear, onChange, onReceive or a task, warnings —
     /// for `takeProblems()`, so a tool reports each as it appears (the REPL,
-    /// a test runner); at most 1,000 wait.
+    /// a test runner); at most 1,000 warnings wait, and as many errors.
     public func recordProblems() {
         problems.recording = true
     }

@@ -119,6 +119,7 @@ final class StorageWriter: @unchecked Sendable {
     /// seconds); false if it has not.
     @discardableResult
     func waitUntilWritten(timeout: Double) -> Bool {
+        let timeout = timeout.isNaN || timeout < 0 ? 0 : min(timeout, 86_400)   // NaN waited for ever
         commit()
         let done = DispatchSemaphore(value: 0)
         queue.async { done.signal() }

@@ -462,6 +462,17 @@ describe("R11 R16 loops over shared and crafted values end", function()
     assert.has_error_node(app, "ran longer than its time budget")
     assert.is_true(os.clock() - started < 2)
     app:unmount()
+    -- strict mode compares two runs' trees first: that comparison looks at the budget too
+    ui.configure { strict = true }
+    local wider = {}
+    for i = 1, 40 do wider[i] = level end          -- one level more: 100 million nodes compared
+    local Wider = ui.View("SharedWider", function() return ui.VStack(wider) end)
+    started = os.clock()
+    app = ui.mount(Wider {})
+    assert.has_error_node(app, "ran longer than its time budget")
+    assert.is_true(os.clock() - started < 2)
+    app:unmount()
+    ui.configure { strict = false }
   end)
 
   it("R11 a crafted border on a view's modifier list is an error, not an endless loop", function()

@@ -42,7 +42,7 @@ static int lun_bad_result(lua_State *L, int fidx, int ridx) {
 /* 1 if two results of the same body describe the same tree: the same
  * structure and values; functions and userdata (actions, bindings) match
  * any of their kind, since each run makes its own. */
-static int lun_same_tree(lua_State *L, int a, int b, int depth) {
+static int lun_same_tree(lua_State *L, int a, int b, int depth, unsigned *visits) {
   int same = 1;
   size_t count = 0;
   a = lua_absindex(L, a);
@@ -57,9 +57,10 @@ static int lun_same_tree(lua_State *L, int a, int b, int depth) {
   lua_pushnil(L);
   while (same && lua_next(L, a)) {
     count++;
+    if ((++*visits & 4095) == 0) lun_budget_raise(L);   /* a value shared along many paths: as the walk */
     lua_pushvalue(L, -2);
     lua_rawget(L, b);
-    same = lun_same_tree(L, -2, -1, depth + 1);
+    same = lun_same_tree(L, -2, -1, depth + 1, visits);
     lua_pop(L, 2);
   }
   if (!same) { lua_pop(L, 1); return 0; }
@@ -74,6 +75,7 @@ static int lun_same_tree(lua_State *L, int a, int b, int depth) {
 LUN_HOT static void lun_run_view(lua_State *L, lun_Walk *W, int fidx, int nargs) {
   lun_State *S = lun_state(L);
   int t, first = 0;
+  unsigned visits = 0;
   S->renderMade = S->objectsMade;                 /* the body may write what it makes, not its state */
   if (S->strict) {
     int i, base = lua_gettop(L) - nargs;
@@ -98,7 +100,7 @@ LUN_HOT static void lun_run_view(lua_State *L, lun_Walk *W, int fidx, int nargs)
     luaL_error(L, "%s:%d: the body returned nothing, expected a view (return ui.EmptyView() to show nothing)",
                ar.short_src, ar.linedefined);
   }
-  if (first && !lun_same_tree(L, first, -1, 0)) {
+  if (first && !lun_same_tree(L, first, -1, 0, &visits)) {
     lua_Debug ar;
     lua_pushvalue(L, fidx);
     lua_getinfo(L, ">S", &ar);

@@ -64,6 +64,18 @@ final class HostAPITests: XCTestCase {
         }
         try first.tap(try XCTUnwrap(mine.find("tap")))
         XCTAssertEqual(try first.evaluate("return state.taps"), ["1"])
+        // a List scrolled, a view inspected: by this runtime's own records (another's List moved, another's state shown)
+        let lists = """
+            local ui = require("lunette")
+            local rows = {} for i = 1, 300 do rows[i] = "r" .. i end
+            return ui.View("Rows", function() return ui.List(rows, ui.Text) end)()
+            """
+        let theirs = try XCTUnwrap(try first.run(source: lists))
+        _ = try XCTUnwrap(try second.run(source: lists))
+        let list = try XCTUnwrap(theirs.findAll(type: "List").first)
+        XCTAssertThrowsError(try second.scroll(list, to: 150))
+        XCTAssertNil(second.inspect(try XCTUnwrap(theirs.nodes.first)))
+        XCTAssertNotNil(first.inspect(try XCTUnwrap(theirs.nodes.first)))
     }
 
     func testUnmountTakesOneAppDown() throws {

@@ -103,7 +103,7 @@ extension LunetteRuntime {
 
     /// The inspection of the view a component node shows; nil for other nodes.
     public func inspect(_ node: RenderNode) -> ViewInspection? {
-        guard node.kind == .component, let unit = node.unit, !unit.disposed else { return nil }
+        guard node.kind == .component, let unit = node.unit, !unit.disposed, holds(unit) else { return nil }
         var text: UnsafePointer<CChar>?, length = 0
         let state = lun_unit_state(L, unit.recordRef, &text, &length) == LUN_OK ? text.map { string($0, length) } ?? "" : ""
         var inputText: UnsafePointer<CChar>?, inputLength = 0

@@ -42,8 +42,8 @@ extension LunetteRuntime {
     /// Moves a lazy List's window to start at `row` (as far as the rows go),
     /// as `node:scroll(row)` does, then flushes; refused for a disabled List.
     public func scroll(_ list: RenderNode, to row: Int) throws {
-        guard list.kind == .list, let unit = list.unit, !unit.disposed else {
-            throw LunetteError.script("\(list.typeName) is not a List on screen")
+        guard list.kind == .list, let unit = list.unit, !unit.disposed, holds(unit) else {
+            throw LunetteError.script("\(list.typeName) is not a List on screen (of this runtime)")
         }
         try refuseIfDisabled(list, "scroll")
         guard lun_list_scroll(L, unit.recordRef, Int64(row)) == LUN_OK else { throw LunetteError.script(lastError) }

@@ -47,9 +47,8 @@ public final class PreviewSession: @unchecked Sendable {
     /// else every app whole (a view that is new, a list's rows, a mount,
     /// a reload, tracing turned off: nothing says which parts moved).
     public func publish(note: String? = nil) {
-        let (traced, tracedWhole) = runtime.takeTrace()
-        let ran = traced.compactMap(Self.ranLabel).filter { $0.label != "effect" }
-        let rerendered = ran.map(\.label)
+        let (traced, ran, tracedWhole) = runtime.takeTrace()
+        let rerendered = ran.filter(\.isView).map(\.label)   // what flashes on the page: views
         for line in traced { record(line.hasPrefix("• ") ? "event" : "render", line) }
         for app in runtime.apps {
             for warning in runtime.warnings(of: app) where !loggedWarnings.contains(warning) {
@@ -57,7 +56,7 @@ public final class PreviewSession: @unchecked Sendable {
                 record("warning", warning)
             }
         }
-        if isQuiet(traced: traced, note: note) {
+        if tracedWhole, isQuiet(traced: traced, note: note) {   // (tracing toggled: what ran is not known)
             sendTimeline()
             return
         }
@@ -109,19 +108,17 @@ public final class PreviewSession: @unchecked Sendable {
     /// than finding each (a tap that re-runs thousands of views).
     static let maxPatchRoots = 64
 
-    /// The subtrees a patch sends for the runs traced (label, whether it
-    /// was the view's first): each view's, none inside another; nil when a
-    /// run is not of a view the pages drew where it still stands, is a
-    /// row's or a list's (their labels, "X row#3" and "X list", could be a
-    /// view's named "X row"), or there are too many. A NavigationStack whose
+    /// The subtrees a patch sends for the runs traced: each view's, none
+    /// inside another; nil when a run is not of a view the pages drew where
+    /// it still stands (a new view, a row's or a list's run), or there are
+    /// too many. A NavigationStack whose
     /// bar shows a screen's changed title runs itself (its title is a
     /// preference it keeps), so it is a root of its own then.
-    private func patchRoots(_ ran: [(label: String, isNew: Bool)]) -> [String: RenderNode]? {
+    private func patchRoots(_ ran: [TracedRun]) -> [String: RenderNode]? {
         guard ran.count <= Self.maxPatchRoots * 4 else { return nil }
         var roots: [String: RenderNode] = [:]
         for run in ran {
-            guard !run.isNew, !run.label.contains(" row#"), !run.label.hasSuffix(" list"), !run.label.hasSuffix(" row"),
-                  let id = drawnAt[run.label], let node = PreviewTree.node(id, in: runtime),
+            guard run.isView, !run.isNew, let id = drawnAt[run.label], let node = PreviewTree.node(id, in: runtime),
                   node.viewLabel == run.label else { return nil }
             roots[id] = node
             if roots.count > Self.maxPatchRoots { return nil }
@@ -133,15 +130,6 @@ public final class PreviewSession: @unchecked Sendable {
             last = id
         }
         return outermost
-    }
-
-    /// The label of a view's run in a trace line ("↻ BookView#2  (Book#1.title, …)")
-    /// and whether it was its first; nil for other lines.
-    static func ranLabel(_ line: String) -> (label: String, isNew: Bool)? {
-        guard line.hasPrefix("↻ ") else { return nil }
-        let rest = line.dropFirst(2)
-        guard let open = rest.range(of: "  (") else { return (String(rest), false) }
-        return (String(rest[..<open.lowerBound]), rest[open.upperBound...].hasPrefix("new)"))
     }
 
     private var loggedWarnings = Set<String>()

@@ -320,6 +320,22 @@ return ui.VStack { X {}, XR {} }
                 page.locator("button", has_text="more").click()
                 expect(page.locator("span", has_text=f"only {n}")).to_be_visible()
 
+    def test_a_view_whose_name_reads_as_another_views_trace_reaches_the_page(self):
+        # A hostile read: runs were read back from the trace's text, where
+        # "Box#1  (z#1" (a view named "Box#1  (z") read as "Box#1".
+        script = """
+local ui = require("lunette")
+local Box = ui.View("Box", function() return ui.Text("plain box") end)
+local Odd = ui.View("Box#1  (z", { state = { n = 0 }, body = function(self)
+  return ui.Button("odd count " .. self.n, function() self.n = self.n + 1 end)
+end })
+return ui.VStack { Box {}, Odd {} }
+"""
+        with previewing(script, "odd.lua") as page:
+            for n in range(1, 3):
+                page.locator("button", has_text=f"odd count {n - 1}").click()
+                expect(page.locator("button", has_text=f"odd count {n}")).to_be_visible()
+
     def test_an_inspected_node_does_not_turn_patches_into_frames(self):
         # A hostile read: after each patch the page inspects its selection
         # again, which made the next publish send every app whole.

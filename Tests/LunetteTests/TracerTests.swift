@@ -20,7 +20,7 @@ final class TracerTests: XCTestCase {
             return V {}
             """)!
         for _ in 0..<16_000 { runtime.advanceClock(by: 1) }
-        let (lines, isWhole) = runtime.takeTrace()
+        let (lines, _, isWhole) = runtime.takeTrace()
         XCTAssertLessThanOrEqual(lines.count, Tracer.keptLines + Tracer.keptLines / 2)   // dropped in batches
         XCTAssertGreaterThanOrEqual(lines.count, Tracer.keptLines)
         XCTAssertFalse(isWhole)                          // the oldest went: a tool redrawing what ran must know
@@ -44,8 +44,9 @@ final class TracerTests: XCTestCase {
             """)
         XCTAssertTrue(runtime.takeTrace().isWhole)
         _ = try runtime.evaluate("local ui = require(\"lunette\"); ui.trace(false); s.n = 1; ui.flush(); ui.trace(true); s.n = 2; ui.flush()")
-        let (lines, isWhole) = runtime.takeTrace()
+        let (lines, runs, isWhole) = runtime.takeTrace()
         XCTAssertEqual(lines.filter { $0.hasPrefix("↻ V#1") }.count, 1, "\(lines)")   // the run while off is not there
+        XCTAssertEqual(runs, [TracedRun(label: "V#1", isView: true, isNew: false)])
         XCTAssertFalse(isWhole)
         _ = try runtime.evaluate("s.n = 3; require(\"lunette\").flush()")
         XCTAssertTrue(runtime.takeTrace().isWhole)

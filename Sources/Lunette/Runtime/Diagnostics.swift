@@ -17,11 +17,12 @@ extension LunetteRuntime {
         tracer.take().lines
     }
 
-    /// The lines logged since the last call, and whether they name every
-    /// run since: false when the oldest were dropped (past 10,000 to 15,000
-    /// lines) or tracing was turned off or on meanwhile — what a tool that
+    /// The lines logged since the last call, the runs they name (told
+    /// apart by kind, where a line's text cannot be), and whether they are
+    /// every run since: false when the oldest were dropped (past 10,000 to
+    /// 15,000) or tracing was turned off or on meanwhile — what a tool that
     /// redraws only the views that ran must know.
-    public func takeTrace() -> (lines: [String], isWhole: Bool) {
+    public func takeTrace() -> (lines: [String], runs: [TracedRun], isWhole: Bool) {
         tracer.take()
     }
 

@@ -23,6 +23,9 @@ final class Tracer {
     /// Print each line as it is recorded (the REPL's `:trace`).
     private var echo = false
     private var lines: [String] = []
+    /// The views that ran since the last `take()`, as the lines name them
+    /// but told apart by kind (a row's label may read as a view's).
+    private var runs: [TracedRun] = []
     /// Lines were dropped past `keptLines`, or tracing was turned off or on,
     /// since the last `take()`: the lines are not every run since.
     private var partial = false
@@ -55,9 +58,9 @@ final class Tracer {
 
     /// The lines recorded since the last call, and whether they are every
     /// run since (no line dropped, tracing neither turned off nor on).
-    func take() -> (lines: [String], isWhole: Bool) {
-        defer { lines = []; partial = false }
-        return (lines, !partial)
+    func take() -> (lines: [String], runs: [TracedRun], isWhole: Bool) {
+        defer { lines = []; runs = []; partial = false }
+        return (lines, runs, !partial)
     }
 
     /// Notes where a Lua write to `node` happened.
@@ -75,6 +78,11 @@ final class Tracer {
     /// moved since its last run, each with where it was set.
     func run(of unit: Unit) {
         record("↻ \(unit.label)" + reasons(unit.run.cause.map { Self.text(of: $0, unit) }, node: unit.node), in: unit.app)
+        runs.append(TracedRun(label: unit.label, isView: unit.kind == .component, isNew: unit.run.cause == .new))
+        if runs.count > Self.keptLines + Self.keptLines / 2 {
+            runs.removeFirst(runs.count - Self.keptLines)
+            partial = true
+        }
     }
 
     /// A cause as the trace spells it: "new", "reloaded", "inputs from BookList#1".
@@ -130,4 +138,16 @@ final class Tracer {
         }
         if echo { print(line) }
     }
+}
+
+/// A run the trace recorded: the unit's label, whether it is a view's (not
+/// a list's or a row's, whose labels may read as a view's: "X row#1"), and
+/// whether it was its first.
+public struct TracedRun: Sendable, Equatable {
+    /// "BookView#2", "BookList row#3".
+    public let label: String
+    /// A view's run (a `ui.View`), not a list's or a row's.
+    public let isView: Bool
+    /// Its first run.
+    public let isNew: Bool
 }

@@ -26,10 +26,10 @@ public final class PreviewSession: @unchecked Sendable {
     /// A page's request (any thread).
     func enqueue(_ text: String) { requests.push(text) }
 
-    /// Waits up to `timeout` seconds for a request, then handles every waiting one.
+    /// Waits up to `timeout` seconds for a request, then handles every
+    /// waiting one; what they changed goes to pages once, after all of them
+    /// (a page that sent n requests, typing fast, costs one publish, not n).
     /// Returns whether any was handled.
-    /// The frame that follows a batch goes once, after all of it: a page
-    /// that sent n requests (typing fast) costs one walk of the trees, not n.
     @discardableResult
     public func pump(waiting timeout: Double = 0) -> Bool {
         let batch = requests.take(waiting: timeout)

@@ -3,7 +3,9 @@
  * (and so from busted): the loadable module's entry point.
  *
  * The interpreter made the Lua state; the first require starts a Lunette
- * runtime that adopts it (lunette_module_adopt, in LuaModuleHost), then opens `ui`.
+ * runtime that adopts it (lunette_module_adopt, in LuaModuleHost), puts
+ * Lunette's pattern matching (under the budget) in the string library,
+ * then opens `ui`.
  */
 #include <clunette.h>
 #include <lua5.4/lauxlib.h>
@@ -26,6 +28,7 @@ static lua_State *lun_main_thread(lua_State *L) {
 int luaopen_lunette(lua_State *L) {
   if (!lun_installed(L)) {
     if (!lunette_module_adopt(lun_main_thread(L))) return luaL_error(L, "lunette: could not start the runtime");
+    lun_use_budgeted_patterns(L);                 /* as a runtime's own state has them (R26: one budget) */
   }
   return lun_open_module(L);
 }

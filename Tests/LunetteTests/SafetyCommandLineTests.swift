@@ -5,6 +5,30 @@ import Lunette
 /// Issue 16 from the command line: options that could trap or keep nothing
 /// are refused with a message naming the option and the value.
 extension CommandLineTests {
+
+    /// string.find, match, gmatch and gsub are Lunette's (their matching
+    /// looks at the budget): on thousands of generated subjects, patterns,
+    /// starts and replacements they answer as Lua's own do, errors included
+    /// (Tests/Patterns/differential.lua prints every answer; the stock
+    /// interpreter and `lunette run` must print the same).
+    func testPatternMatchingAnswersAsLuasOwn() throws {
+        let script = root.appendingPathComponent("Tests/Patterns/differential.lua").path
+        let stock = Process()
+        stock.executableURL = URL(fileURLWithPath: "/usr/bin/lua5.4")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/lua5.4"), "lua5.4 is not installed")
+        stock.arguments = [script, "17", "8000"]
+        let out = Pipe()
+        stock.standardOutput = out
+        try stock.run()
+        let expected = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        stock.waitUntilExit()
+        let ours = try lunette(["run", "--time-budget", "600", script, "17", "8000"])
+        XCTAssertEqual(ours.status, 0, ours.errors)
+        let a = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let b = ours.output.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(a.count, b.count)
+        for (x, y) in zip(a, b) where x != y { XCTFail("stock: \(x)\nours:  \(y)"); break }
+    }
     private func script(_ source: String) throws -> URL {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("safety_\(UUID().uuidString).lua")
         try source.write(to: file, atomically: true, encoding: .utf8)

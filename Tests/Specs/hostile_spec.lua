@@ -475,6 +475,29 @@ describe("R11 R16 loops over shared and crafted values end", function()
     ui.configure { strict = false }
   end)
 
+  -- Lua's patterns backtrack, and its matcher is C, where the budget's
+  -- hook never fires: `.-` four times against 400 a's ran for minutes
+  -- (a hostile read, under a host and `lunette run` alike). string.find,
+  -- match, gmatch and gsub are Lunette's, whose matching looks at the
+  -- budget; a pcall around it does not keep the stop from the run.
+  it("R2 R15 a pattern match that backtracks is stopped by the budget, under both runners", function()
+    ui.configure { timeBudget = 0.3 }
+    local subject = ("a"):rep(400)
+    local Matching = ui.View("Backtracking", function()
+      return ui.Text(tostring(pcall(string.find, subject, ".-.-.-.-b")))
+    end)
+    local started = os.clock()
+    local app = ui.mount(Matching {})
+    assert.has_error_node(app, "ran longer than its time budget")
+    assert.is_true(os.clock() - started < 2)
+    app:unmount()
+    local Gsub = ui.View("BacktrackingGsub", function() return ui.Text((subject:gsub("(.-)(.-)(.-)b", "x"))) end)
+    app = ui.mount(Gsub {})
+    assert.has_error_node(app, "ran longer than its time budget")
+    app:unmount()
+    assert.equal("x1y2", ("x = 1, y = 2"):gsub("(%w+) = (%w+)", "%1%2"):gsub(", ", ""))   -- patterns as ever
+  end)
+
   it("R11 a crafted border on a view's modifier list is an error, not an endless loop", function()
     local mods = { true, true, true, true }
     for k = 52, 4, -1 do mods[1 << k] = true end

@@ -142,6 +142,9 @@ void lun_budget_close(lun_Budget *b);
 int lun_budget_lower(lun_State *S, double seconds);
 int lun_budget_stopping(lun_State *S);
 void lun_budget_raise(lua_State *L);
+
+/* lun_pattern.c: string.find, match, gmatch and gsub under the budget */
+void lun_open_patterns(lua_State *L);
 uint64_t lun_budget_clock(void);
 double lun_test_clock(void);
 int lun_test_overdue(const lun_State *S);

@@ -12,7 +12,8 @@
  *   debug     traceback
  * Not sandboxed (the command line), every standard library is opened.
  *
- * Either way, finalizers are refused: a __gc runs at any allocation with
+ * Either way, string.find, match, gmatch and gsub are Lunette's, whose
+ * matching looks at the budget (lun_pattern.c), and finalizers are refused: a __gc runs at any allocation with
  * hooks off, so no budget could stop it; setmetatable (and
  * debug.setmetatable) reject a metatable with a __gc field, and
  * debug.sethook, which would take the budget's hook away, is refused.
@@ -214,6 +215,7 @@ static int lun_open_libraries_k(lua_State *L) {
     lua_pushnil(L); lua_rawseti(L, -2, 3);
     lua_pop(L, 2);
   }
+  lun_use_budgeted_patterns(L);                   /* matching under the budget (lun_pattern.c) */
   lua_pushglobaltable(L);
   lun_guard(L, -1, "setmetatable");
   lua_pop(L, 1);

@@ -250,6 +250,10 @@ lun_State *lun_state(lua_State *L);
 int lun_installed(lua_State *L);
 /* Opens the `ui` table (what require("lunette") returns). Raises; call from Lua. */
 int lun_open_module(lua_State *L);
+/* Puts Lunette's string.find, match, gmatch and gsub, whose matching looks
+ * at the budget, in the strings' method table (the loadable module's
+ * interpreter made it; a runtime's state has them from the start). [-0, +0] */
+void lun_use_budgeted_patterns(lua_State *L);
 /* Opens the module in L for the runtime rt; makes require("lunette") work. */
 int lun_install(lua_State *L, const lun_Host *host, lun_Graph *graph, lun_Budget *budget);
 /* After the prelude ran: the functions of `ui` it wrote in Lua are entered

@@ -495,7 +495,31 @@ describe("R11 R16 loops over shared and crafted values end", function()
     app = ui.mount(Gsub {})
     assert.has_error_node(app, "ran longer than its time budget")
     app:unmount()
+    -- a long replacement copied at every match, a long needle compared at every candidate: counted too
+    local Replacing = ui.View("LongReplacement", function()
+      return ui.Text((("x"):rep(2 ^ 16):gsub("", ("%0"):rep(2 ^ 21))))
+    end)
+    started = os.clock()
+    app = ui.mount(Replacing {})
+    assert.has_error_node(app, "ran longer than its time budget")
+    assert.is_true(os.clock() - started < 3)
+    app:unmount()
+    local needle = ("a"):rep(2 ^ 22) .. "b"
+    local Finding = ui.View("LongNeedle", function()
+      return ui.Text(tostring((("a"):rep(2 ^ 22 + 2 ^ 16)):find(needle, 1, true)))
+    end)
+    started = os.clock()
+    app = ui.mount(Finding {})
+    assert.has_error_node(app, "ran longer than its time budget")
+    assert.is_true(os.clock() - started < 3)
+    app:unmount()
     assert.equal("x1y2", ("x = 1, y = 2"):gsub("(%w+) = (%w+)", "%1%2"):gsub(", ", ""))   -- patterns as ever
+    -- a capture in a replacement is its bytes, whatever strings' __tostring says (as Lua's)
+    local strings = getmetatable("")
+    strings.__tostring = function() error("not called") end
+    local replaced = ("abc"):gsub("(b)", "[%1]")
+    strings.__tostring = nil
+    assert.equal("a[b]c", replaced)
   end)
 
   it("R11 a crafted border on a view's modifier list is an error, not an endless loop", function()

@@ -35,15 +35,24 @@ typedef struct lun_Match {
   lua_State *L;
   int depth;                       /* nested calls left */
   int level;                       /* captures open or closed */
-  unsigned steps;
+  long untilCheck;                 /* steps before the budget is looked at again */
   struct { const char *init; ptrdiff_t len; } capture[LUN_MAX_CAPTURES];
 } lun_Match;
 
 static const char *lun_match(lun_Match *m, const char *s, const char *p);
 
-/* A step of the matcher: the budget is looked at now and then. */
+/* n steps of work (a byte compared, copied or tried counts one; a block
+ * of bytes compared at once, one per 64): the budget is looked at every
+ * LUN_MATCH_CHECK of them. */
+static void lun_match_steps(lun_Match *m, size_t n) {
+  if ((m->untilCheck -= (long)(n < LUN_MATCH_CHECK ? n : LUN_MATCH_CHECK)) > 0) return;
+  m->untilCheck = LUN_MATCH_CHECK;
+  lun_budget_raise(m->L);
+}
+
+/* A step of the matcher. */
 static void lun_match_step(lun_Match *m) {
-  if ((++m->steps & (LUN_MATCH_CHECK - 1)) == 0) lun_budget_raise(m->L);
+  lun_match_steps(m, 1);
 }
 
 /* The end of the single character class at p (a character, %x, [set] or .). */
@@ -195,6 +204,7 @@ static const char *lun_match_back(lun_Match *m, const char *s, int l) {
   size_t len;
   l = lun_capture_index(m, l);
   len = (size_t)m->capture[l].len;
+  lun_match_steps(m, 1 + len / 64);               /* a long capture compared again costs its length */
   if ((size_t)(m->srcEnd - s) >= len && memcmp(m->capture[l].init, s, len) == 0) return s + len;
   return NULL;
 }
@@ -282,7 +292,7 @@ static void lun_match_init(lun_Match *m, lua_State *L, const char *s, size_t ls,
   m->src = s;
   m->srcEnd = s + ls;
   m->patEnd = p + lp;
-  m->steps = 0;
+  m->untilCheck = LUN_MATCH_CHECK;
 }
 
 static void lun_match_reset(lun_Match *m) {
@@ -304,7 +314,7 @@ static const char *lun_find_plain(lun_Match *m, const char *h, size_t lh, const 
   while (ln <= lh) {
     const char *at = memchr(h, *n, lh - ln + 1);
     if (!at) return NULL;
-    lun_match_step(m);
+    lun_match_steps(m, 1 + ln / 64);              /* each candidate compares the whole needle */
     if (memcmp(at + 1, n + 1, ln - 1) == 0) return at;
     lh -= (size_t)(at + 1 - h);
     h = at + 1;
@@ -409,15 +419,14 @@ static void lun_gsub_string(lun_Match *m, luaL_Buffer *b, const char *s, const c
   lua_State *L = m->L;
   const char *news = lua_tolstring(L, 3, &l);
   for (i = 0; i < l; i++) {
+    lun_match_step(m);                            /* a long replacement costs its length, each match */
     if (news[i] != LUN_ESC) { luaL_addchar(b, news[i]); continue; }
     i++;
     if (i < l && news[i] == LUN_ESC) luaL_addchar(b, LUN_ESC);
     else if (i < l && isdigit((unsigned char)news[i])) {
       if (news[i] == '0') luaL_addlstring(b, s, (size_t)(e - s));
       else {
-        lun_push_capture(m, news[i] - '1', s, e);
-        luaL_tolstring(L, -1, NULL);
-        lua_remove(L, -2);
+        lun_push_capture(m, news[i] - '1', s, e);   /* its bytes, or its position: no metamethod */
         luaL_addvalue(b);
       }
     } else luaL_error(L, "invalid use of '%c' in replacement string", LUN_ESC);

@@ -83,9 +83,7 @@ public final class PreviewSession: @unchecked Sendable {
         drawnAt = drawing.drawn
         guard appsJSON != lastFrame || !rerendered.isEmpty || note != nil else { return }
         lastFrame = appsJSON
-        let fields: [String: Any] = ["type": "frame", "rerendered": rerendered, "costs": drawing.costs, "note": note ?? NSNull(),
-                                     "acked": acknowledged]
-        clients.broadcast("{\"apps\":" + appsJSON + "," + Self.encode(fields).dropFirst(), kind: .frame)
+        clients.broadcast(frameMessage(appsJSON, rerendered: rerendered, costs: drawing.costs, note: note), kind: .frame)
         for page in clients.pagesBehind() { sendWholeFrame(to: page) }
     }
 
@@ -266,9 +264,15 @@ public final class PreviewSession: @unchecked Sendable {
             framedApps = runtime.apps.map(\.idNumber)
             drawnAt = drawing.drawn
         }
-        let rest = Self.encode(["type": "frame", "rerendered": [String](), "costs": [String: Any](), "note": NSNull(),
-                                "acked": acknowledged] as [String: Any])
-        clients.send("{\"apps\":" + lastFrame + "," + rest.dropFirst(), to: page, kind: .frame)
+        clients.send(frameMessage(lastFrame), to: page, kind: .frame)
+    }
+
+    /// A frame's message: the apps (JSON encoded once, as compared), what re-rendered, the acks.
+    private func frameMessage(_ appsJSON: String, rerendered: [String] = [], costs: [String: Double] = [:],
+                              note: String? = nil) -> String {
+        let fields: [String: Any] = ["type": "frame", "rerendered": rerendered, "costs": costs, "note": note ?? NSNull(),
+                                     "acked": acknowledged]
+        return "{\"apps\":" + appsJSON + "," + Self.encode(fields).dropFirst()
     }
 
     /// Carries out a page's action on `node`, as a script or a test would.

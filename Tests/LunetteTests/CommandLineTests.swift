@@ -7,6 +7,13 @@ final class CommandLineTests: XCTestCase {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
+    /// A script written to a file of its own in the temporary directory (the caller removes it).
+    func temporaryScript(_ source: String, named prefix: String = "script") throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)_\(UUID().uuidString).lua")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
     func lunette(_ arguments: [String], input: String? = nil, directory: String? = nil)
         throws -> (status: Int32, output: String, errors: String) {
         let binary = root.appendingPathComponent(".build/debug/lunette")

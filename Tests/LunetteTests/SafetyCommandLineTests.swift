@@ -29,11 +29,7 @@ extension CommandLineTests {
         XCTAssertEqual(a.count, b.count)
         for (x, y) in zip(a, b) where x != y { XCTFail("stock: \(x)\nours:  \(y)"); break }
     }
-    private func script(_ source: String) throws -> URL {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("safety_\(UUID().uuidString).lua")
-        try source.write(to: file, atomically: true, encoding: .utf8)
-        return file
-    }
+    private func script(_ source: String) throws -> URL { try temporaryScript(source, named: "safety") }
 
     func testR19OptionsOutOfRangeAreRefusedNamingTheValue() throws {
         let file = try script("return require('lunette').Text('x')")

@@ -32,8 +32,7 @@ extension CommandLineTests {
     /// read: the write waited for the flush's end, which an exit never
     /// reaches, and for the store's queue, which the exit did not wait for).
     func testT04AScriptThatEndsWithOsExitKeepsWhatItWrote() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("exiting_\(UUID().uuidString).lua")
-        try """
+        let file = try temporaryScript("""
             local ui = require("lunette")
             local Counter = ui.View("Counter", { appStorage = { count = 0, blob = "" }, body = function(self)
               return ui.Button("count " .. self.count, function()
@@ -45,7 +44,7 @@ extension CommandLineTests {
             local app = ui.mount(Counter {})
             print(app:find({ type = "Button" }).text)
             app:find({ type = "Button" }):tap()
-            """.write(to: file, atomically: true, encoding: .utf8)
+            """, named: "exiting")
         let store = file.deletingPathExtension().path + ".sqlite"
         defer { for path in [file.path, store, store + "-wal", store + "-shm"] { try? FileManager.default.removeItem(atPath: path) } }
         for expected in 0..<3 {
@@ -61,8 +60,7 @@ extension CommandLineTests {
     /// value (a hostile read: the first failure was kept for the whole run).
     func testT04AStoreThatFailsToOpenIsTriedAgainLater() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("later_\(UUID().uuidString)")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("later_\(UUID().uuidString).lua")
-        try """
+        let file = try temporaryScript("""
             local ui = require("lunette")
             local Late = ui.View("Late", { appStorage = { late = 0 }, body = function(self)
               return ui.Text("late=" .. self.late):onAppear(function() self.late = self.late + 1 end)
@@ -75,7 +73,7 @@ extension CommandLineTests {
               end)
             end })
             return V {}
-            """.write(to: file, atomically: true, encoding: .utf8)
+            """, named: "later")
         let store = directory.appendingPathComponent("store.sqlite").path
         try "not a directory".write(to: directory, atomically: true, encoding: .utf8)
         defer {
@@ -92,8 +90,7 @@ extension CommandLineTests {
     /// os.exit's arguments are checked where the script called it (the
     /// wrapper that keeps storage named neither the line nor 'exit').
     func testOsExitsBadArgumentNamesTheLineAndTheFunction() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("badexit_\(UUID().uuidString).lua")
-        try "local ui = require(\"lunette\")\nos.exit(\"x\")\n".write(to: file, atomically: true, encoding: .utf8)
+        let file = try temporaryScript("local ui = require(\"lunette\")\nos.exit(\"x\")\n", named: "badexit")
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try lunette(["run", file.path])
         XCTAssertEqual(result.status, 1)

@@ -410,6 +410,16 @@ describe("R11 R16 loops over shared and crafted values end", function()
     return x
   end
 
+  -- Mounts the view, which the budget stops: an error node saying so,
+  -- within `within` seconds if given.
+  local function stoppedByBudget(view, within)
+    local started = os.clock()
+    local app = ui.mount(view)
+    assert.has_error_node(app, "ran longer than its time budget")
+    if within then assert.is_true(os.clock() - started < within) end
+    app:unmount()
+  end
+
   it("R16 a storage value that shares one table along many paths is checked once per table", function()
     local value = shared(40)
     local marker = ui.AppStorage("hostile.shared", value)   -- hung: the check walked 2^40 paths
@@ -457,21 +467,13 @@ describe("R11 R16 loops over shared and crafted values end", function()
       level = ui.VStack(children)
     end
     local Wide = ui.View("SharedWide", function() return level end)
-    local started = os.clock()
-    local app = ui.mount(Wide {})
-    assert.has_error_node(app, "ran longer than its time budget")
-    assert.is_true(os.clock() - started < 2)
-    app:unmount()
+    stoppedByBudget(Wide {}, 2)
     -- strict mode compares two runs' trees first: that comparison looks at the budget too
     ui.configure { strict = true }
     local wider = {}
     for i = 1, 40 do wider[i] = level end          -- one level more: 100 million nodes compared
     local Wider = ui.View("SharedWider", function() return ui.VStack(wider) end)
-    started = os.clock()
-    app = ui.mount(Wider {})
-    assert.has_error_node(app, "ran longer than its time budget")
-    assert.is_true(os.clock() - started < 2)
-    app:unmount()
+    stoppedByBudget(Wider {}, 2)
     ui.configure { strict = false }
   end)
 
@@ -486,33 +488,19 @@ describe("R11 R16 loops over shared and crafted values end", function()
     local Matching = ui.View("Backtracking", function()
       return ui.Text(tostring(pcall(string.find, subject, ".-.-.-.-b")))
     end)
-    local started = os.clock()
-    local app = ui.mount(Matching {})
-    assert.has_error_node(app, "ran longer than its time budget")
-    assert.is_true(os.clock() - started < 2)
-    app:unmount()
+    stoppedByBudget(Matching {}, 2)
     local Gsub = ui.View("BacktrackingGsub", function() return ui.Text((subject:gsub("(.-)(.-)(.-)b", "x"))) end)
-    app = ui.mount(Gsub {})
-    assert.has_error_node(app, "ran longer than its time budget")
-    app:unmount()
+    stoppedByBudget(Gsub {})
     -- a long replacement copied at every match, a long needle compared at every candidate: counted too
     local Replacing = ui.View("LongReplacement", function()
       return ui.Text((("x"):rep(2 ^ 16):gsub("", ("%0"):rep(2 ^ 21))))
     end)
-    started = os.clock()
-    app = ui.mount(Replacing {})
-    assert.has_error_node(app, "ran longer than its time budget")
-    assert.is_true(os.clock() - started < 3)
-    app:unmount()
+    stoppedByBudget(Replacing {}, 3)
     local needle = ("a"):rep(2 ^ 22) .. "b"
     local Finding = ui.View("LongNeedle", function()
       return ui.Text(tostring((("a"):rep(2 ^ 22 + 2 ^ 16)):find(needle, 1, true)))
     end)
-    started = os.clock()
-    app = ui.mount(Finding {})
-    assert.has_error_node(app, "ran longer than its time budget")
-    assert.is_true(os.clock() - started < 3)
-    app:unmount()
+    stoppedByBudget(Finding {}, 3)
     assert.equal("x1y2", ("x = 1, y = 2"):gsub("(%w+) = (%w+)", "%1%2"):gsub(", ", ""))   -- patterns as ever
     -- a capture in a replacement is its bytes, whatever strings' __tostring says (as Lua's)
     local strings = getmetatable("")

@@ -104,24 +104,29 @@ static uint64_t lun_budget_limit(lun_Budget *b) {
   return b->scriptLimit < b->limit ? b->scriptLimit : b->limit;
 }
 
-/* The armed hook: raises while a stop holds at or below the running level. */
-static void lun_budget_hook(lua_State *L, lua_Debug *ar) {
+/* Pushes the stop that holds for the running level — "interrupted" or
+ * "ran longer than its time budget (0.5s)", after `where` — and returns
+ * its reason; 0 (nothing pushed) when none holds. [-0, +(0|1)] */
+static int lun_budget_stop_message(lua_State *L, const char *where) {
   lun_Budget *b = lun_state(L)->budget;
   int reason = 0;
   char seconds[32];
-  (void)ar;
   lun_budget_lock(b);
   if (b->armed && b->depth >= b->armed) reason = b->reason;
   snprintf(seconds, sizeof seconds, "%g", (double)lun_budget_limit(b) / 1e9);
   lun_budget_unlock(b);
-  if (!reason) {                                   /* armed for a run that has ended: step aside */
-    lua_sethook(L, NULL, 0, 0);
-    return;
-  }
+  if (reason == LUN_STOP_INTERRUPT) lua_pushfstring(L, "%sinterrupted", where);
+  else if (reason) lua_pushfstring(L, "%sran longer than its time budget (%ss)", where, seconds);
+  return reason;
+}
+
+/* The armed hook: raises while a stop holds at or below the running level. */
+static void lun_budget_hook(lua_State *L, lua_Debug *ar) {
+  (void)ar;
   luaL_where(L, 0);                                /* in a hook, level 0 is the Lua code it stopped */
-  if (reason == LUN_STOP_INTERRUPT) lua_pushfstring(L, "%sinterrupted", lua_tostring(L, -1));
-  else lua_pushfstring(L, "%sran longer than its time budget (%ss)", lua_tostring(L, -1), seconds);
-  lua_error(L);
+  if (lun_budget_stop_message(L, lua_tostring(L, -1))) lua_error(L);
+  lua_pop(L, 1);
+  lua_sethook(L, NULL, 0, 0);                      /* armed for a run that has ended: step aside */
 }
 
 /* Arms the hook on every thread from level `from` (0-based) up. Lock held. */
@@ -239,15 +244,7 @@ int lun_budget_stopping(lun_State *S) {
 /* Raises the budget's error if a stop holds for the running level: for C
  * loops over what a script made, where the hook does not fire. [-0, +0] */
 void lun_budget_raise(lua_State *L) {
-  lun_Budget *b = lun_state(L)->budget;
-  int reason = 0;
-  char seconds[32];
-  lun_budget_lock(b);
-  if (b->armed && b->depth >= b->armed) reason = b->reason;
-  snprintf(seconds, sizeof seconds, "%g", (double)lun_budget_limit(b) / 1e9);
-  lun_budget_unlock(b);
-  if (reason == LUN_STOP_INTERRUPT) luaL_error(L, "interrupted");
-  if (reason) luaL_error(L, "ran longer than its time budget (%ss)", seconds);
+  if (lun_budget_stop_message(L, "")) lua_error(L);
 }
 
 /* Seconds on the monotonic clock (the fine one): a test's time limit

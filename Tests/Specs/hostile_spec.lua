@@ -454,6 +454,25 @@ describe("R11 R16 loops over shared and crafted values end", function()
     assert.truthy(ui.mount(ui.VStack { ui.Text("y"):id(shared(8)) }):find("y"))   -- 510 entries: an id still
   end)
 
+  -- A table given to Swift becomes a Swift value, a tree: it was converted
+  -- once per path, in C (22 levels of t = {t, t}: 3 s past a 2 s budget and
+  -- 1 GB; 26 levels would have held the thread for minutes and 16 GB).
+  -- Past a million entries the conversion is refused, for a property, an
+  -- array's element and a method's arguments together.
+  it("R11 R15 a table given to Swift shared along millions of paths is refused, naming it", function()
+    local value = shared(22)
+    local book = ui.types.Book()
+    local started = os.clock()
+    local ok, err = pcall(function() book.title = value end)
+    assert.is_false(ok)
+    assert.matches("hostile_spec.lua:%d+: a table given to Swift has more than 1000000 entries along its paths", err)
+    assert.is_true(os.clock() - started < 1.5)
+    local library = ui.types.Library()
+    assert.error_matches(function() library:countTitled(shared(19), shared(19)) end, "more than 1000000 entries")
+    assert.error_matches(function() library.books[1] = value end, "more than 1000000 entries")
+    assert.error_matches(function() book.title = shared(8) end, "expected string, got list")   -- 510 entries: converted, then refused by type
+  end)
+
   -- A view value shared along many paths is walked once per path, in C,
   -- where the budget's hook never fires (a hostile read: 40 children of 40
   -- children of one Text, 4 deep — 2.5 million nodes — took 8 s past a

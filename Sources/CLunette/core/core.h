@@ -23,6 +23,18 @@
 /* How deep a recursion over script-made values (copies, walks, keys) may go. */
 #define LUN_MAX_NESTING 200
 
+/* How many entries one copy, comparison or conversion of a script's value
+ * may visit: a table shared along many paths is visited once per path (a
+ * copy is a value: its paths are independent, as a Swift array's elements),
+ * so a small value can stand for an exponential one — 22 levels of
+ * t = {t, t} are 44 entries and 8 million paths. */
+#define LUN_MAX_VISITED 1000000
+
+/* How often (a power of two, in entries or nodes) a C walk over what a
+ * script made looks at the budget (lun_budget_raise): its hook never fires
+ * while C runs. */
+#define LUN_BUDGET_CHECK_EVERY 4096
+
 /* The longest list a loop over a view value's raw lists (children,
  * modifiers, options) walks: a script may rawset a border far past what it
  * holds (t[2^52] = true), and a loop to it would never end. */

@@ -144,11 +144,28 @@ void lun_host_push_value(lua_State *L, const lun_HostValue *v) {
   else lun_host_push_received(L, v, 0, 0);
 }
 
-static int lun_host_to_value_at(lua_State *L, int idx, lun_HostValue *v, int depth);
+/* One conversion of Lua values for the host: the entries it visited. A
+ * table shared along many paths is converted once per path (a Swift value
+ * is a tree), so it is bounded as a copy is (LUN_MAX_VISITED), and it looks
+ * at the budget as it goes: it runs in C, where the budget's hook never fires. */
+typedef struct lun_ToHost {
+  long visits;
+} lun_ToHost;
+
+static int lun_host_to_value_at(lua_State *L, int idx, lun_HostValue *v, int depth, lun_ToHost *c);
+
+/* Counts one entry of a conversion; raises past LUN_MAX_VISITED or when the
+ * running run's budget is spent. */
+static void lun_host_visit(lua_State *L, lun_ToHost *c) {
+  if (++c->visits > LUN_MAX_VISITED)
+    lun_error_here(L, "a table given to Swift has more than %d entries along its paths (a table shared many times inside it?)",
+                   LUN_MAX_VISITED);
+  if ((c->visits & (LUN_BUDGET_CHECK_EVERY - 1)) == 0) lun_budget_raise(L);
+}
 
 /* Converts the plain table at idx into a host value table, entry by entry
  * (string or integer keys); a cycle or a deep nest is refused by lun_nest. */
-static int lun_host_table_to_value(lua_State *L, int idx, lun_HostValue *v, int depth) {
+static int lun_host_table_to_value(lua_State *L, int idx, lun_HostValue *v, int depth, lun_ToHost *c) {
   const lun_Host *rt = lun_state(L)->rt;
   int32_t token;
   idx = lua_absindex(L, idx);
@@ -158,10 +175,11 @@ static int lun_host_table_to_value(lua_State *L, int idx, lun_HostValue *v, int 
   while (lua_next(L, idx)) {
     lun_HostValue key, value;
     int kt = lua_type(L, -2);
+    lun_host_visit(L, c);
     if (kt != LUA_TSTRING && !(kt == LUA_TNUMBER && lua_isinteger(L, -2)))
       return lun_error_here(L, "a table given to Swift may only have string or integer keys, got %s", luaL_typename(L, -2));
-    lun_host_to_value_at(L, -2, &key, depth + 1);
-    lun_host_to_value_at(L, -1, &value, depth + 1);
+    lun_host_to_value_at(L, -2, &key, depth + 1, c);
+    lun_host_to_value_at(L, -1, &value, depth + 1, c);
     lunh(rt, objects, table_add, token, &key, &value);
     lua_pop(L, 1);
   }
@@ -173,19 +191,28 @@ static int lun_host_table_to_value(lua_State *L, int idx, lun_HostValue *v, int 
 
 /* Converts the Lua value at idx for the host; raises for values it cannot take. */
 int lun_host_to_value(lua_State *L, int idx, lun_HostValue *v) {
-  return lun_host_to_value_at(L, idx, v, 0);
+  lun_ToHost c = {0};
+  return lun_host_to_value_at(L, idx, v, 0, &c);
 }
 
-static int lun_host_to_value_at(lua_State *L, int idx, lun_HostValue *v, int depth) {
+/* Converts the n Lua values from idx on for the host, one conversion (their
+ * entries bounded together); raises for values it cannot take. */
+void lun_host_to_values(lua_State *L, int idx, int n, lun_HostValue *v) {
+  lun_ToHost c = {0};
+  int i;
+  for (i = 0; i < n; i++) lun_host_to_value_at(L, idx + i, &v[i], 0, &c);
+}
+
+static int lun_host_to_value_at(lua_State *L, int idx, lun_HostValue *v, int depth, lun_ToHost *c) {
   int32_t handle;
   memset(v, 0, sizeof(*v));
-  if (lua_type(L, idx) == LUA_TTABLE && !lua_getmetatable(L, idx)) return lun_host_table_to_value(L, idx, v, depth);
+  if (lua_type(L, idx) == LUA_TTABLE && !lua_getmetatable(L, idx)) return lun_host_table_to_value(L, idx, v, depth, c);
   if (lua_type(L, idx) == LUA_TTABLE) lua_pop(L, 1);
   if (lun_proxy_test(L, idx)) {                   /* a tracked table a model holds: its raw contents */
     int ok;
     lua_pushvalue(L, idx);
     lun_proxy_unwrap(L, -1);
-    ok = lun_host_table_to_value(L, -1, v, depth);
+    ok = lun_host_table_to_value(L, -1, v, depth, c);
     lua_pop(L, 1);
     return ok;
   }
@@ -326,9 +353,9 @@ void lun_host_track_whole(lua_State *L, int idx) {
 static int lun_host_method(lua_State *L) {
   lun_HostObject *h = (lun_HostObject *)lun_check_self(L, 1, lua_upvalueindex(2), "Swift object");
   lun_HostValue args[8], out;
-  int i, n = lua_gettop(L) - 1;
+  int n = lua_gettop(L) - 1;
   if (n > 8) return luaL_error(L, "a Swift method takes at most 8 arguments, got %d", n);
-  for (i = 0; i < n; i++) lun_host_to_value(L, i + 2, &args[i]);
+  lun_host_to_values(L, 2, n, args);
   if (lunh(lun_state(L)->rt, objects, call, h->handle, (int32_t)lua_tointeger(L, lua_upvalueindex(1)), args, n, &out) != 0)
     return lun_host_error(L);
   if (out.tag == LUN_HV_ARRAY) { lua_pushnil(L); return 1; }   /* arrays come back through properties only */

@@ -143,13 +143,6 @@ static int lun_proxy_tostring(lua_State *L) {
   return 1;
 }
 
-/* How many entries one copy or one comparison by contents may visit: a
- * table shared along many paths is visited once per path (a copy is a
- * value: its paths are independent, as a Swift array's elements), so a
- * small value can stand for an exponential one — 22 levels of t = {t, t}
- * are 44 entries and 8 million paths. */
-#define LUN_MAX_VISITED 1000000
-
 /* Copies the plain table at idx into a new table, recursively; `path`
  * (a table) holds the tables being copied, to catch a cycle; *visits
  * counts the entries copied. [-0, +1] */
@@ -168,6 +161,7 @@ static void lun_copy_level(lua_State *L, int idx, int path, int depth, const cha
     if (++*visits > LUN_MAX_VISITED)
       luaL_error(L, "%s: the value has more than %d entries along its paths (a table shared many times inside it?)",
                  what, LUN_MAX_VISITED);
+    if ((*visits & (LUN_BUDGET_CHECK_EVERY - 1)) == 0) lun_budget_raise(L);   /* C: the hook never fires here */
     if (lua_type(L, -1) == LUA_TTABLE) {
       if (lua_getmetatable(L, -1)) lua_pop(L, 1);
       else { lun_copy_level(L, lua_gettop(L), path, depth + 1, what, visits); lua_replace(L, -2); }

@@ -145,6 +145,7 @@ int lun_subject_test(lua_State *L, int idx);
 void lun_open_host(lua_State *L);
 int lun_host_test(lua_State *L, int idx, int32_t *handle);
 int lun_host_to_value(lua_State *L, int idx, lun_HostValue *v);
+void lun_host_to_values(lua_State *L, int idx, int n, lun_HostValue *v);
 void lun_host_push_value(lua_State *L, const lun_HostValue *v);
 const char *lun_host_typename(lua_State *L, int idx);
 int lun_host_is_object(lua_State *L, int idx);

@@ -784,12 +784,9 @@ static void lun_walk_content(lua_State *L, lun_Walk *W, int v, int kind, int row
 }
 
 /* Walks one view value (or a view type, or a plain array of views). */
-/* How often a walk looks at the budget: a view value shared along many
- * paths (40 children of 40 children of one Text, 4 deep: 2.5 million
- * nodes) is walked once per path, in C, where the budget's hook never
- * fires. */
-#define LUN_WALK_CHECK 4096
-
+/* A view value shared along many paths (40 children of 40 children of one
+ * Text, 4 deep: 2.5 million nodes) is walked once per path, in C: the walk
+ * looks at the budget every LUN_BUDGET_CHECK_EVERY nodes. */
 LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   int kind, t = lua_type(L, v), enabled = W->enabled, rows = W->rows, rowLevel = W->rowLevel;
   int refreshes = W->refreshes;                   /* :refreshable modifiers before this view's */
@@ -801,7 +798,7 @@ LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   const char *text = NULL;
   W->rows = 0;                                    /* a static List's rows are its children only */
   if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, v))) return;
-  if ((++W->walked & (LUN_WALK_CHECK - 1)) == 0) lun_budget_raise(L);   /* a value shared many times is walked as often */
+  if ((++W->walked & (LUN_BUDGET_CHECK_EVERY - 1)) == 0) lun_budget_raise(L);   /* a value shared many times is walked as often */
   lun_nest(L, W->depth, "view");
   W->depth++;
   if (lun_viewtype_test(L, v)) {                  /* a bare view type: no inputs */

@@ -42,10 +42,11 @@ public final class PreviewSession: @unchecked Sendable {
     private var needsFrame = false
 
     /// Sends pages what changed (after the host flushed or time ran): the
-    /// subtrees of the views that ran, as a patch, when each is a view the
-    /// pages drew — so a frame costs what changed, not every view shown —
-    /// else every app whole (a view that is new, a list's rows, a mount,
-    /// a reload, tracing turned off: nothing says which parts moved).
+    /// subtrees of the runs traced, as a patch — a view's, a List's, a row's
+    /// list's — when each is drawn where it still stands, and what ran new
+    /// (a view, a row) lies inside them; so a frame costs what changed, not
+    /// every view shown. Else every app whole (a mount, a reload, tracing
+    /// turned off, too many runs: nothing says which parts moved).
     public func publish(note: String? = nil) {
         let (traced, ran, tracedWhole) = runtime.takeTrace()
         let rerendered = ran.filter(\.isView).map(\.label)   // what flashes on the page: views
@@ -61,8 +62,9 @@ public final class PreviewSession: @unchecked Sendable {
             return
         }
         if !traced.isEmpty { record("flush", "\(rerendered.count) view(s) re-rendered") }
-        if note == nil, tracedWhole, !ran.isEmpty, framedApps == runtime.apps.map(\.idNumber), let roots = patchRoots(ran) {
-            sendPatch(roots, rerendered: rerendered)
+        if note == nil, tracedWhole, !ran.isEmpty, framedApps == runtime.apps.map(\.idNumber),
+           let patch = patchDrawings(ran, timing: Set(rerendered)) {
+            sendPatch(patch, rerendered: rerendered)
         } else {                                      // (what ran is not known whole: every app)
             sendFrame(rerendered: rerendered, note: note)
         }
@@ -71,9 +73,12 @@ public final class PreviewSession: @unchecked Sendable {
 
     /// The apps of the last whole frame.
     private var framedApps: [Int32] = []
-    /// Where the pages drew each view: its label → its node's id, from the
-    /// last frame and the patches since.
+    /// Where the pages drew each unit: its label → its node's id (a row
+    /// drawn transparently: its list's), from the last frame and the
+    /// patches since.
     private var drawnAt: [String: String] = [:]
+    /// Where the pages drew each List's content and row (`Drawing.hosted`).
+    private var hostedAt: [String: String] = [:]
 
     /// Sends every app whole, if anything changed since the last whole frame.
     private func sendFrame(rerendered: [String], note: String?) {
@@ -81,24 +86,24 @@ public final class PreviewSession: @unchecked Sendable {
         let appsJSON = Self.encode(drawing.json)      // encoded once: compared, then sent
         framedApps = runtime.apps.map(\.idNumber)
         drawnAt = drawing.drawn
+        hostedAt = drawing.hosted
         guard appsJSON != lastFrame || !rerendered.isEmpty || note != nil else { return }
         lastFrame = appsJSON
         clients.broadcast(frameMessage(appsJSON, rerendered: rerendered, costs: drawing.costs, note: note), kind: .frame)
         for page in clients.pagesBehind() { sendWholeFrame(to: page) }
     }
 
-    /// Sends the subtrees at `roots` (id → node) as they are now.
-    private func sendPatch(_ roots: [String: RenderNode], rerendered: [String]) {
-        var nodes: [Any] = [], costs: [String: Double] = [:]
-        for (id, node) in roots.sorted(by: { $0.key < $1.key }) {
-            let drawing = PreviewTree.subtree(node, id: id, of: runtime, timing: Set(rerendered))
-            nodes.append(drawing.json)
+    /// Sends the subtrees drawn for a patch.
+    private func sendPatch(_ drawings: [PreviewTree.Drawing], rerendered: [String]) {
+        var costs: [String: Double] = [:]
+        for drawing in drawings {
             costs.merge(drawing.costs) { a, _ in a }
             drawnAt.merge(drawing.drawn) { _, new in new }
+            hostedAt.merge(drawing.hosted) { _, new in new }
         }
         lastFrame = ""                                 // the whole frame is no longer the pages' state
-        clients.broadcast(Self.encode(["type": "patch", "nodes": nodes, "rerendered": rerendered, "costs": costs,
-                                       "acked": acknowledged] as [String: Any]), kind: .patch)
+        clients.broadcast(Self.encode(["type": "patch", "nodes": drawings.map(\.json), "rerendered": rerendered,
+                                       "costs": costs, "acked": acknowledged] as [String: Any]), kind: .patch)
         for page in clients.pagesBehind() { sendWholeFrame(to: page) }
     }
 
@@ -106,28 +111,32 @@ public final class PreviewSession: @unchecked Sendable {
     /// than finding each (a tap that re-runs thousands of views).
     static let maxPatchRoots = 64
 
-    /// The subtrees a patch sends for the runs traced: each view's, none
-    /// inside another; nil when a run is not of a view the pages drew where
-    /// it still stands (a new view, a row's or a list's run), or there are
-    /// too many. A NavigationStack whose
-    /// bar shows a screen's changed title runs itself (its title is a
-    /// preference it keeps), so it is a root of its own then.
-    private func patchRoots(_ ran: [TracedRun]) -> [String: RenderNode]? {
+    /// The subtrees a patch sends for the runs traced, drawn as they are
+    /// now, none inside another; nil when a run that was drawn is not where
+    /// the pages drew it, a run the pages never drew (a new view, a new
+    /// row) is not inside one of them, or there are too many. A
+    /// NavigationStack whose bar shows a screen's changed title runs itself
+    /// (its title is a preference it keeps), so it is a root of its own then.
+    private func patchDrawings(_ ran: [TracedRun], timing timed: Set<String>) -> [PreviewTree.Drawing]? {
         guard ran.count <= Self.maxPatchRoots * 4 else { return nil }
-        var roots: [String: RenderNode] = [:]
+        var roots: [String: RenderNode] = [:], undrawn: [TracedRun] = []
         for run in ran {
-            guard run.isView, !run.isNew, let id = drawnAt[run.label], let node = PreviewTree.node(id, in: runtime),
-                  node.viewLabel == run.label else { return nil }
+            guard !run.isNew, let id = (run.isView ? drawnAt : hostedAt)[run.label] else { undrawn.append(run); continue }
+            guard let node = PreviewTree.node(id, in: runtime),
+                  run.isView ? node.viewLabel == run.label : PreviewTree.hosts(node, run.label) else { return nil }
             roots[id] = node
             if roots.count > Self.maxPatchRoots { return nil }
         }
-        var outermost: [String: RenderNode] = [:], last: String?
+        var drawings: [PreviewTree.Drawing] = [], last: String?
         for id in roots.keys.sorted() {               // an id sorts right after the ids it is inside
             if let last, id.hasPrefix(last + ".") { continue }
-            outermost[id] = roots[id]
+            drawings.append(PreviewTree.subtree(roots[id]!, id: id, of: runtime, timing: timed))
             last = id
         }
-        return outermost
+        for run in undrawn where !drawings.contains(where: { (run.isView ? $0.drawn : $0.hosted)[run.label] != nil }) {
+            return nil
+        }
+        return drawings.isEmpty ? nil : drawings
     }
 
     private var loggedWarnings = Set<String>()

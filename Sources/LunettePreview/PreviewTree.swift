@@ -13,22 +13,25 @@ enum PreviewTree {
         let apps: [[String: Any]] = runtime.apps.map { app in
             ["app": Int(app.idNumber), "nodes": walk.list(flattened(app.nodes), prefix: "\(app.idNumber)/")]
         }
-        return Drawing(json: apps, costs: walk.costs, drawn: walk.drawn)
+        return Drawing(json: apps, costs: walk.costs, drawn: walk.drawn, hosted: walk.hosted)
     }
 
     /// The JSON of `node` and what it holds, drawn at `id` (a patch of one view's subtree).
     static func subtree(_ node: RenderNode, id: String, of runtime: LunetteRuntime, timing timed: Set<String>) -> Drawing {
         var walk = Walk(timed: timed, stackScreens: { NavigationPop(runtime: runtime).screens(of: $0, children: $1) })
         let json = walk.node(node, id: id)
-        return Drawing(json: json, costs: walk.costs, drawn: walk.drawn)
+        return Drawing(json: json, costs: walk.costs, drawn: walk.drawn, hosted: walk.hosted)
     }
 
     /// What a walk drew: the JSON, the render costs of the views asked for,
-    /// and where each view was drawn (its label → its node's id).
+    /// where each view was drawn (its label → its node's id), and where
+    /// each List's content and row was (a row drawn transparently: at the
+    /// node that holds it). Two maps: a view may be named as a row is.
     struct Drawing {
         let json: Any
         let costs: [String: Double]
         let drawn: [String: String]
+        let hosted: [String: String]
     }
 
     /// The node an id names, if it is still rendered.
@@ -44,6 +47,18 @@ enum PreviewTree {
             nodes = flattened(nodes[index].children)
         }
         return found
+    }
+
+    /// Whether `node` hosts the unit labelled `label` (a traced run's), or
+    /// holds it in a row drawn transparently at its place.
+    static func hosts(_ node: RenderNode, _ label: String) -> Bool {
+        if node.kind != .component && node.hostedLabel == label { return true }   // (a view may be named "X row")
+        var stack = node.children.filter(\.isTransparent)
+        while let row = stack.popLast() {
+            if row.hostedLabel == label { return true }
+            stack.append(contentsOf: row.children.filter(\.isTransparent))
+        }
+        return false
     }
 
     /// The component node of the view labelled `label` ("BookView#2"), if it is rendered.
@@ -91,6 +106,7 @@ enum PreviewTree {
         var stackScreens: ((RenderNode, [RenderNode]) -> Int?)?
         var costs: [String: Double] = [:]
         var drawn: [String: String] = [:]
+        var hosted: [String: String] = [:]
 
         mutating func list(_ nodes: [RenderNode], prefix: String) -> [[String: Any]] {
             nodes.enumerated().map { index, node in
@@ -105,7 +121,10 @@ enum PreviewTree {
                 out["view"] = label
                 drawn[label] = id
                 if timed.contains(label) { costs[label] = (node.lastRenderSeconds ?? 0) * 1000 }
+            } else if let label = node.hostedLabel {
+                hosted[label] = id                    // a List's content, a row shown as a node
             }
+            noteRows(in: node.children, drawnAt: id)
             if !node.modifiers.isEmpty { out["modifiers"] = node.modifiers.map { ["name": $0.name, "value": $0.value] } }
             let attributes = node.attributes
             if !attributes.isEmpty {
@@ -115,6 +134,16 @@ enum PreviewTree {
             if let stack = stackScreens?(node, children) { out["screens"] = stack }
             if !children.isEmpty { out["children"] = list(children, prefix: id + ".") }
             return out
+        }
+
+        /// Rows drawn transparently (their content at their place) are
+        /// found at the node that holds them: a row's run patches its list.
+        mutating func noteRows(in nodes: [RenderNode], drawnAt id: String) {
+            var stack = nodes.filter(\.isTransparent)
+            while let row = stack.popLast() {
+                if let label = row.hostedLabel { hosted[label] = id }
+                stack.append(contentsOf: row.children.filter(\.isTransparent))
+            }
         }
     }
 }

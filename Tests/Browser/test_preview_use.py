@@ -303,6 +303,55 @@ class PatchTests(unittest.TestCase):
             self.assertEqual(timeline_errors(page), [])
 
 
+    def test_a_row_that_runs_alone_and_a_new_row_are_sent_with_their_list_not_every_view(self):
+        # A row's run, or a view that runs with a new row, sent every app
+        # whole (2,000 other views here); a row is drawn at its list's
+        # place, and a new view inside a subtree sent goes with it.
+        script = """
+local ui = require("lunette")
+local Item = ui.Observable("Item", { title = "" })
+local items = { Item { title = "item 1" }, Item { title = "item 2" } }
+local Top = ui.View("Top", { state = { n = 2 }, body = function(self)
+  local shown = {}
+  for i = 1, self.n do shown[i] = items[i] end
+  return ui.VStack {
+    ui.Button("rename", function() items[1].title = items[1].title .. "!" end),
+    ui.Button("add", function() items[self.n + 1] = Item { title = "item " .. (self.n + 1) }; self.n = self.n + 1 end),
+    ui.List(shown, function(item) return ui.Text(item.title) end),
+  }
+end })
+local Big = ui.View("Big", function()
+  local t = {}
+  for i = 1, 2000 do t[i] = ui.Text("filler " .. i) end
+  return ui.VStack(t)
+end)
+return ui.VStack { Top {}, Big {} }
+"""
+        with previewing(script, "rowpatch.lua") as page:
+            received = []
+            page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(payload)))
+            page.reload()
+            expect(page.locator("span", has_text="filler 2000")).to_be_visible()
+            big = max(len(m) for m in received if isinstance(m, str))
+            received.clear()
+            page.locator("button", has_text="rename").click()
+            expect(page.locator("span", has_text="item 1!")).to_be_visible()
+            page.locator("button", has_text="add").click()
+            expect(page.locator("span", has_text="item 3")).to_be_visible()
+            page.locator("button", has_text="rename").click()
+            expect(page.locator("span", has_text="item 1!!")).to_be_visible()
+            page.wait_for_timeout(300)
+            messages = [json.loads(m) for m in received if isinstance(m, str)]
+            kinds = [m.get("type") for m in messages]
+            self.assertEqual(kinds.count("frame"), 0, kinds)
+            patches = [m for m in messages if m.get("type") == "patch"]
+            self.assertGreaterEqual(len(patches), 3, kinds)
+            for p in patches:
+                self.assertLess(len(json.dumps(p)), big / 20)
+            expect(page.locator("span", has_text=re.compile(r"^filler \d+$"))).to_have_count(2000)
+            expect(page.locator("span", has_text=re.compile(r"^item \d"))).to_have_count(3)
+            self.assertEqual(timeline_errors(page), [])
+
     def test_a_row_whose_label_is_a_views_too_reaches_the_page(self):
         # A hostile read: a List row of view X is labelled "X row#1", and so
         # is a view named "X row": the patch sent that view, never the row.

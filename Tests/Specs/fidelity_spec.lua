@@ -166,6 +166,17 @@ describe("Fidelity: values", function()
     app:unmount()
   end)
 
+  it("F04 a table written into a model's table is a copy too", function()
+    local Holder = ui.Observable("FidelityNested", { rows = function() return {} end })
+    local h, row = Holder(), { n = 1 }
+    h.rows[1] = row
+    row.n = 2                                    -- the caller's table, not the model's
+    assert.equal(1, h.rows[1].n)
+    table.insert(h.rows, row)
+    row.n = 3
+    assert.equal(2, h.rows[2].n)
+  end)
+
   it("F04 models, functions and Swift objects stay references", function()
     local Holder = ui.Observable("FidelityHolder", { ref = ui.ignored(nil), list = function() return {} end })
     local h, inner = Holder(), List()

@@ -549,6 +549,109 @@ describe("R11 R16 loops over shared and crafted values end", function()
     app:unmount()
   end)
 
+  -- A hostile read of what a walk does per node: the walk looked at the
+  -- budget every 4096 nodes, but the work each node costs is the script's
+  -- to size, and a few hundred nodes ran for tens of seconds unchecked.
+  describe("R11 R15 what a walk does for each node counts against the budget", function()
+    it("keys a script put on a view value (4 s for 400 nodes)", function()
+      ui.configure { timeBudget = 0.3 }
+      local t = ui.Text("x")
+      for i = 1, 1000000 do rawset(t, i, true) end
+      local kids = {}
+      for i = 1, 400 do kids[i] = t end
+      stoppedByBudget(ui.View("ManyKeys", function() return ui.VStack(kids) end) {}, 2)
+    end)
+
+    it("environment values set on one view, each compared with those before it (3 s for 20,000)", function()
+      ui.configure { timeBudget = 0.3 }
+      local v = ui.Text("x")
+      for i = 1, 20000 do
+        ui.EnvironmentKey("hostileKey" .. i, 0)
+        v = v:environment("hostileKey" .. i, i)
+      end
+      stoppedByBudget(ui.View("ManyEnvironment", function() return v end) {}, 2)
+    end)
+
+    it("a value compared with the last render's at every node (6 s for 200 nodes)", function()
+      ui.configure { timeBudget = 0.3 }
+      local value = {}
+      for i = 1, 300000 do value[i] = i end
+      local node = ui.Text("x"):animation(ui.Animation.linear(1), value)
+      local kids = {}
+      for i = 1, 200 do kids[i] = node end
+      local tick = ui.Observable("HostileTick", { n = 0 })()
+      local app = ui.mount(ui.View("AnimatedMany", function() local _ = tick.n; return ui.VStack(kids) end) {})
+      local started = os.clock()
+      tick.n = 1
+      ui.flush()
+      assert.has_error_node(app, "ran longer than its time budget")
+      assert.is_true(os.clock() - started < 2)
+      app:unmount()
+    end)
+
+    it("a kept view's inputs compared by contents (a billion entries for three of a thousand)", function()
+      local function cube()
+        local b, a, x = {}, {}, {}
+        for i = 1, 1000 do b[i] = 1 end
+        for i = 1, 1000 do a[i] = b end
+        for i = 1, 1000 do x[i] = a end
+        return x
+      end
+      local tick = ui.Observable("HostileInputsTick", { n = 0 })()
+      local Child = ui.View("HostileCubeChild", { inputs = { "data" }, body = function() return ui.Text("child") end })
+      local app = ui.mount(ui.View("HostileCubeParent", function()
+        return ui.VStack { ui.Text("n " .. tick.n), Child { data = cube() } }
+      end) {})
+      local before = app:renders("HostileCubeChild")
+      local started = os.clock()
+      tick.n = 1
+      ui.flush()
+      assert.is_true(os.clock() - started < 1)
+      assert.truthy(app:find("n 1"))
+      -- past 65,536 entries the inputs count as changed: the child runs again
+      assert.equal(before + 1, app:renders("HostileCubeChild"))
+      app:unmount()
+    end)
+
+    it("a tag's description walks no more of a long list than it shows (3 s for 300 nodes)", function()
+      local big = {}
+      for i = 1, 1000000 do big[i] = true end
+      local node = ui.Text("x"):tag(big)
+      local kids = {}
+      for i = 1, 300 do kids[i] = node end
+      local started = os.clock()
+      local app = ui.mount(ui.View("TaggedMany", function() return ui.VStack(kids) end) {})
+      assert.is_true(os.clock() - started < 1)
+      assert.matches("%.tag%({true, true, true, true, true, true, true, true, %.%.%.}%)", app:tree())
+      app:unmount()
+    end)
+  end)
+
+  it("R11 R15 nested lists of children shared along millions of paths are refused, naming them", function()
+    local a = { ui.Text("x") }
+    for _ = 1, 23 do a = { a, a } end             -- 8 million children: 13 s, 1.2 GB
+    local started = os.clock()
+    local ok, err = pcall(function() return ui.VStack(a) end)
+    assert.is_false(ok)
+    assert.matches("hostile_spec.lua:%d+: the children of a view: more than 1000000 entries along their paths", err)
+    assert.is_true(os.clock() - started < 1.5)
+  end)
+
+  -- A table written into a model's table was kept as it was, shared with
+  -- the caller, so a value shared along millions of paths reached app
+  -- storage's encoder, which wrote it once per path (26 levels: 821 MB).
+  it("R11 R15 a table written into a stored table is copied, within a million entries", function()
+    local Stored = ui.View("HostileStoredShared", { appStorage = { big = ui.AppStorage("hostile.big", { 0 }) },
+      body = function(self) return ui.Button("store", function() self.big[1] = shared(22) end) end })
+    local app = ui.mount(Stored {})
+    local started = os.clock()
+    local ok, err = pcall(function() app:find("store"):tap() end)
+    assert.is_false(ok)
+    assert.matches("a value stored in a model's table: the value has more than 1000000 entries", err)
+    assert.is_true(os.clock() - started < 1.5)
+    app:unmount()
+  end)
+
   it("R16 a storage section takes a default or ui.AppStorage, not another marker", function()
     for _, marker in ipairs({ ui.ignored({ key = {}, default = 1 }), ui.none, ui.computed(function() end) }) do
       local ok, err = pcall(ui.View, "WrongMarker", { appStorage = { b = marker }, body = function() return ui.EmptyView() end })

@@ -157,6 +157,7 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
     size_t klen;
     const char *key;
     int ref, elem;
+    if (((i - first + 1) & (LUN_BUDGET_CHECK_EVERY - 1)) == 0) lun_budget_raise(L);   /* C: the hook never fires */
     lua_geti(L, data, i);
     elem = lua_gettop(L);
     lun_identity_key(L, elem);

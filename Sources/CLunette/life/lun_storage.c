@@ -155,15 +155,19 @@ void lun_storage_check_section(lua_State *L, int defidx, const char *section, co
 }
 
 /* Bytes being encoded, in a full userdata at stack index `at` (so Lua's
- * allocator, and its cap, pays for them), grown by doubling. */
+ * allocator, and its cap, pays for them), grown by doubling; and the
+ * values encoded so far (a table shared along many paths is encoded once
+ * per path, in C, where the budget's hook never fires). */
 typedef struct lun_Bytes {
   lua_State *L;
   int at;
   char *p;
   size_t len, cap;
+  long visits;
 } lun_Bytes;
 
-/* Appends n bytes at s; raises "not enough memory" past the cap. */
+/* Appends n bytes at s; raises "not enough memory" past the cap (a value
+ * the store's writer cannot take waiting is refused there, named). */
 static void lun_bytes_add(lun_Bytes *b, const void *s, size_t n) {
   if (n > b->cap - b->len) {
     size_t cap = b->cap;
@@ -245,6 +249,10 @@ static void lun_encode_at(lua_State *L, lun_Bytes *b, int vidx, int depth) {
   lun_bytes_count(b, len);
   lua_pushnil(L);
   while (lua_next(L, vidx)) {
+    if (++b->visits > LUN_MAX_VISITED)
+      lun_error_here(L, "a value kept in app storage has more than %d entries along its paths "
+                     "(a table shared many times inside it?)", LUN_MAX_VISITED);
+    if ((b->visits & (LUN_BUDGET_CHECK_EVERY - 1)) == 0) lun_budget_raise(L);
     if (lua_type(L, -2) != LUA_TSTRING && !lua_isinteger(L, -2))
       luaL_error(L, "a stored table may only have string or integer keys, got %s", luaL_typename(L, -2));
     lun_encode_at(L, b, -2, depth + 1);
@@ -260,6 +268,7 @@ static void lun_storage_encode(lua_State *L, int vidx) {
   b.L = L;
   b.cap = 64;
   b.len = 0;
+  b.visits = 0;
   b.p = (char *)lua_newuserdatauv(L, b.cap, 0);
   b.at = lua_gettop(L);
   lun_bytes_add(&b, "L1", 2);

@@ -99,6 +99,7 @@ static int lun_proxy_newindex(lua_State *L) {
   lua_rawget(L, 4);
   if (lua_rawequal(L, -1, 3)) return 0;
   lua_pop(L, 1);
+  lun_snapshot(L, 3, "a value stored in a model's table");   /* a copy, as a property's own value is (F04) */
   lun_proxy_notify(L, p);
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 3);
@@ -229,6 +230,16 @@ typedef struct lun_Compare {
   int raw;
 } lun_Compare;
 
+/* Counts one entry a comparison visits: raises past c->most, or when the
+ * running run's budget is spent (a comparison made for every node of a
+ * walk adds up, in C, where the hook never fires). */
+static void lun_compare_visit(lua_State *L, lun_Compare *c) {
+  if (++c->visits > c->most)
+    lun_error_here(L, "%s compared by contents has more than %d entries along its paths "
+                   "(a table shared many times inside it?)", c->what, (int)c->most);
+  if ((c->visits & (LUN_BUDGET_CHECK_EVERY - 1)) == 0) lun_budget_raise(L);
+}
+
 static int lun_values_equal_at(lua_State *L, int a, int b, int depth, lun_Compare *c) {
   int equal = 1;
   size_t count = 0;
@@ -239,9 +250,7 @@ static int lun_values_equal_at(lua_State *L, int a, int b, int depth, lun_Compar
   lun_nest(L, depth, c->what);
   lua_pushnil(L);
   while (equal && lua_next(L, a)) {
-    if (++c->visits > c->most)
-      lun_error_here(L, "%s compared by contents has more than %d entries along its paths "
-                     "(a table shared many times inside it?)", c->what, (int)c->most);
+    lun_compare_visit(L, c);
     count++;
     lua_pushvalue(L, -2);
     lua_rawget(L, b);
@@ -250,8 +259,16 @@ static int lun_values_equal_at(lua_State *L, int a, int b, int depth, lun_Compar
   }
   if (!equal) { lua_pop(L, 1); return 0; }
   lua_pushnil(L);
-  while (lua_next(L, b)) { count--; lua_pop(L, 1); }
+  while (lua_next(L, b)) { lun_compare_visit(L, c); count--; lua_pop(L, 1); }
   return count == 0;
+}
+
+/* A comparison ended with `equal`, which it returns: one that visited a
+ * few hundred entries looks at the budget (made for every node of a walk,
+ * they add up between the walk's own looks). */
+static int lun_compare_end(lua_State *L, const lun_Compare *c, int equal) {
+  if (c->visits >= 256) lun_budget_raise(L);
+  return equal;
 }
 
 /* 1 if the values at a and b are equal as values: plain tables (without a
@@ -259,7 +276,7 @@ static int lun_values_equal_at(lua_State *L, int a, int b, int depth, lun_Compar
  * LUN_MAX_VISITED entries. */
 int lun_values_equal(lua_State *L, int a, int b) {
   lun_Compare c = {"a value", 0, LUN_MAX_VISITED, 0};
-  return lun_values_equal_at(L, a, b, 0, &c);
+  return lun_compare_end(L, &c, lun_values_equal_at(L, a, b, 0, &c));
 }
 
 /* 1 if the values at a and b are one value as a Hashable one is: plain
@@ -268,7 +285,7 @@ int lun_values_equal(lua_State *L, int a, int b) {
  * field of a render is small (a focus value is an id). */
 int lun_values_same(lua_State *L, int a, int b, long most, const char *what) {
   lun_Compare c = {what, 0, most, 1};
-  return lun_values_equal_at(L, a, b, 0, &c);
+  return lun_compare_end(L, &c, lun_values_equal_at(L, a, b, 0, &c));
 }
 
 void lun_open_proxy(lua_State *L) {

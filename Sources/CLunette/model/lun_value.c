@@ -63,7 +63,7 @@ void lun_push_key(lua_State *L, int idx) {
 
 /* Pushes a short readable description of a table's contents. [-0, +1] */
 static void lun_describe_table(lua_State *L, int idx, int depth) {
-  int n = 0, acc;
+  int n = 0, acc, skipped = 0;
   lua_Integer i, len = (lua_Integer)lua_rawlen(L, idx);
   lua_pushliteral(L, "{");
   acc = lua_gettop(L);
@@ -77,6 +77,7 @@ static void lun_describe_table(lua_State *L, int idx, int depth) {
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     if (lua_isinteger(L, -2) && lua_tointeger(L, -2) >= 1 && lua_tointeger(L, -2) <= len) {
+      if (++skipped > 4096) { lua_pop(L, 2); break; }   /* a long list (shown "..."): not walked whole */
       lua_pop(L, 1);
       continue;
     }

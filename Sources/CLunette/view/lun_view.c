@@ -110,17 +110,29 @@ static void lun_view_slot(lua_State *L, int vidx, lua_Integer n, const char *slo
   lua_pop(L, 1);
 }
 
+/* Counts one entry a flattening visits: a nested array shared along many
+ * paths is flattened once per path (23 levels of a = {a, a}: 8 million
+ * children), in C, where the budget's hook never fires. */
+static void lun_view_visit(lua_State *L, long *visits) {
+  if (++*visits > LUN_MAX_VISITED)
+    lun_error_here(L, "the children of a view: more than %d entries along their paths (a list shared many times inside them?)",
+                   LUN_MAX_VISITED);
+  if ((*visits & (LUN_BUDGET_CHECK_EVERY - 1)) == 0) lun_budget_raise(L);
+}
+
 /* Copies the children of the table at src into view vidx, flattening plain
  * arrays (to LUN_MAX_NESTING levels) and skipping nil/false; string keys
  * become attributes. A child whose slot in the constructor (0-based, "2.1"
  * inside a nested array; prefix names the array's own slot) differs from
- * its place among the children keeps its slot (lun_view_slot). */
-static void lun_view_children(lua_State *L, int src, int vidx, int depth, const char *prefix) {
+ * its place among the children keeps its slot (lun_view_slot). *visits
+ * counts the entries visited (lun_view_visit). */
+static void lun_view_children(lua_State *L, int src, int vidx, int depth, const char *prefix, long *visits) {
   lua_Integer i, max = 0, n = (lua_Integer)lua_rawlen(L, vidx);
   lun_nest(L, depth, "the children of a view");
   lua_pushnil(L);
   while (lua_next(L, src)) {
     lua_pop(L, 1);
+    lun_view_visit(L, visits);
     if (lua_isinteger(L, -1) && lua_tointeger(L, -1) > max) {
       max = lua_tointeger(L, -1);
       if (max > LUN_MAX_CHILDREN) luaL_error(L, "child %I is out of range (at most %d children)", max, LUN_MAX_CHILDREN);
@@ -140,10 +152,11 @@ static void lun_view_children(lua_State *L, int src, int vidx, int depth, const 
   }
   for (i = 1; i <= max; i++) {
     int t = lua_rawgeti(L, src, i);
+    lun_view_visit(L, visits);
     if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) { lua_pop(L, 1); continue; }
     if (t == LUA_TTABLE && !lua_getmetatable(L, -1)) {
       if (prefix) lua_pushfstring(L, "%s.%I", prefix, i - 1); else lua_pushfstring(L, "%I", i - 1);
-      lun_view_children(L, lua_gettop(L) - 1, vidx, depth + 1, lua_tostring(L, -1));
+      lun_view_children(L, lua_gettop(L) - 1, vidx, depth + 1, lua_tostring(L, -1), visits);
       n = (lua_Integer)lua_rawlen(L, vidx);
       lua_pop(L, 2);
       continue;
@@ -167,7 +180,8 @@ static void lun_view_children(lua_State *L, int src, int vidx, int depth, const 
 /* Copies the views of the list at src into the view at vidx as its
  * children (lun_view_children). [-0, +0] */
 void lun_view_add_children(lua_State *L, int src, int vidx) {
-  lun_view_children(L, lua_absindex(L, src), lua_absindex(L, vidx), 0, NULL);
+  long visits = 0;
+  lun_view_children(L, lua_absindex(L, src), lua_absindex(L, vidx), 0, NULL, &visits);
 }
 
 /* Checks the options (the string keys) of the table at idx for container
@@ -230,8 +244,8 @@ static int lun_view_container(lua_State *L, int kind, const char *name, const ch
   if (lua_isnil(L, 1)) { lua_newtable(L); lua_replace(L, 1); } else luaL_checktype(L, 1, LUA_TTABLE);
   lun_view_options(L, lua_isnil(L, 2) ? 1 : 2, name, known, alignments);
   vidx = lun_view_new(L, kind);
-  if (!lua_isnil(L, 2)) lun_view_children(L, 1, vidx, 0, NULL);   /* the options, as attributes */
-  lun_view_children(L, lua_isnil(L, 2) ? 1 : 2, vidx, 0, NULL);
+  if (!lua_isnil(L, 2)) lun_view_add_children(L, 1, vidx);   /* the options, as attributes */
+  lun_view_add_children(L, lua_isnil(L, 2) ? 1 : 2, vidx);
   return 1;
 }
 
@@ -264,7 +278,7 @@ static int lun_ui_section(lua_State *L) {
   if (lua_isnil(L, 2)) { lua_newtable(L); lua_replace(L, 2); } else luaL_checktype(L, 2, LUA_TTABLE);
   vidx = lun_view_new(L, LUN_VIEW_SECTION);
   lun_view_text_arg(L, 1, vidx, "text");
-  lun_view_children(L, 2, vidx, 0, NULL);
+  lun_view_add_children(L, 2, vidx);
   if (!lua_isnil(L, 3)) {                         /* Section(_:content:footer:)'s footer, as text: footer= */
     if (lua_type(L, 3) != LUA_TSTRING && lua_type(L, 3) != LUA_TNUMBER)
       lun_error_here(L, "ui.Section: its footer (argument 3) is text, got a %s", luaL_typename(L, 3));

@@ -117,11 +117,22 @@ static void lun_walk_describe_attr(lua_State *L, lun_Walk *W, const char *name, 
   lua_pop(L, 1);
 }
 
+/* Counts n steps of a walk's work (nodes, a view's keys, comparisons):
+ * the budget is looked at each time the count passes a multiple of
+ * LUN_BUDGET_CHECK_EVERY — the hook never fires while C runs, and a
+ * script sizes each of these. [-0, +0] */
+static void lun_walk_work(lua_State *L, lun_Walk *W, unsigned n) {
+  unsigned before = W->walked;
+  W->walked += n;
+  if ((before ^ W->walked) & ~(unsigned)(LUN_BUDGET_CHECK_EVERY - 1)) lun_budget_raise(L);
+}
+
 /* 1 if an entry before i in the env list at -1 sets the same key as the
  * string at -1 does. [-0, +0] */
-static int lun_walk_env_seen(lua_State *L, lua_Integer i) {
+static int lun_walk_env_seen(lua_State *L, lun_Walk *W, lua_Integer i) {
   lua_Integer j;
   int seen = 0;
+  lun_walk_work(L, W, (unsigned)(i < 65536 ? i : 65536));   /* quadratic in the entries: counted */
   for (j = 1; j < i && !seen; j++) {
     lua_rawgeti(L, -2, j);
     lua_rawgeti(L, -1, 1);
@@ -149,7 +160,7 @@ static int lun_walk_env(lua_State *L, lun_Walk *W, int v) {
     lua_insert(L, -2);                            /* key, entry */
     lua_pushvalue(L, -3);                         /* the list, for lun_walk_env_seen */
     lua_pushvalue(L, -3);
-    if (lun_walk_env_seen(L, i)) { lua_pop(L, 4); continue; }
+    if (lun_walk_env_seen(L, W, i)) { lua_pop(L, 4); continue; }
     lua_pop(L, 2);
     lua_insert(L, -2);                            /* entry, key */
     lun_envwalk_value(L, W, lua_gettop(L) - 2, i, v, lua_gettop(L));   /* with transformEnvironment's */
@@ -280,8 +291,15 @@ static void lun_walk_children(lua_State *L, lun_Walk *W, int v, int isView, int 
   if (slots) lua_pop(L, 1);
 }
 
-/* 1 if the values at a and b are equal as inputs: ==, or plain tables with equal contents. */
-static int lun_inputs_equal(lua_State *L, int a, int b, int depth) {
+/* How many entries one comparison of a kept view's inputs may visit: past
+ * them the inputs count as changed (the view runs again, as SwiftUI runs a
+ * body when it cannot tell) — tables shared along many paths would make it
+ * cubic, in the parent's walk, where the hook never fires. */
+#define LUN_INPUTS_MOST 65536
+
+/* 1 if the values at a and b are equal as inputs: ==, or plain tables with
+ * equal contents (to 4 levels, within LUN_INPUTS_MOST entries: *visits). */
+static int lun_inputs_equal_at(lua_State *L, int a, int b, int depth, int *visits) {
   int equal = 1;
   a = lua_absindex(L, a);
   b = lua_absindex(L, b);
@@ -292,21 +310,30 @@ static int lun_inputs_equal(lua_State *L, int a, int b, int depth) {
   if (lua_getmetatable(L, b)) { lua_pop(L, 1); return 0; }
   lua_pushnil(L);
   while (equal && lua_next(L, a)) {
+    if (++*visits > LUN_INPUTS_MOST) { lua_pop(L, 2); return 0; }
     lua_pushvalue(L, -2);
     lua_rawget(L, b);
     luaL_checkstack(L, 8, "comparing inputs");
-    equal = lun_inputs_equal(L, -1, -2, depth + 1);
+    equal = lun_inputs_equal_at(L, -1, -2, depth + 1, visits);
     lua_pop(L, 2);
   }
   if (!equal) { lua_pop(L, 1); return 0; }
   lua_pushnil(L);
   while (lua_next(L, b)) {                         /* keys only in b */
     lua_pop(L, 1);
+    if (++*visits > LUN_INPUTS_MOST) { lua_pop(L, 1); return 0; }
     lua_pushvalue(L, -1);
     if (lua_rawget(L, a) == LUA_TNIL) { lua_pop(L, 2); return 0; }
     lua_pop(L, 1);
   }
   return 1;
+}
+
+/* lun_inputs_equal_at from the top; the walk counts what it visited. */
+static int lun_inputs_equal(lua_State *L, lun_Walk *W, int a, int b) {
+  int visits = 0, equal = lun_inputs_equal_at(L, a, b, 0, &visits);
+  lun_walk_work(L, W, (unsigned)visits);
+  return equal;
 }
 
 /* Checks that every `binding` input of a component is a Binding. */
@@ -443,7 +470,7 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     lun_walk_retype(L, lua_gettop(L), info, W, child);
     lun_getkey(L, S, -1, LUN_K_INPUTS);
-    if (!lun_inputs_equal(L, -1, inputs, 0)) {
+    if (!lun_inputs_equal(L, W, -1, inputs)) {
       lua_pushvalue(L, inputs);
       lun_setkey(L, S, -3, LUN_K_INPUTS);
       lun_out_changed(L, child);
@@ -560,19 +587,20 @@ enum {
 /* Which optional fields the view at v has: one pass over its keys, which
  * are few, instead of a lookup per field the walk knows; a key is told by
  * its interned text's address (lun_State.keyNames). [-0, +0] */
-static unsigned lun_walk_fields(lua_State *L, const lun_State *S, int v) {
+static unsigned lun_walk_fields(lua_State *L, lun_Walk *W, const lun_State *S, int v) {
   static const struct { int key; unsigned bit; } fields[] = {
     {LUN_K_IDENTITY, LUN_VF_ID}, {LUN_K_ENV, LUN_VF_ENV}, {LUN_K_MODS, LUN_VF_MODS},
     {LUN_K_TXFN, LUN_VF_TRANSACTION}, {LUN_K_ANIM, LUN_VF_ANIMATION}, {LUN_K_LIFE, LUN_VF_LIFE},
     {LUN_K_ATTRS, LUN_VF_ATTRS}, {LUN_K_FOCUS, LUN_VF_FOCUS}, {LUN_K_PREFS, LUN_VF_PREFS},
     {LUN_K_PREFWATCH, LUN_VF_PREFWATCH}, {LUN_K_SHEETSPEC, LUN_VF_SHEET}, {LUN_K_ALERTSPEC, LUN_VF_ALERT},
     {LUN_K_EXTRAS, LUN_VF_EXTRAS}};
-  unsigned has = 0;
+  unsigned has = 0, keys = 0;
   size_t i;
   const char *key;
   lua_pushnil(L);
   while (lua_next(L, v)) {
     lua_pop(L, 1);
+    if (++keys == LUN_BUDGET_CHECK_EVERY) { lun_walk_work(L, W, keys); keys = 0; }   /* a script may rawset millions */
     if (lua_type(L, -1) != LUA_TSTRING) continue;
     key = lua_tostring(L, -1);
     if (key == S->keyNames[LUN_K_KIND] || key == S->keyNames[LUN_K_TEXT]) continue;   /* every view's */
@@ -798,7 +826,7 @@ LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   const char *text = NULL;
   W->rows = 0;                                    /* a static List's rows are its children only */
   if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, v))) return;
-  if ((++W->walked & (LUN_BUDGET_CHECK_EVERY - 1)) == 0) lun_budget_raise(L);   /* a value shared many times is walked as often */
+  lun_walk_work(L, W, 1);                         /* a value shared many times is walked as often */
   lun_nest(L, W->depth, "view");
   W->depth++;
   if (lun_viewtype_test(L, v)) {                  /* a bare view type: no inputs */
@@ -829,7 +857,7 @@ LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     lun_walk_inherited(L, W);                     /* the :transaction around the unit (D06) */
     lun_focus_scene_walk(L, W);                   /* an app's root: its scene, for focus */
   }
-  has = lun_walk_fields(L, S, v);
+  has = lun_walk_fields(L, W, S, v);
   if (has & LUN_VF_ID) lun_walk_id(L, v);
   lun_enabled_enter(L, W, v, (has & LUN_VF_ENV) ? lun_walk_env(L, W, v) : 0, has & LUN_VF_MODS);   /* :disabled
                                                      holds inside the view (D09) */

@@ -296,7 +296,11 @@ final class OutputBuilder {
     private func link(_ child: Unit) {
         var index = Int32(links.count)
         links.append(child)
-        _ = charge(1 + MemoryLayout<Int32>.size)         // past the cap the run is an error node anyway
+        // The child's link and what Swift holds for the child itself, charged
+        // again each run that keeps it (a ForEach of millions of rows is
+        // bounded by the cap as Lua's own memory is); past the cap the run
+        // is an error node anyway.
+        _ = charge(1 + MemoryLayout<Int32>.size + Unit.heldBytes)
         records.append(OutputRecords.linkOp)
         withUnsafeBytes(of: &index) { records.append(contentsOf: $0) }
     }

@@ -297,8 +297,11 @@ function View:onSubmit(action) end
 ---@param value number
 ---@return ui.ViewValue
 function View:opacity(value) end
----Recorded on the node: a fixed size, e.g. { width = 120, height = 44 }.
----@param size table|number
+---Recorded on the node: SwiftUI's two frame modifiers as one table — a fixed
+---size, { width = 120, height = 44 }, or a flexible one, { minWidth, idealWidth,
+---maxWidth, minHeight, idealHeight, maxHeight } (sizes from 0, min <= ideal <=
+---max; a maximum may be math.huge) — and an `alignment`; not both kinds.
+---@param size { width: number?, height: number?, minWidth: number?, idealWidth: number?, maxWidth: number?, minHeight: number?, idealHeight: number?, maxHeight: number?, alignment: string? }
 ---@return ui.ViewValue
 function View:frame(size) end
 ---@return ui.ViewValue

@@ -161,9 +161,15 @@ return ui.VStack {
   ui.Text("fg"):foregroundStyle("red; position: fixed; inset: 0; z-index: 2147483647; background-image: url(" .. beacon .. "/foreground)"),
   ui.Text("bg2"):background("#fff;position:fixed;inset:0;z-index:99999"),
   ui.Text("font"):font("title;position:fixed;inset:0;z-index:99999"),
-  ui.Text("frame"):frame({ width = "1px;position:fixed;inset:0" }),
+  (function()                                     -- a frame's sizes are numbers: a value forged after the check
+    local v = ui.Text("frame"):frame({ width = 1 })
+    rawget(v, "mods")[1][2] = { width = "1px;position:fixed;inset:0" }
+    return v
+  end)(),
   ui.Text("fine"):foregroundStyle("red"):padding(12):background("#00ff00"):opacity(0.5):font("headline"),
   ui.Text("rgb"):foregroundStyle("rgb(0, 0, 255)"),
+  ui.Text("wide"):frame({ maxWidth = math.huge, alignment = "leading" }),
+  ui.Text("sized"):frame({ width = 120, height = 44 }),
 }
 """
 
@@ -188,6 +194,11 @@ class ModifierStyleTests(unittest.TestCase):
             self.assertEqual(fine.evaluate("e => getComputedStyle(e).opacity"), "0.5")
             self.assertEqual(page.locator("span", has_text="rgb").evaluate("e => getComputedStyle(e).color"),
                              "rgb(0, 0, 255)")
+            # a frame's sizes: maxWidth = math.huge (SwiftUI's .infinity) fills the width
+            self.assertEqual(page.locator("span", has_text="wide").evaluate("e => e.style.width"), "100%")
+            self.assertEqual(page.locator("span", has_text="sized").evaluate("e => e.style.width + ' ' + e.style.height"),
+                             "120px 44px")
+            expect(page.locator("#timeline")).to_contain_text("modifier value not drawn: .frame(")
             # the refused values are reported, not silently lost
             expect(page.locator("#timeline")).to_contain_text("modifier value not drawn: .background(")
             expect(page.locator("#timeline")).to_contain_text("modifier value not drawn: .foregroundStyle(")

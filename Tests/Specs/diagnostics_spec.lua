@@ -152,6 +152,35 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.matches("diagnostics_spec.lua:%d+: ui.observations: a loop over it waits for changes, so it runs in a task", err)
   end)
 
+  -- SwiftUI's two frame modifiers: a fixed size, frame(width:height:alignment:)
+  -- (https://developer.apple.com/documentation/swiftui/view/frame(width:height:alignment:)),
+  -- and a flexible one, frame(minWidth:idealWidth:maxWidth:minHeight:idealHeight:maxHeight:alignment:)
+  -- (https://developer.apple.com/documentation/swiftui/view/frame(minwidth:idealwidth:maxwidth:minheight:idealheight:maxheight:alignment:)),
+  -- whose sizes must be in order ("Contradictory frame constraints" otherwise).
+  -- :frame took any value and kept it: a misspelt key was a frame of nothing.
+  it("D10 a frame's keys, sizes and alignment are checked as SwiftUI's two frame modifiers take them", function()
+    local function fails(size) local ok, err = pcall(function() return ui.Text("x"):frame(size) end); assert.is_false(ok); return err end
+    assert.matches("diagnostics_spec.lua:%d+: view:frame: unknown key 'widht' %(did you mean 'width'%?%)", fails({ widht = 10 }))
+    assert.matches("view:frame: unknown key '1'", fails({ 10, 20 }))
+    assert.matches("view:frame takes a table of sizes", fails(100))
+    assert.matches("view:frame: width is a number, got string", fails({ width = "wide" }))
+    assert.matches("view:frame: height must be a size from 0 to 1e9, got %-1", fails({ height = -1 }))
+    assert.matches("view:frame: width must be a size from 0 to 1e9, got NaN", fails({ width = 0 / 0 }))
+    assert.matches("view:frame: width must be a size from 0 to 1e9, got inf", fails({ width = math.huge }))
+    assert.matches("a fixed size %(width, height%) or a flexible one", fails({ width = 10, maxWidth = 20 }))
+    assert.matches("view:frame: minWidth %(30%) is more than maxWidth %(20%)", fails({ minWidth = 30, maxWidth = 20 }))
+    assert.matches("view:frame: give it a size", fails({ alignment = "center" }))
+    assert.matches("alignment is one of SwiftUI's .*, got centre %(did you mean 'center'%?%)", fails({ width = 1, alignment = "centre" }))
+    local app = ui.mount(ui.VStack {
+      ui.Text("fixed"):frame({ width = 120, height = 44 }),
+      ui.Text("wide"):frame({ maxWidth = math.huge, alignment = "leading" }),
+      ui.Text("flexible"):frame({ minHeight = 10, idealHeight = 20, maxHeight = 30 }),
+    })
+    assert.matches('Text "fixed" %.frame%(', app:tree())
+    assert.matches("maxWidth=inf", app:tree())
+    app:unmount()
+  end)
+
   it("D10 an option among a stack's children that it does not know is named, not the child beside it", function()
     local ok, err = pcall(function() return ui.VStack { spacng = 4, ui.Text("v") } end)
     assert.is_false(ok)

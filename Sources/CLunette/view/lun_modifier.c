@@ -10,19 +10,89 @@
 #include "model/model.h"
 #include "life/life.h"
 #include "view/view.h"
+#include <math.h>
 
 /* Argument kinds of a display modifier. */
 typedef struct lun_ModSpec {
   const char *name;
   const char *arg;   /* "s" string, "n" number, "n?" optional number, "f" function, "v" any,
-                        "b" a boolean or nil */
+                        "b" a boolean or nil, "F" a frame's sizes (lun_modifier_frame_check) */
 } lun_ModSpec;
+
+/* A frame's keys: SwiftUI's two frame modifiers as one table, a fixed size
+ * (frame(width:height:alignment:),
+ * https://developer.apple.com/documentation/swiftui/view/frame(width:height:alignment:))
+ * or a flexible one (frame(minWidth:idealWidth:maxWidth:minHeight:idealHeight:maxHeight:alignment:),
+ * https://developer.apple.com/documentation/swiftui/view/frame(minwidth:idealwidth:maxwidth:minheight:idealheight:maxheight:alignment:)).
+ * The sizes come first, width's then height's, each axis's min, ideal, max. */
+static const char *const lun_frame_keys[] = {"width", "height", "minWidth", "idealWidth", "maxWidth",
+                                             "minHeight", "idealHeight", "maxHeight", "alignment", NULL};
+
+/* Checks one size of a frame's table at 2: a number from 0, finite but a
+ * maximum's (math.huge: SwiftUI's .infinity). Returns it, or -1 if absent. */
+static double lun_frame_size(lua_State *L, int k) {
+  double n;
+  const char *key = lun_frame_keys[k];
+  int isMax = k == 4 || k == 7;
+  if (lua_getfield(L, 2, key) == LUA_TNIL) { lua_pop(L, 1); return -1; }
+  if (lua_type(L, -1) != LUA_TNUMBER)
+    lun_error_here(L, "view:frame: %s is a number, got %s", key, luaL_typename(L, -1));
+  n = lua_tonumber(L, -1);
+  if (!(n >= 0) || (n > 1e9 && !(isMax && n == HUGE_VAL)))
+    lun_error_here(L, "view:frame: %s must be a size from 0 to 1e9%s, got %s", key, isMax ? " (or math.huge)" : "",
+                   n != n ? "NaN" : luaL_tolstring(L, -1, NULL));
+  lua_pop(L, 1);
+  return n;
+}
+
+/* Checks a frame's table at 2: known keys only, sizes (lun_frame_size),
+ * either a fixed or a flexible frame (SwiftUI has no modifier taking
+ * both), each axis's min <= ideal <= max (SwiftUI logs "Contradictory frame
+ * constraints" otherwise), an alignment SwiftUI names. [-0, +0] */
+static void lun_modifier_frame_check(lua_State *L) {
+  double size[8];
+  int k, fixed = 0, flexible = 0, axis;
+  if (lua_type(L, 2) != LUA_TTABLE || lua_getmetatable(L, 2))
+    lun_error_here(L, "view:frame takes a table of sizes ({ width = 120, height = 44 } or { maxWidth = math.huge }), "
+                      "got %s", luaL_typename(L, 2));
+  lun_check_keys(L, 2, lun_frame_keys, "view:frame", "key");
+  for (k = 0; k < 8; k++) {
+    size[k] = lun_frame_size(L, k);
+    if (size[k] >= 0) { if (k < 2) fixed = 1; else flexible = 1; }
+  }
+  if (fixed && flexible)
+    lun_error_here(L, "view:frame: a fixed size (width, height) or a flexible one (min, ideal, max sizes), not both: "
+                      "SwiftUI has a modifier for each");
+  if (!fixed && !flexible) lun_error_here(L, "view:frame: give it a size (width, height, or min, ideal, max sizes)");
+  for (axis = 2; axis <= 5; axis += 3) {          /* min, ideal, max of each axis, in order */
+    int a, b;
+    for (a = axis; a < axis + 3; a++)
+      for (b = a + 1; b < axis + 3; b++)
+        if (size[a] >= 0 && size[b] >= 0 && size[a] > size[b]) {
+          char sa[32], sb[32];
+          snprintf(sa, sizeof sa, "%g", size[a]);
+          snprintf(sb, sizeof sb, "%g", size[b]);
+          lun_error_here(L, "view:frame: %s (%s) is more than %s (%s)", lun_frame_keys[a], sa, lun_frame_keys[b], sb);
+        }
+  }
+  if (lua_getfield(L, 2, "alignment") != LUA_TNIL) {
+    int found = 0;
+    for (k = 0; lun_view_alignments[k] && !found; k++)
+      found = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), lun_view_alignments[k]) == 0;
+    if (!found) {
+      lun_push_suggestion(L, luaL_tolstring(L, -1, NULL), 0, lun_view_alignments);
+      lun_error_here(L, "view:frame: alignment is one of SwiftUI's (center, leading, topLeading, ...), got %s%s",
+                     lua_tostring(L, -2), lua_tostring(L, -1));
+    }
+  }
+  lua_pop(L, 1);
+}
 
 static const lun_ModSpec lun_display_mods[] = {
   {"navigationTitle", "s"}, {"font", "s"}, {"padding", "n?"},
   {"foregroundStyle", "s"}, {"textFieldStyle", "s"}, {"buttonStyle", "s"},
   {"scaleEffect", "n"}, {"background", "s"}, {"onSubmit", "f"},
-  {"opacity", "n"}, {"frame", "v"}, {"bold", ""}, {"italic", ""},
+  {"opacity", "n"}, {"frame", "F"}, {"bold", ""}, {"italic", ""},
   {"disabled", "b"}, {"tag", "v"}, {"refreshable", "f"}, {NULL, NULL}};
 
 /* Checks argument 2 of a modifier call against its spec. */
@@ -43,6 +113,9 @@ static void lun_modifier_check(lua_State *L, const char *arg) {
       break;
     case 'b':
       lun_enabled_check_arg(L);
+      break;
+    case 'F':
+      lun_modifier_frame_check(L);
       break;
     default:
       break;

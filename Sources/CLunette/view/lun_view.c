@@ -254,7 +254,7 @@ static const char *const lun_zstack_options[] = {"alignment", NULL};
 static const char *const lun_no_options[] = {NULL};
 static const char *const lun_vertical[] = {"leading", "center", "trailing", NULL};
 static const char *const lun_horizontal[] = {"top", "center", "bottom", "firstTextBaseline", "lastTextBaseline", NULL};
-static const char *const lun_both[] = {"topLeading", "top", "topTrailing", "leading", "center", "trailing",
+const char *const lun_view_alignments[] = {"topLeading", "top", "topTrailing", "leading", "center", "trailing",
                                        "bottomLeading", "bottom", "bottomTrailing", NULL};
 
 /* ui.VStack{...} / ui.VStack({ spacing, alignment }, {...}) -> view. */
@@ -265,7 +265,7 @@ static int lun_ui_hstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_H
 static int lun_ui_group(lua_State *L) { return lun_view_container(L, LUN_VIEW_GROUP, "Group", lun_no_options, lun_no_options); }
 
 /* ui.ZStack{...} / ui.ZStack({ alignment }, {...}) -> view: children drawn over each other. */
-static int lun_ui_zstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_ZSTACK, "ZStack", lun_zstack_options, lun_both); }
+static int lun_ui_zstack(lua_State *L) { return lun_view_container(L, LUN_VIEW_ZSTACK, "ZStack", lun_zstack_options, lun_view_alignments); }
 /* ui.Form{...} -> view. */
 static int lun_ui_form(lua_State *L) { return lun_view_container(L, LUN_VIEW_FORM, "Form", lun_no_options, lun_no_options); }
 

@@ -487,6 +487,9 @@ describe("R11 R16 loops over shared and crafted values end", function()
     end
     local Wide = ui.View("SharedWide", function() return level end)
     stoppedByBudget(Wide {}, 2)
+    local app = ui.mount(Wide {})                 -- the stop names the body whose view was walked
+    assert.matches("hostile_spec.lua:%d+: %(walking the view it returned%) ran longer than its time budget", app:tree())
+    app:unmount()
     -- strict mode compares two runs' trees first: that comparison looks at the budget too
     ui.configure { strict = true }
     local wider = {}

@@ -154,6 +154,7 @@ void lun_budget_close(lun_Budget *b);
 int lun_budget_lower(lun_State *S, double seconds);
 int lun_budget_stopping(lun_State *S);
 void lun_budget_raise(lua_State *L);
+void lun_budget_raise_at(lua_State *L, const char *where);
 
 /* lun_pattern.c: string.find, match, gmatch and gsub under the budget */
 void lun_open_patterns(lua_State *L);

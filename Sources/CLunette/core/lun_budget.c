@@ -244,7 +244,12 @@ int lun_budget_stopping(lun_State *S) {
 /* Raises the budget's error if a stop holds for the running level: for C
  * loops over what a script made, where the hook does not fire. [-0, +0] */
 void lun_budget_raise(lua_State *L) {
-  if (lun_budget_stop_message(L, "")) lua_error(L);
+  lun_budget_raise_at(L, "");
+}
+
+/* lun_budget_raise, its message after `where` ("file:12: "). [-0, +0] */
+void lun_budget_raise_at(lua_State *L, const char *where) {
+  if (lun_budget_stop_message(L, where)) lua_error(L);
 }
 
 /* Seconds on the monotonic clock (the fine one): a test's time limit

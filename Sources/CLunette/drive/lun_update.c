@@ -107,7 +107,9 @@ LUN_HOT static void lun_run_view(lua_State *L, lun_Walk *W, int fidx, int nargs)
     luaL_error(L, "%s:%d: strict mode: the body returned a different tree when run again (does it read something "
                   "that is not state, such as os.time or math.random?)", ar.short_src, ar.linedefined);
   }
+  W->body = fidx;
   lun_walk_value(L, W, lua_gettop(L));
+  W->body = 0;
 }
 
 /* Sets the element, row function and position of the row record on top. */

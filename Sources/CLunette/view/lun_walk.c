@@ -117,6 +117,19 @@ static void lun_walk_describe_attr(lua_State *L, lun_Walk *W, const char *name, 
   lua_pop(L, 1);
 }
 
+/* Raises the budget's stop if one holds, naming the function whose view
+ * is walked ("file:12: (walking the view it returned) ran longer than its
+ * time budget (0.5s)"): the code that ran last is the runtime's. [-0, +0] */
+static void lun_walk_budget(lua_State *L, const lun_Walk *W) {
+  lua_Debug ar;
+  if (!W->body || !lun_budget_stopping(lun_state(L))) { lun_budget_raise(L); return; }
+  lua_pushvalue(L, W->body);
+  lua_getinfo(L, ">S", &ar);
+  lua_pushfstring(L, "%s:%d: (walking the view it returned) ", ar.short_src, ar.linedefined);
+  lun_budget_raise_at(L, lua_tostring(L, -1));
+  lua_pop(L, 1);
+}
+
 /* Counts n steps of a walk's work (nodes, a view's keys, comparisons):
  * the budget is looked at each time the count passes a multiple of
  * LUN_BUDGET_CHECK_EVERY — the hook never fires while C runs, and a
@@ -124,7 +137,7 @@ static void lun_walk_describe_attr(lua_State *L, lun_Walk *W, const char *name, 
 static void lun_walk_work(lua_State *L, lun_Walk *W, unsigned n) {
   unsigned before = W->walked;
   W->walked += n;
-  if ((before ^ W->walked) & ~(unsigned)(LUN_BUDGET_CHECK_EVERY - 1)) lun_budget_raise(L);
+  if ((before ^ W->walked) & ~(unsigned)(LUN_BUDGET_CHECK_EVERY - 1)) lun_walk_budget(L, W);
 }
 
 /* 1 if an entry before i in the env list at -1 sets the same key as the

@@ -73,6 +73,7 @@ typedef struct lun_Walk {
   int animInner;    /* ...and a node inside it animates (its own :animation or :transaction) */
   int submitOpen;   /* lun_submit.c: the open node's level when it has an :onSubmit of its own (0: none) */
   unsigned walked;  /* view values walked so far (the budget is looked at every LUN_BUDGET_CHECK_EVERY of them) */
+  int body;         /* stack index of the function whose view is walked (a stop by the budget names it), or 0 */
   const lun_Host *rt;
 } lun_Walk;
 void lun_walk_value(lua_State *L, lun_Walk *W, int v);

@@ -77,8 +77,8 @@ public final class PreviewSession: @unchecked Sendable {
     /// drawn transparently: its list's), from the last frame and the
     /// patches since.
     private var drawnAt: [String: String] = [:]
-    /// Where the pages drew each List's content and row (`Drawing.hosted`).
-    private var hostedAt: [String: String] = [:]
+    /// Where the pages drew each List's content and row, by unit (`Drawing.hosted`).
+    private var hostedAt: [Int32: String] = [:]
 
     /// Sends every app whole, if anything changed since the last whole frame.
     private func sendFrame(rerendered: [String], note: String?) {
@@ -121,9 +121,9 @@ public final class PreviewSession: @unchecked Sendable {
         guard ran.count <= Self.maxPatchRoots * 4 else { return nil }
         var roots: [String: RenderNode] = [:], undrawn: [TracedRun] = []
         for run in ran {
-            guard !run.isNew, let id = (run.isView ? drawnAt : hostedAt)[run.label] else { undrawn.append(run); continue }
+            guard !run.isNew, let id = run.isView ? drawnAt[run.label] : hostedAt[run.unit] else { undrawn.append(run); continue }
             guard let node = PreviewTree.node(id, in: runtime),
-                  run.isView ? node.viewLabel == run.label : PreviewTree.hosts(node, run.label) else { return nil }
+                  run.isView ? node.viewLabel == run.label : PreviewTree.hosts(node, run.unit) else { return nil }
             roots[id] = node
             if roots.count > Self.maxPatchRoots { return nil }
         }
@@ -133,7 +133,7 @@ public final class PreviewSession: @unchecked Sendable {
             drawings.append(PreviewTree.subtree(roots[id]!, id: id, of: runtime, timing: timed))
             last = id
         }
-        for run in undrawn where !drawings.contains(where: { (run.isView ? $0.drawn : $0.hosted)[run.label] != nil }) {
+        for run in undrawn where !drawings.contains(where: { run.isView ? $0.drawn[run.label] != nil : $0.hosted[run.unit] != nil }) {
             return nil
         }
         return drawings.isEmpty ? nil : drawings

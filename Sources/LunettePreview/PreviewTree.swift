@@ -25,13 +25,13 @@ enum PreviewTree {
 
     /// What a walk drew: the JSON, the render costs of the views asked for,
     /// where each view was drawn (its label → its node's id), and where
-    /// each List's content and row was (a row drawn transparently: at the
-    /// node that holds it). Two maps: a view may be named as a row is.
+    /// each List's content and row was, by unit (a row drawn transparently:
+    /// at the node that holds it; two Lists of one view share a label).
     struct Drawing {
         let json: Any
         let costs: [String: Double]
         let drawn: [String: String]
-        let hosted: [String: String]
+        let hosted: [Int32: String]
     }
 
     /// The node an id names, if it is still rendered.
@@ -49,13 +49,13 @@ enum PreviewTree {
         return found
     }
 
-    /// Whether `node` hosts the unit labelled `label` (a traced run's), or
-    /// holds it in a row drawn transparently at its place.
-    static func hosts(_ node: RenderNode, _ label: String) -> Bool {
-        if node.kind != .component && node.hostedLabel == label { return true }   // (a view may be named "X row")
+    /// Whether `node` hosts the unit `unit` (a traced run's), or holds it
+    /// in a row drawn transparently at its place.
+    static func hosts(_ node: RenderNode, _ unit: Int32) -> Bool {
+        if node.hostedUnit == unit { return true }
         var stack = node.children.filter(\.isTransparent)
         while let row = stack.popLast() {
-            if row.hostedLabel == label { return true }
+            if row.hostedUnit == unit { return true }
             stack.append(contentsOf: row.children.filter(\.isTransparent))
         }
         return false
@@ -106,7 +106,7 @@ enum PreviewTree {
         var stackScreens: ((RenderNode, [RenderNode]) -> Int?)?
         var costs: [String: Double] = [:]
         var drawn: [String: String] = [:]
-        var hosted: [String: String] = [:]
+        var hosted: [Int32: String] = [:]
 
         mutating func list(_ nodes: [RenderNode], prefix: String) -> [[String: Any]] {
             nodes.enumerated().map { index, node in
@@ -121,8 +121,8 @@ enum PreviewTree {
                 out["view"] = label
                 drawn[label] = id
                 if timed.contains(label) { costs[label] = (node.lastRenderSeconds ?? 0) * 1000 }
-            } else if let label = node.hostedLabel {
-                hosted[label] = id                    // a List's content, a row shown as a node
+            } else if let unit = node.hostedUnit {
+                hosted[unit] = id                     // a List's content, a row shown as a node
             }
             noteRows(in: node.children, drawnAt: id)
             if !node.modifiers.isEmpty { out["modifiers"] = node.modifiers.map { ["name": $0.name, "value": $0.value] } }
@@ -141,7 +141,7 @@ enum PreviewTree {
         mutating func noteRows(in nodes: [RenderNode], drawnAt id: String) {
             var stack = nodes.filter(\.isTransparent)
             while let row = stack.popLast() {
-                if let label = row.hostedLabel { hosted[label] = id }
+                if let unit = row.hostedUnit { hosted[unit] = id }
                 stack.append(contentsOf: row.children.filter(\.isTransparent))
             }
         }

@@ -352,6 +352,52 @@ return ui.VStack { Top {}, Big {} }
             expect(page.locator("span", has_text=re.compile(r"^item \d"))).to_have_count(3)
             self.assertEqual(timeline_errors(page), [])
 
+    def test_a_list_that_loses_rows_while_another_view_runs_reaches_the_page(self):
+        # A hostile read: a List's own runs were not traced, so when one
+        # lost rows in the flush another row ran, the patch sent only that
+        # row's list and the rows removed stayed on the page.
+        script = """
+local ui = require("lunette")
+local Item = ui.Observable("Item", { title = "" })
+local M = ui.Observable("M", { a = function() return { "a1", "a2", "a3" } end,
+                               b = function() return { Item { title = "b1" }, Item { title = "b2" } } end })
+local m = M()
+local a, b = m.a, m.b          -- read outside any body: only each List's own unit reads them
+return ui.View("V", function()
+  return ui.VStack {
+    ui.Button("popA+renameB", function() table.remove(a); b[1].title = b[1].title .. "!" end),
+    ui.List(a, function(t) return ui.Text(t) end),
+    ui.List(b, function(it) return ui.Text(it.title) end),
+  }
+end)()
+"""
+        with previewing(script, "lists.lua") as page:
+            expect(page.locator("span", has_text="a3")).to_be_visible()
+            page.locator("button", has_text="popA+renameB").click()
+            expect(page.locator("span", has_text="b1!")).to_be_visible()
+            expect(page.locator("span", has_text="a3")).to_have_count(0)
+            expect(page.locator("span", has_text=re.compile(r"^a\d$"))).to_have_count(2)
+
+    def test_a_sections_header_stays_above_its_rows_when_they_are_patched(self):
+        # A hostile read: a patched container put its rows before what it
+        # draws before them (a Section's header, a row's controls).
+        script = """
+local ui = require("lunette")
+return ui.View("Sectioned", { state = { n = 1 }, body = function(self)
+  local rows = {}
+  for i = 1, self.n do rows[i] = "row " .. i end
+  return ui.Form {
+    ui.Button("more", function() self.n = self.n + 1 end),
+    ui.Section("Header", { ui.ForEach(rows, function(r) return ui.Text(r) end) }),
+  }
+end })()
+"""
+        with previewing(script, "sections.lua") as page:
+            for n in range(2, 4):
+                page.locator("button", has_text="more").click()
+                expect(page.locator("span", has_text=f"row {n}")).to_be_visible()
+            self.assertEqual(page.evaluate("document.querySelector('fieldset').firstElementChild.tagName"), "LEGEND")
+
     def test_a_row_whose_label_is_a_views_too_reaches_the_page(self):
         # A hostile read: a List row of view X is labelled "X row#1", and so
         # is a view named "X row": the patch sent that view, never the row.

@@ -46,7 +46,7 @@ final class TracerTests: XCTestCase {
         _ = try runtime.evaluate("local ui = require(\"lunette\"); ui.trace(false); s.n = 1; ui.flush(); ui.trace(true); s.n = 2; ui.flush()")
         let (lines, runs, isWhole) = runtime.takeTrace()
         XCTAssertEqual(lines.filter { $0.hasPrefix("↻ V#1") }.count, 1, "\(lines)")   // the run while off is not there
-        XCTAssertEqual(runs, [TracedRun(label: "V#1", isView: true, isNew: false)])
+        XCTAssertEqual(runs.map { "\($0.label) \($0.isView) \($0.isNew)" }, ["V#1 true false"])
         XCTAssertFalse(isWhole)
         _ = try runtime.evaluate("s.n = 3; require(\"lunette\").flush()")
         XCTAssertTrue(runtime.takeTrace().isWhole)

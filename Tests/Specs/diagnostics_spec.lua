@@ -179,6 +179,13 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.matches('Text "fixed" %.frame%(', app:tree())
     assert.matches("maxWidth=inf", app:tree())
     app:unmount()
+    -- the frame keeps a checked copy: what the caller writes to its table later is not drawn
+    local size = { width = 10 }
+    local later = ui.Text("later"):frame(size)
+    size.width, size.bogus = -5, "zzz"
+    app = ui.mount(later)
+    assert.matches("%.frame%({width=10}%)", app:tree())
+    app:unmount()
   end)
 
   it("D10 an option among a stack's children that it does not know is named, not the child beside it", function()

@@ -177,6 +177,17 @@ describe("Fidelity: values", function()
     assert.equal(2, h.rows[2].n)
   end)
 
+  it("F04 an element moved within its own list (table.insert, table.sort) is the same table, not a copy", function()
+    local Holder = ui.Observable("FidelityMoved", { rows = function() return { { x = 1 }, { x = 2 } } end })
+    local h = Holder()
+    local first = h.rows[1]
+    table.insert(h.rows, 1, { x = 0 })           -- moves both elements up by one
+    first.x = 5                                  -- the element read before the move is the one in the list
+    assert.equal(5, h.rows[2].x)
+    table.sort(h.rows, function(a, b) return a.x > b.x end)
+    assert.equal(h.rows[1], first)
+  end)
+
   it("F04 models, functions and Swift objects stay references", function()
     local Holder = ui.Observable("FidelityHolder", { ref = ui.ignored(nil), list = function() return {} end })
     local h, inner = Holder(), List()

@@ -471,6 +471,28 @@ describe("R11 R16 loops over shared and crafted values end", function()
     assert.error_matches(function() library:countTitled(shared(19), shared(19)) end, "more than 1000000 entries")
     assert.error_matches(function() library.books[1] = value end, "more than 1000000 entries")
     assert.error_matches(function() book.title = shared(8) end, "expected string, got list")   -- 510 entries: converted, then refused by type
+    -- Swift copies every string: bounded in bytes too (256 entries of one 16 MB string were 4 GB, out of the cap's sight)
+    local text = ("x"):rep(16 * 1024 * 1024)
+    ok, err = pcall(function() book.title = { text, text, text, text, text } end)
+    assert.is_false(ok)
+    assert.matches("hostile_spec.lua:%d+: a value given to Swift holds more than 64 MiB of text", err)
+  end)
+
+  -- A row's id was its whole text, copied and hashed by Swift for every
+  -- row of every run (50 rows of 8 MB ids: 10 s a flush): a long one is
+  -- keyed by its length and a digest.
+  it("R11 R15 rows with long string ids cost their digest, and a warning names the id's length", function()
+    local long = ("x"):rep(8 * 1024 * 1024)
+    local data = {}
+    for i = 1, 40 do data[i] = { id = long } end   -- one id for all: a warning, and the same cost a row
+    local started = os.clock()
+    local app = ui.mount(ui.View("LongIds", function()
+      return ui.VStack { ui.ForEach(data, function() return ui.Text("r") end) }
+    end) {})
+    assert.is_true(os.clock() - started < 2)
+    assert.equal(40, #app:findAll { type = "Text" })
+    assert.matches("the id of a 8388608%-byte string occurs more than once", table.concat(app:warnings(), "\n"))
+    app:unmount()
   end)
 
   -- A view value shared along many paths is walked once per path, in C,

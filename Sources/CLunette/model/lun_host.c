@@ -150,7 +150,12 @@ void lun_host_push_value(lua_State *L, const lun_HostValue *v) {
  * at the budget as it goes: it runs in C, where the budget's hook never fires. */
 typedef struct lun_ToHost {
   long visits;
+  size_t text;       /* bytes of strings Swift will copy */
 } lun_ToHost;
+
+/* The most text one conversion hands Swift: Swift copies every string, out
+ * of the memory cap's sight (256 entries of one 16 MB string were 4 GB). */
+#define LUN_HOST_MAX_TEXT ((size_t)64 << 20)
 
 static int lun_host_to_value_at(lua_State *L, int idx, lun_HostValue *v, int depth, lun_ToHost *c);
 
@@ -191,14 +196,14 @@ static int lun_host_table_to_value(lua_State *L, int idx, lun_HostValue *v, int 
 
 /* Converts the Lua value at idx for the host; raises for values it cannot take. */
 int lun_host_to_value(lua_State *L, int idx, lun_HostValue *v) {
-  lun_ToHost c = {0};
+  lun_ToHost c = {0, 0};
   return lun_host_to_value_at(L, idx, v, 0, &c);
 }
 
 /* Converts the n Lua values from idx on for the host, one conversion (their
  * entries bounded together); raises for values it cannot take. */
 void lun_host_to_values(lua_State *L, int idx, int n, lun_HostValue *v) {
-  lun_ToHost c = {0};
+  lun_ToHost c = {0, 0};
   int i;
   for (i = 0; i < n; i++) lun_host_to_value_at(L, idx + i, &v[i], 0, &c);
 }
@@ -223,7 +228,13 @@ static int lun_host_to_value_at(lua_State *L, int idx, lun_HostValue *v, int dep
       if (lua_isinteger(L, idx)) { v->tag = LUN_HV_INT; v->integer = (int64_t)lua_tointeger(L, idx); }
       else { v->tag = LUN_HV_DOUBLE; v->number = (double)lua_tonumber(L, idx); }
       return 1;
-    case LUA_TSTRING: v->tag = LUN_HV_STRING; v->string = lua_tolstring(L, idx, &v->length); return 1;
+    case LUA_TSTRING:
+      v->tag = LUN_HV_STRING;
+      v->string = lua_tolstring(L, idx, &v->length);
+      if (v->length > LUN_HOST_MAX_TEXT - c->text)
+        return lun_error_here(L, "a value given to Swift holds more than %d MiB of text", (int)(LUN_HOST_MAX_TEXT >> 20));
+      c->text += v->length;
+      return 1;
     default:
       if (lun_host_test(L, idx, &handle)) { v->tag = LUN_HV_OBJECT; v->handle = handle; return 1; }
       return lun_error_here(L, "a Swift property cannot hold a %s", luaL_typename(L, idx));

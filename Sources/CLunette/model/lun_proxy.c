@@ -89,17 +89,24 @@ static int lun_proxy_index(lua_State *L) {
   return 1;
 }
 
-/* __newindex: (proxy, key, value) -> (), notifying the owner if it changed. */
+/* __newindex: (proxy, key, value) -> (), notifying the owner if it changed.
+ * A table from elsewhere is stored as a copy, as a property's own value is
+ * (F04); one of the same property's tables (table.insert, table.sort moving
+ * its elements) moves as it is. */
 static int lun_proxy_newindex(lua_State *L) {
   lun_Proxy *p = (lun_Proxy *)luaL_checkudata(L, 1, LUN_MT_PROXY);
+  lun_Proxy *v;
+  int own;
   lua_settop(L, 3);
+  v = (lun_Proxy *)luaL_testudata(L, 3, LUN_MT_PROXY);
+  own = v && v->owner == p->owner && v->prop == p->prop;
   lun_proxy_unwrap(L, 3);
   lua_getiuservalue(L, 1, 1);                    /* 4: raw */
   lua_pushvalue(L, 2);
   lua_rawget(L, 4);
   if (lua_rawequal(L, -1, 3)) return 0;
   lua_pop(L, 1);
-  lun_snapshot(L, 3, "a value stored in a model's table");   /* a copy, as a property's own value is (F04) */
+  if (!own) lun_snapshot(L, 3, "a value stored in a model's table");
   lun_proxy_notify(L, p);
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 3);

@@ -45,13 +45,16 @@ static double lun_frame_size(lua_State *L, int k) {
   return n;
 }
 
-/* Checks a frame's table at 2: known keys only, sizes (lun_frame_size),
- * either a fixed or a flexible frame (SwiftUI has no modifier taking
- * both), each axis's min <= ideal <= max (SwiftUI logs "Contradictory frame
- * constraints" otherwise), an alignment SwiftUI names. [-0, +0] */
+/* Checks a frame's table at 2 (a model's: its contents): known keys only,
+ * sizes (lun_frame_size), either a fixed or a flexible frame (SwiftUI has
+ * no modifier taking both), each axis's min <= ideal <= max (SwiftUI logs
+ * "Contradictory frame constraints" otherwise), an alignment SwiftUI names;
+ * and puts a copy of it at 2, so what the caller writes to theirs later is
+ * not drawn unchecked. [-0, +0] */
 static void lun_modifier_frame_check(lua_State *L) {
   double size[8];
   int k, fixed = 0, flexible = 0, axis;
+  lun_proxy_unwrap(L, 2);
   if (lua_type(L, 2) != LUA_TTABLE || lua_getmetatable(L, 2))
     lun_error_here(L, "view:frame takes a table of sizes ({ width = 120, height = 44 } or { maxWidth = math.huge }), "
                       "got %s", luaL_typename(L, 2));
@@ -86,6 +89,12 @@ static void lun_modifier_frame_check(lua_State *L) {
     }
   }
   lua_pop(L, 1);
+  lua_createtable(L, 0, 4);                       /* the checked copy */
+  for (k = 0; lun_frame_keys[k]; k++) {
+    if (lua_getfield(L, 2, lun_frame_keys[k]) == LUA_TNIL) lua_pop(L, 1);
+    else lua_setfield(L, -2, lun_frame_keys[k]);
+  }
+  lua_replace(L, 2);
 }
 
 static const lun_ModSpec lun_display_mods[] = {

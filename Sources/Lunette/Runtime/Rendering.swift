@@ -248,7 +248,9 @@ extension LunetteRuntime {
     private func beginUpdate() {
         guard let unit = flushState.updating else { return }
         if !flushState.updatingBegan { countRender(of: unit) }
-        if !flushState.updatingBegan, tracer.tracing, unit.kind != .list, unit.kind != .root { tracer.run(of: unit) }
+        if !flushState.updatingBegan, tracer.tracing {
+            if unit.kind != .list, unit.kind != .root { tracer.run(of: unit) } else { tracer.ranQuietly(unit) }
+        }
         unit.run.ran()
         if tracer.tracing { flushState.updateStarted = DispatchTime.now().uptimeNanoseconds }   // its cost, for inspectors
         flushState.updatingBegan = true

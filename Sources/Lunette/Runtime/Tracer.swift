@@ -78,7 +78,14 @@ final class Tracer {
     /// moved since its last run, each with where it was set.
     func run(of unit: Unit) {
         record("↻ \(unit.label)" + reasons(unit.run.cause.map { Self.text(of: $0, unit) }, node: unit.node), in: unit.app)
-        runs.append(TracedRun(label: unit.label, isView: unit.kind == .component, isNew: unit.run.cause == .new))
+        ranQuietly(unit)
+    }
+
+    /// Records that `unit` runs, with no line: a List's content or an app's
+    /// root, which the timeline leaves out but what ran must name (a
+    /// preview patches what ran: a List that lost rows is among it).
+    func ranQuietly(_ unit: Unit) {
+        runs.append(TracedRun(label: unit.label, unit: unit.id, isView: unit.kind == .component, isNew: unit.run.cause == .new))
         if runs.count > Self.keptLines + Self.keptLines / 2 {
             runs.removeFirst(runs.count - Self.keptLines)
             partial = true
@@ -140,12 +147,17 @@ final class Tracer {
     }
 }
 
-/// A run the trace recorded: the unit's label, whether it is a view's (not
-/// a list's or a row's, whose labels may read as a view's: "X row#1"), and
-/// whether it was its first.
+/// A run the trace recorded: the unit's label and number, whether it is a view's (not
+/// a list's, a row's or an app root's, whose labels may read as a view's:
+/// "X row#1"), and whether it was its first. A List's content and an app's
+/// root have runs but no line.
 public struct TracedRun: Sendable, Equatable {
-    /// "BookView#2", "BookList row#3".
+    /// "BookView#2", "BookList row#3", "BookList list" (a view's is its own;
+    /// two Lists of one view share theirs).
     public let label: String
+    /// The unit that ran, as `RenderNode.hostedUnit` names it: one unit's
+    /// while it lives.
+    public let unit: Int32
     /// A view's run (a `ui.View`), not a list's or a row's.
     public let isView: Bool
     /// Its first run.

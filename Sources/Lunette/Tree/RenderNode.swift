@@ -91,10 +91,9 @@ public final class RenderNode {
     /// For a component node, its view's type and identity: "BookView#2".
     public var viewLabel: String? { kind == .component ? unit?.label : nil }
 
-    /// The label of the unit the node hosts, as traces name its runs
-    /// (`TracedRun.label`): a component's view ("BookView#2"), a List's
-    /// content or a row ("BookList row#3"); nil for other nodes.
-    public var hostedLabel: String? { unit?.label }
+    /// The unit the node hosts, as traces number its runs (`TracedRun.unit`):
+    /// a component's view, a List's content, a row; nil for other nodes.
+    public var hostedUnit: Int32? { unit?.id }
 
     /// For a component node, seconds its view's last render took (measured
     /// while tracing); nil for other nodes. Read from the node itself, so a

@@ -285,7 +285,9 @@ final class OutputBuilder {
     /// another: a warning, once a view and id.
     private func duplicateRowID(_ key: String) {
         let shown = key.hasPrefix("s:") ? TreeText.quoted(String(key.dropFirst(2)))
-            : key.hasPrefix("v:") ? String(key.dropFirst(2)) : "of a table or object (\(key))"
+            : key.hasPrefix("v:") ? String(key.dropFirst(2))
+            : key.hasPrefix("h:") ? "of a \(key.split(separator: ":")[1])-byte string"
+            : "of a table or object (\(key))"
         let text = "the id \(shown) occurs more than once among the rows of a List or ForEach: rows with one id are "
             + "told apart by their order, so a row's state may pass to another when one goes (give each element its own id)"
         guard runtime.problems.firstWarning(text, unit: unit?.id ?? 0) else { return }

@@ -188,6 +188,50 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     app:unmount()
   end)
 
+  -- alert(_:isPresented:actions:) and confirmationDialog take a
+  -- Binding<Bool> and a ViewBuilder of actions
+  -- (https://developer.apple.com/documentation/swiftui/view/alert(_:ispresented:actions:)-1bn7y,
+  -- https://developer.apple.com/documentation/swiftui/view/sheet(ispresented:ondismiss:content:)).
+  -- An action that was a string or a number crashed the process; one
+  -- Button (not in a list) was dropped for the default "OK"; a number in
+  -- isPresented presented the alert or sheet.
+  it("D10 an alert's, a dialog's and a sheet's actions and isPresented are what SwiftUI takes", function()
+    local yes = ui.Binding.constant(true)
+    local function fails(f) local ok, err = pcall(f); assert.is_false(ok); return err end
+    assert.matches("diagnostics_spec.lua:%d+: view:alert: action 1 must be a ui.Button, got string",
+      fails(function() return ui.Text("a"):alert("t", yes, { "x" }) end))
+    assert.matches("view:confirmationDialog: action 2 must be a ui.Button, got Text",
+      fails(function() return ui.Text("a"):confirmationDialog("t", yes, { ui.Button("ok", print), ui.Text("a") }) end))
+    assert.matches("view:alert: its actions are a list of ui.Button", fails(function() return ui.Text("a"):alert("t", yes, 5) end))
+    local one = ui.mount(ui.Text("a"):alert("t", yes, ui.Button("Delete", function() end)))
+    assert.truthy(one:find("Delete"))
+    assert.is_nil(one:find("OK"))
+    one:unmount()
+    local numbered = ui.mount(ui.Text("a"):alert(5, yes))
+    assert.truthy(numbered:find { type = "Alert" })
+    numbered:unmount()
+    for _, case in ipairs {
+      { ui.Text("b"):alert("t", ui.Binding.constant(1)), 'view:alert%("t", …%): isPresented holds a number' },
+      { ui.Text("c"):confirmationDialog("d", ui.Binding.constant("yes"), {}), "isPresented holds a string" },
+      { ui.Text("e"):sheet(ui.Binding.constant(0), function() return ui.Text("s") end), "view:sheet: isPresented holds a number" },
+    } do
+      local app = ui.mount(ui.View("Presenting", function() return case[1] end) {})
+      assert.has_error_node(app, "it is a Binding to a boolean")
+      assert.matches(case[2], app:tree())
+      app:unmount()
+    end
+  end)
+
+  -- Swift's Duration and TimeInterval sleeps and timers are finite:
+  -- math.huge kept the clock spinning (100% of a processor, never done).
+  it("D10 a sleep, a timer's interval and an animation's duration are finite", function()
+    assert.error_matches(function() ui.Timer.publish(math.huge) end, "the interval must be a number of seconds above 0, at most 1e9", 1, true)
+    assert.error_matches(function() ui.Animation.linear(math.huge) end, "duration must be a number of seconds from 0 to 1e9", 1, true)
+    assert.error_matches(function() ui.Animation.spring(math.huge) end, "response must be a number of seconds from 0 to 1e9", 1, true)
+    assert.error_matches(function() ui.Animation.spring(0.5, 0 / 0) end, "dampingFraction must be a number from 0 (not NaN)", 1, true)
+    assert.error_matches(function() ui.sleep(math.huge) end, "seconds must be from 0 to 1e9", 1, true)
+  end)
+
   it("D10 an option among a stack's children that it does not know is named, not the child beside it", function()
     local ok, err = pcall(function() return ui.VStack { spacng = 4, ui.Text("v") } end)
     assert.is_false(ok)
@@ -389,7 +433,7 @@ describe("D10 arguments a call does not use", function()
     assert.equal(0.3, a.duration)
     assert.equal(0.5, a.damping)
     assert.equal(0.2, a.blendDuration)
-    fails("blendDuration must not be negative", function() return ui.Animation.spring(0.3, 0.5, -1) end)
+    fails("blendDuration must be a number of seconds from 0 to 1e9", function() return ui.Animation.spring(0.3, 0.5, -1) end)
   end)
 end)
 

@@ -59,8 +59,11 @@ extern const char lun_key_suspend;   /* the trampoline's error value */
 void lun_registry_table(lua_State *L, const void *key);
 void lun_new_weak_table(lua_State *L, const char *mode);
 
-/* Pushes t[k] without metamethods (view values have an __index). Returns its type. */
+/* Pushes t[k] without metamethods (view values have an __index), or nil
+ * if the value at idx is no table (a script's value where one was
+ * expected: lua_rawget would read it as one). Returns its type. */
 static inline int lun_rawfield(lua_State *L, int idx, const char *k) {
+  if (lua_type(L, idx) != LUA_TTABLE) { lua_pushnil(L); return LUA_TNIL; }
   idx = lua_absindex(L, idx);
   lua_pushstring(L, k);
   return lua_rawget(L, idx);

@@ -63,7 +63,7 @@ static int lun_animation_curve(lua_State *L) {
                      lua_tostring(L, lua_upvalueindex(1)), luaL_typename(L, i), i);
   d = luaL_optnumber(L, 1, lua_tonumber(L, lua_upvalueindex(2)));
   luaL_argcheck(L, d == d, 1, "duration must be a number, not NaN");
-  luaL_argcheck(L, d >= 0, 1, "duration must not be negative");
+  luaL_argcheck(L, d >= 0 && d <= 1e9, 1, "duration must be a number of seconds from 0 to 1e9");
   lun_animation_new(L, lua_tostring(L, lua_upvalueindex(1)), d);
   return 1;
 }
@@ -78,9 +78,9 @@ static int lun_animation_spring(lua_State *L) {
   response = luaL_optnumber(L, 1, 0.5);
   damping = luaL_optnumber(L, 2, 0.825);
   blend = luaL_optnumber(L, 3, 0);
-  luaL_argcheck(L, response >= 0, 1, "response must not be negative");
-  luaL_argcheck(L, damping >= 0, 2, "dampingFraction must not be negative");
-  luaL_argcheck(L, blend >= 0, 3, "blendDuration must not be negative");
+  luaL_argcheck(L, response >= 0 && response <= 1e9, 1, "response must be a number of seconds from 0 to 1e9");
+  luaL_argcheck(L, damping >= 0 && damping <= 1e9, 2, "dampingFraction must be a number from 0 (not NaN)");
+  luaL_argcheck(L, blend >= 0 && blend <= 1e9, 3, "blendDuration must be a number of seconds from 0 to 1e9");
   lun_animation_new(L, "spring", response);
   lua_pushnumber(L, damping);
   lua_setfield(L, -2, "damping");
@@ -102,7 +102,7 @@ static int lun_animation_preset(lua_State *L) {
   duration = luaL_optnumber(L, 1, 0.5);
   extra = luaL_optnumber(L, 2, 0);
   luaL_argcheck(L, duration == duration, 1, "duration must be a number, not NaN");
-  luaL_argcheck(L, duration >= 0 && duration <= 1e9, 1, "duration must be a number of seconds, not negative");
+  luaL_argcheck(L, duration >= 0 && duration <= 1e9, 1, "duration must be a number of seconds from 0 to 1e9");
   luaL_argcheck(L, extra >= -2 && extra <= 2, 2, "extraBounce must be a number from -2 to 2 (a bounce is -1 to 1)");
   lun_animation_new(L, lua_tostring(L, lua_upvalueindex(1)), duration);
   lua_pushnumber(L, lua_tonumber(L, lua_upvalueindex(2)) + extra);

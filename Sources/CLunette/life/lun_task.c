@@ -304,7 +304,7 @@ static int lun_ui_await_k(lua_State *L, int status, lua_KContext ctx) {
 static int lun_ui_sleep(lua_State *L) {
   lua_Number s = luaL_checknumber(L, 1);
   luaL_argcheck(L, s == s, 1, "seconds must be a number, not NaN");
-  luaL_argcheck(L, s >= 0, 1, "seconds must not be negative");
+  luaL_argcheck(L, s >= 0 && s <= 1e9, 1, "seconds must be from 0 to 1e9 (math.huge never ends: cancel the task instead)");
   lua_settop(L, 1);
   if (!lun_running_task(L)) return lun_error_here(L, "ui.sleep can only be called in a task (:task(fn))");
   lua_pop(L, 1);
@@ -358,7 +358,7 @@ static void lun_open_cancellation(lua_State *L) {
 /* ui.Timer.publish(interval) -> timer publisher. */
 static int lun_ui_timer_publish(lua_State *L) {
   lua_Number interval = luaL_checknumber(L, 1);
-  luaL_argcheck(L, interval > 0, 1, "the interval must be positive");
+  luaL_argcheck(L, interval > 0 && interval <= 1e9, 1, "the interval must be a number of seconds above 0, at most 1e9");
   *(lua_Number *)lua_newuserdatauv(L, sizeof(lua_Number), 0) = interval;
   luaL_setmetatable(L, LUN_MT_TIMER);
   return 1;

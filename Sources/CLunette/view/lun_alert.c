@@ -37,15 +37,18 @@ static int lun_alert_nothing(lua_State *L) {
 }
 
 /* Pushes a copy of the Button at bidx whose action also dismisses the
- * alert of the binding at pidx. [-0, +1] */
-static void lun_alert_button(lua_State *L, int bidx, int pidx, int i) {
-  int kind;
-  lun_rawfield(L, bidx, "kind");
-  kind = (int)lua_tointeger(L, -1);
-  lua_pop(L, 1);
-  if (!lun_view_test(L, bidx) || kind != LUN_VIEW_BUTTON)
-    luaL_error(L, "view:alert: action %d must be a ui.Button, got %s", i,
-               lun_view_test(L, bidx) ? (lun_view_name(L, bidx), lua_tostring(L, -1)) : luaL_typename(L, bidx));
+ * alert of the binding at pidx; `style` names the modifier. [-0, +1] */
+static void lun_alert_button(lua_State *L, int bidx, int pidx, int i, const char *style) {
+  int kind = 0;
+  bidx = lua_absindex(L, bidx);
+  if (lun_view_test(L, bidx)) {
+    lun_rawfield(L, bidx, "kind");
+    kind = (int)lua_tointeger(L, -1);
+    lua_pop(L, 1);
+  }
+  if (kind != LUN_VIEW_BUTTON)
+    lun_error_here(L, "view:%s: action %d must be a ui.Button, got %s", style, i,
+                   lun_view_test(L, bidx) ? (lun_view_name(L, bidx), lua_tostring(L, -1)) : luaL_typename(L, bidx));
   lun_copy_shallow(L, bidx);
   luaL_setmetatable(L, LUN_MT_VIEW);
   lun_rawfield(L, bidx, "action");
@@ -83,7 +86,7 @@ static void lun_alert_default_button(lua_State *L, int lidx, int pidx, const cha
     lua_setfield(L, -2, "role");
     lua_setfield(L, vidx, "attrs");
   }
-  lun_alert_button(L, vidx, pidx, (int)lua_rawlen(L, lidx) + 1);
+  lun_alert_button(L, vidx, pidx, (int)lua_rawlen(L, lidx) + 1, "alert");
   lua_rawseti(L, lidx, (lua_Integer)lua_rawlen(L, lidx) + 1);
   lua_pop(L, 1);
 }
@@ -99,7 +102,15 @@ static int lun_modifier_dialog(lua_State *L, const char *style) {
   if (!lun_binding_test(L, 3))
     return lun_error_here(L, "view:%s(\"%s\", …): isPresented must be a Binding (self[\"$showing\"]), got %s", style,
                           lua_tostring(L, 2), luaL_typename(L, 3));
-  if (!lua_isnoneornil(L, 4)) luaL_checktype(L, 4, LUA_TTABLE);
+  if (lun_view_test(L, 4)) {                       /* one action, as a ViewBuilder takes one view */
+    lua_createtable(L, 1, 0);
+    lua_pushvalue(L, 4);
+    lua_rawseti(L, -2, 1);
+    lua_replace(L, 4);
+  }
+  if (!lua_isnoneornil(L, 4) && (lua_type(L, 4) != LUA_TTABLE || lua_getmetatable(L, 4)))
+    return lun_error_here(L, "view:%s: its actions are a list of ui.Button ({ ui.Button(…) }), got %s", style,
+                          luaL_typename(L, 4));
   if (!lua_isnoneornil(L, 5)) luaL_checkstring(L, 5);
   if (lun_rawfield(L, 1, "alertSpec") == LUA_TTABLE) {   /* it would replace the first without a word */
     lua_rawgeti(L, -1, 5);
@@ -112,7 +123,7 @@ static int lun_modifier_dialog(lua_State *L, const char *style) {
     lua_pushstring(L, style);
     lua_rawseti(L, 6, 5);
   }
-  lua_pushvalue(L, 2);
+  lua_pushstring(L, lua_tostring(L, 2));          /* a number title as its text (the walk reads a string) */
   lua_rawseti(L, 6, 1);
   lua_pushvalue(L, 3);
   lua_rawseti(L, 6, 2);
@@ -121,10 +132,10 @@ static int lun_modifier_dialog(lua_State *L, const char *style) {
   lua_replace(L, 5);                              /* 5: the alert spec */
   lua_newtable(L);                                /* 6: the buttons */
   if (!lua_isnil(L, 4)) {
-    n = (lua_Integer)luaL_len(L, 4);
+    n = lun_rawlen_bounded(L, 4, "an alert's actions");
     for (i = 1; i <= n; i++) {
       lua_rawgeti(L, 4, i);
-      lun_alert_button(L, -1, 3, (int)i);
+      lun_alert_button(L, -1, 3, (int)i, style);
       lua_rawseti(L, 6, i);
       lua_pop(L, 1);
     }
@@ -160,6 +171,11 @@ void lun_walk_alert(lua_State *L, lun_Walk *W, int v) {
       lua_rawgeti(L, -3, 3) != LUA_TTABLE)
     luaL_error(L, "the view's 'alertSpec' field was altered");
   lun_binding_get(L, -2);
+  if (!lua_isboolean(L, -1)) {                    /* alert(_:isPresented:) takes a Binding<Bool> */
+    lua_rawgeti(L, -5, 5);
+    luaL_error(L, "view:%s(\"%s\", …): isPresented holds a %s; it is a Binding to a boolean",
+               lua_isstring(L, -1) ? lua_tostring(L, -1) : "alert", lua_tostring(L, -5), luaL_typename(L, -2));
+  }
   if (!lua_toboolean(L, -1)) { lua_pop(L, 5); return; }
   lua_pop(L, 1);
   title = lua_tolstring(L, -3, &len);

@@ -441,8 +441,10 @@ function ui.ZStack(optionsOrChildren, children) end
 ---@param children ui.ViewValue[]
 ---@return ui.ViewValue
 function ui.Form(children) end
----@param header string
----@param children ui.ViewValue[]
+---Section(_:content:footer:); `ui.Section(nil, children)` or `ui.Section(children)`
+---has no header; the content is a list of views or one view.
+---@param header string|ui.ViewValue[]|nil
+---@param children? ui.ViewValue[]|ui.ViewValue
 ---@param footer? string
 ---@return ui.ViewValue
 function ui.Section(header, children, footer) end

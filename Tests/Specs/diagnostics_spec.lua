@@ -222,6 +222,26 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     end
   end)
 
+  -- Section(_:content:) and Section(content:) take a ViewBuilder
+  -- (https://developer.apple.com/documentation/swiftui/section): one view,
+  -- or none for a header. One view was read as a list of its fields (its
+  -- kind and text shown as the Section's attributes); an option was kept.
+  it("D10 a Section takes one view or a list, a header or none, and no options", function()
+    local app = ui.mount(ui.Form {
+      ui.Section("one", ui.Text("alone")),
+      ui.Section(nil, { ui.Text("no header") }),
+      ui.Section({ ui.Text("no header either") }),
+    })
+    assert.equal('Form\n  Section "one"\n    Text "alone"\n  Section\n    Text "no header"\n  Section\n    Text "no header either"\n',
+      app:tree())
+    app:unmount()
+    assert.error_matches(function() ui.Section("h", { ui.Text("a"), foo = 1 }) end, "ui.Section takes no options, got 'foo'", 1, true)
+    assert.error_matches(function() ui.Section("h", 5) end, "its content (argument 2) is a view or a list of views, got number", 1, true)
+    local stacked = ui.mount(ui.VStack(ui.Text("only child")))
+    assert.equal('VStack\n  Text "only child"\n', stacked:tree())
+    stacked:unmount()
+  end)
+
   -- Swift's Duration and TimeInterval sleeps and timers are finite:
   -- math.huge kept the clock spinning (100% of a processor, never done).
   it("D10 a sleep, a timer's interval and an animation's duration are finite", function()

@@ -109,6 +109,20 @@ describe("navigationDestination(for:)", function()
     app:unmount()
   end)
 
+  it("matches a table on the path with the destination for \"table\"", function()
+    -- the path's state holds the table as a tracked one: it was matched as a userdata, which no destination takes
+    local Pairs = ui.View("NavPairs", { state = { path = {} }, body = function(self)
+      return ui.NavigationStack(self["$path"], {
+        ui.VStack { ui.NavigationLink("pair", { 1, 2 }) }
+          :navigationDestination("table", function(t) return ui.Text("a pair of " .. #t) end),
+      })
+    end })
+    local app = ui.mount(Pairs {})
+    app:find("pair"):tapLink()
+    assert.truthy(app:find("a pair of 2"), app:tree())
+    app:unmount()
+  end)
+
   it("refuses a type it cannot match, an option it does not know and a destination that is no function", function()
     assert.error_matches(function() ui.Text("x"):navigationDestination(3, function() end) end,
       "view:navigationDestination: `for` must be a model class (Book), a host type (ui.types.Inbox) or a type name", 1, true)

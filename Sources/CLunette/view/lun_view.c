@@ -223,6 +223,17 @@ static void lun_view_options(lua_State *L, int idx, const char *name, const char
   }
 }
 
+/* Puts a list of the one view at idx in its place (VStack { Text("a") }:
+ * a ViewBuilder takes one view as well as several); other values stay. [-0, +0] */
+static void lun_view_one_child(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  if (!lun_view_test(L, idx) && !lun_viewtype_test(L, idx)) return;
+  lua_createtable(L, 1, 0);
+  lua_pushvalue(L, idx);
+  lua_rawseti(L, -2, 1);
+  lua_replace(L, idx);
+}
+
 /* Shared body of the containers: (children) or (options, children) -> view,
  * as SwiftUI's HStack(spacing: 8) { … }; options may also stand among the
  * children (ui.HStack{ spacing = 8, … }). They become the node's attributes. */
@@ -230,6 +241,7 @@ static int lun_view_container(lua_State *L, int kind, const char *name, const ch
                               const char *const alignments[]) {
   int vidx;
   lua_settop(L, 2);
+  lun_view_one_child(L, lua_isnil(L, 2) ? 1 : 2);
   if (!lua_isnil(L, 2)) {                         /* (options, children) */
     if (lua_type(L, 1) != LUA_TTABLE || lua_getmetatable(L, 1))
       luaL_argerror(L, 1, "an options table expected before the children ({ spacing = 8 })");
@@ -275,9 +287,18 @@ static int lun_ui_section(lua_State *L) {
   int vidx;
   lun_no_extra(L, "ui.Section", 3, 0);
   lua_settop(L, 3);
-  if (lua_isnil(L, 2)) { lua_newtable(L); lua_replace(L, 2); } else luaL_checktype(L, 2, LUA_TTABLE);
+  if (lua_type(L, 1) == LUA_TTABLE && lua_isnil(L, 2)) {   /* Section { … }: no header */
+    lua_pushnil(L);
+    lua_insert(L, 1);
+    lua_settop(L, 3);
+  }
+  lun_view_one_child(L, 2);
+  if (lua_isnil(L, 2)) { lua_newtable(L); lua_replace(L, 2); }
+  else if (lua_type(L, 2) != LUA_TTABLE || lua_getmetatable(L, 2))
+    return lun_error_here(L, "ui.Section: its content (argument 2) is a view or a list of views, got %s", luaL_typename(L, 2));
+  lun_view_options(L, 2, "Section", lun_no_options, lun_no_options);
   vidx = lun_view_new(L, LUN_VIEW_SECTION);
-  lun_view_text_arg(L, 1, vidx, "text");
+  if (!lua_isnil(L, 1)) lun_view_text_arg(L, 1, vidx, "text");
   lun_view_add_children(L, 2, vidx);
   if (!lua_isnil(L, 3)) {                         /* Section(_:content:footer:)'s footer, as text: footer= */
     if (lua_type(L, 3) != LUA_TSTRING && lua_type(L, 3) != LUA_TNUMBER)

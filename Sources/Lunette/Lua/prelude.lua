@@ -236,7 +236,8 @@ local function isView(v) return getmetatable(v) == "lunette.View" or getmetatabl
 -- type (its metatable's name), else its Lua type ("string", "table").
 local function valueKey(v)
   local mt = getmetatable(v)
-  if type(mt) == "string" and mt ~= "lunette.Tracked" then return mt end
+  if mt == "lunette.Tracked" then return "table" end   -- a table the path's state holds
+  if type(mt) == "string" then return mt end
   return type(v)
 end
 

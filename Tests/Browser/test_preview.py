@@ -224,12 +224,13 @@ class ListPreviewTests(unittest.TestCase):
 
 CONTROLS = """
 local ui = require("lunette")
-return ui.View("Order", { state = { flavor = "vanilla", volume = 0.5, count = 1, sure = false }, body = function(self)
+return ui.View("Order", { state = { flavor = "vanilla", scoops = 1, volume = 0.5, count = 1, sure = false }, body = function(self)
   return ui.VStack {
-    ui.Picker("Flavor", self["$flavor"], { "vanilla", "chocolate", 3 }),
+    ui.Picker("Flavor", self["$flavor"], { "vanilla", "chocolate" }),
+    ui.Picker("Scoops", self["$scoops"], { 1, 2, 3 }),
     ui.Slider(self["$volume"], { 0, 1 }),
     ui.Stepper("Count", self["$count"], { 1, 3 }),
-    ui.Text("order " .. tostring(self.flavor) .. " " .. self.volume .. " " .. self.count),
+    ui.Text("order " .. tostring(self.flavor) .. " " .. self.volume .. " " .. self.count .. " x" .. self.scoops),
     ui.Button("clear", function() self.sure = true end),
   }:alert("Clear the order?", self["$sure"], { ui.Button("Clear", function() self.count = 1 end, { role = "destructive" }) },
            'The "count" goes back to 1.')
@@ -243,20 +244,20 @@ class ControlPreviewTests(unittest.TestCase):
 
     def test_pickers_sliders_steppers_and_alerts_act(self):
         with previewing(CONTROLS, "order.lua") as page:
-            expect(page.locator("span", has_text="order vanilla 0.5 1")).to_be_visible()
-            page.locator("select").select_option(label="chocolate")
-            expect(page.locator("span", has_text="order chocolate 0.5 1")).to_be_visible()
-            page.locator("select").select_option(label="3")
-            expect(page.locator("span", has_text="order 3 0.5 1")).to_be_visible()
+            expect(page.locator("span", has_text="order vanilla 0.5 1 x1")).to_be_visible()
+            page.locator("select").first.select_option(label="chocolate")
+            expect(page.locator("span", has_text="order chocolate 0.5 1 x1")).to_be_visible()
+            page.locator("select").nth(1).select_option(label="3")   # a number option: the state holds a number
+            expect(page.locator("span", has_text="order chocolate 0.5 1 x3")).to_be_visible()
             page.locator("input[type=range]").evaluate("el => { el.value = 0.25; el.dispatchEvent(new Event('change')) }")
-            expect(page.locator("span", has_text="order 3 0.25 1")).to_be_visible()
+            expect(page.locator("span", has_text="order chocolate 0.25 1 x3")).to_be_visible()
             page.locator("button", has_text="+").click()
-            expect(page.locator("span", has_text="order 3 0.25 2")).to_be_visible()
+            expect(page.locator("span", has_text="order chocolate 0.25 2 x3")).to_be_visible()
             page.locator("button", has_text="clear").click()
             expect(page.locator("dialog[role=alertdialog]")).to_contain_text("Clear the order?")
             expect(page.locator("dialog[role=alertdialog] p.message")).to_have_text('The "count" goes back to 1.')
             page.locator("dialog button", has_text="Clear").click()
-            expect(page.locator("span", has_text="order 3 0.25 1")).to_be_visible()
+            expect(page.locator("span", has_text="order chocolate 0.25 1 x3")).to_be_visible()
             expect(page.locator("dialog[role=alertdialog]")).to_have_count(0)
 
 

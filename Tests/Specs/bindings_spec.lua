@@ -226,7 +226,7 @@ describe("D02 ForEach over a binding", function()
       assert.is_false(pcall(function() app:find("count"):setText(text) end), text)
     end
     app:unmount()
-    local Secret = ui.View("SecretDigits", { state = { pin = 1234 }, body = function(self)
+    local Secret = ui.View("SecretDigits", { state = { pin = "1234" }, body = function(self)
       return ui.VStack { ui.SecureField("PIN", self["$pin"]), ui.Text(type(self.pin)) }
     end })
     local secret = ui.mount(Secret {})

@@ -177,7 +177,7 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
       ui.Text("flexible"):frame({ minHeight = 10, idealHeight = 20, maxHeight = 30 }),
     })
     assert.matches('Text "fixed" %.frame%(', app:tree())
-    assert.matches("maxWidth=inf", app:tree())
+    assert.matches("maxWidth=math.huge", app:tree())
     app:unmount()
     -- the frame keeps a checked copy: what the caller writes to its table later is not drawn
     local size = { width = 10 }
@@ -240,6 +240,46 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     local stacked = ui.mount(ui.VStack(ui.Text("only child")))
     assert.equal('VStack\n  Text "only child"\n', stacked:tree())
     stacked:unmount()
+  end)
+
+  -- A control edits its binding's type: SecureField(_:text:) a String
+  -- (https://developer.apple.com/documentation/swiftui/securefield),
+  -- Stepper(_:value:in:step:) and Slider(value:in:step:) a number in a
+  -- ClosedRange (https://developer.apple.com/documentation/swiftui/stepper,
+  -- https://developer.apple.com/documentation/swiftui/slider), searchable(text:)
+  -- a String, NavigationStack(path:) a list of values, a Picker's tags its
+  -- selection's type ("the type of the tag must match the type of the
+  -- selection", https://developer.apple.com/documentation/swiftui/picker).
+  -- Each was accepted and then shown or written wrong (a Stepper turned
+  -- "abc" into 1.0; a Picker's boolean option made a string state true).
+  it("D10 a control's binding, range and options are of the types SwiftUI's take", function()
+    local function fails(f) local ok, err = pcall(f); assert.is_false(ok); return err end
+    local text, number = ui.Binding.constant("abc"), ui.Binding.constant(0)
+    assert.matches('diagnostics_spec.lua:%d+: ui.Stepper "s": its binding holds a string; a Stepper\'s is a number',
+      fails(function() return ui.Stepper("s", text, { 0, 10 }) end))
+    assert.matches("ui.Slider: its binding holds a string; a Slider's is a number", fails(function() return ui.Slider(text, { 0, 1 }) end))
+    assert.matches('ui.SecureField "p": its binding holds a number; a SecureField\'s is a string',
+      fails(function() return ui.SecureField("p", number) end))
+    assert.matches("view:searchable: its binding holds a boolean", fails(function() return ui.Text("x"):searchable(ui.Binding.constant(false)) end))
+    assert.matches("ui.NavigationStack: its path's binding holds a string",
+      fails(function() return ui.NavigationStack(text, { ui.Text("x") }) end))
+    assert.matches("its range %(argument 3%) is { low, high }, two numbers with low <= high, got {0, 0/0}",
+      fails(function() return ui.Stepper("s", number, { 0, 0 / 0 }) end))
+    assert.matches("got {0, 1, 2}", fails(function() return ui.Slider(number, { 0, 1, 2 }) end))
+    assert.matches("got {5, 1}", fails(function() return ui.Slider(number, { 5, 1 }) end))
+    assert.truthy(ui.Stepper("up", number, { 0, math.huge }))   -- 0...Double.infinity is a range
+    assert.matches('ui.Picker "p": option 2 is a boolean, the first a string', fails(function() return ui.Picker("p", text, { "a", true }) end))
+    assert.matches('ui.Picker "p": its options are a list', fails(function() return ui.Picker("p", text, { x = "a" }) end))
+    assert.matches('ui.Picker "p": its binding holds a string, its options are of type number',
+      fails(function() return ui.Picker("p", text, { 1, 2 }) end))
+    assert.truthy(ui.Picker("p", text, { ui.Text("none"):tag(ui.none), ui.Text("a"):tag("a") }))   -- nil: any selection's
+    assert.truthy(ui.Picker("p", number, { 1, 2.5 }))           -- Lua's numbers are one type
+    -- a value past what a constructor takes is named, as a table was
+    assert.matches("ui.Text takes at most 1 argument, got a string as argument 2", fails(function() return ui.Text("a", "b") end))
+    assert.matches("ui.Toggle takes at most 2 arguments, got a number as argument 3",
+      fails(function() return ui.Toggle("t", ui.Binding.constant(true), 9) end))
+    assert.matches("ui.VStack takes at most 2 arguments, got a table as argument 3", fails(function() return ui.VStack({ spacing = 1 }, {}, {}) end))
+    assert.matches("ui.Button takes at most 3 arguments", fails(function() return ui.Button("b", print, {}, 7) end))
   end)
 
   -- Swift's Duration and TimeInterval sleeps and timers are finite:

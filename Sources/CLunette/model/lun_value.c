@@ -5,6 +5,7 @@
  */
 #include "core/core.h"
 #include "model/model.h"
+#include <math.h>
 
 /* Appends the string on top of the stack to the string at acc. [-1, +0] */
 static void lun_append(lua_State *L, int acc) {
@@ -125,6 +126,14 @@ void lun_describe(lua_State *L, int idx, int depth) {
         lun_describe(L, -1, depth);
         lua_remove(L, -2);
         return;
+      }
+      break;
+    case LUA_TNUMBER:                             /* as Lua literals: tostring says "-nan", "inf" */
+      if (!lua_isinteger(L, idx)) {
+        lua_Number n = lua_tonumber(L, idx);
+        if (n != n) { lua_pushliteral(L, "0/0"); return; }
+        if (n == HUGE_VAL) { lua_pushliteral(L, "math.huge"); return; }
+        if (n == -HUGE_VAL) { lua_pushliteral(L, "-math.huge"); return; }
       }
       break;
     default:

@@ -533,6 +533,12 @@ int lun_modifier_searchable(lua_State *L) {
     luaL_argerror(L, 2, lua_pushfstring(L, "a Binding to the search text expected (self[\"$query\"]), got %s", luaL_typename(L, 2)));
   if (lun_rawfield(L, 1, "searchField") != LUA_TNIL) lun_error_here(L, "view:searchable: this view is searchable already");
   lua_pop(L, 1);
+  if (!lun_binding_is_functions(L, 2)) {         /* searchable(text: Binding<String>) */
+    lun_binding_get(L, 2);
+    if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TSTRING)
+      lun_error_here(L, "view:searchable: its binding holds a %s; the search text is a string", luaL_typename(L, -1));
+    lua_pop(L, 1);
+  }
   vidx = lun_view_new(L, LUN_VIEW_TEXTFIELD);
   lua_pushliteral(L, "Search");
   if (!lua_isnil(L, 3)) {

@@ -44,20 +44,25 @@ const char *lun_view_kind_name(int kind) {
   return kind > 0 && kind < LUN_VIEW_KIND_COUNT ? names[kind] : "?";
 }
 
-/* Raises, naming the caller's line, if the constructor `name` got, past its
- * `most` arguments, a table or a function: an option or a callback it would
- * not use (D10). A plain value past them is Lua's usual extra — a row's
- * index when the constructor is a row function (ui.List(names, ui.Text)),
- * gsub's count — and trailing nils are no arguments. [-0, +0] */
+/* Raises, naming the caller's line, if the constructor `name` got a value
+ * past its `most` arguments: an option, a callback or a value it would not
+ * use (D10). Lua's usual extras pass: one number after a string or a
+ * number — gsub's count, a row's index when the constructor is a row
+ * function (ui.List(names, ui.Text)) — and trailing nils. [-0, +0] */
 static void lun_view_arity(lua_State *L, const char *name, int most) {
   int i, got = lua_gettop(L);
   for (i = most + 1; i <= got; i++) {
-    int t = lua_type(L, i);
-    if (t == LUA_TTABLE || t == LUA_TFUNCTION)
-      lun_error_here(L, "ui.%s takes %s%d argument%s, got a %s as argument %d", name, most ? "at most " : "", most,
-                     most == 1 ? "" : "s", lua_typename(L, t), i);
+    int t = lua_type(L, i), before = lua_type(L, i - 1);
+    if (t == LUA_TNIL) continue;                  /* a wrapper forwarding `...` */
+    if (t == LUA_TNUMBER && i == most + 1 && i > 1 && (before == LUA_TSTRING || before == LUA_TNUMBER))
+      continue;                                   /* gsub's count, a row's index (ui.List(names, ui.Text)) */
+    lun_error_here(L, "ui.%s takes %s%d argument%s, got a %s as argument %d", name, most ? "at most " : "", most,
+                   most == 1 ? "" : "s", lua_typename(L, t), i);
   }
 }
+
+static void lun_view_bound_value(lua_State *L, int kind, int labelarg, int bindarg);
+static int lun_view_bound_peek(lua_State *L, int bindarg);
 
 /* Pushes a new view value of the given kind. [-0, +1] */
 LUN_HOT int lun_view_new(lua_State *L, int kind) {
@@ -240,6 +245,7 @@ static void lun_view_one_child(lua_State *L, int idx) {
 static int lun_view_container(lua_State *L, int kind, const char *name, const char *const known[],
                               const char *const alignments[]) {
   int vidx;
+  lun_view_arity(L, name, 2);
   lua_settop(L, 2);
   lun_view_one_child(L, lua_isnil(L, 2) ? 1 : 2);
   if (!lua_isnil(L, 2)) {                         /* (options, children) */
@@ -310,15 +316,28 @@ static int lun_ui_section(lua_State *L) {
   return 1;
 }
 
-/* Checks a range argument { low, high } (low <= high). */
-static void lun_view_range_arg(lua_State *L, int arg) {
-  lua_Number lo, hi;
-  luaL_checktype(L, arg, LUA_TTABLE);
-  lua_rawgeti(L, arg, 1);
-  lua_rawgeti(L, arg, 2);
-  if (!lua_isnumber(L, -2) || !lua_isnumber(L, -1) || (lo = lua_tonumber(L, -2)) > (hi = lua_tonumber(L, -1)))
-    luaL_argerror(L, arg, "a range { low, high } with low <= high expected");
-  lua_pop(L, 2);
+/* Checks a range argument { low, high } of control `name`: two numbers,
+ * low <= high, nothing else (SwiftUI's ClosedRange). [-0, +0] */
+static void lun_view_range_arg(lua_State *L, int arg, const char *name) {
+  lua_Number lo = 0, hi = 0;
+  int ok = lua_type(L, arg) == LUA_TTABLE && !lua_getmetatable(L, arg);
+  if (ok) {
+    int entries = 0;
+    lua_pushnil(L);
+    while (lua_next(L, arg)) {
+      lua_pop(L, 1);
+      if (++entries > 2) { lua_pop(L, 1); break; }   /* and the key: a third entry is enough to refuse */
+    }
+    lua_rawgeti(L, arg, 1);
+    lua_rawgeti(L, arg, 2);
+    ok = entries == 2 && lua_type(L, -2) == LUA_TNUMBER && lua_type(L, -1) == LUA_TNUMBER;
+    if (ok) { lo = lua_tonumber(L, -2); hi = lua_tonumber(L, -1); }
+    lua_pop(L, 2);
+    ok = ok && lo <= hi;                          /* NaN fails it; math.huge is a bound (0...Double.infinity) */
+  }
+  if (!ok) lun_error_here(L, "ui.%s: its range (argument %d) is { low, high }, two numbers with low <= high, got %s",
+                          name, arg, lua_type(L, arg) == LUA_TTABLE ? (lun_describe(L, arg, 1), lua_tostring(L, -1))
+                                                                      : luaL_typename(L, arg));
 }
 
 /* A bound control: kind, label (or nil) at labelarg, binding at bindarg,
@@ -350,6 +369,7 @@ static int lun_ui_scrollview(lua_State *L) {
   static const char *const options[] = {"axes", "showsIndicators", NULL};
   int vidx, ok = 1;
   if (lua_gettop(L) > 2) lun_error_here(L, "ui.ScrollView takes its axes or options, then its children, got %d arguments", lua_gettop(L));
+  lun_view_arity(L, "ScrollView", 2);
   lua_settop(L, 2);
   if (lua_type(L, 1) == LUA_TSTRING) {
     lua_createtable(L, 0, 1);                     /* ScrollView(.horizontal) { … }: the axes first */
@@ -675,6 +695,61 @@ lua_Integer lun_picker_find(lua_State *L, int oidx, int vidx) {
   return found;
 }
 
+/* Lua's name of the type of the value at idx, as a Picker's tags are told
+ * apart: models and Swift objects by their class ("Book"). [-0, +0] */
+static const char *lun_picker_type(lua_State *L, int idx) {
+  if (lun_proxy_test(L, idx)) return "table";      /* a table state holds */
+  if (lua_type(L, idx) == LUA_TUSERDATA && lua_getmetatable(L, idx)) {
+    const char *name;
+    lua_getfield(L, -1, "__name");
+    name = lua_tostring(L, -1);
+    lua_pop(L, 2);
+    if (name) return name;
+  }
+  return luaL_typename(L, idx);
+}
+
+/* Checks a Picker's tags, the list at 3 (label at 1, binding at 2): a list
+ * without holes or other keys, of one type, the selection's when it holds
+ * one ("the type of the tag must match the type of the selection",
+ * https://developer.apple.com/documentation/swiftui/picker). [-0, +0] */
+static void lun_picker_check(lua_State *L) {
+  lua_Integer n = (lua_Integer)lua_rawlen(L, 3), entries = 0, i;
+  const char *label = luaL_tolstring(L, 1, NULL);
+  int first;
+  lua_pushnil(L);
+  while (lua_next(L, 3)) {
+    lua_pop(L, 1);
+    if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > n)
+      lun_error_here(L, "ui.Picker \"%s\": its options are a list ({ \"a\", \"b\" }, or views with :tag), got a key %s",
+                     label, (lun_describe(L, -1, 0), lua_tostring(L, -1)));
+    entries++;
+  }
+  for (i = 1; entries < n && i <= n; i++) {
+    if (lua_rawgeti(L, 3, i) == LUA_TNIL) lun_error_here(L, "ui.Picker \"%s\": option %d is nil (a hole in the options)", label, (int)i);
+    lua_pop(L, 1);
+  }
+  for (i = 1, first = 0; i <= n && !first; i++) {   /* the first tag that is not ui.none (nil: any selection's) */
+    lua_rawgeti(L, 3, i);
+    if (lun_is_none(L, -1)) lua_pop(L, 1); else first = lua_gettop(L);
+  }
+  if (!first) { lua_pop(L, 1); return; }
+  for (; i <= n; i++) {
+    lua_rawgeti(L, 3, i);
+    if (!lun_is_none(L, -1) && strcmp(lun_picker_type(L, -1), lun_picker_type(L, first)) != 0)
+      lun_error_here(L, "ui.Picker \"%s\": option %d is a %s, the first a %s: a Picker's tags are of one type, its selection's",
+                     label, (int)i, lun_picker_type(L, -1), lun_picker_type(L, first));
+    lua_pop(L, 1);
+  }
+  if (lun_view_bound_peek(L, 2)) {
+    if (!lua_isnil(L, -1) && strcmp(lun_picker_type(L, -1), lun_picker_type(L, first)) != 0)
+      lun_error_here(L, "ui.Picker \"%s\": its binding holds a %s, its options are of type %s: a Picker's tags are of its selection's type",
+                     label, lun_picker_type(L, -1), lun_picker_type(L, first));
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 2);                                  /* the first option, the label's text */
+}
+
 static int lun_ui_picker(lua_State *L) {
   lua_Integer i, n, m = 0;
   int views = 0;
@@ -688,7 +763,10 @@ static int lun_ui_picker(lua_State *L) {
     views = lun_view_test(L, -1);
     lua_pop(L, 1);
   }
-  if (!views) return lun_view_control(L, LUN_VIEW_PICKER, 1, 2, 3);
+  if (!views) {
+    lun_picker_check(L);
+    return lun_view_control(L, LUN_VIEW_PICKER, 1, 2, 3);
+  }
   lua_createtable(L, (int)n, 0);                  /* 4: the values */
   lua_createtable(L, (int)n, 0);                  /* 5: what each shows */
   for (i = 1; i <= n; i++) {
@@ -708,6 +786,7 @@ static int lun_ui_picker(lua_State *L) {
   lua_pushvalue(L, 4);
   lua_replace(L, 3);
   lua_remove(L, 4);                               /* 4: the labels */
+  lun_picker_check(L);
   lun_view_control(L, LUN_VIEW_PICKER, 1, 2, 3);
   lua_getfield(L, 5, "control");                  /* the labels, beside the options, for the walk */
   lua_pushvalue(L, 4);
@@ -735,6 +814,7 @@ static void lun_view_step_option(lua_State *L, int arg, const char *name) {
   lua_pop(L, 2);
 }
 
+
 /* ui.Slider(binding, { low, high } [, { step = n }]) -> view: SwiftUI's
  * Slider(value:in:step:), its value one of low, low + n, ... within the
  * range ("with a range of 0 to 100, and a step of 5, the slider's
@@ -742,9 +822,10 @@ static void lun_view_step_option(lua_State *L, int arg, const char *name) {
  * https://developer.apple.com/documentation/swiftui/slider). */
 static int lun_ui_slider(lua_State *L) {
   lun_view_arity(L, "Slider", 3);
-  lun_view_range_arg(L, 2);
+  lun_view_range_arg(L, 2, "Slider");
   lua_settop(L, 3);
   lun_view_control(L, LUN_VIEW_SLIDER, 0, 1, 2);
+  lun_view_bound_value(L, LUN_VIEW_SLIDER, 0, 1);
   lun_view_step_option(L, 3, "ui.Slider");
   return 1;
 }
@@ -753,9 +834,10 @@ static int lun_ui_slider(lua_State *L) {
  * SwiftUI's Stepper(_:value:in:step:), stepping by n (1 by default). */
 static int lun_ui_stepper(lua_State *L) {
   lun_view_arity(L, "Stepper", 4);
-  lun_view_range_arg(L, 3);
+  lun_view_range_arg(L, 3, "Stepper");
   lua_settop(L, 4);
   lun_view_control(L, LUN_VIEW_STEPPER, 1, 2, 3);
+  lun_view_bound_value(L, LUN_VIEW_STEPPER, 1, 2);
   lun_view_step_option(L, 4, "ui.Stepper");
   return 1;
 }
@@ -790,6 +872,7 @@ static int lun_ui_image(lua_State *L) {
   static const char *const options[] = {"systemName", NULL};
   int vidx;
   if (lua_gettop(L) > 1) lun_error_here(L, "ui.Image takes a name or { systemName = … }, got %d arguments", lua_gettop(L));
+  lun_view_arity(L, "Image", 1);
   lua_settop(L, 1);
   if (lua_type(L, 1) == LUA_TTABLE && !lua_getmetatable(L, 1)) {
     lun_check_keys(L, 1, options, "ui.Image", "option");
@@ -812,6 +895,7 @@ static int lun_ui_image(lua_State *L) {
  * its node shows the title and systemImage="bolt.fill". [-0, +1] */
 static int lun_ui_label(lua_State *L) {
   int vidx;
+  lun_view_arity(L, "Label", 3);
   lua_settop(L, 3);
   if (!lua_isnil(L, 3)) lun_error_here(L, "ui.Label takes a title and a symbol's name: ui.Label(\"Lightning\", \"bolt.fill\")");
   lun_view_symbol_arg(L, 2, "Label", "the systemImage (its second argument)");
@@ -903,6 +987,7 @@ static int lun_ui_button(lua_State *L) {
   static const char *const options[] = {"role", NULL};
   static const char *const roles[] = {"cancel", "destructive", NULL};
   int vidx;
+  lun_view_arity(L, "Button", 3);
   lua_settop(L, 3);
   luaL_checktype(L, 2, LUA_TFUNCTION);
   if (!lua_isnil(L, 3)) {                         /* { role = "destructive" }: Button(_:role:action:) */
@@ -934,25 +1019,56 @@ static int lun_view_bound_get(lua_State *L) {
   return 1;
 }
 
-/* Raises, naming the control, its label and the value's type (never the
- * value: it may be secret), if the binding at 2 holds what the control of
- * kind cannot edit: a Toggle's is a boolean (Toggle(isOn: Binding<Bool>)),
- * a TextField's a string or a number (TextField(_:text:),
- * TextField(value:format:): typed text is read as a number then); nil is a
- * value not set yet. A ui.Binding(get, set) is not read here (its get is
- * the script's: it runs once a render, in the walk), nor is one whose get
- * raises (the walk reports it). [-0, +0] */
-static void lun_view_bound_value(lua_State *L, int kind) {
-  int t;
-  if (lun_binding_is_functions(L, 2)) return;
+/* What a control's binding may hold, for messages: SwiftUI's types —
+ * Toggle(isOn: Binding<Bool>), TextField(_:text:) and
+ * TextField(value:format:) (typed text is read as a number then),
+ * SecureField(_:text:) (Binding<String> only), Stepper(_:value:in:step:)
+ * and Slider(value:in:step:) (a number). */
+static const char *lun_view_bound_wants(int kind) {
+  switch (kind) {
+    case LUN_VIEW_TOGGLE: return "a boolean (true or false)";
+    case LUN_VIEW_TEXTFIELD: return "a string, or a number it edits as text";
+    case LUN_VIEW_SECUREFIELD: return "a string";
+    default: return "a number";
+  }
+}
+
+/* 1 if a control of kind can edit a value of Lua type t (nil: not set yet). */
+static int lun_view_bound_takes(int kind, int t) {
+  if (t == LUA_TNIL) return 1;
+  switch (kind) {
+    case LUN_VIEW_TOGGLE: return t == LUA_TBOOLEAN;
+    case LUN_VIEW_TEXTFIELD: return t == LUA_TSTRING || t == LUA_TNUMBER;
+    case LUN_VIEW_SECUREFIELD: return t == LUA_TSTRING;
+    default: return t == LUA_TNUMBER;
+  }
+}
+
+/* Pushes the value of the binding at bindarg, or nothing (returns 0) when
+ * it is a ui.Binding(get, set) (its get is the script's: it runs once a
+ * render, in the walk) or its get raises (the walk reports it). */
+static int lun_view_bound_peek(lua_State *L, int bindarg) {
+  if (lun_binding_is_functions(L, bindarg)) return 0;
   lua_pushcfunction(L, lun_view_bound_get);
-  lua_pushvalue(L, 2);
-  if (lua_pcall(L, 1, 1, 0) != LUA_OK) { lua_pop(L, 1); return; }
+  lua_pushvalue(L, bindarg);
+  if (lua_pcall(L, 1, 1, 0) != LUA_OK) { lua_pop(L, 1); return 0; }
+  return 1;
+}
+
+/* Raises, naming the control, its label (at labelarg, or none) and the
+ * value's type (never the value: it may be secret), if the binding at
+ * bindarg holds what the control of kind cannot edit. [-0, +0] */
+static void lun_view_bound_value(lua_State *L, int kind, int labelarg, int bindarg) {
+  int t;
+  const char *name = lun_view_kind_name(kind);
+  if (!lun_view_bound_peek(L, bindarg)) return;
   t = lua_type(L, -1);
-  if (t != LUA_TNIL && (kind == LUN_VIEW_TOGGLE ? t != LUA_TBOOLEAN : t != LUA_TSTRING && t != LUA_TNUMBER))
-    lun_error_here(L, "ui.%s \"%s\": its binding holds a %s; a %s's is %s", kind == LUN_VIEW_TOGGLE ? "Toggle" : "TextField",
-                   lua_tostring(L, 1), lua_typename(L, t), kind == LUN_VIEW_TOGGLE ? "Toggle" : "TextField",
-                   kind == LUN_VIEW_TOGGLE ? "a boolean (true or false)" : "a string, or a number it edits as text");
+  if (!lun_view_bound_takes(kind, t)) {
+    if (labelarg)
+      lun_error_here(L, "ui.%s \"%s\": its binding holds a %s; a %s's is %s", name, lua_tostring(L, labelarg),
+                     lua_typename(L, t), name, lun_view_bound_wants(kind));
+    lun_error_here(L, "ui.%s: its binding holds a %s; a %s's is %s", name, lua_typename(L, t), name, lun_view_bound_wants(kind));
+  }
   lua_pop(L, 1);
 }
 
@@ -966,7 +1082,7 @@ static int lun_view_bound(lua_State *L, int kind) {
     luaL_argerror(L, 2, lua_pushfstring(L, "Binding expected (self[\"$name\"] or ui.Bindable(obj).name), got %s",
                                          luaL_typename(L, 2)));
   if (lua_type(L, 1) != LUA_TNUMBER && lua_type(L, 1) != LUA_TSTRING) luaL_typeerror(L, 1, "string");
-  if (kind != LUN_VIEW_SECUREFIELD) lun_view_bound_value(L, kind);
+  lun_view_bound_value(L, kind, 1, 2);
   vidx = lun_view_new(L, kind);
   lun_view_text_arg(L, 1, vidx, "text");
   lua_pushvalue(L, 2);

@@ -332,6 +332,12 @@ end })
 function ui.NavigationStack(path, content, destination, ...)
   noExtra("ui.NavigationStack", getmetatable(path) == "lunette.Binding" and 3 or 2, path, content, destination, ...)
   if getmetatable(path) ~= "lunette.Binding" then path, content, destination = nil, path, content end
+  if path then                                    -- NavigationStack(path:): a list of values (a NavigationPath)
+    local held = path:get()
+    if held ~= nil and type(held) ~= "table" and getmetatable(held) ~= "lunette.Tracked" then
+      error(("ui.NavigationStack: its path's binding holds a %s; a path is a list of values ({})"):format(type(held)), 2)
+    end
+  end
   if type(content) ~= "table" or getmetatable(content) ~= nil then
     error(("ui.NavigationStack: a list of views expected%s, got %s")
           :format(path and " after the path" or "", getmetatable(content) or type(content)), 2)

@@ -270,30 +270,37 @@ function View:alert(title, isPresented, actions, message) end
 ---@param title string
 ---@return ui.ViewValue
 function View:navigationTitle(title) end
----@param name string
+---A Font's text style: "largeTitle", "title", "title2", "title3", "headline",
+---"subheadline", "body", "callout", "footnote", "caption", "caption2".
+---@param name "largeTitle"|"title"|"title2"|"title3"|"headline"|"subheadline"|"body"|"callout"|"footnote"|"caption"|"caption2"
 ---@return ui.ViewValue
 function View:font(name) end
+---A finite length (none: the default padding).
 ---@param length? number
 ---@return ui.ViewValue
 function View:padding(length) end
+---A colour: a SwiftUI Color's name ("red", "secondary", "accentColor", ...),
+---"#rrggbb" (3, 4, 6 or 8 hex digits), "rgb(r, g, b)" or "rgba(r, g, b, a)".
 ---@param style string
 ---@return ui.ViewValue
 function View:foregroundStyle(style) end
----@param style string
+---@param style "automatic"|"plain"|"roundedBorder"
 ---@return ui.ViewValue
 function View:textFieldStyle(style) end
----@param style string
+---@param style "automatic"|"bordered"|"borderedProminent"|"borderless"|"plain"
 ---@return ui.ViewValue
 function View:buttonStyle(style) end
 ---@param scale number
 ---@return ui.ViewValue
 function View:scaleEffect(scale) end
+---A colour, as :foregroundStyle takes it.
 ---@param color string
 ---@return ui.ViewValue
 function View:background(color) end
 ---@param action fun()
 ---@return ui.ViewValue
 function View:onSubmit(action) end
+---From 0 (fully transparent) to 1 (fully opaque).
 ---@param value number
 ---@return ui.ViewValue
 function View:opacity(value) end
@@ -304,10 +311,14 @@ function View:opacity(value) end
 ---@param size { width: number?, height: number?, minWidth: number?, idealWidth: number?, maxWidth: number?, minHeight: number?, idealHeight: number?, maxHeight: number?, alignment: string? }
 ---@return ui.ViewValue
 function View:frame(size) end
+---bold(_ isActive: Bool = true): false applies none.
+---@param isActive? boolean
 ---@return ui.ViewValue
-function View:bold() end
+function View:bold(isActive) end
+---italic(_ isActive: Bool = true): false applies none.
+---@param isActive? boolean
 ---@return ui.ViewValue
-function View:italic() end
+function View:italic(isActive) end
 ---`.disabled(_:)`: with true, the view and every view inside it (across
 ---bodies) refuse taps, typing, toggling, stepping, picking and focus, with an
 ---error naming the node; `isEnabled` reads false inside (D09).

@@ -18,7 +18,7 @@ describe("Player", function()
     app:find("Play"):tap()
     local image = tostring(app:find("pause.circle"))
     assert.matches("%[animated: scaleEffect 1.5 %-> 1, easeInOut 1.0s%]", image)
-    assert.matches('animated: background "paused" %-> "playing", easeInOut 1.0s', app:tree())
+    assert.matches('animated: background "gray" %-> "green", easeInOut 1.0s', app:tree())
   end)
 
   it("marks the episode favorite through a scoped binding", function()

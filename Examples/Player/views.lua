@@ -23,7 +23,7 @@ local PlayerView = ui.View("PlayerView", {
       ui.Text(self.episode.showTitle):font("caption"):foregroundStyle("secondary"),
       ui.Image(self.isPlaying and "pause.circle" or "play.circle"):scaleEffect(self.isPlaying and 1 or 1.5),
       PlayButton { isPlaying = self["$isPlaying"] },
-    }:background(self.isPlaying and "playing" or "paused")
+    }:background(self.isPlaying and "green" or "gray")   -- .background(isPlaying ? Color.green : Color.gray)
   end,
 })
 

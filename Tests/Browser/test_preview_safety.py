@@ -156,16 +156,15 @@ def finish_headers(s):
 HOSTILE_MODIFIERS = """
 local ui = require("lunette")
 local beacon = "http://127.0.0.1:BEACON"
+-- The runtime checks a modifier's value when it is given; these are forged
+-- after the check, as a script can: the page must still refuse them.
+local function forged(v, value) rawget(v, "mods")[1][2] = value; return v end
 return ui.VStack {
-  ui.Text("bg"):background("url(" .. beacon .. "/background)"),
-  ui.Text("fg"):foregroundStyle("red; position: fixed; inset: 0; z-index: 2147483647; background-image: url(" .. beacon .. "/foreground)"),
-  ui.Text("bg2"):background("#fff;position:fixed;inset:0;z-index:99999"),
-  ui.Text("font"):font("title;position:fixed;inset:0;z-index:99999"),
-  (function()                                     -- a frame's sizes are numbers: a value forged after the check
-    local v = ui.Text("frame"):frame({ width = 1 })
-    rawget(v, "mods")[1][2] = { width = "1px;position:fixed;inset:0" }
-    return v
-  end)(),
+  forged(ui.Text("bg"):background("red"), "url(" .. beacon .. "/background)"),
+  forged(ui.Text("fg"):foregroundStyle("red"), "red; position: fixed; inset: 0; z-index: 2147483647; background-image: url(" .. beacon .. "/foreground)"),
+  forged(ui.Text("bg2"):background("red"), "#fff;position:fixed;inset:0;z-index:99999"),
+  forged(ui.Text("font"):font("title"), "title;position:fixed;inset:0;z-index:99999"),
+  forged(ui.Text("frame"):frame({ width = 1 }), { width = "1px;position:fixed;inset:0" }),
   ui.Text("fine"):foregroundStyle("red"):padding(12):background("#00ff00"):opacity(0.5):font("headline"),
   ui.Text("rgb"):foregroundStyle("rgb(0, 0, 255)"),
   ui.Text("wide"):frame({ maxWidth = math.huge, alignment = "leading" }),

@@ -63,7 +63,7 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
       fails(function() ui.Text("x"):transaction(function() end, { vale = 1 }) end))
     assert.matches("view:onAppear takes at most 1 argument, got 2", fails(function() ui.Text("x"):onAppear(print, "extra") end))
     assert.matches("view:font takes at most 1 argument, got 3", fails(function() ui.Text("x"):font("title", 1, 2) end))
-    assert.matches("view:bold takes 0 arguments, got 1", fails(function() ui.Text("x"):bold(false) end))
+    assert.matches("view:bold takes at most 1 argument, got 2", fails(function() ui.Text("x"):bold(true, 1) end))
     assert.matches("ui.Text takes at most 1 argument, got a table as argument 2",
       fails(function() ui.Text("x", { verbatim = true }) end))
     assert.matches("ui.Spacer: its minLength %(argument 1%) is a number, got a table",
@@ -280,6 +280,38 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
       fails(function() return ui.Toggle("t", ui.Binding.constant(true), 9) end))
     assert.matches("ui.VStack takes at most 2 arguments, got a table as argument 3", fails(function() return ui.VStack({ spacing = 1 }, {}, {}) end))
     assert.matches("ui.Button takes at most 3 arguments", fails(function() return ui.Button("b", print, {}, 7) end))
+  end)
+
+  -- The values display modifiers take are SwiftUI's types: a Font's text
+  -- style (https://developer.apple.com/documentation/swiftui/font/textstyle),
+  -- a Color (https://developer.apple.com/documentation/swiftui/color), a
+  -- button or text field style, an opacity "between 0 (fully transparent)
+  -- and 1 (fully opaque)" (https://developer.apple.com/documentation/swiftui/view/opacity(_:)),
+  -- a length; bold(_ isActive: Bool = true)
+  -- (https://developer.apple.com/documentation/swiftui/view/bold(_:)). A
+  -- misspelt name was kept and shown (`.font("titel")`), "8" kept as text.
+  it("D10 a display modifier's value is a SwiftUI name, a colour or a number in its range", function()
+    local function fails(f) local ok, err = pcall(f); assert.is_false(ok); return err end
+    assert.matches([[diagnostics_spec.lua:%d+: view:font: its value is a font's text style .*, got "titel" %(did you mean 'title'%?%)]],
+      fails(function() return ui.Text("x"):font("titel") end))
+    assert.matches([[view:foregroundStyle: its value is a colour .*, got "redd" %(did you mean 'red'%?%)]],
+      fails(function() return ui.Text("x"):foregroundStyle("redd") end))
+    assert.matches("view:background: its value is a colour .*, got 5", fails(function() return ui.Text("x"):background(5) end))
+    assert.matches([[got "rgb%(1, 2, 300%)"]], fails(function() return ui.Text("x"):background("rgb(1, 2, 300)") end))
+    assert.matches("view:buttonStyle: its value is a button style", fails(function() return ui.Text("x"):buttonStyle("bordred") end))
+    assert.matches("view:textFieldStyle: its value is a text field style", fails(function() return ui.Text("x"):textFieldStyle("rounded") end))
+    assert.matches("view:opacity: its value is a number from 0 to 1, got 2", fails(function() return ui.Text("x"):opacity(2) end))
+    assert.matches("view:opacity: its value is a number from 0 to 1, got 0/0", fails(function() return ui.Text("x"):opacity(0 / 0) end))
+    assert.matches([[view:padding: its value is a finite number, got "8"]], fails(function() return ui.Text("x"):padding("8") end))
+    assert.matches("view:scaleEffect: its value is a finite number, got math.huge", fails(function() return ui.Text("x"):scaleEffect(math.huge) end))
+    assert.matches("view:italic: its value is true or false", fails(function() return ui.Text("x"):italic("yes") end))
+    local app = ui.mount(ui.VStack {
+      ui.Text("a"):font("headline"):foregroundStyle("#ff8800"):background("rgba(0, 0, 255, 0.5)"):opacity(0.5),
+      ui.Text("b"):bold(false):italic(true):padding(-4):scaleEffect(-1),
+    })
+    assert.matches('Text "a" %.font%("headline"%) %.foregroundStyle%("#ff8800"%) %.background%("rgba%(0, 0, 255, 0.5%)"%) %.opacity%(0.5%)', app:tree())
+    assert.matches('Text "b" %.italic%(%) %.padding%(%-4%) %.scaleEffect%(%-1%)', app:tree())   -- bold(false): not bold
+    app:unmount()
   end)
 
   -- Swift's Duration and TimeInterval sleeps and timers are finite:

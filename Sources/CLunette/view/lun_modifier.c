@@ -10,109 +10,29 @@
 #include "model/model.h"
 #include "life/life.h"
 #include "view/view.h"
-#include <math.h>
 
 /* Argument kinds of a display modifier. */
 typedef struct lun_ModSpec {
   const char *name;
-  const char *arg;   /* "s" string, "n" number, "n?" optional number, "f" function, "v" any,
-                        "b" a boolean or nil, "F" a frame's sizes (lun_modifier_frame_check) */
+  const char *arg;   /* "s" string, "f" function, "v" any, "b" a boolean or nil; the values
+                        lun_modvalue.c checks: "F" a frame's sizes, "c" a colour, "t" a font's
+                        text style, "B" a button style, "T" a text field style, "u" 0 to 1,
+                        "l" a length ("l?": or none), "e" true, false (none recorded) or none */
 } lun_ModSpec;
 
-/* A frame's keys: SwiftUI's two frame modifiers as one table, a fixed size
- * (frame(width:height:alignment:),
- * https://developer.apple.com/documentation/swiftui/view/frame(width:height:alignment:))
- * or a flexible one (frame(minWidth:idealWidth:maxWidth:minHeight:idealHeight:maxHeight:alignment:),
- * https://developer.apple.com/documentation/swiftui/view/frame(minwidth:idealwidth:maxwidth:minheight:idealheight:maxheight:alignment:)).
- * The sizes come first, width's then height's, each axis's min, ideal, max. */
-static const char *const lun_frame_keys[] = {"width", "height", "minWidth", "idealWidth", "maxWidth",
-                                             "minHeight", "idealHeight", "maxHeight", "alignment", NULL};
-
-/* Checks one size of a frame's table at 2: a number from 0, finite but a
- * maximum's (math.huge: SwiftUI's .infinity). Returns it, or -1 if absent. */
-static double lun_frame_size(lua_State *L, int k) {
-  double n;
-  const char *key = lun_frame_keys[k];
-  int isMax = k == 4 || k == 7;
-  if (lua_getfield(L, 2, key) == LUA_TNIL) { lua_pop(L, 1); return -1; }
-  if (lua_type(L, -1) != LUA_TNUMBER)
-    lun_error_here(L, "view:frame: %s is a number, got %s", key, luaL_typename(L, -1));
-  n = lua_tonumber(L, -1);
-  if (!(n >= 0) || (n > 1e9 && !(isMax && n == HUGE_VAL)))
-    lun_error_here(L, "view:frame: %s must be a size from 0 to 1e9%s, got %s", key, isMax ? " (or math.huge)" : "",
-                   n != n ? "NaN" : luaL_tolstring(L, -1, NULL));
-  lua_pop(L, 1);
-  return n;
-}
-
-/* Checks a frame's table at 2 (a model's: its contents): known keys only,
- * sizes (lun_frame_size), either a fixed or a flexible frame (SwiftUI has
- * no modifier taking both), each axis's min <= ideal <= max (SwiftUI logs
- * "Contradictory frame constraints" otherwise), an alignment SwiftUI names;
- * and puts a copy of it at 2, so what the caller writes to theirs later is
- * not drawn unchecked. [-0, +0] */
-static void lun_modifier_frame_check(lua_State *L) {
-  double size[8];
-  int k, fixed = 0, flexible = 0, axis;
-  lun_proxy_unwrap(L, 2);
-  if (lua_type(L, 2) != LUA_TTABLE || lua_getmetatable(L, 2))
-    lun_error_here(L, "view:frame takes a table of sizes ({ width = 120, height = 44 } or { maxWidth = math.huge }), "
-                      "got %s", luaL_typename(L, 2));
-  lun_check_keys(L, 2, lun_frame_keys, "view:frame", "key");
-  for (k = 0; k < 8; k++) {
-    size[k] = lun_frame_size(L, k);
-    if (size[k] >= 0) { if (k < 2) fixed = 1; else flexible = 1; }
-  }
-  if (fixed && flexible)
-    lun_error_here(L, "view:frame: a fixed size (width, height) or a flexible one (min, ideal, max sizes), not both: "
-                      "SwiftUI has a modifier for each");
-  if (!fixed && !flexible) lun_error_here(L, "view:frame: give it a size (width, height, or min, ideal, max sizes)");
-  for (axis = 2; axis <= 5; axis += 3) {          /* min, ideal, max of each axis, in order */
-    int a, b;
-    for (a = axis; a < axis + 3; a++)
-      for (b = a + 1; b < axis + 3; b++)
-        if (size[a] >= 0 && size[b] >= 0 && size[a] > size[b]) {
-          char sa[32], sb[32];
-          snprintf(sa, sizeof sa, "%g", size[a]);
-          snprintf(sb, sizeof sb, "%g", size[b]);
-          lun_error_here(L, "view:frame: %s (%s) is more than %s (%s)", lun_frame_keys[a], sa, lun_frame_keys[b], sb);
-        }
-  }
-  if (lua_getfield(L, 2, "alignment") != LUA_TNIL) {
-    int found = 0;
-    for (k = 0; lun_view_alignments[k] && !found; k++)
-      found = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), lun_view_alignments[k]) == 0;
-    if (!found) {
-      lun_push_suggestion(L, luaL_tolstring(L, -1, NULL), 0, lun_view_alignments);
-      lun_error_here(L, "view:frame: alignment is one of SwiftUI's (center, leading, topLeading, ...), got %s%s",
-                     lua_tostring(L, -2), lua_tostring(L, -1));
-    }
-  }
-  lua_pop(L, 1);
-  lua_createtable(L, 0, 4);                       /* the checked copy */
-  for (k = 0; lun_frame_keys[k]; k++) {
-    if (lua_getfield(L, 2, lun_frame_keys[k]) == LUA_TNIL) lua_pop(L, 1);
-    else lua_setfield(L, -2, lun_frame_keys[k]);
-  }
-  lua_replace(L, 2);
-}
-
 static const lun_ModSpec lun_display_mods[] = {
-  {"navigationTitle", "s"}, {"font", "s"}, {"padding", "n?"},
-  {"foregroundStyle", "s"}, {"textFieldStyle", "s"}, {"buttonStyle", "s"},
-  {"scaleEffect", "n"}, {"background", "s"}, {"onSubmit", "f"},
-  {"opacity", "n"}, {"frame", "F"}, {"bold", ""}, {"italic", ""},
+  {"navigationTitle", "s"}, {"font", "t"}, {"padding", "l?"},
+  {"foregroundStyle", "c"}, {"textFieldStyle", "T"}, {"buttonStyle", "B"},
+  {"scaleEffect", "l"}, {"background", "c"}, {"onSubmit", "f"},
+  {"opacity", "u"}, {"frame", "F"}, {"bold", "e"}, {"italic", "e"},
   {"disabled", "b"}, {"tag", "v"}, {"refreshable", "f"}, {NULL, NULL}};
 
-/* Checks argument 2 of a modifier call against its spec. */
-static void lun_modifier_check(lua_State *L, const char *arg) {
+/* Checks argument 2 of modifier `name`'s call against its spec; for a
+ * value lun_modvalue.c checks, may put a checked copy in its place. */
+static void lun_modifier_check(lua_State *L, const char *name, const char *arg) {
   switch (arg[0]) {
     case 's':
       if (lua_type(L, 2) != LUA_TSTRING && lua_type(L, 2) != LUA_TNUMBER) luaL_typeerror(L, 2, "string");
-      break;
-    case 'n':
-      if (arg[1] == '?' && lua_isnoneornil(L, 2)) break;
-      luaL_checknumber(L, 2);
       break;
     case 'f':
       luaL_checktype(L, 2, LUA_TFUNCTION);
@@ -123,8 +43,8 @@ static void lun_modifier_check(lua_State *L, const char *arg) {
     case 'b':
       lun_enabled_check_arg(L);
       break;
-    case 'F':
-      lun_modifier_frame_check(L);
+    case 'F': case 'c': case 't': case 'B': case 'T': case 'u': case 'l': case 'e':
+      lun_modvalue_check(L, name, arg);
       break;
     default:
       break;
@@ -190,8 +110,13 @@ static void lun_modifier_one_submit(lua_State *L) {
 static int lun_modifier_display(lua_State *L) {
   lun_modifier_self(L);
   lun_modifier_arity(L, lua_tostring(L, lua_upvalueindex(1)), lua_tostring(L, lua_upvalueindex(2))[0] ? 1 : 0);
-  lun_modifier_check(L, lua_tostring(L, lua_upvalueindex(2)));
+  lun_modifier_check(L, lua_tostring(L, lua_upvalueindex(1)), lua_tostring(L, lua_upvalueindex(2)));
   lua_settop(L, 2);
+  if (lua_tostring(L, lua_upvalueindex(2))[0] == 'e') {   /* bold(_ isActive: Bool = true) */
+    if (lua_isboolean(L, 2) && !lua_toboolean(L, 2)) { lua_settop(L, 1); return 1; }   /* false: not bold */
+    lua_pushnil(L);                               /* true: recorded as :bold() */
+    lua_replace(L, 2);
+  }
   lun_modifier_list(L, "mods");
   if (strcmp(lua_tostring(L, lua_upvalueindex(1)), "onSubmit") == 0) lun_modifier_one_submit(L);
   lua_createtable(L, 2, 0);

@@ -314,6 +314,34 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     app:unmount()
   end)
 
+  -- Settings, preference keys and a binding's members are named ones: a
+  -- PreferenceKey is a type SwiftUI's preference(key:value:) takes
+  -- (https://developer.apple.com/documentation/swiftui/view/preference(key:value:)),
+  -- a Binding's member a key path of what it holds
+  -- (https://developer.apple.com/documentation/swiftui/binding/subscript(dynamicmember:)).
+  -- Each misspelt one was taken (a setting ignored, a key of its own, a
+  -- binding to nothing).
+  it("D10 a setting, a preference key and a binding's member are ones that exist", function()
+    local function fails(f) local ok, err = pcall(f); assert.is_false(ok); return err end
+    assert.matches("diagnostics_spec.lua:%d+: ui.configure: unknown setting 'listWindw' %(did you mean 'listWindow'%?%)",
+      fails(function() ui.configure { listWindw = 5 } end))
+    assert.matches("ui.configure: strict is true or false, got number", fails(function() ui.configure { strict = 1 } end))
+    assert.matches("ui.trace takes true or false, got string", fails(function() ui.trace("yes") end))
+    ui.PreferenceKey("D10Title", "")
+    assert.matches("view:preference: preference key 'D10Titel' is not declared .*%(did you mean 'D10Title'%?%)",
+      fails(function() return ui.Text("x"):preference("D10Titel", "t") end))
+    assert.matches("view:onPreferenceChange: preference key 'Nope' is not declared",
+      fails(function() return ui.Text("x"):onPreferenceChange("Nope", print) end))
+    assert.truthy(ui.Text("x"):preference("D10Title", "t"))
+    local Book = ui.Observable("D10BoundBook", { title = "t" })
+    assert.matches("the binding holds a number, which has no member 'value' to bind",
+      fails(function() return ui.Binding.constant(1).value end))
+    assert.matches("D10BoundBook has no property 'titel' to bind %(did you mean 'title'%?%)",
+      fails(function() return ui.Binding.constant(Book()).titel end))
+    assert.equal('Binding("t")', tostring(ui.Binding.constant(Book()).title))
+    assert.matches("ui.Binding%(get, set%) takes two functions, got a function and a nil", fails(function() return ui.Binding(print) end))
+  end)
+
   -- Swift's Duration and TimeInterval sleeps and timers are finite:
   -- math.huge kept the clock spinning (100% of a processor, never done).
   it("D10 a sleep, a timer's interval and an animation's duration are finite", function()

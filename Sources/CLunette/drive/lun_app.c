@@ -83,14 +83,21 @@ static int lun_ui_reset(lua_State *L) {
 
 /* ui.configure{ listWindow = n, timeBudget = seconds, strict = bool } -> (). */
 static int lun_ui_configure(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TTABLE);
+  static const char *const known[] = {"listWindow", "timeBudget", "strict", NULL};
+  lun_no_extra(L, "ui.configure", 1, 0);
+  if (lua_type(L, 1) != LUA_TTABLE || lua_getmetatable(L, 1))
+    return lun_error_here(L, "ui.configure takes a table of settings ({ timeBudget = 0.5 }), got %s", luaL_typename(L, 1));
+  lun_check_keys(L, 1, known, "ui.configure", "setting");
   if (lua_getfield(L, 1, "listWindow") != LUA_TNIL) {
     lua_Integer n = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
     if (n <= 0 || n > INT32_MAX)
       return lun_error_here(L, "ui.configure: listWindow must be a positive integer, got %s", luaL_tolstring(L, -1, NULL));
     lun_state(L)->listWindow = (int32_t)n;
   }
-  if (lua_getfield(L, 1, "strict") != LUA_TNIL) lun_state(L)->strict = lua_toboolean(L, -1);
+  if (lua_getfield(L, 1, "strict") != LUA_TNIL) {
+    if (!lua_isboolean(L, -1)) return lun_error_here(L, "ui.configure: strict is true or false, got %s", luaL_typename(L, -1));
+    lun_state(L)->strict = lua_toboolean(L, -1);
+  }
   if (lua_getfield(L, 1, "timeBudget") != LUA_TNIL) {
     if (lua_type(L, -1) != LUA_TNUMBER)
       return lun_error_here(L, "ui.configure: timeBudget must be a number of seconds, got %s", luaL_typename(L, -1));
@@ -170,6 +177,8 @@ static int lun_app_dependencies(lua_State *L) {
 
 /* ui.trace(on) -> (): logs why views re-render (and prints each line). */
 static int lun_ui_trace(lua_State *L) {
+  lun_no_extra(L, "ui.trace", 1, 0);
+  if (!lua_isboolean(L, 1)) return lun_error_here(L, "ui.trace takes true or false, got %s", luaL_typename(L, 1));
   lun_out_done_send(L, lun_state(L));             /* runs that ended before it are not traced */
   lunh(lun_state(L)->rt, trace, set, lua_toboolean(L, 1), 1);
   return 0;

@@ -283,10 +283,23 @@ static int lun_binding_m_animation(lua_State *L) {
 
 /* __index of bindings: a method, or a scoped binding to a member. */
 static int lun_binding_index(lua_State *L) {
+  int t;
   luaL_checkudata(L, 1, LUN_MT_BINDING);
   lua_settop(L, 2);
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+  lua_pop(L, 1);
+  lun_binding_get(L, 1);                          /* what it holds now has the member ($book.title) */
+  t = lua_type(L, 3);
+  if (t == LUA_TNUMBER || t == LUA_TBOOLEAN || t == LUA_TSTRING || t == LUA_TFUNCTION)
+    return lun_error_here(L, "the binding holds a %s, which has no member '%s' to bind (b:get() reads it, b:set(v) writes it)",
+                          luaL_typename(L, 3), luaL_tolstring(L, 2, NULL));
+  if (lun_object_test(L, 3) && !lun_object_prop(L, 3, 2)) {
+    const char *key = luaL_tolstring(L, 2, NULL);
+    lun_object_suggest(L, 3, key);
+    return lun_error_here(L, "%s has no property '%s' to bind%s", lun_object_classname(L, 3), key, lua_tostring(L, -1));
+  }
+  lua_settop(L, 2);
   lun_binding_new(L, LUN_BIND_MEMBER, 1, 2);
   return 1;
 }
@@ -321,14 +334,18 @@ static int lun_binding_tostring(lua_State *L) {
 
 /* ui.Binding(get, set) -> binding. */
 static int lun_ui_binding(lua_State *L) {
-  luaL_checktype(L, 2, LUA_TFUNCTION);
-  luaL_checktype(L, 3, LUA_TFUNCTION);
+  lun_no_extra(L, "ui.Binding", 2, 1);            /* (the Binding table, get, set) */
+  lua_settop(L, 3);
+  if (lua_type(L, 2) != LUA_TFUNCTION || lua_type(L, 3) != LUA_TFUNCTION)
+    return lun_error_here(L, "ui.Binding(get, set) takes two functions, got a %s and a %s", luaL_typename(L, 2),
+                          luaL_typename(L, 3));
   lun_binding_new(L, LUN_BIND_FUNCS, 2, 3);
   return 1;
 }
 
 /* ui.Binding.constant(v) -> binding that ignores writes. */
 static int lun_ui_binding_constant(lua_State *L) {
+  lun_no_extra(L, "ui.Binding.constant", 1, 0);
   lua_settop(L, 1);
   lun_binding_new(L, LUN_BIND_CONST, 1, 0);
   return 1;

@@ -491,11 +491,15 @@ static int lun_modifier_pair_list(lua_State *L, const char *field) {
 }
 
 /* view:preference(key, value) -> view: a value for ancestors' onPreferenceChange (T06). */
-static int lun_modifier_preference(lua_State *L) { return lun_modifier_pair_list(L, "prefs"); }
+static int lun_modifier_preference(lua_State *L) {
+  lun_pref_check_declared(L, 2, "view:preference");
+  return lun_modifier_pair_list(L, "prefs");
+}
 
 /* view:onPreferenceChange(key, fn) -> view: fn(value) after an update that changed the
  * key's value reduced over this view's subtree (T06). */
 static int lun_modifier_on_preference_change(lua_State *L) {
+  lun_pref_check_declared(L, 2, "view:onPreferenceChange");
   luaL_checktype(L, 3, LUA_TFUNCTION);
   return lun_modifier_pair_list(L, "prefWatch");
 }

@@ -36,6 +36,27 @@ static int lun_ui_preference_key(lua_State *L) {
   return 1;
 }
 
+/* Raises, naming `call`, unless the value at idx is a preference key
+ * ui.PreferenceKey declared (SwiftUI's preference(key:value:) takes a
+ * PreferenceKey type: a misspelt name was a key of its own). [-0, +0] */
+void lun_pref_check_declared(lua_State *L, int idx, const char *call) {
+  int declared;
+  idx = lua_absindex(L, idx);
+  if (lua_type(L, idx) != LUA_TSTRING)
+    lun_error_here(L, "%s: its key is a preference key's name (ui.PreferenceKey(\"name\", default)), got %s", call,
+                   luaL_typename(L, idx));
+  lun_registry_table(L, &lun_key_prefkeys);
+  lua_pushvalue(L, idx);
+  declared = lua_rawget(L, -2) == LUA_TTABLE;
+  lua_pop(L, 1);
+  if (!declared) {
+    lun_push_key_suggestion(L, lua_tostring(L, idx), lua_gettop(L), 0);
+    lun_error_here(L, "%s: preference key '%s' is not declared (ui.PreferenceKey(\"%s\", default [, reduce]))%s", call,
+                   lua_tostring(L, idx), lua_tostring(L, idx), lua_tostring(L, -1));
+  }
+  lua_pop(L, 1);
+}
+
 /* Pushes record ref's out[slot]. [-0, +1] */
 static void lun_pref_slot_value(lua_State *L, int ref, int32_t slot) {
   if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) != LUA_TTABLE) { lua_pop(L, 1); lua_pushnil(L); return; }

@@ -157,6 +157,9 @@ void lun_view_list_text(lua_State *L, int idx);                                 
 lua_Integer lun_picker_find(lua_State *L, int oidx, int vidx);                  /* [-0, +0] */
 void lun_inputs_check(lua_State *L, int defidx, const char *section, const char *view);   /* [-0, +0] */
 void lun_state_check(lua_State *L, int defidx, const char *section, const char *view);    /* [-0, +0] */
+/* lun_preference.c: preference keys ui.PreferenceKey declared */
+void lun_pref_check_declared(lua_State *L, int idx, const char *call);   /* [-0, +0] */
+
 /* lun_modvalue.c: the values display modifiers take (a frame, a colour, a font, ...) */
 void lun_modvalue_check(lua_State *L, const char *name, const char *arg);   /* [-0, +0] */
 

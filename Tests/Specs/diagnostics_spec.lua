@@ -64,6 +64,16 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.matches("view:onAppear takes at most 1 argument, got 2", fails(function() ui.Text("x"):onAppear(print, "extra") end))
     assert.matches("view:font takes at most 1 argument, got 3", fails(function() ui.Text("x"):font("title", 1, 2) end))
     assert.matches("view:bold takes at most 1 argument, got 2", fails(function() ui.Text("x"):bold(true, 1) end))
+    assert.matches("view:alert takes at most 4 arguments, got a number as argument 5",
+      fails(function() ui.Text("x"):alert("t", ui.Binding.constant(false), {}, "m", 5) end))
+    assert.matches("view:environment takes at most 2 arguments", fails(function() ui.Text("x"):environment("locale", "en", 5) end))
+    assert.matches("binding:set takes at most 1 argument", fails(function() ui.Binding.constant(1):set(3, 4) end))
+    assert.matches("ui.effect takes at most 1 argument", fails(function() ui.effect(function() end, 5) end))
+    assert.matches("ui.View takes at most 2 arguments", fails(function() ui.View("D10Extra", function() return ui.EmptyView() end, 5) end))
+    assert.matches("ui.Timer.publish takes at most 1 argument", fails(function() ui.Timer.publish(1, { every = 1 }) end))
+    assert.matches("ui.Image: its name is empty", fails(function() return ui.Image("") end))
+    assert.matches("view:id's value must be a value compared by its contents .*, got a function",
+      fails(function() ui.Text("x"):id(function() end) end))
     assert.matches("ui.Text takes at most 1 argument, got a table as argument 2",
       fails(function() ui.Text("x", { verbatim = true }) end))
     assert.matches("ui.Spacer: its minLength %(argument 1%) is a number, got a table",

@@ -271,7 +271,10 @@ describe("D10 Stacks with options", function()
       "ui.HStack: unknown option 'spacng' (did you mean 'spacing'?)", 1, true)
     assert.error_matches(function() ui.VStack { alignment = "top", ui.Text("a") } end,
       "ui.VStack: alignment must be one of leading, center, trailing", 1, true)
-    assert.error_matches(function() ui.HStack({ spacing = -1 }, {}) end, "spacing must be a number from 0, got -1", 1, true)
+    -- SwiftUI's spacing may be negative (the views overlap): a NaN or a string is not a spacing
+    assert.truthy(ui.HStack({ spacing = -4 }, {}))
+    assert.error_matches(function() ui.HStack({ spacing = 0 / 0 }, {}) end, "spacing must be a number from -1e6 to 1e6, got 0/0", 1, true)
+    assert.error_matches(function() ui.HStack({ spacing = "8" }, {}) end, 'spacing must be a number from -1e6 to 1e6, got "8"', 1, true)
     assert.error_matches(function() ui.Group({ spacing = 1 }, {}) end, "ui.Group takes no options", 1, true)
     assert.error_matches(function() ui.HStack({ ui.Text("x") }, { ui.Text("y") }) end, "children come second", 1, true)
   end)

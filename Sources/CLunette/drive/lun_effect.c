@@ -114,6 +114,7 @@ static int lun_ui_effect(lua_State *L) {
   int32_t slot, node;
   int ref;
   luaL_checktype(L, 1, LUA_TFUNCTION);
+  lun_no_extra(L, "ui.effect", 1, 0);
   lun_app_check_idle(L, "ui.effect");
   h = (lun_EffectHandle *)lua_newuserdatauv(L, sizeof(lun_EffectHandle), 0);
   h->slot = 0;

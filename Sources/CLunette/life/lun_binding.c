@@ -256,6 +256,8 @@ static int lun_binding_get_k(lua_State *L) {
 
 /* binding:get() -> value. */
 static int lun_binding_m_get(lua_State *L) {
+  luaL_checkudata(L, 1, LUN_MT_BINDING);
+  lun_no_extra(L, "binding:get", 0, 1);
   lun_binding_get(L, 1);
   return 1;
 }
@@ -263,6 +265,7 @@ static int lun_binding_m_get(lua_State *L) {
 /* binding:set(v) -> (). */
 static int lun_binding_m_set(lua_State *L) {
   luaL_checkudata(L, 1, LUN_MT_BINDING);
+  lun_no_extra(L, "binding:set", 1, 1);
   lua_settop(L, 2);
   lun_binding_set(L, 1, 2);
   return 0;
@@ -366,6 +369,7 @@ void lun_bindable_push(lua_State *L, int objidx) {
 /* ui.Bindable(obj) -> bindable. */
 static int lun_ui_bindable(lua_State *L) {
   luaL_checkany(L, 1);
+  lun_no_extra(L, "ui.Bindable", 1, 0);
   lun_bindable_push(L, 1);
   return 1;
 }

@@ -358,6 +358,7 @@ static void lun_open_cancellation(lua_State *L) {
 /* ui.Timer.publish(interval) -> timer publisher. */
 static int lun_ui_timer_publish(lua_State *L) {
   lua_Number interval = luaL_checknumber(L, 1);
+  lun_no_extra(L, "ui.Timer.publish", 1, 0);
   luaL_argcheck(L, interval > 0 && interval <= 1e9, 1, "the interval must be a number of seconds above 0, at most 1e9");
   *(lua_Number *)lua_newuserdatauv(L, sizeof(lua_Number), 0) = interval;
   luaL_setmetatable(L, LUN_MT_TIMER);
@@ -367,6 +368,7 @@ static int lun_ui_timer_publish(lua_State *L) {
 /* timer:autoconnect() -> timer (timers start when subscribed). */
 static int lun_timer_autoconnect(lua_State *L) {
   luaL_checkudata(L, 1, LUN_MT_TIMER);
+  lun_no_extra(L, "timer:autoconnect", 0, 1);
   lua_settop(L, 1);
   return 1;
 }

@@ -204,6 +204,7 @@ int lun_class_define(lua_State *L, const char *name, int specidx, int kind, cons
 /* ui.Observable(name, spec) -> class. */
 static int lun_ui_observable(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
+  lun_no_extra(L, "ui.Observable", 2, 0);
   lun_check_name_text(L, 1, "a model's name");
   luaL_checktype(L, 2, LUA_TTABLE);
   return lun_class_define(L, name, 2, LUN_CLASS_OBSERVABLE, NULL);
@@ -212,6 +213,7 @@ static int lun_ui_observable(lua_State *L) {
 /* ui.ObservableObject(name, spec) -> class (the pre-Observation model). */
 static int lun_ui_observable_object(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
+  lun_no_extra(L, "ui.ObservableObject", 2, 0);
   lun_check_name_text(L, 1, "a model's name");
   luaL_checktype(L, 2, LUA_TTABLE);
   return lun_class_define(L, name, 2, LUN_CLASS_OBJECT, NULL);
@@ -237,12 +239,14 @@ static int lun_ui_computed(lua_State *L) {
 
 /* ui.ignored(default) -> marker. */
 static int lun_ui_ignored(lua_State *L) {
+  lun_no_extra(L, "ui.ignored", 1, 0);
   lua_settop(L, 1);
   return lun_marker_new(L, LUN_MARK_IGNORED, 1);
 }
 
 /* ui.Published(default) -> marker. */
 static int lun_ui_published(lua_State *L) {
+  lun_no_extra(L, "ui.Published", 1, 0);
   lua_settop(L, 1);
   return lun_marker_new(L, LUN_MARK_PUBLISHED, 1);
 }

@@ -43,6 +43,7 @@ void lun_subject_send(lua_State *L, int subjectidx, int vidx) {
 
 /* ui.Subject() -> subject. */
 static int lun_ui_subject(lua_State *L) {
+  lun_no_extra(L, "ui.Subject", 0, 0);
   lun_subject_push_new(L);
   return 1;
 }

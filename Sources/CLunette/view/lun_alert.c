@@ -97,6 +97,7 @@ static int lun_modifier_dialog(lua_State *L, const char *style) {
   lua_Integer i, n;
   int dialog = strcmp(style, "confirmationDialog") == 0;
   if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
+  lun_no_extra(L, dialog ? "view:confirmationDialog" : "view:alert", 4, 1);
   if (lua_type(L, 2) != LUA_TSTRING && lua_type(L, 2) != LUA_TNUMBER)
     return lun_error_here(L, "view:%s: the title must be a string, got %s", style, luaL_typename(L, 2));
   if (!lun_binding_test(L, 3))

@@ -168,6 +168,7 @@ static int lun_modifier_env_put(lua_State *L) {
  * EnvironmentObject instead"
  * (https://developer.apple.com/documentation/swiftui/environment/init(_:)-8slkf). */
 static int lun_modifier_environment(lua_State *L) {
+  lun_no_extra(L, "view:environment", 2, 1);
   if (lua_gettop(L) == 2 && lun_object_is_observable_object(L, 2))
     lun_error_here(L, "view:environment: %s is an ObservableObject: pass it with :environmentObject(obj), "
                       "and read it with environmentObject = { name = Type }", luaL_tolstring(L, 2, NULL));
@@ -415,6 +416,8 @@ static int lun_modifier_popover(lua_State *L) { return lun_modifier_present(L, "
 static int lun_modifier_id(lua_State *L) {
   lun_modifier_self(L);
   luaL_checkany(L, 2);
+  lun_no_extra(L, "view:id", 1, 1);
+  lun_modifier_comparable(L, 2, "view:id's value");   /* id(_:) takes a Hashable value: a closure is new each render */
   lua_settop(L, 2);
   if (lun_rawfield(L, 1, "identity") != LUA_TNIL) {   /* kept apart from the method's name, so a second call reaches it */
     lun_describe(L, -1, 1);
@@ -436,6 +439,7 @@ static int lun_modifier_id(lua_State *L) {
 static int lun_modifier_focused(lua_State *L) {
   int equals = !lua_isnoneornil(L, 3), kind;
   lun_modifier_self(L);
+  lun_no_extra(L, "view:focused", 2, 1);
   kind = lun_binding_test(L, 2) ? lun_self_focus_binding(L, 2) : 0;
   if (kind == LUN_FOCUS_BOOL && equals && !lua_isboolean(L, 3)) {   /* equals: a Bool state's value is a Bool */
     lun_binding_target(L, 2);

@@ -209,9 +209,10 @@ static void lun_view_options(lua_State *L, int idx, const char *name, const char
         lua_pushfstring(L, "ui.%s", name);
         lun_check_keys(L, lua_gettop(L) - 1, known, lua_tostring(L, -1), "option");   /* raises, naming it and the known */
       }
-      if (strcmp(key, "spacing") == 0 && !(lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) >= 0 &&
-                                           lua_tonumber(L, -1) < 1e6))
-        lun_error_here(L, "ui.%s: spacing must be a number from 0, got %s", name, luaL_tolstring(L, -1, NULL));
+      if (strcmp(key, "spacing") == 0 && !(lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) > -1e6 &&
+                                           lua_tonumber(L, -1) < 1e6))   /* negative overlaps, as SwiftUI's does */
+        lun_error_here(L, "ui.%s: spacing must be a number from -1e6 to 1e6, got %s", name,
+                       (lun_describe(L, -1, 1), lua_tostring(L, -1)));
       if (strcmp(key, "alignment") == 0) {
         const char *a = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
         for (i = 0, found = 0; alignments[i] && !found; i++) found = strcmp(a, alignments[i]) == 0;
@@ -872,7 +873,6 @@ static int lun_ui_image(lua_State *L) {
   static const char *const options[] = {"systemName", NULL};
   int vidx;
   if (lua_gettop(L) > 1) lun_error_here(L, "ui.Image takes a name or { systemName = … }, got %d arguments", lua_gettop(L));
-  lun_view_arity(L, "Image", 1);
   lua_settop(L, 1);
   if (lua_type(L, 1) == LUA_TTABLE && !lua_getmetatable(L, 1)) {
     lun_check_keys(L, 1, options, "ui.Image", "option");
@@ -885,6 +885,8 @@ static int lun_ui_image(lua_State *L) {
     lun_view_attr(L, vidx, "systemName");
     return 1;
   }
+  if (lua_type(L, 1) == LUA_TSTRING && lua_rawlen(L, 1) == 0)
+    lun_error_here(L, "ui.Image: its name is empty (an image's name, or { systemName = \"star\" })");
   vidx = lun_view_new(L, LUN_VIEW_IMAGE);
   lun_view_text_arg(L, 1, vidx, "text");
   return 1;
@@ -1575,6 +1577,7 @@ static int lun_ui_view(lua_State *L) {
   size_t len;
   int infoidx, i;
   if (lua_type(L, 1) != LUA_TSTRING) luaL_typeerror(L, 1, "string (the view's name)");
+  lun_no_extra(L, "ui.View", 2, 0);
   name = lua_tolstring(L, 1, &len);
   if (len == 0 || len > LUN_MAX_NAME)               /* the host keeps every view type's name (R19) */
     luaL_argerror(L, 1, lua_pushfstring(L, "a view's name is 1 to %d bytes, got %d", LUN_MAX_NAME, (int)(len > 1000000 ? 1000000 : len)));

@@ -413,6 +413,20 @@ describe("D10 two views with one name", function()
     assert.truthy(one() and two())
   end)
 
+  it("D10 two different models declared with one name in one scope are an error too; a model needs a name", function()
+    local ok, err = pcall(function()
+      ui.Observable("TwiceModel", { a = 1 })
+      ui.Observable("TwiceModel", { b = 2 })
+    end)
+    assert.is_false(ok)
+    assert.matches("diagnostics_spec.lua:%d+: ui.Observable%('TwiceModel'%): a model named 'TwiceModel' is defined already at", err)
+    local function make() return ui.Observable("MadeModel", { n = 0 }) end
+    assert.truthy(make() and make())                 -- the same definition run again
+    assert.truthy(ui.View("TwiceModel", function() return ui.EmptyView() end))   -- a view may share a model's name
+    assert.error_matches(function() ui.Observable("", {}) end, "ui.Observable: a model's name is a string, not empty, got string", 1, true)
+    assert.error_matches(function() ui.Observable(5, {}) end, "a model's name is a string, not empty, got number", 1, true)
+  end)
+
   it("D10 a script run again may define its views anew, at other lines (a reload)", function()
     local source = 'local ui = require("lunette")\nreturn ui.View("Reloaded", function() return ui.Text("v") end)\n'
     local first = assert(load(source, "=reloaded.lua"))()

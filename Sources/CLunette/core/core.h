@@ -156,6 +156,7 @@ int lun_budget_end(lua_State *L, lun_State *S);
 void lun_budget_close(lun_Budget *b);
 int lun_budget_lower(lun_State *S, double seconds);
 int lun_budget_stopping(lun_State *S);
+void lun_typename_claim(lua_State *L, const char *call, const char *noun, const char *name);   /* lun_typename.c */
 void lun_budget_raise(lua_State *L);
 void lun_budget_raise_at(lua_State *L, const char *where);
 

@@ -202,21 +202,28 @@ int lun_class_define(lua_State *L, const char *name, int specidx, int kind, cons
 }
 
 /* ui.Observable(name, spec) -> class. */
-static int lun_ui_observable(lua_State *L) {
-  const char *name = luaL_checkstring(L, 1);
-  lun_no_extra(L, "ui.Observable", 2, 0);
+/* Checks a model's name (argument 1 of `call`): a string, not empty, no
+ * control bytes, one model of that name in the calling scope (as a view's,
+ * lun_typename.c). Returns it. */
+static const char *lun_class_name_arg(lua_State *L, const char *call) {
+  const char *name;
+  lun_no_extra(L, call, 2, 0);
+  if (lua_type(L, 1) != LUA_TSTRING || lua_rawlen(L, 1) == 0)
+    lun_error_here(L, "%s: a model's name is a string, not empty, got %s", call, luaL_typename(L, 1));
   lun_check_name_text(L, 1, "a model's name");
   luaL_checktype(L, 2, LUA_TTABLE);
-  return lun_class_define(L, name, 2, LUN_CLASS_OBSERVABLE, NULL);
+  name = lua_tostring(L, 1);
+  lun_typename_claim(L, call, "model", name);
+  return name;
+}
+
+static int lun_ui_observable(lua_State *L) {
+  return lun_class_define(L, lun_class_name_arg(L, "ui.Observable"), 2, LUN_CLASS_OBSERVABLE, NULL);
 }
 
 /* ui.ObservableObject(name, spec) -> class (the pre-Observation model). */
 static int lun_ui_observable_object(lua_State *L) {
-  const char *name = luaL_checkstring(L, 1);
-  lun_no_extra(L, "ui.ObservableObject", 2, 0);
-  lun_check_name_text(L, 1, "a model's name");
-  luaL_checktype(L, 2, LUA_TTABLE);
-  return lun_class_define(L, name, 2, LUN_CLASS_OBJECT, NULL);
+  return lun_class_define(L, lun_class_name_arg(L, "ui.ObservableObject"), 2, LUN_CLASS_OBJECT, NULL);
 }
 
 /* Pushes a marker userdata of kind mark wrapping the value at vidx. [-0, +1] */

@@ -1597,7 +1597,7 @@ static int lun_ui_view(lua_State *L) {
   if (lua_getfield(L, 2, "body") != LUA_TFUNCTION)
     luaL_error(L, "ui.View('%s'): the definition needs a body function", name);
   lua_pop(L, 1);
-  lun_viewname_claim(L, name);                    /* one view per name in one scope */
+  lun_typename_claim(L, "ui.View", "view", name);   /* one view per name in one scope */
   lua_settop(L, 3);
   lua_newuserdatauv(L, 1, 2);                     /* 4: the view type */
   lua_createtable(L, 0, 8);                       /* 5: info */

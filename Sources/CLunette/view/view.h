@@ -133,13 +133,12 @@ void lun_dynamic_handle(lua_State *L, int recidx, int kidx);
 void lun_dynamic_update(lua_State *L, int recidx, int infoidx);
 void lun_dynamic_inputs(lua_State *L, int tidx, int arg);
 
-/* lun_view.c, lun_viewname.c */
+/* lun_view.c */
 void lun_open_view(lua_State *L);
 int lun_view_test(lua_State *L, int idx);
 int lun_view_new(lua_State *L, int kind);
 void lun_view_name(lua_State *L, int idx);
 int lun_viewtype_test(lua_State *L, int idx);
-void lun_viewname_claim(lua_State *L, const char *name);
 
 /* lun_modifier.c */
 void lun_open_modifier(lua_State *L);

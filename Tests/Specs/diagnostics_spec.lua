@@ -712,6 +712,11 @@ describe("D03 a List's ui.none row, state-held tags, Lunette's own keys", functi
     app = ui.mount(ui.VStack { ui.ForEach({ { id = 1 }, { id = 2 } }, function(e) return ui.Text(tostring(e.id)) end) })
     assert.equal(0, #app:warnings())
     app:unmount()
+    -- 1 and 1.0 are one value in Lua (one table key): one id, as they were not
+    app = ui.mount(ui.VStack { ui.ForEach({ 1, 1.0, 2.5 }, function(x) return ui.Text(tostring(x)) end) })
+    assert.equal(1, #app:warnings(), app:tree())
+    assert.matches("the id 1 occurs more than once", app:warnings()[1])
+    app:unmount()
   end)
 
   -- SwiftUI logs "Picker: the selection … is invalid and does not have an

@@ -203,7 +203,17 @@ static void lun_identity_key_at(lua_State *L, int idx, int depth) {
     case LUA_TSTRING:
       lun_string_key(L, idx);
       return;
-    case LUA_TNUMBER:
+    case LUA_TNUMBER: {                           /* 1 and 1.0 are one key, as in a Lua table */
+      lua_Integer n;
+      if (!lua_isinteger(L, idx) && lua_tonumber(L, idx) == lua_tonumber(L, idx)) {
+        lua_Number f = lua_tonumber(L, idx);
+        if (f >= -9007199254740992.0 && f <= 9007199254740992.0 && f == (lua_Number)(n = (lua_Integer)f)) {
+          lua_pushfstring(L, "v:%I", (LUAI_UACINT)n);
+          return;
+        }
+      }
+    }
+      /* fall through */
     case LUA_TBOOLEAN:
       lua_pushfstring(L, "v:%s", luaL_tolstring(L, idx, NULL));
       lua_remove(L, -2);

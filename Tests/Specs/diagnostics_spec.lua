@@ -72,6 +72,10 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.matches("ui.View takes at most 2 arguments", fails(function() ui.View("D10Extra", function() return ui.EmptyView() end, 5) end))
     assert.matches("ui.Timer.publish takes at most 1 argument", fails(function() ui.Timer.publish(1, { every = 1 }) end))
     assert.matches("ui.Image: its name is empty", fails(function() return ui.Image("") end))
+    assert.matches('view:environment%("accent"%): a key takes its value too', fails(function() return ui.Text("x"):environment("accent") end))
+    assert.matches("ui.Form takes no options, only its views", fails(function() return ui.Form({ ui.Text("a") }, { ui.Text("b") }) end))
+    assert.matches("ui.Slider takes %(binding, { low, high } %[, { step = n }%]%)",
+      fails(function() return ui.Slider("volume", ui.Binding.constant(0), { 0, 1 }) end))
     assert.matches("view:id's value must be a value compared by its contents .*, got a function",
       fails(function() ui.Text("x"):id(function() end) end))
     assert.matches("ui.Text takes at most 1 argument, got a table as argument 2",

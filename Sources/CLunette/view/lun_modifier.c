@@ -169,6 +169,9 @@ static int lun_modifier_env_put(lua_State *L) {
  * (https://developer.apple.com/documentation/swiftui/environment/init(_:)-8slkf). */
 static int lun_modifier_environment(lua_State *L) {
   lun_no_extra(L, "view:environment", 2, 1);
+  if (lua_gettop(L) == 2 && lua_type(L, 2) == LUA_TSTRING)   /* a key without its value */
+    lun_error_here(L, "view:environment(\"%s\"): a key takes its value too (:environment(\"%s\", value)); "
+                      ":environment(obj) takes a model", lua_tostring(L, 2), lua_tostring(L, 2));
   if (lua_gettop(L) == 2 && lun_object_is_observable_object(L, 2))
     lun_error_here(L, "view:environment: %s is an ObservableObject: pass it with :environmentObject(obj), "
                       "and read it with environmentObject = { name = Type }", luaL_tolstring(L, 2, NULL));

@@ -247,6 +247,8 @@ static int lun_view_container(lua_State *L, int kind, const char *name, const ch
                               const char *const alignments[]) {
   int vidx;
   lun_view_arity(L, name, 2);
+  if (!known[0] && !lua_isnoneornil(L, 2))          /* Form(…, …): it has no options to take first */
+    lun_error_here(L, "ui.%s takes no options, only its views (got a second argument)", name);
   lua_settop(L, 2);
   lun_view_one_child(L, lua_isnil(L, 2) ? 1 : 2);
   if (!lua_isnil(L, 2)) {                         /* (options, children) */
@@ -822,6 +824,9 @@ static void lun_view_step_option(lua_State *L, int arg, const char *name) {
  * increments would be 0, 5, 10, and so on",
  * https://developer.apple.com/documentation/swiftui/slider). */
 static int lun_ui_slider(lua_State *L) {
+  if (lua_type(L, 1) == LUA_TSTRING && lun_binding_test(L, 2))   /* Slider(value:in:) has no title */
+    lun_error_here(L, "ui.Slider takes (binding, { low, high } [, { step = n }]), as Slider(value:in:step:): "
+                      "its title goes in a ui.Text beside it");
   lun_view_arity(L, "Slider", 3);
   lun_view_range_arg(L, 2, "Slider");
   lua_settop(L, 3);

@@ -72,6 +72,8 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.matches("ui.View takes at most 2 arguments", fails(function() ui.View("D10Extra", function() return ui.EmptyView() end, 5) end))
     assert.matches("ui.Timer.publish takes at most 1 argument", fails(function() ui.Timer.publish(1, { every = 1 }) end))
     assert.matches("ui.Image: its name is empty", fails(function() return ui.Image("") end))
+    assert.matches("view:onDelete: this ForEach has one already",
+      fails(function() return ui.ForEach({ 1 }, ui.Text):onDelete(print):onDelete(print) end))
     assert.matches('view:environment%("accent"%): a key takes its value too', fails(function() return ui.Text("x"):environment("accent") end))
     assert.matches("ui.Form takes no options, only its views", fails(function() return ui.Form({ ui.Text("a") }, { ui.Text("b") }) end))
     assert.matches("ui.Slider takes %(binding, { low, high } %[, { step = n }%]%)",

@@ -438,6 +438,10 @@ static void lun_list_check_foreach(lua_State *L, const char *name) {
   lua_pop(L, 1);
   if (!lua_isfunction(L, 2) && !lua_isnoneornil(L, 2))   /* nil: rows cannot go (or move), as SwiftUI's nil action */
     lun_error_here(L, "view:%s: a function (or nil) expected, got %s", name, luaL_typename(L, 2));
+  lun_no_extra(L, strcmp(name, "onDelete") == 0 ? "view:onDelete" : "view:onMove", 1, 1);
+  if (lun_rawfield(L, 1, strcmp(name, "onDelete") == 0 ? "deleteAction" : "moveAction") != LUA_TNIL && lua_isfunction(L, 2))
+    lun_error_here(L, "view:%s: this ForEach has one already (a second would replace it without a word; nil removes it)", name);
+  lua_pop(L, 1);
 }
 
 /* view:onDelete(fn) -> view: ForEach's onDelete(perform:) — fn(indices),

@@ -284,6 +284,9 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.matches("got {0, 1, 2}", fails(function() return ui.Slider(number, { 0, 1, 2 }) end))
     assert.matches("got {5, 1}", fails(function() return ui.Slider(number, { 5, 1 }) end))
     assert.truthy(ui.Stepper("up", number, { 0, math.huge }))   -- 0...Double.infinity is a range
+    local unset = ui.mount(ui.TextField("name", ui.Binding.constant(nil)))   -- no text yet: empty, not "nil"
+    assert.equal("", unset:find { type = "TextField" }.value)
+    unset:unmount()
     assert.matches('ui.Picker "p": option 2 is a boolean, the first a string', fails(function() return ui.Picker("p", text, { "a", true }) end))
     assert.matches('ui.Picker "p": its options are a list', fails(function() return ui.Picker("p", text, { x = "a" }) end))
     assert.matches('ui.Picker "p": its binding holds a string, its options are of type number',

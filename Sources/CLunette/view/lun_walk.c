@@ -753,6 +753,7 @@ static __attribute__((noinline)) void lun_walk_control(lua_State *L, lun_Walk *W
   if (kind == LUN_VIEW_PICKER) lun_walk_picker_check(L, W, v, lua_gettop(L));
   if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
   else if (kind == LUN_VIEW_SECUREFIELD) lun_secure_text(L, -1);   /* its text is never shown */
+  else if (kind == LUN_VIEW_TEXTFIELD && lua_isnil(L, -1)) lua_pushliteral(L, "");   /* no text yet, as a SecureField's */
   else luaL_tolstring(L, -1, NULL);
   lun_out_attr(L, "value", 5, lua_tostring(L, -1), lua_rawlen(L, -1));
   if (kind == LUN_VIEW_DATEPICKER && lua_type(L, -2) == LUA_TNUMBER) {   /* and as a date, in UTC */

@@ -64,9 +64,13 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.matches("view:onAppear takes at most 1 argument, got 2", fails(function() ui.Text("x"):onAppear(print, "extra") end))
     assert.matches("view:font takes at most 1 argument, got 3", fails(function() ui.Text("x"):font("title", 1, 2) end))
     assert.matches("view:bold takes at most 1 argument, got 2", fails(function() ui.Text("x"):bold(true, 1) end))
-    assert.matches("view:alert takes at most 4 arguments, got a number as argument 5",
-      fails(function() ui.Text("x"):alert("t", ui.Binding.constant(false), {}, "m", 5) end))
-    assert.matches("view:environment takes at most 2 arguments", fails(function() ui.Text("x"):environment("locale", "en", 5) end))
+    assert.matches("view:alert takes at most 4 arguments, got 5",
+      fails(function() ui.Text("x"):alert("t", ui.Binding.constant(false), {}, "m", true) end))
+    -- Lua's usual extras pass: gsub's count after its string, require's data after a view's or a model's spec
+    assert.truthy(ui.Text("x"):alert("t", ui.Binding.constant(false), nil, ("a:1: boom"):gsub("^.-:%d+: ", "")))
+    assert.truthy(ui.Text("x"):id(("A B"):lower():gsub(" ", "-")))
+    assert.truthy(ui.View("D10Required", { body = function() return ui.EmptyView() end }, "./d10required.lua"))
+    assert.matches("view:environment takes at most 2 arguments", fails(function() ui.Text("x"):environment("locale", "en", {}) end))
     assert.matches("binding:set takes at most 1 argument", fails(function() ui.Binding.constant(1):set(3, 4) end))
     assert.matches("ui.effect takes at most 1 argument", fails(function() ui.effect(function() end, 5) end))
     assert.matches("ui.View takes at most 2 arguments", fails(function() ui.View("D10Extra", function() return ui.EmptyView() end, 5) end))
@@ -359,6 +363,36 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
       fails(function() return ui.Binding.constant(Book()).titel end))
     assert.equal('Binding("t")', tostring(ui.Binding.constant(Book()).title))
     assert.matches("ui.Binding%(get, set%) takes two functions, got a function and a nil", fails(function() return ui.Binding(print) end))
+  end)
+
+  -- What the checks above must still take (a review of them against the
+  -- idioms scripts use): Lua's extras, nil for a value not set yet, the
+  -- ShapeStyles and styles SwiftUI has besides colours, state-held lists.
+  it("D10 the checks take what SwiftUI and Lua take: nil not set yet, ShapeStyles, state-held options", function()
+    local V = ui.View("D10Idioms", { state = { err = ui.none, show = ui.none, path = ui.none, flavors = { "a", "b" },
+      flavor = "a", range = { 0, 10 }, n = 1 }, body = function(self)
+      return ui.NavigationStack(self["$path"], {
+        ui.VStack {
+          ui.Text("x"):alert("Error", ui.Binding(function() return self.err and true end, function() end), nil,
+            (tostring(self.err)):gsub("^.-:%d+: ", "")),
+          ui.Text("y"):sheet(self["$show"], function() return ui.Text("sheet") end),
+          ui.Picker("Flavor", self["$flavor"], self.flavors),
+          ui.Stepper("n", self["$n"], self.range),
+          ui.Text("s"):foregroundStyle("tertiary"):background("ultraThinMaterial"),
+          ui.Text("t"):foregroundStyle("rgba(0,0,0,1.0)"):opacity(0.1 * 3 / 0.3),
+          ui.Button("b", print):buttonStyle("link"),
+          ui.Form { ui.Section({ ui.Text("no header") }, nil, "Footer") },
+          ui.ForEach({ "star", "bolt" }, ui.Image),
+        },
+      }, function(v) return ui.Text(tostring(v)) end)
+    end })
+    local app = ui.mount(V {})
+    assert.is_nil(app:tree():find("Error", 1, true), app:tree())
+    assert.truthy(app:tree():find('Section footer="Footer"', 1, true), app:tree())
+    assert.equal(2, #app:findAll { type = "Image" })
+    app:unmount()
+    assert.error_matches(function() ui.Text("x"):foregroundStyle("red\0 garbage") end, "its value is a colour")
+    assert.error_matches(function() ui.Text("x"):opacity(1.5) end, "its value is a number from 0 to 1, got 1.5")
   end)
 
   -- Swift's Duration and TimeInterval sleeps and timers are finite:

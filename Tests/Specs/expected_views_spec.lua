@@ -398,7 +398,7 @@ describe("The expected views against odd input", function()
   it("refuse arguments they do not take", function()
     assert.error_matches(function() ui.DatePicker("D", ui.Binding.constant(0), nil, 7) end,
       "ui.DatePicker takes a label, a binding and options, got 4 arguments", 1, true)
-    assert.error_matches(function() ui.Image({ systemName = "x" }, 5) end, "ui.Image takes a name or { systemName = … }", 1, true)
+    assert.error_matches(function() ui.Image({ systemName = "x" }, 5) end, "ui.Image takes at most 1 argument, got a number as argument 2", 1, true)
     assert.error_matches(function() ui.ScrollView("vertical", {}, {}) end, "ui.ScrollView takes its axes or options, then its children", 1, true)
   end)
 end)

@@ -455,6 +455,23 @@ describe("R11 R16 loops over shared and crafted values end", function()
     assert.truthy(ui.mount(ui.VStack { ui.Text("y"):id(shared(8)) }):find("y"))   -- 510 entries: an id still
   end)
 
+  -- A Picker's tags are told apart by their class's __name: read through
+  -- an __index a script set on a metatable, one name was collected while
+  -- the other was read (a use after free: signal 11). It is read raw now.
+  it("R16 a Picker's tag whose class name comes from a metamethod is compared safely", function()
+    if not io or not io.tmpfile then return end   -- the sandbox has no io: nothing to set it on
+    local a, b = io.tmpfile(), io.tmpfile()
+    local mt = getmetatable(a)
+    local name = rawget(mt, "__name")
+    mt.__name = nil
+    setmetatable(mt, { __index = function(_, k) if k == "__name" then collectgarbage(); return ("N"):rep(1 << 20) end end })
+    local ok, err = pcall(ui.Picker, "p", ui.Binding.constant(nil), { a, b })
+    setmetatable(mt, nil)
+    mt.__name = name
+    a:close(); b:close()
+    assert.is_true(ok, tostring(err))
+  end)
+
   -- A table given to Swift becomes a Swift value, a tree: it was converted
   -- once per path, in C (22 levels of t = {t, t}: 3 s past a 2 s budget and
   -- 1 GB; 26 levels would have held the thread for minutes and 16 GB).

@@ -20,6 +20,9 @@
 #include <lua5.4/lualib.h>
 #include <string.h>
 
+/* The longest name of a view type or a model class (the host keeps each one). */
+#define LUN_MAX_NAME 256
+
 /* How deep a recursion over script-made values (copies, walks, keys) may go. */
 #define LUN_MAX_NESTING 200
 
@@ -212,6 +215,7 @@ void lun_push_suggestion(lua_State *L, const char *name, int arrayidx, const cha
 void lun_check_sections(lua_State *L, int tidx, const char *const *known, const char *owner);
 void lun_check_keys(lua_State *L, int tidx, const char *const *known, const char *owner, const char *noun);
 void lun_no_extra(lua_State *L, const char *call, int most, int self);
+int lun_usual_extra(lua_State *L, int i);
 void lun_push_key_suggestion(lua_State *L, const char *name, int t1, int t2);
 int lun_type_method(lua_State *L);
 int lun_type_define_method(lua_State *L);

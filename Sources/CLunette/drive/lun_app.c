@@ -102,7 +102,8 @@ static int lun_ui_configure(lua_State *L) {
     if (lua_type(L, -1) != LUA_TNUMBER)
       return lun_error_here(L, "ui.configure: timeBudget must be a number of seconds, got %s", luaL_typename(L, -1));
     if (!lun_budget_lower(lun_state(L), (double)lua_tonumber(L, -1)))
-      return lun_error_here(L, "ui.configure: timeBudget must be a positive number of seconds, got %s", luaL_tolstring(L, -1, NULL));
+      return lun_error_here(L, "ui.configure: timeBudget must be a positive number of seconds, got %s",
+                            (lun_describe(L, -1, 1), lua_tostring(L, -1)));
   }
   return 0;
 }
@@ -178,7 +179,8 @@ static int lun_app_dependencies(lua_State *L) {
 /* ui.trace(on) -> (): logs why views re-render (and prints each line). */
 static int lun_ui_trace(lua_State *L) {
   lun_no_extra(L, "ui.trace", 1, 0);
-  if (!lua_isboolean(L, 1)) return lun_error_here(L, "ui.trace takes true or false, got %s", luaL_typename(L, 1));
+  if (!lua_isboolean(L, 1) && !lua_isnoneornil(L, 1))
+    return lun_error_here(L, "ui.trace takes true or false, got %s", luaL_typename(L, 1));
   lun_out_done_send(L, lun_state(L));             /* runs that ended before it are not traced */
   lunh(lun_state(L)->rt, trace, set, lua_toboolean(L, 1), 1);
   return 0;

@@ -292,6 +292,10 @@ static int lun_binding_index(lua_State *L) {
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
   lua_pop(L, 1);
+  if (lun_binding_is_functions(L, 1)) {           /* a ui.Binding(get, set): its get runs when the member is read */
+    lun_binding_new(L, LUN_BIND_MEMBER, 1, 2);
+    return 1;
+  }
   lun_binding_get(L, 1);                          /* what it holds now has the member ($book.title) */
   t = lua_type(L, 3);
   if (t == LUA_TNUMBER || t == LUA_TBOOLEAN || t == LUA_TSTRING || t == LUA_TFUNCTION)

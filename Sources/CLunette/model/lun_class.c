@@ -207,9 +207,12 @@ int lun_class_define(lua_State *L, const char *name, int specidx, int kind, cons
  * lun_typename.c). Returns it. */
 static const char *lun_class_name_arg(lua_State *L, const char *call) {
   const char *name;
+  if (lua_gettop(L) == 3 && lua_istable(L, 2) && lua_type(L, 3) == LUA_TSTRING) lua_settop(L, 2);   /* require's data */
   lun_no_extra(L, call, 2, 0);
   if (lua_type(L, 1) != LUA_TSTRING || lua_rawlen(L, 1) == 0)
     lun_error_here(L, "%s: a model's name is a string, not empty, got %s", call, luaL_typename(L, 1));
+  if (lua_rawlen(L, 1) > LUN_MAX_NAME)
+    lun_error_here(L, "%s: a model's name is at most %d bytes, got %d", call, LUN_MAX_NAME, (int)lua_rawlen(L, 1));
   lun_check_name_text(L, 1, "a model's name");
   luaL_checktype(L, 2, LUA_TTABLE);
   name = lua_tostring(L, 1);

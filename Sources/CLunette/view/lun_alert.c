@@ -172,7 +172,7 @@ void lun_walk_alert(lua_State *L, lun_Walk *W, int v) {
       lua_rawgeti(L, -3, 3) != LUA_TTABLE)
     luaL_error(L, "the view's 'alertSpec' field was altered");
   lun_binding_get(L, -2);
-  if (!lua_isboolean(L, -1)) {                    /* alert(_:isPresented:) takes a Binding<Bool> */
+  if (!lua_isboolean(L, -1) && !lua_isnil(L, -1)) {   /* alert(_:isPresented:) takes a Binding<Bool>; nil: not set, false */
     lua_rawgeti(L, -5, 5);
     luaL_error(L, "view:%s(\"%s\", …): isPresented holds a %s; it is a Binding to a boolean",
                lua_isstring(L, -1) ? lua_tostring(L, -1) : "alert", lua_tostring(L, -5), luaL_typename(L, -2));

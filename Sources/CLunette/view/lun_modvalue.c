@@ -91,10 +91,14 @@ static void lun_modvalue_frame(lua_State *L) {
 }
 
 /* SwiftUI's Color names (https://developer.apple.com/documentation/swiftui/color),
- * "grey" beside "gray" (the preview draws both). */
+ * "grey" beside "gray" (the preview draws both), and the ShapeStyles a
+ * foreground or background commonly takes: the hierarchical levels, the
+ * tint, the materials (https://developer.apple.com/documentation/swiftui/shapestyle). */
 static const char *const lun_color_names[] = {"black", "blue", "brown", "clear", "cyan", "gray", "grey", "green",
                                               "indigo", "mint", "orange", "pink", "purple", "red", "teal", "white",
-                                              "yellow", "primary", "secondary", "accentColor", NULL};
+                                              "yellow", "primary", "secondary", "tertiary", "quaternary", "quinary",
+                                              "accentColor", "tint", "ultraThinMaterial", "thinMaterial",
+                                              "regularMaterial", "thickMaterial", "ultraThickMaterial", NULL};
 
 /* Font's text styles (https://developer.apple.com/documentation/swiftui/font/textstyle). */
 static const char *const lun_font_styles[] = {"largeTitle", "title", "title2", "title3", "headline", "subheadline",
@@ -103,8 +107,9 @@ static const char *const lun_font_styles[] = {"largeTitle", "title", "title2", "
 /* ButtonStyle's and TextFieldStyle's names
  * (https://developer.apple.com/documentation/swiftui/primitivebuttonstyle,
  * https://developer.apple.com/documentation/swiftui/textfieldstyle). */
-static const char *const lun_button_styles[] = {"automatic", "bordered", "borderedProminent", "borderless", "plain", NULL};
-static const char *const lun_field_styles[] = {"automatic", "plain", "roundedBorder", NULL};
+static const char *const lun_button_styles[] = {"automatic", "bordered", "borderedProminent", "borderless", "plain",
+                                               "link", NULL};
+static const char *const lun_field_styles[] = {"automatic", "plain", "roundedBorder", "squareBorder", NULL};
 
 /* 1 if s (len bytes) is "#" and 3, 4, 6 or 8 hex digits. */
 static int lun_is_hex_color(const char *s, size_t len) {
@@ -129,20 +134,19 @@ static int lun_read_channel(const char **p) {
   return digits > 0 && digits <= 3 && n <= 255;
 }
 
-/* Reads an alpha at *p: 0, 1, or a fraction of up to 4 digits (0.5, .25). */
+/* Reads an alpha at *p: a number from 0 to 1 — 0, 1, 0.5, .25, 1.0 —
+ * with at most 6 decimals. */
 static int lun_read_alpha(const char **p) {
-  int digits = 0;
+  int digits = 0, whole = -1, nonzero = 0;
   lun_skip_spaces(p);
-  if (**p == '0' || **p == '1') {
-    char whole = **p;
+  if (**p == '0' || **p == '1') whole = *(*p)++ - '0';
+  if (**p == '.') {
     (*p)++;
-    if (whole == '1' || **p != '.') { lun_skip_spaces(p); return 1; }
+    while (**p >= '0' && **p <= '9' && digits < 7) { nonzero |= **p != '0'; (*p)++; digits++; }
+    if (digits == 0 || digits > 6) return 0;
   }
-  if (**p != '.') return 0;
-  (*p)++;
-  while (**p >= '0' && **p <= '9' && digits < 5) { (*p)++; digits++; }
   lun_skip_spaces(p);
-  return digits >= 1 && digits <= 4;
+  return whole >= 0 || digits > 0 ? !(whole == 1 && nonzero) : 0;
 }
 
 /* 1 if s is rgb(r, g, b) or rgba(r, g, b, a): channels 0..255, alpha 0..1. */
@@ -156,7 +160,7 @@ static int lun_is_rgb_color(const char *s) {
   return p[0] == ')' && p[1] == '\0';
 }
 
-/* 1 if the string s is one of list's. */
+/* 1 if the string s is one of list's (a string holding a NUL is none). */
 static int lun_is_one_of(const char *s, const char *const *list) {
   int i;
   for (i = 0; list[i]; i++)
@@ -177,19 +181,21 @@ static int lun_modvalue_refuse(lua_State *L, const char *name, const char *const
 /* A colour: a SwiftUI Color's name, "#rrggbb" (3, 4, 6 or 8 digits) or
  * "rgb(r, g, b)" / "rgba(r, g, b, a)". */
 static void lun_modvalue_color(lua_State *L, const char *name) {
-  size_t len;
+  size_t len = 0;
   const char *s = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &len) : NULL;
-  if (s && (lun_is_one_of(s, lun_color_names) || lun_is_hex_color(s, len) || lun_is_rgb_color(s))) return;
+  if (s && strlen(s) == len && (lun_is_one_of(s, lun_color_names) || lun_is_hex_color(s, len) || lun_is_rgb_color(s))) return;
   lun_modvalue_refuse(L, name, lun_color_names, "a colour (\"red\", \"#ff8800\", \"rgb(255, 136, 0)\")");
 }
 
 /* One of `list`'s names. */
 static void lun_modvalue_choice(lua_State *L, const char *name, const char *const *list, const char *what) {
-  if (lua_type(L, 2) == LUA_TSTRING && lun_is_one_of(lua_tostring(L, 2), list)) return;
+  if (lua_type(L, 2) == LUA_TSTRING && strlen(lua_tostring(L, 2)) == lua_rawlen(L, 2) && lun_is_one_of(lua_tostring(L, 2), list))
+    return;
   lun_modvalue_refuse(L, name, list, what);
 }
 
-/* A number (not text that reads as one) from lo to hi, finite. */
+/* A number (not text that reads as one) from lo to hi, finite; within a
+ * billionth of them (a computed 1.0000000000000002 is 1). */
 static void lun_modvalue_number(lua_State *L, const char *name, double lo, double hi, const char *what) {
   double n;
   if (lua_type(L, 2) != LUA_TNUMBER) {
@@ -197,9 +203,11 @@ static void lun_modvalue_number(lua_State *L, const char *name, double lo, doubl
     lun_error_here(L, "view:%s: its value is %s, got %s", name, what, lua_tostring(L, -1));
   }
   n = lua_tonumber(L, 2);
-  if (!(n >= lo && n <= hi)) {
-    lun_describe(L, 2, 1);
-    lun_error_here(L, "view:%s: its value is %s, got %s", name, what, lua_tostring(L, -1));
+  if (!(n >= lo - 1e-9 && n <= hi + 1e-9)) {
+    char shown[40];
+    if (n != n || lua_isinteger(L, 2) || n > 1e300 || n < -1e300) { lun_describe(L, 2, 1); snprintf(shown, sizeof shown, "%s", lua_tostring(L, -1)); }
+    else snprintf(shown, sizeof shown, "%.17g", n);   /* as it is: 1.0000001, not 1.0 */
+    lun_error_here(L, "view:%s: its value is %s, got %s", name, what, shown);
   }
 }
 

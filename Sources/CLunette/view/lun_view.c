@@ -46,19 +46,12 @@ const char *lun_view_kind_name(int kind) {
 
 /* Raises, naming the caller's line, if the constructor `name` got a value
  * past its `most` arguments: an option, a callback or a value it would not
- * use (D10). Lua's usual extras pass: one number after a string or a
- * number — gsub's count, a row's index when the constructor is a row
- * function (ui.List(names, ui.Text)) — and trailing nils. [-0, +0] */
+ * use (D10). Lua's usual extras pass (lun_usual_extra: gsub's count, a
+ * row's index, require's data), and trailing nils. [-0, +0] */
 static void lun_view_arity(lua_State *L, const char *name, int most) {
-  int i, got = lua_gettop(L);
-  for (i = most + 1; i <= got; i++) {
-    int t = lua_type(L, i), before = lua_type(L, i - 1);
-    if (t == LUA_TNIL) continue;                  /* a wrapper forwarding `...` */
-    if (t == LUA_TNUMBER && i == most + 1 && i > 1 && (before == LUA_TSTRING || before == LUA_TNUMBER))
-      continue;                                   /* gsub's count, a row's index (ui.List(names, ui.Text)) */
-    lun_error_here(L, "ui.%s takes %s%d argument%s, got a %s as argument %d", name, most ? "at most " : "", most,
-                   most == 1 ? "" : "s", lua_typename(L, t), i);
-  }
+  char call[32];
+  snprintf(call, sizeof call, "ui.%s", name);
+  lun_no_extra(L, call, most, 0);
 }
 
 static void lun_view_bound_value(lua_State *L, int kind, int labelarg, int bindarg);
@@ -296,10 +289,10 @@ static int lun_ui_section(lua_State *L) {
   int vidx;
   lun_no_extra(L, "ui.Section", 3, 0);
   lua_settop(L, 3);
-  if (lua_type(L, 1) == LUA_TTABLE && lua_isnil(L, 2)) {   /* Section { … }: no header */
+  if (lua_type(L, 1) == LUA_TTABLE && lua_isnil(L, 2)) {   /* Section { … } (and its footer): no header */
+    lua_copy(L, 1, 2);
     lua_pushnil(L);
-    lua_insert(L, 1);
-    lua_settop(L, 3);
+    lua_replace(L, 1);
   }
   lun_view_one_child(L, 2);
   if (lua_isnil(L, 2)) { lua_newtable(L); lua_replace(L, 2); }
@@ -323,7 +316,9 @@ static int lun_ui_section(lua_State *L) {
  * low <= high, nothing else (SwiftUI's ClosedRange). [-0, +0] */
 static void lun_view_range_arg(lua_State *L, int arg, const char *name) {
   lua_Number lo = 0, hi = 0;
-  int ok = lua_type(L, arg) == LUA_TTABLE && !lua_getmetatable(L, arg);
+  int ok;
+  lun_proxy_unwrap(L, arg);                        /* a range a model or state holds: its pair */
+  ok = lua_type(L, arg) == LUA_TTABLE && !lua_getmetatable(L, arg);
   if (ok) {
     int entries = 0;
     lua_pushnil(L);
@@ -698,18 +693,29 @@ lua_Integer lun_picker_find(lua_State *L, int oidx, int vidx) {
   return found;
 }
 
-/* Lua's name of the type of the value at idx, as a Picker's tags are told
- * apart: models and Swift objects by their class ("Book"). [-0, +0] */
-static const char *lun_picker_type(lua_State *L, int idx) {
-  if (lun_proxy_test(L, idx)) return "table";      /* a table state holds */
+/* Pushes Lua's name of the type of the value at idx, as a Picker's tags
+ * are told apart: models and Swift objects by their class ("Book"), read
+ * raw (no metamethod runs). [-0, +1] */
+static void lun_picker_type(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  if (lun_proxy_test(L, idx)) { lua_pushliteral(L, "table"); return; }   /* a table state holds */
   if (lua_type(L, idx) == LUA_TUSERDATA && lua_getmetatable(L, idx)) {
-    const char *name;
-    lua_getfield(L, -1, "__name");
-    name = lua_tostring(L, -1);
+    lua_pushliteral(L, "__name");
+    if (lua_rawget(L, -2) == LUA_TSTRING) { lua_remove(L, -2); return; }
     lua_pop(L, 2);
-    if (name) return name;
   }
-  return luaL_typename(L, idx);
+  lua_pushstring(L, luaL_typename(L, idx));
+}
+
+/* 1 if the values at a and b are of one Picker tag type (lun_picker_type). [-0, +0] */
+static int lun_picker_same_type(lua_State *L, int a, int b) {
+  int same;
+  b = lua_absindex(L, b);
+  lun_picker_type(L, a);
+  lun_picker_type(L, b);
+  same = lua_rawequal(L, -1, -2);
+  lua_pop(L, 2);
+  return same;
 }
 
 /* Checks a Picker's tags, the list at 3 (label at 1, binding at 2): a list
@@ -739,15 +745,21 @@ static void lun_picker_check(lua_State *L) {
   if (!first) { lua_pop(L, 1); return; }
   for (; i <= n; i++) {
     lua_rawgeti(L, 3, i);
-    if (!lun_is_none(L, -1) && strcmp(lun_picker_type(L, -1), lun_picker_type(L, first)) != 0)
+    if (!lun_is_none(L, -1) && !lun_picker_same_type(L, -1, first)) {
+      lun_picker_type(L, -1);
+      lun_picker_type(L, first);
       lun_error_here(L, "ui.Picker \"%s\": option %d is a %s, the first a %s: a Picker's tags are of one type, its selection's",
-                     label, (int)i, lun_picker_type(L, -1), lun_picker_type(L, first));
+                     label, (int)i, lua_tostring(L, -2), lua_tostring(L, -1));
+    }
     lua_pop(L, 1);
   }
   if (lun_view_bound_peek(L, 2)) {
-    if (!lua_isnil(L, -1) && strcmp(lun_picker_type(L, -1), lun_picker_type(L, first)) != 0)
+    if (!lua_isnil(L, -1) && !lun_picker_same_type(L, -1, first)) {
+      lun_picker_type(L, -1);
+      lun_picker_type(L, first);
       lun_error_here(L, "ui.Picker \"%s\": its binding holds a %s, its options are of type %s: a Picker's tags are of its selection's type",
-                     label, lun_picker_type(L, -1), lun_picker_type(L, first));
+                     label, lua_tostring(L, -2), lua_tostring(L, -1));
+    }
     lua_pop(L, 1);
   }
   lua_pop(L, 2);                                  /* the first option, the label's text */
@@ -757,6 +769,7 @@ static int lun_ui_picker(lua_State *L) {
   lua_Integer i, n, m = 0;
   int views = 0;
   lun_view_arity(L, "Picker", 3);
+  lun_proxy_unwrap(L, 3);                          /* options a model or state holds: their list */
   luaL_checktype(L, 3, LUA_TTABLE);
   lua_settop(L, 3);
   n = (lua_Integer)lua_rawlen(L, 3);
@@ -877,7 +890,7 @@ static void lun_view_symbol_arg(lua_State *L, int arg, const char *view, const c
 static int lun_ui_image(lua_State *L) {
   static const char *const options[] = {"systemName", NULL};
   int vidx;
-  if (lua_gettop(L) > 1) lun_error_here(L, "ui.Image takes a name or { systemName = … }, got %d arguments", lua_gettop(L));
+  lun_view_arity(L, "Image", 1);                  /* a row's index passes: ui.ForEach(names, ui.Image) */
   lua_settop(L, 1);
   if (lua_type(L, 1) == LUA_TTABLE && !lua_getmetatable(L, 1)) {
     lun_check_keys(L, 1, options, "ui.Image", "option");
@@ -904,7 +917,8 @@ static int lun_ui_label(lua_State *L) {
   int vidx;
   lun_view_arity(L, "Label", 3);
   lua_settop(L, 3);
-  if (!lua_isnil(L, 3)) lun_error_here(L, "ui.Label takes a title and a symbol's name: ui.Label(\"Lightning\", \"bolt.fill\")");
+  if (!lua_isnil(L, 3) && !lun_usual_extra(L, 3))
+    lun_error_here(L, "ui.Label takes a title and a symbol's name: ui.Label(\"Lightning\", \"bolt.fill\")");
   lun_view_symbol_arg(L, 2, "Label", "the systemImage (its second argument)");
   vidx = lun_view_new(L, LUN_VIEW_LABEL);
   lun_view_text_arg(L, 1, vidx, "text");
@@ -1582,6 +1596,7 @@ static int lun_ui_view(lua_State *L) {
   size_t len;
   int infoidx, i;
   if (lua_type(L, 1) != LUA_TSTRING) luaL_typeerror(L, 1, "string (the view's name)");
+  if (lua_gettop(L) == 3 && lua_istable(L, 2) && lua_type(L, 3) == LUA_TSTRING) lua_settop(L, 2);   /* require's data */
   lun_no_extra(L, "ui.View", 2, 0);
   name = lua_tolstring(L, 1, &len);
   if (len == 0 || len > LUN_MAX_NAME)               /* the host keeps every view type's name (R19) */

@@ -535,7 +535,7 @@ static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
   lua_rawgeti(L, -1, 1);
   if (!lun_binding_test(L, -1)) lun_walk_altered(L, "sheet");
   lun_binding_get(L, -1);                         /* sheet, binding, value (the item) */
-  if (!itemMode && !lua_isboolean(L, -1)) {       /* sheet(isPresented:) takes a Binding<Bool> */
+  if (!itemMode && !lua_isboolean(L, -1) && !lua_isnil(L, -1)) {   /* sheet(isPresented:) takes a Binding<Bool>; nil: false */
     lua_rawgeti(L, -3, 5);
     luaL_error(L, "view:%s: isPresented holds a %s; it is a Binding to a boolean", luaL_optstring(L, -1, "sheet"),
                luaL_typename(L, -2));

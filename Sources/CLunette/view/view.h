@@ -13,8 +13,6 @@
 #include "core/core.h"
 
 #define LUN_MT_VIEW "lunette.View"
-/* The longest name of a view type (the host keeps each one). */
-#define LUN_MAX_NAME 256
 
 /* Section kinds of a view type's properties. */
 enum {

@@ -308,7 +308,7 @@ local Stack = ui.View("NavigationStack", { state = { own = {}, heard = false, ve
   local _ = self.version                                  -- what the screens declared changed: render again
   local screens, content = {}, self.content
   for i = 1, #content do screens[i] = withPath(content[i], path, self, "c" .. i) end
-  local list = path:get()
+  local list = path:get() or {}                   -- a path not set yet: no screen pushed
   for i = 1, #list do
     local depth = i
     local function pop()
@@ -363,7 +363,7 @@ local Link = ui.View("NavigationLink", { environment = { path = navigationPath }
       error(("NavigationLink '%s' is not inside a NavigationStack"):format(tostring(self.label)), 0)
     end
     local list, destination = {}, self.destination
-    for i = 1, #path:get() do list[i] = path:get()[i] end
+    for i = 1, #(path:get() or {}) do list[i] = path:get()[i] end
     if type(destination) == "function" then destination = destination() end
     list[#list + 1] = destination
     path:set(list)

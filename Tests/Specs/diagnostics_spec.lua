@@ -356,12 +356,12 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.matches("view:onPreferenceChange: preference key 'Nope' is not declared",
       fails(function() return ui.Text("x"):onPreferenceChange("Nope", print) end))
     assert.truthy(ui.Text("x"):preference("D10Title", "t"))
-    local Book = ui.Observable("D10BoundBook", { title = "t" })
+    local BoundBook = ui.Observable("D10BoundBook", { title = "t" })
     assert.matches("the binding holds a number, which has no member 'value' to bind",
       fails(function() return ui.Binding.constant(1).value end))
     assert.matches("D10BoundBook has no property 'titel' to bind %(did you mean 'title'%?%)",
-      fails(function() return ui.Binding.constant(Book()).titel end))
-    assert.equal('Binding("t")', tostring(ui.Binding.constant(Book()).title))
+      fails(function() return ui.Binding.constant(BoundBook()).titel end))
+    assert.equal('Binding("t")', tostring(ui.Binding.constant(BoundBook()).title))
     assert.matches("ui.Binding%(get, set%) takes two functions, got a function and a nil", fails(function() return ui.Binding(print) end))
   end)
 

@@ -238,6 +238,7 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
       local app = ui.mount(ui.View("Presenting", function() return case[1] end) {})
       assert.has_error_node(app, "it is a Binding to a boolean")
       assert.matches(case[2], app:tree())
+      assert.matches("Presenting: [^\n]-diagnostics_spec.lua:%d+: view:", app:tree())   -- where the body is: the walk ran last
       app:unmount()
     end
   end)

@@ -415,6 +415,37 @@ static int lun_update_host_end(lua_State *L, lun_State *S, int32_t unit, int sta
   return before | lunh(S->rt, scheduler, unit_end, unit, status, msg, len);
 }
 
+/* 1 if msg begins with a position ("file.lua:12: "). */
+static int lun_has_position(const char *msg) {
+  const char *colon = strchr(msg, ':');
+  size_t digits = 0;
+  if (!colon || colon == msg || memchr(msg, ' ', (size_t)(colon - msg))) return 0;
+  while (colon[1 + digits] >= '0' && colon[1 + digits] <= '9') digits++;
+  return digits > 0 && colon[1 + digits] == ':';
+}
+
+/* A run that failed while its output was walked (run->walk.body still set)
+ * names where its body is, when the message has no position: the code
+ * that ran last was the runtime's ("file:12: view:sheet: isPresented
+ * holds a number …"). The string on top is replaced. [-1, +1] */
+static void lun_update_walk_where(lua_State *L, lun_State *S, const lun_Run *run) {
+  lua_Debug ar;
+  int record;
+  const char *msg = lua_tostring(L, -1);
+  if (!run->walk.body || !msg || lun_has_position(msg)) return;
+  if (run->ticket.kind != LUN_UNIT_COMPONENT && run->ticket.kind != LUN_UNIT_ROW) return;
+  if (lua_rawgeti(L, LUA_REGISTRYINDEX, run->ticket.recordRef) != LUA_TTABLE) { lua_pop(L, 1); return; }
+  record = lua_gettop(L);
+  if (run->ticket.kind == LUN_UNIT_ROW) lun_getkey(L, S, record, LUN_K_ROW);
+  else if (lun_getkey(L, S, record, LUN_K_INFO) == LUA_TTABLE) lun_getkey(L, S, -1, LUN_K_BODY);
+  if (!lua_isfunction(L, -1)) { lua_settop(L, record - 1); return; }
+  lua_getinfo(L, ">S", &ar);                      /* pops the function */
+  lua_settop(L, record - 1);
+  lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.linedefined);
+  lua_insert(L, -2);
+  lua_concat(L, 2);
+}
+
 /* Updates one unit and reports how it ended to the host (an effect only if
  * it failed); releases what the host disposed meanwhile. Returns the
  * LUN_UNIT_* status. */
@@ -461,6 +492,7 @@ LUN_HOT int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   lun_out_flush(L, S);                            /* a failed run's records too: its children */
   lun_update_life(L, S, &run.ticket, 0);          /* an error node stands in its place: its views are gone */
   lun_error_string(L, -1);
+  if (!stopped) lun_update_walk_where(L, S, &run);
   msg = lua_tolstring(L, -1, &len);
   releases = lun_update_host_end(L, S, run.ticket.unit, stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED, msg, len);
   lua_pop(L, 2);

@@ -394,6 +394,26 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     app:unmount()
     assert.error_matches(function() ui.Text("x"):foregroundStyle("red\0 garbage") end, "its value is a colour")
     assert.error_matches(function() ui.Text("x"):opacity(1.5) end, "its value is a number from 0 to 1, got 1.5")
+    local nearly = ui.mount(ui.Text("x"):opacity(1.0000000001))   -- within a billionth: kept as 1
+    assert.matches("%.opacity%(1%)", nearly:tree())
+    nearly:unmount()
+    -- a row's index passes a view's constructor only: a library call's second number is a value it would drop
+    assert.error_matches(function() ui.Timer.publish(1, 0.5) end, "ui.Timer.publish takes at most 1 argument")
+    assert.error_matches(function() ui.Binding.constant(1, 2) end, "ui.Binding.constant takes at most 1 argument")
+    -- a run that failed in the walk names its body's place once, and none for a C body
+    local spaced = assert(load('local ui = require("lunette")\nreturn ui.View("D10Spaced", function()\n'
+      .. '  return ui.Text("s"):sheet(ui.Binding.constant(1), function() return ui.EmptyView() end) end)',
+      "=my dir/spaced.lua"))()
+    local app2 = ui.mount(spaced {})
+    assert.has_error_node(app2, "my dir/spaced.lua:2: view:sheet: isPresented holds a number")
+    app2:unmount()
+    local wrapped = ui.View("D10Wrapped", coroutine.wrap(function()
+      while true do coroutine.yield(ui.Text("w"):sheet(ui.Binding.constant(1), function() return ui.EmptyView() end)) end
+    end))
+    local app3 = ui.mount(wrapped {})
+    assert.has_error_node(app3, "view:sheet: isPresented holds a number")
+    assert.matches("Error D10Wrapped: view:sheet:", app3:tree())
+    app3:unmount()
   end)
 
   -- Swift's Duration and TimeInterval sleeps and timers are finite:

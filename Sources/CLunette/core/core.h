@@ -215,7 +215,7 @@ void lun_push_suggestion(lua_State *L, const char *name, int arrayidx, const cha
 void lun_check_sections(lua_State *L, int tidx, const char *const *known, const char *owner);
 void lun_check_keys(lua_State *L, int tidx, const char *const *known, const char *owner, const char *noun);
 void lun_no_extra(lua_State *L, const char *call, int most, int self);
-int lun_usual_extra(lua_State *L, int i);
+int lun_usual_extra(lua_State *L, int i, int rows);
 void lun_push_key_suggestion(lua_State *L, const char *name, int t1, int t2);
 int lun_type_method(lua_State *L);
 int lun_type_define_method(lua_State *L);

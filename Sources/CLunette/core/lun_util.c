@@ -231,20 +231,20 @@ void lun_sort_strings(lua_State *L, int idx, lua_Integer n) {
 void lun_no_extra(lua_State *L, const char *call, int most, int self) {
   int i, got = lua_gettop(L);
   for (i = most + self + 1; i <= got; i++)
-    if (!lua_isnil(L, i) && !(i == most + self + 1 && lun_usual_extra(L, i)))
+    if (!lua_isnil(L, i) && !(i == most + self + 1 && lun_usual_extra(L, i, 0)))
       lun_error_here(L, "%s takes %s%d argument%s, got a %s as argument %d", call, most ? "at most " : "", most,
                      most == 1 ? "" : "s", luaL_typename(L, i), i - self);
 }
 
 /* 1 if the value at i, just past what a call takes, is one of Lua's usual
  * extras the call was handed by another's results: a number after a
- * string (gsub's count), or a number second after a string or a number (a
- * row's index, when a constructor is a row function: ui.List(names,
- * ui.Text)). [-0, +0] */
-int lun_usual_extra(lua_State *L, int i) {
+ * string (gsub's count), or, for a view's constructor (`rows`), a number
+ * second after a number (a row's index, when the constructor is a row
+ * function: ui.List(numbers, ui.Text)). [-0, +0] */
+int lun_usual_extra(lua_State *L, int i, int rows) {
   int before = i > 1 ? lua_type(L, i - 1) : LUA_TNONE;
   if (lua_type(L, i) != LUA_TNUMBER) return 0;
-  return before == LUA_TSTRING || (i == 2 && before == LUA_TNUMBER);
+  return before == LUA_TSTRING || (rows && i == 2 && before == LUA_TNUMBER);
 }
 
 /* Checks that the name at argument arg (a string) has no control bytes (a

@@ -415,21 +415,40 @@ static int lun_update_host_end(lua_State *L, lun_State *S, int32_t unit, int sta
   return before | lunh(S->rt, scheduler, unit_end, unit, status, msg, len);
 }
 
-/* 1 if msg begins with a position ("file.lua:12: "). */
+/* 1 if msg begins with a position ("file.lua:12: ", "my dir/x.lua:3: "):
+ * ":<digits>:" on its first line, with no ": " before it (a message's
+ * parts are told apart by ": ", a chunk's name may hold spaces). */
 static int lun_has_position(const char *msg) {
-  const char *colon = strchr(msg, ':');
-  size_t digits = 0;
-  if (!colon || colon == msg || memchr(msg, ' ', (size_t)(colon - msg))) return 0;
-  while (colon[1 + digits] >= '0' && colon[1 + digits] <= '9') digits++;
-  return digits > 0 && colon[1 + digits] == ':';
+  const char *p;
+  for (p = msg; *p && *p != '\n'; p++) {
+    if (p[0] == ':' && p[1] == ' ') return 0;
+    if (p[0] == ':' && p > msg && p[1] >= '0' && p[1] <= '9') {
+      const char *q = p + 1;
+      while (*q >= '0' && *q <= '9') q++;
+      if (*q == ':') return 1;
+    }
+  }
+  return 0;
+}
+
+/* Protected part of lun_update_walk_where: (message, function) -> the
+ * message after "file:12: ", the function's place (it allocates). */
+static int lun_update_walk_where_k(lua_State *L) {
+  lua_Debug ar;
+  lua_getinfo(L, ">S", &ar);                      /* pops the function */
+  if (ar.linedefined <= 0) return 1;              /* a C function (coroutine.wrap): no place to name */
+  lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.linedefined);
+  lua_insert(L, 1);
+  lua_concat(L, 2);
+  return 1;
 }
 
 /* A run that failed while its output was walked (run->walk.body still set)
- * names where its body is, when the message has no position: the code
- * that ran last was the runtime's ("file:12: view:sheet: isPresented
- * holds a number …"). The string on top is replaced. [-1, +1] */
+ * names where its body is, when the message has no position: the nearest
+ * place the script wrote ("file:12: view:sheet: isPresented holds a number
+ * …"). The string on top is replaced; it stays as it is if naming the
+ * place fails (memory: the run's end must still be told). [-1, +1] */
 static void lun_update_walk_where(lua_State *L, lun_State *S, const lun_Run *run) {
-  lua_Debug ar;
   int record;
   const char *msg = lua_tostring(L, -1);
   if (!run->walk.body || !msg || lun_has_position(msg)) return;
@@ -439,11 +458,12 @@ static void lun_update_walk_where(lua_State *L, lun_State *S, const lun_Run *run
   if (run->ticket.kind == LUN_UNIT_ROW) lun_getkey(L, S, record, LUN_K_ROW);
   else if (lun_getkey(L, S, record, LUN_K_INFO) == LUA_TTABLE) lun_getkey(L, S, -1, LUN_K_BODY);
   if (!lua_isfunction(L, -1)) { lua_settop(L, record - 1); return; }
-  lua_getinfo(L, ">S", &ar);                      /* pops the function */
+  lua_pushcfunction(L, lun_update_walk_where_k);
+  lua_pushvalue(L, record - 1);                   /* the message */
+  lua_pushvalue(L, -3);                           /* the function */
+  if (lua_pcall(L, 2, 1, 0) != LUA_OK) { lua_settop(L, record - 1); return; }
+  lua_replace(L, record - 1);
   lua_settop(L, record - 1);
-  lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.linedefined);
-  lua_insert(L, -2);
-  lua_concat(L, 2);
 }
 
 /* Updates one unit and reports how it ended to the host (an effect only if

@@ -221,7 +221,13 @@ void lun_modvalue_check(lua_State *L, const char *name, const char *arg) {
     case 't': lun_modvalue_choice(L, name, lun_font_styles, "a font's text style (\"title\", \"headline\", \"body\", ...)"); break;
     case 'B': lun_modvalue_choice(L, name, lun_button_styles, "a button style (\"bordered\", \"borderedProminent\", \"plain\", ...)"); break;
     case 'T': lun_modvalue_choice(L, name, lun_field_styles, "a text field style (\"roundedBorder\", \"plain\", \"automatic\")"); break;
-    case 'u': lun_modvalue_number(L, name, 0, 1, "a number from 0 to 1"); break;
+    case 'u':                                     /* within a billionth: kept as 0 or 1 */
+      lun_modvalue_number(L, name, 0, 1, "a number from 0 to 1");
+      if (lua_tonumber(L, 2) < 0 || lua_tonumber(L, 2) > 1) {
+        lua_pushinteger(L, lua_tonumber(L, 2) < 0 ? 0 : 1);
+        lua_replace(L, 2);
+      }
+      break;
     case 'l':
       if (arg[1] == '?' && lua_isnoneornil(L, 2)) break;
       lun_modvalue_number(L, name, -1e9, 1e9, "a finite number");

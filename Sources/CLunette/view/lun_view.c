@@ -49,9 +49,11 @@ const char *lun_view_kind_name(int kind) {
  * use (D10). Lua's usual extras pass (lun_usual_extra: gsub's count, a
  * row's index, require's data), and trailing nils. [-0, +0] */
 static void lun_view_arity(lua_State *L, const char *name, int most) {
-  char call[32];
-  snprintf(call, sizeof call, "ui.%s", name);
-  lun_no_extra(L, call, most, 0);
+  int i, got = lua_gettop(L);
+  for (i = most + 1; i <= got; i++)
+    if (!lua_isnil(L, i) && !(i == most + 1 && lun_usual_extra(L, i, 1)))
+      lun_error_here(L, "ui.%s takes %s%d argument%s, got a %s as argument %d", name, most ? "at most " : "", most,
+                     most == 1 ? "" : "s", luaL_typename(L, i), i);
 }
 
 static void lun_view_bound_value(lua_State *L, int kind, int labelarg, int bindarg);
@@ -317,7 +319,11 @@ static int lun_ui_section(lua_State *L) {
 static void lun_view_range_arg(lua_State *L, int arg, const char *name) {
   lua_Number lo = 0, hi = 0;
   int ok;
-  lun_proxy_unwrap(L, arg);                        /* a range a model or state holds: its pair */
+  if (lun_proxy_test(L, arg)) {                    /* a range a model or state holds: a copy of its pair */
+    lun_proxy_unwrap(L, arg);
+    lun_copy_shallow(L, arg);
+    lua_replace(L, arg);
+  }
   ok = lua_type(L, arg) == LUA_TTABLE && !lua_getmetatable(L, arg);
   if (ok) {
     int entries = 0;
@@ -769,7 +775,11 @@ static int lun_ui_picker(lua_State *L) {
   lua_Integer i, n, m = 0;
   int views = 0;
   lun_view_arity(L, "Picker", 3);
-  lun_proxy_unwrap(L, 3);                          /* options a model or state holds: their list */
+  if (lun_proxy_test(L, 3)) {                      /* options a model or state holds: a copy of their list */
+    lun_proxy_unwrap(L, 3);
+    lun_copy_shallow(L, 3);
+    lua_replace(L, 3);
+  }
   luaL_checktype(L, 3, LUA_TTABLE);
   lua_settop(L, 3);
   n = (lua_Integer)lua_rawlen(L, 3);
@@ -917,7 +927,7 @@ static int lun_ui_label(lua_State *L) {
   int vidx;
   lun_view_arity(L, "Label", 3);
   lua_settop(L, 3);
-  if (!lua_isnil(L, 3) && !lun_usual_extra(L, 3))
+  if (!lua_isnil(L, 3) && !lun_usual_extra(L, 3, 1))
     lun_error_here(L, "ui.Label takes a title and a symbol's name: ui.Label(\"Lightning\", \"bolt.fill\")");
   lun_view_symbol_arg(L, 2, "Label", "the systemImage (its second argument)");
   vidx = lun_view_new(L, LUN_VIEW_LABEL);

@@ -455,6 +455,16 @@ describe("R11 R16 loops over shared and crafted values end", function()
     assert.truthy(ui.mount(ui.VStack { ui.Text("y"):id(shared(8)) }):find("y"))   -- 510 entries: an id still
   end)
 
+  -- A message naming a script's value held it whole (a 10 MB string given
+  -- as a font made a 10 MB message, twice over with a suggestion): cut.
+  it("R19 a message naming a huge value is cut, saying how long it was", function()
+    local ok, err = pcall(function() return ui.Text("x"):font(("x"):rep(4 * 1024 * 1024)) end)
+    assert.is_false(ok)
+    assert.is_true(#err <= 2100, #err)
+    assert.matches("hostile_spec.lua:%d+: view:font: its value is a font's text style", err)
+    assert.matches("… %(a message of %d+ bytes, cut%)$", err)
+  end)
+
   -- A Picker's tags are told apart by their class's __name: read through
   -- an __index a script set on a metatable, one name was collected while
   -- the other was read (a use after free: signal 11). It is read raw now.

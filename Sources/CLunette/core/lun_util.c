@@ -17,9 +17,14 @@ LUN_HOT void lun_nest(lua_State *L, int depth, const char *what) {
   luaL_checkstack(L, 16, what);
 }
 
+/* The longest message lun_error_here raises: one naming a script's value
+ * (a 10 MB string given as a colour) is cut, saying how long it was. */
+#define LUN_MAX_MESSAGE 2048
+
 /* Raises an error prefixed with the position of the running Lua code. */
 int lun_error_here(lua_State *L, const char *fmt, ...) {
   va_list argp;
+  size_t len;
   va_start(argp, fmt);
   luaL_where(L, 1);
   if (lua_rawlen(L, -1) == 0) {                   /* called by C (a binding's setter): the nearest Lua code */
@@ -33,6 +38,11 @@ int lun_error_here(lua_State *L, const char *fmt, ...) {
   lua_pushvfstring(L, fmt, argp);
   va_end(argp);
   lua_concat(L, 2);
+  if ((len = lua_rawlen(L, -1)) > LUN_MAX_MESSAGE) {
+    lua_pushlstring(L, lua_tostring(L, -1), LUN_MAX_MESSAGE - 64);
+    lua_pushfstring(L, "… (a message of %d bytes, cut)", (int)(len > 2000000000 ? 2000000000 : len));
+    lua_concat(L, 2);
+  }
   return lua_error(L);
 }
 

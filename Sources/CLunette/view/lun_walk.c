@@ -710,11 +710,18 @@ static LUN_RARE void lun_walk_picker_check(lua_State *L, lun_Walk *W, int v, int
     lua_settop(L, top);
     return;
   }
+  lua_pushliteral(L, "");                         /* where the body is, when a Lua function walks */
+  if (W->body && lua_isfunction(L, W->body)) {
+    lua_Debug ar;
+    lua_pushvalue(L, W->body);
+    lua_getinfo(L, ">S", &ar);
+    if (ar.linedefined > 0) lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.linedefined), lua_replace(L, -2);
+  }
   lun_rawfield(L, v, "text");
   lun_describe(L, -1, 1);
   lun_describe(L, sel, 1);
-  msg = lua_pushfstring(L, "Picker %s: the selection %s is none of its options' tags (tag an option with it, "
-                           "or select one of theirs)", lua_tostring(L, -2), lua_tostring(L, -1));
+  msg = lua_pushfstring(L, "%sPicker %s: the selection %s is none of its options' tags (tag an option with it, "
+                           "or select one of theirs)", lua_tostring(L, -4), lua_tostring(L, -2), lua_tostring(L, -1));
   len = lua_rawlen(L, -1);
   lunh(W->rt, inspect, warned, W->unit, msg, len);
   lua_settop(L, top);

@@ -52,13 +52,18 @@ enum PreviewTree {
     /// Whether `node` hosts the unit `unit` (a traced run's), or holds it
     /// in a row drawn transparently at its place.
     static func hosts(_ node: RenderNode, _ unit: Int32) -> Bool {
-        if node.hostedUnit == unit { return true }
-        var stack = node.children.filter(\.isTransparent)
+        node.hostedUnit == unit || transparentRows(in: node.children).contains { $0.hostedUnit == unit }
+    }
+
+    /// The rows among `nodes`, and the rows inside those, drawn
+    /// transparently (their content at their place), depth first.
+    static func transparentRows(in nodes: [RenderNode]) -> [RenderNode] {
+        var rows: [RenderNode] = [], stack = nodes.filter(\.isTransparent)
         while let row = stack.popLast() {
-            if row.hostedUnit == unit { return true }
+            rows.append(row)
             stack.append(contentsOf: row.children.filter(\.isTransparent))
         }
-        return false
+        return rows
     }
 
     /// The component node of the view labelled `label` ("BookView#2"), if it is rendered.
@@ -139,10 +144,8 @@ enum PreviewTree {
         /// Rows drawn transparently (their content at their place) are
         /// found at the node that holds them: a row's run patches its list.
         mutating func noteRows(in nodes: [RenderNode], drawnAt id: String) {
-            var stack = nodes.filter(\.isTransparent)
-            while let row = stack.popLast() {
+            for row in PreviewTree.transparentRows(in: nodes) {
                 if let unit = row.hostedUnit { hosted[unit] = id }
-                stack.append(contentsOf: row.children.filter(\.isTransparent))
             }
         }
     }

@@ -411,6 +411,18 @@ describe("R11 R16 loops over shared and crafted values end", function()
     return x
   end
 
+  -- Mounts the view and taps its "store" Button, whose action is refused
+  -- within 1.5 s; returns the error (the app unmounted).
+  local function storeRefused(view)
+    local app = ui.mount(view)
+    local started = os.clock()
+    local ok, err = pcall(function() app:find("store"):tap() end)
+    assert.is_false(ok)
+    assert.is_true(os.clock() - started < 1.5)
+    app:unmount()
+    return err
+  end
+
   -- Mounts the view, which the budget stops: an error node saying so,
   -- within `within` seconds if given.
   local function stoppedByBudget(view, within)
@@ -440,13 +452,8 @@ describe("R11 R16 loops over shared and crafted values end", function()
     local Holder = ui.View("SharedHolder", { state = { s = 0 }, body = function(self)
       return ui.Button("store", function() self.s = value end)
     end })
-    local app = ui.mount(Holder {})
-    local started = os.clock()
-    local ok, err = pcall(function() app:find("store"):tap() end)
-    assert.is_false(ok)
-    assert.matches("hostile_spec.lua:%d+: SharedHolder.state.s: the value has more than 1000000 entries along its paths", err)
-    assert.is_true(os.clock() - started < 1.5)
-    app:unmount()
+    assert.matches("hostile_spec.lua:%d+: SharedHolder.state.s: the value has more than 1000000 entries along its paths",
+      storeRefused(Holder {}))
     assert.error_matches(function() ui.Text("x"):task(function() end, { id = value }) end, "task id: the value has more than 1000000 entries")
     local keyed = ui.mount(ui.VStack { ui.Text("x"):id(value) })
     assert.has_error_node(keyed, "an id holds more than 4096 entries along its paths")
@@ -696,13 +703,7 @@ describe("R11 R16 loops over shared and crafted values end", function()
   it("R11 R15 a table written into a stored table is copied, within a million entries", function()
     local Stored = ui.View("HostileStoredShared", { appStorage = { big = ui.AppStorage("hostile.big", { 0 }) },
       body = function(self) return ui.Button("store", function() self.big[1] = shared(22) end) end })
-    local app = ui.mount(Stored {})
-    local started = os.clock()
-    local ok, err = pcall(function() app:find("store"):tap() end)
-    assert.is_false(ok)
-    assert.matches("a value stored in a model's table: the value has more than 1000000 entries", err)
-    assert.is_true(os.clock() - started < 1.5)
-    app:unmount()
+    assert.matches("a value stored in a model's table: the value has more than 1000000 entries", storeRefused(Stored {}))
   end)
 
   it("R16 a storage section takes a default or ui.AppStorage, not another marker", function()

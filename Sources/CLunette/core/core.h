@@ -38,6 +38,13 @@
  * while C runs. */
 #define LUN_BUDGET_CHECK_EVERY 4096
 
+void lun_budget_raise(lua_State *L);
+/* Looks at the budget (lun_budget_raise) when n, a C walk's count of what
+ * it visited, is a multiple of LUN_BUDGET_CHECK_EVERY. [-0, +0] */
+static inline void lun_budget_every(lua_State *L, unsigned long n) {
+  if ((n & (LUN_BUDGET_CHECK_EVERY - 1)) == 0) lun_budget_raise(L);
+}
+
 /* The longest list a loop over a view value's raw lists (children,
  * modifiers, options) walks: a script may rawset a border far past what it
  * holds (t[2^52] = true), and a loop to it would never end. */
@@ -160,7 +167,6 @@ void lun_budget_close(lun_Budget *b);
 int lun_budget_lower(lun_State *S, double seconds);
 int lun_budget_stopping(lun_State *S);
 void lun_typename_claim(lua_State *L, const char *call, const char *noun, const char *name);   /* lun_typename.c */
-void lun_budget_raise(lua_State *L);
 void lun_budget_raise_at(lua_State *L, const char *where);
 
 /* lun_pattern.c: string.find, match, gmatch and gsub under the budget */
@@ -216,6 +222,8 @@ void lun_check_sections(lua_State *L, int tidx, const char *const *known, const 
 void lun_check_keys(lua_State *L, int tidx, const char *const *known, const char *owner, const char *noun);
 void lun_no_extra(lua_State *L, const char *call, int most, int self);
 int lun_usual_extra(lua_State *L, int i, int rows);
+void lun_no_extra_view(lua_State *L, const char *name, int most);
+void lun_push_place(lua_State *L, int fidx);
 void lun_push_key_suggestion(lua_State *L, const char *name, int t1, int t2);
 int lun_type_method(lua_State *L);
 int lun_type_define_method(lua_State *L);

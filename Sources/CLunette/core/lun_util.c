@@ -238,12 +238,37 @@ void lun_sort_strings(lua_State *L, int idx, lua_Integer n) {
  * past its `most` arguments: an argument it would not use (D10). For calls
  * no row function or gsub feeds (those keep Lua's usual extras). A method
  * (self 1) counts its arguments after self. [-0, +0] */
-void lun_no_extra(lua_State *L, const char *call, int most, int self) {
+/* Raises, naming the caller's line and `prefix` `call`, if a value past
+ * the `most` arguments after `self` ones is not nil nor one of Lua's usual
+ * extras (lun_usual_extra, a row's index only for a view's constructor:
+ * `rows`). [-0, +0] */
+static void lun_extras(lua_State *L, const char *prefix, const char *call, int most, int self, int rows) {
   int i, got = lua_gettop(L);
   for (i = most + self + 1; i <= got; i++)
-    if (!lua_isnil(L, i) && !(i == most + self + 1 && lun_usual_extra(L, i, 0)))
-      lun_error_here(L, "%s takes %s%d argument%s, got a %s as argument %d", call, most ? "at most " : "", most,
+    if (!lua_isnil(L, i) && !(i == most + self + 1 && lun_usual_extra(L, i, rows)))
+      lun_error_here(L, "%s%s takes %s%d argument%s, got a %s as argument %d", prefix, call, most ? "at most " : "", most,
                      most == 1 ? "" : "s", luaL_typename(L, i), i - self);
+}
+
+void lun_no_extra(lua_State *L, const char *call, int most, int self) {
+  lun_extras(L, "", call, most, self, 0);
+}
+
+/* lun_no_extra for view constructor ui.`name`, which may be a row
+ * function (ui.List(numbers, ui.Text)): a row's index passes. [-0, +0] */
+void lun_no_extra_view(lua_State *L, const char *name, int most) {
+  lun_extras(L, "ui.", name, most, 0, 1);
+}
+
+/* Pushes "file:12: ", the place of the Lua function at fidx, or "" for a
+ * C function (coroutine.wrap's): where a message about what it made
+ * points when the code that ran last was the runtime's. [-0, +1] */
+void lun_push_place(lua_State *L, int fidx) {
+  lua_Debug ar;
+  lua_pushvalue(L, fidx);
+  lua_getinfo(L, ">S", &ar);
+  if (ar.linedefined > 0) lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.linedefined);
+  else lua_pushliteral(L, "");
 }
 
 /* 1 if the value at i, just past what a call takes, is one of Lua's usual

@@ -57,7 +57,7 @@ static int lun_same_tree(lua_State *L, int a, int b, int depth, unsigned *visits
   lua_pushnil(L);
   while (same && lua_next(L, a)) {
     count++;
-    if ((++*visits & 4095) == 0) lun_budget_raise(L);   /* a value shared along many paths: as the walk */
+    lun_budget_every(L, ++*visits);               /* a value shared along many paths: as the walk */
     lua_pushvalue(L, -2);
     lua_rawget(L, b);
     same = lun_same_tree(L, -2, -1, depth + 1, visits);
@@ -159,7 +159,7 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
     size_t klen;
     const char *key;
     int ref, elem;
-    if (((i - first + 1) & (LUN_BUDGET_CHECK_EVERY - 1)) == 0) lun_budget_raise(L);   /* C: the hook never fires */
+    lun_budget_every(L, (unsigned long)(i - first + 1));   /* C: the hook never fires */
     lua_geti(L, data, i);
     elem = lua_gettop(L);
     lun_identity_key(L, elem);
@@ -434,11 +434,8 @@ static int lun_has_position(const char *msg) {
 /* Protected part of lun_update_walk_where: (message, function) -> the
  * message after "file:12: ", the function's place (it allocates). */
 static int lun_update_walk_where_k(lua_State *L) {
-  lua_Debug ar;
-  lua_getinfo(L, ">S", &ar);                      /* pops the function */
-  if (ar.linedefined <= 0) return 1;              /* a C function (coroutine.wrap): no place to name */
-  lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.linedefined);
-  lua_insert(L, 1);
+  lun_push_place(L, 2);                           /* "" for a C function (coroutine.wrap) */
+  lua_pushvalue(L, 1);
   lua_concat(L, 2);
   return 1;
 }

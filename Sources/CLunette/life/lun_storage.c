@@ -252,7 +252,7 @@ static void lun_encode_at(lua_State *L, lun_Bytes *b, int vidx, int depth) {
     if (++b->visits > LUN_MAX_VISITED)
       lun_error_here(L, "a value kept in app storage has more than %d entries along its paths "
                      "(a table shared many times inside it?)", LUN_MAX_VISITED);
-    if ((b->visits & (LUN_BUDGET_CHECK_EVERY - 1)) == 0) lun_budget_raise(L);
+    lun_budget_every(L, (unsigned long)b->visits);
     if (lua_type(L, -2) != LUA_TSTRING && !lua_isinteger(L, -2))
       luaL_error(L, "a stored table may only have string or integer keys, got %s", luaL_typename(L, -2));
     lun_encode_at(L, b, -2, depth + 1);

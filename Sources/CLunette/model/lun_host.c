@@ -165,7 +165,7 @@ static void lun_host_visit(lua_State *L, lun_ToHost *c) {
   if (++c->visits > LUN_MAX_VISITED)
     lun_error_here(L, "a table given to Swift has more than %d entries along its paths (a table shared many times inside it?)",
                    LUN_MAX_VISITED);
-  if ((c->visits & (LUN_BUDGET_CHECK_EVERY - 1)) == 0) lun_budget_raise(L);
+  lun_budget_every(L, (unsigned long)c->visits);
 }
 
 /* Converts the plain table at idx into a host value table, entry by entry

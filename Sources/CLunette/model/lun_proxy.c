@@ -169,7 +169,7 @@ static void lun_copy_level(lua_State *L, int idx, int path, int depth, const cha
     if (++*visits > LUN_MAX_VISITED)
       luaL_error(L, "%s: the value has more than %d entries along its paths (a table shared many times inside it?)",
                  what, LUN_MAX_VISITED);
-    if ((*visits & (LUN_BUDGET_CHECK_EVERY - 1)) == 0) lun_budget_raise(L);   /* C: the hook never fires here */
+    lun_budget_every(L, (unsigned long)*visits);   /* C: the hook never fires here */
     if (lua_type(L, -1) == LUA_TTABLE) {
       if (lua_getmetatable(L, -1)) lua_pop(L, 1);
       else { lun_copy_level(L, lua_gettop(L), path, depth + 1, what, visits); lua_replace(L, -2); }
@@ -244,7 +244,7 @@ static void lun_compare_visit(lua_State *L, lun_Compare *c) {
   if (++c->visits > c->most)
     lun_error_here(L, "%s compared by contents has more than %d entries along its paths "
                    "(a table shared many times inside it?)", c->what, (int)c->most);
-  if ((c->visits & (LUN_BUDGET_CHECK_EVERY - 1)) == 0) lun_budget_raise(L);
+  lun_budget_every(L, (unsigned long)c->visits);
 }
 
 static int lun_values_equal_at(lua_State *L, int a, int b, int depth, lun_Compare *c) {

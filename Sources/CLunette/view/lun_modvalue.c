@@ -12,6 +12,20 @@
 #include "view/view.h"
 #include <math.h>
 
+/* 1 if the value at idx is a string naming one of list's (one holding a
+ * NUL names none). [-0, +0] */
+static int lun_names_one_of(lua_State *L, int idx, const char *const *list) {
+  size_t len;
+  const char *s;
+  int i;
+  if (lua_type(L, idx) != LUA_TSTRING) return 0;
+  s = lua_tolstring(L, idx, &len);
+  if (strlen(s) != len) return 0;
+  for (i = 0; list[i]; i++)
+    if (strcmp(s, list[i]) == 0) return 1;
+  return 0;
+}
+
 /* A frame's keys: SwiftUI's two frame modifiers as one table, a fixed size
  * (frame(width:height:alignment:),
  * https://developer.apple.com/documentation/swiftui/view/frame(width:height:alignment:))
@@ -72,10 +86,7 @@ static void lun_modvalue_frame(lua_State *L) {
         }
   }
   if (lua_getfield(L, 2, "alignment") != LUA_TNIL) {
-    int found = 0;
-    for (k = 0; lun_view_alignments[k] && !found; k++)
-      found = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), lun_view_alignments[k]) == 0;
-    if (!found) {
+    if (!lun_names_one_of(L, -1, lun_view_alignments)) {
       lun_push_suggestion(L, luaL_tolstring(L, -1, NULL), 0, lun_view_alignments);
       lun_error_here(L, "view:frame: alignment is one of SwiftUI's (center, leading, topLeading, ...), got %s%s",
                      lua_tostring(L, -2), lua_tostring(L, -1));
@@ -160,14 +171,6 @@ static int lun_is_rgb_color(const char *s) {
   return p[0] == ')' && p[1] == '\0';
 }
 
-/* 1 if the string s is one of list's (a string holding a NUL is none). */
-static int lun_is_one_of(const char *s, const char *const *list) {
-  int i;
-  for (i = 0; list[i]; i++)
-    if (strcmp(s, list[i]) == 0) return 1;
-  return 0;
-}
-
 /* Raises for modifier `name`'s argument 2, which is none of `list`'s
  * names (what it is, the closest name, what else it may be). */
 static int lun_modvalue_refuse(lua_State *L, const char *name, const char *const *list, const char *what) {
@@ -183,14 +186,14 @@ static int lun_modvalue_refuse(lua_State *L, const char *name, const char *const
 static void lun_modvalue_color(lua_State *L, const char *name) {
   size_t len = 0;
   const char *s = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &len) : NULL;
-  if (s && strlen(s) == len && (lun_is_one_of(s, lun_color_names) || lun_is_hex_color(s, len) || lun_is_rgb_color(s))) return;
+  if (lun_names_one_of(L, 2, lun_color_names) || (s && strlen(s) == len && (lun_is_hex_color(s, len) || lun_is_rgb_color(s))))
+    return;
   lun_modvalue_refuse(L, name, lun_color_names, "a colour (\"red\", \"#ff8800\", \"rgb(255, 136, 0)\")");
 }
 
 /* One of `list`'s names. */
 static void lun_modvalue_choice(lua_State *L, const char *name, const char *const *list, const char *what) {
-  if (lua_type(L, 2) == LUA_TSTRING && strlen(lua_tostring(L, 2)) == lua_rawlen(L, 2) && lun_is_one_of(lua_tostring(L, 2), list))
-    return;
+  if (lun_names_one_of(L, 2, list)) return;
   lun_modvalue_refuse(L, name, list, what);
 }
 

@@ -46,15 +46,8 @@ const char *lun_view_kind_name(int kind) {
 
 /* Raises, naming the caller's line, if the constructor `name` got a value
  * past its `most` arguments: an option, a callback or a value it would not
- * use (D10). Lua's usual extras pass (lun_usual_extra: gsub's count, a
- * row's index, require's data), and trailing nils. [-0, +0] */
-static void lun_view_arity(lua_State *L, const char *name, int most) {
-  int i, got = lua_gettop(L);
-  for (i = most + 1; i <= got; i++)
-    if (!lua_isnil(L, i) && !(i == most + 1 && lun_usual_extra(L, i, 1)))
-      lun_error_here(L, "ui.%s takes %s%d argument%s, got a %s as argument %d", name, most ? "at most " : "", most,
-                     most == 1 ? "" : "s", luaL_typename(L, i), i);
-}
+ * use (D10); Lua's usual extras pass (lun_no_extra_view). [-0, +0] */
+#define lun_view_arity(L, name, most) lun_no_extra_view((L), (name), (most))
 
 static void lun_view_bound_value(lua_State *L, int kind, int labelarg, int bindarg);
 static int lun_view_bound_peek(lua_State *L, int bindarg);
@@ -117,7 +110,7 @@ static void lun_view_visit(lua_State *L, long *visits) {
   if (++*visits > LUN_MAX_VISITED)
     lun_error_here(L, "the children of a view: more than %d entries along their paths (a list shared many times inside them?)",
                    LUN_MAX_VISITED);
-  if ((*visits & (LUN_BUDGET_CHECK_EVERY - 1)) == 0) lun_budget_raise(L);
+  lun_budget_every(L, (unsigned long)*visits);
 }
 
 /* Copies the children of the table at src into view vidx, flattening plain
@@ -715,7 +708,8 @@ static void lun_picker_type(lua_State *L, int idx) {
 
 /* 1 if the values at a and b are of one Picker tag type (lun_picker_type). [-0, +0] */
 static int lun_picker_same_type(lua_State *L, int a, int b) {
-  int same;
+  int same, t = lua_type(L, a);
+  if (t == lua_type(L, b) && t != LUA_TUSERDATA) return 1;   /* most tags: strings, numbers, tables */
   b = lua_absindex(L, b);
   lun_picker_type(L, a);
   lun_picker_type(L, b);

@@ -121,11 +121,10 @@ static void lun_walk_describe_attr(lua_State *L, lun_Walk *W, const char *name, 
  * is walked ("file:12: (walking the view it returned) ran longer than its
  * time budget (0.5s)"): the code that ran last is the runtime's. [-0, +0] */
 static void lun_walk_budget(lua_State *L, const lun_Walk *W) {
-  lua_Debug ar;
   if (!W->body || !lun_budget_stopping(lun_state(L))) { lun_budget_raise(L); return; }
-  lua_pushvalue(L, W->body);
-  lua_getinfo(L, ">S", &ar);
-  lua_pushfstring(L, "%s:%d: (walking the view it returned) ", ar.short_src, ar.linedefined);
+  lun_push_place(L, W->body);
+  lua_pushliteral(L, "(walking the view it returned) ");
+  lua_concat(L, 2);
   lun_budget_raise_at(L, lua_tostring(L, -1));
   lua_pop(L, 1);
 }
@@ -710,13 +709,8 @@ static LUN_RARE void lun_walk_picker_check(lua_State *L, lun_Walk *W, int v, int
     lua_settop(L, top);
     return;
   }
-  lua_pushliteral(L, "");                         /* where the body is, when a Lua function walks */
-  if (W->body && lua_isfunction(L, W->body)) {
-    lua_Debug ar;
-    lua_pushvalue(L, W->body);
-    lua_getinfo(L, ">S", &ar);
-    if (ar.linedefined > 0) lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.linedefined), lua_replace(L, -2);
-  }
+  if (W->body && lua_isfunction(L, W->body)) lun_push_place(L, W->body);   /* where the body is */
+  else lua_pushliteral(L, "");
   lun_rawfield(L, v, "text");
   lun_describe(L, -1, 1);
   lun_describe(L, sel, 1);

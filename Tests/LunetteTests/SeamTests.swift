@@ -67,6 +67,61 @@ final class SeamTests: XCTestCase {
         XCTAssertEqual(runtime.effectErrors.count, 2)
     }
 
+    /// The effects of a flush run in one protected call (issue 17: no `lua_pcall` per effect); a
+    /// try that fails, is stopped by its budget or suspends on a deep chain ends its own effect's
+    /// update as before, reported once, and the batch goes on with the effects after it.
+    func testAFailingStoppedOrSuspendedEffectEndsOnlyItsOwnUpdate() throws {
+        let runtime = try LunetteRuntime(options: .init(timeBudget: 0.2))
+        _ = try runtime.evaluate("""
+            ui = require("lunette")
+            box = ui.Observable("Box", { n = 0 })()
+            local props = {}
+            for i = 1, 80 do                       -- deeper than a read may nest: it suspends
+              local prev = i - 1
+              props["c" .. i] = ui.computed(function(self)
+                if prev == 0 then return box.n end
+                return self["c" .. prev] + 1
+              end)
+            end
+            chain = ui.Observable("Chain", props)()
+            chain2 = ui.Observable("Chain2", props)()
+            seen = {}
+            local function effect(name, body)
+              return ui.effect(function() local n = box.n; body(n); seen[#seen + 1] = name .. n end)
+            end
+            effects = {
+              effect("a", function() end),
+              effect("fails", function(n) if n == 1 then error("boom") end end),
+              effect("b", function() end),
+              effect("stopped", function(n) if n == 1 then while true do end end end),
+              effect("c", function() end),
+              effect("caught", function(n)
+                if n == 1 then local ok, v = pcall(function() return chain.c80 end); assert(v == 80, tostring(v)) end
+              end),
+              effect("d", function() end),
+              effect("swallowed", function(n)  -- its pcall swallows the suspension: it runs again
+                if n == 1 then local _, v = pcall(function() return chain2.c80 end); swallowed = v end
+              end),
+              effect("e", function() end),
+            }
+            seen = {}
+            """, name: "@batch.lua")
+        XCTAssertEqual(runtime.effectErrors, [])
+        _ = try runtime.evaluate("box.n = 1")
+        runtime.flush()
+        XCTAssertEqual(try runtime.evaluate("return table.concat(seen, ' ')"), ["a1 b1 c1 caught1 d1 swallowed1 swallowed1 e1"])
+        XCTAssertEqual(try runtime.evaluate("return swallowed"), ["80"])
+        XCTAssertEqual(runtime.effectErrors.count, 2, "\(runtime.effectErrors)")
+        XCTAssertEqual(runtime.effectErrors.first, "effect: batch.lua:19: boom")
+        XCTAssertTrue(runtime.effectErrors.last?.contains("time budget") == true, "\(runtime.effectErrors)")
+        _ = try runtime.evaluate("seen = {}; box.n = 2")
+        runtime.flush()                            // each runs again at the next change
+        XCTAssertEqual(try runtime.evaluate("return table.concat(seen, ' ')"),
+                       ["a2 fails2 b2 stopped2 c2 caught2 d2 swallowed2 e2"])
+        XCTAssertEqual(runtime.effectErrors.count, 2)
+        _ = try runtime.evaluate("for _, e in ipairs(effects) do e:cancel() end")
+    }
+
     /// An effect cancelled while its update is under way — by a computed its check recomputes,
     /// or by itself before a retry — does not run again, and nothing is reported (a hostile
     /// read: the update went on to call the registry slot its cancel had freed, "attempt to

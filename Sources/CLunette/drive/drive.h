@@ -32,11 +32,12 @@ void lun_last_miss(lua_State *L);
 
 /* lun_effect.c: ui.effect's effects, kept by C */
 void lun_open_effect(lua_State *L);
-/* Runs the queued effects, oldest first, those they make stale included;
- * returns how many were taken from the queue. */
-int lun_effects_run(lua_State *L, lun_State *S);
 /* 1 if the effect of graph node `node` is still one (not cancelled). */
 int lun_effect_live(lun_State *S, int32_t node);
+/* Whether the effect of node, taken from the queue, runs now (sets *ref to its function's ref). */
+int lun_effect_due(lun_State *S, int32_t node, int32_t *ref);
+/* The update of node's effect ended with status (LUN_UNIT_*): counted for the round's limits. */
+void lun_effect_ended(lun_State *S, int32_t node, int status);
 /* The flush ends: effects still put off are stopped till the next change; held ones a change
  * reached are carried to the next flush (or stopped: see lun_effect.c), the others unstuck. */
 void lun_effects_end_flush(lun_State *S);
@@ -49,6 +50,9 @@ void lun_effects_free(lun_State *S);
 
 /* lun_update.c, lun_flush.c */
 int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket);
+/* Runs the queued effects, oldest first, those they make stale included;
+ * returns how many were taken from the queue. */
+int lun_effects_run(lua_State *L, lun_State *S);
 void lun_flush_now(lua_State *L);
 int lun_run_due_now(lua_State *L, double upTo);
 void lun_release_refs(lua_State *L, lun_State *S);

@@ -204,14 +204,13 @@ LUN_HOT int lun_effect_live(lun_State *S, int32_t node) {
   return lun_effect_of(S, node) != NULL;
 }
 
-/* Runs the effect whose node was queued, unless it ended or was stopped
- * this round; past runLimit runs in the round it is stopped and reported,
- * once. [-0, +0] */
-static void lun_effect_run(lua_State *L, lun_State *S, int32_t node) {
+/* Whether the effect of node, taken from the queue, runs now: not if it
+ * ended or was stopped this round; past runLimit runs in the round it is
+ * stopped and reported, once; past runLimit checks it waits for the next
+ * round. Sets *ref to its function's registry ref. */
+LUN_HOT int lun_effect_due(lun_State *S, int32_t node, int32_t *ref) {
   lun_Effect *e = lun_effect_of(S, node);
-  lun_Ticket ticket;
-  int status;
-  if (!e) return;                                 /* cancelled while it waited */
+  if (!e) return 0;                               /* cancelled while it waited */
   if (e->round != S->round) {
     e->round = S->round;
     e->runs = e->checks = e->stopped = 0;
@@ -225,15 +224,17 @@ static void lun_effect_run(lua_State *L, lun_State *S, int32_t node) {
   }
   if (e->stopped) {                               /* held pending till the flush ends (lun_graph_hold) */
     if (!e->held && !lun_effect_hold(S, e, node)) lun_graph_unstick(S->graph, node);   /* (out of memory: now) */
-    return;
+    return 0;
   }
-  if (e->checks >= S->runLimit && lun_effect_defer(S, e, node)) return;   /* still pending: next round */
-  memset(&ticket, 0, sizeof ticket);
-  ticket.kind = LUN_UNIT_EFFECT;
-  ticket.node = node;
-  ticket.recordRef = e->ref;
-  status = lun_update(L, S, &ticket);
-  if (!(e = lun_effect_of(S, node))) return;      /* it cancelled itself */
+  if (e->checks >= S->runLimit && lun_effect_defer(S, e, node)) return 0;   /* still pending: next round */
+  *ref = e->ref;
+  return 1;
+}
+
+/* The update of node's effect ended with status (LUN_UNIT_*): counted. */
+LUN_HOT void lun_effect_ended(lun_State *S, int32_t node, int status) {
+  lun_Effect *e = lun_effect_of(S, node);
+  if (!e) return;                                 /* it cancelled itself */
   if (status == LUN_UNIT_STOPPED) e->stopped = 1; /* by its budget: not again this round, reported once */
   else if (status == LUN_UNIT_SKIPPED) e->checks++;   /* a check that found nothing changed is no run */
   else e->runs++;
@@ -272,16 +273,6 @@ LUN_HOT void lun_effects_end_flush(lun_State *S) {
     }
   }
   E->held.count = 0;
-}
-
-LUN_HOT int lun_effects_run(lua_State *L, lun_State *S) {
-  int32_t node;
-  int ran = 0;
-  while ((node = lun_graph_next_effect(S->graph)) != 0) {
-    lun_effect_run(L, S, node);
-    ran++;
-  }
-  return ran;
 }
 
 LUN_HOT int lun_effects_waiting(const lun_State *S) {

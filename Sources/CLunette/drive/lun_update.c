@@ -231,32 +231,63 @@ static void lun_run_unit(lua_State *L, lun_State *S, lun_Run *run) {
     case LUN_UNIT_LIST:
       lun_run_rows(L, S, W);
       break;
-    case LUN_UNIT_EFFECT:                         /* its record is its function (lun_effect.c) */
-      lua_pushvalue(L, W->record);
-      lua_call(L, 0, 0);
-      break;
     default:
       luaL_error(L, "unknown unit kind %d", (int)run->ticket.kind);
   }
 }
 
-/* Protected part of an update: (run) -> (). Checks, then runs in the unit's scope. */
+/* 1 if the run's unit is to run: it must, or what it read changed (the
+ * check refreshes computeds on the way; it may raise or suspend). */
+LUN_HOT static int lun_update_due(lua_State *L, lun_State *S, lun_Run *run) {
+  if (run->ticket.needsRender || run->checked) return 1;
+  run->checking = 1;
+  if (!lun_refresh_walk(L, S, run->ticket.node, 1)) { run->checking = 0; return 0; }
+  run->checking = 0;
+  run->checked = 1;
+  return 1;
+}
+
+/* Starts the tracking run of node (S->active): run_end is due (lun_update_close). */
+LUN_HOT static void lun_update_open(lun_State *S, lun_Run *run, int32_t node) {
+  run->saved = S->active;
+  run->savedRendering = S->rendering;
+  S->active = node;
+  S->renderMade = S->objectsMade;                 /* what the run makes (a state factory's object) it may write */
+  S->inBody++;
+  lun_graph_run_begin(S->graph, node);
+  run->tracking = 1;
+}
+
+/* An effect's try: checks it, then calls its function (its record) in its
+ * scope; it outputs nothing, and the host hears of its run only while
+ * tracing. May raise or suspend. [-0, +0] */
+LUN_HOT static void lun_effect_try(lua_State *L, lun_State *S, lun_Run *run) {
+  int32_t node = run->ticket.node;
+  if (!lun_update_due(L, S, run)) return;
+  if (!lun_effect_live(S, node)) return;          /* cancelled by its check, or before this retry: no run */
+  if (S->tracing && !run->traced)
+    lunh(S->rt, trace, effect_ran, node, !(S->graph->nodes[node].flags & LUN_GRAPH_EVALUATED));
+  run->traced = 1;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, run->ticket.recordRef);
+  lun_update_open(S, run, node);
+  lua_call(L, 0, 0);
+  run->rendered = 1;
+}
+
+/* Protected part of an effect's update after its first try: (run) -> (). */
+static int lun_effect_k(lua_State *L) {
+  lun_Run *run = (lun_Run *)lua_touserdata(L, 1);
+  lun_effect_try(L, run->S, run);
+  return 0;
+}
+
+/* Protected part of a view's update: (run) -> (life). Checks, then runs in the unit's scope. */
 LUN_HOT static int lun_update_k(lua_State *L) {
   lun_Run *run = (lun_Run *)lua_touserdata(L, 1);
   lun_State *S = run->S;
   int32_t node = run->ticket.node;
-  if (!run->ticket.needsRender && !run->checked) {
-    run->checking = 1;
-    if (!lun_refresh_walk(L, S, node, 1)) { run->checking = 0; return 0; }
-    run->checking = 0;
-    run->checked = 1;
-  }
-  if (run->ticket.kind == LUN_UNIT_EFFECT) {      /* the host hears of an effect's run only while tracing */
-    if (!lun_effect_live(S, node)) return 0;      /* cancelled by its check, or before this retry: no run */
-    if (S->tracing && !run->traced)
-      lunh(S->rt, trace, effect_ran, node, !(S->graph->nodes[node].flags & LUN_GRAPH_EVALUATED));
-    run->traced = 1;
-  } else if (S->plainUnit) {                      /* a plain run the host has not heard of: a try before */
+  if (!lun_update_due(L, S, run)) return 0;
+  if (S->plainUnit) {                      /* a plain run the host has not heard of: a try before */
     S->outLen = 0;                                /* this one (it suspended) asked nothing; its records go */
     lun_out_plain_start(S, S->plainUnit);
   } else {
@@ -265,37 +296,26 @@ LUN_HOT static int lun_update_k(lua_State *L) {
     lunh(S->rt, scheduler, unit_begin, run->ticket.unit);
   }
   lua_rawgeti(L, LUA_REGISTRYINDEX, run->ticket.recordRef);  /* 2: record */
-  if (run->ticket.kind == LUN_UNIT_EFFECT) {                /* effects output nothing */
-    lua_pushnil(L);                                          /* 3: new out */
-    lua_pushnil(L);                                          /* 4: new life */
-  } else {
-    lun_walk_empty_out(L);                                   /* 3: made by its first store (lun_walk_out) */
-    lua_pushnil(L);                                          /* 4: life, made by its first entry */
-  }
+  lun_walk_empty_out(L);                                     /* 3: made by its first store (lun_walk_out) */
+  lua_pushnil(L);                                            /* 4: life, made by its first entry */
   memset(&run->walk, 0, sizeof(run->walk));     /* each try walks afresh (a suspended one left its state) */
   run->walk.record = 2;
   run->walk.out = 3;
-  run->walk.life = run->ticket.kind == LUN_UNIT_EFFECT ? 0 : 4;
+  run->walk.life = 4;
   run->walk.slots = 0;
   run->walk.root = run->ticket.kind == LUN_UNIT_ROOT;
-  run->walk.unit = run->walk.root || run->ticket.kind == LUN_UNIT_EFFECT ? 0 : run->ticket.unit;
+  run->walk.unit = run->walk.root ? 0 : run->ticket.unit;
   run->walk.running = run->ticket.unit;
   run->walk.rt = S->rt;
-  run->saved = S->active;
-  run->savedRendering = S->rendering;
-  S->active = node;
-  if (run->ticket.kind != LUN_UNIT_EFFECT) S->rendering = node;
-  S->renderMade = S->objectsMade;                 /* what the run makes (a state factory's object) it may write */
-  S->inBody++;
-  lun_graph_run_begin(S->graph, node);
-  run->tracking = 1;
+  lun_update_open(S, run, node);
+  S->rendering = node;
   lun_run_unit(L, S, run);
   if (!lua_isnil(L, 3)) {
     lua_pushvalue(L, 3);
     lun_setkey(L, S, 2, LUN_K_OUT);
   }
   run->rendered = 1;
-  run->lifeless = lua_isnil(L, 4) && (run->ticket.kind == LUN_UNIT_EFFECT || lun_getkey(L, S, 2, LUN_K_LIFE) == LUA_TNIL);
+  run->lifeless = lua_isnil(L, 4) && lun_getkey(L, S, 2, LUN_K_LIFE) == LUA_TNIL;
   lua_settop(L, 4);
   return 1;                                       /* its life list, diffed once the host took the output */
 }
@@ -310,18 +330,26 @@ static void lun_update_close(lun_State *S, lun_Run *run, int ok) {
   run->tracking = 0;
 }
 
-/* Tries the update of run until it ends; returns the LUN_UNIT_* status and
- * leaves an error's message on the stack for a failure. One budget level
- * holds across the tries: an update is one run, however often it retries. */
-static int lun_update_tries(lua_State *L, lun_State *S, lun_Run *run) {
-  for (;;) {
-    int status;
-    lua_pushcfunction(L, lun_update_k);
-    lua_pushlightuserdata(L, run);
-    S->inUnit = 1;
-    status = lua_pcall(L, 1, 1, 0);               /* its life list, or the error */
-    S->inUnit = 0;
-    lun_update_close(S, run, status == LUA_OK && !S->suspending);
+/* One try of run's update: k (lun_update_k or lun_effect_k) in a
+ * protected call, its tracking run closed; returns the call's status with
+ * one value on the stack (the life list, or the error). */
+static int lun_update_try(lua_State *L, lun_State *S, lun_Run *run, lua_CFunction k) {
+  int status;
+  lua_pushcfunction(L, k);
+  lua_pushlightuserdata(L, run);
+  S->inUnit = 1;
+  status = lua_pcall(L, 1, 1, 0);
+  S->inUnit = 0;
+  lun_update_close(S, run, status == LUA_OK && !S->suspending);
+  return status;
+}
+
+/* After a try of run ended with status, tries again until the update ends;
+ * returns the LUN_UNIT_* status and leaves an error's message on the stack
+ * for a failure (else the try's value). One budget level holds across the
+ * tries: an update is one run, however often it retries. */
+static int lun_update_retries(lua_State *L, lun_State *S, lun_Run *run, lua_CFunction k, int status) {
+  for (;; status = lun_update_try(L, S, run, k)) {
     if (status == LUA_OK && !S->suspending) return run->rendered ? LUN_UNIT_RAN : LUN_UNIT_SKIPPED;
     if (run->checking && !S->suspending) {          /* a computed raised while the unit was checked: */
       lua_pop(L, 1);                                /* run it; its body shows the error (at once if a */
@@ -360,7 +388,7 @@ static int lun_update_life_k(lua_State *L) {
 static void lun_update_life(lua_State *L, lun_State *S, const lun_Ticket *ticket, int lifeidx) {
   int top = lua_gettop(L);
   if (lifeidx) lifeidx = lua_absindex(L, lifeidx);
-  if (ticket->kind == LUN_UNIT_EFFECT || !lua_checkstack(L, 8)) return;
+  if (!lua_checkstack(L, 8)) return;
   if (lua_rawgeti(L, LUA_REGISTRYINDEX, ticket->recordRef) != LUA_TTABLE ||
       ((!lifeidx || lua_isnil(L, lifeidx)) && lun_getkey(L, S, top + 1, LUN_K_LIFE) == LUA_TNIL)) {
     lua_settop(L, top);                           /* none before, none now: most runs */
@@ -390,21 +418,6 @@ static void lun_update_life(lua_State *L, lun_State *S, const lun_Ticket *ticket
 static void lun_update_ended(lua_State *L, lun_State *S, const lun_Ticket *ticket, int ended, int lifeidx) {
   lun_update_life(L, S, ticket, ended & LUN_ENDED_ERROR ? 0 : lifeidx);
   if (ended & LUN_ENDED_RELEASES) lun_release_refs(L, S);
-}
-
-/* How an effect's update ended, for lun_effect.c: the host hears only of a
- * failure (inspect.effect_failed), its message on top. [-1, +0] */
-static int lun_update_effect_ended(lua_State *L, lun_State *S, int status, int stopped) {
-  if (status == LUN_UNIT_FAILED) {
-    size_t len;
-    const char *msg;
-    lun_error_string(L, -1);
-    msg = lua_tolstring(L, -1, &len);
-    lunh(S->rt, inspect, effect_failed, msg, len);
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 1);
-  return status == LUN_UNIT_FAILED && stopped ? LUN_UNIT_STOPPED : status;
 }
 
 /* Tells the host a view's update ended (scheduler.unit_end), after the
@@ -475,18 +488,13 @@ LUN_HOT int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   run.S = S;
   run.ticket = *ticket;
   if (!lun_budget_begin(L, S, 1)) {
-    if (ticket->kind == LUN_UNIT_EFFECT) {
-      lua_pushliteral(L, "runs nested too deep");
-      return lun_update_effect_ended(L, S, LUN_UNIT_FAILED, 0);
-    }
     if (lun_update_host_end(L, S, ticket->unit, LUN_UNIT_FAILED, "runs nested too deep", 20) & LUN_ENDED_RELEASES)
       lun_release_refs(L, S);
     return LUN_UNIT_FAILED;
   }
   lun_out_plain_start(S, ticket->plain ? ticket->unit : 0);
-  status = lun_update_tries(L, S, &run);
+  status = lun_update_retries(L, S, &run, lun_update_k, lun_update_try(L, S, &run, lun_update_k));
   stopped = lun_budget_end(L, S);
-  if (ticket->kind == LUN_UNIT_EFFECT) return lun_update_effect_ended(L, S, status, stopped);
   if (status == LUN_UNIT_RAN) {                   /* its life list on top */
     /* A plain run is an entry of its batch's one call (held, unless its life
      * list waits for the answer); any other hands over what it wrote, then ends. */
@@ -515,6 +523,102 @@ LUN_HOT int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   lua_pop(L, 2);
   if (releases & LUN_ENDED_RELEASES) lun_release_refs(L, S);
   return stopped ? LUN_UNIT_STOPPED : LUN_UNIT_FAILED;
+}
+
+/* Effects run in one protected call a batch (lun_effects_k), not one
+ * each: a failed, stopped or suspended try leaves the batch, its effect's
+ * update goes on as a view's would (lun_update_retries), and the batch
+ * goes on with the next. Each effect keeps its own budget level. */
+typedef struct lun_Batch {
+  lun_Run run;         /* the effect's update under way */
+  int32_t node;        /* its node; 0 between effects */
+  int ran;             /* effects taken from the queue */
+} lun_Batch;
+
+/* Starts the update of node's effect (its function the registry's ref);
+ * 0 if runs nest too deep (reported, and ended). */
+LUN_HOT static int lun_effect_begin(lua_State *L, lun_State *S, lun_Batch *b, int32_t node, int32_t ref) {
+  lun_Run *run = &b->run;
+  run->S = S;
+  run->ticket.unit = 0;
+  run->ticket.kind = LUN_UNIT_EFFECT;
+  run->ticket.node = node;
+  run->ticket.recordRef = ref;
+  run->ticket.needsRender = run->ticket.plain = 0;
+  run->checked = run->tracking = run->rendered = run->checking = run->traced = 0;
+  if (!lun_budget_begin(L, S, 1)) {
+    static const char deep[] = "runs nested too deep";
+    lunh(S->rt, inspect, effect_failed, deep, sizeof deep - 1);
+    lun_effect_ended(S, node, LUN_UNIT_FAILED);
+    return 0;
+  }
+  lun_out_plain_start(S, 0);
+  b->node = node;
+  return 1;
+}
+
+/* Ends the update of the batch's effect with status (LUN_UNIT_*) and its
+ * budget level; a failure's message is on top (popped, and told the host). */
+static void lun_effect_finish(lua_State *L, lun_State *S, lun_Batch *b, int status) {
+  int32_t node = b->node;
+  int stopped = lun_budget_end(L, S);
+  b->node = 0;
+  if (status == LUN_UNIT_FAILED) {
+    size_t len;
+    const char *msg;
+    lun_error_string(L, -1);
+    msg = lua_tolstring(L, -1, &len);
+    lunh(S->rt, inspect, effect_failed, msg, len);
+    lua_pop(L, 2);
+    if (stopped) status = LUN_UNIT_STOPPED;
+  }
+  lun_effect_ended(S, node, status);
+}
+
+/* Protected run of the queued effects, oldest first: (batch) -> (). Leaves
+ * by an error when an effect's try fails or suspends (lun_effects_run). */
+LUN_HOT static int lun_effects_k(lua_State *L) {
+  lun_Batch *b = (lun_Batch *)lua_touserdata(L, 1);
+  lun_State *S = b->run.S;
+  int32_t node, ref;
+  while ((node = lun_graph_next_effect(S->graph)) != 0) {
+    b->ran++;
+    if (!lun_effect_due(S, node, &ref) || !lun_effect_begin(L, S, b, node, ref)) continue;
+    S->inUnit = 1;
+    lun_effect_try(L, S, &b->run);
+    S->inUnit = 0;
+    if (S->suspending) {                          /* a script's pcall caught the suspension: settle, retry */
+      lua_pushlightuserdata(L, (void *)&lun_key_suspend);
+      return lua_error(L);
+    }
+    lun_update_close(S, &b->run, 1);
+    lun_effect_finish(L, S, b, b->run.rendered ? LUN_UNIT_RAN : LUN_UNIT_SKIPPED);
+  }
+  return 0;
+}
+
+/* Runs the queued effects, those they make stale included; returns how
+ * many were taken from the queue. The host hears only of failures. */
+LUN_HOT int lun_effects_run(lua_State *L, lun_State *S) {
+  lun_Batch b;
+  b.run.S = S;
+  b.node = 0;
+  b.ran = 0;
+  for (;;) {
+    int status;
+    lua_pushcfunction(L, lun_effects_k);
+    lua_pushlightuserdata(L, &b);
+    status = lua_pcall(L, 1, 1, 0);
+    S->inUnit = 0;
+    if (!b.node) {                                /* all ran (an error outside an effect's run: none raise) */
+      lua_pop(L, 1);
+      return b.ran;
+    }
+    lun_update_close(S, &b.run, 0);
+    status = lun_update_retries(L, S, &b.run, lun_effect_k, status);
+    if (status != LUN_UNIT_FAILED) lua_pop(L, 1); /* the last try's value */
+    lun_effect_finish(L, S, &b, status);
+  }
 }
 
 /* Releases the records of units the host disposed: their tasks stop,

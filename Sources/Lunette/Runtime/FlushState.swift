@@ -43,6 +43,7 @@ struct FlushState {
     /// The oldest release waiting, or nil (then the list starts anew).
     mutating func takeRelease() -> Int32? {
         guard releaseHead < pendingReleases.count else {
+            if pendingReleases.isEmpty { return nil }                                     // most flushes: none
             pendingReleases.removeAll(keepingCapacity: pendingReleases.count <= 1024)   // a large unmount's goes back
             releaseHead = 0
             return nil

@@ -9,6 +9,7 @@ struct UnitTable {
 
     /// The records released: the ids of the units disposed before may be reused.
     mutating func recycleReleasedIDs() {
+        guard !releasing.isEmpty else { return }                // most flushes: none
         freeIDs += releasing
         releasing.removeAll(keepingCapacity: true)
     }

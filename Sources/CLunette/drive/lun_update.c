@@ -8,6 +8,9 @@
  * walks the result. If a very deep never-evaluated computed chain made the
  * run suspend, the deepest node is settled from the top and the update is
  * tried again (bodies describe views; running one again is harmless).
+ * The queued effects (C's, lun_effect.c) take the same path without the
+ * output, all in one protected call a batch (lun_effects_run): a try that
+ * leaves the batch by an error ends its own effect's update here.
  */
 #include "core/core.h"
 #include "model/model.h"

@@ -122,6 +122,35 @@ final class SeamTests: XCTestCase {
         _ = try runtime.evaluate("for _, e in ipairs(effects) do e:cancel() end")
     }
 
+    /// The batch's own call may be refused before an effect's try begins — the C stack at Lua's
+    /// limit (here), memory, a call hook that raises (the stock interpreter's): the effect due
+    /// fails with that error, reported, and the queue moves on; one that never began keeps what
+    /// it read, and the next change runs it (a hostile read: the error was dropped, nothing left
+    /// the queue, and the flush called again forever, where no budget could stop it).
+    func testAnEffectBatchRefusedAtItsCallReportsTheEffectDueAndMovesOn() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            ui = require("lunette")
+            local function nest(depth, box)             -- ui.flush at a C-call depth near Lua's limit
+              if depth == 0 then box.n = box.n + 1; return pcall(ui.flush) end
+              return pcall(nest, depth - 1, box)
+            end
+            again = 0
+            for depth = 150, 210 do                     -- one depth refuses the batch's own call
+              local box = ui.Observable("Box" .. depth, { n = 0 })()
+              local runs = 0
+              local e = ui.effect(function() local _ = box.n; runs = runs + 1 end)
+              nest(depth, box)
+              box.n = box.n + 1
+              ui.flush()
+              if runs >= 2 then again = again + 1 end
+              e:cancel()
+            end
+            """, name: "@refused.lua")
+        XCTAssertTrue(runtime.effectErrors.contains { $0.contains("C stack overflow") }, "\(runtime.effectErrors)")
+        XCTAssertGreaterThan(Int(try runtime.evaluate("return again").first ?? "") ?? 0, 40)
+    }
+
     /// An effect cancelled while its update is under way — by a computed its check recomputes,
     /// or by itself before a retry — does not run again, and nothing is reported (a hostile
     /// read: the update went on to call the registry slot its cancel had freed, "attempt to

@@ -666,6 +666,30 @@ describe("Scheduler: effects", function()
     app:unmount()
   end)
 
+  it("S34 F09 an effect and a view whose check the time budget stopped run again at the next change #errors", function()
+    -- a hostile read: a computed's loop stopped the check; the body then ran under the stop, was stopped
+    -- before its first read and lost what it read, and the unit stayed pending: it never ran again
+    ui.configure { timeBudget = 0.2 }
+    local M = ui.Observable("StoppedCheck", { v = 0, go = false,
+      slow = ui.computed(function(self) if self.go then while true do end end return self.v end) })
+    local m = M()
+    local seen = {}
+    local e = ui.effect(function() seen[#seen + 1] = m.slow end)
+    local app = ui.mount(ui.View("StoppedCheckView", function() return ui.Text("v " .. tostring(m.slow)) end) {})
+    m.v = 1
+    ui.flush()
+    m.go = true
+    ui.flush()
+    assert.has_error_node(app, "ran longer than its time budget")
+    m.go = false
+    m.v = 2
+    ui.flush()
+    assert.same({ 0, 1, 2 }, seen)
+    assert.truthy(app:find("v 2"), app:tree())
+    e:cancel()
+    app:unmount()
+  end)
+
   it("S34 F09 an effect and a view whose check raised while settling a deep chain run again at the next change #errors", function()
     -- the check suspended (a never-evaluated chain deeper than 32) and its settle raised: the unit
     -- stayed pending in no queue and never ran again

@@ -354,10 +354,14 @@ static int lun_update_try(lua_State *L, lun_State *S, lun_Run *run, lua_CFunctio
 static int lun_update_retries(lua_State *L, lun_State *S, lun_Run *run, lua_CFunction k, int status) {
   for (;; status = lun_update_try(L, S, run, k)) {
     if (status == LUA_OK && !S->suspending) return run->rendered ? LUN_UNIT_RAN : LUN_UNIT_SKIPPED;
-    if (run->checking && !S->suspending) {          /* a computed raised while the unit was checked: */
-      lua_pop(L, 1);                                /* run it; its body shows the error (at once if a */
-      run->checking = 0;                            /* stop holds) and keeps the dependency, so it */
-      run->checked = 1;                             /* recovers (F09) */
+    if (run->checking && !S->suspending) {          /* a computed raised while the unit was checked */
+      if (lun_budget_stopping(S)) {                 /* by a stop: its body would be stopped before its */
+        lun_graph_unstick(S->graph, run->ticket.node);   /* first read and lose what it read; it keeps */
+        return LUN_UNIT_FAILED;                     /* it, and the next change runs it (as a stopped run) */
+      }
+      lua_pop(L, 1);                                /* else run it: its body shows the error and keeps */
+      run->checking = 0;                            /* the dependency, so it recovers (F09) */
+      run->checked = 1;
       continue;
     }
     if (S->suspending) {                            /* settle the deepest node, then try again */
@@ -491,6 +495,7 @@ LUN_HOT int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket) {
   run.S = S;
   run.ticket = *ticket;
   if (!lun_budget_begin(L, S, 1)) {
+    lun_graph_unstick(S->graph, ticket->node);    /* it never began: the next change runs it */
     if (lun_update_host_end(L, S, ticket->unit, LUN_UNIT_FAILED, "runs nested too deep", 20) & LUN_ENDED_RELEASES)
       lun_release_refs(L, S);
     return LUN_UNIT_FAILED;
@@ -551,6 +556,7 @@ LUN_HOT static int lun_effect_begin(lua_State *L, lun_State *S, lun_Batch *b, in
   run->checked = run->tracking = run->rendered = run->checking = run->traced = 0;
   if (!lun_budget_begin(L, S, 1)) {
     static const char deep[] = "runs nested too deep";
+    lun_graph_unstick(S->graph, node);            /* it never began: the next change runs it */
     lunh(S->rt, inspect, effect_failed, deep, sizeof deep - 1);
     lun_effect_ended(S, node, LUN_UNIT_FAILED);
     return 0;
@@ -560,6 +566,16 @@ LUN_HOT static int lun_effect_begin(lua_State *L, lun_State *S, lun_Batch *b, in
   return 1;
 }
 
+/* Tells the host an effect failed with the error value on top (popped). [-1, +0] */
+static void lun_effect_failed(lua_State *L, lun_State *S) {
+  size_t len;
+  const char *msg;
+  lun_error_string(L, -1);
+  msg = lua_tolstring(L, -1, &len);
+  lunh(S->rt, inspect, effect_failed, msg, len);
+  lua_pop(L, 2);
+}
+
 /* Ends the update of the batch's effect with status (LUN_UNIT_*) and its
  * budget level; a failure's message is on top (popped, and told the host). */
 static void lun_effect_finish(lua_State *L, lun_State *S, lun_Batch *b, int status) {
@@ -567,15 +583,30 @@ static void lun_effect_finish(lua_State *L, lun_State *S, lun_Batch *b, int stat
   int stopped = lun_budget_end(L, S);
   b->node = 0;
   if (status == LUN_UNIT_FAILED) {
-    size_t len;
-    const char *msg;
-    lun_error_string(L, -1);
-    msg = lua_tolstring(L, -1, &len);
-    lunh(S->rt, inspect, effect_failed, msg, len);
-    lua_pop(L, 2);
+    lun_effect_failed(L, S);
     if (stopped) status = LUN_UNIT_STOPPED;
   }
   lun_effect_ended(S, node, status);
+}
+
+/* The batch's call failed before an effect's try began, its error on top: the
+ * C stack, Lua's stack or memory at their limits, a call hook that raised.
+ * A call of the effect's own would have failed the same way, so the next
+ * effect due fails with it, reported, and the queue moves on (the flush's
+ * loop would else call again, forever). Returns how many were taken. [-1, +0] */
+static int lun_effects_refused(lua_State *L, lun_State *S) {
+  int32_t node, ref;
+  int taken = 0;
+  while ((node = lun_graph_next_effect(S->graph)) != 0) {
+    taken++;
+    if (!lun_effect_due(S, node, &ref)) continue;
+    lun_graph_unstick(S->graph, node);            /* it never began: the next change runs it */
+    lun_effect_failed(L, S);
+    lun_effect_ended(S, node, LUN_UNIT_FAILED);
+    return taken;
+  }
+  lua_pop(L, 1);                                  /* none was due: none would have been called */
+  return taken;
 }
 
 /* Protected run of the queued effects, oldest first: (batch) -> (). Leaves
@@ -614,9 +645,15 @@ LUN_HOT int lun_effects_run(lua_State *L, lun_State *S) {
     lua_pushlightuserdata(L, &b);
     status = lua_pcall(L, 1, 1, 0);
     S->inUnit = 0;
-    if (!b.node) {                                /* all ran (an error outside an effect's run: none raise) */
+    if (status == LUA_OK) {                       /* all ran */
       lua_pop(L, 1);
       return b.ran;
+    }
+    if (!b.node) {                                /* refused before a try began */
+      int taken = lun_effects_refused(L, S);
+      if (!taken) return b.ran;                   /* (the queue was empty: a return hook) */
+      b.ran += taken;
+      continue;
     }
     lun_update_close(S, &b.run, 0);
     status = lun_update_retries(L, S, &b.run, lun_effect_k, status);

@@ -67,6 +67,22 @@ final class SeamTests: XCTestCase {
         XCTAssertEqual(runtime.effectErrors.count, 2)
     }
 
+    /// Past a thousand failures the host is told that more came, not left to think the list is
+    /// whole (a hostile read: the rest were dropped without a word); the list stays bounded.
+    func testFailuresPastTheLogsLimitAreSaidToBeLeftOut() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            local box = ui.Observable("Box", { n = 0 })()
+            for i = 1, 1500 do ui.effect(function() if box.n == 1 then error("failure " .. i, 0) end end) end
+            box.n = 1
+            ui.flush()
+            """)
+        XCTAssertEqual(runtime.effectErrors.count, 1001)
+        XCTAssertEqual(runtime.effectErrors[999], "effect: failure 1000")
+        XCTAssertEqual(runtime.effectErrors.last, "effect: more than 1000 effects failed: the rest are not kept")
+    }
+
     /// The effects of a flush run in one protected call (issue 17: no `lua_pcall` per effect); a
     /// try that fails, is stopped by its budget or suspends on a deep chain ends its own effect's
     /// update as before, reported once, and the batch goes on with the effects after it.

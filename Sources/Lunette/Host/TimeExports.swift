@@ -49,9 +49,9 @@ func lunhEventFailed(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: U
         runtime.problems.record(error: runtime.units[unit].map { "\($0.displayName): \(text)" } ?? text)
         if let unit = runtime.units[unit] {
             runtime.warn(in: unit, "\(unit.displayName): \(text)", asProblem: false)   // a problem as an error already
-            if let app = unit.app, app.eventErrors.count < 1000 { app.eventErrors.append("\(unit.displayName): \(text)") }
+            unit.app?.eventLog.append("\(unit.displayName): \(text)")
         } else {
-            if runtime.effectErrors.count < 1000 { runtime.effectErrors.append(text) }
+            runtime.effectLog.append(text)
         }
     }
 }
@@ -67,7 +67,7 @@ func lunhWarned(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: Unsafe
 
 func lunhEffectFailed(_ rt: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { runtime in
-        if runtime.effectErrors.count < 1000 { runtime.effectErrors.append("effect: \(Lunette.message(message, length))") }
+        runtime.effectLog.append("effect: \(Lunette.message(message, length))")
     }
 }
 

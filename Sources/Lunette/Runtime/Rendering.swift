@@ -69,7 +69,7 @@ extension LunetteRuntime {
                     + "task's start…) or effects keep changing what views read; what was still waiting may show old values "
                     + "until it runs again"
                 problems.record(warning: message)
-                for app in apps where app.warnings.count < 1000 { app.warnings.append(message) }
+                for app in apps { app.warningLog.append(message) }
             }
             return false
         }
@@ -496,7 +496,7 @@ extension LunetteRuntime {
     func warn(in unit: Unit?, _ message: String, asProblem: Bool = true) {
         if asProblem { problems.record(warning: message) }
         guard let app = unit?.app else { return }
-        if app.warnings.count < 1000 { app.warnings.append(message) }
+        app.warningLog.append(message)
     }
 
     // MARK: deferred work

@@ -309,11 +309,15 @@ public final class App {
     @exclusivity(unchecked) var renderCounts = RenderCounts()
     /// The view type id of a name, for `renders(of:)`.
     var typeID: (String) -> Int32? = { _ in nil }
-    @exclusivity(unchecked) var warnings: [String] = []
+    /// Its warnings (app:warnings()): the first 1000, then a line saying more were not kept.
+    var warnings: [String] { warningLog.messages }
+    @exclusivity(unchecked) var warningLog = MessageLog(overflow: "more than \(MessageLog.limit) warnings")
     /// Errors raised outside bodies — by onAppear, onDisappear, onChange,
     /// onReceive and tasks — each "View: file.lua:12: message" (also listed
-    /// among the warnings, where scripts read them with app:warnings()).
-    public internal(set) var eventErrors: [String] = []
+    /// among the warnings, where scripts read them with app:warnings()): the
+    /// first 1000, then a line saying more were not kept.
+    public var eventErrors: [String] { eventLog.messages }
+    var eventLog = MessageLog(overflow: "more than \(MessageLog.limit) errors of events")
     /// The why-re-rendered log of this app (when tracing).
     var trace: [String] = []
     /// The last query's matches (`app:findAll` asks for them one by one).

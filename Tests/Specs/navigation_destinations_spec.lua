@@ -109,6 +109,26 @@ describe("navigationDestination(for:)", function()
     app:unmount()
   end)
 
+  it("a destination that returns no view is an error naming where it was given, the element and what came back", function()
+    -- it was blamed on the stack's own content ("(lunette prelude):319: child 1 is a number, expected a view")
+    local Given = ui.View("NavGivenNoView", { state = { path = { 5 } }, body = function(self)
+      return ui.NavigationStack(self["$path"], { ui.Text("root") }, function(n) return n * 2 end)
+    end })
+    local app = ui.mount(Given {})
+    assert.has_error_node(app, "the destination for element 1 of the path (a number) returned a number, expected a view")
+    assert.matches("navigation_destinations_spec.lua:%d+: the destination", app:tree())
+    app:unmount()
+    local Declared = ui.View("NavDeclaredNoView", { state = { path = { "x" } }, body = function(self)
+      return ui.NavigationStack(self["$path"], {
+        ui.Text("root"):navigationDestination("string", function() end),
+      })
+    end })
+    app = ui.mount(Declared {})
+    assert.has_error_node(app, "the destination for element 1 of the path (a string) returned a nil, expected a view")
+    assert.matches("navigation_destinations_spec.lua:%d+: the destination", app:tree())
+    app:unmount()
+  end)
+
   it("matches a table on the path with the destination for \"table\"", function()
     -- the path's state holds the table as a tracked one: it was matched as a userdata, which no destination takes
     local Pairs = ui.View("NavPairs", { state = { path = {} }, body = function(self)

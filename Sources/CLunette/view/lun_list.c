@@ -627,7 +627,8 @@ static void lun_list_destination_key(lua_State *L, int idx) {
 /* view:navigationDestination(T, fn) or ({ ["for"] = T }, fn) -> view:
  * navigationDestination(for:destination:) — a value of type T on the path
  * of the stack around the view becomes fn(value)'s screen. It reaches the
- * stack as the preference "lunette.navigationDestinations" ({ { key, fn } }). */
+ * stack as the preference "lunette.navigationDestinations" ({ { key, fn, where } }:
+ * where it was given, "file:12: ", for a destination that returns no view). */
 int lun_modifier_navigation_destination(lua_State *L) {
   static const char *const options[] = {"for", NULL};
   if (!lun_view_test(L, 1)) luaL_argerror(L, 1, "view expected (call modifiers with ':')");
@@ -646,15 +647,17 @@ int lun_modifier_navigation_destination(lua_State *L) {
     lua_pushvalue(L, -1);
     lua_setfield(L, 1, "prefs");
   }
-  lua_createtable(L, 2, 0);                       /* { "lunette.navigationDestinations", { { key, fn } } } */
+  lua_createtable(L, 2, 0);                       /* { "lunette.navigationDestinations", { { key, fn, where } } } */
   lua_pushliteral(L, "lunette.navigationDestinations");
   lua_rawseti(L, -2, 1);
   lua_createtable(L, 1, 0);
-  lua_createtable(L, 2, 0);
+  lua_createtable(L, 3, 0);
   lua_pushvalue(L, 4);
   lua_rawseti(L, -2, 1);
   lua_pushvalue(L, 3);
   lua_rawseti(L, -2, 2);
+  luaL_where(L, 1);
+  lua_rawseti(L, -2, 3);
   lua_rawseti(L, -2, 1);
   lua_rawseti(L, -2, 2);
   lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);

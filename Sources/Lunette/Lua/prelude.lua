@@ -266,20 +266,28 @@ local function watch(v, self, screen)
   end)
 end
 
+-- The screen a destination made for element `index` of the path, which
+-- must be a view: else an error naming where the destination was given.
+local function destined(view, where, index, key)
+  if isView(view) then return view end
+  error(("%sthe destination for element %d of the path (a %s) returned a %s, expected a view")
+        :format(where or "", index, key, valueKey(view)), 0)
+end
+
 local function screenFor(self, element, index)
   if isView(element) then return element end
   local key, r = valueKey(element), registries[self]
   if r then
     for _, list in pairs(r.dests) do
       for i = 1, #list do
-        if list[i][1] == key then return list[i][2](element) end
+        if list[i][1] == key then return destined(list[i][2](element), list[i][3], index, key) end
       end
     end
   end
   local destination = self.destination
-  if destination then return destination(element) end
+  if destination then return destined(destination(element), self.where, index, key) end
   if not self.heard then return ui.EmptyView() end  -- its screens' destinations are not known yet (the first update)
-  error(("NavigationStack: element %d of the path is a %s, and the stack has no destination for values " ..
+  error(("element %d of the path is a %s, and the stack has no destination for values " ..
          "(:navigationDestination(%q, function(value) return SomeView { value = value } end) inside the stack, " ..
          "or ui.NavigationStack(path, { ... }, function(value) … end))")
         :format(index, key, key), 0)
@@ -352,7 +360,8 @@ function ui.NavigationStack(path, content, destination, ...)
              .. ":navigationTitle(…) on its content)"):format(tostring(key)), 2)
     end
   end
-  return Stack { path = path, content = content, destination = destination }
+  local where = destination and select(2, pcall(error, "", 4))   -- the script's line (under C's entry)
+  return Stack { path = path, content = content, destination = destination, where = where }
 end
 
 local Link = ui.View("NavigationLink", { environment = { path = navigationPath }, body = function(self)

@@ -666,6 +666,33 @@ describe("Scheduler: effects", function()
     app:unmount()
   end)
 
+  it("S34 F09 an effect and a view whose run failed before what it read last time run again when that changes #errors", function()
+    -- a hostile read: a run that failed before its first read (for a cause it did not read: a flag, the C
+    -- stack or memory at their limits) dropped every dependency, so neither ever ran again
+    local m = Counter()
+    local broken = false
+    local seen = {}
+    local e = ui.effect(function()
+      if broken then error("broken", 0) end
+      seen[#seen + 1] = m.value
+    end)
+    local app = ui.mount(ui.View("FailsFirst", function()
+      if broken then error("broken") end
+      return ui.Text("v " .. m.value)
+    end) {})
+    broken = true
+    m.value = 1
+    ui.flush()
+    assert.has_error_node(app, "broken")
+    broken = false
+    m.value = 2
+    ui.flush()
+    assert.same({ 0, 2 }, seen)
+    assert.truthy(app:find("v 2"), app:tree())
+    e:cancel()
+    app:unmount()
+  end)
+
   it("S34 F09 an effect and a view whose check the time budget stopped run again at the next change #errors", function()
     -- a hostile read: a computed's loop stopped the check; the body then ran under the stop, was stopped
     -- before its first read and lost what it read, and the unit stayed pending: it never ran again

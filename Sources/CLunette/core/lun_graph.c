@@ -183,7 +183,11 @@ LUN_HOT void lun_graph_run_begin(lun_Graph *g, int32_t sub) {
 LUN_HOT void lun_graph_run_end(lun_Graph *g, int32_t sub, int ok) {
   lun_GraphNode *n = &g->nodes[sub];
   int32_t stale = n->depsTail ? g->links[n->depsTail].nextDep : n->deps, l;
-  if (stale) lun_graph_drop_deps(g, sub, stale);
+  /* A run that ended well depends on what it read. One that failed keeps,
+   * besides, what its last run read past the point it reached: it may have
+   * failed for a reason it did not read (the C stack, memory, its budget),
+   * and a change to any of them runs it again, so it recovers (F09). */
+  if (stale && ok) lun_graph_drop_deps(g, sub, stale);
   n = &g->nodes[sub];
   n->flags = (uint16_t)((n->flags & ~LUN_GRAPH_COMPUTING) | LUN_GRAPH_EVALUATED);
   if (!ok && n->kind == LUN_GRAPH_COMPUTED) n->flags &= (uint16_t)~LUN_GRAPH_EVALUATED;

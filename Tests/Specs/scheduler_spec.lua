@@ -666,6 +666,48 @@ describe("Scheduler: effects", function()
     app:unmount()
   end)
 
+  it("S36 an effect and a view stopped by their budget run at the next flush when what they read changed later in it #errors", function()
+    -- a hostile read: the change queued them after the stop, and holding them (stopped: not again in
+    -- this flush) forgot it, so they waited for another change; the README says "if something it reads
+    -- changed meanwhile it runs at the next flush"
+    ui.configure { timeBudget = 0.2 }
+    local M = ui.Observable("StoppedThenChanged", { go = false, w = 0 })
+    local m = M()
+    local seen = {}
+    local e1 = ui.effect(function()
+      local w = m.w
+      if m.go then while true do end end
+      seen[#seen + 1] = w
+    end)
+    local e2 = ui.effect(function()                -- after e1 in the flush: changes what it read
+      if m.go then m.w = m.w + 1; m.go = false end
+    end)
+    m.go = true
+    ui.flush()                                     -- e1 stopped, then e2 sets w = 1 and go = false
+    assert.same({ 0 }, seen)
+    ui.flush()                                     -- no change from outside: it runs, with w = 1
+    assert.same({ 0, 1 }, seen)
+    e1:cancel()
+    e2:cancel()
+    local Stops = ui.View("StoppedThenChangedView", function()
+      local w = m.w
+      if m.go then while true do end end
+      return ui.Text("w " .. w)
+    end)
+    local Writer = ui.View("StoppedThenChangedWriter", function()   -- its onChange runs after the update
+      return ui.Text("go " .. tostring(m.go)):onChange(m.go, function(_, go)
+        if go then m.w = m.w + 1; m.go = false end
+      end)
+    end)
+    local app = ui.mount(ui.VStack { Stops {}, Writer {} })
+    m.go = true
+    ui.flush()                                     -- the view stopped, then the onChange sets w = 2, go = false
+    assert.has_error_node(app, "ran longer than its time budget")
+    ui.flush()
+    assert.truthy(app:find("w 2"), app:tree())
+    app:unmount()
+  end)
+
   it("S34 F09 an effect and a view whose run failed before what it read last time run again when that changes #errors", function()
     -- a hostile read: a run that failed before its first read (for a cause it did not read: a flag, the C
     -- stack or memory at their limits) dropped every dependency, so neither ever ran again

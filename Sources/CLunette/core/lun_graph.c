@@ -183,11 +183,15 @@ LUN_HOT void lun_graph_run_begin(lun_Graph *g, int32_t sub) {
 LUN_HOT void lun_graph_run_end(lun_Graph *g, int32_t sub, int ok) {
   lun_GraphNode *n = &g->nodes[sub];
   int32_t stale = n->depsTail ? g->links[n->depsTail].nextDep : n->deps, l;
-  /* A run that ended well depends on what it read. One that failed keeps,
-   * besides, what its last run read past the point it reached: it may have
-   * failed for a reason it did not read (the C stack, memory, its budget),
-   * and a change to any of them runs it again, so it recovers (F09). */
-  if (stale && ok) lun_graph_drop_deps(g, sub, stale);
+  /* A run depends on what it read, a failed one too (F09: what it read
+   * before the error). One that failed before its first read keeps what its
+   * last run read: it failed for a cause it did not read (a flag, the C
+   * stack or memory at their limits, its budget), and a change to what it
+   * read last runs it again, so it recovers. (Keeping the rest of the last
+   * run's reads after a failure past them would grow the list with each
+   * run that reads in another order, and run it again for what it no
+   * longer reads: a hostile read.) */
+  if (stale && (ok || n->depsTail)) lun_graph_drop_deps(g, sub, stale);
   n = &g->nodes[sub];
   n->flags = (uint16_t)((n->flags & ~LUN_GRAPH_COMPUTING) | LUN_GRAPH_EVALUATED);
   if (!ok && n->kind == LUN_GRAPH_COMPUTED) n->flags &= (uint16_t)~LUN_GRAPH_EVALUATED;
@@ -332,10 +336,11 @@ void lun_graph_clear_pending(lun_Graph *g, int32_t node) {
   if (lun_graph_is_live(g, node)) g->nodes[node].flags &= (uint16_t)~LUN_GRAPH_PENDING;
 }
 
-void lun_graph_hold(lun_Graph *g, int32_t node) {
+void lun_graph_hold(lun_Graph *g, int32_t node, int missed) {
   if (!lun_graph_is_live(g, node) || (g->nodes[node].flags & LUN_GRAPH_HELD)) return;   /* held: it keeps MISSED */
   lun_graph_unstick(g, node);
   g->nodes[node].flags = (uint16_t)((g->nodes[node].flags | LUN_GRAPH_PENDING | LUN_GRAPH_HELD) & ~LUN_GRAPH_MISSED);
+  if (missed) g->nodes[node].flags |= LUN_GRAPH_MISSED;
 }
 
 int lun_graph_release(lun_Graph *g, int32_t node) {

@@ -13,7 +13,9 @@
  *
  * An effect runs at most runLimit times in one round (the host's render
  * loop limit): one that keeps changing what it reads is stopped there and
- * reported, and runs again after the next change. A check that finds
+ * reported, and runs again after the next change. One its budget stopped
+ * does not run again in that flush; a change that reached it meanwhile runs
+ * it at the next (lun_graph_hold's `missed`), as a view's does. A check that finds
  * nothing it read changed is no run (others' changes may reach it many
  * times in a round); one checked runLimit times in a round waits for the
  * next round instead (`deferred`: still pending, not lost), so computeds
@@ -45,7 +47,8 @@ typedef struct lun_Effect {
   uint32_t deferred;   /* the round it was put off to the next one from (deferred list), or round - 1 */
   int32_t held;        /* stopped, on the held list: pending (a write stops at it) until the flush ends */
   uint32_t carriedFlush;   /* the last flush it was carried from (lun_State.flushes) */
-  int32_t stopped;     /* stopped in that round (the limit, or its budget): not run again in it */
+  int32_t stopped;     /* stopped in that round (the limit) or flush (its budget): not run again in it */
+  uint32_t stoppedFlush;   /* the last flush its budget stopped it in (lun_State.flushes) */
   int32_t nextFree;    /* the next free slot, when free */
 } lun_Effect;
 
@@ -138,7 +141,7 @@ static int lun_ui_effect(lua_State *L) {
   e->runs = e->checks = e->stopped = 0;
   e->deferred = S->round - 1;
   e->held = 0;
-  e->carriedFlush = S->flushes - 1;
+  e->carriedFlush = e->stoppedFlush = S->flushes - 1;
   h->slot = slot;
   h->generation = e->generation;
   if (!lun_graph_queue_effect(S->graph, node)) {  /* it could never run: no effect */
@@ -175,9 +178,11 @@ static int lun_effect_list(lun_Ids *list, int32_t node) {
 
 /* Keeps a stopped effect pending for the rest of the flush (so a write
  * stops at it, as at any pending node) and lists it to be unstuck when the
- * flush ends (lun_effects_end_flush); 0 if out of memory. */
+ * flush ends (lun_effects_end_flush); 0 if out of memory. A change reached
+ * it (it was queued): one after a stop by its budget runs it at the next
+ * flush; one at its run limit is its own loop's. */
 static int lun_effect_hold(lun_State *S, lun_Effect *e, int32_t node) {
-  lun_graph_hold(S->graph, node);
+  lun_graph_hold(S->graph, node, e->runs < S->runLimit);
   if (!lun_effect_list(&S->effects->held, node)) return 0;
   e->held = 1;
   return 1;
@@ -211,9 +216,10 @@ LUN_HOT int lun_effect_live(lun_State *S, int32_t node) {
 LUN_HOT int lun_effect_due(lun_State *S, int32_t node, int32_t *ref) {
   lun_Effect *e = lun_effect_of(S, node);
   if (!e) return 0;                               /* cancelled while it waited */
-  if (e->round != S->round) {
+  if (e->round != S->round) {                     /* a stop by its budget holds for the flush */
     e->round = S->round;
-    e->runs = e->checks = e->stopped = 0;
+    e->runs = e->checks = 0;
+    e->stopped = e->stoppedFlush == S->flushes;
   }
   if (!e->stopped && e->runs >= S->runLimit) {
     char text[160];
@@ -235,7 +241,10 @@ LUN_HOT int lun_effect_due(lun_State *S, int32_t node, int32_t *ref) {
 LUN_HOT void lun_effect_ended(lun_State *S, int32_t node, int status) {
   lun_Effect *e = lun_effect_of(S, node);
   if (!e) return;                                 /* it cancelled itself */
-  if (status == LUN_UNIT_STOPPED) e->stopped = 1; /* by its budget: not again this round, reported once */
+  if (status == LUN_UNIT_STOPPED) {               /* by its budget: not again this flush, reported once */
+    e->stopped = 1;
+    e->stoppedFlush = S->flushes;
+  }
   else if (status == LUN_UNIT_SKIPPED) e->checks++;   /* a check that found nothing changed is no run */
   else e->runs++;
 }

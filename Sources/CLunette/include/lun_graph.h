@@ -146,8 +146,10 @@ void lun_graph_clear_pending(lun_Graph *g, int32_t node);
 void lun_graph_unstick(lun_Graph *g, int32_t node);
 /* A unit stopped in a flush is held: it stays pending (a write stops at it),
  * the pending computeds it reads are marked so that the next change reaches
- * it, and a change that does is remembered (LUN_GRAPH_MISSED). */
-void lun_graph_hold(lun_Graph *g, int32_t node);
+ * it, and a change that does is remembered (LUN_GRAPH_MISSED) — as is, with
+ * `missed`, the change that queued it after it was stopped by its budget
+ * (not at its run limit: that change is its own loop's). */
+void lun_graph_hold(lun_Graph *g, int32_t node, int missed);
 /* The flush ends: a held unit is let go. Returns 1 if a change reached it
  * while it was held (it stays pending: the caller runs it at the next
  * flush); else it is unstuck (the next change runs it). */

@@ -97,8 +97,10 @@ final class Graph {
     /// reads reaches it even through computeds left pending (lun_graph_unstick).
     func unstick(_ node: Int32) { lun_graph_unstick(handle, node) }
 
-    /// A unit stopped in a flush stays pending till it ends (lun_graph_hold).
-    func hold(_ node: Int32) { lun_graph_hold(handle, node) }
+    /// A unit stopped in a flush stays pending till it ends (lun_graph_hold);
+    /// `missed`: the change that reached it after a stop by its budget runs it
+    /// at the next flush.
+    func hold(_ node: Int32, missed: Bool) { lun_graph_hold(handle, node, missed ? 1 : 0) }
 
     /// The flush ends: true if a change reached the held unit meanwhile (it
     /// stays pending, for the next flush); else it is unstuck.

@@ -273,7 +273,7 @@ extension LunetteRuntime {
         if tracer.tracing, flushState.updatingBegan {
             unit.lastRenderSeconds = Double(DispatchTime.now().uptimeNanoseconds &- flushState.updateStarted) / 1e9
         }
-        if status == Int32(LUN_UNIT_STOPPED) { unit.run.stoppedInFlush = flushState.flushCount }
+        if status == Int32(LUN_UNIT_STOPPED) { unit.run.stoppedInFlush = flushState.flushes }
         if status == Int32(LUN_UNIT_SKIPPED) { countCheck(of: unit) }
         if status == Int32(LUN_UNIT_FAILED) || status == Int32(LUN_UNIT_STOPPED), let message { builder.fail(message) }
         let madeError = flushState.updatingBegan && builder.finish()
@@ -293,15 +293,15 @@ extension LunetteRuntime {
             return false
         }
         unit.run.runsThisFlush += 1
-        if unit.run.stoppedInFlush == flushState.flushCount {            // stopped by its budget: once per flush is enough
-            hold(unit)
+        if unit.run.stoppedInFlush == flushState.flushes {               // stopped by its budget: once per flush is enough;
+            hold(unit, missed: true)                                        // the change that queued it runs it at the next
             return false
         }
         guard unit.run.runsThisFlush > options.renderLoopLimit else { return true }
         if unit.run.runsThisFlush == options.renderLoopLimit + 1 {
             warn(in: unit, "\(unit.displayName) was stopped after rendering \(options.renderLoopLimit) times in one flush: its body keeps changing what it reads")
         }
-        hold(unit)
+        hold(unit, missed: false)                     // the change that queued it is its own loop's
         return false
     }
 
@@ -316,8 +316,8 @@ extension LunetteRuntime {
         unit.run.pendingTransaction = nil
     }
 
-    private func hold(_ unit: Unit) {
-        graph.hold(unit.node)                         // again if it ran since it was first held (that cleared it)
+    private func hold(_ unit: Unit, missed: Bool) {
+        graph.hold(unit.node, missed: missed)         // again if it ran since it was first held (that cleared it)
         guard !unit.run.held else { return }
         unit.run.held = true
         flushState.held.append(unit)

@@ -67,6 +67,70 @@ final class SeamTests: XCTestCase {
         XCTAssertEqual(runtime.effectErrors.count, 2)
     }
 
+    /// A view that goes cancels what it had: a script's publisher may make the subscription's
+    /// cancel, which runs as a run of its own — what it raises is reported, and the rest goes on
+    /// (a hostile read: the error unwound the whole flush, the host dropped it, and the view's
+    /// task ticked on for ever, keeping `lunette run` alive).
+    func testASubscriptionsCancelThatRaisesLetsTheRestOfAGoneViewGo() throws {
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        runtime.recordProblems()
+        _ = try runtime.evaluate("""
+            ui = require("lunette")
+            m = ui.Observable("M", { show = true })()
+            ticks = 0
+            local sub = setmetatable({}, { __index = { cancel = function() error("cancel raised", 0) end } })
+            local pub = { sink = function() return sub end }
+            local Child = ui.View("Child", function()
+              return ui.Text("child"):onReceive(pub, function() end)
+                :task(function() while true do ui.sleep(1); ticks = ticks + 1 end end)
+            end)
+            app = ui.mount(ui.View("Root", function() return ui.VStack({ m.show and Child {} or nil }) end) {})
+            ui.clock.advance(2)
+            m.show = false
+            ui.flush()
+            ticks = 0
+            ui.clock.advance(3)
+            """)
+        XCTAssertEqual(try runtime.evaluate("return ticks"), ["0"])
+        XCTAssertEqual(runtime.takeProblems().errors.filter { $0.contains("cancel raised") }.count, 1,
+                       "\(runtime.effectErrors)")
+    }
+
+    /// `ui.effect` and `ui.mount` run what they make at once, in a flush; when that flush raises
+    /// (its call refused at the C stack's limit, a stop), nothing is left behind that the caller
+    /// has no handle to (a hostile read: the effect ran, and the app rendered, ever after).
+    func testAnEffectOrAnAppWhoseFirstFlushRaisesIsNotLeftBehind() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            ui = require("lunette")
+            box = ui.Observable("Box", { n = 0 })()
+            handed, ran, refused = {}, {}, 0
+            local function nest(depth, id, make)
+              if depth == 0 then
+                if pcall(make, id) then handed[id] = true else refused = refused + 1 end
+                return
+              end
+              return pcall(nest, depth - 1, id, make)
+            end
+            for depth = 150, 210 do
+              nest(depth, "effect " .. depth, function(id)
+                return ui.effect(function() local _ = box.n; ran[id] = true end)
+              end)
+              nest(depth, "app " .. depth, function(id)
+                return ui.mount(ui.View("Counted" .. depth, function() local _ = box.n; ran[id] = true; return ui.Text("v") end) {})
+              end)
+            end
+            ran = {}
+            box.n = 1
+            ui.flush()
+            orphans = {}
+            for id in pairs(ran) do if not handed[id] then orphans[#orphans + 1] = id end end
+            table.sort(orphans)
+            """)
+        XCTAssertEqual(try runtime.evaluate("return table.concat(orphans, ', ')"), [""])
+        XCTAssertGreaterThan(Int(try runtime.evaluate("return refused").first ?? "") ?? 0, 0)   // some depths refused
+    }
+
     /// Past a thousand failures the host is told that more came, not left to think the list is
     /// whole (a hostile read: the rest were dropped without a word); the list stays bounded.
     func testFailuresPastTheLogsLimitAreSaidToBeLeftOut() throws {

@@ -54,6 +54,7 @@ int lun_update(lua_State *L, lun_State *S, const lun_Ticket *ticket);
  * returns how many were taken from the queue. */
 int lun_effects_run(lua_State *L, lun_State *S);
 void lun_flush_now(lua_State *L);
+int lun_flush_caught(lua_State *L);
 int lun_run_due_now(lua_State *L, double upTo);
 void lun_release_refs(lua_State *L, lun_State *S);
 

@@ -54,7 +54,11 @@ static int lun_ui_mount(lua_State *L) {
   lua_setfield(L, -2, "out");
   app = lunh(lun_state(L)->rt, scheduler, mount, luaL_ref(L, LUA_REGISTRYINDEX));
   lun_handle_push(L, app, LUN_MT_APP);
-  lun_flush_now(L);                               /* it renders now */
+  if (lun_flush_caught(L) != LUA_OK) {            /* it renders now; if that raised, no app is left */
+    lunh(lun_state(L)->rt, scheduler, unmount, app);   /* behind that the caller has no handle to */
+    lun_release_refs(L, lun_state(L));
+    return lua_error(L);
+  }
   return 1;
 }
 

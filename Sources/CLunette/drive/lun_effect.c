@@ -149,7 +149,11 @@ static int lun_ui_effect(lua_State *L) {
     h->slot = 0;
     return luaL_error(L, "not enough memory for another effect");
   }
-  lun_flush_now(L);                               /* it runs now */
+  if (lun_flush_caught(L) != LUA_OK) {            /* it runs now; if that raised, no effect is left */
+    lun_effect_end(L, S, slot);                   /* behind that the caller has no handle to */
+    h->slot = 0;
+    return lua_error(L);
+  }
   return 1;
 }
 

@@ -72,6 +72,14 @@ static int lun_flush_k(lua_State *L) {
   return 0;
 }
 
+/* lun_flush_now in a protected call: LUA_OK, or the error on top (a stop,
+ * or the call refused: the C stack or memory at their limits), for a
+ * caller that undoes what it made before it raises it. [-0, +0 | +1] */
+int lun_flush_caught(lua_State *L) {
+  lua_pushcfunction(L, lun_flush_k);
+  return lua_pcall(L, 0, 0, 0);
+}
+
 int lun_flush(lua_State *L) {
   if (!lua_checkstack(L, 8)) return LUN_ERROR;
   lua_pushcfunction(L, lun_flush_k);

@@ -31,6 +31,7 @@ typedef struct lun_Run {
   int checking;      /* the dependency check is running */
   int traced;        /* an effect's run was traced (once, however often it retries) */
   int lifeless;      /* the run ended with no life list, and the record held none: nothing to diff */
+  int began;         /* a try reached its function (run_begin): the graph saw it run */
 } lun_Run;
 
 /* Raises "file:line: the function returned a T, expected a view" for the function at fidx. */
@@ -258,7 +259,7 @@ LUN_HOT static void lun_update_open(lun_State *S, lun_Run *run, int32_t node) {
   S->renderMade = S->objectsMade;                 /* what the run makes (a state factory's object) it may write */
   S->inBody++;
   lun_graph_run_begin(S->graph, node);
-  run->tracking = 1;
+  run->tracking = run->began = 1;
 }
 
 /* An effect's try: checks it, then calls its function (its record) in its
@@ -355,10 +356,8 @@ static int lun_update_retries(lua_State *L, lun_State *S, lun_Run *run, lua_CFun
   for (;; status = lun_update_try(L, S, run, k)) {
     if (status == LUA_OK && !S->suspending) return run->rendered ? LUN_UNIT_RAN : LUN_UNIT_SKIPPED;
     if (run->checking && !S->suspending) {          /* a computed raised while the unit was checked */
-      if (lun_budget_stopping(S)) {                 /* by a stop: its body would be stopped before its */
-        lun_graph_unstick(S->graph, run->ticket.node);   /* first read and lose what it read; it keeps */
-        return LUN_UNIT_FAILED;                     /* it, and the next change runs it (as a stopped run) */
-      }
+      if (lun_budget_stopping(S)) break;            /* by a stop: its body would be stopped before its first
+                                                       read and lose what it read; it keeps it (below) */
       lua_pop(L, 1);                                /* else run it: its body shows the error and keeps */
       run->checking = 0;                            /* the dependency, so it recovers (F09) */
       run->checked = 1;
@@ -376,11 +375,16 @@ static int lun_update_retries(lua_State *L, lun_State *S, lun_Run *run, lua_CFun
         continue;
       }
     }
-    return LUN_UNIT_FAILED;
+    break;
   }
+  if (!run->began) lun_graph_unstick(S->graph, run->ticket.node);   /* it never ran (stopped in its check, its
+                                                      call refused: the C stack, memory): the next change runs it */
+  return LUN_UNIT_FAILED;
 }
 
+/* Protected part of lun_update_life: (record, life, unit, started) -> (). */
 static int lun_update_life_k(lua_State *L) {
+  *(int *)lua_touserdata(L, 4) = 1;
   lua_settop(L, 3);
   lun_life_diff(L, 1, 2, (int32_t)lua_tointeger(L, 3));
   return 0;
@@ -393,7 +397,7 @@ static int lun_update_life_k(lua_State *L) {
  * they appear again. Protected, under a budget of its own (a subscription's
  * cancel may be a script's); an error is reported. [-0, +0] */
 static void lun_update_life(lua_State *L, lun_State *S, const lun_Ticket *ticket, int lifeidx) {
-  int top = lua_gettop(L);
+  int top = lua_gettop(L), started = 0;
   if (lifeidx) lifeidx = lua_absindex(L, lifeidx);
   if (!lua_checkstack(L, 8)) return;
   if (lua_rawgeti(L, LUA_REGISTRYINDEX, ticket->recordRef) != LUA_TTABLE ||
@@ -406,12 +410,14 @@ static void lun_update_life(lua_State *L, lun_State *S, const lun_Ticket *ticket
   lua_pushvalue(L, top + 1);
   if (lifeidx) lua_pushvalue(L, lifeidx); else lua_pushnil(L);
   lua_pushinteger(L, ticket->unit);
-  if (lun_protect(L, 3, 0) != LUN_OK) {
+  lua_pushlightuserdata(L, &started);
+  if (lun_protect(L, 4, 0) != LUN_OK) {
     size_t len;
     const char *msg = lun_last_error(L, &len);
     lunh(S->rt, inspect, event_failed, ticket->unit, msg, len);
   }
-  if (!lifeidx) {                                 /* whatever happened, its old list is gone */
+  if (!lifeidx && started) {                      /* whatever the diff did, its old list is gone; a diff */
+                                                  /* refused before it began leaves it, for the next (or the release) */
     lua_pushnil(L);
     lun_setkey(L, S, top + 1, LUN_K_LIFE);
   }
@@ -553,7 +559,7 @@ LUN_HOT static int lun_effect_begin(lua_State *L, lun_State *S, lun_Batch *b, in
   run->ticket.node = node;
   run->ticket.recordRef = ref;
   run->ticket.needsRender = run->ticket.plain = 0;
-  run->checked = run->tracking = run->rendered = run->checking = run->traced = 0;
+  run->checked = run->tracking = run->rendered = run->checking = run->traced = run->began = 0;
   if (!lun_budget_begin(L, S, 1)) {
     static const char deep[] = "runs nested too deep";
     lun_graph_unstick(S->graph, node);            /* it never began: the next change runs it */
@@ -662,13 +668,31 @@ LUN_HOT int lun_effects_run(lua_State *L, lun_State *S) {
   }
 }
 
+/* Protected part of lun_release_refs: (record, unit) -> (). */
+static int lun_release_k(lua_State *L) {
+  lun_life_release(L, 1, (int32_t)lua_tointeger(L, 2));
+  return 0;
+}
+
 /* Releases the records of units the host disposed: their tasks stop,
- * their subscriptions end, their onDisappear actions are queued. */
+ * their subscriptions end, their onDisappear actions are queued. Each in
+ * a run of its own: a subscription's cancel is a script's (it may raise
+ * or loop), and the rest are released whatever one does; a failure is
+ * reported as the unit's event's. */
 LUN_HOT void lun_release_refs(lua_State *L, lun_State *S) {
   int32_t ref;
   while ((ref = lunh(S->rt, scheduler, release_next)) != 0) {
-    if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TTABLE) {
-      lun_life_release(L, -1, lun_record_forget_unit(L, -1));
+    if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TTABLE && lua_checkstack(L, 4)) {
+      int32_t unit = lun_record_forget_unit(L, -1);
+      lua_pushcfunction(L, lun_release_k);
+      lua_insert(L, -2);
+      lua_pushinteger(L, unit);
+      if (lun_protect(L, 2, 0) != LUN_OK) {
+        size_t len;
+        const char *msg = lun_last_error(L, &len);
+        lunh(S->rt, inspect, event_failed, unit, msg, len);
+      }
+      lua_pushnil(L);                             /* (popped below, as the record was) */
     }
     lua_pop(L, 1);
     luaL_unref(L, LUA_REGISTRYINDEX, ref);

@@ -18,6 +18,7 @@ enum { LUN_LIFE_KIND = 1, LUN_LIFE_FN, LUN_LIFE_VALUE, LUN_LIFE_INITIAL, LUN_LIF
 void lun_life_add(lua_State *L, int lifeidx);
 void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit);
 void lun_life_release(lua_State *L, int recidx, int32_t unit);
+void lun_life_cancel(lua_State *L, int32_t unit);                                   /* [-1, +0] */
 int lun_life_run_events(lua_State *L, lun_State *S);
 void lun_life_after_update(lua_State *L, int32_t unit);
 void lun_trace_event(lua_State *L, int32_t unit, const char *what);

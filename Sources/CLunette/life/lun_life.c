@@ -224,17 +224,37 @@ static void lun_life_appear(lua_State *L, int eidx, int32_t unit) {
 }
 
 /* Cancels the subscription of entry e (at eidx), if any, and marks e gone so a queued one never starts. */
-static void lun_life_unsubscribe(lua_State *L, int eidx) {
+static void lun_life_unsubscribe(lua_State *L, int eidx, int32_t unit) {
   eidx = lua_absindex(L, eidx);
   lua_pushboolean(L, 1);
   lua_rawseti(L, eidx, LUN_LIFE_GONE);
-  if (lua_rawgeti(L, eidx, LUN_LIFE_SUB) != LUA_TNIL && luaL_getmetafield(L, -1, "__index") != LUA_TNIL) {
+  lua_rawgeti(L, eidx, LUN_LIFE_SUB);
+  lun_life_cancel(L, unit);
+}
+
+/* Protected part of lun_life_cancel: (subscription) -> (). */
+static int lun_life_cancel_k(lua_State *L) {
+  if (luaL_getmetafield(L, 1, "__index") != LUA_TNIL) {
     lua_getfield(L, -1, "cancel");
-    lua_pushvalue(L, -3);
+    lua_pushvalue(L, 1);
     lua_call(L, 1, 0);
-    lua_pop(L, 1);
   }
-  lua_pop(L, 1);
+  return 0;
+}
+
+/* Cancels the subscription on top (nil: none), made by unit's onReceive or
+ * a task's ui.await: a script's publisher may make its cancel, which runs
+ * as a run of its own; what it raises is reported as the unit's event's,
+ * and the rest of what goes goes on (its tasks stop). [-1, +0] */
+void lun_life_cancel(lua_State *L, int32_t unit) {
+  if (lua_isnil(L, -1) || !lua_checkstack(L, 4)) { lua_pop(L, 1); return; }
+  lua_pushcfunction(L, lun_life_cancel_k);
+  lua_insert(L, -2);
+  if (lun_protect(L, 1, 0) != LUN_OK) {
+    size_t len;
+    const char *msg = lun_last_error(L, &len);
+    lunh(lun_state(L)->rt, inspect, event_failed, unit, msg, len);
+  }
 }
 
 /* What goes: onDisappear is queued; tasks and subscriptions stop now. */
@@ -255,7 +275,7 @@ static void lun_life_disappear(lua_State *L, int eidx, int32_t unit) {
     lua_pushboolean(L, 1);
     lua_rawseti(L, eidx, LUN_LIFE_GONE);         /* a task queued but not started yet never starts */
   } else if (kind == LUN_ON_RECEIVE) {
-    lun_life_unsubscribe(L, eidx);
+    lun_life_unsubscribe(L, eidx, unit);
   }
 }
 
@@ -309,7 +329,7 @@ static void lun_life_stay(lua_State *L, int oidx, int eidx, int32_t unit) {
       lua_rawgeti(L, oidx, LUN_LIFE_VALUE);
       lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
       if (!lua_rawequal(L, -1, -2)) {             /* another publisher: subscribe anew */
-        lun_life_unsubscribe(L, oidx);
+        lun_life_unsubscribe(L, oidx, unit);
         lua_pushvalue(L, eidx);
         lun_life_queue(L, LUN_EVENT_SUBSCRIBE, unit, 1);
       } else {

@@ -554,11 +554,13 @@ LUN_HOT void lun_storage_sync(lua_State *L, lun_State *S) {
     lua_pop(L, 1);
     lua_pushcfunction(L, lun_storage_write_k);
     lua_pushvalue(L, -2);
-    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {      /* any error value (a hook's may be no string): said */
       size_t len;
-      const char *msg = lua_tolstring(L, -1, &len);
-      if (msg) lunh(lun_state(L)->rt, inspect, event_failed, 0, msg, len);
-      lua_pop(L, 1);
+      const char *msg;
+      lun_error_string(L, -1);
+      msg = lua_tolstring(L, -1, &len);
+      lunh(lun_state(L)->rt, inspect, event_failed, 0, msg, len);
+      lua_pop(L, 2);
     }
   }
   lua_pop(L, 1);

@@ -48,15 +48,14 @@ static void lun_task_forget(lua_State *L, int32_t id) {
   lua_pop(L, 1);
 }
 
-/* Cancels a subscription (on top) made by await, if any. [-1, +0] */
-static void lun_task_unsubscribe(lua_State *L) {
-  if (!lua_isnil(L, -1) && luaL_getmetafield(L, -1, "__index") != LUA_TNIL) {
-    lua_getfield(L, -1, "cancel");
-    lua_pushvalue(L, -3);
-    lua_call(L, 1, 0);
-    lua_pop(L, 1);
-  }
+/* Cancels the subscription (on top) ui.await made for the task at taskidx,
+ * if any (lun_life_cancel: protected, reported as its unit's). [-1, +0] */
+static void lun_task_unsubscribe(lua_State *L, int taskidx) {
+  int32_t unit;
+  lua_rawgeti(L, taskidx, LUN_TASK_UNIT);
+  unit = (int32_t)lua_tointeger(L, -1);
   lua_pop(L, 1);
+  lun_life_cancel(L, unit);
 }
 
 static void lun_task_resume(lua_State *L, int32_t id, int nargs);
@@ -72,7 +71,7 @@ static int lun_task_resumer(lua_State *L) {
     lua_rawgeti(L, -1, LUN_TASK_SUB);
     lua_pushnil(L);
     lua_rawseti(L, -3, LUN_TASK_SUB);
-    lun_task_unsubscribe(L);
+    lun_task_unsubscribe(L, lua_absindex(L, -2));
   }
   lua_pop(L, 1);
   lua_settop(L, 1);
@@ -231,7 +230,7 @@ int lun_task_cancel(lua_State *L, int32_t id) {
   lunh(S->rt, clock, cancel, LUN_CLOCK_TASK, id);
   if (lun_task_get(L, id) == LUA_TTABLE) {
     lua_rawgeti(L, -1, LUN_TASK_SUB);
-    lun_task_unsubscribe(L);
+    lun_task_unsubscribe(L, lua_absindex(L, -2));
     lua_pushnil(L);
     lua_rawseti(L, -2, LUN_TASK_SUB);
     lua_rawgeti(L, -1, LUN_TASK_THREAD);

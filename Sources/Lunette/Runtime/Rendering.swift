@@ -268,6 +268,8 @@ extension LunetteRuntime {
     /// The update finished: install the output (or the error), report what
     /// it wrote; returns whether the output is an error node.
     private func endUpdate(status: Int32, message: String?) -> Bool {
+        let failed = status == Int32(LUN_UNIT_FAILED) || status == Int32(LUN_UNIT_STOPPED)
+        if failed, !flushState.updatingBegan { beginUpdate() }   // refused before it ran (the C stack, memory): its error shows
         guard let unit = flushState.updating else { return false }
         flushState.updating = nil
         if tracer.tracing, flushState.updatingBegan {
@@ -275,7 +277,7 @@ extension LunetteRuntime {
         }
         if status == Int32(LUN_UNIT_STOPPED) { unit.run.stoppedInFlush = flushState.flushes }
         if status == Int32(LUN_UNIT_SKIPPED) { countCheck(of: unit) }
-        if status == Int32(LUN_UNIT_FAILED) || status == Int32(LUN_UNIT_STOPPED), let message { builder.fail(message) }
+        if failed, let message { builder.fail(message) }
         let madeError = flushState.updatingBegan && builder.finish()
         reportWritesDuringRender()
         return madeError

@@ -133,8 +133,9 @@ public final class LunetteRuntime {
     var openedURLs: [String] = []
     /// Text handed to C (valid until the next call).
     let text = CStringBuffer()
-    /// Errors of units that belong to no app (ui.effect), "effect: …": the
-    /// first 1000, then a line saying more were not kept.
+    /// Errors of units that belong to no app (ui.effect), "effect: …", and of
+    /// a flush the host asked for that could not run ("a flush failed: …"):
+    /// the first 1000, then a line saying more were not kept.
     public var effectErrors: [String] { effectLog.messages }
     var effectLog = MessageLog(overflow: "effect: more than \(MessageLog.limit) effects failed")
     /// Where `appStorage` values live (Options.appStorage): the owner of the

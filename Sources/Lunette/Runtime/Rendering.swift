@@ -11,8 +11,16 @@ extension LunetteRuntime {
     /// starting tasks, subscribing onReceive — and, if that changed data, the
     /// views update again (at most `renderLoopLimit` rounds).
     public func flush() {
-        _ = lun_flush(L)             // the loop is C's (lun_flush.c); the decisions below are ours
+        if lun_flush(L) != LUN_OK { reportFailure(of: "a flush") }   // the loop is C's (lun_flush.c); the decisions below are ours
         reportTreeChanges()
+    }
+
+    /// What raised out of a flush the host asked for (memory at the cap, its call refused, a
+    /// stop): said, as an effect's failure is (`effectErrors`), never dropped.
+    func reportFailure(of what: String) {
+        let text = "\(what) failed: \(lastError)"
+        problems.record(error: text)
+        effectLog.append(text)
     }
 
     /// Calls `onTreeChange` with what rendered anew, outside any Lua call

@@ -58,7 +58,7 @@ extension LunetteRuntime {
     @discardableResult
     func runDue(upTo time: Double) -> Bool {
         var ran: Int32 = 0
-        _ = lun_run_due(L, time, &ran)
+        if lun_run_due(L, time, &ran) != LUN_OK { reportFailure(of: "the clock's due work") }
         reportTreeChanges()
         return ran > 0
     }

@@ -291,7 +291,7 @@ LUN_HOT static int lun_update_k(lua_State *L) {
   lun_State *S = run->S;
   int32_t node = run->ticket.node;
   if (!lun_update_due(L, S, run)) return 0;
-  if (S->plainUnit) {                      /* a plain run the host has not heard of: a try before */
+  if (S->plainUnit) {                             /* a plain run the host has not heard of: a try before */
     S->outLen = 0;                                /* this one (it suspended) asked nothing; its records go */
     lun_out_plain_start(S, S->plainUnit);
   } else {

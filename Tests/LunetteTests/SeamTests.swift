@@ -131,6 +131,95 @@ final class SeamTests: XCTestCase {
         XCTAssertGreaterThan(Int(try runtime.evaluate("return refused").first ?? "") ?? 0, 0)   // some depths refused
     }
 
+    /// Whatever depth a flush runs at, a view that goes takes its task with it: its record's
+    /// release is C's and cannot be refused, only a script's cancel can (a hostile read: the
+    /// release was made a protected call, and where the C stack refused that call the view's
+    /// task ticked on for ever, a second one beside it once the view came back).
+    func testAGoneViewsTaskStopsAtEveryDepth() throws {
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        _ = try runtime.evaluate("""
+            ui = require("lunette")
+            leaks = {}
+            for depth = 180, 205 do
+              local m = ui.Observable("Depth" .. depth, { v = 0 })()
+              local ticks = 0
+              local Child = ui.View("Ticking" .. depth, function()
+                return ui.Text("child"):task(function() while true do ui.sleep(1); ticks = ticks + 1 end end)
+              end)
+              local app = ui.mount(ui.View("Holder" .. depth, function()
+                return ui.VStack({ ui.Text("v=" .. m.v), Child {} })
+              end) {})
+              ui.clock.advance(1)
+              local function at(d)
+                if d == 0 then m.v = m.v + 1; return pcall(ui.flush) end
+                return pcall(at, d - 1)
+              end
+              at(depth)                                -- near the limit the holder's update is refused: the child goes
+              m.v = 100
+              ui.flush()                               -- it comes back, its task anew
+              ticks = 0
+              ui.clock.advance(3)
+              if ticks ~= 3 then leaks[#leaks + 1] = depth .. ": " .. ticks end
+              app:unmount()
+            end
+            """)
+        XCTAssertEqual(try runtime.evaluate("return table.concat(leaks, ', ')"), [""])
+    }
+
+    /// A gone view hears nothing more from a publisher, whatever its subscription's cancel does;
+    /// a task cancelled while it awaits a publisher whose cancel sends sees its cancellation, and
+    /// the cancel runs once; a PreferenceKey's reduce that raises is its handler's view's error,
+    /// and the flush goes on (a hostile read: the gone view's action ran on every send; the cancel
+    /// ran twice and the task took a step; the rest of the flush was skipped).
+    func testWhatAScriptsCancelOrReduceDoesStaysWithIt() throws {
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        runtime.recordProblems()
+        _ = try runtime.evaluate("""
+            ui = require("lunette")
+            m = ui.Observable("M", { show = true, v = 0 })()
+            heard, cancels, steps, cancelled = 0, 0, 0, 0
+            local sinks = {}
+            local raising = { sink = function(_, f)
+              sinks[#sinks + 1] = f
+              return setmetatable({}, { __index = { cancel = function() error("cancel raised", 0) end } })
+            end }
+            local sending = { sink = function(_, f)
+              return setmetatable({}, { __index = { cancel = function() cancels = cancels + 1; f("sent by cancel") end } })
+            end }
+            local Listener = ui.View("Listener", function()
+              return ui.Text("l"):onReceive(raising, function() heard = heard + 1 end)
+                :task(function()
+                  while true do
+                    local ok = pcall(ui.await, sending)
+                    steps = steps + 1
+                    if not ok then cancelled = cancelled + 1; return end
+                  end
+                end)
+            end)
+            ui.PreferenceKey("broken", 0, function(a, b) if b == 2 then error("reduce raised", 0) end return a + b end)
+            local Reads = ui.View("ReadsAfter", function() return ui.Text("v " .. m.v) end)
+            app = ui.mount(ui.View("Holder", function()
+              return ui.VStack({
+                m.show and Listener {} or ui.Text("none"),
+                ui.Text("p"):preference("broken", m.v):onPreferenceChange("broken", function() end),
+                Reads {},
+              })
+            end) {})
+            ui.clock.advance(1)
+            steps = 0
+            m.show = false
+            ui.flush()
+            for _, f in ipairs(sinks) do f("after it went") end
+            m.v = 2
+            ui.flush()
+            """)
+        XCTAssertEqual(try runtime.evaluate("return heard, cancels, steps, cancelled"), ["0", "1", "1", "1"])
+        XCTAssertTrue(try runtime.evaluate("return app:tree()").first?.contains("v 2") == true)
+        let errors = runtime.takeProblems().errors
+        XCTAssertEqual(errors.filter { $0.contains("cancel raised") }.count, 1, "\(errors)")
+        XCTAssertEqual(errors.filter { $0.contains("reduce raised") }.count, 1, "\(errors)")
+    }
+
     /// Past a thousand failures the host is told that more came, not left to think the list is
     /// whole (a hostile read: the rest were dropped without a word); the list stays bounded.
     func testFailuresPastTheLogsLimitAreSaidToBeLeftOut() throws {

@@ -668,31 +668,16 @@ LUN_HOT int lun_effects_run(lua_State *L, lun_State *S) {
   }
 }
 
-/* Protected part of lun_release_refs: (record, unit) -> (). */
-static int lun_release_k(lua_State *L) {
-  lun_life_release(L, 1, (int32_t)lua_tointeger(L, 2));
-  return 0;
-}
-
 /* Releases the records of units the host disposed: their tasks stop,
- * their subscriptions end, their onDisappear actions are queued. Each in
- * a run of its own: a subscription's cancel is a script's (it may raise
- * or loop), and the rest are released whatever one does; a failure is
- * reported as the unit's event's. */
+ * their subscriptions end, their onDisappear actions are queued. What is
+ * C's is done here, whatever a script does: a subscription's cancel, which
+ * a script's publisher may make, is a run of its own (lun_life_cancel),
+ * and its forwarder is cut first. */
 LUN_HOT void lun_release_refs(lua_State *L, lun_State *S) {
   int32_t ref;
   while ((ref = lunh(S->rt, scheduler, release_next)) != 0) {
-    if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TTABLE && lua_checkstack(L, 4)) {
-      int32_t unit = lun_record_forget_unit(L, -1);
-      lua_pushcfunction(L, lun_release_k);
-      lua_insert(L, -2);
-      lua_pushinteger(L, unit);
-      if (lun_protect(L, 2, 0) != LUN_OK) {
-        size_t len;
-        const char *msg = lun_last_error(L, &len);
-        lunh(S->rt, inspect, event_failed, unit, msg, len);
-      }
-      lua_pushnil(L);                             /* (popped below, as the record was) */
+    if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TTABLE) {
+      lun_life_release(L, -1, lun_record_forget_unit(L, -1));
     }
     lua_pop(L, 1);
     luaL_unref(L, LUA_REGISTRYINDEX, ref);

@@ -184,7 +184,7 @@ static int lun_life_keys(lua_State *L, int t) {
 static int lun_life_forward(lua_State *L) {
   lun_State *S = lun_state(L);
   int32_t saved = S->active;
-  lua_getfield(L, lua_upvalueindex(1), "action");
+  if (lua_getfield(L, lua_upvalueindex(1), "action") == LUA_TNIL) return 0;   /* its view went: nothing runs */
   lua_pushvalue(L, 1);
   S->active = 0;
   lua_call(L, 1, 0);
@@ -228,6 +228,11 @@ static void lun_life_unsubscribe(lua_State *L, int eidx, int32_t unit) {
   eidx = lua_absindex(L, eidx);
   lua_pushboolean(L, 1);
   lua_rawseti(L, eidx, LUN_LIFE_GONE);
+  if (lua_rawgeti(L, eidx, LUN_LIFE_BOX) == LUA_TTABLE) {   /* its forwarder calls nothing from now on, */
+    lua_pushnil(L);                                         /* whatever the publisher's cancel does */
+    lua_setfield(L, -2, "action");
+  }
+  lua_pop(L, 1);
   lua_rawgeti(L, eidx, LUN_LIFE_SUB);
   lun_life_cancel(L, unit);
 }

@@ -229,21 +229,23 @@ int lun_task_cancel(lua_State *L, int32_t id) {
   int pending = 0;
   lunh(S->rt, clock, cancel, LUN_CLOCK_TASK, id);
   if (lun_task_get(L, id) == LUA_TTABLE) {
-    lua_rawgeti(L, -1, LUN_TASK_SUB);
-    lun_task_unsubscribe(L, lua_absindex(L, -2));
-    lua_pushnil(L);
-    lua_rawseti(L, -2, LUN_TASK_SUB);
-    lua_rawgeti(L, -1, LUN_TASK_THREAD);
+    int32_t unit;
+    lua_rawgeti(L, -1, LUN_TASK_UNIT);
+    unit = (int32_t)lua_tointeger(L, -1);
+    lua_rawgeti(L, -2, LUN_TASK_THREAD);
     pending = lua_status(lua_tothread(L, -1)) == LUA_YIELD;
-    lua_pop(L, 1);
-    if (pending) {
-      lua_pushboolean(L, 1);
+    lua_pop(L, 2);
+    if (pending) {                                /* cancelled before its subscription's cancel runs: a */
+      lua_pushboolean(L, 1);                      /* cancel that sends resumes it into its cancellation */
       lua_rawseti(L, -2, LUN_TASK_CANCELLED);
       lua_pushinteger(L, 0);                        /* its unit goes (and its id is reused): named by LUN_TASK_NAME */
       lua_rawseti(L, -2, LUN_TASK_UNIT);
-    } else {
-      lun_task_forget(L, id);
     }
+    lua_rawgeti(L, -1, LUN_TASK_SUB);             /* forgotten before its cancel runs: a cancel that */
+    lua_pushnil(L);                               /* sends finds none to cancel again */
+    lua_rawseti(L, -3, LUN_TASK_SUB);
+    lun_life_cancel(L, unit);
+    if (!pending) lun_task_forget(L, id);
   }
   lua_pop(L, 1);
   return pending;

@@ -93,7 +93,12 @@ static int lun_pref_deliver(lua_State *L, lun_State *S, int ref, int32_t slot, c
     if (lua_getfield(L, acc - 1, "reduce") == LUA_TFUNCTION) {
       lua_pushvalue(L, acc);
       lua_pushvalue(L, -3);
-      lua_call(L, 2, 1);
+      if (lun_protect(L, 2, 1) != LUN_OK) {       /* a script's reduce, a run of its own: what it raises */
+        const char *msg = lun_last_error(L, &len);   /* is its handler's view's, and nothing is delivered */
+        lunh(S->rt, inspect, event_failed, unit, msg, len);
+        lua_settop(L, acc - 3);
+        return 0;
+      }
     } else {
       lua_pop(L, 1);
       lua_pushvalue(L, -1);

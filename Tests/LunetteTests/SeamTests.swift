@@ -220,6 +220,36 @@ final class SeamTests: XCTestCase {
         XCTAssertEqual(errors.filter { $0.contains("reduce raised") }.count, 1, "\(errors)")
     }
 
+    /// An onChange value's `__eq` that raises is its view's error, told no change, and the rest
+    /// of what the view keeps between runs stays whole: its task runs once, and goes with it (a
+    /// hostile read: the raise left the view's list of tasks and subscriptions half compared, a
+    /// second task started at the next run, and one ticked on after the view went).
+    func testAnOnChangeValuesEqualityThatRaisesLeavesTheViewsTasksWhole() throws {
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        runtime.recordProblems()
+        _ = try runtime.evaluate("""
+            ui = require("lunette")
+            m = ui.Observable("M", { v = 0, show = true })()
+            armed, ticks, seen = false, 0, {}
+            local mt = { __eq = function(a, b) if armed then error("eq raised", 0) end return a.k == b.k end }
+            local V = ui.View("Watches", function()
+              return ui.VStack({
+                ui.Text("v=" .. m.v):task(function() while true do ui.sleep(1); ticks = ticks + 1 end end),
+                ui.Text("c"):onChange(setmetatable({ k = m.v }, mt), function() end),
+              })
+            end)
+            app = ui.mount(ui.View("Root", function() return m.show and V {} or ui.Text("none") end) {})
+            ui.clock.advance(1)
+            armed = true; m.v = 1; ui.flush(); armed = false
+            m.v = 2; ui.flush()
+            ticks = 0; ui.clock.advance(3); seen[1] = ticks
+            m.show = false; ui.flush()
+            ticks = 0; ui.clock.advance(3); seen[2] = ticks
+            """)
+        XCTAssertEqual(try runtime.evaluate("return seen[1], seen[2]"), ["3", "0"])
+        XCTAssertEqual(runtime.takeProblems().errors.filter { $0.contains("eq raised") }.count, 1)
+    }
+
     /// Past a thousand failures the host is told that more came, not left to think the list is
     /// whole (a hostile read: the rest were dropped without a word); the list stays bounded.
     func testFailuresPastTheLogsLimitAreSaidToBeLeftOut() throws {

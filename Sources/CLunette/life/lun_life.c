@@ -262,6 +262,34 @@ void lun_life_cancel(lua_State *L, int32_t unit) {
   }
 }
 
+/* Protected part of lun_life_equal: (a, b) -> equal. */
+static int lun_life_equal_k(lua_State *L) {
+  lua_pushboolean(L, lun_values_equal(L, 1, 2));
+  return 1;
+}
+
+/* 1 if the two values on top (an onChange's old and new) are equal, by
+ * contents or by == (F10, D03). Their __eq is a script's: it runs as a run
+ * of its own, and what it raises is reported as unit's and counts as
+ * equal (no change told), so the diff under way goes on whole and the
+ * view's tasks and subscriptions keep their one life. [-0, +0] */
+static int lun_life_equal(lua_State *L, int32_t unit) {
+  int equal;
+  if (!lua_checkstack(L, 4)) return 1;
+  lua_pushcfunction(L, lun_life_equal_k);
+  lua_pushvalue(L, -3);
+  lua_pushvalue(L, -3);
+  if (lun_protect(L, 2, 1) != LUN_OK) {
+    size_t len;
+    const char *msg = lun_last_error(L, &len);
+    lunh(lun_state(L)->rt, inspect, event_failed, unit, msg, len);
+    return 1;
+  }
+  equal = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return equal;
+}
+
 /* What goes: onDisappear is queued; tasks and subscriptions stop now. */
 static void lun_life_disappear(lua_State *L, int eidx, int32_t unit) {
   int kind;
@@ -359,7 +387,7 @@ static void lun_life_stay(lua_State *L, int oidx, int eidx, int32_t unit) {
     case LUN_ON_CHANGE:
       lua_rawgeti(L, oidx, LUN_LIFE_VALUE);
       lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
-      if (!lun_values_equal(L, -1, -2)) {      /* snapshots by contents (F10), the rest by == */
+      if (!lun_life_equal(L, unit)) {             /* snapshots by contents (F10), the rest by == */
         lua_rawgeti(L, eidx, LUN_LIFE_FN);
         lua_insert(L, -3);
         lun_life_queue(L, LUN_EVENT_CHANGE, unit, 3);

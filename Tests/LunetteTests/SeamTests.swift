@@ -250,6 +250,38 @@ final class SeamTests: XCTestCase {
         XCTAssertEqual(runtime.takeProblems().errors.filter { $0.contains("eq raised") }.count, 1)
     }
 
+    /// A task id's `__eq` and a preference value's `__eq` that raise are their views' errors too:
+    /// the view's subscriptions stay one (a hostile read: a raise in the task id's compare left an
+    /// onReceive subscribed twice, still heard after its view went), and the preference's handler
+    /// gets the latest value (the raise unwound the flush, and it never did).
+    func testATaskIdsOrAPreferencesEqualityThatRaisesIsItsViewsError() throws {
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        runtime.recordProblems()
+        _ = try runtime.evaluate("""
+            ui = require("lunette")
+            m = ui.Observable("M", { v = 0, show = true })()
+            armed, got, delivered = false, 0, {}
+            local mt = { __eq = function(a, b) if armed then error("eq raised", 0) end return a.k == b.k end }
+            local p = ui.Subject()
+            ui.PreferenceKey("boxed", setmetatable({ k = -1 }, mt), function(_, b) return b end)
+            local V = ui.View("Keeps", function()
+              return ui.VStack({
+                ui.Text("v=" .. m.v):onReceive(p, function() got = got + 1 end),
+                ui.Text("t"):task(function() while true do ui.sleep(1) end end, { id = setmetatable({ k = 1 }, mt) }),
+                ui.Text("p"):preference("boxed", setmetatable({ k = m.v }, mt)),
+              }):onPreferenceChange("boxed", function(v) delivered[#delivered + 1] = v.k end)
+            end)
+            app = ui.mount(ui.View("Root", function() return m.show and V {} or ui.Text("none") end) {})
+            armed = true; m.v = 1; ui.flush(); armed = false
+            m.v = 2; ui.flush()
+            p:send(1); heard = got
+            m.show = false; ui.flush()
+            got = 0; p:send(1); heardGone = got
+            """)
+        XCTAssertEqual(try runtime.evaluate("return heard, heardGone, table.concat(delivered, ' ')"), ["1", "0", "0 1 2"])
+        XCTAssertGreaterThan(runtime.takeProblems().errors.filter { $0.contains("eq raised") }.count, 0)
+    }
+
     /// Past a thousand failures the host is told that more came, not left to think the list is
     /// whole (a hostile read: the rest were dropped without a word); the list stays bounded.
     func testFailuresPastTheLogsLimitAreSaidToBeLeftOut() throws {

@@ -262,34 +262,6 @@ void lun_life_cancel(lua_State *L, int32_t unit) {
   }
 }
 
-/* Protected part of lun_life_equal: (a, b) -> equal. */
-static int lun_life_equal_k(lua_State *L) {
-  lua_pushboolean(L, lun_values_equal(L, 1, 2));
-  return 1;
-}
-
-/* 1 if the two values on top (an onChange's old and new) are equal, by
- * contents or by == (F10, D03). Their __eq is a script's: it runs as a run
- * of its own, and what it raises is reported as unit's and counts as
- * equal (no change told), so the diff under way goes on whole and the
- * view's tasks and subscriptions keep their one life. [-0, +0] */
-static int lun_life_equal(lua_State *L, int32_t unit) {
-  int equal;
-  if (!lua_checkstack(L, 4)) return 1;
-  lua_pushcfunction(L, lun_life_equal_k);
-  lua_pushvalue(L, -3);
-  lua_pushvalue(L, -3);
-  if (lun_protect(L, 2, 1) != LUN_OK) {
-    size_t len;
-    const char *msg = lun_last_error(L, &len);
-    lunh(lun_state(L)->rt, inspect, event_failed, unit, msg, len);
-    return 1;
-  }
-  equal = lua_toboolean(L, -1);
-  lua_pop(L, 1);
-  return equal;
-}
-
 /* What goes: onDisappear is queued; tasks and subscriptions stop now. */
 static void lun_life_disappear(lua_State *L, int eidx, int32_t unit) {
   int kind;
@@ -325,13 +297,14 @@ static int lun_life_pending(lua_State *L, int oidx, int eidx, int field, int eve
 }
 
 /* 1 if the task entry at eidx has an id (:task(fn, { id = v })) that differs from the old one's. */
-static int lun_life_task_id_changed(lua_State *L, int oidx, int eidx) {
+static int lun_life_task_id_changed(lua_State *L, int oidx, int eidx, int32_t unit) {
   int changed = 0;
   lua_rawgeti(L, eidx, LUN_LIFE_INITIAL);
   if (lua_toboolean(L, -1)) {
     lua_rawgeti(L, oidx, LUN_LIFE_VALUE);
     lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
-    changed = !lun_values_equal(L, -1, -2);    /* by contents, as Swift's Equatable ids (F10) */
+    changed = !lun_values_equal_caught(L, unit, 1);   /* by contents, as Swift's Equatable ids (F10); an
+                                                         __eq that raises: its view's error, the task kept */
     lua_pop(L, 2);
   }
   lua_pop(L, 1);
@@ -348,7 +321,7 @@ static void lun_life_stay(lua_State *L, int oidx, int eidx, int32_t unit) {
     case LUN_ON_TASK:
       if (lun_life_pending(L, oidx, eidx, LUN_LIFE_TASK, LUN_EVENT_TASK, unit)) break;
       /* :task(fn, { id = v }) with a new v: start anew (F06); so on a reload (its models are new) */
-      if (lun_life_task_id_changed(L, oidx, eidx) || lun_life_reloading(L)) {
+      if (lun_life_task_id_changed(L, oidx, eidx, unit) || lun_life_reloading(L)) {
         lun_life_disappear(L, oidx, unit);
         lua_pushvalue(L, eidx);
         lun_life_queue(L, LUN_EVENT_TASK, unit, 1);
@@ -387,7 +360,8 @@ static void lun_life_stay(lua_State *L, int oidx, int eidx, int32_t unit) {
     case LUN_ON_CHANGE:
       lua_rawgeti(L, oidx, LUN_LIFE_VALUE);
       lua_rawgeti(L, eidx, LUN_LIFE_VALUE);
-      if (!lun_life_equal(L, unit)) {             /* snapshots by contents (F10), the rest by == */
+      if (!lun_values_equal_caught(L, unit, 1)) { /* snapshots by contents (F10), the rest by ==; an __eq */
+                                                  /* that raises: its view's error, no change told */
         lua_rawgeti(L, eidx, LUN_LIFE_FN);
         lua_insert(L, -3);
         lun_life_queue(L, LUN_EVENT_CHANGE, unit, 3);

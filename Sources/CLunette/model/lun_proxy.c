@@ -286,6 +286,33 @@ int lun_values_equal(lua_State *L, int a, int b) {
   return lun_compare_end(L, &c, lun_values_equal_at(L, a, b, 0, &c));
 }
 
+/* Protected part of lun_values_equal_caught: (a, b) -> equal. */
+static int lun_values_equal_k(lua_State *L) {
+  lua_pushboolean(L, lun_values_equal(L, 1, 2));
+  return 1;
+}
+
+/* lun_values_equal of the two values on top, where a script's __eq may
+ * run: as a run of its own, so what it raises (or a stop by the budget)
+ * is reported as unit's event's and the caller's work goes on whole;
+ * then `failed` is the answer. [-0, +0] */
+int lun_values_equal_caught(lua_State *L, int32_t unit, int failed) {
+  int equal;
+  if (!lua_checkstack(L, 4)) return failed;
+  lua_pushcfunction(L, lun_values_equal_k);
+  lua_pushvalue(L, -3);
+  lua_pushvalue(L, -3);
+  if (lun_protect(L, 2, 1) != LUN_OK) {
+    size_t len;
+    const char *msg = lun_last_error(L, &len);
+    lunh(lun_state(L)->rt, inspect, event_failed, unit, msg, len);
+    return failed;
+  }
+  equal = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return equal;
+}
+
 /* 1 if the values at a and b are one value as a Hashable one is: plain
  * tables by contents, anything else by identity (no metamethod runs).
  * Raises, naming `what`, past `most` entries: a comparison made for every

@@ -132,6 +132,7 @@ int lun_proxy_test(lua_State *L, int idx);
 void lun_store_value(lua_State *L, int objidx, int prop);
 void lun_snapshot(lua_State *L, int idx, const char *what);
 int lun_values_equal(lua_State *L, int a, int b);
+int lun_values_equal_caught(lua_State *L, int32_t unit, int failed);            /* the two on top */
 int lun_values_same(lua_State *L, int a, int b, long most, const char *what);
 int lun_is_plain_table(lua_State *L, int idx);
 

@@ -108,7 +108,9 @@ static int lun_pref_deliver(lua_State *L, lun_State *S, int ref, int32_t slot, c
   }
   lun_registry_table(L, &lun_key_preflast);
   lua_getfield(L, -1, id);
-  if (lua_isnil(L, -1) || !lun_values_equal(L, -1, acc)) {
+  lua_pushvalue(L, acc);                          /* an __eq that raises: its handler's view's error, and */
+  if (lua_isnil(L, -2) || !lun_values_equal_caught(L, unit, 0)) {   /* the value delivered (the latest) */
+    lua_pop(L, 1);
     lua_pushvalue(L, acc);
     lun_snapshot(L, -1, "a preference value");
     lua_setfield(L, -3, id);

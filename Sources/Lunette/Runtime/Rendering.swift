@@ -277,13 +277,14 @@ extension LunetteRuntime {
     /// it wrote; returns whether the output is an error node.
     private func endUpdate(status: Int32, message: String?) -> Bool {
         let failed = status == Int32(LUN_UNIT_FAILED) || status == Int32(LUN_UNIT_STOPPED)
-        if failed, !flushState.updatingBegan, let unit = flushState.updating {
+        let refused = failed && !flushState.updatingBegan
+        if refused, let unit = flushState.updating {
             flushState.updatingBegan = true           // refused before it ran (the C stack, memory): no run to
-            builder.begin(unit)                       // count or trace, but its error shows, in its output's place
+            builder.begin(unit)                       // count, trace or time, but its error shows, in its output's place
         }
         guard let unit = flushState.updating else { return false }
         flushState.updating = nil
-        if tracer.tracing, flushState.updatingBegan {
+        if tracer.tracing, flushState.updatingBegan, !refused {
             unit.lastRenderSeconds = Double(DispatchTime.now().uptimeNanoseconds &- flushState.updateStarted) / 1e9
         }
         if status == Int32(LUN_UNIT_STOPPED) { unit.run.stoppedInFlush = flushState.flushes }

@@ -157,6 +157,7 @@ static inline void *lun_check_self(lua_State *L, int arg, int mtidx, const char 
 /* lun_protect.c: protected runs, their error kept as the last error message */
 extern const char lun_key_lasterror, lun_key_fallback, lun_key_toodeep;
 int lun_protect(lua_State *L, int nargs, int nresults);
+int lun_protect_event(lua_State *L, int nargs, int nresults, int32_t unit);
 int lun_protect_run(lua_State *L, int nargs, int nresults, int bounded);
 void lun_capture_error(lua_State *L);
 

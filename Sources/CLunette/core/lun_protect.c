@@ -53,6 +53,19 @@ int lun_protect(lua_State *L, int nargs, int nresults) {
   return lun_protect_run(L, nargs, nresults, 1);
 }
 
+/* lun_protect for script code the runtime calls on a view's behalf (a
+ * subscription's cancel, a reduce, an __eq, a preference's handler): what
+ * it raises is told the host as unit's event's (inspect.event_failed),
+ * and the caller goes on. */
+int lun_protect_event(lua_State *L, int nargs, int nresults, int32_t unit) {
+  size_t len;
+  const char *msg;
+  if (lun_protect(L, nargs, nresults) == LUN_OK) return LUN_OK;
+  msg = lun_last_error(L, &len);
+  lunh(lun_state(L)->rt, inspect, event_failed, unit, msg, len);
+  return LUN_ERROR;
+}
+
 const char *lun_last_error(lua_State *L, size_t *len) {
   const char *s;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_lasterror);

@@ -411,11 +411,7 @@ static void lun_update_life(lua_State *L, lun_State *S, const lun_Ticket *ticket
   if (lifeidx) lua_pushvalue(L, lifeidx); else lua_pushnil(L);
   lua_pushinteger(L, ticket->unit);
   lua_pushlightuserdata(L, &started);
-  if (lun_protect(L, 4, 0) != LUN_OK) {
-    size_t len;
-    const char *msg = lun_last_error(L, &len);
-    lunh(S->rt, inspect, event_failed, ticket->unit, msg, len);
-  }
+  lun_protect_event(L, 4, 0, ticket->unit);
   if (!lifeidx && started) {                      /* whatever the diff did, its old list is gone; a diff */
                                                   /* refused before it began leaves it, for the next (or the release) */
     lua_pushnil(L);

@@ -255,11 +255,7 @@ void lun_life_cancel(lua_State *L, int32_t unit) {
   if (lua_isnil(L, -1) || !lua_checkstack(L, 4)) { lua_pop(L, 1); return; }
   lua_pushcfunction(L, lun_life_cancel_k);
   lua_insert(L, -2);
-  if (lun_protect(L, 1, 0) != LUN_OK) {
-    size_t len;
-    const char *msg = lun_last_error(L, &len);
-    lunh(lun_state(L)->rt, inspect, event_failed, unit, msg, len);
-  }
+  lun_protect_event(L, 1, 0, unit);
 }
 
 /* What goes: onDisappear is queued; tasks and subscriptions stop now. */

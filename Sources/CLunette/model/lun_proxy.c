@@ -302,12 +302,7 @@ int lun_values_equal_caught(lua_State *L, int32_t unit, int failed) {
   lua_pushcfunction(L, lun_values_equal_k);
   lua_pushvalue(L, -3);
   lua_pushvalue(L, -3);
-  if (lun_protect(L, 2, 1) != LUN_OK) {
-    size_t len;
-    const char *msg = lun_last_error(L, &len);
-    lunh(lun_state(L)->rt, inspect, event_failed, unit, msg, len);
-    return failed;
-  }
+  if (lun_protect_event(L, 2, 1, unit) != LUN_OK) return failed;
   equal = lua_toboolean(L, -1);
   lua_pop(L, 1);
   return equal;

@@ -93,10 +93,8 @@ static int lun_pref_deliver(lua_State *L, lun_State *S, int ref, int32_t slot, c
     if (lua_getfield(L, acc - 1, "reduce") == LUA_TFUNCTION) {
       lua_pushvalue(L, acc);
       lua_pushvalue(L, -3);
-      if (lun_protect(L, 2, 1) != LUN_OK) {       /* a script's reduce, a run of its own: what it raises */
-        const char *msg = lun_last_error(L, &len);   /* is its handler's view's, and nothing is delivered */
-        lunh(S->rt, inspect, event_failed, unit, msg, len);
-        lua_settop(L, acc - 3);
+      if (lun_protect_event(L, 2, 1, unit) != LUN_OK) {   /* a script's reduce, a run of its own: what it */
+        lua_settop(L, acc - 3);                           /* raises is its handler's view's, nothing delivered */
         return 0;
       }
     } else {
@@ -117,10 +115,7 @@ static int lun_pref_deliver(lua_State *L, lun_State *S, int ref, int32_t slot, c
     lua_pushcfunction(L, lun_pref_call_k);
     lun_pref_slot_value(L, ref, slot);
     lua_pushvalue(L, acc);
-    if (lun_protect(L, 2, 0) != LUN_OK) {
-      const char *msg = lun_last_error(L, &len);
-      lunh(S->rt, inspect, event_failed, unit, msg, len);
-    }
+    lun_protect_event(L, 2, 0, unit);
     ran = 1;
   }
   lua_settop(L, acc - 3);

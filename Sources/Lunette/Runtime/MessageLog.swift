@@ -7,8 +7,6 @@ struct MessageLog {
     static let limit = 1000
     /// The messages kept, oldest first; past the limit, the line that says so last.
     private(set) var messages: [String] = []
-    /// Messages that came past the limit, counted and not kept.
-    private(set) var dropped = 0
     /// What the line past the limit says (e.g. "effect: more than 1000 effects failed").
     private let overflow: String
 
@@ -18,8 +16,7 @@ struct MessageLog {
 
     mutating func append(_ message: String) {
         guard messages.count < Self.limit else {
-            if dropped == 0 { messages.append("\(overflow): the rest are not kept") }
-            dropped += 1
+            if messages.count == Self.limit { messages.append("\(overflow): the rest are not kept") }
             return
         }
         messages.append(message)

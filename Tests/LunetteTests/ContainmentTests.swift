@@ -162,6 +162,30 @@ final class ContainmentTests: XCTestCase {
         XCTAssertEqual(errors.filter { $0.contains("reduce raised") }.count, 1, "\(errors)")
     }
 
+    /// A PreferenceKey's reduce that raises is said once a flush, however many rounds the flush
+    /// runs (session 20: it was said once a round), and again at the next flush that meets it.
+    func testARaisingReduceIsSaidOnceAFlush() throws {
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        runtime.recordProblems()
+        _ = try runtime.evaluate("""
+            ui = require("lunette")
+            m = ui.Observable("M", { v = 0, w = 0 })()
+            ui.PreferenceKey("broken", 0, function(a, b) if b >= 2 then error("reduce raised", 0) end return a + b end)
+            app = ui.mount(ui.View("Holder", function()
+              return ui.VStack({
+                ui.Text("w " .. m.w):preference("broken", m.v):preference("broken", m.v),
+              }):onPreferenceChange("broken", function() end)
+                :onChange(m.v, function(_, new) m.w = new end)   -- a second round, which runs the holder again
+            end) {})
+            m.v = 2
+            ui.flush()
+            """)
+        XCTAssertTrue(try runtime.evaluate("return app:tree()").first?.contains("w 2") == true)
+        XCTAssertEqual(runtime.takeProblems().errors.filter { $0.contains("reduce raised") }.count, 1)
+        _ = try runtime.evaluate("m.v = 3; ui.flush()")
+        XCTAssertEqual(runtime.takeProblems().errors.filter { $0.contains("reduce raised") }.count, 1)
+    }
+
     /// An onChange value's `__eq` that raises is its view's error, told no change, and the rest
     /// of what the view keeps between runs stays whole: its task runs once, and goes with it (a
     /// hostile read: the raise left the view's list of tasks and subscriptions half compared, a

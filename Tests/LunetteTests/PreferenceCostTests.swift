@@ -31,4 +31,33 @@ final class PreferenceCostTests: XCTestCase {
         XCTAssertEqual(runtime.preferences.walks, walksAfterMount + 1)
         XCTAssertEqual(try runtime.evaluate("return table.concat(seen, ',')"), ["a,aa"])
     }
+
+    /// What a handler last heard goes with its view: a view that comes back is a new view, told
+    /// its value as the first one was (session 20: what handlers heard was kept for the life of
+    /// the runtime, by the unit's id and the node's path, and a new view given a gone one's id
+    /// was taken for it and told nothing), and views that come and go leave Lua's heap where it was.
+    func testT06WhatAGoneHandlerHeardGoesWithItsView() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            ui.PreferenceKey("comeAndGo", "")
+            m = ui.Observable("ComeAndGo", { shown = true, title = "t" })()
+            heard = 0
+            local Titled = ui.View("ComeAndGoTitled", function()
+              return ui.Text("x"):preference("comeAndGo", m.title)
+                :onPreferenceChange("comeAndGo", function() heard = heard + 1 end)
+            end)
+            app = ui.mount(ui.View("ComeAndGoRoot", function() return m.shown and Titled {} or ui.Text("none") end) {})
+            function cycle(n)
+              for _ = 1, n do m.shown = false; ui.flush(); m.shown = true; ui.flush() end
+              collectgarbage(); collectgarbage()
+              return collectgarbage("count")
+            end
+            """)
+        XCTAssertEqual(try runtime.evaluate("return heard"), ["1"])
+        let warm = try XCTUnwrap(Double(try runtime.evaluate("return cycle(300)")[0]))
+        let after = try XCTUnwrap(Double(try runtime.evaluate("return cycle(3000)")[0]))
+        XCTAssertEqual(try runtime.evaluate("return heard"), ["3301"])
+        XCTAssertLessThan(after - warm, 64, "KiB of Lua's heap after 3,000 handlers came and went")
+    }
 }

@@ -153,8 +153,20 @@ enum {
 };
 #define LUN_OUT_NONE ((size_t)-1)
 
-/* Items of the host's preference list (scheduler.prefs_item). */
+/* Items of the host's preference list (scheduler.prefs_prepare). */
 enum { LUN_PREF_HANDLER = 1, LUN_PREF_VALUE = 2 };
+
+/* One item of that list: an onPreferenceChange handler, or a preference
+ * value of the subtree of the handler before it (in tree order). */
+typedef struct lun_PrefItem {
+  int32_t kind;       /* LUN_PREF_HANDLER or LUN_PREF_VALUE */
+  int32_t recordRef;  /* the record of the view whose output holds it */
+  int32_t slot;       /* its place in that record's out */
+  int32_t unit;       /* that view's unit (a handler's failures are its view's) */
+  int32_t ordinal;    /* a handler: its place among that view's handlers, in tree order */
+  int32_t keyLen;     /* a handler: its key, keyLen bytes at the list's keys + keyAt */
+  int64_t keyAt;
+} lun_PrefItem;
 
 /* What inspect.app_text and inspect.node_text are asked for. */
 enum { LUN_TEXT_TREE = 1, LUN_TEXT_JSON, LUN_TEXT_WARNINGS, LUN_TEXT_RENDERS, LUN_TEXT_DEPS, LUN_TEXT_TRACE,
@@ -385,11 +397,11 @@ typedef struct lun_SchedulerHost {
   void (*transaction_begin)(void *context, const char *animation, size_t len, int32_t id);
   void (*transaction_end)(void *context);
   /* After a round: lists every onPreferenceChange handler, each followed by
-   * the preference values of its subtree in tree order; returns how many
-   * items (0 when no view uses preferences). An item is a record ref and a
-   * slot; a handler's text is "key\nidentity\nunit". */
-  int32_t (*prefs_prepare)(void *context);
-  const char *(*prefs_item)(void *context, int32_t index, int *kind, int *recordRef, int32_t *slot, size_t *len);
+   * the preference values of its subtree in tree order, in one buffer
+   * (*items; the handlers' keys in *keys, *keysLen bytes; both valid until
+   * the next call); returns how many items (0 when no view uses
+   * preferences, or none that holds one ran or went). */
+  int32_t (*prefs_prepare)(void *context, const lun_PrefItem **items, const char **keys, size_t *keysLen);
 } lun_SchedulerHost;
 
 /* The output builder: the nodes a unit's run writes */

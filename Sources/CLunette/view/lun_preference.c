@@ -9,15 +9,16 @@
  * The walker keeps each value and each handler in its unit's `out` table
  * and names their slots in node attributes ("preference:title" = 3). After
  * each round of a flush the host lists, for every handler, the values in
- * its subtree in tree order (scheduler.prefs_item); C reduces them from the
- * key's default and calls the handler when the result differs from the
- * last one it saw (plain tables by contents).
+ * its subtree in tree order (scheduler.prefs_prepare, one buffer); C
+ * reduces them from the key's default and calls the handler when the
+ * result differs from the last one it saw (plain tables by contents). What
+ * a handler last saw is kept in its view's record, so it goes with it.
  */
 #include "core/core.h"
 #include "model/model.h"
 #include "view/view.h"
 
-static const char lun_key_prefkeys = 0, lun_key_preflast = 0;
+static const char lun_key_prefkeys = 0;
 
 /* ui.PreferenceKey(name, default [, reduce]) -> name. reduce(acc, next) -> acc;
  * without one, the last value in tree order wins. */
@@ -66,35 +67,70 @@ static void lun_pref_slot_value(lua_State *L, int ref, int32_t slot) {
   lua_pop(L, 1);
 }
 
+/* Pushes table `field` of record ref (what its view's handlers last heard,
+ * or when their reduce last failed), made on first use; a record that is
+ * gone gives a table of its own. The record keeps it: it goes with its
+ * view. [-0, +1] */
+static void lun_pref_record_table(lua_State *L, int ref, const char *field) {
+  if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) != LUA_TTABLE) { lua_pop(L, 1); lua_newtable(L); return; }
+  if (lun_rawfield(L, -1, field) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushstring(L, field);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_replace(L, -2);
+}
+
 /* Protected call of handler (at -2) with value (at -1) as a run of its own. [-2, +0] */
 static int lun_pref_call_k(lua_State *L) {
   lua_call(L, 1, 0);
   return 0;
 }
 
-/* Reduces and delivers one handler's preference: the handler at ref/slot,
- * its key and identity strings, its unit; the values are the host's items
- * first .. last-1. Returns 1 if the handler ran. */
-static int lun_pref_deliver(lua_State *L, lun_State *S, int ref, int32_t slot, const char *key, const char *id,
-                            int32_t unit, int32_t first, int32_t last) {
-  int acc, ran = 0, kind, vref;
-  int32_t i, vslot;
+/* A handler's reduce raised (its error kept as the last error): said as
+ * its view's error once a flush, however many rounds meet it again. The
+ * handler's identity is at id. [-0, +0] */
+static void lun_pref_reduce_failed(lua_State *L, lun_State *S, const lun_PrefItem *h, int id) {
   size_t len;
+  const char *msg;
+  lun_pref_record_table(L, h->recordRef, "prefsFailed");
+  lua_pushvalue(L, id);
+  if (lua_rawget(L, -2) != LUA_TNUMBER || (uint32_t)lua_tointeger(L, -1) != S->flushes) {
+    msg = lun_last_error(L, &len);
+    lunh(S->rt, inspect, event_failed, h->unit, msg, len);
+    lua_pushvalue(L, id);
+    lua_pushinteger(L, (lua_Integer)S->flushes);
+    lua_rawset(L, -4);
+  }
+  lua_pop(L, 2);
+}
+
+/* Reduces and delivers one handler's preference: the handler h, its key
+ * (at the top), the values of its subtree (n items from values). Returns
+ * 1 if the handler ran. [-0, +0] */
+static int lun_pref_deliver(lua_State *L, lun_State *S, const lun_PrefItem *h, const lun_PrefItem *values, int32_t n) {
+  int key = lua_gettop(L), id, acc, ran = 0;
+  int32_t i;
+  lua_pushfstring(L, "%d|%s", (int)h->ordinal, lua_tostring(L, key));   /* its identity in its view */
+  id = lua_gettop(L);
   lun_registry_table(L, &lun_key_prefkeys);
-  if (lua_getfield(L, -1, key) != LUA_TTABLE) {     /* undeclared: the values are taken as they are */
+  lua_pushvalue(L, key);
+  if (lua_rawget(L, -2) != LUA_TTABLE) {          /* undeclared: the values are taken as they are */
     lua_pop(L, 1);
     lua_newtable(L);
   }
   lua_getfield(L, -1, "default");
   acc = lua_gettop(L);
-  for (i = first; i < last; i++) {
-    lunh(S->rt, scheduler, prefs_item, i, &kind, &vref, &vslot, &len);
-    lun_pref_slot_value(L, vref, vslot);
+  for (i = 0; i < n; i++) {
+    lun_pref_slot_value(L, values[i].recordRef, values[i].slot);
     if (lua_getfield(L, acc - 1, "reduce") == LUA_TFUNCTION) {
       lua_pushvalue(L, acc);
       lua_pushvalue(L, -3);
-      if (lun_protect_event(L, 2, 1, unit) != LUN_OK) {   /* a script's reduce, a run of its own: what it */
-        lua_settop(L, acc - 3);                           /* raises is its handler's view's, nothing delivered */
+      if (lun_protect(L, 2, 1) != LUN_OK) {       /* a script's reduce, a run of its own: what it raises */
+        lun_pref_reduce_failed(L, S, h, id);      /* is its handler's view's, nothing delivered */
+        lua_settop(L, key);
         return 0;
       }
     } else {
@@ -104,44 +140,45 @@ static int lun_pref_deliver(lua_State *L, lun_State *S, int ref, int32_t slot, c
     lua_replace(L, acc);
     lua_pop(L, 1);
   }
-  lun_registry_table(L, &lun_key_preflast);
-  lua_getfield(L, -1, id);
+  lun_pref_record_table(L, h->recordRef, "prefsHeard");
+  lua_pushvalue(L, id);
+  lua_rawget(L, -2);
   lua_pushvalue(L, acc);                          /* an __eq that raises: its handler's view's error, and */
-  if (lua_isnil(L, -2) || !lun_values_equal_caught(L, unit, 0)) {   /* the value delivered (the latest) */
+  if (lua_isnil(L, -2) || !lun_values_equal_caught(L, h->unit, 0)) {   /* the value delivered (the latest) */
     lua_pop(L, 1);
+    lua_pushvalue(L, id);
     lua_pushvalue(L, acc);
     lun_snapshot(L, -1, "a preference value");
-    lua_setfield(L, -3, id);
+    lua_rawset(L, -4);
     lua_pushcfunction(L, lun_pref_call_k);
-    lun_pref_slot_value(L, ref, slot);
+    lun_pref_slot_value(L, h->recordRef, h->slot);
     lua_pushvalue(L, acc);
-    lun_protect_event(L, 2, 0, unit);
+    lun_protect_event(L, 2, 0, h->unit);
     ran = 1;
   }
-  lua_settop(L, acc - 3);
+  lua_settop(L, key);
   return ran;
 }
 
-/* After a round: delivers every handler's reduced preference that changed.
- * Returns how many handlers ran. */
+/* After a round: delivers every handler's reduced preference that changed,
+ * from the host's list (one call). A handler's code may flush, but a
+ * flush within a flush does nothing, so the list is not asked for again
+ * while it is read. Returns how many handlers ran. */
 LUN_HOT int lun_preferences_run(lua_State *L, lun_State *S) {
-  int32_t count = lunh(S->rt, scheduler, prefs_prepare), i = 0, slot, dummy;
-  int kind, ref, ran = 0, vkind, vref;
-  size_t len, vlen;
+  const lun_PrefItem *items = NULL;
+  const char *keys = NULL;
+  size_t keysLen = 0;
+  int32_t count = lunh(S->rt, scheduler, prefs_prepare, &items, &keys, &keysLen), i = 0;
+  int ran = 0;
   while (i < count) {
-    const char *text = lunh(S->rt, scheduler, prefs_item, i, &kind, &ref, &slot, &len), *nl1, *nl2;
+    const lun_PrefItem *h = &items[i];
     int32_t next = i + 1;
-    while (next < count && (lunh(S->rt, scheduler, prefs_item, next, &vkind, &vref, &dummy, &vlen), vkind == LUN_PREF_VALUE)) next++;
-    text = lunh(S->rt, scheduler, prefs_item, i, &kind, &ref, &slot, &len);      /* (the item text lives until the next call) */
-    nl1 = kind == LUN_PREF_HANDLER ? memchr(text, '\n', len) : NULL;
-    nl2 = nl1 ? memchr(nl1 + 1, '\n', len - (size_t)(nl1 + 1 - text)) : NULL;
-    if (nl1 && nl2) {                                 /* "key\nidentity\nunit" */
-      lua_pushlstring(L, text, (size_t)(nl1 - text));
-      lua_pushlstring(L, nl1 + 1, (size_t)(nl2 - nl1 - 1));
-      lua_pushlstring(L, nl2 + 1, len - (size_t)(nl2 + 1 - text));
-      ran += lun_pref_deliver(L, S, ref, slot, lua_tostring(L, -3), lua_tostring(L, -2),
-                              (int32_t)lua_tointeger(L, -1), i + 1, next);
-      lua_pop(L, 3);
+    while (next < count && items[next].kind == LUN_PREF_VALUE) next++;
+    if (h->kind == LUN_PREF_HANDLER && h->keyLen >= 0 && h->keyAt >= 0 && (uint64_t)h->keyAt <= keysLen
+        && (size_t)h->keyLen <= keysLen - (size_t)h->keyAt) {
+      lua_pushlstring(L, keys + h->keyAt, (size_t)h->keyLen);
+      ran += lun_pref_deliver(L, S, h, items + i + 1, next - i - 1);
+      lua_pop(L, 1);
     }
     i = next;
   }

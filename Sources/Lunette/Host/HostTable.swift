@@ -34,7 +34,6 @@ enum HostTable {
         table.pointee.scheduler.transaction_begin = lunhTransactionBegin
         table.pointee.scheduler.transaction_end = lunhTransactionEnd
         table.pointee.scheduler.prefs_prepare = lunhPrefsPrepare
-        table.pointee.scheduler.prefs_item = lunhPrefsItem
         table.pointee.output.context = Unmanaged.passUnretained(runtime.builder).toOpaque()
         table.pointee.output.view_type = lunhViewType
         table.pointee.output.write = lunhOutWrite

@@ -86,22 +86,14 @@ func lunhReset(_ rt: UnsafeMutableRawPointer?) {
     withRuntime(rt) { $0.reset() }
 }
 
-func lunhPrefsPrepare(_ rt: UnsafeMutableRawPointer?) -> Int32 {
-    withRuntime(rt) { runtime in runtime.preferences.prepare(apps: runtime.apps) }
-}
-
-func lunhPrefsItem(_ rt: UnsafeMutableRawPointer?, _ index: Int32, _ kind: UnsafeMutablePointer<Int32>?,
-                   _ recordRef: UnsafeMutablePointer<Int32>?, _ slot: UnsafeMutablePointer<Int32>?,
-                   _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
+func lunhPrefsPrepare(_ rt: UnsafeMutableRawPointer?, _ items: UnsafeMutablePointer<UnsafePointer<lun_PrefItem>?>?,
+                      _ keys: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ keysLength: UnsafeMutablePointer<Int>?) -> Int32 {
     withRuntime(rt) { runtime in
-        let items = runtime.preferences.items
-        guard index >= 0, Int(index) < items.count else { return nil }
-        let item = items[Int(index)]
-        kind?.pointee = item.kind
-        recordRef?.pointee = item.recordRef
-        slot?.pointee = item.slot
-        let (pointer, count) = runtime.text.set(item.text)
-        length?.pointee = count
-        return pointer
+        let count = runtime.preferences.prepare(apps: runtime.apps)
+        let buffer = runtime.preferences.buffer
+        items?.pointee = buffer.base
+        keys?.pointee = buffer.keys
+        keysLength?.pointee = buffer.keyCount
+        return count
     }
 }

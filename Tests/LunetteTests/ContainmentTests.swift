@@ -38,6 +38,30 @@ final class ContainmentTests: XCTestCase {
                        "\(runtime.effectErrors)")
     }
 
+    /// What a gone view's code raises as it goes — its onDisappear, its subscription's cancel —
+    /// names the view, as what it raised while mounted does (session 20: the host no longer knew
+    /// the view by then, and the message named nothing).
+    func testWhatAGoneViewsCodeRaisesNamesTheView() throws {
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        runtime.recordProblems()
+        _ = try runtime.evaluate("""
+            ui = require("lunette")
+            m = ui.Observable("M", { show = true })()
+            local sub = setmetatable({}, { __index = { cancel = function() error("cancel raised", 0) end } })
+            local pub = { sink = function() return sub end }
+            local Leaving = ui.View("Leaving", function()
+              return ui.Text("leaving"):onReceive(pub, function() end)
+                :onDisappear(function() error("disappear raised", 0) end)
+            end)
+            app = ui.mount(ui.View("Stays", function() return ui.VStack({ m.show and Leaving {} or nil }) end) {})
+            m.show = false
+            ui.flush()
+            """)
+        let errors = runtime.takeProblems().errors
+        XCTAssertEqual(errors.filter { $0 == "Leaving: cancel raised" }.count, 1, "\(errors)")
+        XCTAssertEqual(errors.filter { $0 == "Leaving: disappear raised" }.count, 1, "\(errors)")
+    }
+
     /// `ui.effect` and `ui.mount` run what they make at once, in a flush; when that flush raises
     /// (its call refused at the C stack's limit, a stop), nothing is left behind that the caller
     /// has no handle to (a hostile read: the effect ran, and the app rendered, ever after).

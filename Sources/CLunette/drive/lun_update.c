@@ -671,6 +671,7 @@ LUN_HOT int lun_effects_run(lua_State *L, lun_State *S) {
  * and its forwarder is cut first. */
 LUN_HOT void lun_release_refs(lua_State *L, lun_State *S) {
   int32_t ref;
+  S->releasing = 0;                               /* a release a raise cut short is no longer going on */
   while ((ref = lunh(S->rt, scheduler, release_next)) != 0) {
     if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TTABLE) {
       lun_life_release(L, -1, lun_record_forget_unit(L, -1));

@@ -75,6 +75,8 @@ typedef struct lun_State {
   int32_t carryStreak;    /* flushes in a row that carried a unit with no change from outside between them
                              (the host counts at each flush's end, and starts again when one begins with a change) */
   int32_t runLimit;       /* the most runs of one effect in a round (the host's renderLoopLimit) */
+  int32_t releasing;      /* the unit whose record is being released (lun_life_release): what its code
+                             raises as it goes names the view, which the host no longer knows */
 } lun_State;
 
 /* What the held plain runs' buffer keeps between flushes (bytes charged to

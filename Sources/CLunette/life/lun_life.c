@@ -20,10 +20,11 @@
 enum { LUN_EVENT_CALL = 1, LUN_EVENT_CHANGE, LUN_EVENT_SUBSCRIBE, LUN_EVENT_TASK, LUN_EVENT_CANCEL };
 
 /* Fields of a queued event (a table). */
-enum { LUN_EV_KIND = 1, LUN_EV_UNIT, LUN_EV_A, LUN_EV_B, LUN_EV_C };
+enum { LUN_EV_KIND = 1, LUN_EV_UNIT, LUN_EV_A, LUN_EV_B, LUN_EV_C, LUN_EV_GONE /* a gone view's name */ };
 
 static const char lun_key_events = 0;
 static const char lun_key_reloading = 0;
+static const char lun_key_gone_name = 0;   /* the name of the view S->releasing is */
 
 /* Protected part of lun_reloading: the flag lives in the registry. */
 static int lun_reloading_k(lua_State *L) {
@@ -55,6 +56,10 @@ static void lun_life_queue(lua_State *L, int kind, int32_t unit, int n) {
   lua_rawseti(L, -2, LUN_EV_KIND);
   lua_pushinteger(L, unit);
   lua_rawseti(L, -2, LUN_EV_UNIT);
+  if (unit && unit == lun_state(L)->releasing) {  /* an event of a view going: its name, for its failure */
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_gone_name);
+    lua_rawseti(L, -2, LUN_EV_GONE);
+  }
   for (i = n; i >= 1; i--) {
     lua_pushvalue(L, -1 - i);
     lua_rawseti(L, -2, LUN_EV_A + n - i);
@@ -247,15 +252,41 @@ static int lun_life_cancel_k(lua_State *L) {
   return 0;
 }
 
+/* Tells the host that an event of unit raised msg; a view that is going
+ * (its name at gone, 0: none) is named in the message, as the host names
+ * a mounted one: the host no longer knows it. [-0, +0] */
+static void lun_life_failed(lua_State *L, int32_t unit, int gone, const char *msg, size_t len) {
+  int top = lua_gettop(L);
+  if (gone && lua_type(L, gone) == LUA_TSTRING && lua_checkstack(L, 2)) {
+    lua_pushvalue(L, gone);
+    lua_pushliteral(L, ": ");
+    lua_pushlstring(L, msg, len);
+    lua_concat(L, 3);
+    msg = lua_tolstring(L, -1, &len);
+    unit = 0;
+  }
+  lunh(lun_state(L)->rt, inspect, event_failed, unit, msg, len);
+  lua_settop(L, top);
+}
+
 /* Cancels the subscription on top (nil: none), made by unit's onReceive or
  * a task's ui.await: a script's publisher may make its cancel, which runs
  * as a run of its own; what it raises is reported as the unit's event's,
  * and the rest of what goes goes on (its tasks stop). [-1, +0] */
 void lun_life_cancel(lua_State *L, int32_t unit) {
+  size_t len;
+  const char *msg;
   if (lua_isnil(L, -1) || !lua_checkstack(L, 4)) { lua_pop(L, 1); return; }
   lua_pushcfunction(L, lun_life_cancel_k);
   lua_insert(L, -2);
-  lun_protect_event(L, 1, 0, unit);
+  if (lun_protect(L, 1, 0) == LUN_OK) return;
+  msg = lun_last_error(L, &len);
+  if (unit && unit == lun_state(L)->releasing) {
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_gone_name);
+    lun_life_failed(L, unit, lua_gettop(L), msg, len);
+    lua_pop(L, 1);
+  } else
+    lun_life_failed(L, unit, 0, msg, len);
 }
 
 /* What goes: onDisappear is queued; tasks and subscriptions stop now. */
@@ -418,20 +449,35 @@ void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit) {
   lun_setkey(L, S, recidx, LUN_K_LIFE);
 }
 
+/* The unit whose record is at recidx is being released: until
+ * S->releasing is 0 again, what its code raises names it. [-0, +0] */
+static void lun_life_releasing(lua_State *L, int recidx, int32_t unit) {
+  if (lua_getfield(L, recidx, "info") == LUA_TTABLE) lua_getfield(L, -1, "name");
+  else lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_gone_name);
+  lua_pop(L, 1);
+  lun_state(L)->releasing = unit;
+}
+
 /* A unit's record is released: everything it had goes. */
 void lun_life_release(lua_State *L, int recidx, int32_t unit) {
+  int refreshing, life;
   recidx = lua_absindex(L, recidx);
   if (lun_refresh_reaches(L, recidx)) {           /* a refresh action holding the record sees the unit is gone */
     lua_pushboolean(L, 1);                        /* (only then: a new field in a full record rehashes it) */
     lua_setfield(L, recidx, "gone");
   }
-  if (lua_getfield(L, recidx, "refreshing") == LUA_TTABLE) lun_life_disappear(L, -1, unit);   /* node:refresh()'s task (issue 19) */
-  lua_pop(L, 1);
-  if (lua_getfield(L, recidx, "life") != LUA_TTABLE) { lua_pop(L, 1); return; }
-  lun_life_disappear_all(L, -1, unit);
-  lua_pop(L, 1);
-  lua_pushnil(L);
-  lua_setfield(L, recidx, "life");
+  refreshing = lua_getfield(L, recidx, "refreshing") == LUA_TTABLE;
+  life = lua_getfield(L, recidx, "life") == LUA_TTABLE;
+  if (refreshing || life) lun_life_releasing(L, recidx, unit);
+  if (refreshing) lun_life_disappear(L, -2, unit);   /* node:refresh()'s task (issue 19) */
+  if (life) {
+    lun_life_disappear_all(L, -1, unit);
+    lua_pushnil(L);
+    lua_setfield(L, recidx, "life");
+  }
+  lua_pop(L, 2);
+  lun_state(L)->releasing = 0;
 }
 
 /* While tracing, tells the host an event of unit ran (an event of no view,
@@ -526,10 +572,11 @@ LUN_HOT int lun_life_run_events(lua_State *L, lun_State *S) {
       const char *msg;
       lua_rawgeti(L, -2, i);
       lua_rawgeti(L, -1, LUN_EV_UNIT);
-      lun_error_string(L, -3);
+      lua_rawgeti(L, -2, LUN_EV_GONE);
+      lun_error_string(L, -4);
       msg = lua_tolstring(L, -1, &len);
-      lunh(S->rt, inspect, event_failed, (int32_t)lua_tointeger(L, -2), msg, len);
-      lua_pop(L, 4);
+      lun_life_failed(L, (int32_t)lua_tointeger(L, -3), lua_gettop(L) - 1, msg, len);
+      lua_pop(L, 5);
     }
     ran++;
   }

@@ -154,10 +154,10 @@ final class ReloadTests: XCTestCase {
 
     /// What a reload keeps when an edit moved lines. A view's identity holds
     /// the file's line it was written at (the branches of an `if`; two
-    /// helpers that build a view on their first lines stay two views), so a
-    /// view built in a body whose line moved starts afresh; the view a
-    /// script mounts is built once, and keeps its state however its line
-    /// moves. Before, a comment added at the top of the file lost the
+    /// helpers that build a view on their first lines stay two views); the
+    /// view a script mounts is built once, and keeps its state however its
+    /// line moves (a view built in a body moves with its line:
+    /// ReloadLinesTests). Before, a comment added at the top of the file lost the
     /// state of every view (a hostile read); a first try counted lines from
     /// each function's first, which made the two helpers' views one (a
     /// second read), and one before it matched any line while reloading,

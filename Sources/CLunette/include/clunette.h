@@ -77,6 +77,10 @@ typedef struct lun_State {
   int32_t runLimit;       /* the most runs of one effect in a round (the host's renderLoopLimit) */
   int32_t releasing;      /* the unit whose record is being released (lun_life_release): what its code
                              raises as it goes names the view, which the host no longer knows */
+  int32_t siteFiles;      /* files sites have numbered (lun_site.c) */
+  int32_t siteLast;       /* the last file a site was found in, and its name (kept by the registry) */
+  size_t siteLastLen;
+  const char *siteLastName;
 } lun_State;
 
 /* What the held plain runs' buffer keeps between flushes (bytes charged to
@@ -146,7 +150,7 @@ enum {
   LUN_OUT_SLOT,           /* role, slot: a Lua value the open node keeps in the unit's out table */
   LUN_OUT_ATTR,           /* name, value: an attribute of the open node (of the whole output if none is open) */
   LUN_OUT_END,            /* closes the open node */
-  LUN_OUT_SITE,           /* line: the next child unit without an explicit id was built there (F01) */
+  LUN_OUT_SITE,           /* site: the next child unit without an explicit id was built there (F01; lun_site.c) */
   LUN_OUT_UNIT_RECORD,    /* unit, ref: a new child unit's record */
   LUN_OUT_UNIT_CHANGED,   /* unit: a kept child unit's inputs changed: it renders again */
   LUN_OUT_ENV_CHANGED,    /* the environment value last reported (output.env) changed */
@@ -287,6 +291,16 @@ const char *lun_eval_result(lua_State *L, int i, size_t *len);
 int lun_flush(lua_State *L);
 /* On (1) while a script runs again: the tasks of views that stay start anew (lun_life.c). */
 int lun_reloading(lua_State *L, int on);
+/* A component view's site (LUN_OUT_SITE) is its file's number << LUN_SITE_LINE_BITS | its
+ * line: a reload moves a line with its view (lun_site.c). Files are numbered from 1 ("@path"
+ * chunks; 0: code loaded from text); at most LUN_SITE_MAX_FILES, of names up to LUN_SITE_MAX_NAME. */
+#define LUN_SITE_LINE_BITS 20
+#define LUN_SITE_LINE_MASK ((1 << LUN_SITE_LINE_BITS) - 1)
+#define LUN_SITE_MAX_FILES 2047
+#define LUN_SITE_MAX_NAME 4096
+/* How many files sites have numbered, and the chunk name ("@path") of file n (NULL: none). Never raise. */
+int32_t lun_site_files(lua_State *L);
+const char *lun_site_file_name(lua_State *L, int32_t n, size_t *len);
 /* The host sets a value the system gives every view (colorScheme, locale,
  * scenePhase: issue 19), checked as :environment checks it; readers render
  * at the next flush. */

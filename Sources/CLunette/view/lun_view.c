@@ -1670,20 +1670,6 @@ void lun_view_name(lua_State *L, int idx) {
   lua_pushstring(L, lun_view_kind_name(kind));
 }
 
-/* Records the line of the Lua code that built the component view value at
- * vidx: views built at different places in a body (the branches of an `if`)
- * are different identities, as SwiftUI's conditional content is (F01). The
- * file's line, not one counted from the function's first: two functions
- * would share those (two helpers, each building a view on its first line,
- * picked by an `if`), and their views one identity. [-0, +0] */
-static void lun_view_site(lua_State *L, int vidx) {
-  lua_Debug ar;
-  if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar) && ar.currentline > 0) {
-    lua_pushinteger(L, ar.currentline);
-    lun_setkey(L, lun_state(L), vidx, LUN_K_SITE);
-  }
-}
-
 /* __call of a view type: (type, inputs?) -> view value. */
 static int lun_viewtype_call(lua_State *L) {
   int vidx;

@@ -260,13 +260,17 @@ public final class LunetteRuntime {
     /// its time budget, or out of memory): "file.lua:12: message".
     @discardableResult
     public func run(file path: String) throws -> App? {
-        let source: Data
+        let source = try read(file: path)
+        defer { mounting.lines.rememberNew(in: L, main: (path, source)) }   // for a reload to compare
+        return try run(bytes: source, name: "@\(path)")
+    }
+
+    private func read(file path: String) throws -> Data {
         do {
-            source = try Data(contentsOf: URL(fileURLWithPath: path))
+            return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw LunetteError.unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
-        return try run(bytes: source, name: "@\(path)")
     }
 
     /// Runs Lua source, as `run(file:)` does. `name` is its chunk name:
@@ -341,14 +345,19 @@ public final class LunetteRuntime {
     }
 
     /// Runs a script again: apps it mounts (or returns) replace its earlier
-    /// ones in order, keeping the state of views whose identities match.
-    /// Models it creates are new (they are the script's own values), so the
+    /// ones in order, keeping the state of views whose identities match —
+    /// a view whose line an edit moved is the same view (its file's old and
+    /// new texts are compared line by line). Models it creates are new (they
+    /// are the script's own values), so the
     /// `.task`s of the views that stay start again (the old ones are
     /// cancelled), as after a `:task(fn, { id = v })` whose `v` changed;
     /// onAppear does not run again (the view never left). `lunette run
     /// --watch`, `lunette preview` and the REPL's `:reload` all reload here.
     @discardableResult
     public func reload(file path: String) throws -> App? {
+        let source = try read(file: path)
+        ReloadLines.move(mounting.lines.moves(in: L, main: (path, source)), in: units)
+        defer { mounting.lines.rememberNew(in: L, main: (path, source)) }   // files it numbered for the first time
         try forgetLoadedModules()
         guard lun_reloading(L, 1) == LUN_OK else { throw LunetteError.setup(lastError) }
         mounting.reloading = apps
@@ -361,7 +370,7 @@ public final class LunetteRuntime {
             _ = lun_reloading(L, 0)
             releasePendingRefs()
         }
-        let app = try run(file: path)
+        let app = try run(bytes: source, name: "@\(path)")
         succeeded = true
         return app
     }

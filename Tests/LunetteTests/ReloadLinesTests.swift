@@ -1,0 +1,114 @@
+import Foundation
+import XCTest
+@testable import Lunette
+
+/// A reload keeps the state of a view whose line an edit moved: a view's
+/// identity holds its file and line (F01: views built at different places
+/// are different views), and a reload compares each file's old and new
+/// texts line by line (README, "What a reload keeps").
+final class ReloadLinesTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("reload_lines_\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func write(_ name: String, _ text: String) throws {
+        try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+
+    private var views: String {
+        """
+        local ui = require("lunette")
+        local M = {}
+        M.Counter = ui.View("LinesCounter", { inputs = { name = "" }, state = { count = 0 }, body = function(self)
+          return ui.Button(self.name .. " " .. self.count, function() self.count = self.count + 1 end)
+        end })
+        function M.editor() return M.Counter { name = "editor" } end
+        function M.viewer() return M.Counter { name = "viewer" } end
+        return M
+        """
+    }
+
+    private func main(inlineLine: String = "M.Counter { name = \"inline\" },") -> String {
+        """
+        local ui = require("lunette")
+        package.path = "\(directory.path)/?.lua;" .. package.path
+        local M = require("lines_views")
+        flag = flag or false
+        return ui.View("LinesPage", function()
+          local branch
+          if flag then
+            branch = M.viewer()
+          else
+            branch = M.editor()
+          end
+          return ui.VStack {
+            \(inlineLine)
+            branch,
+          }
+        end)()
+        """
+    }
+
+    /// Before (session 20), a comment added at the top of either file made every view below it
+    /// another view: its state started again at 0.
+    func testF01AViewWhoseLineMovedKeepsItsStateAcrossFiles() throws {
+        try write("lines_views.lua", views)
+        try write("lines_main.lua", main())
+        let file = directory.appendingPathComponent("lines_main.lua").path
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
+        try runtime.setGlobal("app", to: try XCTUnwrap(runtime.run(file: file)))
+        _ = try runtime.evaluate("app:find('inline 0'):tap(); app:find('editor 0'):tap(); app:find('editor 1'):tap()")
+
+        try write("lines_views.lua", "-- a comment\n\n" + views)
+        try write("lines_main.lua", "-- moved\n" + main())
+        var app = try XCTUnwrap(runtime.reload(file: file))
+        XCTAssertTrue(runtime.text(of: app).contains("inline 1"), runtime.text(of: app))
+        XCTAssertTrue(runtime.text(of: app).contains("editor 2"), runtime.text(of: app))
+
+        // The inline view's own line edited: another view, afresh; the editor's moved again, kept.
+        try write("lines_main.lua", "-- moved\n\n" + main(inlineLine: "M.Counter { name = \"inline\" },   -- edited"))
+        app = try XCTUnwrap(runtime.reload(file: file))
+        XCTAssertTrue(runtime.text(of: app).contains("inline 0"), runtime.text(of: app))
+        XCTAssertTrue(runtime.text(of: app).contains("editor 2"), runtime.text(of: app))
+
+        // The branches stay two views: the other helper's starts afresh, not with the editor's count.
+        _ = try runtime.evaluate("flag = true")
+        app = try XCTUnwrap(runtime.reload(file: file))
+        XCTAssertTrue(runtime.text(of: app).contains("viewer 0"), runtime.text(of: app))
+    }
+
+    /// A reload that fails keeps the last good frame; the next one compares with the text the
+    /// failed one saw, so a view that stayed on screen still finds its line.
+    func testAViewKeepsItsLineAcrossAFailedReload() throws {
+        try write("lines_views.lua", views)
+        try write("lines_main.lua", main())
+        let file = directory.appendingPathComponent("lines_main.lua").path
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
+        try runtime.setGlobal("app", to: try XCTUnwrap(runtime.run(file: file)))
+        _ = try runtime.evaluate("app:find('inline 0'):tap()")
+        try write("lines_main.lua", "-- one\n" + main() + "\nerror('broken')")
+        XCTAssertThrowsError(try runtime.reload(file: file))
+        try write("lines_main.lua", "-- one\n-- two\n" + main())
+        let app = try XCTUnwrap(runtime.reload(file: file))
+        XCTAssertTrue(runtime.text(of: app).contains("inline 1"), runtime.text(of: app))
+    }
+
+    /// The line map: what both texts begin and end with maps at once; in between, kept lines
+    /// map to their new places and edited or removed ones to 0; a part that differs past the
+    /// limit maps nothing (its views start afresh, as before).
+    func testTheLineMapFollowsKeptLines() {
+        func lines(_ text: String) -> [ArraySlice<UInt8>] { ReloadLines.lines(Array(text.utf8)) }
+        let map = ReloadLines.lineMap(from: lines("a\nb\nc\nd\ne"), to: lines("a\nx\nc\ny\nd\ne"))
+        XCTAssertEqual(map, [0, 1, 0, 3, 5, 6])
+        XCTAssertEqual(ReloadLines.lineMap(from: lines("a\r\nb"), to: lines("z\r\na\r\nb")), [0, 2, 3])
+        let big = (0 ..< ReloadLines.mostLines).map { "line \($0)" }.joined(separator: "\n")
+        XCTAssertNil(ReloadLines.lineMap(from: lines(big), to: lines(big.replacingOccurrences(of: "line", with: "row"))))
+    }
+}

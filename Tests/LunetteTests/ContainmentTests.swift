@@ -57,9 +57,52 @@ final class ContainmentTests: XCTestCase {
             m.show = false
             ui.flush()
             """)
-        let errors = runtime.takeProblems().errors
+        var errors = runtime.takeProblems().errors
         XCTAssertEqual(errors.filter { $0 == "Leaving: cancel raised" }.count, 1, "\(errors)")
         XCTAssertEqual(errors.filter { $0 == "Leaving: disappear raised" }.count, 1, "\(errors)")
+
+        // A row and a mounted root are named as the host names them (a hostile read: only a
+        // component's record held a name).
+        _ = try runtime.evaluate("""
+            rows = ui.Observable("Rows", { items = { "a" } })()
+            lister = ui.mount(ui.View("Lister", function()
+              return ui.List(rows.items, function(x) return ui.Text(x):onDisappear(function() error("row went", 0) end) end)
+            end) {})
+            rows.items = {}
+            ui.flush()
+            root = ui.mount(ui.Text("r"):onDisappear(function() error("root went", 0) end))
+            root:unmount()
+            ui.flush()
+            """)
+        errors = runtime.takeProblems().errors
+        XCTAssertEqual(errors.filter { $0 == "Lister row: row went" }.count, 1, "\(errors)")
+        XCTAssertEqual(errors.filter { $0 == "root: root went" }.count, 1, "\(errors)")
+    }
+
+    /// A publisher's cancel runs while views go: it may not flush, mount, unmount or reset (a
+    /// hostile read: a flush in it released the going view's ids early, and a view mounted then
+    /// took one, so the going view's onDisappear error named the new, live view).
+    func testAPublishersCancelMayNotFlushOrMount() throws {
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        runtime.recordProblems()
+        _ = try runtime.evaluate("""
+            ui = require("lunette")
+            local sub = setmetatable({}, { __index = { cancel = function()
+              ui.mount(ui.View("Live", function() return ui.Text("live") end) {})
+            end } })
+            local Leaving = ui.View("Leaving", function()
+              return ui.Text("leaving"):onReceive({ sink = function() return sub end }, function() end)
+                :onDisappear(function() error("disappear raised", 0) end)
+            end)
+            app = ui.mount(ui.View("Stays", function() return Leaving {} end) {})
+            app:unmount()
+            ui.flush()
+            """)
+        let errors = runtime.takeProblems().errors
+        XCTAssertTrue(errors.contains { $0.hasPrefix("Leaving: ") && $0.hasSuffix("ui.mount cannot be called from a publisher's cancel") },
+                      "\(errors)")
+        XCTAssertEqual(errors.filter { $0 == "Leaving: disappear raised" }.count, 1, "\(errors)")
+        XCTAssertEqual(runtime.apps.count, 0)
     }
 
     /// `ui.effect` and `ui.mount` run what they make at once, in a flush; when that flush raises

@@ -21,6 +21,8 @@ void lun_app_check_idle(lua_State *L, const char *what) {
   lun_State *S = lun_state(L);
   if (S->inBody || lunh(S->rt, scheduler, flushing))
     lun_error_here(L, "%s cannot be called while views are rendering", what);
+  if (S->cancelling)                              /* a gone view's subscription ends: views are going */
+    lun_error_here(L, "%s cannot be called from a publisher's cancel", what);
 }
 
 /* Pushes a new handle userdata with metatable mt. [-0, +1] */
@@ -343,6 +345,7 @@ int lun_ui_clock_advance(lua_State *L) {
   lua_Number s = luaL_checknumber(L, 1);
   luaL_argcheck(L, s >= 0, 1, "seconds must not be negative");
   if (S->inBody || lunh(S->rt, scheduler, flushing)) return lun_error_here(L, "ui.clock.advance cannot be called while views are rendering");
+  if (S->cancelling) return lun_error_here(L, "ui.clock.advance cannot be called from a publisher's cancel");
   double target;
   if (!lunh(S->rt, clock, virtual))
     return lun_error_here(L, "ui.clock.advance needs the virtual clock (lunette test uses it; this runtime's clock is real)");

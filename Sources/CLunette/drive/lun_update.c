@@ -670,11 +670,12 @@ LUN_HOT int lun_effects_run(lua_State *L, lun_State *S) {
  * a script's publisher may make, is a run of its own (lun_life_cancel),
  * and its forwarder is cut first. */
 LUN_HOT void lun_release_refs(lua_State *L, lun_State *S) {
-  int32_t ref;
+  int32_t ref, unit = 0;
   S->releasing = 0;                               /* a release a raise cut short is no longer going on */
-  while ((ref = lunh(S->rt, scheduler, release_next)) != 0) {
+  while ((ref = lunh(S->rt, scheduler, release_next, &unit)) != 0) {
     if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TTABLE) {
-      lun_life_release(L, -1, lun_record_forget_unit(L, -1));
+      int32_t own = lun_record_forget_unit(L, -1);   /* a root's record names no unit: the host's does */
+      lun_life_release(L, -1, own ? own : unit);
     }
     lua_pop(L, 1);
     luaL_unref(L, LUA_REGISTRYINDEX, ref);

@@ -76,7 +76,8 @@ typedef struct lun_State {
                              (the host counts at each flush's end, and starts again when one begins with a change) */
   int32_t runLimit;       /* the most runs of one effect in a round (the host's renderLoopLimit) */
   int32_t releasing;      /* the unit whose record is being released (lun_life_release): what its code
-                             raises as it goes names the view, which the host no longer knows */
+                             raises as it goes names the view (the host names it while it is released) */
+  int32_t cancelling;     /* a publisher's cancel runs (lun_life_cancel): no flush, mount or unmount */
   int32_t siteFiles;      /* files sites have numbered (lun_site.c) */
   int32_t siteLast;       /* the last file a site was found in, and its name (kept by the registry) */
   size_t siteLastLen;
@@ -391,7 +392,9 @@ typedef struct lun_SchedulerHost {
    * when a flush ends); returns LUN_ENDED_* bits (LUN_ENDED_ERROR for an
    * entry alone: C sends one so when it must know). */
   int (*units_done)(void *context, const char *entries, size_t len);
-  int32_t (*release_next)(void *context);
+  /* The next record of a disposed unit to release (0: none left) and, in *unit, that unit (its
+   * name is still given, unit_name, while its record is released). */
+  int32_t (*release_next)(void *context, int32_t *unit);
   int (*round_end)(void *context, int ran);
   void (*flush_end)(void *context);
   int (*flushing)(void *context);

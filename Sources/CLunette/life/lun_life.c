@@ -24,7 +24,6 @@ enum { LUN_EV_KIND = 1, LUN_EV_UNIT, LUN_EV_A, LUN_EV_B, LUN_EV_C, LUN_EV_GONE /
 
 static const char lun_key_events = 0;
 static const char lun_key_reloading = 0;
-static const char lun_key_gone_name = 0;   /* the name of the view S->releasing is */
 
 /* Protected part of lun_reloading: the flag lives in the registry. */
 static int lun_reloading_k(lua_State *L) {
@@ -49,6 +48,14 @@ static int lun_life_reloading(lua_State *L) {
 }
 
 /* Appends an event { kind, unit, a, b, c } taking the top n (<= 3) values. [-n, +0] */
+/* Pushes the name of unit, whose record is being released (the host still
+ * names it while it is). [-0, +1] */
+static void lun_life_push_gone_name(lua_State *L, int32_t unit) {
+  size_t len;
+  const char *name = lunh(lun_state(L)->rt, output, unit_name, unit, &len);
+  lua_pushlstring(L, name ? name : "view", name ? len : 4);
+}
+
 static void lun_life_queue(lua_State *L, int kind, int32_t unit, int n) {
   int i;
   lua_createtable(L, 5, 0);
@@ -57,7 +64,7 @@ static void lun_life_queue(lua_State *L, int kind, int32_t unit, int n) {
   lua_pushinteger(L, unit);
   lua_rawseti(L, -2, LUN_EV_UNIT);
   if (unit && unit == lun_state(L)->releasing) {  /* an event of a view going: its name, for its failure */
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_gone_name);
+    lun_life_push_gone_name(L, unit);
     lua_rawseti(L, -2, LUN_EV_GONE);
   }
   for (i = n; i >= 1; i--) {
@@ -257,7 +264,7 @@ static int lun_life_cancel_k(lua_State *L) {
  * a mounted one: the host no longer knows it. [-0, +0] */
 static void lun_life_failed(lua_State *L, int32_t unit, int gone, const char *msg, size_t len) {
   int top = lua_gettop(L);
-  if (gone && lua_type(L, gone) == LUA_TSTRING && lua_checkstack(L, 2)) {
+  if (gone && lua_type(L, gone) == LUA_TSTRING && lua_checkstack(L, 3)) {
     lua_pushvalue(L, gone);
     lua_pushliteral(L, ": ");
     lua_pushlstring(L, msg, len);
@@ -274,15 +281,20 @@ static void lun_life_failed(lua_State *L, int32_t unit, int gone, const char *ms
  * as a run of its own; what it raises is reported as the unit's event's,
  * and the rest of what goes goes on (its tasks stop). [-1, +0] */
 void lun_life_cancel(lua_State *L, int32_t unit) {
+  lun_State *S = lun_state(L);
   size_t len;
   const char *msg;
+  int status;
   if (lua_isnil(L, -1) || !lua_checkstack(L, 4)) { lua_pop(L, 1); return; }
   lua_pushcfunction(L, lun_life_cancel_k);
   lua_insert(L, -2);
-  if (lun_protect(L, 1, 0) == LUN_OK) return;
+  S->cancelling++;                                /* it may not flush, mount or unmount (lun_app_check_idle): */
+  status = lun_protect(L, 1, 0);                  /* views are going around it */
+  S->cancelling--;
+  if (status == LUN_OK) return;
   msg = lun_last_error(L, &len);
-  if (unit && unit == lun_state(L)->releasing) {
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_gone_name);
+  if (unit && unit == S->releasing) {
+    lun_life_push_gone_name(L, unit);
     lun_life_failed(L, unit, lua_gettop(L), msg, len);
     lua_pop(L, 1);
   } else
@@ -449,16 +461,6 @@ void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit) {
   lun_setkey(L, S, recidx, LUN_K_LIFE);
 }
 
-/* The unit whose record is at recidx is being released: until
- * S->releasing is 0 again, what its code raises names it. [-0, +0] */
-static void lun_life_releasing(lua_State *L, int recidx, int32_t unit) {
-  if (lua_getfield(L, recidx, "info") == LUA_TTABLE) lua_getfield(L, -1, "name");
-  else lua_pushnil(L);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_gone_name);
-  lua_pop(L, 1);
-  lun_state(L)->releasing = unit;
-}
-
 /* A unit's record is released: everything it had goes. */
 void lun_life_release(lua_State *L, int recidx, int32_t unit) {
   int refreshing, life;
@@ -469,7 +471,7 @@ void lun_life_release(lua_State *L, int recidx, int32_t unit) {
   }
   refreshing = lua_getfield(L, recidx, "refreshing") == LUA_TTABLE;
   life = lua_getfield(L, recidx, "life") == LUA_TTABLE;
-  if (refreshing || life) lun_life_releasing(L, recidx, unit);
+  if (refreshing || life) lun_state(L)->releasing = unit;   /* until 0 again, what its code raises names it */
   if (refreshing) lun_life_disappear(L, -2, unit);   /* node:refresh()'s task (issue 19) */
   if (life) {
     lun_life_disappear_all(L, -1, unit);

@@ -67,7 +67,9 @@ func lunhEnvFind(_ context: UnsafeMutableRawPointer?, _ unit: Int32, _ key: Unsa
 
 func lunhUnitName(_ context: UnsafeMutableRawPointer?, _ unit: Int32, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
     withBuilder(context) { builder in
-        let (pointer, count) = builder.text.set(builder.runtime.units[unit]?.displayName ?? "view")
+        let runtime = builder.runtime
+        let named = runtime.units[unit] ?? runtime.flushState.releasing.flatMap { $0.id == unit ? $0 : nil }
+        let (pointer, count) = builder.text.set(named?.displayName ?? "view")
         length?.pointee = count
         return pointer
     }

@@ -29,12 +29,14 @@ func lunhUnitsDone(_ rt: UnsafeMutableRawPointer?, _ entries: UnsafePointer<CCha
     }
 }
 
-func lunhReleaseNext(_ rt: UnsafeMutableRawPointer?) -> Int32 {
+func lunhReleaseNext(_ rt: UnsafeMutableRawPointer?, _ unit: UnsafeMutablePointer<Int32>?) -> Int32 {
     withRuntime(rt) { runtime in
         guard let ref = runtime.flushState.takeRelease() else {
             runtime.units.recycleReleasedIDs()           // every record released: their units' ids are free
+            unit?.pointee = 0
             return 0
         }
+        unit?.pointee = runtime.flushState.releasing?.id ?? 0
         return ref
     }
 }

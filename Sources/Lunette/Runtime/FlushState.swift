@@ -34,8 +34,11 @@ struct FlushState {
     /// Registry references of disposed units, for C to release between
     /// updates — in the order they were disposed (`takeRelease`), so the
     /// views that go say onDisappear in the order they were written.
-    var pendingReleases: [Int32] = []
+    var pendingReleases: [(recordRef: Int32, unit: Unit?)] = []
     private var releaseHead = 0
+    /// The unit whose record C is releasing now (gone from the unit table,
+    /// it is still named in what its code raises as it goes).
+    private(set) var releasing: Unit?
 
     /// Whether a release waits.
     var hasPendingReleases: Bool { releaseHead < pendingReleases.count }
@@ -43,13 +46,17 @@ struct FlushState {
     /// The oldest release waiting, or nil (then the list starts anew).
     mutating func takeRelease() -> Int32? {
         guard releaseHead < pendingReleases.count else {
+            releasing = nil
             if pendingReleases.isEmpty { return nil }                                     // most flushes: none
             pendingReleases.removeAll(keepingCapacity: pendingReleases.count <= 1024)   // a large unmount's goes back
             releaseHead = 0
             return nil
         }
         releaseHead += 1
-        return pendingReleases[releaseHead - 1]
+        let release = pendingReleases[releaseHead - 1]
+        pendingReleases[releaseHead - 1].unit = nil                                     // held no longer than needed
+        releasing = release.unit
+        return release.recordRef
     }
     /// The running transaction (ui.withAnimation, ui.withTransaction), if any.
     var transaction: Transaction?

@@ -385,7 +385,7 @@ extension LunetteRuntime {
         unit.environmentEntries = [:]
         graph.freeNode(unit.node)
         batch.cancel(unit)                                   // not run if its batch is running
-        if unit.recordRef > 0 { flushState.pendingReleases.append(unit.recordRef) }
+        if unit.recordRef > 0 { flushState.pendingReleases.append((unit.recordRef, unit)) }
         unit.recordRef = 0
         units[unit.id] = nil
     }
@@ -419,7 +419,7 @@ extension LunetteRuntime {
         if let reused = mounting.reloading?.first {
             mounting.reloading?.removeFirst()
             if let root = reused.root, !root.disposed {
-                flushState.pendingReleases.append(root.recordRef)
+                flushState.pendingReleases.append((root.recordRef, root))
                 root.recordRef = recordRef
                 root.run.needsRender = true
                 root.run.cause = .reloaded

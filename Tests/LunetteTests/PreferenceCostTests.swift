@@ -60,4 +60,23 @@ final class PreferenceCostTests: XCTestCase {
         XCTAssertEqual(try runtime.evaluate("return heard"), ["3301"])
         XCTAssertLessThan(after - warm, 64, "KiB of Lua's heap after 3,000 handlers came and went")
     }
+
+    /// The list C reads holds each value once: N handlers on one node above M values are N + M
+    /// items (a hostile read: each handler listed its subtree's values again, N × M, so 6,000 of
+    /// each took 2 GB outside the memory limit and 24 s outside the time budget).
+    func testT06TheListGrowsWithHandlersPlusValues() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            ui.PreferenceKey("costMany", 0, function(a, b) return a + b end)
+            totals = {}
+            local rows = {}
+            for i = 1, 300 do rows[i] = ui.Text("r"):preference("costMany", 1) end
+            local node = ui.VStack(rows)
+            for i = 1, 200 do node = node:onPreferenceChange("costMany", function(v) totals[i] = v end) end
+            app = ui.mount(node)
+            """)
+        XCTAssertEqual(runtime.preferences.lastListed, 500)
+        XCTAssertEqual(try runtime.evaluate("return #totals, totals[1], totals[200]"), ["200", "300", "300"])
+    }
 }

@@ -163,14 +163,15 @@ enum {
 /* Items of the host's preference list (scheduler.prefs_prepare). */
 enum { LUN_PREF_HANDLER = 1, LUN_PREF_VALUE = 2 };
 
-/* One item of that list: an onPreferenceChange handler, or a preference
- * value of the subtree of the handler before it (in tree order). */
+/* One item of that list: an onPreferenceChange handler (in tree order), or
+ * a preference value (each key's values listed once, in tree order). */
 typedef struct lun_PrefItem {
   int32_t kind;       /* LUN_PREF_HANDLER or LUN_PREF_VALUE */
   int32_t recordRef;  /* the record of the view whose output holds it */
   int32_t slot;       /* its place in that record's out */
   int32_t unit;       /* that view's unit (a handler's failures are its view's) */
-  int32_t ordinal;    /* a handler: its place among that view's handlers, in tree order */
+  int32_t first;      /* a handler: its subtree's values of its key, the count items from first */
+  int32_t count;
   int32_t keyLen;     /* a handler: its key, keyLen bytes at the list's keys + keyAt */
   int64_t keyAt;
 } lun_PrefItem;

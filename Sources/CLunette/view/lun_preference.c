@@ -8,11 +8,11 @@
  *
  * The walker keeps each value and each handler in its unit's `out` table
  * and names their slots in node attributes ("preference:title" = 3). After
- * each round of a flush the host lists, for every handler, the values in
- * its subtree in tree order (scheduler.prefs_prepare, one buffer); C
- * reduces them from the key's default and calls the handler when the
- * result differs from the last one it saw (plain tables by contents). What
- * a handler last saw is kept in its view's record, so it goes with it.
+ * each round of a flush the host lists every handler, with the range of
+ * its subtree's values of its key in tree order (scheduler.prefs_prepare,
+ * one buffer: each value listed once); C reduces them from the key's
+ * default and calls the handler when the result differs from the last one
+ * it saw there (plain tables by contents), which its view's runs carry.
  */
 #include "core/core.h"
 #include "model/model.h"
@@ -23,16 +23,19 @@ static const char lun_key_prefkeys = 0;
 /* ui.PreferenceKey(name, default [, reduce]) -> name. reduce(acc, next) -> acc;
  * without one, the last value in tree order wins. */
 static int lun_ui_preference_key(lua_State *L) {
-  luaL_checkstring(L, 1);
+  size_t len;
+  const char *name = luaL_checklstring(L, 1, &len);
+  if (strlen(name) != len) luaL_argerror(L, 1, "a preference key's name holds no NUL byte");
   if (!lua_isnoneornil(L, 3)) luaL_checktype(L, 3, LUA_TFUNCTION);
   lua_settop(L, 3);
   lun_registry_table(L, &lun_key_prefkeys);
+  lua_pushvalue(L, 1);
   lua_createtable(L, 0, 2);
   lua_pushvalue(L, 2);
   lua_setfield(L, -2, "default");
   lua_pushvalue(L, 3);
   lua_setfield(L, -2, "reduce");
-  lua_setfield(L, -2, lua_tostring(L, 1));
+  lua_rawset(L, -3);
   lua_settop(L, 1);
   return 1;
 }
@@ -67,20 +70,84 @@ static void lun_pref_slot_value(lua_State *L, int ref, int32_t slot) {
   lua_pop(L, 1);
 }
 
-/* Pushes table `field` of record ref (what its view's handlers last heard,
- * or when their reduce last failed), made on first use; a record that is
- * gone gives a table of its own. The record keeps it: it goes with its
- * view. [-0, +1] */
-static void lun_pref_record_table(lua_State *L, int ref, const char *field) {
-  if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) != LUA_TTABLE) { lua_pop(L, 1); lua_newtable(L); return; }
-  if (lun_rawfield(L, -1, field) != LUA_TTABLE) {
+/* The walk met a view's onPreferenceChange handlers (the list of { key, fn }
+ * at lidx): each is kept in a slot as { fn, identity }, named by an
+ * attribute "onPreferenceChange:<key>". Its identity is where it is: the
+ * open node's position, its key, and its place among that node's handlers
+ * of that key. What it last heard there (and when its reduce last failed)
+ * is carried from the last run to this one's out table: a handler that
+ * went is forgotten with the run that had it, and one that comes back is
+ * told its value as a new one is. [-0, +0] */
+void lun_pref_walk_handlers(lua_State *L, lun_Walk *W, int lidx) {
+  static const char *const field = "prefWatch";
+  lua_Integer i, n;
+  size_t plen, klen;
+  const char *path;
+  int top = lua_gettop(L), counts;
+  lidx = lua_absindex(L, lidx);
+  if (!lua_istable(L, lidx)) luaL_error(L, "a view value was altered: its field '%s' holds what Lunette did not put there", field);
+  n = lun_rawlen_bounded(L, lidx, "a view's preference list");
+  path = lun_out_path(L, &plen);
+  lua_pushlstring(L, path, plen);                 /* top + 1: the node's position */
+  lua_newtable(L);                                /* top + 2: handlers of each key so far on this node */
+  counts = top + 2;
+  for (i = 1; i <= n; i++) {
+    luaL_Buffer b;
+    lua_Integer copy;
+    const char *key;
+    int32_t slot;
+    if (lua_rawgeti(L, lidx, i) != LUA_TTABLE || lua_rawgeti(L, -1, 1) != LUA_TSTRING)
+      luaL_error(L, "a view value was altered: its field '%s' holds what Lunette did not put there", field);
+    key = lua_tolstring(L, -1, &klen);            /* top + 3: the entry, top + 4: its key */
+    lua_pushvalue(L, -1);
+    copy = lua_rawget(L, counts) == LUA_TNUMBER ? lua_tointeger(L, -1) + 1 : 1;
     lua_pop(L, 1);
-    lua_newtable(L);
-    lua_pushstring(L, field);
-    lua_pushvalue(L, -2);
-    lua_rawset(L, -4);
+    lua_pushvalue(L, -1);
+    lua_pushinteger(L, copy);
+    lua_rawset(L, counts);
+    luaL_buffinit(L, &b);                         /* top + 5: its identity */
+    luaL_addlstring(&b, lua_tostring(L, top + 1), plen);
+    luaL_addchar(&b, '|');
+    luaL_addlstring(&b, key, klen);
+    if (copy > 1) lua_pushfstring(L, "#%I", (LUAI_UACINT)copy), luaL_addvalue(&b);
+    luaL_pushresult(&b);
+    lun_walk_kept(L, W, "prefsHeard", top + 5);
+    if (!lua_isnil(L, -1)) lun_walk_keep(L, W, "prefsHeard", top + 5); else lua_pop(L, 1);
+    lun_walk_kept(L, W, "prefsFailed", top + 5);
+    if (!lua_isnil(L, -1)) lun_walk_keep(L, W, "prefsFailed", top + 5); else lua_pop(L, 1);
+    lua_createtable(L, 2, 0);                     /* { fn, identity } */
+    lua_rawgeti(L, top + 3, 2);
+    lua_rawseti(L, -2, 1);
+    lua_pushvalue(L, top + 5);
+    lua_rawseti(L, -2, 2);
+    slot = lun_walk_store(L, W, -1);
+    lua_pushliteral(L, "onPreferenceChange:");
+    lua_pushvalue(L, top + 4);
+    lua_concat(L, 2);
+    lua_pushfstring(L, "%d", (int)slot);
+    key = lua_tolstring(L, -2, &klen);
+    lun_out_attr(L, key, klen, lua_tostring(L, -1), lua_rawlen(L, -1));
+    lua_settop(L, top + 2);
   }
-  lua_replace(L, -2);
+  lua_settop(L, top);
+}
+
+/* Pushes table `field` of the out table of record ref (what its view's
+ * handlers last heard, or when their reduce last failed: kept by each run
+ * for the handlers it has, lun_pref_walk_handlers), made on first use; a
+ * record that is gone gives a table of its own. [-0, +1] */
+static void lun_pref_kept(lua_State *L, int ref, const char *field) {
+  int top = lua_gettop(L);
+  if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TTABLE && lua_getfield(L, -1, "out") == LUA_TTABLE) {
+    if (lua_getfield(L, -1, field) != LUA_TTABLE) {   /* the run's own out: it holds the handler */
+      lua_pop(L, 1);
+      lua_newtable(L);
+      lua_pushvalue(L, -1);
+      lua_setfield(L, -3, field);
+    }
+  } else lua_newtable(L);
+  lua_replace(L, top + 1);
+  lua_settop(L, top + 1);
 }
 
 /* Protected call of handler (at -2) with value (at -1) as a run of its own. [-2, +0] */
@@ -89,13 +156,19 @@ static int lun_pref_call_k(lua_State *L) {
   return 0;
 }
 
+/* Protected part of a value's copy: (value) -> copy. */
+static int lun_pref_snapshot_k(lua_State *L) {
+  lun_snapshot(L, 1, "a preference value");
+  return 1;
+}
+
 /* A handler's reduce raised (its error kept as the last error): said as
  * its view's error once a flush, however many rounds meet it again. The
  * handler's identity is at id. [-0, +0] */
 static void lun_pref_reduce_failed(lua_State *L, lun_State *S, const lun_PrefItem *h, int id) {
   size_t len;
   const char *msg;
-  lun_pref_record_table(L, h->recordRef, "prefsFailed");
+  lun_pref_kept(L, h->recordRef, "prefsFailed");
   lua_pushvalue(L, id);
   if (lua_rawget(L, -2) != LUA_TNUMBER || (uint32_t)lua_tointeger(L, -1) != S->flushes) {
     msg = lun_last_error(L, &len);
@@ -107,13 +180,18 @@ static void lun_pref_reduce_failed(lua_State *L, lun_State *S, const lun_PrefIte
   lua_pop(L, 2);
 }
 
-/* Reduces and delivers one handler's preference: the handler h, its key
- * (at the top), the values of its subtree (n items from values). Returns
- * 1 if the handler ran. [-0, +0] */
-static int lun_pref_deliver(lua_State *L, lun_State *S, const lun_PrefItem *h, const lun_PrefItem *values, int32_t n) {
-  int key = lua_gettop(L), id, acc, ran = 0;
+/* Reduces and delivers one handler's preference: the handler h (its key at
+ * the top), the values of its subtree (n items from values); the pass
+ * began at start (lun_budget_clock). Returns 1 if the handler ran, -1 if
+ * the pass ran past the time budget (said as the handler's view's error:
+ * handlers times values are what a script made). [-0, +0] */
+static int lun_pref_deliver(lua_State *L, lun_State *S, const lun_PrefItem *h, const lun_PrefItem *values, int32_t n,
+                            uint64_t start) {
+  int key = lua_gettop(L), handler, id, acc, ran = 0;
   int32_t i;
-  lua_pushfstring(L, "%d|%s", (int)h->ordinal, lua_tostring(L, key));   /* its identity in its view */
+  lun_pref_slot_value(L, h->recordRef, h->slot);  /* { fn, identity } */
+  handler = lua_gettop(L);
+  if (!lua_istable(L, handler) || lua_rawgeti(L, handler, 2) != LUA_TSTRING) { lua_settop(L, key); return 0; }
   id = lua_gettop(L);
   lun_registry_table(L, &lun_key_prefkeys);
   lua_pushvalue(L, key);
@@ -124,6 +202,12 @@ static int lun_pref_deliver(lua_State *L, lun_State *S, const lun_PrefItem *h, c
   lua_getfield(L, -1, "default");
   acc = lua_gettop(L);
   for (i = 0; i < n; i++) {
+    if ((i & 1023) == 1023 && lun_budget_over(S, start)) {
+      static const char msg[] = "preferences: reducing the values of the views ran longer than the time budget";
+      lunh(S->rt, inspect, event_failed, h->unit, msg, sizeof msg - 1);
+      lua_settop(L, key);
+      return -1;
+    }
     lun_pref_slot_value(L, values[i].recordRef, values[i].slot);
     if (lua_getfield(L, acc - 1, "reduce") == LUA_TFUNCTION) {
       lua_pushvalue(L, acc);
@@ -140,18 +224,20 @@ static int lun_pref_deliver(lua_State *L, lun_State *S, const lun_PrefItem *h, c
     lua_replace(L, acc);
     lua_pop(L, 1);
   }
-  lun_pref_record_table(L, h->recordRef, "prefsHeard");
+  lun_pref_kept(L, h->recordRef, "prefsHeard");
   lua_pushvalue(L, id);
   lua_rawget(L, -2);
   lua_pushvalue(L, acc);                          /* an __eq that raises: its handler's view's error, and */
   if (lua_isnil(L, -2) || !lun_values_equal_caught(L, h->unit, 0)) {   /* the value delivered (the latest) */
     lua_pop(L, 1);
-    lua_pushvalue(L, id);
-    lua_pushvalue(L, acc);
-    lun_snapshot(L, -1, "a preference value");
-    lua_rawset(L, -4);
+    lua_pushcfunction(L, lun_pref_snapshot_k);    /* the copy kept: a value that cannot be copied (it */
+    lua_pushvalue(L, acc);                        /* holds itself, too deep) is its view's error */
+    if (lun_protect_event(L, 1, 1, h->unit) != LUN_OK) { lua_settop(L, key); return 0; }
+    lua_pushvalue(L, id);                         /* heard, last, copy, id */
+    lua_insert(L, -2);
+    lua_rawset(L, -4);                            /* heard[id] = copy */
     lua_pushcfunction(L, lun_pref_call_k);
-    lun_pref_slot_value(L, h->recordRef, h->slot);
+    lua_rawgeti(L, handler, 1);
     lua_pushvalue(L, acc);
     lun_protect_event(L, 2, 0, h->unit);
     ran = 1;
@@ -161,26 +247,28 @@ static int lun_pref_deliver(lua_State *L, lun_State *S, const lun_PrefItem *h, c
 }
 
 /* After a round: delivers every handler's reduced preference that changed,
- * from the host's list (one call). A handler's code may flush, but a
- * flush within a flush does nothing, so the list is not asked for again
- * while it is read. Returns how many handlers ran. */
+ * from the host's list (one call): the handlers, in tree order, each with
+ * the range of the list's values that are its subtree's. A handler's code
+ * may not flush (views are rendering), so the list is not made again while
+ * it is read. Returns how many handlers ran. */
 LUN_HOT int lun_preferences_run(lua_State *L, lun_State *S) {
   const lun_PrefItem *items = NULL;
   const char *keys = NULL;
   size_t keysLen = 0;
-  int32_t count = lunh(S->rt, scheduler, prefs_prepare, &items, &keys, &keysLen), i = 0;
-  int ran = 0;
-  while (i < count) {
+  int32_t count = lunh(S->rt, scheduler, prefs_prepare, &items, &keys, &keysLen), i;
+  int ran = 0, did;
+  uint64_t start = lun_budget_clock();
+  for (i = 0; i < count; i++) {
     const lun_PrefItem *h = &items[i];
-    int32_t next = i + 1;
-    while (next < count && items[next].kind == LUN_PREF_VALUE) next++;
-    if (h->kind == LUN_PREF_HANDLER && h->keyLen >= 0 && h->keyAt >= 0 && (uint64_t)h->keyAt <= keysLen
-        && (size_t)h->keyLen <= keysLen - (size_t)h->keyAt) {
-      lua_pushlstring(L, keys + h->keyAt, (size_t)h->keyLen);
-      ran += lun_pref_deliver(L, S, h, items + i + 1, next - i - 1);
-      lua_pop(L, 1);
-    }
-    i = next;
+    if (h->kind != LUN_PREF_HANDLER || h->keyLen < 0 || h->keyAt < 0 || (uint64_t)h->keyAt > keysLen
+        || (size_t)h->keyLen > keysLen - (size_t)h->keyAt || h->first < 0 || h->count < 0 || h->first > count
+        || h->count > count - h->first)
+      continue;
+    lua_pushlstring(L, keys + h->keyAt, (size_t)h->keyLen);
+    did = lun_pref_deliver(L, S, h, items + h->first, h->count, start);
+    lua_pop(L, 1);
+    if (did < 0) break;                           /* past the budget: the rest wait for the next change */
+    ran += did;
   }
   return ran;
 }

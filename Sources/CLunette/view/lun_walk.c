@@ -409,7 +409,8 @@ static void lun_walk_retype(lua_State *L, int rec, int info, lun_Walk *W, int32_
 }
 
 /* Keeps each { key, value } of the list at lidx in a slot and names the
- * slot in an attribute "<prefix><key>" (preferences and their handlers). */
+ * slot in an attribute "<prefix><key>" (preference values; their handlers:
+ * lun_pref_walk_handlers). */
 static void lun_walk_prefs(lua_State *L, lun_Walk *W, int lidx, const char *prefix) {
   lua_Integer i, n;
   if (!lua_istable(L, lidx)) lun_walk_altered(L, prefix);
@@ -673,7 +674,7 @@ static LUN_RARE void lun_walk_focus_prefs(lua_State *L, lun_Walk *W, int v, unsi
   if ((has & LUN_VF_PREFS) && lun_rawfield(L, v, "prefs") != LUA_TNIL) lun_walk_prefs(L, W, lua_gettop(L), "preference:");
   if (has & LUN_VF_PREFS) lua_pop(L, 1);
   if ((has & LUN_VF_PREFWATCH) && lun_rawfield(L, v, "prefWatch") != LUA_TNIL)
-    lun_walk_prefs(L, W, lua_gettop(L), "onPreferenceChange:");
+    lun_pref_walk_handlers(L, W, lua_gettop(L));
   if (has & LUN_VF_PREFWATCH) lua_pop(L, 1);
 }
 

@@ -131,6 +131,9 @@ void lun_dynamic_handle(lua_State *L, int recidx, int kidx);
 void lun_dynamic_update(lua_State *L, int recidx, int infoidx);
 void lun_dynamic_inputs(lua_State *L, int tidx, int arg);
 
+/* lun_preference.c: the walk met a view's onPreferenceChange list (at lidx). [-0, +0] */
+void lun_pref_walk_handlers(lua_State *L, lun_Walk *W, int lidx);
+
 /* lun_view.c */
 void lun_open_view(lua_State *L);
 int lun_view_test(lua_State *L, int idx);

@@ -1,8 +1,8 @@
 import CLunette
 
 /// The host's side of preferences (T06; lun_preference.c reduces and
-/// delivers): after a round, the list of `onPreferenceChange` handlers, each
-/// followed by the preference values of its subtree in tree order, handed
+/// delivers): after a round, the list of `onPreferenceChange` handlers and
+/// the preference values, each handler naming its subtree's values, handed
 /// to C as one buffer (`prefs_prepare` in clunette.h).
 struct PreferenceList {
     /// Set once a view declared a handler: until then a round costs nothing here.
@@ -11,48 +11,73 @@ struct PreferenceList {
     /// or went away: only then can a reduced value have changed, so a round
     /// without one costs nothing here, however much is mounted.
     var dirty = false
-    /// Walks of the mounted trees so far (for tests: they follow what changed).
+    /// Walks of the mounted trees so far, and the items the last one listed
+    /// (for tests: they follow what changed, and what is mounted).
     private(set) var walks = 0
+    private(set) var lastListed = 0
     /// The list C reads (valid until the next `prepare`).
     let buffer = PreferenceBuffer()
-    /// Handlers counted so far in this walk, by owner: a handler's ordinal.
-    private var ordinals: [Int32: Int32] = [:]
+    /// A walk's scratch: each key's values in tree order, and the handlers in
+    /// tree order with the range of their key's values that their subtree holds.
+    private var values: [Substring: [lun_PrefItem]] = [:]
+    private var handlers: [(item: lun_PrefItem, key: Substring)] = []
 
     /// Lists the handlers and their values if a view that holds one ran or
-    /// went since the last call; returns how many items.
+    /// went since the last call; returns how many items. Each value is listed
+    /// once (a handler names the range of its key's values its subtree
+    /// holds, as a subtree is one run of a walk in tree order), so the list
+    /// grows with what is mounted, not with handlers times values.
     mutating func prepare(apps: @autoclosure () -> [App]) -> Int32 {
         buffer.removeAll()
         guard inUse, dirty else { return 0 }
         dirty = false
         walks += 1
         for app in apps() {
-            for node in app.nodes { collectHandlers(node) }
+            for node in app.nodes { collect(node) }
         }
-        ordinals.removeAll(keepingCapacity: true)
-        return Int32(buffer.count)
+        var base: [Substring: Int32] = [:]                // where each key's values start in the buffer
+        var at = Int32(clamping: handlers.count)
+        for (key, list) in values where list.count > 0 {
+            base[key] = at
+            at = at &+ Int32(clamping: list.count)
+        }
+        for (item, key) in handlers {
+            var item = item
+            item.first = item.first &+ (base[key] ?? 0)
+            buffer.appendHandler(item, key: key)
+        }
+        for (key, list) in values where base[key] != nil {
+            for value in list { buffer.appendValue(value) }
+        }
+        values.removeAll(keepingCapacity: true)
+        handlers.removeAll(keepingCapacity: true)
+        lastListed = buffer.count
+        return Int32(clamping: buffer.count)
     }
 
-    /// The handlers at and below `node` (the tree is at most
+    /// The handlers and values at and below `node` (the tree is at most
     /// `LUN_MAX_TREE_DEPTH` deep, R18: the recursion is bounded).
-    private mutating func collectHandlers(_ node: RenderNode) {
+    private mutating func collect(_ node: RenderNode) {
+        var opened: [Int] = []
         for (name, value) in node.ownAttributes where name.hasPrefix("onPreferenceChange:") {
             guard let owner = node.owner, let slot = Int32(value) else { continue }
             let key = name.dropFirst("onPreferenceChange:".count)
-            let ordinal = ordinals[owner.id, default: 0]
-            ordinals[owner.id] = ordinal &+ 1
-            buffer.appendHandler(recordRef: owner.recordRef, slot: slot, unit: owner.id, ordinal: ordinal, key: key)
-            collectValues(node, key: "preference:" + key)
+            let first = Int32(clamping: values[key]?.count ?? 0)
+            handlers.append((lun_PrefItem(kind: Int32(LUN_PREF_HANDLER), recordRef: owner.recordRef, slot: slot,
+                                          unit: owner.id, first: first, count: 0, keyLen: 0, keyAt: 0), key))
+            opened.append(handlers.count - 1)
         }
-        for child in node.children { collectHandlers(child) }
-    }
-
-    private func collectValues(_ node: RenderNode, key: String) {
-        for (name, value) in node.ownAttributes where name == key {
-            if let owner = node.owner, let slot = Int32(value) {
-                buffer.appendValue(recordRef: owner.recordRef, slot: slot, unit: owner.id)
-            }
+        for (name, value) in node.ownAttributes where name.hasPrefix("preference:") {
+            guard let owner = node.owner, let slot = Int32(value) else { continue }
+            values[name.dropFirst("preference:".count), default: []]
+                .append(lun_PrefItem(kind: Int32(LUN_PREF_VALUE), recordRef: owner.recordRef, slot: slot,
+                                     unit: owner.id, first: 0, count: 0, keyLen: 0, keyAt: 0))
         }
-        for child in node.children { collectValues(child, key: key) }
+        for child in node.children { collect(child) }
+        for index in opened {
+            let key = handlers[index].key
+            handlers[index].item.count = Int32(clamping: values[key]?.count ?? 0) &- handlers[index].item.first
+        }
     }
 }
 
@@ -97,20 +122,21 @@ final class PreferenceBuffer {
         }
     }
 
-    func appendHandler(recordRef: Int32, slot: Int32, unit: Int32, ordinal: Int32, key: Substring) {
-        let at = keyCount
+    /// Adds a handler, its key's bytes kept beside the items.
+    func appendHandler(_ item: lun_PrefItem, key: Substring) {
+        var item = item
+        item.keyAt = Int64(keyCount)
         var length = 0
         for byte in key.utf8 {
             appendKeyByte(CChar(bitPattern: byte))
             length += 1
         }
-        append(lun_PrefItem(kind: Int32(LUN_PREF_HANDLER), recordRef: recordRef, slot: slot, unit: unit,
-                            ordinal: ordinal, keyLen: Int32(clamping: length), keyAt: Int64(at)))
+        item.keyLen = Int32(clamping: length)
+        append(item)
     }
 
-    func appendValue(recordRef: Int32, slot: Int32, unit: Int32) {
-        append(lun_PrefItem(kind: Int32(LUN_PREF_VALUE), recordRef: recordRef, slot: slot, unit: unit,
-                            ordinal: 0, keyLen: 0, keyAt: 0))
+    func appendValue(_ item: lun_PrefItem) {
+        append(item)
     }
 
     private func append(_ item: lun_PrefItem) {

@@ -1,0 +1,88 @@
+-- T06: what an onPreferenceChange handler hears, and when.
+-- onPreferenceChange(_:perform:) "adds an action to perform when the
+-- specified preference key's value changes"
+-- (https://developer.apple.com/documentation/swiftui/view/onpreferencechange(_:perform:)):
+-- a handler compares with what it heard itself, so one handler coming or
+-- going tells the others nothing, and a handler that comes back is a new
+-- one, told its value as the first was. Each case failed before session 20
+-- (a hostile read: handlers were told apart by their place among their
+-- view's handlers, and what one heard outlived it).
+local ui = require("lunette")
+
+describe("T06 preference handlers", function()
+  it("T06 a handler compares with what it heard, however many handlers come and go before it", function()
+    ui.PreferenceKey("prefsShiftK", "")
+    ui.PreferenceKey("prefsShiftJ", "")
+    local m = ui.Observable("PrefsShift", { first = true, b = "b", j = true })()
+    local log = {}
+    local V = ui.View("PrefsShiftHolder", function()
+      local second = ui.VStack({ ui.Text("y"):preference("prefsShiftK", m.b) })
+        :onPreferenceChange("prefsShiftK", function(x) log[#log + 1] = "second " .. x end)
+      local first = m.first and ui.VStack({ ui.Text("x"):preference("prefsShiftK", "a") })
+        :onPreferenceChange("prefsShiftK", function(x) log[#log + 1] = "first " .. x end) or ui.Text("none")
+      local node = ui.VStack({ first, second })
+      if m.j then node = node:onPreferenceChange("prefsShiftJ", function() end) end
+      return node
+    end)
+    local app = ui.mount(V {})
+    assert.same({ "first a", "second b" }, log)
+    log = {}
+    m.first = false
+    m.b = "a"                                        -- what the first heard: still a change for the second
+    ui.flush()
+    assert.same({ "second a" }, log)
+    log = {}
+    m.j = false                                      -- another key's handler goes: nothing changed here
+    ui.flush()
+    assert.same({}, log)
+    app:unmount()
+  end)
+
+  it("T06 a handler that goes and comes back is told its value again", function()
+    ui.PreferenceKey("prefsBackK", "")
+    local m = ui.Observable("PrefsBack", { watching = true })()
+    local told = 0
+    local V = ui.View("PrefsBackHolder", function()
+      local node = ui.VStack({ ui.Text("x"):preference("prefsBackK", "same") })
+      if m.watching then node = node:onPreferenceChange("prefsBackK", function() told = told + 1 end) end
+      return node
+    end)
+    local app = ui.mount(V {})
+    assert.equal(1, told)
+    m.watching = false
+    ui.flush()
+    m.watching = true
+    ui.flush()
+    assert.equal(2, told)
+    app:unmount()
+  end)
+
+  it("T06 a value that cannot be kept is its view's error, and the other handlers are still told", function()
+    ui.PreferenceKey("prefsCycleK", 0)
+    ui.PreferenceKey("prefsFineK", 0)
+    local m = ui.Observable("PrefsCycle", { v = 1 })()
+    local fine = {}
+    local cyclic = {}
+    cyclic.self = cyclic
+    local V = ui.View("PrefsCycleHolder", function()
+      return ui.VStack({
+        ui.VStack({ ui.Text("c"):preference("prefsCycleK", m.v > 1 and cyclic or m.v) })
+          :onPreferenceChange("prefsCycleK", function() end),
+        ui.VStack({ ui.Text("f"):preference("prefsFineK", m.v) })
+          :onPreferenceChange("prefsFineK", function(x) fine[#fine + 1] = x end),
+      })
+    end)
+    local app = ui.mount(V {})
+    m.v = 5
+    ui.flush()
+    assert.same({ 1, 5 }, fine)
+    assert.reported(app, "PrefsCycleHolder: a preference value: the table contains itself")
+    app:unmount()
+  end)
+
+  it("T06 a key's name is all of its bytes: one that holds a NUL is refused", function()
+    local ok, message = pcall(ui.PreferenceKey, "prefs\0nul", 0)
+    assert.is_false(ok)
+    assert.matches("a preference key's name holds no NUL byte", message, 1, true)
+  end)
+end)

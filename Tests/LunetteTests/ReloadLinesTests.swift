@@ -100,6 +100,26 @@ final class ReloadLinesTests: XCTestCase {
         XCTAssertTrue(runtime.text(of: app).contains("inline 1"), runtime.text(of: app))
     }
 
+    /// A chunk name is the script's to choose (`load(text, "@path")`): what it names is kept only
+    /// if it is a small regular file — not a device, a pipe or a large file (a first version kept
+    /// whatever the name named, up to 2,047 files of any size).
+    func testAFileAChunkNameNamesIsReadOnlyIfItIsASmallRegularFile() throws {
+        let big = directory.appendingPathComponent("big.lua")
+        try Data(repeating: UInt8(ascii: "-"), count: ReloadLines.largestFile + 1).write(to: big)
+        try write("lines_main.lua", """
+            local ui = require("lunette")
+            local zero = load("local ui = ...; return ui.View('Zero', function() return ui.Text('z') end) {}", "@/dev/zero")
+            local large = load("local ui = ...; return ui.View('Large', function() return ui.Text('l') end) {}", "@\(big.path)")
+            return ui.View("Named", function() return ui.VStack { zero(ui), large(ui) } end)()
+            """)
+        let file = directory.appendingPathComponent("lines_main.lua").path
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        _ = try XCTUnwrap(runtime.run(file: file))
+        let app = try XCTUnwrap(runtime.reload(file: file))
+        XCTAssertTrue(runtime.text(of: app).contains("Text \"z\""), runtime.text(of: app))
+        XCTAssertLessThan(runtime.mounting.lines.kept, 4096, "only the script's own text is kept")
+    }
+
     /// The line map: what both texts begin and end with maps at once; in between, kept lines
     /// map to their new places and edited or removed ones to 0; a part that differs past the
     /// limit maps nothing (its views start afresh, as before).

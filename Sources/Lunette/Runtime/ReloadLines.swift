@@ -13,6 +13,15 @@ import Foundation
 struct ReloadLines {
     /// Each numbered file's text as its views were last built, by file number.
     private var texts: [Int32: [UInt8]] = [:]
+    /// Bytes of those texts.
+    private(set) var kept = 0
+
+    /// The largest file kept, and the most bytes kept in all: a chunk name is
+    /// a script's to choose (`load(text, "@path")`), so what it names is read
+    /// only if it is a regular file, and only so much of them (past it, views
+    /// whose lines move start afresh, as before lines were compared).
+    static let largestFile = 1 << 20
+    static let mostKept = 16 << 20
 
     /// The most differing lines (old and new together, past what both begin
     /// and end with) compared in one file; past it, that file's views keep
@@ -31,9 +40,22 @@ struct ReloadLines {
     /// as the disk has them now (the modules it loaded just now).
     mutating func rememberNew(in L: OpaquePointer, main: (path: String, text: Data)?) {
         for (file, path) in Self.files(in: L) where texts[file] == nil {
-            if let main, main.path == path { texts[file] = [UInt8](main.text) }
-            else if let data = FileManager.default.contents(atPath: path) { texts[file] = [UInt8](data) }
+            guard let text = (main?.path == path ? main.map { [UInt8]($0.text) } : nil) ?? Self.read(path),
+                  text.count <= Self.largestFile, kept + text.count <= Self.mostKept else { continue }
+            texts[file] = text
+            kept += text.count
         }
+    }
+
+    /// The bytes of the regular file at path, if it is one of at most `largestFile` bytes.
+    private static func read(_ path: String) -> [UInt8]? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              let size = attributes[.size] as? Int, size <= largestFile,
+              let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: largestFile + 1), data.count <= largestFile else { return nil }
+        return [UInt8](data)
     }
 
     /// Compares each remembered file with its text now (`main`'s: the bytes
@@ -41,13 +63,15 @@ struct ReloadLines {
     mutating func moves(in L: OpaquePointer, main: (path: String, text: Data)) -> Moves {
         var moves: Moves = [:]
         for (file, path) in Self.files(in: L) {
-            guard let old = texts[file] else { continue }
-            let new: [UInt8]
-            if main.path == path { new = [UInt8](main.text) }
-            else if let data = FileManager.default.contents(atPath: path) { new = [UInt8](data) }
-            else { continue }
-            guard new != old else { continue }
-            texts[file] = new
+            guard let old = texts[file],
+                  let new = main.path == path ? [UInt8](main.text) : Self.read(path), new != old else { continue }
+            kept -= old.count
+            if new.count <= Self.largestFile, kept + new.count <= Self.mostKept {
+                texts[file] = new
+                kept += new.count
+            } else {
+                texts[file] = nil
+            }
             if let map = Self.lineMap(from: Self.lines(old), to: Self.lines(new)) { moves[file] = map }
         }
         return moves

@@ -396,17 +396,36 @@ describe("S23 an environment value a parent adds", function()
   end)
 end)
 
--- A `self` a script kept past its view's life reads nothing above it: the
--- unit's id went to another view, and a read through the old self read
--- that view's environment (a hostile read; older than the probes).
--- SwiftUI: "outside of a view's body, the environment is not available"
--- (https://developer.apple.com/documentation/swiftui/environment) — the
--- default here, as a key no ancestor set.
-describe("S23 a self kept after its view is gone", function()
-  it("reads the key's default, not another view's value", function()
+-- A view that goes keeps the environment values it had: an Environment
+-- property holds the value it was last given (it "reads a value from a
+-- view's environment", https://developer.apple.com/documentation/swiftui/environment,
+-- and a closure the view made holds the view), so its onDisappear — and a
+-- `self` a script kept — reads what was set above it, never another view's
+-- (the unit's id goes to another view: a hostile read, older than the
+-- probes) and never the default in its place (session 20: an onDisappear
+-- that saved to a model it took from the environment failed with "no
+-- Library in the environment").
+describe("S23 a view that goes keeps the environment it had", function()
+  it("S23 its onDisappear reads the values and objects set above it", function()
+    local library = Library { name = "Kept Library" }
+    local m = Store()
+    local seen = {}
+    local Leaving = ui.View("KeptLeaving", { environment = { library = Library, accent = "accent" }, body = function(self)
+      return ui.Text("leaving"):onDisappear(function() seen[#seen + 1] = self.accent .. " " .. self.library.name end)
+    end })
+    local app = ui.mount(ui.View("KeptHolder", function()
+      return ui.VStack { m.which == 1 and Leaving {} or nil }:environment("accent", "red"):environment(library)
+    end) {})
+    m.which = 2
+    ui.flush()
+    assert.same({ "red Kept Library" }, seen)
+    app:unmount()
+  end)
+
+  it("S23 a self kept after its view is gone reads its own values, not another view's", function()
     ui.EnvironmentKey("goneKey", 0)
     local captured
-    local Owner = ui.View("GoneOwner", { environment = { d = "goneKey" }, body = function(self)
+    local Owner = ui.View("GoneOwner", { environment = { d = "goneKey", e = "accent" }, body = function(self)
       captured = self
       return ui.Text("owner")
     end })
@@ -417,8 +436,8 @@ describe("S23 a self kept after its view is gone", function()
     app:unmount()
     ui.flush()
     local other = ui.mount(Other {}:environment("goneKey", 42))
-    assert.equal(0, kept.d)
+    assert.equal(3, kept.d)
+    assert.equal("blue", kept.e)                    -- a key nothing above it set: its default
     other:unmount()
   end)
 end)
-

@@ -675,6 +675,7 @@ LUN_HOT void lun_release_refs(lua_State *L, lun_State *S) {
   while ((ref = lunh(S->rt, scheduler, release_next, &unit)) != 0) {
     if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TTABLE) {
       int32_t own = lun_record_forget_unit(L, -1);   /* a root's record names no unit: the host's does */
+      lun_record_keep_environment(L, -1, own ? own : unit);
       lun_life_release(L, -1, own ? own : unit);
     }
     lua_pop(L, 1);

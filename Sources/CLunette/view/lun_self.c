@@ -66,6 +66,11 @@ static void lun_self_field(lua_State *L, int recidx, const char *field, int kidx
 static int lun_self_env(lua_State *L, int recidx, int kidx) {
   lun_Self *self = (lun_Self *)lua_touserdata(L, 1);
   int mode;
+  if (!self->unit && lua_getfield(L, recidx, "goneEnv") == LUA_TTABLE) {   /* a view gone: what it had */
+    lua_pushvalue(L, kidx);
+    if (lua_rawget(L, -2) != LUA_TNIL) return 1;
+    lua_pop(L, 1);
+  }
   lua_getfield(L, recidx, "info");
   lua_getfield(L, -1, "envmode");
   lua_pushvalue(L, kidx);
@@ -424,6 +429,40 @@ int32_t lun_record_unit(lua_State *L, int recidx) {
  * goes to another view (UnitTable), and a read through it would read that
  * view's environment. It reads as a view gone: nothing above it. Returns
  * the unit it named. [-0, +0] */
+/* The view of the record at recidx, unit, is going: what its declared
+ * environment names hold now is kept in the record, for its self to read
+ * once the unit is gone (its onDisappear, a task's end, a self a script
+ * kept), as a SwiftUI view's Environment properties keep the values they
+ * were last given. A name nothing above it sets keeps nothing (its read
+ * gives the default, or says none is there). Never runs script code. [-0, +0] */
+void lun_record_keep_environment(lua_State *L, int recidx, int32_t unit) {
+  const lun_State *S = lun_state(L);
+  int top = lua_gettop(L);
+  recidx = lua_absindex(L, recidx);
+  if (!unit || lun_getkey(L, S, recidx, LUN_K_INFO) != LUA_TTABLE || lua_getfield(L, -1, "envkey") != LUA_TTABLE) {
+    lua_settop(L, top);
+    return;
+  }
+  lua_newtable(L);                                /* top + 3: name -> value */
+  lua_pushnil(L);
+  while (lua_next(L, top + 2)) {                  /* name -> environment key */
+    size_t klen;
+    const char *key = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &klen) : NULL;
+    int ref = 0;
+    int32_t slot = 0, node = 0, probe = 0;
+    if (key && lunh(S->rt, output, env_find, unit, key, klen, 0, &ref, &slot, &node, &probe)
+        && lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TTABLE && lua_getfield(L, -1, "out") == LUA_TTABLE) {
+      lua_pushvalue(L, top + 4);                  /* the name */
+      lua_rawgeti(L, -2, slot);
+      lua_rawset(L, top + 3);
+    }
+    lua_settop(L, top + 4);
+  }
+  lua_pushvalue(L, top + 3);
+  lua_setfield(L, recidx, "goneEnv");
+  lua_settop(L, top);
+}
+
 int32_t lun_record_forget_unit(lua_State *L, int recidx) {
   int32_t unit = lun_record_unit(L, recidx);
   lun_Self *self;

@@ -217,5 +217,6 @@ int lun_self_focus_binding(lua_State *L, int bidx);
 int32_t lun_self_unit(lua_State *L, int idx);
 int32_t lun_record_unit(lua_State *L, int recidx);
 int32_t lun_record_forget_unit(lua_State *L, int recidx);
+void lun_record_keep_environment(lua_State *L, int recidx, int32_t unit);
 
 #endif

@@ -79,4 +79,36 @@ final class PreferenceCostTests: XCTestCase {
         XCTAssertEqual(runtime.preferences.lastListed, 500)
         XCTAssertEqual(try runtime.evaluate("return #totals, totals[1], totals[200]"), ["200", "300", "300"])
     }
+
+    /// A pass is bounded by the time budget, counted across handlers (a hostile read: it was
+    /// counted per handler, so 500,000 handlers of few values each ran 24 s past a 0.5 s budget),
+    /// is said once, and the next pass begins after the handler it stopped in, so a handler too
+    /// heavy for the budget holds up no other (it did, at every flush).
+    func testT06APassPastTheTimeBudgetIsSaidAndHoldsUpNoOtherHandler() throws {
+        let runtime = try LunetteRuntime()
+        runtime.recordProblems()
+        _ = try runtime.evaluate("""
+            ui = require("lunette")
+            ui.PreferenceKey("costHeavy", 0, function(a, v) for _ = 1, 20000 do a = a + 0 end return a + v end)
+            ui.PreferenceKey("costLight", "")
+            m = ui.Observable("CostStarve", { tick = 0 })()
+            heard = {}
+            local items = {}
+            for i = 1, 5000 do items[i] = ui.Text("t"):preference("costHeavy", 1) end
+            app = ui.mount(ui.View("CostStarve", function()
+              return ui.VStack({
+                ui.VStack(m.tick > 0 and items or {}):onPreferenceChange("costHeavy", function() end),
+                ui.Text("l"):preference("costLight", "v" .. m.tick)
+                  :onPreferenceChange("costLight", function(x) heard[#heard + 1] = x end),
+              })
+            end) {})
+            """)
+        // The heavy handler comes first in tree order and outlasts the budget each pass: the first
+        // pass stops in it, and the next begins with the light one.
+        _ = try runtime.evaluate("ui.configure { timeBudget = 0.05 }; m.tick = 1; ui.flush(); m.tick = 2; ui.flush()")
+        XCTAssertEqual(try runtime.evaluate("return table.concat(heard, ',')"), ["v0,v2"])
+        let errors = runtime.takeProblems().errors
+        XCTAssertTrue(errors.contains { $0.hasPrefix("CostStarve: preferences: reducing the views' values ran longer than the time budget") },
+                      "\(errors)")
+    }
 }

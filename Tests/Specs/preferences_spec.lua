@@ -80,9 +80,37 @@ describe("T06 preference handlers", function()
     app:unmount()
   end)
 
-  it("T06 a key's name is all of its bytes: one that holds a NUL is refused", function()
+  it("T06 a key's name is all of its bytes: one that holds a NUL, or is not UTF-8, is refused", function()
     local ok, message = pcall(ui.PreferenceKey, "prefs\0nul", 0)
     assert.is_false(ok)
     assert.matches("a preference key's name holds no NUL byte", message, 1, true)
+    ok, message = pcall(ui.PreferenceKey, "prefs\xff", 0)
+    assert.is_false(ok)
+    assert.matches("a preference key's name is UTF-8 text", message, 1, true)
+  end)
+
+  it("T06 keys that read alike are two keys: canonically equivalent names stay apart", function()
+    local composed, decomposed = "prefsCaf\u{e9}", "prefsCafe\u{301}"
+    ui.PreferenceKey(composed, 0, function(a, v) return a + v end)
+    ui.PreferenceKey(decomposed, 0, function(a, v) return a + v end)
+    local heard = {}
+    local app = ui.mount(ui.VStack({
+      ui.Text("a"):preference(composed, 1),
+      ui.Text("b"):preference(decomposed, 1000),
+    }):onPreferenceChange(composed, function(x) heard[#heard + 1] = x end))
+    assert.same({ 1 }, heard)
+    app:unmount()
+  end)
+
+  it("T06 handlers of a key named like another's second handler stay apart", function()
+    ui.PreferenceKey("prefsA", 0)
+    ui.PreferenceKey("prefsA#2", 0)
+    local told = {}
+    local app = ui.mount(ui.VStack({ ui.Text("x"):preference("prefsA", 5):preference("prefsA#2", 5) })
+      :onPreferenceChange("prefsA", function(x) told[#told + 1] = "a/1 " .. x end)
+      :onPreferenceChange("prefsA", function(x) told[#told + 1] = "a/2 " .. x end)
+      :onPreferenceChange("prefsA#2", function(x) told[#told + 1] = "a#2 " .. x end))
+    assert.same({ "a/1 5", "a/2 5", "a#2 5" }, told)
+    app:unmount()
   end)
 end)

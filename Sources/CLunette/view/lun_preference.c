@@ -20,12 +20,33 @@
 
 static const char lun_key_prefkeys = 0;
 
+/* 1 if the len bytes at s are well-formed UTF-8 (The Unicode Standard,
+ * table 3-7: no overlong form, no surrogate, nothing past U+10FFFF). */
+static int lun_pref_utf8(const unsigned char *s, size_t len) {
+  size_t i = 0;
+  while (i < len) {
+    unsigned c = s[i], lo = 0x80, hi = 0xBF, n;
+    if (c < 0x80) { i++; continue; }
+    if (c >= 0xC2 && c <= 0xDF) n = 1;
+    else if (c >= 0xE0 && c <= 0xEF) { n = 2; if (c == 0xE0) lo = 0xA0; if (c == 0xED) hi = 0x9F; }
+    else if (c >= 0xF0 && c <= 0xF4) { n = 3; if (c == 0xF0) lo = 0x90; if (c == 0xF4) hi = 0x8F; }
+    else return 0;
+    if (len - i <= n || s[i + 1] < lo || s[i + 1] > hi) return 0;
+    for (c = 2; c <= n; c++)
+      if (s[i + c] < 0x80 || s[i + c] > 0xBF) return 0;
+    i += n + 1;
+  }
+  return 1;
+}
+
 /* ui.PreferenceKey(name, default [, reduce]) -> name. reduce(acc, next) -> acc;
- * without one, the last value in tree order wins. */
+ * without one, the last value in tree order wins. A name is UTF-8 text with
+ * no NUL: the host lists values by their keys' bytes. */
 static int lun_ui_preference_key(lua_State *L) {
   size_t len;
   const char *name = luaL_checklstring(L, 1, &len);
   if (strlen(name) != len) luaL_argerror(L, 1, "a preference key's name holds no NUL byte");
+  if (!lun_pref_utf8((const unsigned char *)name, len)) luaL_argerror(L, 1, "a preference key's name is UTF-8 text");
   if (!lua_isnoneornil(L, 3)) luaL_checktype(L, 3, LUA_TFUNCTION);
   lua_settop(L, 3);
   lun_registry_table(L, &lun_key_prefkeys);
@@ -107,9 +128,11 @@ void lun_pref_walk_handlers(lua_State *L, lun_Walk *W, int lidx) {
     lua_rawset(L, counts);
     luaL_buffinit(L, &b);                         /* top + 5: its identity */
     luaL_addlstring(&b, lua_tostring(L, top + 1), plen);
-    luaL_addchar(&b, '|');
+    lua_pushfstring(L, "|%I:", (LUAI_UACINT)klen);   /* the key's length first: "a#2" is no copy of "a" */
+    luaL_addvalue(&b);
     luaL_addlstring(&b, key, klen);
-    if (copy > 1) lua_pushfstring(L, "#%I", (LUAI_UACINT)copy), luaL_addvalue(&b);
+    lua_pushfstring(L, "#%I", (LUAI_UACINT)copy);
+    luaL_addvalue(&b);
     luaL_pushresult(&b);
     lun_walk_kept(L, W, "prefsHeard", top + 5);
     if (!lua_isnil(L, -1)) lun_walk_keep(L, W, "prefsHeard", top + 5); else lua_pop(L, 1);
@@ -186,7 +209,7 @@ static void lun_pref_reduce_failed(lua_State *L, lun_State *S, const lun_PrefIte
  * the pass ran past the time budget (said as the handler's view's error:
  * handlers times values are what a script made). [-0, +0] */
 static int lun_pref_deliver(lua_State *L, lun_State *S, const lun_PrefItem *h, const lun_PrefItem *values, int32_t n,
-                            uint64_t start) {
+                            uint64_t start, uint32_t *steps) {
   int key = lua_gettop(L), handler, id, acc, ran = 0;
   int32_t i;
   lun_pref_slot_value(L, h->recordRef, h->slot);  /* { fn, identity } */
@@ -202,12 +225,7 @@ static int lun_pref_deliver(lua_State *L, lun_State *S, const lun_PrefItem *h, c
   lua_getfield(L, -1, "default");
   acc = lua_gettop(L);
   for (i = 0; i < n; i++) {
-    if ((i & 1023) == 1023 && lun_budget_over(S, start)) {
-      static const char msg[] = "preferences: reducing the values of the views ran longer than the time budget";
-      lunh(S->rt, inspect, event_failed, h->unit, msg, sizeof msg - 1);
-      lua_settop(L, key);
-      return -1;
-    }
+    if ((++*steps & 1023) == 0 && lun_budget_over(S, start)) { lua_settop(L, key); return -1; }
     lun_pref_slot_value(L, values[i].recordRef, values[i].slot);
     if (lua_getfield(L, acc - 1, "reduce") == LUA_TFUNCTION) {
       lua_pushvalue(L, acc);
@@ -250,24 +268,42 @@ static int lun_pref_deliver(lua_State *L, lun_State *S, const lun_PrefItem *h, c
  * from the host's list (one call): the handlers, in tree order, each with
  * the range of the list's values that are its subtree's. A handler's code
  * may not flush (views are rendering), so the list is not made again while
- * it is read. Returns how many handlers ran. */
+ * it is read. A pass is bounded by the time budget; one cut short is said,
+ * and the next begins after the handler it stopped at, so a handler too
+ * heavy for the budget holds up no other. Returns how many handlers ran. */
 LUN_HOT int lun_preferences_run(lua_State *L, lun_State *S) {
   const lun_PrefItem *items = NULL;
   const char *keys = NULL;
   size_t keysLen = 0;
-  int32_t count = lunh(S->rt, scheduler, prefs_prepare, &items, &keys, &keysLen), i;
+  int32_t count = lunh(S->rt, scheduler, prefs_prepare, &items, &keys, &keysLen), k, from;
   int ran = 0, did;
-  uint64_t start = lun_budget_clock();
-  for (i = 0; i < count; i++) {
-    const lun_PrefItem *h = &items[i];
+  uint32_t steps = 0;                             /* handlers and values reduced: the budget is looked at */
+  uint64_t start = lun_budget_clock();            /* every 1024 of them, across the pass */
+  if (count <= 0) return 0;                       /* no pass: where the next begins stays */
+  from = S->prefResume > 0 && S->prefResume < count ? S->prefResume : 0;
+  S->prefResume = 0;
+  for (k = 0; k < count; k++) {
+    const lun_PrefItem *h = &items[(from + k) % count];
     if (h->kind != LUN_PREF_HANDLER || h->keyLen < 0 || h->keyAt < 0 || (uint64_t)h->keyAt > keysLen
         || (size_t)h->keyLen > keysLen - (size_t)h->keyAt || h->first < 0 || h->count < 0 || h->first > count
         || h->count > count - h->first)
       continue;
-    lua_pushlstring(L, keys + h->keyAt, (size_t)h->keyLen);
-    did = lun_pref_deliver(L, S, h, items + h->first, h->count, start);
-    lua_pop(L, 1);
-    if (did < 0) break;                           /* past the budget: the rest wait for the next change */
+    did = (++steps & 1023) == 0 && lun_budget_over(S, start) ? -2 : 0;   /* -2: before this one began */
+    if (!did) {
+      lua_pushlstring(L, keys + h->keyAt, (size_t)h->keyLen);
+      did = lun_pref_deliver(L, S, h, items + h->first, h->count, start, &steps);
+      lua_pop(L, 1);
+    }
+    if (did < 0) {                                /* past the budget: said, naming the view it stopped in */
+      int32_t left = 0, j;
+      for (j = k; j < count; j++) left += items[(from + j) % count].kind == LUN_PREF_HANDLER;
+      S->prefResume = (from + k + (did == -2 ? 0 : 1)) % count;
+      lua_pushfstring(L, "preferences: reducing the views' values ran longer than the time budget; "
+                         "%d onPreferenceChange handlers were not told", (int)left);
+      lunh(S->rt, inspect, event_failed, h->unit, lua_tostring(L, -1), lua_rawlen(L, -1));
+      lua_pop(L, 1);
+      break;
+    }
     ran += did;
   }
   return ran;

@@ -19,8 +19,8 @@ struct PreferenceList {
     let buffer = PreferenceBuffer()
     /// A walk's scratch: each key's values in tree order, and the handlers in
     /// tree order with the range of their key's values that their subtree holds.
-    private var values: [Substring: [lun_PrefItem]] = [:]
-    private var handlers: [(item: lun_PrefItem, key: Substring)] = []
+    private var values: [[UInt8]: [lun_PrefItem]] = [:]        // by the key's bytes, as Lua tells keys apart
+    private var handlers: [(item: lun_PrefItem, key: [UInt8])] = []
 
     /// Lists the handlers and their values if a view that holds one ran or
     /// went since the last call; returns how many items. Each value is listed
@@ -35,7 +35,7 @@ struct PreferenceList {
         for app in apps() {
             for node in app.nodes { collect(node) }
         }
-        var base: [Substring: Int32] = [:]                // where each key's values start in the buffer
+        var base: [[UInt8]: Int32] = [:]                  // where each key's values start in the buffer
         var at = Int32(clamping: handlers.count)
         for (key, list) in values where list.count > 0 {
             base[key] = at
@@ -61,7 +61,7 @@ struct PreferenceList {
         var opened: [Int] = []
         for (name, value) in node.ownAttributes where name.hasPrefix("onPreferenceChange:") {
             guard let owner = node.owner, let slot = Int32(value) else { continue }
-            let key = name.dropFirst("onPreferenceChange:".count)
+            let key = Array(name.utf8.dropFirst("onPreferenceChange:".utf8.count))
             let first = Int32(clamping: values[key]?.count ?? 0)
             handlers.append((lun_PrefItem(kind: Int32(LUN_PREF_HANDLER), recordRef: owner.recordRef, slot: slot,
                                           unit: owner.id, first: first, count: 0, keyLen: 0, keyAt: 0), key))
@@ -69,7 +69,7 @@ struct PreferenceList {
         }
         for (name, value) in node.ownAttributes where name.hasPrefix("preference:") {
             guard let owner = node.owner, let slot = Int32(value) else { continue }
-            values[name.dropFirst("preference:".count), default: []]
+            values[Array(name.utf8.dropFirst("preference:".utf8.count)), default: []]
                 .append(lun_PrefItem(kind: Int32(LUN_PREF_VALUE), recordRef: owner.recordRef, slot: slot,
                                      unit: owner.id, first: 0, count: 0, keyLen: 0, keyAt: 0))
         }
@@ -123,11 +123,11 @@ final class PreferenceBuffer {
     }
 
     /// Adds a handler, its key's bytes kept beside the items.
-    func appendHandler(_ item: lun_PrefItem, key: Substring) {
+    func appendHandler(_ item: lun_PrefItem, key: [UInt8]) {
         var item = item
         item.keyAt = Int64(keyCount)
         var length = 0
-        for byte in key.utf8 {
+        for byte in key {
             appendKeyByte(CChar(bitPattern: byte))
             length += 1
         }

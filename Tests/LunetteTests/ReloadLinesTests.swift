@@ -1,3 +1,4 @@
+import CLunette
 import Foundation
 import XCTest
 @testable import Lunette
@@ -100,24 +101,104 @@ final class ReloadLinesTests: XCTestCase {
         XCTAssertTrue(runtime.text(of: app).contains("inline 1"), runtime.text(of: app))
     }
 
-    /// A chunk name is the script's to choose (`load(text, "@path")`): what it names is kept only
-    /// if it is a small regular file — not a device, a pipe or a large file (a first version kept
-    /// whatever the name named, up to 2,047 files of any size).
-    func testAFileAChunkNameNamesIsReadOnlyIfItIsASmallRegularFile() throws {
+    /// A chunk name is the script's to choose (`load(text, "@path")`): only files the runtime
+    /// loaded itself are numbered and kept (a hostile read: a sandboxed script named the same
+    /// large file twenty ways and the host read and kept them all, 6 GB past a 64 MB cap).
+    func testOnlyFilesTheRuntimeLoadedAreKept() throws {
         let big = directory.appendingPathComponent("big.lua")
-        try Data(repeating: UInt8(ascii: "-"), count: ReloadLines.largestFile + 1).write(to: big)
+        try Data(repeating: UInt8(ascii: "-"), count: 4096).write(to: big)
         try write("lines_main.lua", """
             local ui = require("lunette")
-            local zero = load("local ui = ...; return ui.View('Zero', function() return ui.Text('z') end) {}", "@/dev/zero")
-            local large = load("local ui = ...; return ui.View('Large', function() return ui.Text('l') end) {}", "@\(big.path)")
-            return ui.View("Named", function() return ui.VStack { zero(ui), large(ui) } end)()
+            local named = load("local ui = ...; return ui.View('Named', function() return ui.Text('n') end) {}", "@\(big.path)")
+            return ui.View("Namer", function() return ui.VStack { named(ui) } end)()
             """)
         let file = directory.appendingPathComponent("lines_main.lua").path
         let runtime = try LunetteRuntime(options: .init(virtualClock: true))
         _ = try XCTUnwrap(runtime.run(file: file))
+        XCTAssertEqual(lun_site_files(runtime.L), 1, "the script's own file only")
+        var length = 0
+        XCTAssertNil(lun_site_file_text(runtime.L, 2, &length))
+        _ = try XCTUnwrap(runtime.reload(file: file))
+        XCTAssertEqual(lun_site_files(runtime.L), 1)
+    }
+
+    /// A module whose first view is built after the script ran (by a tap) keeps the text it was
+    /// loaded with: an edit saved before the reload is compared with it (a hostile read: its text
+    /// was first read at the reload, already edited, and the other branch took the state).
+    func testAModuleFirstUsedLaterIsComparedWithTheTextItWasLoadedWith() throws {
+        try write("lines_views.lua", views)
+        try write("lines_main.lua", """
+            local ui = require("lunette")
+            package.path = "\(directory.path)/?.lua;" .. package.path
+            local M = require("lines_views")
+            flag = flag or false
+            return ui.View("LinesLater", { state = { shown = false }, body = function(self)
+              if not self.shown then return ui.Button("show", function() self.shown = true end) end
+              return ui.VStack { flag and M.viewer() or M.editor() }
+            end })()
+            """)
+        let file = directory.appendingPathComponent("lines_main.lua").path
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
+        try runtime.setGlobal("app", to: try XCTUnwrap(runtime.run(file: file)))
+        _ = try runtime.evaluate("app:find('show'):tap(); app:find('editor 0'):tap()")
+        try write("lines_views.lua", "-- a line above\n" + views)
         let app = try XCTUnwrap(runtime.reload(file: file))
-        XCTAssertTrue(runtime.text(of: app).contains("Text \"z\""), runtime.text(of: app))
-        XCTAssertLessThan(runtime.mounting.lines.kept, 4096, "only the script's own text is kept")
+        XCTAssertTrue(runtime.text(of: app).contains("editor 1"), runtime.text(of: app))
+    }
+
+    /// A reload whose script fails before it mounts moves nothing: the views left on screen keep
+    /// their state as they render again (a hostile read: the keys had moved, and the old views,
+    /// still building at their old lines, mixed the branches' states).
+    func testAReloadThatFailsBeforeItMountsMovesNothing() throws {
+        let page = """
+            local ui = require("lunette")
+            local C = ui.View("FailCounter", { inputs = { name = "" }, state = { n = 0 }, body = function(self)
+              return ui.Button(self.name .. " " .. self.n, function() self.n = self.n + 1 end)
+            end })
+            m = m or ui.Observable("FailFlag", { other = false })()
+            return ui.View("FailPage", function()
+              local branch
+              if m.other then
+                branch = C { name = "y" }
+              else
+                branch = C { name = "x" }
+              end
+              return ui.VStack { branch }
+            end)()
+            """
+        try write("lines_main.lua", page)
+        let file = directory.appendingPathComponent("lines_main.lua").path
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        try runtime.setGlobal("app", to: try XCTUnwrap(runtime.run(file: file)))
+        _ = try runtime.evaluate("app:find('x 0'):tap()")
+        try write("lines_main.lua", page.replacingOccurrences(of: "local ui", with: "-- one\n-- two\nlocal ui") + "\n)")
+        XCTAssertThrowsError(try runtime.reload(file: file))            // a syntax error: nothing ran
+        _ = try runtime.evaluate("m.other = true; require(\"lunette\").flush()")          // the old page renders again
+        let text = runtime.text(of: try XCTUnwrap(runtime.apps.first))
+        XCTAssertTrue(text.contains("y 0"), text)
+    }
+
+    /// Views on lines far apart in one file stay apart: a site holds the whole line (a first
+    /// version kept 20 bits of it, and lines 2^20 apart were one view).
+    func testF01ViewsOnLinesFarApartStayApart() throws {
+        let padding = String(repeating: "\n", count: 1 << 20)
+        try write("lines_main.lua", """
+            local ui = require("lunette")
+            local C = ui.View("FarCounter", { state = { n = 0 }, body = function(self)
+              return ui.Button("n " .. self.n, function() self.n = self.n + 1 end)
+            end })
+            m = ui.Observable("FarFlag", { far = false })()
+            local function near() return C {} end
+            """ + padding + """
+            local function away() return C {} end
+            return ui.View("FarPage", function() return ui.VStack { m.far and away() or near() } end)()
+            """)
+        let file = directory.appendingPathComponent("lines_main.lua").path
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        try runtime.setGlobal("app", to: try XCTUnwrap(runtime.run(file: file)))
+        _ = try runtime.evaluate("app:find('n 0'):tap(); m.far = true; require(\"lunette\").flush()")
+        let text = runtime.text(of: try XCTUnwrap(runtime.apps.first))
+        XCTAssertTrue(text.contains("n 0"), text)
     }
 
     /// The line map: what both texts begin and end with maps at once; in between, kept lines
@@ -128,6 +209,7 @@ final class ReloadLinesTests: XCTestCase {
         let map = ReloadLines.lineMap(from: lines("a\nb\nc\nd\ne"), to: lines("a\nx\nc\ny\nd\ne"))
         XCTAssertEqual(map, [0, 1, 0, 3, 5, 6])
         XCTAssertEqual(ReloadLines.lineMap(from: lines("a\r\nb"), to: lines("z\r\na\r\nb")), [0, 2, 3])
+        XCTAssertEqual(lines("a\rb\n\rc\r\n\nd").count, 5, "\\r, \\n\\r, \\r\\n and \\n each end a line, as Lua counts")
         let big = (0 ..< ReloadLines.mostLines).map { "line \($0)" }.joined(separator: "\n")
         XCTAssertNil(ReloadLines.lineMap(from: lines(big), to: lines(big.replacingOccurrences(of: "line", with: "row"))))
     }

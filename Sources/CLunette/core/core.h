@@ -154,6 +154,10 @@ static inline void *lun_check_self(lua_State *L, int arg, int mtidx, const char 
   return p;
 }
 
+/* lun_sources.c: the files the runtime loaded, their texts and numbers */
+void lun_sources_wrap_searcher(lua_State *L);                                          /* [-0, +0] */
+int32_t lun_sources_number(lua_State *L, lun_State *S, const char *source, size_t srclen);   /* may raise */
+
 /* lun_protect.c: protected runs, their error kept as the last error message */
 extern const char lun_key_lasterror, lun_key_fallback, lun_key_toodeep;
 int lun_protect(lua_State *L, int nargs, int nresults);
@@ -195,7 +199,7 @@ void lun_out_modifier(lua_State *L, const char *name, size_t nlen, const char *v
 void lun_out_attr(lua_State *L, const char *name, size_t nlen, const char *value, size_t vlen);
 void lun_out_slot(lua_State *L, int32_t role, int32_t slot);
 void lun_out_end(lua_State *L);
-void lun_out_site(lua_State *L, int32_t line);
+void lun_out_site(lua_State *L, int32_t file, int32_t line);
 void lun_out_record(lua_State *L, int32_t unit);
 void lun_out_changed(lua_State *L, int32_t unit);
 void lun_out_env_changed(lua_State *L);

@@ -169,6 +169,7 @@ static int lun_sandbox_module_paths_k(lua_State *L) {
   lua_pushvalue(L, 2);
   lua_pushcclosure(L, lun_host_searcher, 1);
   lua_rawseti(L, -2, 2);                           /* in place of the Lua searcher (package.path) */
+  lun_sources_wrap_searcher(L);                    /* the files it finds are kept, for a reload */
   return 0;
 }
 
@@ -215,6 +216,7 @@ static int lun_open_libraries_k(lua_State *L) {
     lua_pushnil(L); lua_rawseti(L, -2, 3);
     lua_pop(L, 2);
   }
+  lun_sources_wrap_searcher(L);                   /* the files it finds are kept, for a reload (lun_sources.c) */
   lun_use_budgeted_patterns(L);                   /* matching under the budget (lun_pattern.c) */
   lua_pushglobaltable(L);
   lun_guard(L, -1, "setmetatable");

@@ -131,7 +131,7 @@ LUN_HOT void lun_out_end(lua_State *L) {
   lun_out_rec(L, LUN_OUT_END, 0, 0, 0, 0, 0, 0, 0, 0);
   lun_state(L)->outDepth--;
 }
-void lun_out_site(lua_State *L, int32_t line) { lun_out_rec(L, LUN_OUT_SITE, 1, line, 0, 0, 0, 0, 0, 0); }
+void lun_out_site(lua_State *L, int32_t file, int32_t line) { lun_out_rec(L, LUN_OUT_SITE, 2, file, line, 0, 0, 0, 0, 0); }
 /* Pops the new record of child unit `unit` into the registry and reports
  * its ref. The room is made first: nothing raises between taking the ref
  * and handing it over (a ref taken and lost would keep the record). [-1, +0] */

@@ -152,7 +152,7 @@ enum {
   LUN_OUT_SLOT,           /* role, slot: a Lua value the open node keeps in the unit's out table */
   LUN_OUT_ATTR,           /* name, value: an attribute of the open node (of the whole output if none is open) */
   LUN_OUT_END,            /* closes the open node */
-  LUN_OUT_SITE,           /* site: the next child unit without an explicit id was built there (F01; lun_site.c) */
+  LUN_OUT_SITE,           /* file, line: the next child unit without an explicit id was built there (F01; lun_site.c) */
   LUN_OUT_UNIT_RECORD,    /* unit, ref: a new child unit's record */
   LUN_OUT_UNIT_CHANGED,   /* unit: a kept child unit's inputs changed: it renders again */
   LUN_OUT_ENV_CHANGED,    /* the environment value last reported (output.env) changed */
@@ -294,16 +294,21 @@ const char *lun_eval_result(lua_State *L, int i, size_t *len);
 int lun_flush(lua_State *L);
 /* On (1) while a script runs again: the tasks of views that stay start anew (lun_life.c). */
 int lun_reloading(lua_State *L, int on);
-/* A component view's site (LUN_OUT_SITE) is its file's number << LUN_SITE_LINE_BITS | its
- * line: a reload moves a line with its view (lun_site.c). Files are numbered from 1 ("@path"
- * chunks; 0: code loaded from text); at most LUN_SITE_MAX_FILES, of names up to LUN_SITE_MAX_NAME. */
-#define LUN_SITE_LINE_BITS 20
-#define LUN_SITE_LINE_MASK ((1 << LUN_SITE_LINE_BITS) - 1)
+/* A component view's site (LUN_OUT_SITE) is its file's number and its line: a reload moves a
+ * line with its view (lun_site.c). Files are numbered from 1 (files the runtime loaded: the
+ * script's, its modules'; 0: code loaded from text); at most LUN_SITE_MAX_FILES, of names up
+ * to LUN_SITE_MAX_NAME. */
 #define LUN_SITE_MAX_FILES 2047
 #define LUN_SITE_MAX_NAME 4096
-/* How many files sites have numbered, and the chunk name ("@path") of file n (NULL: none). Never raise. */
+/* The largest file whose text the runtime keeps for a reload (core/lun_sources.c). */
+#define LUN_SOURCE_MAX (1 << 20)
+/* How many files sites have numbered, the chunk name ("@path") of file n, and the text it had
+ * when the runtime loaded it (NULL: none; both kept by the state). Never raise. */
 int32_t lun_site_files(lua_State *L);
 const char *lun_site_file_name(lua_State *L, int32_t n, size_t *len);
+const char *lun_site_file_text(lua_State *L, int32_t n, size_t *len);
+/* Keeps text as what the file of chunkname ("@path") held when the host loaded it (run(file:)). */
+int lun_sources_keep(lua_State *L, const char *chunkname, const char *text, size_t len);
 /* The host sets a value the system gives every view (colorScheme, locale,
  * scenePhase: issue 19), checked as :environment checks it; readers render
  * at the next flush. */

@@ -261,16 +261,21 @@ public final class LunetteRuntime {
     @discardableResult
     public func run(file path: String) throws -> App? {
         let source = try read(file: path)
-        defer { mounting.lines.rememberNew(in: L, main: (path, source)) }   // for a reload to compare
+        defer { mounting.lines.rememberNew(in: L) }     // the texts its views were built from, for a reload
         return try run(bytes: source, name: "@\(path)")
     }
 
+    /// A script file's bytes as Lua loads a file (no byte order mark; a
+    /// first "#!" line left empty), kept by the state as it was loaded.
     private func read(file path: String) throws -> Data {
+        let bytes: Data
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes = ReloadLines.loadable(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
             throw LunetteError.unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
+        _ = bytes.withUnsafeBytes { lun_sources_keep(L, "@\(path)", $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count) }
+        return bytes
     }
 
     /// Runs Lua source, as `run(file:)` does. `name` is its chunk name:
@@ -355,9 +360,14 @@ public final class LunetteRuntime {
     /// --watch`, `lunette preview` and the REPL's `:reload` all reload here.
     @discardableResult
     public func reload(file path: String) throws -> App? {
+        mounting.lines.rememberNew(in: L)                // files whose first view came since, as they were loaded
+        let old = mounting.lines
         let source = try read(file: path)
-        ReloadLines.move(mounting.lines.moves(in: L, main: (path, source)), in: units)
-        defer { mounting.lines.rememberNew(in: L, main: (path, source)) }   // files it numbered for the first time
+        mounting.lineMoves = old.moves(in: L, main: (path, [UInt8](source)))   // taken on at its first mount
+        defer {
+            mounting.lineMoves = nil                     // a script that failed before it mounted moved nothing
+            mounting.lines.rememberNew(in: L)            // files it numbered for the first time
+        }
         try forgetLoadedModules()
         guard lun_reloading(L, 1) == LUN_OK else { throw LunetteError.setup(lastError) }
         mounting.reloading = apps

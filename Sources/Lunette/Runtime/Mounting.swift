@@ -4,8 +4,10 @@ struct Mounting {
     var nextAppID: Int32 = 1
     /// While `reload` runs: the apps its mounts replace, in order.
     var reloading: [App]?
-    /// The texts of the files that built views, for the next reload to move lines with their views.
+    /// The texts of the files that built views, for the next reload to move lines with their views,
+    /// and, while a reload runs, what it moves at its first mount (before anything renders).
     var lines = ReloadLines()
+    var lineMoves: ReloadLines.Moves?
     /// How many views of each type (or rows, key -1) were made: "BookView#3".
     var viewOrdinals: [Int32: Int] = [:]
 }

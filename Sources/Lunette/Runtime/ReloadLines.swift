@@ -6,92 +6,123 @@ import Foundation
 /// A component view's identity holds its site: the number of the file that
 /// built it and the line (lun_site.c), so that views built at different
 /// places of a body stay different views (F01). An edit above a view moves
-/// its line. So the runtime remembers the text of each file that built a
-/// view, and at a reload compares it with the file's new text, line by
-/// line: a kept line's views move with it, and a view whose line was
-/// edited or removed starts afresh, as a view built somewhere else would.
+/// its line. So the runtime keeps, for each file that built a view, the
+/// text its views' sites were taken from, and at a reload compares it with
+/// the file's new text, line by line: a kept line's views move with it, and
+/// a view whose line was edited or removed starts afresh, as a view built
+/// somewhere else would.
+///
+/// Only files the runtime loaded itself are numbered (the script, the
+/// modules `require` found: core/lun_sources.c keeps the text each had when
+/// loaded); a chunk name a script makes up names nothing read here.
 struct ReloadLines {
-    /// Each numbered file's text as its views were last built, by file number.
+    /// Each numbered file's text as its views' sites were taken from it.
     private var texts: [Int32: [UInt8]] = [:]
-    /// Bytes of those texts.
-    private(set) var kept = 0
-
-    /// The largest file kept, and the most bytes kept in all: a chunk name is
-    /// a script's to choose (`load(text, "@path")`), so what it names is read
-    /// only if it is a regular file, and only so much of them (past it, views
-    /// whose lines move start afresh, as before lines were compared).
-    static let largestFile = 1 << 20
-    static let mostKept = 16 << 20
 
     /// The most differing lines (old and new together, past what both begin
     /// and end with) compared in one file; past it, that file's views keep
     /// their sites as they are (a line that moved starts afresh).
     static let mostLines = 8_000
 
-    /// A site's line bits (LUN_SITE_LINE_MASK).
-    static let lineMask = Int32(1 << LUN_SITE_LINE_BITS) - 1
+    /// What a reload moves, once its script has run far enough to mount
+    /// (a script that fails before it moves nothing): for each file whose
+    /// text changed, the new line of each old one (0: edited or removed),
+    /// indexed by the old line; and the new texts.
+    struct Moves {
+        var lines: [Int32: [Int32]] = [:]
+        var texts: [Int32: [UInt8]] = [:]
+    }
 
-    /// What one reload moves: for each file whose text changed, the new
-    /// line of each old one (0: edited or removed), indexed by the old line.
-    typealias Moves = [Int32: [Int32]]
-
-    /// Remembers the texts of the numbered files not remembered yet:
-    /// `main`'s (the script's own bytes, as it ran) if it is one, the rest
-    /// as the disk has them now (the modules it loaded just now).
-    mutating func rememberNew(in L: OpaquePointer, main: (path: String, text: Data)?) {
-        for (file, path) in Self.files(in: L) where texts[file] == nil {
-            guard let text = (main?.path == path ? main.map { [UInt8]($0.text) } : nil) ?? Self.read(path),
-                  text.count <= Self.largestFile, kept + text.count <= Self.mostKept else { continue }
-            texts[file] = text
-            kept += text.count
+    /// Takes the text each numbered file had when the runtime loaded it, for
+    /// the files this has none of yet (those that built their first view
+    /// since: a module loaded later, by a tap, keeps the text it was loaded with).
+    mutating func rememberNew(in L: OpaquePointer) {
+        let count = lun_site_files(L)
+        guard count > 0 else { return }
+        for file in 1...count where texts[file] == nil {
+            var length = 0
+            guard let text = lun_site_file_text(L, file, &length) else { continue }
+            texts[file] = Array(UnsafeRawBufferPointer(start: text, count: length))
         }
     }
 
-    /// The bytes of the regular file at path, if it is one of at most `largestFile` bytes.
-    private static func read(_ path: String) -> [UInt8]? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              attributes[.type] as? FileAttributeType == .typeRegular,
-              let size = attributes[.size] as? Int, size <= largestFile,
-              let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: largestFile + 1), data.count <= largestFile else { return nil }
-        return [UInt8](data)
-    }
-
-    /// Compares each remembered file with its text now (`main`'s: the bytes
-    /// about to run) and remembers the new texts; returns the moves.
-    mutating func moves(in L: OpaquePointer, main: (path: String, text: Data)) -> Moves {
-        var moves: Moves = [:]
-        for (file, path) in Self.files(in: L) {
-            guard let old = texts[file],
-                  let new = main.path == path ? [UInt8](main.text) : Self.read(path), new != old else { continue }
-            kept -= old.count
-            if new.count <= Self.largestFile, kept + new.count <= Self.mostKept {
-                texts[file] = new
-                kept += new.count
-            } else {
-                texts[file] = nil
-            }
-            if let map = Self.lineMap(from: Self.lines(old), to: Self.lines(new)) { moves[file] = map }
+    /// Compares each file's text with its text now (`main`'s: the bytes
+    /// about to run; a module's: as the disk has it, a regular file of at
+    /// most LUN_SOURCE_MAX bytes).
+    func moves(in L: OpaquePointer, main: (path: String, text: [UInt8])) -> Moves {
+        var moves = Moves()
+        for (file, old) in texts {
+            guard let path = Self.path(of: file, in: L),
+                  let new = path == main.path ? main.text : Self.read(path), new != old else { continue }
+            moves.texts[file] = new
+            if let map = Self.lineMap(from: Self.lines(old), to: Self.lines(new)) { moves.lines[file] = map }
         }
         return moves
     }
 
-    /// The numbered files that are files on disk ("@path" chunks), by number.
-    private static func files(in L: OpaquePointer) -> [(Int32, String)] {
-        let count = lun_site_files(L)
-        guard count > 0 else { return [] }
-        return (1...count).compactMap { file in
-            var length = 0
-            guard let name = lun_site_file_name(L, file, &length), length > 1 else { return nil }
-            let bytes = UnsafeRawBufferPointer(start: name, count: length).dropFirst()   // past "@"
-            return (file, String(decoding: bytes, as: UTF8.self))
+    /// Takes on what a reload moved (its new texts); moves the sites of every
+    /// unit's children: a kept line's to its new line, an edited or removed
+    /// one's to a site no view is built at (each its own: a parent's keys
+    /// stay distinct), so that child starts afresh.
+    mutating func apply(_ moves: Moves, to units: UnitTable) {
+        for (file, text) in moves.texts { texts[file] = text }
+        guard !moves.lines.isEmpty || !moves.texts.isEmpty else { return }
+        var lost: Int32 = 0
+        for id in units.ids {
+            guard let unit = units[id], !unit.children.isEmpty else { continue }
+            var changed = false
+            let children = unit.children.map { entry -> ChildEntry in
+                let file = entry.key.siteFile
+                guard file > 0, moves.texts[file] != nil else { return entry }
+                var key = entry.key
+                let line = Int(key.site)
+                if let map = moves.lines[file], line > 0, line < map.count, map[line] > 0 {
+                    key.site = map[line]
+                } else {                                   // edited, removed, or the file past comparing
+                    lost -= 1
+                    key.siteFile = -1
+                    key.site = lost
+                }
+                changed = changed || key != entry.key
+                return ChildEntry(key: key, unit: entry.unit)
+            }
+            if changed { unit.children = children }
         }
     }
 
-    /// A text's lines as Lua numbers them from 1 (a line ends at "\n"; a "\r" before it stays in it, on both sides).
+    /// The path of numbered file `file` ("@path" without its "@").
+    private static func path(of file: Int32, in L: OpaquePointer) -> String? {
+        var length = 0
+        guard let name = lun_site_file_name(L, file, &length), length > 1 else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: name, count: length).dropFirst(), as: UTF8.self)
+    }
+
+    /// The bytes of the regular file at path, if it is one of at most LUN_SOURCE_MAX bytes.
+    private static func read(_ path: String) -> [UInt8]? {
+        let most = Int(LUN_SOURCE_MAX)
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              let size = attributes[.size] as? Int, size <= most,
+              let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: most + 1), data.count <= most else { return nil }
+        return [UInt8](data)
+    }
+
+    /// A text's lines as Lua's lexer numbers them from 1: "\n", "\r", "\r\n"
+    /// and "\n\r" each end one line.
     static func lines(_ text: [UInt8]) -> [ArraySlice<UInt8>] {
-        text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        var lines: [ArraySlice<UInt8>] = []
+        var start = 0, i = 0
+        while i < text.count {
+            let c = text[i]
+            guard c == 0x0A || c == 0x0D else { i += 1; continue }
+            lines.append(text[start ..< i])
+            i += (i + 1 < text.count && text[i + 1] != c && (text[i + 1] == 0x0A || text[i + 1] == 0x0D)) ? 2 : 1
+            start = i
+        }
+        lines.append(text[start...])
+        return lines
     }
 
     /// The new line of each old line of a text (index: the old line; 0:
@@ -123,32 +154,15 @@ struct ReloadLines {
         return map
     }
 
-    /// Moves the sites of every unit's children as `moves` says: a kept
-    /// line's to its new line, an edited or removed one's to a site no view
-    /// is built at (each its own: a parent's keys stay distinct), so that
-    /// child starts afresh.
-    static func move(_ moves: Moves, in units: UnitTable) {
-        guard !moves.isEmpty else { return }
-        var lost: Int32 = 0
-        for id in units.ids {
-            guard let unit = units[id], !unit.children.isEmpty else { continue }
-            var changed = false
-            let children = unit.children.map { entry -> ChildEntry in
-                let site = entry.key.site
-                let file = site >> Int32(LUN_SITE_LINE_BITS)
-                guard site > 0, file > 0, let map = moves[file] else { return entry }
-                let line = Int(site & Self.lineMask)
-                var key = entry.key
-                if line < map.count, map[line] > 0 {
-                    key.site = file << Int32(LUN_SITE_LINE_BITS) | (map[line] & Self.lineMask)   // as C numbers it
-                } else {
-                    lost -= 1
-                    key.site = lost
-                }
-                if key.site != site { changed = true }
-                return ChildEntry(key: key, unit: entry.unit)
-            }
-            if changed { unit.children = children }
-        }
+    /// A file's bytes as Lua loads a file (luaL_loadfilex): without a UTF-8
+    /// byte order mark, and with a first line that starts with "#" (a "#!")
+    /// left empty, its line break kept, so the lines keep their numbers.
+    static func loadable(_ bytes: Data) -> Data {
+        var start = bytes.startIndex
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+        guard start < bytes.endIndex, bytes[start] == UInt8(ascii: "#") else { return Data(bytes[start...]) }
+        var end = start
+        while end < bytes.endIndex, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+        return Data(bytes[end...])
     }
 }

@@ -416,6 +416,10 @@ extension LunetteRuntime {
     /// earlier apps instead, in order, so views whose identities match keep
     /// their state.
     func mount(recordRef: Int32) -> App {
+        if let moves = mounting.lineMoves {               // a reload's script ran this far: its lines move
+            mounting.lineMoves = nil
+            mounting.lines.apply(moves, to: units)
+        }
         if let reused = mounting.reloading?.first {
             mounting.reloading?.removeFirst()
             if let root = reused.root, !root.disposed {

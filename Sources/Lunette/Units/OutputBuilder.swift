@@ -22,6 +22,9 @@ final class OutputBuilder {
         var typeId: Int32
         var id: String?
         var path: PathKey
+        /// Where it was built (F01): its file's number (lun_site.c; 0: code loaded from text,
+        /// -1: a line a reload found edited or removed) and its line.
+        var siteFile: Int32 = 0
         var site: Int32
         var copy: Int32 = 0
 
@@ -33,6 +36,7 @@ final class OutputBuilder {
         func hash(into hasher: inout Hasher) {
             var word = PathKey.fold(0, UInt64(UInt32(bitPattern: kind)) << 32 | UInt64(UInt32(bitPattern: typeId)))
             word = PathKey.fold(word, UInt64(UInt32(bitPattern: site)) << 32 | UInt64(UInt32(bitPattern: copy)))
+            word = PathKey.fold(word, UInt64(UInt32(bitPattern: siteFile)))
             hasher.combine(path.folded(into: word))
             if let id { hasher.combine(id) }
         }
@@ -71,7 +75,7 @@ final class OutputBuilder {
     /// The constructor slot of the next node opened, when it differs from its place (F02).
     @exclusivity(unchecked) private var nextPosition: Int32?
     /// The line of the body that built the next child unit, when it has no explicit id (F01).
-    @exclusivity(unchecked) private var nextSite: Int32 = 0
+    @exclusivity(unchecked) private var nextSite: (file: Int32, line: Int32) = (0, 0)
     /// The run recorded a preference value or handler (T06), or animated a node.
     @exclusivity(unchecked) private var sawPreferences = false
     @exclusivity(unchecked) private var sawAnimation = false
@@ -129,7 +133,7 @@ final class OutputBuilder {
         runBytes = 0
         overCap = false
         nextPosition = nil
-        nextSite = 0
+        nextSite = (0, 0)
         if !retry || unit.run.pendingTransaction != nil {   // a retry keeps the first try's (taken then)
             transaction = unit.run.pendingTransaction
             unit.run.pendingTransaction = nil
@@ -177,8 +181,8 @@ final class OutputBuilder {
                 runtime.preferences.inUse = true
             }
             if placed.count == 1 { outputAttributes.append((name.string ?? "", value.string ?? "")) }
-        case let .site(line):
-            nextSite = line
+        case let .site(file, line):
+            nextSite = (file, line)
         case let .unitRecord(id, ref):
             runtime.units[id]?.recordRef = ref
         case let .unitChanged(id):
@@ -258,8 +262,9 @@ final class OutputBuilder {
         let depth = (unit?.treeDepth ?? 0) + placed.count - 1
         guard depth < LUN_MAX_TREE_DEPTH else { return nil }
         var structural = key.map { ChildKey(kind: kind.rawValue, typeId: typeId, id: $0, path: .none, site: 0) }
-            ?? ChildKey(kind: kind.rawValue, typeId: typeId, id: nil, path: PathKey(path), site: nextSite)
-        nextSite = 0
+            ?? ChildKey(kind: kind.rawValue, typeId: typeId, id: nil, path: PathKey(path), siteFile: nextSite.file,
+                        site: nextSite.line)
+        nextSite = (0, 0)
         let (child, isNew) = children.place(&structural) { runtime.makeUnit(kind: kind, typeId: typeId, parent: unit) }
         if structural.copy > 0, kind == .row, let key { duplicateRowID(key) }
         if !isNew, !(child.environment.isEmpty && environmentStack.isEmpty), !child.environment.elementsEqual(environmentStack, by: ===) {

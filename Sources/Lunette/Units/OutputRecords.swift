@@ -29,7 +29,7 @@ struct OutputRecords {
         case slot(role: Int32, slot: Int32)
         case attribute(name: Text, value: Text)
         case end
-        case site(line: Int32)
+        case site(file: Int32, line: Int32)
         case unitRecord(unit: Int32, ref: Int32)
         case unitChanged(unit: Int32)
         case environmentChanged
@@ -78,7 +78,8 @@ struct OutputRecords {
         case Int32(LUN_OUT_END):
             return .end
         case Int32(LUN_OUT_SITE):
-            return int().map { .site(line: $0) }
+            guard let file = int(), let line = int() else { return nil }
+            return .site(file: file, line: line)
         case Int32(LUN_OUT_UNIT_RECORD):
             guard let unit = int(), let ref = int() else { return nil }
             return .unitRecord(unit: unit, ref: ref)

@@ -1,0 +1,174 @@
+/*
+ * lun_sources.c — the files the runtime loaded, and their numbers.
+ *
+ * A reload moves a view's line with it (view/lun_site.c): it compares the
+ * text a file had when its views were built with the text it has now. So
+ * the runtime keeps the text of each file it loads itself — the script the
+ * host runs (lun_sources_keep, through run(file:)) and the modules `require`
+ * finds (the file searcher, wrapped: lun_sources_wrap_searcher) — as read at
+ * that moment, in a registry table charged to the scripts' memory. Only
+ * those files are numbered: a chunk name a script gives `load` ("@path")
+ * names no file the runtime reads.
+ *
+ *   texts = { ["@path"] = text }, files = { [n] = "@path", ["@path"] = n }
+ */
+#include "core/core.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char lun_key_source_texts = 0, lun_key_source_files = 0;
+
+/* Keeps text (at tidx) as what the file of chunk name (at nidx) held when
+ * it was loaded; a name that is no file's ("@path"), too long a name or
+ * too large a text is not kept. May raise (memory). [-0, +0] */
+static void lun_sources_put(lua_State *L, int nidx, int tidx) {
+  size_t nlen;
+  const char *name = lua_tolstring(L, nidx, &nlen);
+  if (!name || nlen < 2 || name[0] != '@' || nlen > LUN_SITE_MAX_NAME || lua_rawlen(L, tidx) > LUN_SOURCE_MAX) return;
+  nidx = lua_absindex(L, nidx);
+  tidx = lua_absindex(L, tidx);
+  lun_registry_table(L, &lun_key_source_texts);
+  lua_pushvalue(L, nidx);
+  lua_pushvalue(L, tidx);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
+/* Protected part of lun_sources_keep: (name, text pointer, length) -> (). */
+static int lun_sources_keep_k(lua_State *L) {
+  lua_pushlstring(L, (const char *)lua_touserdata(L, 2), (size_t)lua_tointeger(L, 3));
+  lun_sources_put(L, 1, -1);
+  return 0;
+}
+
+int lun_sources_keep(lua_State *L, const char *chunkname, const char *text, size_t len) {
+  if (!lua_checkstack(L, 6)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_sources_keep_k);
+  lua_pushstring(L, chunkname);
+  lua_pushlightuserdata(L, (void *)text);
+  lua_pushinteger(L, (lua_Integer)len);
+  if (lua_pcall(L, 3, 0, 0) != LUA_OK) {
+    lua_pop(L, 1);
+    return LUN_ERROR;
+  }
+  return LUN_OK;
+}
+
+/* Pushes the text of the regular file at path, of at most LUN_SOURCE_MAX
+ * bytes, or nil. May raise (memory). [-0, +1] */
+static void lun_sources_read(lua_State *L, const char *path) {
+  struct stat st;
+  luaL_Buffer b;
+  size_t got;
+  FILE *f = fopen(path, "rb");
+  if (!f) { lua_pushnil(L); return; }
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 || st.st_size > LUN_SOURCE_MAX) {
+    fclose(f);
+    lua_pushnil(L);
+    return;
+  }
+  luaL_buffinit(L, &b);
+  got = fread(luaL_prepbuffsize(&b, (size_t)st.st_size + 1), 1, (size_t)st.st_size + 1, f);
+  luaL_addsize(&b, got);
+  fclose(f);
+  luaL_pushresult(&b);
+  if (got > (size_t)st.st_size) { lua_pop(L, 1); lua_pushnil(L); }   /* it grew as it was read: not kept */
+}
+
+/* The file searcher, wrapped: (name) -> what the searcher in upvalue 1
+ * gives; when it found a file, that file's text is kept as loaded. */
+static int lun_sources_searcher(lua_State *L) {
+  lua_settop(L, 1);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushvalue(L, 1);
+  lua_call(L, 1, 2);                              /* loader, file name | message */
+  if (lua_isfunction(L, 2) && lua_type(L, 3) == LUA_TSTRING) {
+    lua_pushfstring(L, "@%s", lua_tostring(L, 3));   /* its chunk name, as luaL_loadfilex gives it */
+    lun_sources_read(L, lua_tostring(L, 3));
+    if (!lua_isnil(L, -1)) lun_sources_put(L, -2, -1);
+    lua_pop(L, 2);
+  }
+  return 2;
+}
+
+/* Wraps package.searchers[2] (the Lua file searcher, or the sandbox's) so
+ * the files it finds are kept. [-0, +0] */
+void lun_sources_wrap_searcher(lua_State *L) {
+  int top = lua_gettop(L);
+  if (lua_getglobal(L, LUA_LOADLIBNAME) == LUA_TTABLE && lua_getfield(L, -1, "searchers") == LUA_TTABLE
+      && lua_rawgeti(L, -1, 2) == LUA_TFUNCTION) {
+    lua_pushcclosure(L, lun_sources_searcher, 1);
+    lua_rawseti(L, -2, 2);
+  }
+  lua_settop(L, top);
+}
+
+/* The number of the file whose chunk name is source (srclen bytes): given
+ * the first time a view is built from it, if the runtime loaded it (0:
+ * code loaded from text, or past the most files). The last one found is
+ * kept: most views of a body are built in one file (its name compared,
+ * not its address, which another chunk's could take). May raise. */
+int32_t lun_sources_number(lua_State *L, lun_State *S, const char *source, size_t srclen) {
+  int32_t n;
+  if (srclen < 2 || source[0] != '@' || srclen > LUN_SITE_MAX_NAME) return 0;
+  if (S->siteLast && S->siteLastLen == srclen && memcmp(S->siteLastName, source, srclen) == 0) return S->siteLast;
+  lun_registry_table(L, &lun_key_source_files);
+  lua_pushlstring(L, source, srclen);
+  if (lua_rawget(L, -2) == LUA_TNUMBER) {
+    n = (int32_t)lua_tointeger(L, -1);
+  } else {
+    lua_pop(L, 1);
+    lun_registry_table(L, &lun_key_source_texts);
+    lua_pushlstring(L, source, srclen);
+    if (lua_rawget(L, -2) == LUA_TNIL || S->siteFiles >= LUN_SITE_MAX_FILES) {   /* no file the runtime loaded */
+      lua_pop(L, 3);
+      return 0;
+    }
+    lua_pop(L, 2);
+    n = ++S->siteFiles;
+    lua_pushlstring(L, source, srclen);
+    lua_pushinteger(L, n);
+    lua_rawset(L, -3);
+    lua_pushlstring(L, source, srclen);
+    lua_rawseti(L, -2, n);
+    lua_pushnil(L);
+  }
+  lua_rawgeti(L, -2, n);                          /* the name the table keeps: it lives as long */
+  S->siteLastName = lua_tostring(L, -1);
+  S->siteLastLen = srclen;
+  S->siteLast = n;
+  lua_pop(L, 3);
+  return n;
+}
+
+/* Pushes field n of registry table key, or nothing; returns its string (kept by the table). */
+static const char *lun_sources_field(lua_State *L, const void *key, int32_t n, const char *name, size_t *len) {
+  const char *s = NULL;
+  int top = lua_gettop(L);
+  *len = 0;
+  if (!lua_checkstack(L, 3)) return NULL;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE) {
+    int t = name ? (lua_pushstring(L, name), lua_rawget(L, -2)) : lua_rawgeti(L, -1, n);
+    if (t == LUA_TSTRING) s = lua_tolstring(L, -1, len);
+  }
+  lua_settop(L, top);
+  return s;
+}
+
+int32_t lun_site_files(lua_State *L) {
+  return lun_state(L)->siteFiles;
+}
+
+const char *lun_site_file_name(lua_State *L, int32_t n, size_t *len) {
+  return n < 1 ? (*len = 0, NULL) : lun_sources_field(L, &lun_key_source_files, n, NULL, len);
+}
+
+const char *lun_site_file_text(lua_State *L, int32_t n, size_t *len) {
+  size_t nlen;
+  const char *name = lun_site_file_name(L, n, &nlen);
+  *len = 0;
+  if (!name || strlen(name) != nlen) return NULL;
+  return lun_sources_field(L, &lun_key_source_texts, 0, name, len);
+}

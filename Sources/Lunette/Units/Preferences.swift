@@ -84,82 +84,34 @@ struct PreferenceList {
 /// The items and key bytes of one preference list, in storage that stays
 /// where it is until the list is made again (C reads it by pointer).
 final class PreferenceBuffer {
-    private var items: UnsafeMutablePointer<lun_PrefItem>
-    private var capacity = 16
-    private(set) var count = 0
-    private var keyBytes: UnsafeMutablePointer<CChar>
-    private var keyCapacity = 256
-    private(set) var keyCount = 0
+    private let items = PinnedBuffer<lun_PrefItem>(capacity: 16)
+    private let keyBytes = PinnedBuffer<CChar>(capacity: 256)
 
-    init() {
-        items = .allocate(capacity: capacity)
-        keyBytes = .allocate(capacity: keyCapacity)
-    }
-
-    deinit {
-        items.deallocate()
-        keyBytes.deallocate()
-    }
-
+    /// Items listed.
+    var count: Int { items.count }
+    /// Bytes of the handlers' keys.
+    var keyCount: Int { keyBytes.count }
     /// The items C reads.
-    var base: UnsafePointer<lun_PrefItem> { UnsafePointer(items) }
+    var base: UnsafePointer<lun_PrefItem> { items.base }
     /// The handlers' keys, each at its item's `keyAt`.
-    var keys: UnsafePointer<CChar> { UnsafePointer(keyBytes) }
+    var keys: UnsafePointer<CChar> { keyBytes.base }
 
     /// Empties the list, keeping its storage (a large one is given back).
     func removeAll() {
-        count = 0
-        keyCount = 0
-        if capacity > 4096 {
-            items.deallocate()
-            capacity = 16
-            items = .allocate(capacity: capacity)
-        }
-        if keyCapacity > 65536 {
-            keyBytes.deallocate()
-            keyCapacity = 256
-            keyBytes = .allocate(capacity: keyCapacity)
-        }
+        items.removeAll(keepingUpTo: 4096)
+        keyBytes.removeAll(keepingUpTo: 65536)
     }
 
     /// Adds a handler, its key's bytes kept beside the items.
     func appendHandler(_ item: lun_PrefItem, key: [UInt8]) {
         var item = item
-        item.keyAt = Int64(keyCount)
-        var length = 0
-        for byte in key {
-            appendKeyByte(CChar(bitPattern: byte))
-            length += 1
-        }
-        item.keyLen = Int32(clamping: length)
-        append(item)
+        item.keyAt = Int64(keyBytes.count)
+        for byte in key { keyBytes.append(CChar(bitPattern: byte)) }
+        item.keyLen = Int32(clamping: key.count)
+        items.append(item)
     }
 
     func appendValue(_ item: lun_PrefItem) {
-        append(item)
-    }
-
-    private func append(_ item: lun_PrefItem) {
-        if count == capacity {
-            let larger = UnsafeMutablePointer<lun_PrefItem>.allocate(capacity: capacity * 2)
-            larger.moveInitialize(from: items, count: count)
-            items.deallocate()
-            items = larger
-            capacity *= 2
-        }
-        (items + count).initialize(to: item)
-        count += 1
-    }
-
-    private func appendKeyByte(_ byte: CChar) {
-        if keyCount == keyCapacity {
-            let larger = UnsafeMutablePointer<CChar>.allocate(capacity: keyCapacity * 2)
-            larger.moveInitialize(from: keyBytes, count: keyCount)
-            keyBytes.deallocate()
-            keyBytes = larger
-            keyCapacity *= 2
-        }
-        keyBytes[keyCount] = byte
-        keyCount += 1
+        items.append(item)
     }
 }

@@ -218,7 +218,6 @@ public final class LunetteRuntime {
         if ownsState { lun_close_state(L) }
         lun_budget_free(budget)
         hostTable?.deallocate()
-        batch.deallocate()
         for app in mounting.appsByID.values { app.root = nil }      // units hold their app: break the cycle
         for id in units.ids {                                       // and their parent, and their nodes them
             units[id]?.children = []

@@ -1,9 +1,10 @@
 /// Elements in storage that stays where it is until it grows or is given
-/// back, so C may read it by pointer between the calls that fill it (the
-/// preference list, `prefs_prepare`). Its owner frees it.
+/// back, so C may read it by pointer between the calls that fill it (a
+/// round's batch, `round_batch`; the preference list, `prefs_prepare`).
 final class PinnedBuffer<Element> {
     private var storage: UnsafeMutablePointer<Element>
-    private var capacity: Int
+    /// Elements it has room for.
+    private(set) var capacity: Int
     private let initialCapacity: Int
     /// Elements held.
     private(set) var count = 0
@@ -33,6 +34,12 @@ final class PinnedBuffer<Element> {
         }
         (storage + count).initialize(to: element)
         count += 1
+    }
+
+    /// The element at index (below `count`).
+    subscript(index: Int) -> Element {
+        get { storage[index] }
+        set { storage[index] = newValue }
     }
 
     /// Empties it; storage grown past `kept` elements is given back.

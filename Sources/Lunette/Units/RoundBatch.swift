@@ -6,47 +6,33 @@ import CLunette
 /// ticket as it starts it. A unit disposed while its batch runs has its
 /// ticket zeroed here, so C skips it.
 struct RoundBatch {
-    private var tickets: UnsafeMutablePointer<lun_Ticket>
-    private(set) var capacity: Int
-    /// Tickets in the current batch.
-    private(set) var count = 0
+    private let tickets = PinnedBuffer<lun_Ticket>(capacity: 64)
+    /// Tickets in the current batch, and the room it keeps.
+    var count: Int { tickets.count }
+    var capacity: Int { tickets.capacity }
     /// Unit ids taken from the scheduler, reused between batches.
     var ids: [Int32] = []
     /// It grew past `kept` tickets since the last `shrink`.
     private var grown = false
 
-    init() {
-        capacity = 64
-        tickets = .allocate(capacity: capacity)
-    }
-
     /// The buffer C reads (valid until the next batch is filled).
-    var base: UnsafePointer<lun_Ticket> { UnsafePointer(tickets) }
+    var base: UnsafePointer<lun_Ticket> { tickets.base }
 
     /// Empties the batch for the next one.
-    mutating func removeAll() { count = 0 }
+    func removeAll() { tickets.removeAll(keepingUpTo: .max) }
 
     /// Adds the unit's ticket; the unit remembers where, to be cancelled.
     mutating func append(_ unit: Unit, plain: Bool) {
-        if count == capacity {
-            let larger = UnsafeMutablePointer<lun_Ticket>.allocate(capacity: capacity * 2)
-            larger.moveInitialize(from: tickets, count: count)
-            tickets.deallocate()
-            tickets = larger
-            capacity *= 2
-            if capacity > Self.kept { grown = true }
-        }
-        (tickets + count).initialize(to: lun_Ticket(unit: unit.id, kind: unit.kind.rawValue, node: unit.node,
-                                                     recordRef: unit.recordRef, needsRender: unit.run.needsRender ? 1 : 0,
-                                                     plain: plain ? 1 : 0))
-        unit.run.batchSlot = Int32(count)
-        count += 1
+        unit.run.batchSlot = Int32(tickets.count)
+        tickets.append(lun_Ticket(unit: unit.id, kind: unit.kind.rawValue, node: unit.node, recordRef: unit.recordRef,
+                                  needsRender: unit.run.needsRender ? 1 : 0, plain: plain ? 1 : 0))
+        if tickets.count > Self.kept { grown = true }
     }
 
     /// The unit is gone: if its ticket is still in the batch, C skips it.
     func cancel(_ unit: Unit) {
         let slot = Int(unit.run.batchSlot)
-        guard slot >= 0, slot < count, tickets[slot].unit == unit.id else { return }
+        guard slot >= 0, slot < tickets.count, tickets[slot].unit == unit.id else { return }
         tickets[slot].unit = 0
     }
 
@@ -56,19 +42,11 @@ struct RoundBatch {
     mutating func shrink() -> Bool {
         guard grown else { return false }                 // most flushes: one test
         grown = false
-        if capacity > Self.kept {
-            tickets.deallocate()
-            capacity = 64
-            tickets = .allocate(capacity: capacity)
-            count = 0
-        }
+        tickets.removeAll(keepingUpTo: Self.kept)
         if ids.capacity > Self.kept { ids = [] }
         return true
     }
 
     /// Tickets (and ids) kept between flushes; past this, a flush's end frees them.
     static let kept = 1024
-
-    /// Frees the buffer (the runtime's deinit).
-    func deallocate() { tickets.deallocate() }
 }

@@ -178,6 +178,44 @@ final class ReloadLinesTests: XCTestCase {
         XCTAssertTrue(text.contains("y 0"), text)
     }
 
+    /// A reload that fails after its first mount moves only the apps the new code rendered: one
+    /// left on screen, still built by the old code, keeps its children (a hostile read: every app
+    /// had moved, and the one left lost its state at its next render); a reload whose script
+    /// renders before it mounts moves each app as it first renders.
+    func testAReloadMovesEachAppAsTheNewCodeRendersIt() throws {
+        let script = """
+            local ui = require("lunette")
+            local C = ui.View("AppsCounter", { inputs = { name = "" }, state = { n = 0 }, body = function(self)
+              return ui.Button(self.name .. " " .. self.n, function() self.n = self.n + 1 end)
+            end })
+            m = m or ui.Observable("AppsFlag", { tick = 0 })()
+            local Page = ui.View("AppsPage", { inputs = { name = "" }, body = function(self)
+              local _ = m.tick
+              return ui.VStack { C { name = self.name } }
+            end })
+            if FLUSH then ui.flush() end
+            a = ui.mount(Page { name = "a" })
+            if BREAK then error("broken between mounts") end
+            b = ui.mount(Page { name = "b" })
+            """
+        try write("lines_main.lua", script)
+        let file = directory.appendingPathComponent("lines_main.lua").path
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        _ = try runtime.run(file: file)
+        _ = try runtime.evaluate("a:find('a 0'):tap(); b:find('b 0'):tap(); b:find('b 1'):tap()")
+        try write("lines_main.lua", "-- moved\n" + script)
+        _ = try runtime.evaluate("BREAK = true")
+        XCTAssertThrowsError(try runtime.reload(file: file))
+        _ = try runtime.evaluate("m.tick = 1; require('lunette').flush()")    // both render again
+        var text = runtime.apps.map { runtime.text(of: $0) }.joined()
+        XCTAssertTrue(text.contains("a 1") && text.contains("b 2"), text)
+        try write("lines_main.lua", "-- moved\n-- again\n" + script)
+        _ = try runtime.evaluate("BREAK = false; FLUSH = true")
+        _ = try runtime.reload(file: file)
+        text = runtime.apps.map { runtime.text(of: $0) }.joined()
+        XCTAssertTrue(text.contains("a 1"), text)                            // moved twice, kept
+    }
+
     /// Views on lines far apart in one file stay apart: a site holds the whole line (a first
     /// version kept 20 bits of it, and lines 2^20 apart were one view).
     func testF01ViewsOnLinesFarApartStayApart() throws {
@@ -206,11 +244,25 @@ final class ReloadLinesTests: XCTestCase {
     /// limit maps nothing (its views start afresh, as before).
     func testTheLineMapFollowsKeptLines() {
         func lines(_ text: String) -> [ArraySlice<UInt8>] { ReloadLines.lines(Array(text.utf8)) }
-        let map = ReloadLines.lineMap(from: lines("a\nb\nc\nd\ne"), to: lines("a\nx\nc\ny\nd\ne"))
-        XCTAssertEqual(map, [0, 1, 0, 3, 5, 6])
+        XCTAssertEqual(ReloadLines.lineMap(from: lines("a\nb\nc\nd\ne"), to: lines("a\nx\nc\ny\nd\ne")), [0, 1, 0, 3, 5, 6])
         XCTAssertEqual(ReloadLines.lineMap(from: lines("a\r\nb"), to: lines("z\r\na\r\nb")), [0, 2, 3])
         XCTAssertEqual(lines("a\rb\n\rc\r\n\nd").count, 5, "\\r, \\n\\r, \\r\\n and \\n each end a line, as Lua counts")
+        // Past the limit only what both begin and end with is matched (a hostile read: a large
+        // edit lost the state of every view of the file, those above it too).
         let big = (0 ..< ReloadLines.mostLines).map { "line \($0)" }.joined(separator: "\n")
-        XCTAssertNil(ReloadLines.lineMap(from: lines(big), to: lines(big.replacingOccurrences(of: "line", with: "row"))))
+        let map = ReloadLines.lineMap(from: lines("top\n" + big + "\nend"),
+                                      to: lines("top\n" + big.replacingOccurrences(of: "line", with: "row") + "\nend"))
+        XCTAssertEqual(map[1], 1)
+        XCTAssertEqual(map[2], 0)
+        XCTAssertEqual(map[ReloadLines.mostLines + 2], Int32(ReloadLines.mostLines + 2))
+    }
+
+    /// A script file is loaded as lua5.4 loads one: a byte order mark and a first "#" line are
+    /// skipped, that line to its "\n" (a hostile read: the line stopped at a "\r", so what lua5.4
+    /// takes as the comment ran, and errors named the wrong lines).
+    func testAScriptFilesFirstLineIsSkippedAsLuaSkipsIt() throws {
+        XCTAssertEqual(ReloadLines.loadable(Data("#!x\rprint(1)\nreturn 2".utf8)), Data("\nreturn 2".utf8))
+        XCTAssertEqual(ReloadLines.loadable(Data([0xEF, 0xBB, 0xBF] + Array("#!lua\nreturn 1".utf8))), Data("\nreturn 1".utf8))
+        XCTAssertEqual(ReloadLines.loadable(Data("return 3".utf8)), Data("return 3".utf8))
     }
 }

@@ -102,6 +102,18 @@ describe("T06 preference handlers", function()
     app:unmount()
   end)
 
+  it("T06 a key's name may begin with a combining mark", function()
+    -- a hostile read: the host read "preference:" and the mark as one character and dropped both
+    local key = "\u{301}prefsMark"
+    ui.PreferenceKey(key, "")
+    local heard = {}
+    local app = ui.mount(ui.VStack({ ui.Text("x"):preference(key, "set") })
+      :onPreferenceChange(key, function(x) heard[#heard + 1] = x end))
+    assert.same({ "set" }, heard)
+    assert.is_nil(app:tree():find("prefsMark", 1, true))
+    app:unmount()
+  end)
+
   it("T06 handlers of a key named like another's second handler stay apart", function()
     ui.PreferenceKey("prefsA", 0)
     ui.PreferenceKey("prefsA#2", 0)

@@ -21,32 +21,35 @@
 static const char lun_key_source_texts = 0, lun_key_source_files = 0;
 
 /* Keeps text (at tidx) as what the file of chunk name (at nidx) held when
- * it was loaded; a name that is no file's ("@path"), too long a name or
- * too large a text is not kept. May raise (memory). [-0, +0] */
+ * it was loaded; a name that is no file's ("@path") or too long is not
+ * kept, and a text that is nil or too large forgets what the name had (it
+ * would be another text than the one loaded). May raise (memory). [-0, +0] */
 static void lun_sources_put(lua_State *L, int nidx, int tidx) {
   size_t nlen;
   const char *name = lua_tolstring(L, nidx, &nlen);
-  if (!name || nlen < 2 || name[0] != '@' || nlen > LUN_SITE_MAX_NAME || lua_rawlen(L, tidx) > LUN_SOURCE_MAX) return;
+  if (!name || nlen < 2 || name[0] != '@' || nlen > LUN_SITE_MAX_NAME) return;
   nidx = lua_absindex(L, nidx);
   tidx = lua_absindex(L, tidx);
   lun_registry_table(L, &lun_key_source_texts);
   lua_pushvalue(L, nidx);
-  lua_pushvalue(L, tidx);
+  if (lua_type(L, tidx) == LUA_TSTRING && lua_rawlen(L, tidx) <= LUN_SOURCE_MAX) lua_pushvalue(L, tidx);
+  else lua_pushnil(L);
   lua_rawset(L, -3);
   lua_pop(L, 1);
 }
 
-/* Protected part of lun_sources_keep: (name, text pointer, length) -> (). */
+/* Protected part of lun_sources_keep: (name pointer, text pointer, text length) -> (). */
 static int lun_sources_keep_k(lua_State *L) {
+  lua_pushstring(L, (const char *)lua_touserdata(L, 1));
   lua_pushlstring(L, (const char *)lua_touserdata(L, 2), (size_t)lua_tointeger(L, 3));
-  lun_sources_put(L, 1, -1);
+  lun_sources_put(L, -2, -1);
   return 0;
 }
 
 int lun_sources_keep(lua_State *L, const char *chunkname, const char *text, size_t len) {
   if (!lua_checkstack(L, 6)) return LUN_ERROR;
-  lua_pushcfunction(L, lun_sources_keep_k);
-  lua_pushstring(L, chunkname);
+  lua_pushcfunction(L, lun_sources_keep_k);       /* nothing is made outside the protected call */
+  lua_pushlightuserdata(L, (void *)chunkname);
   lua_pushlightuserdata(L, (void *)text);
   lua_pushinteger(L, (lua_Integer)len);
   if (lua_pcall(L, 3, 0, 0) != LUA_OK) {
@@ -87,7 +90,7 @@ static int lun_sources_searcher(lua_State *L) {
   if (lua_isfunction(L, 2) && lua_type(L, 3) == LUA_TSTRING) {
     lua_pushfstring(L, "@%s", lua_tostring(L, 3));   /* its chunk name, as luaL_loadfilex gives it */
     lun_sources_read(L, lua_tostring(L, 3));
-    if (!lua_isnil(L, -1)) lun_sources_put(L, -2, -1);
+    lun_sources_put(L, -2, -1);                   /* unreadable now: what the name had is forgotten */
     lua_pop(L, 2);
   }
   return 2;
@@ -143,15 +146,21 @@ int32_t lun_sources_number(lua_State *L, lun_State *S, const char *source, size_
   return n;
 }
 
-/* Pushes field n of registry table key, or nothing; returns its string (kept by the table). */
-static const char *lun_sources_field(lua_State *L, const void *key, int32_t n, const char *name, size_t *len) {
+/* The name of file n (and, with text, that file's kept text), kept by
+ * the tables; NULL if none. Makes nothing (the tables' own strings are
+ * the keys): never raises. */
+static const char *lun_sources_lookup(lua_State *L, int32_t n, int text, size_t *len) {
   const char *s = NULL;
   int top = lua_gettop(L);
   *len = 0;
-  if (!lua_checkstack(L, 3)) return NULL;
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE) {
-    int t = name ? (lua_pushstring(L, name), lua_rawget(L, -2)) : lua_rawgeti(L, -1, n);
-    if (t == LUA_TSTRING) s = lua_tolstring(L, -1, len);
+  if (n < 1 || !lua_checkstack(L, 4)) return NULL;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_source_files) == LUA_TTABLE
+      && lua_rawgeti(L, -1, n) == LUA_TSTRING) {
+    if (!text) s = lua_tolstring(L, -1, len);
+    else if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_source_texts) == LUA_TTABLE) {
+      lua_pushvalue(L, -2);
+      if (lua_rawget(L, -2) == LUA_TSTRING) s = lua_tolstring(L, -1, len);
+    }
   }
   lua_settop(L, top);
   return s;
@@ -162,13 +171,9 @@ int32_t lun_site_files(lua_State *L) {
 }
 
 const char *lun_site_file_name(lua_State *L, int32_t n, size_t *len) {
-  return n < 1 ? (*len = 0, NULL) : lun_sources_field(L, &lun_key_source_files, n, NULL, len);
+  return lun_sources_lookup(L, n, 0, len);
 }
 
 const char *lun_site_file_text(lua_State *L, int32_t n, size_t *len) {
-  size_t nlen;
-  const char *name = lun_site_file_name(L, n, &nlen);
-  *len = 0;
-  if (!name || strlen(name) != nlen) return NULL;
-  return lun_sources_field(L, &lun_key_source_texts, 0, name, len);
+  return lun_sources_lookup(L, n, 1, len);
 }

@@ -429,20 +429,12 @@ int32_t lun_record_unit(lua_State *L, int recidx) {
  * goes to another view (UnitTable), and a read through it would read that
  * view's environment. It reads as a view gone: nothing above it. Returns
  * the unit it named. [-0, +0] */
-/* The view of the record at recidx, unit, is going: what its declared
- * environment names hold now is kept in the record, for its self to read
- * once the unit is gone (its onDisappear, a task's end, a self a script
- * kept), as a SwiftUI view's Environment properties keep the values they
- * were last given. A name nothing above it sets keeps nothing (its read
- * gives the default, or says none is there). Never runs script code. [-0, +0] */
-void lun_record_keep_environment(lua_State *L, int recidx, int32_t unit) {
+/* Protected part of lun_record_keep_environment: (record, unit) -> (). */
+static int lun_record_keep_environment_k(lua_State *L) {
   const lun_State *S = lun_state(L);
-  int top = lua_gettop(L);
-  recidx = lua_absindex(L, recidx);
-  if (!unit || lun_getkey(L, S, recidx, LUN_K_INFO) != LUA_TTABLE || lua_getfield(L, -1, "envkey") != LUA_TTABLE) {
-    lua_settop(L, top);
-    return;
-  }
+  int32_t unit = (int32_t)lua_tointeger(L, 2);
+  int top = 2, recidx = 1;
+  if (lun_getkey(L, S, recidx, LUN_K_INFO) != LUA_TTABLE || lua_getfield(L, -1, "envkey") != LUA_TTABLE) return 0;
   lua_newtable(L);                                /* top + 3: name -> value */
   lua_pushnil(L);
   while (lua_next(L, top + 2)) {                  /* name -> environment key */
@@ -460,7 +452,24 @@ void lun_record_keep_environment(lua_State *L, int recidx, int32_t unit) {
   }
   lua_pushvalue(L, top + 3);
   lua_setfield(L, recidx, "goneEnv");
-  lua_settop(L, top);
+  return 0;
+}
+
+/* The view of the record at recidx, unit, is going: what its declared
+ * environment names hold now is kept in the record, for its self to read
+ * once the unit is gone (its onDisappear, a task's end, a self a script
+ * kept), as a SwiftUI view's Environment properties keep the values they
+ * were last given. A name nothing above it sets keeps nothing (its read
+ * gives the default, or says none is there). In a protected call of its
+ * own: with memory at its limit it keeps nothing, and the release goes on.
+ * Never runs script code, never raises. [-0, +0] */
+void lun_record_keep_environment(lua_State *L, int recidx, int32_t unit) {
+  recidx = lua_absindex(L, recidx);
+  if (!unit || !lua_checkstack(L, 4)) return;
+  lua_pushcfunction(L, lun_record_keep_environment_k);
+  lua_pushvalue(L, recidx);
+  lua_pushinteger(L, unit);
+  if (lua_pcall(L, 2, 0, 0) != LUA_OK) lua_pop(L, 1);
 }
 
 int32_t lun_record_forget_unit(lua_State *L, int recidx) {

@@ -362,15 +362,21 @@ public final class LunetteRuntime {
         mounting.lines.rememberNew(in: L)                // files whose first view came since, as they were loaded
         let old = mounting.lines
         let source = try read(file: path)
-        mounting.lineMoves = old.moves(in: L, main: (path, [UInt8](source)))   // taken on at its first mount
+        mounting.lineMoves = old.moves(in: L, main: (path, [UInt8](source)))   // taken on app by app (moveLines)
+        mounting.movedApps = []
+        var succeeded = false
         defer {
-            mounting.lineMoves = nil                     // a script that failed before it mounted moved nothing
+            if let moves = mounting.lineMoves, !mounting.movedApps.isEmpty {
+                let left = succeeded || moves.texts.isEmpty ? [] : apps.map(\.id).filter { !mounting.movedApps.contains($0) }
+                mounting.lines.take(moves, left: left)   // (a script that failed before it moved anything moved nothing)
+            }
+            mounting.lineMoves = nil
+            mounting.movedApps = []
             mounting.lines.rememberNew(in: L)            // files it numbered for the first time
         }
         try forgetLoadedModules()
         guard lun_reloading(L, 1) == LUN_OK else { throw LunetteError.setup(lastError) }
         mounting.reloading = apps
-        var succeeded = false
         defer {
             // A script that failed leaves the views it did not replace on screen: the last good frame.
             if succeeded { for app in mounting.reloading ?? [] { removeApp(app) } }

@@ -20,14 +20,24 @@ struct ReloadLines {
     private var texts: [Int32: [UInt8]] = [:]
 
     /// The most differing lines (old and new together, past what both begin
-    /// and end with) compared in one file; past it, that file's views keep
-    /// their sites as they are (a line that moved starts afresh).
+    /// and end with) compared in one file; past it, only what both begin and
+    /// end with is matched (a view on a line between starts afresh).
     static let mostLines = 8_000
 
-    /// What a reload moves, once its script has run far enough to mount
-    /// (a script that fails before it moves nothing): for each file whose
-    /// text changed, the new line of each old one (0: edited or removed),
-    /// indexed by the old line; and the new texts.
+    /// The most bytes of texts kept here in all; past it a file's text is not
+    /// kept, and its views start afresh when their lines move.
+    static let mostKept = 16 << 20
+    private var kept = 0
+
+    /// Apps a failed reload left on screen, still built by the old code, once
+    /// others took the new lines: their children start afresh at the next
+    /// reload (their lines are those of texts no longer kept).
+    private var stale: Set<Int32> = []
+
+    /// What a reload moves, app by app as each first renders with the new
+    /// code (its mount, or a run before it; a script that fails before moves
+    /// nothing): for each file whose text changed, the new line of each old
+    /// one (0: edited or removed), indexed by the old line; and the new texts.
     struct Moves {
         var lines: [Int32: [Int32]] = [:]
         var texts: [Int32: [UInt8]] = [:]
@@ -41,8 +51,9 @@ struct ReloadLines {
         guard count > 0 else { return }
         for file in 1...count where texts[file] == nil {
             var length = 0
-            guard let text = lun_site_file_text(L, file, &length) else { continue }
+            guard let text = lun_site_file_text(L, file, &length), kept + length <= Self.mostKept else { continue }
             texts[file] = Array(UnsafeRawBufferPointer(start: text, count: length))
+            kept += length
         }
     }
 
@@ -55,30 +66,45 @@ struct ReloadLines {
             guard let path = Self.path(of: file, in: L),
                   let new = path == main.path ? main.text : Self.read(path), new != old else { continue }
             moves.texts[file] = new
-            if let map = Self.lineMap(from: Self.lines(old), to: Self.lines(new)) { moves.lines[file] = map }
+            moves.lines[file] = Self.lineMap(from: Self.lines(old), to: Self.lines(new))
         }
         return moves
     }
 
-    /// Takes on what a reload moved (its new texts); moves the sites of every
-    /// unit's children: a kept line's to its new line, an edited or removed
-    /// one's to a site no view is built at (each its own: a parent's keys
-    /// stay distinct), so that child starts afresh.
-    mutating func apply(_ moves: Moves, to units: UnitTable) {
-        for (file, text) in moves.texts { texts[file] = text }
-        guard !moves.lines.isEmpty || !moves.texts.isEmpty else { return }
+    /// Takes on the new texts of a reload in which some app took the new
+    /// lines; the apps `left` (on screen after a failure, not moved) are stale.
+    mutating func take(_ moves: Moves, left: [Int32]) {
+        for (file, text) in moves.texts {
+            kept -= texts[file]?.count ?? 0
+            if kept + text.count <= Self.mostKept {
+                texts[file] = text
+                kept += text.count
+            } else {
+                texts[file] = nil
+            }
+        }
+        stale.formUnion(left)
+    }
+
+    /// Moves the sites of the children of `app`'s units: a kept line's to its
+    /// new line, an edited or removed one's to a site no view is built at
+    /// (each its own: a parent's keys stay distinct), so that child starts
+    /// afresh; a stale app's children all start afresh.
+    mutating func move(_ app: App, as moves: Moves, in units: UnitTable) {
+        let wasStale = stale.remove(app.id) != nil
+        guard wasStale || !moves.texts.isEmpty else { return }
         var lost: Int32 = 0
         for id in units.ids {
-            guard let unit = units[id], !unit.children.isEmpty else { continue }
+            guard let unit = units[id], unit.app === app, !unit.children.isEmpty else { continue }
             var changed = false
             let children = unit.children.map { entry -> ChildEntry in
                 let file = entry.key.siteFile
-                guard file > 0, moves.texts[file] != nil else { return entry }
+                guard file > 0, wasStale || moves.texts[file] != nil else { return entry }
                 var key = entry.key
                 let line = Int(key.site)
-                if let map = moves.lines[file], line > 0, line < map.count, map[line] > 0 {
+                if !wasStale, let map = moves.lines[file], line > 0, line < map.count, map[line] > 0 {
                     key.site = map[line]
-                } else {                                   // edited, removed, or the file past comparing
+                } else {                                   // edited or removed
                     lost -= 1
                     key.siteFile = -1
                     key.site = lost
@@ -126,18 +152,18 @@ struct ReloadLines {
     }
 
     /// The new line of each old line of a text (index: the old line; 0:
-    /// edited or removed), or nil when the part that differs is past
-    /// `mostLines`.
-    static func lineMap(from old: [ArraySlice<UInt8>], to new: [ArraySlice<UInt8>]) -> [Int32]? {
+    /// edited or removed). Where the part that differs is past `mostLines`,
+    /// only what both texts begin and end with is matched.
+    static func lineMap(from old: [ArraySlice<UInt8>], to new: [ArraySlice<UInt8>]) -> [Int32] {
         var head = 0
         while head < old.count, head < new.count, old[head] == new[head] { head += 1 }
         var tail = 0
         while tail < old.count - head, tail < new.count - head, old[old.count - 1 - tail] == new[new.count - 1 - tail] { tail += 1 }
         let oldMiddle = old[head ..< old.count - tail], newMiddle = new[head ..< new.count - tail]
-        guard oldMiddle.count + newMiddle.count <= mostLines else { return nil }
         var map = [Int32](repeating: 0, count: old.count + 1)
         for line in 0 ..< head { map[line + 1] = Int32(line + 1) }
         for back in 0 ..< tail { map[old.count - back] = Int32(new.count - back) }
+        guard oldMiddle.count + newMiddle.count <= mostLines else { return map }
         var removed = Set<Int>(), inserted = Set<Int>()
         for change in newMiddle.difference(from: oldMiddle) {
             switch change {
@@ -161,8 +187,8 @@ struct ReloadLines {
         var start = bytes.startIndex
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
         guard start < bytes.endIndex, bytes[start] == UInt8(ascii: "#") else { return Data(bytes[start...]) }
-        var end = start
-        while end < bytes.endIndex, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+        var end = start                                    // to the "\n" (lauxlib's skipcomment), which stays
+        while end < bytes.endIndex, bytes[end] != 0x0A { end += 1 }
         return Data(bytes[end...])
     }
 }

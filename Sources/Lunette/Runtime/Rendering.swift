@@ -169,10 +169,18 @@ extension LunetteRuntime {
                 guard let unit = units[id] else { continue }
                 unit.run.queued = false
                 guard !unit.disposed, admitRun(of: unit) else { continue }
+                if mounting.lineMoves != nil, let app = unit.app { moveLines(of: app) }   // a reload's run before its mount
                 batch.append(unit, plain: runsPlainly(unit))
             }
         }
         return Int32(batch.count)
+    }
+
+    /// While a reload runs: moves the sites of `app`'s children to the new
+    /// lines, once, before the new code renders any of it (ReloadLines).
+    func moveLines(of app: App) {
+        guard let moves = mounting.lineMoves, mounting.movedApps.insert(app.id).inserted else { return }
+        mounting.lines.move(app, as: moves, in: units)
     }
 
     /// A view whose run may end as one entry of a batch's call (`units_done`, lun_Ticket.plain):
@@ -416,11 +424,8 @@ extension LunetteRuntime {
     /// earlier apps instead, in order, so views whose identities match keep
     /// their state.
     func mount(recordRef: Int32) -> App {
-        if let moves = mounting.lineMoves {               // a reload's script ran this far: its lines move
-            mounting.lineMoves = nil
-            mounting.lines.apply(moves, to: units)
-        }
         if let reused = mounting.reloading?.first {
+            moveLines(of: reused)                         // the new code renders it: its lines move
             mounting.reloading?.removeFirst()
             if let root = reused.root, !root.disposed {
                 flushState.pendingReleases.append((root.recordRef, root))

@@ -34,7 +34,8 @@ enum TreeText {
         }
         if let animated = node.attribute("animated") { line += " [animated: \(animated)]" }
         for attribute in node.attributes where !["value", "view", "location", "hiddenRows", "rowsBefore", "animated", "id"].contains(attribute.name)
-            && !attribute.name.hasPrefix("preference:") && !attribute.name.hasPrefix("onPreferenceChange:") {
+            && !attribute.name.utf8.starts(with: "preference:".utf8)
+            && !attribute.name.utf8.starts(with: "onPreferenceChange:".utf8) {
             line += " \(attribute.name)=\(attribute.value)"
         }
         return line

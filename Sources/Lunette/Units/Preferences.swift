@@ -59,7 +59,7 @@ struct PreferenceList {
     /// `LUN_MAX_TREE_DEPTH` deep, R18: the recursion is bounded).
     private mutating func collect(_ node: RenderNode) {
         var opened: [Int] = []
-        for (name, value) in node.ownAttributes where name.hasPrefix("onPreferenceChange:") {
+        for (name, value) in node.ownAttributes where name.utf8.starts(with: "onPreferenceChange:".utf8) {
             guard let owner = node.owner, let slot = Int32(value) else { continue }
             let key = Array(name.utf8.dropFirst("onPreferenceChange:".utf8.count))
             let first = Int32(clamping: values[key]?.count ?? 0)
@@ -67,7 +67,7 @@ struct PreferenceList {
                                           unit: owner.id, first: first, count: 0, keyLen: 0, keyAt: 0), key))
             opened.append(handlers.count - 1)
         }
-        for (name, value) in node.ownAttributes where name.hasPrefix("preference:") {
+        for (name, value) in node.ownAttributes where name.utf8.starts(with: "preference:".utf8) {
             guard let owner = node.owner, let slot = Int32(value) else { continue }
             values[Array(name.utf8.dropFirst("preference:".utf8.count)), default: []]
                 .append(lun_PrefItem(kind: Int32(LUN_PREF_VALUE), recordRef: owner.recordRef, slot: slot,

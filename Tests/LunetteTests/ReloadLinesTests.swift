@@ -216,6 +216,44 @@ final class ReloadLinesTests: XCTestCase {
         XCTAssertTrue(text.contains("a 1"), text)                            // moved twice, kept
     }
 
+    /// What a reload's new code builds is compared with its new text, whether or not the reload
+    /// mounted anything; what a failed reload left on screen starts afresh at the next (hostile
+    /// reads: an app mounted after a reload that mounted nothing was moved from the old lines,
+    /// and one branch took the other's state).
+    func testAReloadTakesItsTextsWhatItMounts() throws {
+        let script = """
+            local ui = require("lunette")
+            C = ui.View("TakeCounter", { inputs = { name = "" }, state = { n = 0 }, body = function(self)
+              return ui.Button(self.name .. " " .. self.n, function() self.n = self.n + 1 end)
+            end })
+            which = which or "b"
+            Page = ui.View("TakePage", function()
+              local v
+              if which == "b" then v = C { name = "b" }
+              else v = C { name = "a" } end
+              return ui.VStack { v }
+            end)
+            if not NOMOUNT then return Page() end
+            """
+        try write("lines_main.lua", script)
+        let file = directory.appendingPathComponent("lines_main.lua").path
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        _ = try runtime.run(file: file)
+        _ = try runtime.evaluate("NOMOUNT = true")
+        try write("lines_main.lua", "-- a line above\n" + script)
+        _ = try runtime.reload(file: file)                                   // mounts nothing
+        _ = try runtime.evaluate("""
+            NOMOUNT = false
+            local ui = require("lunette")
+            p = ui.mount(Page())
+            p:find("b 0"):tap(); p:find("b 1"):tap()
+            which = "a"
+            """)
+        _ = try runtime.reload(file: file)
+        let text = runtime.apps.map { runtime.text(of: $0) }.joined()
+        XCTAssertFalse(text.contains("a 2"), text)                            // not b's state
+    }
+
     /// Views on lines far apart in one file stay apart: a site holds the whole line (a first
     /// version kept 20 bits of it, and lines 2^20 apart were one view).
     func testF01ViewsOnLinesFarApartStayApart() throws {

@@ -364,14 +364,15 @@ public final class LunetteRuntime {
         let source = try read(file: path)
         mounting.lineMoves = old.moves(in: L, main: (path, [UInt8](source)))   // taken on app by app (moveLines)
         mounting.movedApps = []
-        var succeeded = false
+        mounting.ranEarly = []
+        var succeeded = false, ran = true
         defer {
-            if let moves = mounting.lineMoves, !mounting.movedApps.isEmpty {
-                let left = succeeded || moves.texts.isEmpty ? [] : apps.map(\.id).filter { !mounting.movedApps.contains($0) }
-                mounting.lines.take(moves, left: left)   // (a script that failed before it moved anything moved nothing)
+            if let moves = mounting.lineMoves, ran {    // its new code is live: what the old left on screen is stale
+                mounting.lines.take(moves, left: succeeded ? [] : apps.map(\.id).filter { !mounting.movedApps.contains($0) })
             }
             mounting.lineMoves = nil
             mounting.movedApps = []
+            mounting.ranEarly = []
             mounting.lines.rememberNew(in: L)            // files it numbered for the first time
         }
         try forgetLoadedModules()
@@ -385,9 +386,14 @@ public final class LunetteRuntime {
             _ = lun_reloading(L, 0)
             releasePendingRefs()
         }
-        let app = try run(bytes: source, name: "@\(path)")
-        succeeded = true
-        return app
+        do {
+            let app = try run(bytes: source, name: "@\(path)")
+            succeeded = true
+            return app
+        } catch LunetteError.syntax(let message) {
+            ran = false                                  // none of the new code ran: nothing moves
+            throw LunetteError.syntax(message)
+        }
     }
 
     /// Makes `require` load the script's own modules again (not the standard ones, not lunette).

@@ -8,8 +8,10 @@ struct Mounting {
     /// and, while a reload runs, what it moves at its first mount (before anything renders).
     var lines = ReloadLines()
     var lineMoves: ReloadLines.Moves?
-    /// The apps that took this reload's lines so far.
+    /// The apps that took this reload's lines so far, and those whose views
+    /// ran in it before their mount.
     var movedApps: Set<Int32> = []
+    var ranEarly: Set<Int32> = []
     /// How many views of each type (or rows, key -1) were made: "BookView#3".
     var viewOrdinals: [Int32: Int] = [:]
 }

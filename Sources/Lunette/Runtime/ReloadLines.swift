@@ -22,7 +22,7 @@ struct ReloadLines {
     /// The most differing lines (old and new together, past what both begin
     /// and end with) compared in one file; past it, only what both begin and
     /// end with is matched (a view on a line between starts afresh).
-    static let mostLines = 8_000
+    static let mostLines = 4_000
 
     /// The most bytes of texts kept here in all; past it a file's text is not
     /// kept, and its views start afresh when their lines move.
@@ -65,14 +65,17 @@ struct ReloadLines {
         for (file, old) in texts {
             guard let path = Self.path(of: file, in: L),
                   let new = path == main.path ? main.text : Self.read(path), new != old else { continue }
+            guard new.count <= Int(LUN_SOURCE_MAX) else { moves.texts[file] = []; continue }   // too large to compare
             moves.texts[file] = new
             moves.lines[file] = Self.lineMap(from: Self.lines(old), to: Self.lines(new))
         }
         return moves
     }
 
-    /// Takes on the new texts of a reload in which some app took the new
-    /// lines; the apps `left` (on screen after a failure, not moved) are stale.
+    /// Takes on a reload's new texts: its new code is live (a script that
+    /// failed with a syntax error ran none, and takes nothing). The apps
+    /// `left` (on screen, not mounted anew by it: a failed reload's) still
+    /// hold the old code's lines, so they are stale.
     mutating func take(_ moves: Moves, left: [Int32]) {
         for (file, text) in moves.texts {
             kept -= texts[file]?.count ?? 0
@@ -83,26 +86,32 @@ struct ReloadLines {
                 texts[file] = nil
             }
         }
-        stale.formUnion(left)
+        stale.formUnion(left)               // its modules may have loaded anew: their first views since are of either
     }
 
-    /// Moves the sites of the children of `app`'s units: a kept line's to its
-    /// new line, an edited or removed one's to a site no view is built at
-    /// (each its own: a parent's keys stay distinct), so that child starts
-    /// afresh; a stale app's children all start afresh.
-    mutating func move(_ app: App, as moves: Moves, in units: UnitTable) {
+    /// Moves the sites of the children of the units of `app`, whose root the
+    /// new code mounts: a kept line's to its new line, an edited or removed
+    /// one's to a site no view is built at (each its own: a parent's keys
+    /// stay distinct), so that child starts afresh. A stale app's children,
+    /// or those of an app that ran before its mount in this reload (with old
+    /// code or new, who can say), all start afresh. The app's units are
+    /// walked from its root: the cost is the app's.
+    mutating func move(_ app: App, as moves: Moves, ranEarly: Bool) {
         let wasStale = stale.remove(app.id) != nil
-        guard wasStale || !moves.texts.isEmpty else { return }
+        guard wasStale || !moves.texts.isEmpty, let root = app.root else { return }
+        let fresh = wasStale || ranEarly
         var lost: Int32 = 0
-        for id in units.ids {
-            guard let unit = units[id], unit.app === app, !unit.children.isEmpty else { continue }
+        var units = [root]
+        while let unit = units.popLast() {
+            guard !unit.children.isEmpty else { continue }
             var changed = false
             let children = unit.children.map { entry -> ChildEntry in
+                units.append(entry.unit)
                 let file = entry.key.siteFile
                 guard file > 0, wasStale || moves.texts[file] != nil else { return entry }
                 var key = entry.key
                 let line = Int(key.site)
-                if !wasStale, let map = moves.lines[file], line > 0, line < map.count, map[line] > 0 {
+                if !fresh, let map = moves.lines[file], line > 0, line < map.count, map[line] > 0 {
                     key.site = map[line]
                 } else {                                   // edited or removed
                     lost -= 1
@@ -159,11 +168,20 @@ struct ReloadLines {
         while head < old.count, head < new.count, old[head] == new[head] { head += 1 }
         var tail = 0
         while tail < old.count - head, tail < new.count - head, old[old.count - 1 - tail] == new[new.count - 1 - tail] { tail += 1 }
-        let oldMiddle = old[head ..< old.count - tail], newMiddle = new[head ..< new.count - tail]
         var map = [Int32](repeating: 0, count: old.count + 1)
         for line in 0 ..< head { map[line + 1] = Int32(line + 1) }
         for back in 0 ..< tail { map[old.count - back] = Int32(new.count - back) }
-        guard oldMiddle.count + newMiddle.count <= mostLines else { return map }
+        let oldCount = old.count - head - tail, newCount = new.count - head - tail
+        guard oldCount + newCount <= mostLines else { return map }
+        // Each distinct line a number, so the comparison compares integers.
+        var numbers: [ArraySlice<UInt8>: Int] = [:]
+        func number(_ line: ArraySlice<UInt8>) -> Int {
+            if let n = numbers[line] { return n }
+            numbers[line] = numbers.count
+            return numbers.count - 1
+        }
+        let oldMiddle = old[head ..< old.count - tail].map(number)
+        let newMiddle = new[head ..< new.count - tail].map(number)
         var removed = Set<Int>(), inserted = Set<Int>()
         for change in newMiddle.difference(from: oldMiddle) {
             switch change {
@@ -172,7 +190,7 @@ struct ReloadLines {
             }
         }
         var j = 0
-        for i in 0 ..< oldMiddle.count where !removed.contains(i) {
+        for i in 0 ..< oldCount where !removed.contains(i) {
             while inserted.contains(j) { j += 1 }
             map[head + i + 1] = Int32(head + j + 1)
             j += 1

@@ -169,7 +169,7 @@ extension LunetteRuntime {
                 guard let unit = units[id] else { continue }
                 unit.run.queued = false
                 guard !unit.disposed, admitRun(of: unit) else { continue }
-                if mounting.lineMoves != nil, let app = unit.app { moveLines(of: app) }   // a reload's run before its mount
+                if mounting.lineMoves != nil, let app = unit.app { mounting.ranEarly.insert(app.id) }   // before its mount
                 batch.append(unit, plain: runsPlainly(unit))
             }
         }
@@ -177,10 +177,10 @@ extension LunetteRuntime {
     }
 
     /// While a reload runs: moves the sites of `app`'s children to the new
-    /// lines, once, before the new code renders any of it (ReloadLines).
+    /// lines as the new code mounts it (ReloadLines).
     func moveLines(of app: App) {
         guard let moves = mounting.lineMoves, mounting.movedApps.insert(app.id).inserted else { return }
-        mounting.lines.move(app, as: moves, in: units)
+        mounting.lines.move(app, as: moves, ranEarly: mounting.ranEarly.contains(app.id))
     }
 
     /// A view whose run may end as one entry of a batch's call (`units_done`, lun_Ticket.plain):
@@ -443,6 +443,7 @@ extension LunetteRuntime {
         let root = makeUnit(kind: .root, typeId: 0, parent: nil, app: app)
         root.recordRef = recordRef
         app.root = root
+        if mounting.lineMoves != nil { mounting.movedApps.insert(app.id) }   // a reload's new app: the new code's lines
         return app
     }
 

@@ -235,6 +235,7 @@ static int lun_pref_deliver(lua_State *L, lun_State *S, const lun_PrefItem *h, c
         lua_settop(L, key);
         return 0;
       }
+      if (lun_budget_over(S, start)) { lua_settop(L, key); return -1; }   /* each call may take its own budget */
     } else {
       lua_pop(L, 1);
       lua_pushvalue(L, -1);

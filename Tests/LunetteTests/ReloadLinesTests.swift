@@ -254,6 +254,45 @@ final class ReloadLinesTests: XCTestCase {
         XCTAssertFalse(text.contains("a 2"), text)                            // not b's state
     }
 
+    /// Lines are moved only by a text the code was loaded from: a module saved while a reload
+    /// runs (between the reload's reading it and `require` loading it) starts its views afresh,
+    /// and no view takes another's state at the next reload (a hostile read: "a" took "b"'s).
+    func testAModuleSavedDuringAReloadMixesNoState() throws {
+        let views = """
+            local ui = require("lunette")
+            local M = {}
+            M.C = ui.View("RaceCounter", { inputs = { name = "" }, state = { n = 0 }, body = function(self)
+              return ui.Button(self.name .. " " .. self.n, function() self.n = self.n + 1 end) end })
+            M.Page = ui.View("RacePage", function()
+              local v
+              if which == "a" then v = M.C { name = "a" }
+              else v = M.C { name = "b" } end
+              return ui.VStack { v }
+            end)
+            return M
+            """
+        try write("race_views.lua", views)
+        try write("race_views.edited", "-- one\n-- two\n" + views)
+        try write("lines_main.lua", """
+            package.path = "\(directory.path)/?.lua;" .. package.path
+            which = which or "b"
+            if EDIT then                       -- an editor saving the module while the reload runs
+              local f = io.open("\(directory.path)/race_views.lua", "w"); f:write(EDIT); f:close(); EDIT = nil
+            end
+            return require("race_views").Page()
+            """)
+        let file = directory.appendingPathComponent("lines_main.lua").path
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
+        _ = try runtime.run(file: file)
+        _ = try runtime.evaluate("EDIT = io.open('\(directory.path)/race_views.edited'):read('a')")
+        try runtime.setGlobal("app", to: try XCTUnwrap(runtime.reload(file: file)))
+        _ = try runtime.evaluate("app:find('b 0'):tap(); app:find('b 1'):tap()")
+        _ = try runtime.evaluate("which = 'a'")
+        _ = try runtime.reload(file: file)
+        let text = runtime.apps.map { runtime.text(of: $0) }.joined()
+        XCTAssertTrue(text.contains("a 0"), text)
+    }
+
     /// Views on lines far apart in one file stay apart: a site holds the whole line (a first
     /// version kept 20 bits of it, and lines 2^20 apart were one view).
     func testF01ViewsOnLinesFarApartStayApart() throws {

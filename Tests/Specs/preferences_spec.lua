@@ -57,6 +57,26 @@ describe("T06 preference handlers", function()
     app:unmount()
   end)
 
+  it("T06 the handlers of an if's two branches are two handlers: the other is told its value", function()
+    -- as a view built in another branch is another view (F01); a hostile read: they were one
+    ui.PreferenceKey("prefsBranchK", "")
+    local m = ui.Observable("PrefsBranch", { a = true })()
+    local log = {}
+    local app = ui.mount(ui.View("PrefsBranchHolder", function()
+      if m.a then
+        return ui.VStack({ ui.Text("a"):preference("prefsBranchK", "same") })
+          :onPreferenceChange("prefsBranchK", function(x) log[#log + 1] = "A " .. x end)
+      else
+        return ui.VStack({ ui.Text("b"):preference("prefsBranchK", "same") })
+          :onPreferenceChange("prefsBranchK", function(x) log[#log + 1] = "B " .. x end)
+      end
+    end) {})
+    m.a = false
+    ui.flush()
+    assert.same({ "A same", "B same" }, log)
+    app:unmount()
+  end)
+
   it("T06 a value that cannot be kept is its view's error, and the other handlers are still told", function()
     ui.PreferenceKey("prefsCycleK", 0)
     ui.PreferenceKey("prefsFineK", 0)

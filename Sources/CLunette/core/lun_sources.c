@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char lun_key_source_texts = 0, lun_key_source_files = 0;
+static const char lun_key_source_texts = 0, lun_key_source_files = 0, lun_key_source_loads = 0;
 
 /* Keeps text (at tidx) as what the file of chunk name (at nidx) held when
  * it was loaded; a name that is no file's ("@path") or too long is not
@@ -35,7 +35,13 @@ static void lun_sources_put(lua_State *L, int nidx, int tidx) {
   if (lua_type(L, tidx) == LUA_TSTRING && lua_rawlen(L, tidx) <= LUN_SOURCE_MAX) lua_pushvalue(L, tidx);
   else lua_pushnil(L);
   lua_rawset(L, -3);
-  lua_pop(L, 1);
+  lun_registry_table(L, &lun_key_source_loads);   /* loads of the name so far: the host tells a text taken */
+  lua_pushvalue(L, nidx);                         /* anew from one it had */
+  lua_pushvalue(L, nidx);
+  lua_pushinteger(L, lua_rawget(L, -3) == LUA_TNUMBER ? (lua_tointeger(L, -1) + 1) & 0x3fffffff : 1);
+  lua_replace(L, -2);
+  lua_rawset(L, -3);
+  lua_pop(L, 2);
 }
 
 /* Protected part of lun_sources_keep: (name pointer, text pointer, text length) -> (). */
@@ -176,4 +182,17 @@ const char *lun_site_file_name(lua_State *L, int32_t n, size_t *len) {
 
 const char *lun_site_file_text(lua_State *L, int32_t n, size_t *len) {
   return lun_sources_lookup(L, n, 1, len);
+}
+
+int32_t lun_site_file_loads(lua_State *L, int32_t n) {
+  int32_t loads = 0;
+  int top = lua_gettop(L);
+  if (n < 1 || !lua_checkstack(L, 4)) return 0;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_source_files) == LUA_TTABLE && lua_rawgeti(L, -1, n) == LUA_TSTRING
+      && lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_source_loads) == LUA_TTABLE) {
+    lua_pushvalue(L, -2);
+    if (lua_rawget(L, -2) == LUA_TNUMBER) loads = (int32_t)lua_tointeger(L, -1);
+  }
+  lua_settop(L, top);
+  return loads;
 }

@@ -125,6 +125,16 @@ static int lun_load_and_run(lua_State *L, lua_CFunction k, const char *source, s
   return LUN_OK;
 }
 
+int lun_check_chunk(lua_State *L, const char *source, size_t len, const char *chunkname) {
+  if (!lua_checkstack(L, 2)) return LUN_ERROR;
+  if (luaL_loadbufferx(L, source, len, chunkname, "t") != LUA_OK) {
+    lun_capture_error(L);
+    return LUN_SYNTAX;
+  }
+  lua_pop(L, 1);
+  return LUN_OK;
+}
+
 int lun_run_chunk(lua_State *L, const char *source, size_t len, const char *chunkname, int *resultRef) {
   *resultRef = LUA_NOREF;
   return lun_load_and_run(L, lun_run_k, source, len, chunkname, 1, resultRef);

@@ -283,6 +283,8 @@ int lun_install(lua_State *L, const lun_Host *host, lun_Graph *graph, lun_Budget
 int lun_enter_prelude(lua_State *L);
 /* Loads and runs a chunk; a non-nil first result is kept in *resultRef. */
 int lun_run_chunk(lua_State *L, const char *source, size_t len, const char *chunkname, int *resultRef);
+/* Compiles a text chunk and drops it: LUN_OK, or LUN_SYNTAX with the message as the last error. */
+int lun_check_chunk(lua_State *L, const char *source, size_t len, const char *chunkname);
 /* Runs a chunk and keeps every result as a string (tostring); *count says
  * how many. bounded 0: host code the budget does not apply to (the runs it
  * makes are bounded all the same). */
@@ -307,6 +309,8 @@ int lun_reloading(lua_State *L, int on);
 int32_t lun_site_files(lua_State *L);
 const char *lun_site_file_name(lua_State *L, int32_t n, size_t *len);
 const char *lun_site_file_text(lua_State *L, int32_t n, size_t *len);
+/* How many times the runtime has loaded file n (its text kept anew each time). Never raises. */
+int32_t lun_site_file_loads(lua_State *L, int32_t n);
 /* Keeps text as what the file of chunkname ("@path") held when the host loaded it (run(file:)). */
 int lun_sources_keep(lua_State *L, const char *chunkname, const char *text, size_t len);
 /* The host sets a value the system gives every view (colorScheme, locale,

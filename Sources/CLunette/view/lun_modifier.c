@@ -506,9 +506,17 @@ static int lun_modifier_preference(lua_State *L) {
 /* view:onPreferenceChange(key, fn) -> view: fn(value) after an update that changed the
  * key's value reduced over this view's subtree (T06). */
 static int lun_modifier_on_preference_change(lua_State *L) {
+  lua_Integer site;
   lun_pref_check_declared(L, 2, "view:onPreferenceChange");
   luaL_checktype(L, 3, LUA_TFUNCTION);
-  return lun_modifier_pair_list(L, "prefWatch");
+  site = lun_site_here(L);                        /* where it is written: part of its identity */
+  lun_modifier_pair_list(L, "prefWatch");
+  lun_rawfield(L, 1, "prefWatch");
+  lua_rawgeti(L, -1, (lua_Integer)lua_rawlen(L, -1));
+  lua_pushinteger(L, site);
+  lua_rawseti(L, -2, 3);
+  lua_settop(L, 1);
+  return 1;
 }
 
 /* __index of view values: the modifier named by the key, or an error. */

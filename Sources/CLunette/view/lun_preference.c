@@ -128,7 +128,9 @@ void lun_pref_walk_handlers(lua_State *L, lun_Walk *W, int lidx) {
     lua_rawset(L, counts);
     luaL_buffinit(L, &b);                         /* top + 5: its identity */
     luaL_addlstring(&b, lua_tostring(L, top + 1), plen);
-    lua_pushfstring(L, "|%I:", (LUAI_UACINT)klen);   /* the key's length first: "a#2" is no copy of "a" */
+    lua_rawgeti(L, top + 3, 3);                   /* where it is written (lun_site_here): an if's branches differ */
+    lua_pushfstring(L, "|%I|%I:", (LUAI_UACINT)lua_tointeger(L, -1), (LUAI_UACINT)klen);   /* the key's length */
+    lua_remove(L, -2);                            /* first: "a#2" is no copy of "a" */
     luaL_addvalue(&b);
     luaL_addlstring(&b, key, klen);
     lua_pushfstring(L, "#%I", (LUAI_UACINT)copy);

@@ -22,12 +22,16 @@
  * helpers, each building a view on its first line, picked by an `if`),
  * and their views one identity. [-0, +0] */
 void lun_view_site(lua_State *L, int vidx) {
+  lua_Integer site = lun_site_here(L);
+  if (!site) return;
+  lua_pushinteger(L, site);
+  lun_setkey(L, lun_state(L), vidx, LUN_K_SITE);
+}
+
+/* The site of the Lua code that called the running C function: its file's
+ * number << 32 | its line; 0 if it has none. May raise (memory). */
+lua_Integer lun_site_here(lua_State *L) {
   lua_Debug ar;
-  lun_State *S;
-  lua_Integer file;
-  if (!lua_getstack(L, 1, &ar) || !lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) return;
-  S = lun_state(L);
-  file = lun_sources_number(L, S, ar.source, ar.srclen);
-  lua_pushinteger(L, file << 32 | (lua_Integer)ar.currentline);
-  lun_setkey(L, S, vidx, LUN_K_SITE);
+  if (!lua_getstack(L, 1, &ar) || !lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) return 0;
+  return (lua_Integer)lun_sources_number(L, lun_state(L), ar.source, ar.srclen) << 32 | (lua_Integer)ar.currentline;
 }

@@ -140,6 +140,7 @@ int lun_view_test(lua_State *L, int idx);
 int lun_view_new(lua_State *L, int kind);
 /* lun_site.c: records where the component view value at vidx was built (its site). [-0, +0] */
 void lun_view_site(lua_State *L, int vidx);
+lua_Integer lun_site_here(lua_State *L);
 void lun_view_name(lua_State *L, int idx);
 int lun_viewtype_test(lua_State *L, int idx);
 

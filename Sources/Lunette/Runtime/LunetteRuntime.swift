@@ -359,16 +359,20 @@ public final class LunetteRuntime {
     /// --watch`, `lunette preview` and the REPL's `:reload` all reload here.
     @discardableResult
     public func reload(file path: String) throws -> App? {
-        mounting.lines.rememberNew(in: L)                // files whose first view came since, as they were loaded
-        let old = mounting.lines
         let source = try read(file: path)
-        mounting.lineMoves = old.moves(in: L, main: (path, [UInt8](source)))   // taken on app by app (moveLines)
+        // A syntax error runs nothing and changes nothing: not even which modules are loaded.
+        let status = source.withUnsafeBytes { lun_check_chunk(L, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count, "@\(path)") }
+        if status == LUN_SYNTAX { throw LunetteError.syntax(lastError) }
+        mounting.lines.rememberNew(in: L)                // files whose first view came since, as they were loaded
+        mounting.lineMoves = mounting.lines.moves(in: L, main: (path, [UInt8](source)))   // taken on app by app
         mounting.movedApps = []
         mounting.ranEarly = []
-        var succeeded = false, ran = true
-        defer {
-            if let moves = mounting.lineMoves, ran {    // its new code is live: what the old left on screen is stale
-                mounting.lines.take(moves, left: succeeded ? [] : apps.map(\.id).filter { !mounting.movedApps.contains($0) })
+        var succeeded = false
+        defer {                                          // its new code ran: what the old left on screen is stale
+            if var moves = mounting.lineMoves {
+                moves = mounting.lines.checked(moves, in: L)
+                mounting.lines.take(moves, left: succeeded ? [] : apps.map(\.id).filter { !mounting.movedApps.contains($0) },
+                                    succeeded: succeeded, in: L)
             }
             mounting.lineMoves = nil
             mounting.movedApps = []
@@ -386,14 +390,9 @@ public final class LunetteRuntime {
             _ = lun_reloading(L, 0)
             releasePendingRefs()
         }
-        do {
-            let app = try run(bytes: source, name: "@\(path)")
-            succeeded = true
-            return app
-        } catch LunetteError.syntax(let message) {
-            ran = false                                  // none of the new code ran: nothing moves
-            throw LunetteError.syntax(message)
-        }
+        let app = try run(bytes: source, name: "@\(path)")
+        succeeded = true
+        return app
     }
 
     /// Makes `require` load the script's own modules again (not the standard ones, not lunette).

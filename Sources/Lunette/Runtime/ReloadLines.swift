@@ -29,19 +29,39 @@ struct ReloadLines {
     static let mostKept = 16 << 20
     private var kept = 0
 
-    /// Apps a failed reload left on screen, still built by the old code, once
-    /// others took the new lines: their children start afresh at the next
-    /// reload (their lines are those of texts no longer kept).
+    /// Apps whose views were built by code of another text than the one
+    /// kept (left on screen by a failed reload, or mounted after one): their
+    /// children start afresh at the next reload rather than risk one view
+    /// taking another's state.
     private var stale: Set<Int32> = []
+    /// A reload failed after its new code ran, and none succeeded since:
+    /// apps mounted now may be built by old code or new.
+    private(set) var afterFailure = false
 
-    /// What a reload moves, app by app as each first renders with the new
-    /// code (its mount, or a run before it; a script that fails before moves
-    /// nothing): for each file whose text changed, the new line of each old
-    /// one (0: edited or removed), indexed by the old line; and the new texts.
+    /// The most lines compared in one reload, all files together; past it,
+    /// the rest of the files' views start afresh when their lines move.
+    static let mostLinesInAll = 40_000
+
+    /// What a reload moves, app by app as the new code mounts each: for each
+    /// file whose text changed, the new line of each old one (0: edited or
+    /// removed, and nil for a file whose lines cannot be known: all its
+    /// views start afresh), indexed by the old line; and the new texts.
     struct Moves {
         var lines: [Int32: [Int32]] = [:]
         var texts: [Int32: [UInt8]] = [:]
+        /// Checked against what the reload's code was loaded from (`checked(in:)`).
+        var checked = false
     }
+
+    /// Marks an app mounted while no reload runs: after a failed one it is stale.
+    mutating func mounted(_ app: App) {
+        if afterFailure { stale.insert(app.id) }
+    }
+
+    /// Files whose text a reload could not know (a module not loaded by it
+    /// yet, or loaded with another text): taken only once loaded again, by
+    /// the load count it had then.
+    private var awaitingLoad: [Int32: Int32] = [:]
 
     /// Takes the text each numbered file had when the runtime loaded it, for
     /// the files this has none of yet (those that built their first view
@@ -50,6 +70,10 @@ struct ReloadLines {
         let count = lun_site_files(L)
         guard count > 0 else { return }
         for file in 1...count where texts[file] == nil {
+            if let loads = awaitingLoad[file] {
+                guard lun_site_file_loads(L, file) != loads else { continue }
+                awaitingLoad[file] = nil
+            }
             var length = 0
             guard let text = lun_site_file_text(L, file, &length), kept + length <= Self.mostKept else { continue }
             texts[file] = Array(UnsafeRawBufferPointer(start: text, count: length))
@@ -59,15 +83,50 @@ struct ReloadLines {
 
     /// Compares each file's text with its text now (`main`'s: the bytes
     /// about to run; a module's: as the disk has it, a regular file of at
-    /// most LUN_SOURCE_MAX bytes).
+    /// most LUN_SOURCE_MAX bytes). A numbered file whose lines cannot be
+    /// known — no text kept, unreadable now, too large, past the reload's
+    /// lines — is moved as wholly changed: its views start afresh.
     func moves(in L: OpaquePointer, main: (path: String, text: [UInt8])) -> Moves {
         var moves = Moves()
-        for (file, old) in texts {
-            guard let path = Self.path(of: file, in: L),
-                  let new = path == main.path ? main.text : Self.read(path), new != old else { continue }
-            guard new.count <= Int(LUN_SOURCE_MAX) else { moves.texts[file] = []; continue }   // too large to compare
+        var compared = 0, held = 0
+        let count = lun_site_files(L)
+        guard count > 0 else { return moves }
+        for file in 1...count {
+            guard let path = Self.path(of: file, in: L) else { continue }
+            let new = path == main.path ? main.text : Self.read(path)
+            guard let old = texts[file], let new, new.count <= Int(LUN_SOURCE_MAX), held + new.count <= Self.mostKept else {
+                moves.texts[file] = []                         // cannot be known (or held): wholly changed
+                continue
+            }
+            guard new != old else { continue }
+            held += new.count
             moves.texts[file] = new
-            moves.lines[file] = Self.lineMap(from: Self.lines(old), to: Self.lines(new))
+            let (oldLines, newLines) = (Self.lines(old), Self.lines(new))
+            compared += oldLines.count + newLines.count
+            if compared <= Self.mostLinesInAll { moves.lines[file] = Self.lineMap(from: oldLines, to: newLines) }
+        }
+        return moves
+    }
+
+    /// The moves, each numbered file checked against the text the reload's
+    /// code was loaded from (what C kept as `require` loaded it): a module
+    /// loaded with another text than the one compared (saved meanwhile), or
+    /// changed and not loaded yet (a later `require` may load another), has
+    /// lines that cannot be known, and its views start afresh.
+    func checked(_ moves: Moves, in L: OpaquePointer) -> Moves {
+        var moves = moves
+        guard !moves.checked else { return moves }
+        moves.checked = true
+        let count = lun_site_files(L)
+        guard count > 0 else { return moves }
+        for file in 1...count {
+            guard let expected = moves.texts[file] ?? texts[file], !expected.isEmpty else { continue }
+            var length = 0
+            let loaded = lun_site_file_text(L, file, &length)
+            if loaded.map({ length == expected.count && Array(UnsafeRawBufferPointer(start: $0, count: length)) == expected }) != true {
+                moves.lines[file] = nil
+                moves.texts[file] = []
+            }
         }
         return moves
     }
@@ -76,17 +135,19 @@ struct ReloadLines {
     /// failed with a syntax error ran none, and takes nothing). The apps
     /// `left` (on screen, not mounted anew by it: a failed reload's) still
     /// hold the old code's lines, so they are stale.
-    mutating func take(_ moves: Moves, left: [Int32]) {
+    mutating func take(_ moves: Moves, left: [Int32], succeeded: Bool, in L: OpaquePointer) {
         for (file, text) in moves.texts {
             kept -= texts[file]?.count ?? 0
-            if kept + text.count <= Self.mostKept {
+            if !text.isEmpty, kept + text.count <= Self.mostKept {
                 texts[file] = text
                 kept += text.count
-            } else {
+            } else {                                        // unknown: taken as it is next loaded (rememberNew)
                 texts[file] = nil
+                awaitingLoad[file] = lun_site_file_loads(L, file)
             }
         }
         stale.formUnion(left)               // its modules may have loaded anew: their first views since are of either
+        afterFailure = !succeeded
     }
 
     /// Moves the sites of the children of the units of `app`, whose root the
@@ -108,7 +169,7 @@ struct ReloadLines {
             let children = unit.children.map { entry -> ChildEntry in
                 units.append(entry.unit)
                 let file = entry.key.siteFile
-                guard file > 0, wasStale || moves.texts[file] != nil else { return entry }
+                guard file > 0, wasStale || moves.texts[file] != nil else { return entry }   // unchanged
                 var key = entry.key
                 let line = Int(key.site)
                 if !fresh, let map = moves.lines[file], line > 0, line < map.count, map[line] > 0 {
@@ -135,6 +196,7 @@ struct ReloadLines {
     /// The bytes of the regular file at path, if it is one of at most LUN_SOURCE_MAX bytes.
     private static func read(_ path: String) -> [UInt8]? {
         let most = Int(LUN_SOURCE_MAX)
+        let path = URL(fileURLWithPath: path).resolvingSymlinksInPath().path   // as fopen follows links
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
               attributes[.type] as? FileAttributeType == .typeRegular,
               let size = attributes[.size] as? Int, size <= most,

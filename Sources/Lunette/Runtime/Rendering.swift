@@ -179,7 +179,11 @@ extension LunetteRuntime {
     /// While a reload runs: moves the sites of `app`'s children to the new
     /// lines as the new code mounts it (ReloadLines).
     func moveLines(of app: App) {
-        guard let moves = mounting.lineMoves, mounting.movedApps.insert(app.id).inserted else { return }
+        guard var moves = mounting.lineMoves, mounting.movedApps.insert(app.id).inserted else { return }
+        if !moves.checked {                               // the first mount: the script has loaded what it loads
+            moves = mounting.lines.checked(moves, in: L)
+            mounting.lineMoves = moves
+        }
         mounting.lines.move(app, as: moves, ranEarly: mounting.ranEarly.contains(app.id))
     }
 
@@ -444,6 +448,7 @@ extension LunetteRuntime {
         root.recordRef = recordRef
         app.root = root
         if mounting.lineMoves != nil { mounting.movedApps.insert(app.id) }   // a reload's new app: the new code's lines
+        else { mounting.lines.mounted(app) }
         return app
     }
 

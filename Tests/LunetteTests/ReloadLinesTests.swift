@@ -178,10 +178,9 @@ final class ReloadLinesTests: XCTestCase {
         XCTAssertTrue(text.contains("y 0"), text)
     }
 
-    /// A reload that fails after its first mount moves only the apps the new code rendered: one
-    /// left on screen, still built by the old code, keeps its children (a hostile read: every app
-    /// had moved, and the one left lost its state at its next render); a reload whose script
-    /// renders before it mounts moves each app as it first renders.
+    /// A reload that fails after its first mount moves only the apps the new code mounted; one
+    /// left on screen, still built by the old code, starts afresh rather than be read against the
+    /// new text (a hostile read: every app had moved, and the one left could mix states).
     func testAReloadMovesEachAppAsTheNewCodeRendersIt() throws {
         let script = """
             local ui = require("lunette")
@@ -208,7 +207,9 @@ final class ReloadLinesTests: XCTestCase {
         XCTAssertThrowsError(try runtime.reload(file: file))
         _ = try runtime.evaluate("m.tick = 1; require('lunette').flush()")    // both render again
         var text = runtime.apps.map { runtime.text(of: $0) }.joined()
-        XCTAssertTrue(text.contains("a 1") && text.contains("b 2"), text)
+        // a took the new lines; b, left by the failure and built by the old code at the file's
+        // old text, starts afresh rather than be read against the new one (it never mixes)
+        XCTAssertTrue(text.contains("a 1") && text.contains("b 0"), text)
         try write("lines_main.lua", "-- moved\n-- again\n" + script)
         _ = try runtime.evaluate("BREAK = false; FLUSH = true")
         _ = try runtime.reload(file: file)
@@ -289,6 +290,35 @@ final class ReloadLinesTests: XCTestCase {
         _ = try runtime.evaluate("app:find('b 0'):tap(); app:find('b 1'):tap()")
         _ = try runtime.evaluate("which = 'a'")
         _ = try runtime.reload(file: file)
+        let text = runtime.apps.map { runtime.text(of: $0) }.joined()
+        XCTAssertTrue(text.contains("a 0"), text)
+    }
+
+    /// A view value built before a reload (kept in a global, a model, a navigation path) holds
+    /// its file's old text generation, so its old line never meets another view's moved key: it
+    /// starts afresh and takes no state (a hostile read: "a" took "b"'s).
+    func testAViewValueBuiltBeforeAReloadTakesNoOtherViewsState() throws {
+        let script = """
+            local ui = require("lunette")
+            C = ui.View("KeptValueCounter", { inputs = { name = "" }, state = { n = 0 }, body = function(self)
+              return ui.Button(self.name .. " " .. self.n, function() self.n = self.n + 1 end)
+            end })
+            m = m or ui.Observable("KeptValueFlag", { kept = false })()
+            kept = kept or C { name = "a" }
+            local function other() return C { name = "b" } end
+            return ui.View("KeptValuePage", function()
+              if m.kept then return ui.VStack { kept } end
+              return ui.VStack { other() }
+            end)()
+            """
+        try write("lines_main.lua", script)
+        let file = directory.appendingPathComponent("lines_main.lua").path
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        try runtime.setGlobal("app", to: try XCTUnwrap(runtime.run(file: file)))
+        // b's line (7) moves to line 6, where the kept value of a was built
+        try write("lines_main.lua", script.replacingOccurrences(of: "kept = kept or C { name = \"a\" }\n", with: ""))
+        try runtime.setGlobal("app", to: try XCTUnwrap(runtime.reload(file: file)))
+        _ = try runtime.evaluate("app:find('b 0'):tap(); app:find('b 1'):tap(); m.kept = true; require('lunette').flush()")
         let text = runtime.apps.map { runtime.text(of: $0) }.joined()
         XCTAssertTrue(text.contains("a 0"), text)
     }

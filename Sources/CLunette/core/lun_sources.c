@@ -184,6 +184,17 @@ const char *lun_site_file_text(lua_State *L, int32_t n, size_t *len) {
   return lun_sources_lookup(L, n, 1, len);
 }
 
+int32_t lun_site_file_epoch(lua_State *L, int32_t n) {
+  return n >= 1 && n <= LUN_SITE_MAX_FILES ? lun_state(L)->siteEpochs[n] : 0;
+}
+
+int32_t lun_site_file_next_epoch(lua_State *L, int32_t n) {
+  lun_State *S = lun_state(L);
+  if (n < 1 || n > LUN_SITE_MAX_FILES) return 0;
+  S->siteEpochs[n] = (S->siteEpochs[n] + 1) & ((1 << LUN_SITE_EPOCH_BITS) - 1);
+  return S->siteEpochs[n];
+}
+
 int32_t lun_site_file_loads(lua_State *L, int32_t n) {
   int32_t loads = 0;
   int top = lua_gettop(L);

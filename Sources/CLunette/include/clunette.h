@@ -83,6 +83,7 @@ typedef struct lun_State {
   int32_t siteLast;       /* the last file a site was found in, and its name (kept by the registry) */
   size_t siteLastLen;
   const char *siteLastName;
+  int32_t siteEpochs[2048];  /* each file's text generation (LUN_SITE_MAX_FILES + 1): a reload that changed it moves on */
 } lun_State;
 
 /* What the held plain runs' buffer keeps between flushes (bytes charged to
@@ -311,6 +312,14 @@ const char *lun_site_file_name(lua_State *L, int32_t n, size_t *len);
 const char *lun_site_file_text(lua_State *L, int32_t n, size_t *len);
 /* How many times the runtime has loaded file n (its text kept anew each time). Never raises. */
 int32_t lun_site_file_loads(lua_State *L, int32_t n);
+/* File n's text generation, which sites built from now on carry (LUN_SITE_EPOCH_BITS of it), and
+ * moving it on (a reload changed the file): a view value built before holds the old one, so its
+ * line is never read against the new text. Never raise. */
+#define LUN_SITE_EPOCH_BITS 19
+/* A site's file part: the file's number and its text's generation (LUN_SITE_EPOCH_BITS). */
+static inline int32_t lun_site_file(int32_t file, int32_t epoch) { return file | epoch << 11; }
+int32_t lun_site_file_epoch(lua_State *L, int32_t n);
+int32_t lun_site_file_next_epoch(lua_State *L, int32_t n);
 /* Keeps text as what the file of chunkname ("@path") held when the host loaded it (run(file:)). */
 int lun_sources_keep(lua_State *L, const char *chunkname, const char *text, size_t len);
 /* The host sets a value the system gives every view (colorScheme, locale,

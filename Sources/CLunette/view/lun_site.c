@@ -4,7 +4,11 @@
  * Views built at different places in a body (the branches of an `if`) are
  * different identities, as SwiftUI's conditional content is (F01). A site
  * is the file's number and the line, kept apart (a view value holds them
- * as one integer, file << 32 | line):
+ * as one integer, file << 32 | line). The file part holds the generation
+ * of the file's text too (lun_site_file), which a reload that changed the
+ * file moves on: a view value built before it (kept in state, a global, a
+ * navigation path) has a site no moved key has, so it is never read
+ * against the new text, and starts afresh:
  *
  * The file's number is given the first time a file the runtime loaded
  * (the script's, its modules': core/lun_sources.c) builds a view, so that
@@ -28,10 +32,15 @@ void lun_view_site(lua_State *L, int vidx) {
   lun_setkey(L, lun_state(L), vidx, LUN_K_SITE);
 }
 
-/* The site of the Lua code that called the running C function: its file's
- * number << 32 | its line; 0 if it has none. May raise (memory). */
+/* The site of the Lua code that called the running C function: its file
+ * (its number and its text's generation, lun_site_file) << 32 | its line;
+ * 0 if it has none. May raise (memory). */
 lua_Integer lun_site_here(lua_State *L) {
   lua_Debug ar;
+  lun_State *S;
+  int32_t file;
   if (!lua_getstack(L, 1, &ar) || !lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) return 0;
-  return (lua_Integer)lun_sources_number(L, lun_state(L), ar.source, ar.srclen) << 32 | (lua_Integer)ar.currentline;
+  S = lun_state(L);
+  file = lun_sources_number(L, S, ar.source, ar.srclen);
+  return (lua_Integer)lun_site_file(file, file ? S->siteEpochs[file] : 0) << 32 | (lua_Integer)ar.currentline;
 }

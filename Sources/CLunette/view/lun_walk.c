@@ -463,7 +463,7 @@ static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
   if (!key) {
     if (lun_getkey(L, S, v, LUN_K_SITE) == LUA_TNUMBER && !W->root) {  /* a root's value is built once: */
       lua_Integer site = lua_tointeger(L, -1);                          /* no branches to tell apart */
-      lun_out_site(L, (int32_t)(site >> 32), (int32_t)(site & 0x7fffffff));   /* its file, its line (lun_site.c) */
+      lun_out_site(L, (int32_t)(site >> 32), (int32_t)(site & 0x7fffffff));   /* its file part, its line (lun_site.c) */
     }
     lua_pop(L, 1);
   } else lua_remove(L, -2);                       /* the identity; its key's string stays: key points into it */

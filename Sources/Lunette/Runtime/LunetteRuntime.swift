@@ -364,7 +364,9 @@ public final class LunetteRuntime {
         let status = source.withUnsafeBytes { lun_check_chunk(L, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count, "@\(path)") }
         if status == LUN_SYNTAX { throw LunetteError.syntax(lastError) }
         mounting.lines.rememberNew(in: L)                // files whose first view came since, as they were loaded
-        mounting.lineMoves = mounting.lines.moves(in: L, main: (path, [UInt8](source)))   // taken on app by app
+        var moves = mounting.lines.moves(in: L, main: (path, [UInt8](source)))
+        ReloadLines.begin(&moves, in: L)
+        mounting.lineMoves = moves                       // taken on app by app
         mounting.movedApps = []
         mounting.ranEarly = []
         var succeeded = false

@@ -49,6 +49,9 @@ struct ReloadLines {
     struct Moves {
         var lines: [Int32: [Int32]] = [:]
         var texts: [Int32: [UInt8]] = [:]
+        /// Each changed file's text generation before the reload and after
+        /// (sites carry it: lun_site.c; `begin` moves it on).
+        var epochs: [Int32: (old: Int32, new: Int32)] = [:]
         /// Checked against what the reload's code was loaded from (`checked(in:)`).
         var checked = false
     }
@@ -131,6 +134,16 @@ struct ReloadLines {
         return moves
     }
 
+    /// Moves on the text generation of each file the reload changed, before
+    /// its script runs: what it builds carries the new one, and a view value
+    /// built before (kept in state) the old one, which no moved key has.
+    static func begin(_ moves: inout Moves, in L: OpaquePointer) {
+        for file in moves.texts.keys {
+            let old = lun_site_file_epoch(L, file)
+            moves.epochs[file] = (old, lun_site_file_next_epoch(L, file))
+        }
+    }
+
     /// Takes on a reload's new texts: its new code is live (a script that
     /// failed with a syntax error ran none, and takes nothing). The apps
     /// `left` (on screen, not mounted anew by it: a failed reload's) still
@@ -168,13 +181,15 @@ struct ReloadLines {
             var changed = false
             let children = unit.children.map { entry -> ChildEntry in
                 units.append(entry.unit)
-                let file = entry.key.siteFile
-                guard file > 0, wasStale || moves.texts[file] != nil else { return entry }   // unchanged
+                let file = entry.key.siteFile & 0x7FF, epoch = entry.key.siteFile >> 11
+                guard entry.key.siteFile > 0, wasStale || moves.texts[file] != nil else { return entry }   // unchanged
                 var key = entry.key
                 let line = Int(key.site)
-                if !fresh, let map = moves.lines[file], line > 0, line < map.count, map[line] > 0 {
+                if !fresh, let map = moves.lines[file], let epochs = moves.epochs[file], epoch == epochs.old,
+                   line > 0, line < map.count, map[line] > 0 {
+                    key.siteFile = lun_site_file(file, epochs.new)
                     key.site = map[line]
-                } else {                                   // edited or removed
+                } else {                                   // edited or removed, or read against another text
                     lost -= 1
                     key.siteFile = -1
                     key.site = lost

@@ -323,6 +323,27 @@ final class ReloadLinesTests: XCTestCase {
         XCTAssertTrue(text.contains("a 0"), text)
     }
 
+    /// A module whose lines a reload could not know (required in a body, edited meanwhile) is
+    /// known again once loaded: a later reload with no edit keeps its views (a hostile read: they
+    /// started afresh at every reload from then on).
+    func testAModuleRequiredInABodyIsKnownAgainOnceLoaded() throws {
+        try write("lines_views.lua", views)
+        try write("lines_main.lua", """
+            local ui = require("lunette")
+            package.path = "\(directory.path)/?.lua;" .. package.path
+            return ui.View("LinesInBody", function() return ui.VStack { require("lines_views").editor() } end)()
+            """)
+        let file = directory.appendingPathComponent("lines_main.lua").path
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
+        try runtime.setGlobal("app", to: try XCTUnwrap(runtime.run(file: file)))
+        try write("lines_views.lua", "-- a line above\n" + views)
+        try runtime.setGlobal("app", to: try XCTUnwrap(runtime.reload(file: file)))
+        _ = try runtime.evaluate("app:find('editor 0'):tap(); app:find('editor 1'):tap()")
+        try runtime.setGlobal("app", to: try XCTUnwrap(runtime.reload(file: file)))
+        let text = runtime.apps.map { runtime.text(of: $0) }.joined()
+        XCTAssertTrue(text.contains("editor 2"), text)
+    }
+
     /// Views on lines far apart in one file stay apart: a site holds the whole line (a first
     /// version kept 20 bits of it, and lines 2^20 apart were one view).
     func testF01ViewsOnLinesFarApartStayApart() throws {

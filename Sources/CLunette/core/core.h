@@ -156,6 +156,7 @@ static inline void *lun_check_self(lua_State *L, int arg, int mtidx, const char 
 
 /* lun_sources.c: the files the runtime loaded, their texts and numbers */
 void lun_sources_wrap_searcher(lua_State *L);                                          /* [-0, +0] */
+void lun_sources_wrap_file_loaders(lua_State *L);                                      /* [-0, +0] */
 int32_t lun_sources_number(lua_State *L, lun_State *S, const char *source, size_t srclen);   /* may raise */
 
 /* lun_protect.c: protected runs, their error kept as the last error message */

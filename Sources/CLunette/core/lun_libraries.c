@@ -217,6 +217,7 @@ static int lun_open_libraries_k(lua_State *L) {
     lua_pop(L, 2);
   }
   lun_sources_wrap_searcher(L);                   /* the files it finds are kept, for a reload (lun_sources.c) */
+  lun_sources_wrap_file_loaders(L);               /* and what dofile runs is no kept file's */
   lun_use_budgeted_patterns(L);                   /* matching under the budget (lun_pattern.c) */
   lua_pushglobaltable(L);
   lun_guard(L, -1, "setmetatable");

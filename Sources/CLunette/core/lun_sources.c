@@ -30,6 +30,7 @@ static void lun_sources_put(lua_State *L, int nidx, int tidx) {
   if (!name || nlen < 2 || name[0] != '@' || nlen > LUN_SITE_MAX_NAME) return;
   nidx = lua_absindex(L, nidx);
   tidx = lua_absindex(L, tidx);
+  lun_state(L)->siteLast = 0;                     /* the last file found may be this one */
   lun_registry_table(L, &lun_key_source_texts);
   lua_pushvalue(L, nidx);
   if (lua_type(L, tidx) == LUA_TSTRING && lua_rawlen(L, tidx) <= LUN_SOURCE_MAX) lua_pushvalue(L, tidx);
@@ -102,6 +103,34 @@ static int lun_sources_searcher(lua_State *L) {
   return 2;
 }
 
+/* loadfile or dofile (upvalue 1), wrapped: the file it loads is forgotten
+ * first, so what it builds is no file's (its lines are never moved: the
+ * text it runs is not the one a require kept). */
+static int lun_sources_file_loader(lua_State *L) {
+  if (lua_type(L, 1) == LUA_TSTRING) {
+    lua_pushfstring(L, "@%s", lua_tostring(L, 1));
+    lua_pushnil(L);
+    lun_sources_put(L, -2, -1);
+    lua_pop(L, 2);
+  }
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+/* Wraps the global loadfile and dofile (where there are: not in the sandbox). [-0, +0] */
+void lun_sources_wrap_file_loaders(lua_State *L) {
+  static const char *const names[] = {"loadfile", "dofile", NULL};
+  int i;
+  for (i = 0; names[i]; i++) {
+    if (lua_getglobal(L, names[i]) == LUA_TFUNCTION) {
+      lua_pushcclosure(L, lun_sources_file_loader, 1);
+      lua_setglobal(L, names[i]);
+    } else lua_pop(L, 1);
+  }
+}
+
 /* Wraps package.searchers[2] (the Lua file searcher, or the sandbox's) so
  * the files it finds are kept. [-0, +0] */
 void lun_sources_wrap_searcher(lua_State *L) {
@@ -127,6 +156,10 @@ int32_t lun_sources_number(lua_State *L, lun_State *S, const char *source, size_
   lua_pushlstring(L, source, srclen);
   if (lua_rawget(L, -2) == LUA_TNUMBER) {
     n = (int32_t)lua_tointeger(L, -1);
+    lun_registry_table(L, &lun_key_source_texts);   /* its text forgotten (loaded by dofile, unreadable): */
+    lua_pushlstring(L, source, srclen);              /* its views are no file's, never moved */
+    if (lua_rawget(L, -2) == LUA_TNIL) { lua_pop(L, 4); return 0; }
+    lua_pop(L, 2);
   } else {
     lua_pop(L, 1);
     lun_registry_table(L, &lun_key_source_texts);

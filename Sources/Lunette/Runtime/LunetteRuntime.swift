@@ -265,16 +265,21 @@ public final class LunetteRuntime {
     }
 
     /// A script file's bytes as Lua loads a file (no byte order mark; a
-    /// first "#!" line left empty), kept by the state as it was loaded.
-    private func read(file path: String) throws -> Data {
+    /// first "#!" line left empty), kept by the state as loaded (`keep`).
+    private func read(file path: String, keep: Bool = true) throws -> Data {
         let bytes: Data
         do {
             bytes = ReloadLines.loadable(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
             throw LunetteError.unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
-        _ = bytes.withUnsafeBytes { lun_sources_keep(L, "@\(path)", $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count) }
+        if keep { self.keep(bytes, as: "@\(path)") }
         return bytes
+    }
+
+    /// Keeps a script's text as what its file held when loaded (for a reload to compare).
+    private func keep(_ bytes: Data, as chunkname: String) {
+        _ = bytes.withUnsafeBytes { lun_sources_keep(L, chunkname, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count) }
     }
 
     /// Runs Lua source, as `run(file:)` does. `name` is its chunk name:
@@ -359,19 +364,21 @@ public final class LunetteRuntime {
     /// --watch`, `lunette preview` and the REPL's `:reload` all reload here.
     @discardableResult
     public func reload(file path: String) throws -> App? {
-        let source = try read(file: path)
+        mounting.lines.rememberNew(in: L)                // files whose first view came since, as they were loaded
+        let source = try read(file: path, keep: false)
         // A syntax error runs nothing and changes nothing: not even which modules are loaded.
         let status = source.withUnsafeBytes { lun_check_chunk(L, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count, "@\(path)") }
         if status == LUN_SYNTAX { throw LunetteError.syntax(lastError) }
-        mounting.lines.rememberNew(in: L)                // files whose first view came since, as they were loaded
         var moves = mounting.lines.moves(in: L, main: (path, [UInt8](source)))
         ReloadLines.begin(&moves, in: L)
         mounting.lineMoves = moves                       // taken on app by app
+        keep(source, as: "@\(path)")                     // the text the script now runs from
         mounting.movedApps = []
         mounting.ranEarly = []
         var succeeded = false
         defer {                                          // its new code ran: what the old left on screen is stale
             if var moves = mounting.lineMoves {
+                moves.checked = false                    // again: a body may have loaded a module since the mount
                 moves = mounting.lines.checked(moves, in: L)
                 mounting.lines.take(moves, left: succeeded ? [] : apps.map(\.id).filter { !mounting.movedApps.contains($0) },
                                     succeeded: succeeded, in: L)

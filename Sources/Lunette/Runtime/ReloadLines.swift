@@ -16,8 +16,11 @@ import Foundation
 /// modules `require` found: core/lun_sources.c keeps the text each had when
 /// loaded); a chunk name a script makes up names nothing read here.
 struct ReloadLines {
-    /// Each numbered file's text as its views' sites were taken from it.
+    /// Each numbered file's text as its views' sites were taken from it, and
+    /// how many times the runtime had loaded the file then (a load since,
+    /// of another text, may have built views from that one).
     private var texts: [Int32: [UInt8]] = [:]
+    private var loadsWhenTaken: [Int32: Int32] = [:]
 
     /// The most differing lines (old and new together, past what both begin
     /// and end with) compared in one file; past it, only what both begin and
@@ -54,6 +57,8 @@ struct ReloadLines {
         var epochs: [Int32: (old: Int32, new: Int32)] = [:]
         /// Checked against what the reload's code was loaded from (`checked(in:)`).
         var checked = false
+        /// How many times each numbered file had been loaded as the reload began.
+        var loadsAtStart: [Int32: Int32] = [:]
     }
 
     /// Marks an app mounted while no reload runs: after a failed one it is stale.
@@ -80,8 +85,19 @@ struct ReloadLines {
             var length = 0
             guard let text = lun_site_file_text(L, file, &length), kept + length <= Self.mostKept else { continue }
             texts[file] = Array(UnsafeRawBufferPointer(start: text, count: length))
+            loadsWhenTaken[file] = lun_site_file_loads(L, file)
             kept += length
         }
+    }
+
+    /// Whether file's code may have been built from another text than the
+    /// one kept: loaded again since (a `require` in a body, `package.loaded`
+    /// cleared, `dofile`) with a text other than the kept one.
+    private func loadedOtherwise(_ file: Int32, in L: OpaquePointer) -> Bool {
+        guard let old = texts[file], lun_site_file_loads(L, file) != loadsWhenTaken[file] else { return false }
+        var length = 0
+        guard let loaded = lun_site_file_text(L, file, &length) else { return true }
+        return length != old.count || Array(UnsafeRawBufferPointer(start: loaded, count: length)) != old
     }
 
     /// Compares each file's text with its text now (`main`'s: the bytes
@@ -97,7 +113,9 @@ struct ReloadLines {
         for file in 1...count {
             guard let path = Self.path(of: file, in: L) else { continue }
             let new = path == main.path ? main.text : Self.read(path)
-            guard let old = texts[file], let new, new.count <= Int(LUN_SOURCE_MAX), held + new.count <= Self.mostKept else {
+            moves.loadsAtStart[file] = lun_site_file_loads(L, file)
+            guard let old = texts[file], let new, new.count <= Int(LUN_SOURCE_MAX), held + new.count <= Self.mostKept,
+                  !loadedOtherwise(file, in: L) else {
                 moves.texts[file] = []                         // cannot be known (or held): wholly changed
                 continue
             }
@@ -153,10 +171,11 @@ struct ReloadLines {
             kept -= texts[file]?.count ?? 0
             if !text.isEmpty, kept + text.count <= Self.mostKept {
                 texts[file] = text
+                loadsWhenTaken[file] = lun_site_file_loads(L, file)
                 kept += text.count
-            } else {                                        // unknown: taken as it is next loaded (rememberNew)
-                texts[file] = nil
-                awaitingLoad[file] = lun_site_file_loads(L, file)
+            } else {                                        // unknown: taken as it is loaded (rememberNew): by the
+                texts[file] = nil                           // reload itself, if its require loaded it, else next time
+                awaitingLoad[file] = moves.loadsAtStart[file] ?? lun_site_file_loads(L, file)
             }
         }
         stale.formUnion(left)               // its modules may have loaded anew: their first views since are of either

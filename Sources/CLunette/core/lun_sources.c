@@ -30,7 +30,8 @@ static void lun_sources_put(lua_State *L, int nidx, int tidx) {
   if (!name || nlen < 2 || name[0] != '@' || nlen > LUN_SITE_MAX_NAME) return;
   nidx = lua_absindex(L, nidx);
   tidx = lua_absindex(L, tidx);
-  lun_state(L)->siteLast = 0;                     /* the last file found may be this one */
+  lun_state(L)->siteLast = 0;                     /* the last file found, or not found, may be this one */
+  lun_state(L)->siteMissLen = 0;
   lun_registry_table(L, &lun_key_source_texts);
   lua_pushvalue(L, nidx);
   if (lua_type(L, tidx) == LUA_TSTRING && lua_rawlen(L, tidx) <= LUN_SOURCE_MAX) lua_pushvalue(L, tidx);
@@ -143,6 +144,16 @@ void lun_sources_wrap_searcher(lua_State *L) {
   lua_settop(L, top);
 }
 
+/* Remembers that chunk name source is no numbered file's (until a text is
+ * kept: lun_sources_put); returns 0. */
+static int32_t lun_sources_missed(lun_State *S, const char *source, size_t srclen) {
+  if (srclen <= sizeof S->siteMiss) {
+    memcpy(S->siteMiss, source, srclen);
+    S->siteMissLen = srclen;
+  }
+  return 0;
+}
+
 /* The number of the file whose chunk name is source (srclen bytes): given
  * the first time a view is built from it, if the runtime loaded it (0:
  * code loaded from text, or past the most files). The last one found is
@@ -152,13 +163,14 @@ int32_t lun_sources_number(lua_State *L, lun_State *S, const char *source, size_
   int32_t n;
   if (srclen < 2 || source[0] != '@' || srclen > LUN_SITE_MAX_NAME) return 0;
   if (S->siteLast && S->siteLastLen == srclen && memcmp(S->siteLastName, source, srclen) == 0) return S->siteLast;
+  if (S->siteMissLen == srclen && memcmp(S->siteMiss, source, srclen) == 0) return 0;   /* a script lua5.4 loaded */
   lun_registry_table(L, &lun_key_source_files);
   lua_pushlstring(L, source, srclen);
   if (lua_rawget(L, -2) == LUA_TNUMBER) {
     n = (int32_t)lua_tointeger(L, -1);
     lun_registry_table(L, &lun_key_source_texts);   /* its text forgotten (loaded by dofile, unreadable): */
     lua_pushlstring(L, source, srclen);              /* its views are no file's, never moved */
-    if (lua_rawget(L, -2) == LUA_TNIL) { lua_pop(L, 4); return 0; }
+    if (lua_rawget(L, -2) == LUA_TNIL) { lua_pop(L, 4); return lun_sources_missed(S, source, srclen); }
     lua_pop(L, 2);
   } else {
     lua_pop(L, 1);
@@ -166,7 +178,7 @@ int32_t lun_sources_number(lua_State *L, lun_State *S, const char *source, size_
     lua_pushlstring(L, source, srclen);
     if (lua_rawget(L, -2) == LUA_TNIL || S->siteFiles >= LUN_SITE_MAX_FILES) {   /* no file the runtime loaded */
       lua_pop(L, 3);
-      return 0;
+      return lun_sources_missed(S, source, srclen);
     }
     lua_pop(L, 2);
     n = ++S->siteFiles;

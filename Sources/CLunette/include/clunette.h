@@ -83,6 +83,8 @@ typedef struct lun_State {
   int32_t siteLast;       /* the last file a site was found in, and its name (kept by the registry) */
   size_t siteLastLen;
   const char *siteLastName;
+  char siteMiss[256];     /* the last chunk name found no file's (lun_sources_number), and its length */
+  size_t siteMissLen;
   int32_t siteEpochs[2048];  /* each file's text generation (LUN_SITE_MAX_FILES + 1): a reload that changed it moves on */
 } lun_State;
 

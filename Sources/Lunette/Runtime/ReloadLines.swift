@@ -4,8 +4,9 @@ import Foundation
 /// What lets a reload keep the views whose lines an edit moved.
 ///
 /// A component view's identity holds its site: the number of the file that
-/// built it and the line (lun_site.c), so that views built at different
-/// places of a body stay different views (F01). An edit above a view moves
+/// built it, the generation of that file's text, and the line (lun_site.c),
+/// so that views built at different places of a body stay different views
+/// (F01). An edit above a view moves
 /// its line. So the runtime keeps, for each file that built a view, the
 /// text its views' sites were taken from, and at a reload compares it with
 /// the file's new text, line by line: a kept line's views move with it, and

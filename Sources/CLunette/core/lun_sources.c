@@ -164,30 +164,21 @@ int32_t lun_sources_number(lua_State *L, lun_State *S, const char *source, size_
   if (srclen < 2 || source[0] != '@' || srclen > LUN_SITE_MAX_NAME) return 0;
   if (S->siteLast && S->siteLastLen == srclen && memcmp(S->siteLastName, source, srclen) == 0) return S->siteLast;
   if (S->siteMissLen == srclen && memcmp(S->siteMiss, source, srclen) == 0) return 0;   /* a script lua5.4 loaded */
+  lun_registry_table(L, &lun_key_source_texts);   /* no text kept (loaded from text, by dofile, unreadable): */
+  lua_pushlstring(L, source, srclen);             /* its views are no file's, never moved */
+  if (lua_rawget(L, -2) == LUA_TNIL) { lua_pop(L, 2); return lun_sources_missed(S, source, srclen); }
+  lua_pop(L, 2);
   lun_registry_table(L, &lun_key_source_files);
   lua_pushlstring(L, source, srclen);
-  if (lua_rawget(L, -2) == LUA_TNUMBER) {
-    n = (int32_t)lua_tointeger(L, -1);
-    lun_registry_table(L, &lun_key_source_texts);   /* its text forgotten (loaded by dofile, unreadable): */
-    lua_pushlstring(L, source, srclen);              /* its views are no file's, never moved */
-    if (lua_rawget(L, -2) == LUA_TNIL) { lua_pop(L, 4); return lun_sources_missed(S, source, srclen); }
-    lua_pop(L, 2);
-  } else {
-    lua_pop(L, 1);
-    lun_registry_table(L, &lun_key_source_texts);
-    lua_pushlstring(L, source, srclen);
-    if (lua_rawget(L, -2) == LUA_TNIL || S->siteFiles >= LUN_SITE_MAX_FILES) {   /* no file the runtime loaded */
-      lua_pop(L, 3);
-      return lun_sources_missed(S, source, srclen);
-    }
-    lua_pop(L, 2);
+  if (lua_rawget(L, -2) == LUA_TNUMBER) n = (int32_t)lua_tointeger(L, -1);
+  else if (S->siteFiles >= LUN_SITE_MAX_FILES) { lua_pop(L, 2); return lun_sources_missed(S, source, srclen); }
+  else {                                          /* its first view: the file is numbered */
     n = ++S->siteFiles;
     lua_pushlstring(L, source, srclen);
     lua_pushinteger(L, n);
-    lua_rawset(L, -3);
+    lua_rawset(L, -4);
     lua_pushlstring(L, source, srclen);
-    lua_rawseti(L, -2, n);
-    lua_pushnil(L);
+    lua_rawseti(L, -3, n);
   }
   lua_rawgeti(L, -2, n);                          /* the name the table keeps: it lives as long */
   S->siteLastName = lua_tostring(L, -1);
@@ -197,23 +188,32 @@ int32_t lun_sources_number(lua_State *L, lun_State *S, const char *source, size_
   return n;
 }
 
-/* The name of file n (and, with text, that file's kept text), kept by
- * the tables; NULL if none. Makes nothing (the tables' own strings are
- * the keys): never raises. */
-static const char *lun_sources_lookup(lua_State *L, int32_t n, int text, size_t *len) {
-  const char *s = NULL;
-  int top = lua_gettop(L);
-  *len = 0;
-  if (n < 1 || !lua_checkstack(L, 4)) return NULL;
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_source_files) == LUA_TTABLE
+/* Pushes what registry table key holds for file n (its name, if key is
+ * NULL), or nil. Makes nothing (the tables' own strings are the keys):
+ * never raises. Needs 4 free slots. [-0, +1] */
+static int lun_sources_at(lua_State *L, int32_t n, const void *key) {
+  int top = lua_gettop(L), t = LUA_TNIL;
+  if (n >= 1 && lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_source_files) == LUA_TTABLE
       && lua_rawgeti(L, -1, n) == LUA_TSTRING) {
-    if (!text) s = lua_tolstring(L, -1, len);
-    else if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_source_texts) == LUA_TTABLE) {
+    if (!key) t = LUA_TSTRING;
+    else if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE) {
       lua_pushvalue(L, -2);
-      if (lua_rawget(L, -2) == LUA_TSTRING) s = lua_tolstring(L, -1, len);
-    }
-  }
-  lua_settop(L, top);
+      t = lua_rawget(L, -2);
+    } else lua_pushnil(L);
+  } else lua_pushnil(L);
+  lua_replace(L, top + 1);
+  lua_settop(L, top + 1);
+  return t;
+}
+
+/* A string field of file n (kept by its table: valid while the state
+ * lives), or NULL. Never raises. */
+static const char *lun_sources_string(lua_State *L, int32_t n, const void *key, size_t *len) {
+  const char *s = NULL;
+  *len = 0;
+  if (!lua_checkstack(L, 4)) return NULL;
+  if (lun_sources_at(L, n, key) == LUA_TSTRING) s = lua_tolstring(L, -1, len);
+  lua_pop(L, 1);
   return s;
 }
 
@@ -222,11 +222,11 @@ int32_t lun_site_files(lua_State *L) {
 }
 
 const char *lun_site_file_name(lua_State *L, int32_t n, size_t *len) {
-  return lun_sources_lookup(L, n, 0, len);
+  return lun_sources_string(L, n, NULL, len);
 }
 
 const char *lun_site_file_text(lua_State *L, int32_t n, size_t *len) {
-  return lun_sources_lookup(L, n, 1, len);
+  return lun_sources_string(L, n, &lun_key_source_texts, len);
 }
 
 int32_t lun_site_file_epoch(lua_State *L, int32_t n) {
@@ -242,13 +242,8 @@ int32_t lun_site_file_next_epoch(lua_State *L, int32_t n) {
 
 int32_t lun_site_file_loads(lua_State *L, int32_t n) {
   int32_t loads = 0;
-  int top = lua_gettop(L);
-  if (n < 1 || !lua_checkstack(L, 4)) return 0;
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_source_files) == LUA_TTABLE && lua_rawgeti(L, -1, n) == LUA_TSTRING
-      && lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_source_loads) == LUA_TTABLE) {
-    lua_pushvalue(L, -2);
-    if (lua_rawget(L, -2) == LUA_TNUMBER) loads = (int32_t)lua_tointeger(L, -1);
-  }
-  lua_settop(L, top);
+  if (!lua_checkstack(L, 4)) return 0;
+  if (lun_sources_at(L, n, &lun_key_source_loads) == LUA_TNUMBER) loads = (int32_t)lua_tointeger(L, -1);
+  lua_pop(L, 1);
   return loads;
 }

@@ -54,9 +54,8 @@ func lunhEnvFind(_ context: UnsafeMutableRawPointer?, _ unit: Int32, _ key: Unsa
                  _ tracked: Int32, _ ref: UnsafeMutablePointer<Int32>?, _ slot: UnsafeMutablePointer<Int32>?,
                  _ node: UnsafeMutablePointer<Int32>?, _ probe: UnsafeMutablePointer<Int32>?) -> Int32 {
     withBuilder(context) { builder in
-        let runtime = builder.runtime                // a unit whose record is being released is still found:
-        guard let unit = runtime.units[unit] ?? runtime.flushState.releasing.flatMap({ $0.id == unit ? $0 : nil })
-        else { return 0 }                            // its record keeps what its environment held
+        guard let unit = builder.runtime.unitOrReleased(unit) else { return 0 }   // a gone view's record keeps
+                                                                                 // what its environment held
         let key = string(key, klen)
         if tracked != 0 { probe?.pointee = builder.runtime.environmentProbe(of: unit, key: key) }
         guard let entry = unit.environmentEntry(for: key) else { return 0 }
@@ -69,9 +68,7 @@ func lunhEnvFind(_ context: UnsafeMutableRawPointer?, _ unit: Int32, _ key: Unsa
 
 func lunhUnitName(_ context: UnsafeMutableRawPointer?, _ unit: Int32, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
     withBuilder(context) { builder in
-        let runtime = builder.runtime
-        let named = runtime.units[unit] ?? runtime.flushState.releasing.flatMap { $0.id == unit ? $0 : nil }
-        let (pointer, count) = builder.text.set(named?.displayName ?? "view")
+        let (pointer, count) = builder.text.set(builder.runtime.unitOrReleased(unit)?.displayName ?? "view")
         length?.pointee = count
         return pointer
     }

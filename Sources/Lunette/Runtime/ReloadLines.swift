@@ -19,9 +19,11 @@ import Foundation
 struct ReloadLines {
     /// Each numbered file's text as its views' sites were taken from it, and
     /// how many times the runtime had loaded the file then (a load since,
-    /// of another text, may have built views from that one).
+    /// of another text, may have built views from that one) — or, for a
+    /// file whose text a reload could not know, then (it is taken again
+    /// once loaded since).
     private var texts: [Int32: [UInt8]] = [:]
-    private var loadsWhenTaken: [Int32: Int32] = [:]
+    private var loads: [Int32: Int32] = [:]
 
     /// The most differing lines (old and new together, past what both begin
     /// and end with) compared in one file; past it, only what both begin and
@@ -67,11 +69,6 @@ struct ReloadLines {
         if afterFailure { stale.insert(app.id) }
     }
 
-    /// Files whose text a reload could not know (a module not loaded by it
-    /// yet, or loaded with another text): taken only once loaded again, by
-    /// the load count it had then.
-    private var awaitingLoad: [Int32: Int32] = [:]
-
     /// Takes the text each numbered file had when the runtime loaded it, for
     /// the files this has none of yet (those that built their first view
     /// since: a module loaded later, by a tap, keeps the text it was loaded with).
@@ -79,14 +76,11 @@ struct ReloadLines {
         let count = lun_site_files(L)
         guard count > 0 else { return }
         for file in 1...count where texts[file] == nil {
-            if let loads = awaitingLoad[file] {
-                guard lun_site_file_loads(L, file) != loads else { continue }
-                awaitingLoad[file] = nil
-            }
+            if let taken = loads[file], lun_site_file_loads(L, file) == taken { continue }   // not loaded since
             var length = 0
             guard let text = lun_site_file_text(L, file, &length), kept + length <= Self.mostKept else { continue }
             texts[file] = Array(UnsafeRawBufferPointer(start: text, count: length))
-            loadsWhenTaken[file] = lun_site_file_loads(L, file)
+            loads[file] = lun_site_file_loads(L, file)
             kept += length
         }
     }
@@ -95,7 +89,7 @@ struct ReloadLines {
     /// one kept: loaded again since (a `require` in a body, `package.loaded`
     /// cleared, `dofile`) with a text other than the kept one.
     private func loadedOtherwise(_ file: Int32, in L: OpaquePointer) -> Bool {
-        guard let old = texts[file], lun_site_file_loads(L, file) != loadsWhenTaken[file] else { return false }
+        guard let old = texts[file], lun_site_file_loads(L, file) != loads[file] else { return false }
         var length = 0
         guard let loaded = lun_site_file_text(L, file, &length) else { return true }
         return length != old.count || Array(UnsafeRawBufferPointer(start: loaded, count: length)) != old
@@ -172,11 +166,11 @@ struct ReloadLines {
             kept -= texts[file]?.count ?? 0
             if !text.isEmpty, kept + text.count <= Self.mostKept {
                 texts[file] = text
-                loadsWhenTaken[file] = lun_site_file_loads(L, file)
+                loads[file] = lun_site_file_loads(L, file)
                 kept += text.count
             } else {                                        // unknown: taken as it is loaded (rememberNew): by the
                 texts[file] = nil                           // reload itself, if its require loaded it, else next time
-                awaitingLoad[file] = moves.loadsAtStart[file] ?? lun_site_file_loads(L, file)
+                loads[file] = moves.loadsAtStart[file] ?? lun_site_file_loads(L, file)
             }
         }
         stale.formUnion(left)               // its modules may have loaded anew: their first views since are of either

@@ -176,6 +176,12 @@ extension LunetteRuntime {
         return Int32(batch.count)
     }
 
+    /// Unit `id`, or the gone unit whose record C is releasing now (named, and
+    /// its environment found, while it goes).
+    func unitOrReleased(_ id: Int32) -> Unit? {
+        units[id] ?? flushState.releasing.flatMap { $0.id == id ? $0 : nil }
+    }
+
     /// While a reload runs: moves the sites of `app`'s children to the new
     /// lines as the new code mounts it (ReloadLines).
     func moveLines(of app: App) {

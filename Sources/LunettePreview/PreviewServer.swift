@@ -198,9 +198,11 @@ struct PreviewSocket: WSHandler {
 
     func makeFrames(for client: AsyncThrowingStream<WSFrame, any Error>) async throws -> AsyncStream<WSFrame> {
         // FlyingFox's message handler reads and checks the page's frames and
-        // answers pings; its replies go through the outbox too.
-        let replies = try await MessageFrameWSHandler(handler: PageRequests(session: session)).makeFrames(for: client)
+        // answers pings; its replies go through the outbox too. It sees the
+        // frames through a bound on a message's size.
         let id = UUID(), outbox = Outbox(), clients = self.clients
+        let bounded = PageFrames.bounded(client) { outbox.sendControl(PageFrames.tooBig) }
+        let replies = try await MessageFrameWSHandler(handler: PageRequests(session: session)).makeFrames(for: bounded)
         clients.add(id, outbox)
         Task {
             for await frame in replies { outbox.sendControl(frame) }
@@ -209,6 +211,47 @@ struct PreviewSocket: WSHandler {
         }
         session.enqueue(#"{"type":"hello","page":"\#(id.uuidString)"}"#)
         return AsyncStream(unfolding: { await outbox.next() })
+    }
+}
+
+/// The bound on what one message from a page may hold. FlyingFox joins a
+/// message's continuation frames with no bound of its own, so the page's
+/// frames are counted before it sees them: past `maxMessageBytes` the page
+/// is told "message too big" (1009) and its socket is closed. (One frame
+/// is read whole before it is seen here: its size is what the peer sends.)
+enum PageFrames {
+    /// Bytes one message from a page may hold: a page sends taps, edits and
+    /// inspections, the largest a text field's whole text.
+    static let maxMessageBytes = 1 << 20
+
+    /// The close frame that tells a page its message was too big.
+    static let tooBig = WSFrame(fin: true, opcode: .close, mask: nil,
+                                payload: Data([0x03, 0xF1]) + Data("Message Too Big".utf8))
+
+    /// `frames`, ending with an error at the first message past the bound
+    /// (after `refuse` runs).
+    static func bounded(_ frames: AsyncThrowingStream<WSFrame, any Error>,
+                        refuse: @escaping @Sendable () -> Void) -> AsyncThrowingStream<WSFrame, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                var message = 0
+                do {
+                    for try await frame in frames {
+                        switch frame.opcode {
+                        case .text, .binary: message = frame.payload.count
+                        case .continuation: message += frame.payload.count
+                        default: break
+                        }
+                        if message > maxMessageBytes { refuse(); throw PreviewError("a page's message is over \(maxMessageBytes) bytes") }
+                        continuation.yield(frame)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
     }
 }
 
@@ -222,7 +265,11 @@ struct PageRequests: WSMessageHandler {
         let session = self.session
         Task {
             for await message in client {
-                if case .text(let text) = message { session.enqueue(text) }
+                guard case .text(let text) = message else { continue }
+                if !session.enqueue(text) {   // the runtime is far behind: this page is closed, not silently dropped
+                    continuation.yield(.close(WSCloseCode(1013, reason: "Try Again Later: too many requests wait")))
+                    break
+                }
             }
             continuation.finish()
         }

@@ -23,8 +23,10 @@ public final class PreviewSession: @unchecked Sendable {
         self.clients = clients
     }
 
-    /// A page's request (any thread).
-    func enqueue(_ text: String) { requests.push(text) }
+    /// A page's request (any thread); false if it was refused: too many
+    /// requests wait for the runtime's thread (`RequestQueue`).
+    @discardableResult
+    func enqueue(_ text: String) -> Bool { requests.push(text) }
 
     /// Waits up to `timeout` seconds for a request, then handles every
     /// waiting one; what they changed goes to pages once, after all of them
@@ -436,16 +438,32 @@ struct PreviewError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Requests from pages, queued by server threads for the runtime's thread.
+/// Requests from pages, queued by server threads for the runtime's thread,
+/// bounded: while the runtime is busy (a long body, a paused script) pages
+/// cannot make the process hold more than `maxWaiting` requests and
+/// `maxWaitingBytes` of them. A request past the bound is refused, and the
+/// page that sent it is closed (`PageRequests`): it shows "disconnected"
+/// rather than act on a state that lost its input.
 final class RequestQueue: @unchecked Sendable {
+    /// Requests that may wait for the runtime's thread.
+    static let maxWaiting = 4096
+    /// Bytes of requests that may wait for the runtime's thread.
+    static let maxWaitingBytes = 16 << 20
+
     private let condition = NSCondition()
     private var waiting: [String] = []
+    private var waitingBytes = 0
 
-    func push(_ text: String) {
+    /// Queues `text`; false (nothing queued) past the bound.
+    func push(_ text: String) -> Bool {
+        let bytes = text.utf8.count
         condition.lock()
+        defer { condition.unlock() }
+        guard waiting.count < Self.maxWaiting, bytes <= Self.maxWaitingBytes - waitingBytes else { return false }
         waiting.append(text)
+        waitingBytes += bytes
         condition.signal()
-        condition.unlock()
+        return true
     }
 
     /// Every waiting request, after waiting up to `timeout` seconds for one.
@@ -455,6 +473,7 @@ final class RequestQueue: @unchecked Sendable {
         if waiting.isEmpty && timeout > 0 { _ = condition.wait(until: Date().addingTimeInterval(timeout)) }
         let batch = waiting
         waiting = []
+        waitingBytes = 0
         return batch
     }
 }

@@ -424,6 +424,106 @@ class SlowClientTests(unittest.TestCase):
             self.assertGreater(later, first)
 
 
+def client_frame(opcode, payload, fin=True):
+    """One masked frame, as a page sends it (RFC 6455 section 5.2)."""
+    head = bytes([(0x80 if fin else 0) | opcode])
+    n = len(payload)
+    if n < 126:
+        head += bytes([0x80 | n])
+    elif n < 65536:
+        head += bytes([0x80 | 126]) + n.to_bytes(2, "big")
+    else:
+        head += bytes([0x80 | 127]) + n.to_bytes(8, "big")
+    mask = os.urandom(4)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def close_code(s, seconds=10):
+    """Reads the server's frames until its close frame: returns its code,
+    or None if the socket ended without one (or stayed open `seconds`)."""
+    s.settimeout(seconds)
+    buffer = b""
+
+    def need(n):
+        nonlocal buffer
+        while len(buffer) < n:
+            chunk = s.recv(65536)
+            if not chunk:
+                raise EOFError
+            buffer += chunk
+
+    try:
+        while True:
+            need(2)
+            opcode, n = buffer[0] & 0x0F, buffer[1] & 0x7F
+            at = 2
+            if n == 126:
+                need(4); n, at = int.from_bytes(buffer[2:4], "big"), 4
+            elif n == 127:
+                need(10); n, at = int.from_bytes(buffer[2:10], "big"), 10
+            need(at + n)
+            payload, buffer = buffer[at:at + n], buffer[at + n:]
+            if opcode == 8:
+                return int.from_bytes(payload[:2], "big") if len(payload) >= 2 else None
+    except (EOFError, socket.timeout, ConnectionError):
+        return None
+
+
+BUSY = """
+local ui = require("lunette")
+-- Each tick keeps the runtime's thread busy for half a second: what pages
+-- send meanwhile waits for it.
+return ui.View("Busy", { state = { n = 0 }, body = function(self)
+  return ui.Text("busy " .. self.n):onReceive(ui.Timer.publish(0.02):autoconnect(), function()
+    local t = os.clock(); while os.clock() - t < 0.5 do end
+    self.n = self.n + 1
+  end)
+end })()
+"""
+
+
+class PageMessageTests(unittest.TestCase):
+    """What one page sends is bounded: a message's size, and the requests
+    waiting for the runtime's thread (PageFrames, RequestQueue)."""
+
+    def open_page(self, preview):
+        s, status = websocket_handshake(preview.port, origin=f"http://127.0.0.1:{preview.port}", preview_key=preview.key)
+        self.assertIn(" 101", status)
+        finish_headers(s)
+        return s
+
+    def test_a_message_over_its_bound_closes_its_page_and_the_preview_goes_on(self):
+        with serving(FramingTests.SCRIPT) as preview:
+            s = self.open_page(preview)
+            chunk = b"x" * 65536
+            s.sendall(client_frame(0x1, b'{"type":"' + chunk, fin=False))
+            sent = 0
+            try:
+                for _ in range(40):                      # 2.6 MB in all, never finished: joined with no bound before
+                    s.sendall(client_frame(0x0, chunk, fin=False))
+                    sent += 1
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            code = close_code(s)
+            self.assertIn(code, (1009, None), "the page was told its message was too big, or closed")
+            if code is None:
+                self.assertLess(sent, 40, "the socket took every fragment and stayed open: nothing bounds a message")
+            s.close()
+            self.assertIsNone(preview.process.poll(), "the preview stopped")
+            again = self.open_page(preview)              # another page is served as before
+            again.close()
+
+    def test_requests_past_the_queue_bound_close_the_page_that_sent_them(self):
+        with serving(BUSY) as preview:
+            s = self.open_page(preview)
+            time.sleep(1)
+            message = client_frame(0x1, b'{"type":"nothing"}')
+            s.sendall(message * 6000)                    # while one tick holds the runtime's thread
+            self.assertEqual(close_code(s), 1013, "the page is told to try again later, not left with lost requests")
+            s.close()
+            self.assertIsNone(preview.process.poll(), "the preview stopped")
+
+
 class DescriptorTests(unittest.TestCase):
     def test_running_out_of_descriptors_does_not_stop_the_server(self):
         with serving(FramingTests.SCRIPT, nofile=64) as preview:

@@ -162,7 +162,7 @@ static void lun_node_range(lua_State *L, lua_Number *lo, lua_Number *hi, const c
   if (lua_getfield(L, -1, "range") != LUA_TTABLE) {
     lua_getfield(L, -2, "kind");
     if (lua_tointeger(L, -1) == LUN_VIEW_DATEPICKER && strcmp(verb, "setValue") == 0) {
-      *lo = -1e15;                                /* every date a DatePicker takes (lun_view.c) */
+      *lo = -1e15;                                /* every date a DatePicker takes (lun_control.c) */
       *hi = 1e15;
       lua_pop(L, 2);
       return;

@@ -122,8 +122,9 @@ enum {
 /* Render node kinds (built-in views): the one list, for C and for Swift
  * (RenderNode.Kind reads lun_view_kind_name). Each kind is its enum name,
  * the name trees show (and ui.<name>, the script's constructor) and that
- * constructor, a function of view/lun_view.c (NULL: a modifier or the walk
- * makes it). A new view is one line here and its function. */
+ * constructor, a function of the view room (lun_view.c, or lun_control.c,
+ * lun_picker.c, lun_viewtype.c, declared in view/view.h; NULL: a modifier
+ * or the walk makes it). A new view is one line here and its function. */
 #define LUN_VIEW_KINDS(X) \
   X(TEXT, "Text", lun_ui_text) X(BUTTON, "Button", lun_ui_button) X(TOGGLE, "Toggle", lun_ui_toggle) \
   X(TEXTFIELD, "TextField", lun_ui_textfield) X(VSTACK, "VStack", lun_ui_vstack) \

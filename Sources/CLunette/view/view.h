@@ -134,10 +134,35 @@ void lun_dynamic_inputs(lua_State *L, int tidx, int arg);
 /* lun_preference.c: the walk met a view's onPreferenceChange list (at lidx). [-0, +0] */
 void lun_pref_walk_handlers(lua_State *L, lun_Walk *W, int lidx);
 
-/* lun_view.c */
+/* lun_view.c: view values */
 void lun_open_view(lua_State *L);
 int lun_view_test(lua_State *L, int idx);
 int lun_view_new(lua_State *L, int kind);
+/* How many children one container (or a Picker's options) may list. */
+#define LUN_MAX_CHILDREN 1000000
+void lun_view_text_arg(lua_State *L, int arg, int vidx, const char *field);     /* [-0, +0] */
+void lun_view_attr(lua_State *L, int vidx, const char *name);                   /* [-1, +0] */
+/* Raises, naming the caller's line, if the constructor `name` got a value
+ * past its `most` arguments: an option, a callback or a value it would not
+ * use (D10); Lua's usual extras pass (lun_no_extra_view). [-0, +0] */
+#define lun_view_arity(L, name, most) lun_no_extra_view((L), (name), (most))
+/* The constructors of LUN_VIEW_KINDS that live outside lun_view.c (it registers them all). */
+int lun_ui_toggle(lua_State *L);       /* lun_control.c */
+int lun_ui_textfield(lua_State *L);
+int lun_ui_securefield(lua_State *L);
+int lun_ui_slider(lua_State *L);
+int lun_ui_stepper(lua_State *L);
+int lun_ui_datepicker(lua_State *L);
+int lun_ui_picker(lua_State *L);       /* lun_picker.c */
+int lun_ui_view(lua_State *L);         /* lun_viewtype.c */
+
+/* lun_control.c: what Picker shares with the bound controls */
+int lun_view_control(lua_State *L, int kind, int labelarg, int bindarg, int specarg);
+void lun_view_bound_value(lua_State *L, int kind, int labelarg, int bindarg);
+int lun_view_bound_peek(lua_State *L, int bindarg);
+
+/* lun_viewtype.c */
+void lun_open_viewtype(lua_State *L);
 /* lun_site.c: records where the component view value at vidx was built (its site). [-0, +0] */
 void lun_view_site(lua_State *L, int vidx);
 lua_Integer lun_site_here(lua_State *L);
@@ -152,12 +177,13 @@ int lun_modifier_alert(lua_State *L);
 int lun_modifier_confirmation_dialog(lua_State *L);
 void lun_walk_alert(lua_State *L, lun_Walk *W, int v);
 
-/* issue 19, session 7 (helper): views people expect, built-in environment values */
-/* lun_view.c */
+/* lun_control.c */
 void lun_date_text(lua_State *L, lua_Number seconds, const char *components);   /* [-0, +1] */
+/* lun_picker.c */
 void lun_view_tag_of(lua_State *L, int idx);                                     /* [-0, +1] */
 void lun_view_list_text(lua_State *L, int idx);                                  /* [-0, +1] */
 lua_Integer lun_picker_find(lua_State *L, int oidx, int vidx);                  /* [-0, +0] */
+/* lun_viewtype.c */
 void lun_inputs_check(lua_State *L, int defidx, const char *section, const char *view);   /* [-0, +0] */
 void lun_state_check(lua_State *L, int defidx, const char *section, const char *view);    /* [-0, +0] */
 /* lun_preference.c: preference keys ui.PreferenceKey declared */

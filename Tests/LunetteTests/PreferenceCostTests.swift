@@ -116,4 +116,60 @@ final class PreferenceCostTests: XCTestCase {
         XCTAssertTrue(errors.contains { $0.hasPrefix("CostStarve: preferences: reducing the views' values ran longer than the time budget") },
                       "\(errors)")
     }
+
+    /// The walk that lists the values visits the views on the way to a preference, not every
+    /// mounted one (the flush rule; session 21: it visited and built the nodes of every mounted
+    /// view each time a view holding a preference ran).
+    func testT06ThePassVisitsTheViewsOnTheWayToAPreferenceNotEveryMountedOne() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            ui.PreferenceKey("wayTitle", "")
+            local Row = ui.View("WayRow", function(self) return ui.HStack { ui.Text("row"), ui.Text(self.label) } end)
+            local Titled = ui.View("WayTitled", { state = { title = "a" }, body = function(self)
+              return ui.Button("title " .. self.title, function() self.title = self.title .. "a" end)
+                :preference("wayTitle", self.title)
+            end })
+            local rows = {}
+            for i = 1, 2000 do rows[i] = Row { label = tostring(i) } end
+            seen = {}
+            app = ui.mount(ui.VStack { ui.VStack { Titled {} }, ui.VStack(rows) }
+              :onPreferenceChange("wayTitle", function(v) seen[#seen + 1] = v end))
+            """)
+        _ = try runtime.evaluate("app:find('title a'):tap()")
+        XCTAssertEqual(try runtime.evaluate("return table.concat(seen, ',')"), ["a,aa"])
+        XCTAssertLessThan(runtime.preferences.lastVisited, 20, "nodes the pass visited, of 2,000 mounted rows")
+    }
+
+    /// What the walk skips follows each view's preferences as they come and go: a view that gains
+    /// a value deep below, loses it, goes with its subtree and comes back is heard each time.
+    func testT06AViewThatGainsOrLosesAPreferenceDeepBelowIsHeard() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            ui.PreferenceKey("deepTitle", "none")
+            m = ui.Observable("DeepModel", { says = false, shown = true, title = "t" })()
+            local Leaf = ui.View("DeepLeaf", function()
+              local t = ui.Text("leaf")
+              if m.says then t = t:preference("deepTitle", m.title) end
+              return t
+            end)
+            local Middle = ui.View("DeepMiddle", function() return ui.VStack { ui.Text("m"), Leaf {} } end)
+            local Outer = ui.View("DeepOuter", function()
+              return ui.VStack { ui.Text("o"), m.shown and Middle {} or ui.Text("gone") }
+            end)
+            heard = {}
+            app = ui.mount(ui.VStack { Outer {}, ui.Text("beside") }
+              :onPreferenceChange("deepTitle", function(v) heard[#heard + 1] = v end))
+            function step(f) f(); ui.flush(); return table.concat(heard, ",") end
+            """)
+        XCTAssertEqual(try runtime.evaluate("return table.concat(heard, ',')"), ["none"])
+        XCTAssertEqual(try runtime.evaluate("return step(function() m.says = true end)"), ["none,t"])
+        XCTAssertEqual(try runtime.evaluate("return step(function() m.title = 'u' end)"), ["none,t,u"])
+        XCTAssertEqual(try runtime.evaluate("return step(function() m.says = false end)"), ["none,t,u,none"])
+        XCTAssertEqual(try runtime.evaluate("return step(function() m.says = true end)"), ["none,t,u,none,u"])
+        XCTAssertEqual(try runtime.evaluate("return step(function() m.shown = false end)"), ["none,t,u,none,u,none"])
+        XCTAssertEqual(try runtime.evaluate("return step(function() m.shown = true end)"), ["none,t,u,none,u,none,u"])
+        XCTAssertEqual(try runtime.evaluate("return step(function() m.title = 'v' end)"), ["none,t,u,none,u,none,u,v"])
+    }
 }

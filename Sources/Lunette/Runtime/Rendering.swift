@@ -393,7 +393,10 @@ extension LunetteRuntime {
         guard !unit.disposed else { return }
         unit.disposed = true
         builder.release(unit)
-        if unit.hasPreferences { preferences.dirty = true }     // its values leave the reduction
+        if unit.hasPreferences {                                // its values leave the reduction
+            preferences.dirty = true
+            unit.holdsPreferences(false)
+        }
         for child in unit.children { dispose(child.unit) }
         for entry in unit.environmentEntries.values { dropEnvironmentEntry(entry) }
         for probe in unit.last.rare?.environmentProbes ?? [] { graph.freeNode(probe.node) }

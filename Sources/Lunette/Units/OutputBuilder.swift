@@ -452,7 +452,8 @@ final class OutputBuilder {
         }
         unit.last.attributes = outputAttributes
         if sawPreferences || unit.hasPreferences { runtime.preferences.dirty = true }
-        unit.hasPreferences = sawPreferences
+        unit.holdsPreferences(sawPreferences)
+        unit.last.rare?.preferenceLayout = nil
         let gone = isError ? children.pool : children.untaken     // an error node keeps no child
         let kept = children.finish()
         for entry in gone { runtime.dispose(entry.unit) }

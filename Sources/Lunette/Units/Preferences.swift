@@ -15,6 +15,10 @@ struct PreferenceList {
     /// (for tests: they follow what changed, and what is mounted).
     private(set) var walks = 0
     private(set) var lastListed = 0
+    /// Units the last walk visited: those on the way to a preference, not
+    /// every mounted one (`Unit.preferencesBelow`).
+    private(set) var lastVisited = 0
+    private var visited = 0
     /// The list C reads (valid until the next `prepare`).
     let buffer = PreferenceBuffer()
     /// A walk's scratch: each key's values in tree order, and the handlers in
@@ -26,15 +30,18 @@ struct PreferenceList {
     /// went since the last call; returns how many items. Each value is listed
     /// once (a handler names the range of its key's values its subtree
     /// holds, as a subtree is one run of a walk in tree order), so the list
-    /// grows with what is mounted, not with handlers times values.
+    /// grows with the values and handlers mounted, not with handlers times
+    /// values; the walk skips the views whose subtrees hold none.
     mutating func prepare(apps: @autoclosure () -> [App]) -> Int32 {
         buffer.removeAll()
         guard inUse, dirty else { return 0 }
         dirty = false
         walks += 1
+        visited = 0
         for app in apps() {
-            for node in app.nodes { collect(node) }
+            if let root = app.root, root.preferencesInSubtree { collect(root) }
         }
+        lastVisited = visited
         var base: [[UInt8]: Int32] = [:]                  // where each key's values start in the buffer
         var at = Int32(clamping: handlers.count)
         for (key, list) in values where list.count > 0 {
@@ -55,29 +62,76 @@ struct PreferenceList {
         return Int32(clamping: buffer.count)
     }
 
-    /// The handlers and values at and below `node` (the tree is at most
-    /// `LUN_MAX_TREE_DEPTH` deep, R18: the recursion is bounded).
-    private mutating func collect(_ node: RenderNode) {
+    /// The handlers and values at and below `unit`, in tree order: a unit
+    /// whose output holds none is passed through to its children that hold
+    /// some (`unit.children` is in output order); one whose output holds
+    /// some is read from its layout. The tree is at most
+    /// `LUN_MAX_TREE_DEPTH` deep (R18): the recursion is bounded.
+    private mutating func collect(_ unit: Unit) {
+        visited += 1
+        guard unit.hasPreferences else {
+            for entry in unit.children where entry.unit.preferencesInSubtree { collect(entry.unit) }
+            return
+        }
         var opened: [Int] = []
+        for entry in PreferenceEntry.layout(of: unit) {
+            switch entry {
+            case let .open(item, key):
+                var item = item
+                item.first = Int32(clamping: values[key]?.count ?? 0)
+                handlers.append((item, key))
+                opened.append(handlers.count - 1)
+            case let .value(item, key):
+                values[key, default: []].append(item)
+            case .close:
+                let index = opened.removeLast()
+                let key = handlers[index].key
+                handlers[index].item.count = Int32(clamping: values[key]?.count ?? 0) &- handlers[index].item.first
+            case let .child(child):
+                if child.preferencesInSubtree { collect(child) }
+            }
+        }
+    }
+}
+
+/// Where a unit's output holds preference handlers and values, and child
+/// units, in tree order: a handler's range opens at its node, before the
+/// node's own values, and closes after the node's subtree.
+enum PreferenceEntry {
+    case open(lun_PrefItem, key: [UInt8])
+    case value(lun_PrefItem, key: [UInt8])
+    case close
+    case child(Unit)
+
+    /// The layout of `unit`'s output, made from its nodes once a run.
+    static func layout(of unit: Unit) -> [PreferenceEntry] {
+        if let made = unit.last.rare?.preferenceLayout { return made }
+        var entries: [PreferenceEntry] = []
+        for node in unit.output { add(node, to: &entries) }
+        unit.last.makeRare().preferenceLayout = entries
+        return entries
+    }
+
+    /// The entries of `node` and the nodes below it in the same output
+    /// (bounded by the tree's depth, R18).
+    private static func add(_ node: RenderNode, to entries: inout [PreferenceEntry]) {
+        var opens = 0
         for (name, value) in node.ownAttributes where name.utf8.starts(with: "onPreferenceChange:".utf8) {
             guard let owner = node.owner, let slot = Int32(value) else { continue }
-            let key = Array(name.utf8.dropFirst("onPreferenceChange:".utf8.count))
-            let first = Int32(clamping: values[key]?.count ?? 0)
-            handlers.append((lun_PrefItem(kind: Int32(LUN_PREF_HANDLER), recordRef: owner.recordRef, slot: slot,
-                                          unit: owner.id, first: first, count: 0, keyLen: 0, keyAt: 0), key))
-            opened.append(handlers.count - 1)
+            entries.append(.open(lun_PrefItem(kind: Int32(LUN_PREF_HANDLER), recordRef: owner.recordRef, slot: slot,
+                                              unit: owner.id, first: 0, count: 0, keyLen: 0, keyAt: 0),
+                                 key: Array(name.utf8.dropFirst("onPreferenceChange:".utf8.count))))
+            opens += 1
         }
         for (name, value) in node.ownAttributes where name.utf8.starts(with: "preference:".utf8) {
             guard let owner = node.owner, let slot = Int32(value) else { continue }
-            values[Array(name.utf8.dropFirst("preference:".utf8.count)), default: []]
-                .append(lun_PrefItem(kind: Int32(LUN_PREF_VALUE), recordRef: owner.recordRef, slot: slot,
-                                     unit: owner.id, first: 0, count: 0, keyLen: 0, keyAt: 0))
+            entries.append(.value(lun_PrefItem(kind: Int32(LUN_PREF_VALUE), recordRef: owner.recordRef, slot: slot,
+                                               unit: owner.id, first: 0, count: 0, keyLen: 0, keyAt: 0),
+                                  key: Array(name.utf8.dropFirst("preference:".utf8.count))))
         }
-        for child in node.children { collect(child) }
-        for index in opened {
-            let key = handlers[index].key
-            handlers[index].item.count = Int32(clamping: values[key]?.count ?? 0) &- handlers[index].item.first
-        }
+        if let hosted = node.unit { entries.append(.child(hosted)) }   // its view's output stands here
+        for child in node.ownChildren { add(child, to: &entries) }       // then what was presented on it
+        for _ in 0..<opens { entries.append(.close) }
     }
 }
 

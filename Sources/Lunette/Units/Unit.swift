@@ -76,7 +76,27 @@ final class Unit {
     let kind: Kind
     @exclusivity(unchecked) var disposed = false
     /// The output of its last run holds a preference value or handler (T06).
-    var hasPreferences = false
+    private(set) var hasPreferences = false
+    /// Units below it (not itself) whose output holds a preference value or
+    /// handler: the preference pass skips a subtree that holds none, so it
+    /// costs where preferences are, not what is mounted.
+    private(set) var preferencesBelow: Int32 = 0
+
+    /// Whether its output holds a preference value or handler, told to every
+    /// ancestor's count (a unit keeps its parent for life; the chain is
+    /// under `LUN_MAX_TREE_DEPTH` long).
+    func holdsPreferences(_ holds: Bool) {
+        guard holds != hasPreferences else { return }
+        hasPreferences = holds
+        var above = parent
+        while let unit = above {
+            unit.preferencesBelow += holds ? 1 : -1
+            above = unit.parent
+        }
+    }
+
+    /// Whether it or a unit below it holds a preference value or handler.
+    var preferencesInSubtree: Bool { hasPreferences || preferencesBelow > 0 }
 
     /// How deep the node hosting it sits in the whole rendered tree (R18;
     /// under `LUN_MAX_TREE_DEPTH`, so kept in 32 bits).
@@ -179,6 +199,10 @@ extension Unit {
             /// list, not a dictionary: a unit reads few keys (a control's
             /// `isEnabled`), and a dictionary's storage costs a hundred bytes.
             var environmentProbes: [(key: String, node: Int32)] = []
+            /// Where its output's preference handlers, values and child units
+            /// stand, in tree order, once the preference pass asked
+            /// (`PreferenceList`); dropped when it runs again.
+            var preferenceLayout: [PreferenceEntry]?
 
             /// The probe node of `key`, if it was read through this unit.
             func probe(_ key: String) -> Int32? { environmentProbes.first { $0.key == key }?.node }

@@ -172,4 +172,45 @@ final class PreferenceCostTests: XCTestCase {
         XCTAssertEqual(try runtime.evaluate("return step(function() m.shown = true end)"), ["none,t,u,none,u,none,u"])
         XCTAssertEqual(try runtime.evaluate("return step(function() m.title = 'v' end)"), ["none,t,u,none,u,none,u,v"])
     }
+
+    /// R8: the layout the pass keeps of a view's output holds its child views; a dropped view,
+    /// an unmounted app and a released runtime still free them (units hold their parent).
+    func testR8APreferenceLayoutHoldsNoViewPastItsEnd() throws {
+        var runtime: LunetteRuntime? = try LunetteRuntime()
+        _ = try runtime!.evaluate("""
+            local ui = require("lunette")
+            ui.PreferenceKey("heldTitle", "")
+            local Leaf = ui.View("HeldLeaf", function(self)
+              return ui.HStack { ui.Text(self.t) }:preference("heldTitle", self.t)
+            end)
+            Shown = ui.Observable("HeldShown", { on = true })()
+            heard = ""
+            function tree()
+              return ui.View("HeldRoot", function()
+                return ui.VStack { Shown.on and Leaf { t = "a" } or ui.Text("none"), Leaf { t = "b" } }
+                  :onPreferenceChange("heldTitle", function(v) heard = v end)
+              end)()
+            end
+            app = ui.mount(tree())
+            other = ui.mount(tree())
+            """)
+        XCTAssertEqual(try runtime!.evaluate("return heard"), ["b"])
+        weak let dropped = runtime!.apps.first?.nodes.first?.children.first?.children.first?.children.first
+        weak let unmounted = runtime!.apps.first?.nodes.first?.children.first?.children.last?.children.first
+        weak let kept = runtime!.apps.last?.nodes.first?.children.first?.children.last?.children.first
+        weak let keptView = kept?.owner                       // the unit: the layout holds units, not nodes
+        weak let unmountedView = unmounted?.owner
+        XCTAssertEqual(dropped?.typeName, "HStack")
+        XCTAssertEqual(kept?.typeName, "HStack")
+        _ = try runtime!.evaluate("Shown.on = false require('lunette').flush() collectgarbage()")
+        XCTAssertNil(dropped)
+        XCTAssertEqual(unmounted?.typeName, "HStack")
+        _ = try runtime!.evaluate("app:unmount() app = nil collectgarbage()")
+        XCTAssertNil(unmounted)
+        XCTAssertNil(unmountedView)
+        XCTAssertNotNil(kept)
+        runtime = nil
+        XCTAssertNil(kept)
+        XCTAssertNil(keptView)
+    }
 }

@@ -53,6 +53,7 @@ final class Unit {
             last.nodes = newValue
             last.records = []
             last.links = []
+            last.rare?.preferenceLayout = nil   // it holds child units: no cycle outlives a dispose
         }
     }
     /// Child units with their structural keys (position and type, or

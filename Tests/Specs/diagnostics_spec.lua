@@ -760,16 +760,18 @@ describe("D03 a List's ui.none row, state-held tags, Lunette's own keys", functi
   -- identified data" (https://developer.apple.com/documentation/swiftui/foreach);
   -- SwiftUI logs an id that occurs more than once. Rows with one id are told
   -- apart by their order: deleting the first gave its state to the second.
-  it("D10 rows with one id warn once, naming the view and the id", function()
+  it("D10 rows with one id warn once, naming the view, the row function's line and the id", function()
     local Dups = ui.View("DupRows", { state = { items = { { id = 1, t = "a" }, { id = 1, t = "b" }, { id = 2, t = "c" } } },
       body = function(self)
         return ui.VStack { ui.ForEach(self.items, function(e) return ui.Text(e.t) end), ui.List({ "x", "x", "y" }, ui.Text) }
       end })
+    local rowLine = debug.getinfo(1, "l").currentline - 2   -- the line of the ForEach's function
     local app = ui.mount(Dups {})
     local warnings = app:warnings()
     assert.equal(2, #warnings, table.concat(warnings, "\n"))
     assert.matches("DupRows.-the id 1 occurs more than once among the rows", warnings[1])
-    assert.matches('the id "x" occurs more than once', warnings[2])
+    assert.matches("diagnostics_spec.lua:" .. rowLine .. ": the id 1 occurs", warnings[1])
+    assert.matches('the id "x" occurs more than once', warnings[2])   -- its row function is ui.Text: no line of its own
     ui.flush()
     assert.equal(2, #app:warnings())                    -- once a view and id
     app:unmount()
@@ -780,6 +782,14 @@ describe("D03 a List's ui.none row, state-held tags, Lunette's own keys", functi
     app = ui.mount(ui.VStack { ui.ForEach({ 1, 1.0, 2.5 }, function(x) return ui.Text(tostring(x)) end) })
     assert.equal(1, #app:warnings(), app:tree())
     assert.matches("the id 1 occurs more than once", app:warnings()[1])
+    app:unmount()
+    -- a ForEach over a binding: the line of the script's row function, not the prelude's
+    local Bound = ui.View("DupBound", { state = { items = { { id = 1 }, { id = 1 } } }, body = function(self)
+      return ui.VStack { ui.ForEach(self["$items"], function() return ui.Text("r") end) }
+    end })
+    local boundLine = debug.getinfo(1, "l").currentline - 2
+    app = ui.mount(Bound {})
+    assert.matches("diagnostics_spec.lua:" .. boundLine .. ": the id 1 occurs", app:warnings()[1])
     app:unmount()
   end)
 

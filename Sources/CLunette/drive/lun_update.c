@@ -126,6 +126,65 @@ static void lun_row_set(lua_State *L, int elem, int row, lua_Integer i) {
   lua_setfield(L, -2, "index");
 }
 
+/* Pushes "file:12: ", where the row function at `row` is. A row function
+ * the prelude made (ForEach over a binding) holds the script's as its
+ * upvalue `row`: that one's place. [-0, +1] */
+static void lun_push_row_place(lua_State *L, int row) {
+  lua_Debug ar;
+  const char *name;
+  int i;
+  lua_pushvalue(L, row);
+  lua_getinfo(L, ">S", &ar);
+  if (strcmp(ar.source, "=(lunette prelude)") == 0) {
+    for (i = 1; (name = lua_getupvalue(L, row, i)) != NULL; i++) {
+      if (strcmp(name, "row") == 0 && lua_type(L, -1) == LUA_TFUNCTION) {
+        lun_push_place(L, -1);
+        lua_remove(L, -2);
+        return;
+      }
+      lua_pop(L, 1);
+    }
+  }
+  lun_push_place(L, row);
+}
+
+/* Warns that the row's id `key` (lun_identity_key's text) was an earlier
+ * row's too, naming where the row function at `row` is: ForEach "computes
+ * views on demand from an underlying collection of identified data"
+ * (https://developer.apple.com/documentation/swiftui/foreach), and SwiftUI
+ * logs an id that occurs more than once. Rows with one id are told apart
+ * by their order, so when one goes its state may pass to another. Said
+ * once a view and id (the host's inspect.warned). [-0, +0] */
+static __attribute__((noinline, cold)) void lun_row_repeated(lua_State *L, lun_Walk *W, int row, const char *key, size_t klen) {
+  int top = lua_gettop(L);
+  const char *msg;
+  size_t len;
+  lun_push_row_place(L, row);
+  if (klen >= 2 && key[0] == 's' && key[1] == ':') {
+    lua_pushlstring(L, key + 2, klen - 2);
+    lun_describe(L, -1, 1);
+  } else if (klen >= 2 && key[0] == 'v' && key[1] == ':') {
+    lua_pushlstring(L, key + 2, klen - 2);
+  } else if (klen >= 2 && key[0] == 'h' && key[1] == ':') {   /* h:<length>:<digest> (lun_value.c) */
+    const char *colon = memchr(key + 2, ':', klen - 2);
+    lua_pushliteral(L, "of a ");
+    lua_pushlstring(L, key + 2, colon ? (size_t)(colon - key - 2) : klen - 2);
+    lua_pushliteral(L, "-byte string");
+    lua_concat(L, 3);
+  } else {
+    lua_pushliteral(L, "of a table or object (");
+    lua_pushlstring(L, key, klen);
+    lua_pushliteral(L, ")");
+    lua_concat(L, 3);
+  }
+  msg = lua_pushfstring(L, "%sthe id %s occurs more than once among the rows of a List or ForEach: rows with one id "
+                           "are told apart by their order, so a row's state may pass to another when one goes (give "
+                           "each element its own id)", lua_tostring(L, top + 1), lua_tostring(L, -1));
+  len = lua_rawlen(L, -1);
+  lunh(W->rt, inspect, warned, W->unit, msg, len);
+  lua_settop(L, top);
+}
+
 /* Pushes the decimal text of n. [-0, +1] */
 static const char *lun_push_count(lua_State *L, lua_Integer n, size_t *len) {
   lua_pushfstring(L, "%I", (LUAI_UACINT)n);
@@ -170,8 +229,10 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
     key = lua_tolstring(L, -1, &klen);
     lun_out_begin(L, LUN_VIEW_ROW, NULL, 0);
     if (marks) lun_list_row(L, W, marks, elem, i);
+    S->rowRepeated = 0;
     ref = lun_walk_unit(L, W, LUN_UNIT_ROW, 0, key, klen, &unit);
     lun_out_end(L);
+    if (S->rowRepeated) lun_row_repeated(L, W, row, key, klen);
     if (ref == 0) {
       lua_createtable(L, 0, 5);
       lua_newtable(L);

@@ -79,6 +79,8 @@ typedef struct lun_State {
                              raises as it goes names the view (the host names it while it is released) */
   int32_t cancelling;     /* a publisher's cancel runs (lun_life_cancel): no flush, mount or unmount */
   int32_t prefResume;     /* where the next preference pass begins: after the handler a budget stop cut one at */
+  int32_t rowRepeated;    /* set by the host's output.unit: the row unit it matched has an id an earlier row of
+                             the same run has (C warns, naming the row function: lun_update.c) */
   int32_t siteFiles;      /* files sites have numbered (lun_site.c) */
   int32_t siteLast;       /* the last file a site was found in, and its name (kept by the registry) */
   size_t siteLastLen;

@@ -266,7 +266,7 @@ final class OutputBuilder {
                         site: nextSite.line)
         nextSite = (0, 0)
         let (child, isNew) = children.place(&structural) { runtime.makeUnit(kind: kind, typeId: typeId, parent: unit) }
-        if structural.copy > 0, kind == .row, let key { duplicateRowID(key) }
+        if structural.copy > 0, kind == .row { lun_state(runtime.L).pointee.rowRepeated = 1 }   // C warns (lun_update.c)
         if !isNew, !(child.environment.isEmpty && environmentStack.isEmpty), !child.environment.elementsEqual(environmentStack, by: ===) {
             environmentMoved(from: child.environment, to: environmentStack, below: child)
         }
@@ -280,23 +280,6 @@ final class OutputBuilder {
         child.treeDepth = depth
         link(child)
         return (child, isNew)
-    }
-
-    /// Two rows of one list or ForEach with one id: ForEach "computes views
-    /// on demand from an underlying collection of identified data"
-    /// (https://developer.apple.com/documentation/swiftui/foreach), and
-    /// SwiftUI logs an id that occurs more than once. Rows with one id are
-    /// told apart by their order, so when one goes its state may pass to
-    /// another: a warning, once a view and id.
-    private func duplicateRowID(_ key: String) {
-        let shown = key.hasPrefix("s:") ? TreeText.quoted(String(key.dropFirst(2)))
-            : key.hasPrefix("v:") ? String(key.dropFirst(2))
-            : key.hasPrefix("h:") ? "of a \(key.split(separator: ":")[1])-byte string"
-            : "of a table or object (\(key))"
-        let text = "the id \(shown) occurs more than once among the rows of a List or ForEach: rows with one id are "
-            + "told apart by their order, so a row's state may pass to another when one goes (give each element its own id)"
-        guard runtime.problems.firstWarning(text, unit: unit?.id ?? 0) else { return }
-        runtime.warn(in: unit, unit.map { "\($0.displayName): \(text)" } ?? text)
     }
 
     /// Records that the open node hosts `child` (its content is the child's output).

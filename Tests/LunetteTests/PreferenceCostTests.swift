@@ -213,4 +213,37 @@ final class PreferenceCostTests: XCTestCase {
         XCTAssertNil(kept)
         XCTAssertNil(keptView)
     }
+
+    /// A unit's parent hears only when its subtree begins or stops holding a preference: 300 rows
+    /// that gain a value deep down are counted once at each level above their list (a hostile
+    /// read: each row told all its ancestors, so flipping 3,000 rows under 900 levels took 3 to 4
+    /// times as long as before the pass skipped subtrees, with no handler mounted).
+    func testT06ViewsGainingAPreferenceAreCountedOnceAboveTheirList() throws {
+        let runtime = try LunetteRuntime()
+        _ = try runtime.evaluate("""
+            local ui = require("lunette")
+            ui.PreferenceKey("countedK", 0, function(a, b) return a + b end)
+            m = ui.Observable("Counted", { on = false })()
+            local Row = ui.View("CountedRow", function()
+              local t = ui.Text("r")
+              if m.on then t = t:preference("countedK", 1) end
+              return t
+            end)
+            local ids = {}
+            for i = 1, 300 do ids[i] = i end
+            local level = ui.View("CountedLeaf", function() return ui.VStack { ui.ForEach(ids, function(i) return Row { i = i } end) } end)
+            for d = 1, 30 do local inner = level; level = ui.View("CountedLevel" .. d, function() return inner {} end) end
+            total = 0
+            app = ui.mount(ui.VStack { level {} }:onPreferenceChange("countedK", function(v) total = v end))
+            """)
+        let root = try XCTUnwrap(runtime.apps.last?.root)
+        XCTAssertEqual(root.childrenWithPreferences, 0)
+        _ = try runtime.evaluate("m.on = true require('lunette').flush()")
+        XCTAssertEqual(try runtime.evaluate("return total"), ["300"])
+        XCTAssertEqual(root.childrenWithPreferences, 1)
+        XCTAssertTrue(root.hasPreferences)                     // its own handler
+        _ = try runtime.evaluate("m.on = false require('lunette').flush()")
+        XCTAssertEqual(try runtime.evaluate("return total"), ["0"])
+        XCTAssertEqual(root.childrenWithPreferences, 0)
+    }
 }

@@ -145,4 +145,26 @@ describe("T06 preference handlers", function()
     assert.same({ "a/1 5", "a/2 5", "a#2 5" }, told)
     app:unmount()
   end)
+
+  -- PreferenceKey's reduce "combines a sequence of values" from the views
+  -- below in their order (https://developer.apple.com/documentation/swiftui/preferencekey/reduce(value:nextvalue:)):
+  -- views moved by their ids change that order though none of them ran.
+  -- Session 21 (a hostile read): the handler went on hearing the old order.
+  it("T06 views reordered by their ids are heard in their new order", function()
+    ui.PreferenceKey("prefsOrder", "", function(a, b) return a .. b end)
+    local m = ui.Observable("PrefsOrder", { ids = { "a", "b", "c" } })()
+    local Item = ui.View("PrefsOrderItem", function(self) return ui.Text(self.x):preference("prefsOrder", self.x) end)
+    local Items = ui.View("PrefsOrderItems", function()
+      local kids = {}
+      for _, x in ipairs(m.ids) do kids[#kids + 1] = Item { x = x }:id(x) end
+      return ui.VStack(kids)
+    end)
+    local heard = {}
+    local app = ui.mount(ui.VStack { Items {} }:onPreferenceChange("prefsOrder", function(v) heard[#heard + 1] = v end))
+    m.ids = { "c", "b", "a" }
+    ui.flush()
+    assert.same({ "abc", "cba" }, heard)
+    assert.equal(1, app:renders("PrefsOrderItem#1"))   -- moved, not run again
+    app:unmount()
+  end)
 end)

@@ -391,12 +391,13 @@ extension LunetteRuntime {
     /// Removes a unit and everything below it: its graph node, its Lua record.
     func dispose(_ unit: Unit) {
         guard !unit.disposed else { return }
+        if unit.preferencesInSubtree {                          // its values leave the reduction
+            preferences.dirty = true
+            unit.leavePreferences()
+        }
         unit.disposed = true
         builder.release(unit)
-        if unit.hasPreferences {                                // its values leave the reduction
-            preferences.dirty = true
-            unit.holdsPreferences(false)
-        }
+        unit.holdsPreferences(false)                            // gone: its parent is not told again
         for child in unit.children { dispose(child.unit) }
         for entry in unit.environmentEntries.values { dropEnvironmentEntry(entry) }
         for probe in unit.last.rare?.environmentProbes ?? [] { graph.freeNode(probe.node) }

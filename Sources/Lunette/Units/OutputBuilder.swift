@@ -434,7 +434,9 @@ final class OutputBuilder {
             if animated { Animations.record(old: old, new: unit.output) }
         }
         unit.last.attributes = outputAttributes
-        if sawPreferences || unit.hasPreferences { runtime.preferences.dirty = true }
+        // A view whose output holds preferences, or held some, or that holds
+        // views that do (it may have moved them: their order is the fold's)
+        if sawPreferences || unit.preferencesInSubtree { runtime.preferences.dirty = true }
         unit.holdsPreferences(sawPreferences)
         unit.last.rare?.preferenceLayout = nil
         let gone = isError ? children.pool : children.untaken     // an error node keeps no child

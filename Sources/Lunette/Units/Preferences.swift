@@ -16,7 +16,7 @@ struct PreferenceList {
     private(set) var walks = 0
     private(set) var lastListed = 0
     /// Units the last walk visited: those on the way to a preference, not
-    /// every mounted one (`Unit.preferencesBelow`).
+    /// every mounted one (`Unit.childrenWithPreferences`).
     private(set) var lastVisited = 0
     private var visited = 0
     /// The list C reads (valid until the next `prepare`).
@@ -73,16 +73,20 @@ struct PreferenceList {
             for entry in unit.children where entry.unit.preferencesInSubtree { collect(entry.unit) }
             return
         }
+        let layout = PreferenceLayout.of(unit)
         var opened: [Int] = []
-        for entry in PreferenceEntry.layout(of: unit) {
+        for entry in layout.entries {
             switch entry {
-            case let .open(item, key):
-                var item = item
-                item.first = Int32(clamping: values[key]?.count ?? 0)
-                handlers.append((item, key))
+            case let .open(slot, key):
+                let key = layout.keys[Int(key)]
+                handlers.append((lun_PrefItem(kind: Int32(LUN_PREF_HANDLER), recordRef: unit.recordRef, slot: slot,
+                                              unit: unit.id, first: Int32(clamping: values[key]?.count ?? 0), count: 0,
+                                              keyLen: 0, keyAt: 0), key))
                 opened.append(handlers.count - 1)
-            case let .value(item, key):
-                values[key, default: []].append(item)
+            case let .value(slot, key):
+                values[layout.keys[Int(key)], default: []]
+                    .append(lun_PrefItem(kind: Int32(LUN_PREF_VALUE), recordRef: unit.recordRef, slot: slot,
+                                         unit: unit.id, first: 0, count: 0, keyLen: 0, keyAt: 0))
             case .close:
                 let index = opened.removeLast()
                 let key = handlers[index].key
@@ -96,41 +100,58 @@ struct PreferenceList {
 
 /// Where a unit's output holds preference handlers and values, and child
 /// units, in tree order: a handler's range opens at its node, before the
-/// node's own values, and closes after the node's subtree.
-enum PreferenceEntry {
-    case open(lun_PrefItem, key: [UInt8])
-    case value(lun_PrefItem, key: [UInt8])
-    case close
-    case child(Unit)
+/// node's own values, and closes after the node's subtree. Each key's bytes
+/// are kept once; an entry is a slot and a key's index, so a layout is
+/// smaller than the output records it describes (which the memory cap
+/// counts).
+final class PreferenceLayout {
+    enum Entry {
+        case open(slot: Int32, key: Int32)
+        case value(slot: Int32, key: Int32)
+        case close
+        case child(Unit)
+    }
 
-    /// The layout of `unit`'s output, made from its nodes once a run.
-    static func layout(of unit: Unit) -> [PreferenceEntry] {
+    private(set) var keys: [[UInt8]] = []
+    private(set) var entries: [Entry] = []
+    private var keyIndex: [[UInt8]: Int32] = [:]
+
+    /// The layout of `unit`'s output, made from its nodes once a run (every
+    /// node of an output is its unit's: its slots are in the unit's record).
+    static func of(_ unit: Unit) -> PreferenceLayout {
         if let made = unit.last.rare?.preferenceLayout { return made }
-        var entries: [PreferenceEntry] = []
-        for node in unit.output { add(node, to: &entries) }
-        unit.last.makeRare().preferenceLayout = entries
-        return entries
+        let layout = PreferenceLayout()
+        for node in unit.output { layout.add(node) }
+        layout.keyIndex = [:]
+        unit.last.makeRare().preferenceLayout = layout
+        return layout
+    }
+
+    /// The index of the key `name` names past `prefix`.
+    private func key(_ name: String, after prefix: String) -> Int32 {
+        let bytes = Array(name.utf8.dropFirst(prefix.utf8.count))
+        if let index = keyIndex[bytes] { return index }
+        let index = Int32(clamping: keys.count)
+        keys.append(bytes)
+        keyIndex[bytes] = index
+        return index
     }
 
     /// The entries of `node` and the nodes below it in the same output
     /// (bounded by the tree's depth, R18).
-    private static func add(_ node: RenderNode, to entries: inout [PreferenceEntry]) {
+    private func add(_ node: RenderNode) {
         var opens = 0
         for (name, value) in node.ownAttributes where name.utf8.starts(with: "onPreferenceChange:".utf8) {
-            guard let owner = node.owner, let slot = Int32(value) else { continue }
-            entries.append(.open(lun_PrefItem(kind: Int32(LUN_PREF_HANDLER), recordRef: owner.recordRef, slot: slot,
-                                              unit: owner.id, first: 0, count: 0, keyLen: 0, keyAt: 0),
-                                 key: Array(name.utf8.dropFirst("onPreferenceChange:".utf8.count))))
+            guard let slot = Int32(value) else { continue }
+            entries.append(.open(slot: slot, key: key(name, after: "onPreferenceChange:")))
             opens += 1
         }
         for (name, value) in node.ownAttributes where name.utf8.starts(with: "preference:".utf8) {
-            guard let owner = node.owner, let slot = Int32(value) else { continue }
-            entries.append(.value(lun_PrefItem(kind: Int32(LUN_PREF_VALUE), recordRef: owner.recordRef, slot: slot,
-                                               unit: owner.id, first: 0, count: 0, keyLen: 0, keyAt: 0),
-                                  key: Array(name.utf8.dropFirst("preference:".utf8.count))))
+            guard let slot = Int32(value) else { continue }
+            entries.append(.value(slot: slot, key: key(name, after: "preference:")))
         }
         if let hosted = node.unit { entries.append(.child(hosted)) }   // its view's output stands here
-        for child in node.ownChildren { add(child, to: &entries) }       // then what was presented on it
+        for child in node.ownChildren { add(child) }                   // then what was presented on it
         for _ in 0..<opens { entries.append(.close) }
     }
 }

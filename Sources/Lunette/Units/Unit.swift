@@ -78,26 +78,44 @@ final class Unit {
     @exclusivity(unchecked) var disposed = false
     /// The output of its last run holds a preference value or handler (T06).
     private(set) var hasPreferences = false
-    /// Units below it (not itself) whose output holds a preference value or
-    /// handler: the preference pass skips a subtree that holds none, so it
-    /// costs where preferences are, not what is mounted.
-    private(set) var preferencesBelow: Int32 = 0
-
-    /// Whether its output holds a preference value or handler, told to every
-    /// ancestor's count (a unit keeps its parent for life; the chain is
-    /// under `LUN_MAX_TREE_DEPTH` long).
-    func holdsPreferences(_ holds: Bool) {
-        guard holds != hasPreferences else { return }
-        hasPreferences = holds
-        var above = parent
-        while let unit = above {
-            unit.preferencesBelow += holds ? 1 : -1
-            above = unit.parent
-        }
-    }
+    /// Its children whose subtrees hold a preference value or handler: the
+    /// preference pass skips a subtree that holds none, so it costs where
+    /// preferences are, not what is mounted.
+    private(set) var childrenWithPreferences: Int32 = 0
 
     /// Whether it or a unit below it holds a preference value or handler.
-    var preferencesInSubtree: Bool { hasPreferences || preferencesBelow > 0 }
+    var preferencesInSubtree: Bool { hasPreferences || childrenWithPreferences > 0 }
+
+    /// Whether its output holds a preference value or handler. Its parent
+    /// hears only when its subtree begins or stops holding one, and so on up:
+    /// 3,000 rows that gain a value stop at their list.
+    func holdsPreferences(_ holds: Bool) {
+        guard holds != hasPreferences else { return }
+        let before = preferencesInSubtree
+        hasPreferences = holds
+        if preferencesInSubtree != before { tellParent(holds) }
+    }
+
+    /// It goes: its parent no longer counts it (before it is marked disposed;
+    /// what its children do as they go stays with it).
+    func leavePreferences() {
+        if preferencesInSubtree { tellParent(false) }
+    }
+
+    /// Its subtree began (or stopped) holding preferences: its parent's count
+    /// moves, and the parent's parent's if the parent's subtree changed too —
+    /// up to a unit that is going (its own count was taken away already). A
+    /// unit keeps its parent for life; the chain is under
+    /// `LUN_MAX_TREE_DEPTH` long.
+    private func tellParent(_ holds: Bool) {
+        var unit = self
+        while !unit.disposed, let parent = unit.parent {
+            let before = parent.preferencesInSubtree
+            parent.childrenWithPreferences += holds ? 1 : -1
+            guard parent.preferencesInSubtree != before else { return }
+            unit = parent
+        }
+    }
 
     /// How deep the node hosting it sits in the whole rendered tree (R18;
     /// under `LUN_MAX_TREE_DEPTH`, so kept in 32 bits).
@@ -203,7 +221,7 @@ extension Unit {
             /// Where its output's preference handlers, values and child units
             /// stand, in tree order, once the preference pass asked
             /// (`PreferenceList`); dropped when it runs again.
-            var preferenceLayout: [PreferenceEntry]?
+            var preferenceLayout: PreferenceLayout?
 
             /// The probe node of `key`, if it was read through this unit.
             func probe(_ key: String) -> Int32? { environmentProbes.first { $0.key == key }?.node }

@@ -783,6 +783,23 @@ describe("D03 a List's ui.none row, state-held tags, Lunette's own keys", functi
     assert.equal(1, #app:warnings(), app:tree())
     assert.matches("the id 1 occurs more than once", app:warnings()[1])
     app:unmount()
+    -- a view with more than a hundred different warnings says so once and no
+    -- more (session 21, a hostile read: past a hundred they were said again
+    -- each run, 120 more a flush)
+    local items = {}
+    for i = 1, 120 do items[#items + 1] = { id = i }; items[#items + 1] = { id = i } end
+    local m = ui.Observable("DupMany", { n = 0 })()
+    local Many = ui.View("DupManyRows", function()
+      local _ = m.n
+      return ui.VStack { ui.ForEach(items, function() return ui.Text("r") end) }
+    end)
+    app = ui.mount(Many {})
+    assert.equal(101, #app:warnings())
+    assert.matches("more than 100 different warnings: the others are not said", app:warnings()[101])
+    m.n = 1
+    ui.flush()
+    assert.equal(101, #app:warnings())
+    app:unmount()
     -- a ForEach over a binding: the line of the script's row function, not the prelude's
     local Bound = ui.View("DupBound", { state = { items = { { id = 1 }, { id = 1 } } }, body = function(self)
       return ui.VStack { ui.ForEach(self["$items"], function() return ui.Text("r") end) }

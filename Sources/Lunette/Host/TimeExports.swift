@@ -58,8 +58,9 @@ func lunhEventFailed(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: U
 
 func lunhWarned(_ rt: UnsafeMutableRawPointer?, _ unit: Int32, _ message: UnsafePointer<CChar>?, _ length: Int) {
     withRuntime(rt) { runtime in
-        let text = Lunette.message(message, length)
-        guard runtime.problems.firstWarning(text, unit: unit) else { return }   // once, however often it renders
+        guard let text = runtime.problems.firstWarning(Lunette.message(message, length), unit: unit) else {
+            return                                                              // once, however often it renders
+        }
         let unit = runtime.units[unit]
         runtime.warn(in: unit, unit.map { "\($0.displayName): \(text)" } ?? text)
     }

@@ -35,11 +35,24 @@ struct Problems {
     /// another view may take. A root's (unit 0) is said each time.
     private var walkWarnings: [Int32: Set<String>] = [:]
 
-    /// Whether `message` about `unit` is said for the first time (then it is noted).
-    mutating func firstWarning(_ message: String, unit: Int32) -> Bool {
-        guard unit != 0 else { return true }
-        if walkWarnings[unit, default: []].count >= 100 { walkWarnings[unit] = [] }   // a view saying many
-        return walkWarnings[unit, default: []].insert(message).inserted
+    /// Warnings one view says at most; past them it says once that it says no more.
+    static let mostWalkWarnings = 100
+
+    /// What to say of `message` about `unit`: the message the first time
+    /// (then it is noted), nothing after; past `mostWalkWarnings` different
+    /// ones, once, that the view's other warnings are not said (they were
+    /// said again each run: the set was emptied to stay bounded).
+    mutating func firstWarning(_ message: String, unit: Int32) -> String? {
+        guard unit != 0 else { return message }
+        var seen = walkWarnings.removeValue(forKey: unit) ?? []
+        defer { walkWarnings[unit] = seen }
+        if seen.contains(message) { return nil }
+        if seen.count < Self.mostWalkWarnings {
+            seen.insert(message)
+            return message
+        }
+        guard seen.insert("\0").inserted else { return nil }    // "\0" stands for the line that says so
+        return "more than \(Self.mostWalkWarnings) different warnings: the others are not said"
     }
 
     /// The unit is gone: what it warned of may be said again by the next view of its id.

@@ -83,10 +83,14 @@ final class Outbox: @unchecked Sendable {
         }
     }
 
-    /// Queues a protocol frame (a pong, the echo of a close) ahead of messages.
+    /// Queues a protocol frame (a pong, the echo of a close) ahead of
+    /// messages. A pong waiting is replaced by the newest, as RFC 6455
+    /// section 5.5.3 allows: a page that pings and never reads holds one
+    /// (400 MB of pings held 800 MB).
     func sendControl(_ frame: WSFrame) {
         lock.lock()
         guard state != .ended else { lock.unlock(); return }
+        if frame.opcode == .pong { controls.removeAll { $0.opcode == .pong } }
         controls.append(frame)
         wakeLocked()
     }
@@ -201,72 +205,106 @@ struct PreviewSocket: WSHandler {
         // answers pings; its replies go through the outbox too. It sees the
         // frames through a bound on a message's size.
         let id = UUID(), outbox = Outbox(), clients = self.clients
-        let bounded = PageFrames.bounded(client) { outbox.sendControl(PageFrames.tooBig) }
-        let replies = try await MessageFrameWSHandler(handler: PageRequests(session: session)).makeFrames(for: bounded)
+        let bounded = PageFrames.bounded(client) { outbox.sendControl($0) }
+        let replies = try await MessageFrameWSHandler(handler: PageRequests(session: session, page: id)).makeFrames(for: bounded)
         clients.add(id, outbox)
         Task {
             for await frame in replies { outbox.sendControl(frame) }
             clients.remove(id)
             outbox.finish()
         }
-        session.enqueue(#"{"type":"hello","page":"\#(id.uuidString)"}"#)
+        session.enqueue(.hello(id))
         return AsyncStream(unfolding: { await outbox.next() })
     }
 }
 
-/// The bound on what one message from a page may hold. FlyingFox joins a
-/// message's continuation frames with no bound of its own, so the page's
-/// frames are counted before it sees them: past `maxMessageBytes` the page
-/// is told "message too big" (1009) and its socket is closed. (One frame
-/// is read whole before it is seen here: its size is what the peer sends.)
-enum PageFrames {
+/// What a page's frames may be, checked before FlyingFox joins them into
+/// messages: a message holds at most `maxMessageBytes` however it is split
+/// into frames (FlyingFox joins continuations with no bound of its own), the
+/// fragments of one message are not interleaved with another's data frame
+/// (RFC 6455 section 5.4: a frame in between reset the count, and a page
+/// grew the process by 600 MB), and no reserved bit is set (no extension
+/// was agreed). Past that the page is told why (1009 or 1002) and its
+/// socket is closed. Two limits are FlyingFox's: a frame is read whole
+/// before it is seen here (its size is what the peer sends), and its mask
+/// is not kept (an unmasked frame cannot be told apart).
+struct PageFrames {
     /// Bytes one message from a page may hold: a page sends taps, edits and
     /// inspections, the largest a text field's whole text.
     static let maxMessageBytes = 1 << 20
 
-    /// The close frame that tells a page its message was too big.
-    static let tooBig = WSFrame(fin: true, opcode: .close, mask: nil,
-                                payload: Data([0x03, 0xF1]) + Data("Message Too Big".utf8))
+    /// The close frame that tells a page why it is closed.
+    static func closing(_ code: UInt16, _ reason: String) -> WSFrame {
+        WSFrame(fin: true, opcode: .close, mask: nil,
+                payload: Data([UInt8(code >> 8), UInt8(code & 0xFF)]) + Data(reason.utf8))
+    }
 
-    /// `frames`, ending with an error at the first message past the bound
-    /// (after `refuse` runs).
+    private var message = 0
+    private var fragmented = false
+
+    /// Checks the next frame; the close frame to send if it breaks a rule.
+    mutating func check(_ frame: WSFrame) -> WSFrame? {
+        if frame.rsv1 || frame.rsv2 || frame.rsv3 { return Self.closing(1002, "Protocol Error: a reserved bit is set") }
+        switch frame.opcode {
+        case .text, .binary:
+            if fragmented { return Self.closing(1002, "Protocol Error: a message began inside another") }
+            message = frame.payload.count
+            fragmented = !frame.fin
+        case .continuation:
+            message += frame.payload.count
+            if frame.fin { fragmented = false }
+        default:
+            return nil
+        }
+        return message > Self.maxMessageBytes ? Self.closing(1009, "Message Too Big") : nil
+    }
+
+    /// `frames` as the page sent them, ending with an error at the first
+    /// frame that breaks a rule (after `refuse` is handed the close frame).
+    /// Read in the reader's own task (no task of its own: it ends with the
+    /// connection).
     static func bounded(_ frames: AsyncThrowingStream<WSFrame, any Error>,
-                        refuse: @escaping @Sendable () -> Void) -> AsyncThrowingStream<WSFrame, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                var message = 0
-                do {
-                    for try await frame in frames {
-                        switch frame.opcode {
-                        case .text, .binary: message = frame.payload.count
-                        case .continuation: message += frame.payload.count
-                        default: break
-                        }
-                        if message > maxMessageBytes { refuse(); throw PreviewError("a page's message is over \(maxMessageBytes) bytes") }
-                        continuation.yield(frame)
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
+                        refuse: @escaping @Sendable (WSFrame) -> Void) -> AsyncThrowingStream<WSFrame, any Error> {
+        let reader = Reader(frames.makeAsyncIterator())
+        return AsyncThrowingStream(unfolding: { try await reader.next(refuse) })
+    }
+
+    /// The iterator and the checks, kept between pulls (one reader pulls at a time).
+    private final class Reader: @unchecked Sendable {
+        var frames: AsyncThrowingStream<WSFrame, any Error>.AsyncIterator
+        var rules = PageFrames()
+        init(_ frames: AsyncThrowingStream<WSFrame, any Error>.AsyncIterator) { self.frames = frames }
+
+        func next(_ refuse: (WSFrame) -> Void) async throws -> WSFrame? {
+            guard let frame = try await frames.next() else { return nil }
+            if let close = rules.check(frame) {
+                refuse(close)
+                throw PreviewError("a page broke the WebSocket rules")
             }
-            continuation.onTermination = { _ in task.cancel() }
+            return frame
         }
     }
 }
 
-/// What a page sends: each text message is queued for the runtime's thread.
-/// Its own outgoing stream stays open, empty, until the page goes.
+/// What a page sends: each message is queued for the runtime's thread (a
+/// binary one too, to be refused there: the page is told). Its own outgoing
+/// stream stays open, empty, until the page goes.
 struct PageRequests: WSMessageHandler {
     let session: PreviewSession
+    let page: UUID
 
     func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
         let (outgoing, continuation) = AsyncStream<WSMessage>.makeStream()
-        let session = self.session
+        let session = self.session, page = self.page
         Task {
             for await message in client {
-                guard case .text(let text) = message else { continue }
-                if !session.enqueue(text) {   // the runtime is far behind: this page is closed, not silently dropped
+                let request: PageRequest
+                switch message {
+                case .text(let text): request = .text(text, from: page)
+                case .data: request = .text(nil, from: page)
+                case .close: continue
+                }
+                if !session.enqueue(request) {   // the runtime is far behind: this page is closed, not silently dropped
                     continuation.yield(.close(WSCloseCode(1013, reason: "Try Again Later: too many requests wait")))
                     break
                 }

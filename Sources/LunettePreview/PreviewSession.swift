@@ -26,7 +26,7 @@ public final class PreviewSession: @unchecked Sendable {
     /// A page's request (any thread); false if it was refused: too many
     /// requests wait for the runtime's thread (`RequestQueue`).
     @discardableResult
-    func enqueue(_ text: String) -> Bool { requests.push(text) }
+    func enqueue(_ request: PageRequest) -> Bool { requests.push(request) }
 
     /// Waits up to `timeout` seconds for a request, then handles every
     /// waiting one; what they changed goes to pages once, after all of them
@@ -35,7 +35,15 @@ public final class PreviewSession: @unchecked Sendable {
     @discardableResult
     public func pump(waiting timeout: Double = 0) -> Bool {
         let batch = requests.take(waiting: timeout)
-        for text in batch { handle(text) }
+        for request in batch {
+            switch request {
+            case .hello(let page):                  // a new page: what the others have, to it alone
+                publish()
+                welcome(page)
+            case .text(let text, _):
+                handle(text)
+            }
+        }
         if needsFrame { needsFrame = false; publish() }
         return !batch.isEmpty
     }
@@ -185,19 +193,54 @@ public final class PreviewSession: @unchecked Sendable {
 
     /// A Picker option as the page sent it: its text and its kind
     /// ("string", "number" or "boolean"), as the option list describes it.
-    private static func option(_ request: [String: Any]) -> LuaValue {
-        let text = request["value"] as? String ?? ""
-        switch request["kind"] as? String {
-        case "number": return Int(text).map(LuaValue.int) ?? Double(text).map(LuaValue.double) ?? .string(text)
-        case "boolean": return .bool(text == "true")
-        default: return .string(text)
+    private static func option(_ request: [String: Any]) throws -> LuaValue {
+        let text: String = try field(request, "value", "a string")
+        switch try field(request, "kind", "a string") as String {
+        case "number":
+            guard let number = Int(text).map(LuaValue.int) ?? Double(text).map(LuaValue.double) else {
+                throw PreviewError("select: the option \(Self.quoted(shortened(text))) is no number")
+            }
+            return number
+        case "boolean":
+            guard text == "true" || text == "false" else { throw PreviewError("select: the option is no boolean") }
+            return .bool(text == "true")
+        case "string": return .string(text)
+        case let kind: throw PreviewError("select: an option's kind is string, number or boolean, not \(Self.quoted(shortened(kind)))")
         }
     }
 
-    private func handle(_ text: String) {
-        guard let data = text.data(using: .utf8),
+    /// `text` in quotes, as a message names what a page sent.
+    private static func quoted(_ text: String) -> String { "\"\(text)\"" }
+
+    /// The field `name` of a request, of the type the page's script sends
+    /// (`what` says it); a missing or mistyped one refuses the request
+    /// rather than act on a value made up for it.
+    private static func field<T>(_ request: [String: Any], _ name: String, _ what: String) throws -> T {
+        if let value = request[name] as? T { return value }
+        let type = request["type"] as? String ?? "a request"
+        throw PreviewError("\(type): its \"\(name)\" is \(what)\(request[name] == nil ? ", and is missing" : "")")
+    }
+
+    /// An integer field (JSON numbers arrive as NSNumber: 2.5 is no integer).
+    private static func integer(_ request: [String: Any], _ name: String) throws -> Int {
+        let number: NSNumber = try field(request, name, "an integer")
+        guard let int = Int(exactly: number.doubleValue) else {
+            throw PreviewError("\(request["type"] as? String ?? "a request"): its \"\(name)\" is an integer")
+        }
+        return int
+    }
+
+    /// Carries out a page's request: a JSON object with a "type" (the
+    /// page's script sends them). One the preview cannot read is refused,
+    /// and the pages are told, as for one it cannot carry out.
+    private func handle(_ text: String?) {
+        guard let text, let data = text.data(using: .utf8),
               let request = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let type = request["type"] as? String else { return }
+              let type = request["type"] as? String else {
+            let what = text == nil ? "a binary message" : "\(text!.utf8.count) bytes that are no JSON object with a \"type\""
+            refuse("a request the preview cannot read (\(what)): a page sends JSON text")
+            return
+        }
         let nodeID = request["node"] as? String ?? ""
         // A request that may change a tree: the next publish looks (an
         // inspection, the graph, pausing the clock change none).
@@ -205,9 +248,6 @@ public final class PreviewSession: @unchecked Sendable {
         noteAcknowledged(request)
         do {
             switch type {
-            case "hello":                           // a new page: what the others have, to it alone
-                publish()
-                if let client = (request["page"] as? String).flatMap(UUID.init(uuidString:)) { welcome(client) }
             case "resync":                          // a page could not apply a patch: every app whole
                 lastFrame = ""
                 framedApps = []
@@ -215,18 +255,23 @@ public final class PreviewSession: @unchecked Sendable {
             case "select", "setValue", "step", "tap", "submit", "toggle", "setText", "scroll", "pop", "delete", "move", "refresh":
                 // A request on a node that went under it (a click racing a
                 // frame) is dropped: it is no error of the script's.
-                guard let node = target(of: request) else { needsFrame = true; return }
+                guard let node = target(of: request) else {
+                    record("event", "\(type) on a node no longer drawn: not carried out")
+                    needsFrame = true
+                    return
+                }
                 try act(type, on: node, request)
                 needsFrame = true
             case "inspect":
-                guard let node = PreviewTree.node(nodeID, in: runtime) else {
+                guard let path = PreviewTree.path(nodeID, in: runtime), let node = path.last else {
                     send(["type": "inspection", "node": nodeID, "gone": true])   // the selection went: not an error
                     return
                 }
-                send(inspection(of: node, id: nodeID))
+                send(inspection(of: node, id: nodeID, along: path))
             case "setState":
-                let view = request["view"] as? String ?? "", name = request["name"] as? String ?? ""
-                let value = request["value"] as? String ?? "nil"
+                let view: String = try Self.field(request, "view", "a view's label")
+                let name: String = try Self.field(request, "name", "a state's name")
+                let value: String = try Self.field(request, "value", "Lua text")
                 // State a SecureField binds is hidden in inspection: the timeline does not show what was typed.
                 // Decided before the write and after it, failing closed: shown only if both inspections show it.
                 let hidden = request["hidden"] as? Bool == true || isHidden(name, of: view)
@@ -237,25 +282,31 @@ public final class PreviewSession: @unchecked Sendable {
                 record("event", "set \(view).\(name) = \(shown ? value : "(hidden: a SecureField's text)")")
                 needsFrame = true
             case "graph":
-                send(graph(of: request["view"] as? String))
+                send(graph(of: request["view"] == nil ? nil : try Self.field(request, "view", "a view's label") as String))
             case "clock":
-                switch request["action"] as? String {
+                switch try Self.field(request, "action", "pause, resume or step") as String {
                 case "pause": clockPaused = true
                 case "resume": clockPaused = false
                 case "step":
-                    if runtime.advanceClock(by: request["seconds"] as? Double ?? 0.1) == false { runtime.runDueWork() }
+                    let seconds: NSNumber = try Self.field(request, "seconds", "a number")
+                    if runtime.advanceClock(by: seconds.doubleValue) == false { runtime.runDueWork() }
                     needsFrame = true
-                default: break
+                case let action: throw PreviewError("clock: its \"action\" is pause, resume or step, not \(Self.quoted(Self.shortened(action)))")
                 }
                 send(["type": "clock", "paused": clockPaused])
             default:
                 throw PreviewError("unknown request '\(type)'")
             }
         } catch {
-            record("error", "\(error)")
-            send(["type": "failure", "message": "\(error)"])
-            needsFrame = true
+            refuse("\(error)")
         }
+    }
+
+    /// A request that failed or was refused: said in the timeline and to the pages.
+    private func refuse(_ message: String) {
+        record("error", message)
+        send(["type": "failure", "message": Self.shortened(message)])
+        needsFrame = true
     }
 
     /// Sends a page that just connected the last frame, the whole timeline
@@ -263,7 +314,7 @@ public final class PreviewSession: @unchecked Sendable {
     /// already open have them.
     private func welcome(_ page: UUID) {
         sendWholeFrame(to: page)
-        if !timeline.isEmpty { clients.send(Self.encode(["type": "timeline", "entries": timeline]), to: page) }
+        if !timeline.isEmpty { clients.send(Self.encode(["type": "timeline", "entries": newestEntries()]), to: page) }
         if let overlay { clients.send(Self.encode(["type": "error", "message": overlay]), to: page) }
     }
 
@@ -294,15 +345,15 @@ public final class PreviewSession: @unchecked Sendable {
         }
         switch type {
         case "select": try runtime.select(node, Self.option(request))
-        case "setValue": try runtime.setValue(node, (request["value"] as? NSNumber)?.doubleValue ?? 0)
-        case "step": try runtime.step(node, by: request["by"] as? Int ?? 1)
+        case "setValue": try runtime.setValue(node, (Self.field(request, "value", "a number") as NSNumber).doubleValue)
+        case "step": try runtime.step(node, by: Self.integer(request, "by"))
         case "tap": try runtime.tap(node)
         case "submit": try runtime.tap(node, submit: true)
         case "toggle": try runtime.toggle(node)
-        case "setText": try runtime.setText(node, request["text"] as? String ?? "")
-        case "scroll": try runtime.scroll(node, to: request["row"] as? Int ?? 1)
+        case "setText": try runtime.setText(node, Self.field(request, "text", "a string"))
+        case "scroll": try runtime.scroll(node, to: Self.integer(request, "row"))
         case "delete": try runtime.delete(node)
-        case "move": try runtime.move(node, to: request["to"] as? Int ?? 1)
+        case "move": try runtime.move(node, to: Self.integer(request, "to"))
         case "refresh": try runtime.refresh(node)
         default: try NavigationPop(runtime: runtime).pop(node)
         }
@@ -330,23 +381,21 @@ public final class PreviewSession: @unchecked Sendable {
     private var acknowledged: [String: Int] = [:]
 
     private func noteAcknowledged(_ request: [String: Any]) {
-        guard let client = request["client"] as? String, client.count <= 64, let seq = request["seq"] as? Int else { return }
+        guard let client = request["client"] as? String, client.utf8.count <= 64, let seq = request["seq"] as? Int else { return }
         if acknowledged[client] == nil && acknowledged.count >= 64 { acknowledged.removeAll() }   // pages come and go
         acknowledged[client] = seq
     }
 
-    private func inspection(of node: RenderNode, id: String) -> [String: Any] {
+    /// What the inspector shows of `node`, found at the end of `path` (the
+    /// nodes from its app's top): a node that is no view shows the view it
+    /// belongs to, the nearest enclosing one — found along the path once (it
+    /// was found again from the top for each level, and an id of 40,000
+    /// characters held the runtime's thread for half a minute).
+    private func inspection(of node: RenderNode, id: String, along path: [RenderNode]) -> [String: Any] {
         var out: [String: Any] = ["type": "inspection", "node": id, "nodeType": node.typeName]
         out["modifiers"] = node.modifiers.map { "\($0.name)(\($0.value))" }
         out["attributes"] = node.attributes.map { "\($0.name) = \($0.value)" }
-        // A node that is no view shows the view it belongs to: the nearest enclosing one.
-        var owner: RenderNode? = node, ownerID = id
-        while let candidate = owner, runtime.inspect(candidate) == nil,
-              let dot = ownerID.lastIndex(where: { $0 == "." || $0 == "/" }), ownerID[dot] == "." {
-            ownerID = String(ownerID[..<dot])
-            owner = PreviewTree.node(ownerID, in: runtime)
-        }
-        if let owner, let view = runtime.inspect(owner) {
+        if let view = path.reversed().lazy.compactMap({ self.runtime.inspect($0) }).first {
             out["view"] = view.label
             out["renders"] = view.renders
             out["dependencies"] = view.dependencies
@@ -373,10 +422,24 @@ public final class PreviewSession: @unchecked Sendable {
         for label in views {
             for dependency in runtime.dependencies(of: label) ?? [] {
                 edges.append(["view": label, "reads": dependency])
-                mermaid += "  \(Self.mermaidID(dependency))[\"\(dependency)\"] --> \(Self.mermaidID(label))[\"\(label)\"]\n"
+                mermaid += "  \(Self.mermaidID(dependency))[\"\(Self.mermaidText(dependency))\"] --> "
+                    + "\(Self.mermaidID(label))[\"\(Self.mermaidText(label))\"]\n"
             }
         }
         return ["type": "graph", "json": Self.encode(["views": views, "edges": edges]), "mermaid": mermaid]
+    }
+
+    /// A label as Mermaid text in quotes: its quotes, #, and line breaks as
+    /// Mermaid's entity codes (a script's label could end the quotes).
+    private static func mermaidText(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"", "#", "\n", "\r", "<", ">": out += "#\(scalar.value);"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     private static func mermaidID(_ s: String) -> String {
@@ -406,13 +469,46 @@ public final class PreviewSession: @unchecked Sendable {
         return text
     }
 
+    /// The bytes of text one timeline entry or failure keeps: a request's
+    /// text is the page's, of any size (a megabyte each kept 4 GB within
+    /// the timeline's 4,000 entries, and a new page was sent more than its
+    /// outbox takes).
+    static let longestEntry = 2000
+
+    /// `text`, cut at a character within `longestEntry` bytes, saying how long it was.
+    static func shortened(_ text: String) -> String {
+        let bytes = text.utf8.count
+        guard bytes > longestEntry else { return text }
+        var kept = Substring(text).prefix(0)
+        var used = 0
+        for character in text {
+            used += character.utf8.count
+            if used > longestEntry { break }
+            kept = text[..<text.index(after: kept.endIndex)]
+        }
+        return "\(kept)… (\(bytes) bytes)"
+    }
+
     private func record(_ kind: String, _ text: String) {
-        timeline.append(["kind": kind, "text": text, "at": Date().timeIntervalSince1970])
+        timeline.append(["kind": kind, "text": Self.shortened(text), "at": Date().timeIntervalSince1970])
         if timeline.count > 4000 {
             let dropped = timeline.count - 2000
             timeline.removeFirst(dropped)
             sentTimeline = max(0, sentTimeline - dropped)
         }
+    }
+
+    /// The newest timeline entries whose texts fit in a quarter of a page's
+    /// outbox (a new page is sent them in one message: past its outbox it
+    /// was closed at once).
+    private func newestEntries() -> [[String: Any]] {
+        var bytes = 0, first = timeline.count
+        while first > 0 {
+            bytes += ((timeline[first - 1]["text"] as? String)?.utf8.count ?? 0) + 64
+            if bytes > Outbox.maxPendingBytes / 4 { break }
+            first -= 1
+        }
+        return Array(timeline[first...])
     }
 
     private func sendTimeline() {
@@ -438,6 +534,13 @@ struct PreviewError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// What a page asked: its text (nil: a binary message, refused), or, from
+/// the server itself, that a page opened.
+enum PageRequest {
+    case hello(UUID)
+    case text(String?, from: UUID)
+}
+
 /// Requests from pages, queued by server threads for the runtime's thread,
 /// bounded: while the runtime is busy (a long body, a paused script) pages
 /// cannot make the process hold more than `maxWaiting` requests and
@@ -449,31 +552,42 @@ final class RequestQueue: @unchecked Sendable {
     static let maxWaiting = 4096
     /// Bytes of requests that may wait for the runtime's thread.
     static let maxWaitingBytes = 16 << 20
+    /// A page's share of those: one page that sends too much is the one
+    /// closed, not the page that sends next.
+    static let maxWaitingOfPage = maxWaiting / 4
+    static let maxWaitingBytesOfPage = maxWaitingBytes / 4
 
     private let condition = NSCondition()
-    private var waiting: [String] = []
+    private var waiting: [PageRequest] = []
     private var waitingBytes = 0
+    private var pages: [UUID: (count: Int, bytes: Int)] = [:]
 
-    /// Queues `text`; false (nothing queued) past the bound.
-    func push(_ text: String) -> Bool {
-        let bytes = text.utf8.count
+    /// Queues `request`; false (nothing queued) past the bound.
+    func push(_ request: PageRequest) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        guard waiting.count < Self.maxWaiting, bytes <= Self.maxWaitingBytes - waitingBytes else { return false }
-        waiting.append(text)
-        waitingBytes += bytes
+        if case let .text(text, page) = request {
+            let bytes = text?.utf8.count ?? 0
+            let share = pages[page] ?? (0, 0)
+            guard waiting.count < Self.maxWaiting, bytes <= Self.maxWaitingBytes - waitingBytes,
+                  share.count < Self.maxWaitingOfPage, bytes <= Self.maxWaitingBytesOfPage - share.bytes else { return false }
+            pages[page] = (share.count + 1, share.bytes + bytes)
+            waitingBytes += bytes
+        }
+        waiting.append(request)                         // a page's hello: one a connection
         condition.signal()
         return true
     }
 
     /// Every waiting request, after waiting up to `timeout` seconds for one.
-    func take(waiting timeout: Double) -> [String] {
+    func take(waiting timeout: Double) -> [PageRequest] {
         condition.lock()
         defer { condition.unlock() }
         if waiting.isEmpty && timeout > 0 { _ = condition.wait(until: Date().addingTimeInterval(timeout)) }
         let batch = waiting
         waiting = []
         waitingBytes = 0
+        pages = [:]
         return batch
     }
 }

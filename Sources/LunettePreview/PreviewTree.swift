@@ -36,17 +36,29 @@ enum PreviewTree {
 
     /// The node an id names, if it is still rendered.
     static func node(_ id: String, in runtime: LunetteRuntime) -> RenderNode? {
-        let parts = id.split(separator: "/", maxSplits: 1)
+        path(id, in: runtime)?.last
+    }
+
+    /// The longest id a page may name: "app/i.j.k…", a place for each level
+    /// of a tree at most `LUN_MAX_TREE_DEPTH` deep.
+    static let longestID = 16 << 10
+
+    /// The nodes an id names, from the app's top to the node itself, if they
+    /// are still rendered: each place a number, none empty ("1/0..2" names
+    /// nothing: an id that was not drawn is not repaired into one that was).
+    static func path(_ id: String, in runtime: LunetteRuntime) -> [RenderNode]? {
+        guard id.utf8.count <= longestID else { return nil }
+        let parts = id.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, let appID = Int(parts[0]),
               let app = runtime.apps.first(where: { Int($0.idNumber) == appID }) else { return nil }
         var nodes = flattened(app.nodes)
-        var found: RenderNode?
-        for step in parts[1].split(separator: ".") {
+        var path: [RenderNode] = []
+        for step in parts[1].split(separator: ".", omittingEmptySubsequences: false) {
             guard let index = Int(step), index >= 0, index < nodes.count else { return nil }
-            found = nodes[index]
+            path.append(nodes[index])
             nodes = flattened(nodes[index].children)
         }
-        return found
+        return path
     }
 
     /// Whether `node` hosts the unit `unit` (a traced run's), or holds it

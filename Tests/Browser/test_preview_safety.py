@@ -7,6 +7,7 @@ the process; running out of descriptors does not stop the server; and a
 page of 10,000 views arrives in seconds.
 """
 import base64
+import json
 import http.server
 import os
 import re
@@ -522,6 +523,201 @@ class PageMessageTests(unittest.TestCase):
             self.assertEqual(close_code(s), 1013, "the page is told to try again later, not left with lost requests")
             s.close()
             self.assertIsNone(preview.process.poll(), "the preview stopped")
+
+
+def page_messages(s, seconds=3, until=None):
+    """The JSON messages a page is sent within `seconds` (or up to the first
+    for which `until` is true), and the close code if the server closed it
+    (None if it stayed open)."""
+    s.settimeout(seconds)
+    buffer, out, end = b"", [], time.monotonic() + seconds
+
+    def need(n):
+        nonlocal buffer
+        while len(buffer) < n:
+            s.settimeout(max(0.05, end - time.monotonic()))
+            chunk = s.recv(1 << 20)
+            if not chunk:
+                raise EOFError
+            buffer += chunk
+
+    try:
+        while time.monotonic() < end:
+            need(2)
+            opcode, n, at = buffer[0] & 0x0F, buffer[1] & 0x7F, 2
+            if n == 126:
+                need(4); n, at = int.from_bytes(buffer[2:4], "big"), 4
+            elif n == 127:
+                need(10); n, at = int.from_bytes(buffer[2:10], "big"), 10
+            need(at + n)
+            payload, buffer = buffer[at:at + n], buffer[at + n:]
+            if opcode == 8:
+                return out, int.from_bytes(payload[:2], "big") if len(payload) >= 2 else 0
+            if opcode == 1:
+                out.append(json.loads(payload))
+                if until and until(out[-1]):
+                    break
+    except (EOFError, socket.timeout, ConnectionError, OSError):
+        pass
+    return out, None
+
+
+def failures(messages):
+    return [m["message"] for m in messages if m.get("type") == "failure"]
+
+
+class PageRequestTests(unittest.TestCase):
+    """What a page asks is read strictly and costs what it is: each case
+    failed before session 21 (a hostile read of the preview's inbound side)."""
+
+    open_page = PageMessageTests.open_page
+
+    def test_an_id_the_page_never_drew_is_answered_at_once(self):
+        with serving(FramingTests.SCRIPT) as preview:
+            s = self.open_page(preview)
+            page_messages(s, 1)
+            started = time.monotonic()
+            s.sendall(client_frame(0x1, json.dumps({"type": "inspect", "node": "1/0" + "." * 40000}).encode()))
+            messages, code = page_messages(s, 10, until=lambda m: m.get("type") == "inspection")
+            self.assertIsNone(code)
+            answer = [m for m in messages if m.get("type") == "inspection"]
+            self.assertTrue(answer and answer[0].get("gone"), messages)   # "1/0...." names no node: it held the thread 29 s
+            self.assertLess(time.monotonic() - started, 5)
+            s.close()
+
+    def test_a_message_begun_inside_another_closes_its_page(self):
+        with serving(FramingTests.SCRIPT) as preview:
+            s = self.open_page(preview)
+            s.sendall(client_frame(0x1, b'{"type":"', fin=False))
+            try:
+                for _ in range(4):                      # a whole frame between the fragments reset the count
+                    s.sendall(client_frame(0x1, b"{}") + client_frame(0x0, b"x" * 600000, fin=False))
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.assertEqual(close_code(s), 1002)
+            s.close()
+
+    def test_a_pages_hello_and_unreadable_requests_are_refused_aloud(self):
+        with serving(FramingTests.SCRIPT) as preview:
+            s = self.open_page(preview)
+            page_messages(s, 1)
+            s.sendall(client_frame(0x1, b'{"type":"hello"}') + client_frame(0x1, b"not json")
+                      + client_frame(0x2, b"\x00\x01") + client_frame(0x1, b'{"type":"clock","action":"rewind"}'))
+            messages, code = page_messages(s, 3)
+            said = failures(messages)
+            self.assertIsNone(code)
+            self.assertIn("unknown request 'hello'", said)          # the server's own: a page's cost a whole frame each
+            self.assertTrue(any("cannot read" in f and "no JSON object" in f for f in said), said)
+            self.assertTrue(any("cannot read (a binary message)" in f for f in said), said)
+            self.assertTrue(any('"action" is pause, resume or step' in f for f in said), said)
+            s.close()
+
+    FIELD = """
+local ui = require("lunette")
+return ui.View("Field", { state = { name = "typed by a person" }, body = function(self)
+  return ui.VStack { ui.TextField("name", self["$name"]) }
+end })()
+"""
+
+    def test_a_field_of_the_wrong_type_refuses_the_request_and_changes_nothing(self):
+        with serving(self.FIELD) as preview:
+            s = self.open_page(preview)
+            messages, _ = page_messages(s, 1)
+            frame = next(m for m in messages if m.get("type") == "frame")
+            field = next(n for n in walk_nodes(frame["apps"]) if n["type"] == "TextField")
+            for request in ({"type": "setText", "node": field["id"], "text": ["a"]},      # it cleared the field
+                            {"type": "setText", "node": field["id"]},
+                            {"type": "setState", "view": "Field#1", "name": "name"}):     # it wrote nil
+                s.sendall(client_frame(0x1, json.dumps(request).encode()))
+            s.sendall(client_frame(0x1, json.dumps({"type": "inspect", "node": field["id"]}).encode()))
+            messages, _ = page_messages(s, 3)
+            said = failures(messages)
+            self.assertIn('setText: its "text" is a string', said)
+            self.assertIn('setText: its "text" is a string, and is missing', said)
+            self.assertIn('setState: its "value" is Lua text, and is missing', said)
+            inspection = next(m for m in messages if m.get("type") == "inspection")
+            self.assertIn('name = "typed by a person"', inspection["state"])
+            s.close()
+
+    def test_the_page_that_fills_its_share_of_the_queue_is_the_one_closed(self):
+        with serving(BUSY) as preview:
+            a, b = self.open_page(preview), self.open_page(preview)
+            time.sleep(1)
+            a.sendall(client_frame(0x1, b'{"type":"resync"}') * 4095)
+            time.sleep(0.05)
+            b.sendall(client_frame(0x1, json.dumps({"type": "inspect", "node": "1/0"}).encode()) * 2)
+            self.assertEqual(close_code(a), 1013)
+            _, code = page_messages(b, 3)
+            self.assertIsNone(code, "the page that sent two requests was closed for another's")
+            a.close()
+            b.close()
+
+    def test_a_new_page_opens_after_long_requests_and_sees_them_shortened(self):
+        with serving(FramingTests.SCRIPT) as preview:
+            s = self.open_page(preview)
+            for _ in range(10):                         # each kept whole: a new page's timeline passed its outbox
+                s.sendall(client_frame(0x1, json.dumps({"type": "A" * 1000000}).encode()))   # "unknown request 'AA…'"
+            page_messages(s, 3)
+            s.close()
+            again = self.open_page(preview)
+            messages, code = page_messages(again, 5)
+            self.assertIsNone(code, "a new page was closed as too far behind")
+            entries = [e for m in messages if m.get("type") == "timeline" for e in m["entries"]]
+            self.assertTrue(entries)
+            self.assertTrue(all(len(e["text"].encode()) < 2100 for e in entries), [len(e["text"]) for e in entries])
+            self.assertTrue(any(e["text"].endswith("(1000018 bytes)") for e in entries), entries[-1]["text"][-40:])
+            again.close()
+
+
+class PageSocketTests(unittest.TestCase):
+    """What a page's socket holds goes with it (session 21's hostile read)."""
+
+    open_page = PageMessageTests.open_page
+
+    def test_pages_closed_for_broken_frames_leave_no_socket_and_new_pages_are_served(self):
+        with serving(FramingTests.SCRIPT) as preview:
+            def sockets():
+                fds = os.listdir(f"/proc/{preview.process.pid}/fd")
+                return sum(1 for f in fds if os.readlink(f"/proc/{preview.process.pid}/fd/{f}").startswith("socket:"))
+            base = sockets()
+            for _ in range(40):                          # invalid UTF-8: closed with 1002
+                s = self.open_page(preview)
+                s.sendall(client_frame(0x1, b"\xff"))
+                self.assertEqual(close_code(s), 1002)
+                s.close()
+            time.sleep(3)
+            self.assertEqual(sockets(), base, "sockets the server kept after its pages went")
+            s = self.open_page(preview)                  # a handshake was left unanswered
+            s.close()
+
+    def test_a_page_that_pings_and_never_reads_holds_one_pong(self):
+        with serving(FramingTests.SCRIPT) as preview:
+            s = self.open_page(preview)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            time.sleep(1)
+            before = preview.rss_megabytes()
+            ping = client_frame(0x9, b"p" * 125) * 512
+            s.settimeout(0.5)
+            end = time.monotonic() + 6
+            while time.monotonic() < end:
+                try:
+                    s.sendall(ping)
+                except (socket.timeout, BlockingIOError):
+                    pass                                 # the server reads no faster than it may answer
+                except OSError:
+                    break
+            after = preview.rss_megabytes()
+            s.close()
+            self.assertIsNone(preview.process.poll())
+            self.assertLess(after - before, 64, f"grew from {before:.0f} MB to {after:.0f} MB")
+
+
+def walk_nodes(apps):
+    stack = [n for a in apps for n in a.get("nodes", [])]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.get("children", []))
 
 
 class DescriptorTests(unittest.TestCase):

@@ -73,6 +73,9 @@ extension LunetteRuntime {
         guard let unit = apps.lazy.compactMap({ self.unit(named: view, in: $0) }).first else {
             throw LunetteError.script("no view named \(view) is rendered")
         }
+        guard !name.utf8.contains(0) else {                   // C reads the name to its first NUL: another state's
+            throw LunetteError.script("\(view) has no state named with a NUL byte")
+        }
         let status = value.withCString { lun_unit_set(L, unit.recordRef, name, $0, value.utf8.count) }
         if status == LUN_SYNTAX { throw LunetteError.syntax("'\(value)' is not a Lua value") }
         guard status == LUN_OK else { throw LunetteError.script(lastError) }

@@ -156,8 +156,18 @@ final class Clients: @unchecked Sendable {
     private let lock = NSLock()
     private var outboxes: [UUID: Outbox] = [:]
 
-    func add(_ id: UUID, _ outbox: Outbox) {
-        lock.lock(); outboxes[id] = outbox; lock.unlock()
+    /// Pages open at once: with each page's bounds (its outbox, a message
+    /// it sends, its share of the requests), this bounds what pages can make
+    /// the process hold (500 pages each holding most of a message held
+    /// 564 MB).
+    static let mostPages = 64
+
+    /// Adds a page; false (nothing added) if `mostPages` are open.
+    func add(_ id: UUID, _ outbox: Outbox) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        guard outboxes.count < Self.mostPages else { return false }
+        outboxes[id] = outbox
+        return true
     }
 
     func remove(_ id: UUID) {
@@ -205,9 +215,12 @@ struct PreviewSocket: WSHandler {
         // answers pings; its replies go through the outbox too. It sees the
         // frames through a bound on a message's size.
         let id = UUID(), outbox = Outbox(), clients = self.clients
+        guard clients.add(id, outbox) else {
+            let closing = PageFrames.closing(1013, "Try Again Later: \(Clients.mostPages) pages are open")
+            return AsyncStream { $0.yield(closing); $0.finish() }
+        }
         let bounded = PageFrames.bounded(client) { outbox.sendControl($0) }
         let replies = try await MessageFrameWSHandler(handler: PageRequests(session: session, page: id)).makeFrames(for: bounded)
-        clients.add(id, outbox)
         Task {
             for await frame in replies { outbox.sendControl(frame) }
             clients.remove(id)

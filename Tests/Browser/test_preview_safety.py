@@ -712,6 +712,24 @@ class PageSocketTests(unittest.TestCase):
             self.assertLess(after - before, 64, f"grew from {before:.0f} MB to {after:.0f} MB")
 
 
+class PageCountTests(unittest.TestCase):
+    open_page = PageMessageTests.open_page
+
+    def test_pages_past_the_most_open_at_once_are_told_to_try_again(self):
+        with serving(FramingTests.SCRIPT) as preview:
+            pages = [self.open_page(preview) for _ in range(64)]   # 500 pages each holding most of a message: 564 MB
+            extra = self.open_page(preview)
+            self.assertEqual(close_code(extra), 1013)
+            extra.close()
+            pages.pop().close()
+            time.sleep(1)
+            again = self.open_page(preview)
+            _, code = page_messages(again, 2)
+            self.assertIsNone(code, "a page was refused with fewer than the most open")
+            for page in pages + [again]:
+                page.close()
+
+
 def walk_nodes(apps):
     stack = [n for a in apps for n in a.get("nodes", [])]
     while stack:

@@ -177,9 +177,7 @@ final class Clients: @unchecked Sendable {
     /// Sends one page `text` (nothing if it went).
     func send(_ text: String, to id: UUID, kind: PageMessage = .message) {
         lock.lock(); let outbox = outboxes[id]; lock.unlock()
-        guard let outbox else { return }
-        outbox.send(text, kind: kind)
-        if !outbox.isOpen { remove(id) }
+        outbox?.send(text, kind: kind)                  // one closed stays counted until its connection ends
     }
 
     /// The pages that dropped patches and wait for a whole frame.
@@ -191,10 +189,7 @@ final class Clients: @unchecked Sendable {
     /// Sends every page `text`, of `kind`.
     func broadcast(_ text: String, kind: PageMessage = .message) {
         lock.lock(); let all = outboxes; lock.unlock()
-        for (id, outbox) in all {
-            outbox.send(text, kind: kind)
-            if !outbox.isOpen { remove(id) }
-        }
+        for outbox in all.values { outbox.send(text, kind: kind) }
     }
 
     var count: Int {
@@ -220,15 +215,31 @@ struct PreviewSocket: WSHandler {
             return AsyncStream { $0.yield(closing); $0.finish() }
         }
         let bounded = PageFrames.bounded(client) { outbox.sendControl($0) }
-        let replies = try await MessageFrameWSHandler(handler: PageRequests(session: session, page: id)).makeFrames(for: bounded)
+        let requests = PageRequests(session: session, page: id, isOpen: { outbox.isOpen })
+        let replies = try await MessageFrameWSHandler(handler: requests).makeFrames(for: bounded)
         Task {
             for await frame in replies { outbox.sendControl(frame) }
-            clients.remove(id)
-            outbox.finish()
+            outbox.finish()                              // what it sent is read: nothing more is queued for it
         }
         session.enqueue(.hello(id))
-        return AsyncStream(unfolding: { await outbox.next() })
+        // The page holds its place among the open ones until its connection
+        // ends (FlyingFox lets go of this stream): a page that stopped
+        // reading, or whose socket failed at its first write, holds it until
+        // then (its place was given back when its reading ended, or never).
+        let lease = PageLease { clients.remove(id); outbox.finish() }
+        return AsyncStream(unfolding: { [lease] in
+            withExtendedLifetime(lease) {}
+            return await outbox.next()
+        })
     }
+}
+
+/// Runs `end` when the last reference goes: a page's place among the open
+/// ones, given back when its connection lets go of the stream that holds it.
+final class PageLease: @unchecked Sendable {
+    private let end: () -> Void
+    init(_ end: @escaping () -> Void) { self.end = end }
+    deinit { end() }
 }
 
 /// What a page's frames may be, checked before FlyingFox joins them into
@@ -305,12 +316,15 @@ struct PageFrames {
 struct PageRequests: WSMessageHandler {
     let session: PreviewSession
     let page: UUID
+    /// Whether the page is still sent messages: one closed (too far behind) acts no more.
+    let isOpen: @Sendable () -> Bool
 
     func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
         let (outgoing, continuation) = AsyncStream<WSMessage>.makeStream()
-        let session = self.session, page = self.page
+        let session = self.session, page = self.page, isOpen = self.isOpen
         Task {
             for await message in client {
+                guard isOpen() else { break }
                 let request: PageRequest
                 switch message {
                 case .text(let text): request = .text(text, from: page)

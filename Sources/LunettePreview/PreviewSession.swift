@@ -216,15 +216,27 @@ public final class PreviewSession: @unchecked Sendable {
     /// (`what` says it); a missing or mistyped one refuses the request
     /// rather than act on a value made up for it.
     private static func field<T>(_ request: [String: Any], _ name: String, _ what: String) throws -> T {
-        if let value = request[name] as? T { return value }
+        if let value = request[name] as? T, !isBoolean(request[name]) || T.self == Bool.self { return value }
         let type = request["type"] as? String ?? "a request"
         throw PreviewError("\(type): its \"\(name)\" is \(what)\(request[name] == nil ? ", and is missing" : "")")
     }
 
-    /// An integer field (JSON numbers arrive as NSNumber: 2.5 is no integer).
+    /// Whether a JSON value is true or false (they arrive as NSNumbers too:
+    /// `true` set a Slider to 1).
+    private static func isBoolean(_ value: Any?) -> Bool {
+        guard let number = value as? NSNumber else { return value is Bool }
+        let type = String(cString: number.objCType)
+        return type == "c" || type == "B"
+    }
+
+    /// An integer field (JSON numbers arrive as NSNumber: 2.5, 1e300 and a
+    /// boolean are no integers; one past 2^53 is read exactly or refused).
     private static func integer(_ request: [String: Any], _ name: String) throws -> Int {
         let number: NSNumber = try field(request, name, "an integer")
-        guard let int = Int(exactly: number.doubleValue) else {
+        let type = String(cString: number.objCType)
+        let exact: Int? = type == "d" || type == "f" ? Int(exactly: number.doubleValue) : number.int64Value == number.int64Value
+            && NSNumber(value: number.int64Value) == number ? Int(number.int64Value) : nil
+        guard let int = exact else {
             throw PreviewError("\(request["type"] as? String ?? "a request"): its \"\(name)\" is an integer")
         }
         return int
@@ -255,7 +267,7 @@ public final class PreviewSession: @unchecked Sendable {
             case "select", "setValue", "step", "tap", "submit", "toggle", "setText", "scroll", "pop", "delete", "move", "refresh":
                 // A request on a node that went under it (a click racing a
                 // frame) is dropped: it is no error of the script's.
-                guard let node = target(of: request) else {
+                guard let node = try target(of: request) else {
                     record("event", "\(type) on a node no longer drawn: not carried out")
                     needsFrame = true
                     return
@@ -346,7 +358,10 @@ public final class PreviewSession: @unchecked Sendable {
         switch type {
         case "select": try runtime.select(node, Self.option(request))
         case "setValue": try runtime.setValue(node, (Self.field(request, "value", "a number") as NSNumber).doubleValue)
-        case "step": try runtime.step(node, by: Self.integer(request, "by"))
+        case "step":
+            let by = try Self.integer(request, "by")
+            guard by == 1 || by == -1 else { throw PreviewError("step: its \"by\" is 1 or -1, a step up or down, not \(by)") }
+            try runtime.step(node, by: by)
         case "tap": try runtime.tap(node)
         case "submit": try runtime.tap(node, submit: true)
         case "toggle": try runtime.toggle(node)
@@ -365,8 +380,13 @@ public final class PreviewSession: @unchecked Sendable {
     /// still that node; else the one node of that type and label in that
     /// view; else nil (gone, or ambiguous: acting on a guess could tap the
     /// wrong row).
-    private func target(of request: [String: Any]) -> RenderNode? {
-        let found = PreviewTree.node(request["node"] as? String ?? "", in: runtime)
+    private func target(of request: [String: Any]) throws -> RenderNode? {
+        let id = request["node"] as? String ?? ""
+        guard PreviewTree.isWellFormed(id) else {            // a moved node is found by what it was; a made-up id is refused
+            throw PreviewError("\(request["type"] as? String ?? "a request"): its \"node\" is an id the page was sent, "
+                               + "not \(Self.quoted(Self.shortened(id)))")
+        }
+        let found = PreviewTree.node(id, in: runtime)
         guard let expected = request["expect"] as? [String: Any] else { return found }
         let identity = PreviewTree.Identity(type: expected["type"] as? String, text: expected["text"] as? String)
         if let found, identity.matches(found) { return found }
@@ -419,11 +439,18 @@ public final class PreviewSession: @unchecked Sendable {
         for app in runtime.apps { visit(app.nodes) }
         var edges: [[String: String]] = []
         var mermaid = "graph LR\n"
+        var ids: [String: String] = [:]                  // one Mermaid id a label ("A-B#1" and "A_B#1" were one)
+        func mermaidID(_ label: String) -> String {
+            if let id = ids[label] { return id }
+            let id = "n\(ids.count)"
+            ids[label] = id
+            return id
+        }
         for label in views {
             for dependency in runtime.dependencies(of: label) ?? [] {
                 edges.append(["view": label, "reads": dependency])
-                mermaid += "  \(Self.mermaidID(dependency))[\"\(Self.mermaidText(dependency))\"] --> "
-                    + "\(Self.mermaidID(label))[\"\(Self.mermaidText(label))\"]\n"
+                mermaid += "  \(mermaidID(dependency))[\"\(Self.mermaidText(dependency))\"] --> "
+                    + "\(mermaidID(label))[\"\(Self.mermaidText(label))\"]\n"
             }
         }
         return ["type": "graph", "json": Self.encode(["views": views, "edges": edges]), "mermaid": mermaid]
@@ -440,10 +467,6 @@ public final class PreviewSession: @unchecked Sendable {
             }
         }
         return out
-    }
-
-    private static func mermaidID(_ s: String) -> String {
-        "n" + String(s.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" })
     }
 
     // MARK: sending
@@ -475,18 +498,14 @@ public final class PreviewSession: @unchecked Sendable {
     /// outbox takes).
     static let longestEntry = 2000
 
-    /// `text`, cut at a character within `longestEntry` bytes, saying how long it was.
+    /// `text`, cut at a scalar within `longestEntry` bytes, saying how long
+    /// it was (a cut by characters walked a megabyte-long one whole).
     static func shortened(_ text: String) -> String {
         let bytes = text.utf8.count
         guard bytes > longestEntry else { return text }
-        var kept = Substring(text).prefix(0)
-        var used = 0
-        for character in text {
-            used += character.utf8.count
-            if used > longestEntry { break }
-            kept = text[..<text.index(after: kept.endIndex)]
-        }
-        return "\(kept)… (\(bytes) bytes)"
+        var cut = text.utf8.index(text.utf8.startIndex, offsetBy: longestEntry)
+        while cut > text.utf8.startIndex, UTF8.isContinuation(text.utf8[cut]) { text.utf8.formIndex(before: &cut) }
+        return "\(String(text.utf8[..<cut])!)… (\(bytes) bytes)"
     }
 
     private func record(_ kind: String, _ text: String) {
@@ -504,7 +523,7 @@ public final class PreviewSession: @unchecked Sendable {
     private func newestEntries() -> [[String: Any]] {
         var bytes = 0, first = timeline.count
         while first > 0 {
-            bytes += ((timeline[first - 1]["text"] as? String)?.utf8.count ?? 0) + 64
+            bytes += Self.encode(timeline[first - 1]).utf8.count + 1   // as the outbox counts: encoded
             if bytes > Outbox.maxPendingBytes / 4 { break }
             first -= 1
         }

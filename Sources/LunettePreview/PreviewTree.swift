@@ -43,18 +43,41 @@ enum PreviewTree {
     /// of a tree at most `LUN_MAX_TREE_DEPTH` deep.
     static let longestID = 16 << 10
 
+    /// Whether `id` is written as the preview writes ids: "app/i.j.k", each
+    /// place decimal digits with no sign and no leading zero ("+1/00" named
+    /// the node "1/0" did; an id the page never drew is not repaired into
+    /// one it did), at most `longestID` bytes.
+    static func isWellFormed(_ id: String) -> Bool {
+        guard id.utf8.count <= longestID else { return false }
+        var place = 0, places = 0, leadingZero = false
+        for byte in id.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if leadingZero { return false }
+                if place == 0 && byte == UInt8(ascii: "0") { leadingZero = true }
+                place += 1
+            case UInt8(ascii: "/") where places == 0, UInt8(ascii: ".") where places > 0:
+                guard place > 0 else { return false }
+                places += 1
+                place = 0
+                leadingZero = false
+            default: return false
+            }
+        }
+        return places > 0 && place > 0
+    }
+
     /// The nodes an id names, from the app's top to the node itself, if they
     /// are still rendered: each place a number, none empty ("1/0..2" names
     /// nothing: an id that was not drawn is not repaired into one that was).
     static func path(_ id: String, in runtime: LunetteRuntime) -> [RenderNode]? {
-        guard id.utf8.count <= longestID else { return nil }
+        guard isWellFormed(id) else { return nil }
         let parts = id.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, let appID = Int(parts[0]),
-              let app = runtime.apps.first(where: { Int($0.idNumber) == appID }) else { return nil }
+        guard let appID = Int(parts[0]), let app = runtime.apps.first(where: { Int($0.idNumber) == appID }) else { return nil }
         var nodes = flattened(app.nodes)
         var path: [RenderNode] = []
         for step in parts[1].split(separator: ".", omittingEmptySubsequences: false) {
-            guard let index = Int(step), index >= 0, index < nodes.count else { return nil }
+            guard let index = Int(step), index < nodes.count else { return nil }
             path.append(nodes[index])
             nodes = flattened(nodes[index].children)
         }

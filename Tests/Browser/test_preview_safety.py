@@ -639,6 +639,27 @@ end })()
             self.assertIn('name = "typed by a person"', inspection["state"])
             s.close()
 
+    def test_an_id_not_written_as_the_page_was_sent_and_a_boolean_number_are_refused(self):
+        with serving(self.FIELD) as preview:
+            s = self.open_page(preview)
+            page_messages(s, 1)
+            expect_field = {"type": "TextField", "text": "name", "view": "Field#1"}
+            for request in ({"type": "setText", "node": "+1/00.0", "text": "x", "expect": expect_field},   # was carried out
+                            {"type": "setText", "node": "nonsense", "text": "x", "expect": expect_field},
+                            {"type": "setValue", "node": "1/0.0", "value": True},                      # set a Slider to 1
+                            {"type": "step", "node": "1/0.0", "by": 2}):                               # stepped by one
+                s.sendall(client_frame(0x1, json.dumps(request).encode()))
+            s.sendall(client_frame(0x1, json.dumps({"type": "inspect", "node": "1/0.0"}).encode()))
+            messages, _ = page_messages(s, 3)
+            said = failures(messages)
+            self.assertIn('setText: its "node" is an id the page was sent, not "+1/00.0"', said)
+            self.assertIn('setText: its "node" is an id the page was sent, not "nonsense"', said)
+            self.assertIn('setValue: its "value" is a number', said)
+            self.assertIn('step: its "by" is 1 or -1, a step up or down, not 2', said)
+            inspection = next(m for m in messages if m.get("type") == "inspection")
+            self.assertIn('name = "typed by a person"', inspection["state"])
+            s.close()
+
     def test_the_page_that_fills_its_share_of_the_queue_is_the_one_closed(self):
         with serving(BUSY) as preview:
             a, b = self.open_page(preview), self.open_page(preview)

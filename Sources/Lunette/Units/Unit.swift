@@ -80,8 +80,16 @@ final class Unit {
     private(set) var hasPreferences = false
     /// Its children whose subtrees hold a preference value or handler: the
     /// preference pass skips a subtree that holds none, so it costs where
-    /// preferences are, not what is mounted.
-    private(set) var childrenWithPreferences: Int32 = 0
+    /// preferences are, not what is mounted. Kept in the rare part: few
+    /// units are on the way to a preference, and a field here moved every
+    /// unit to the next allocation size (P6's memory: 982 → 999 B a view).
+    private(set) var childrenWithPreferences: Int32 {
+        get { last.rare?.childrenWithPreferences ?? 0 }
+        set {
+            if newValue == 0, last.rare == nil { return }
+            last.makeRare().childrenWithPreferences = newValue
+        }
+    }
 
     /// Whether it or a unit below it holds a preference value or handler.
     var preferencesInSubtree: Bool { hasPreferences || childrenWithPreferences > 0 }
@@ -222,6 +230,8 @@ extension Unit {
             /// stand, in tree order, once the preference pass asked
             /// (`PreferenceList`); dropped when it runs again.
             var preferenceLayout: PreferenceLayout?
+            /// `Unit.childrenWithPreferences`.
+            var childrenWithPreferences: Int32 = 0
 
             /// The probe node of `key`, if it was read through this unit.
             func probe(_ key: String) -> Int32? { environmentProbes.first { $0.key == key }?.node }

@@ -442,32 +442,7 @@ def client_frame(opcode, payload, fin=True):
 def close_code(s, seconds=10):
     """Reads the server's frames until its close frame: returns its code,
     or None if the socket ended without one (or stayed open `seconds`)."""
-    s.settimeout(seconds)
-    buffer = b""
-
-    def need(n):
-        nonlocal buffer
-        while len(buffer) < n:
-            chunk = s.recv(65536)
-            if not chunk:
-                raise EOFError
-            buffer += chunk
-
-    try:
-        while True:
-            need(2)
-            opcode, n = buffer[0] & 0x0F, buffer[1] & 0x7F
-            at = 2
-            if n == 126:
-                need(4); n, at = int.from_bytes(buffer[2:4], "big"), 4
-            elif n == 127:
-                need(10); n, at = int.from_bytes(buffer[2:10], "big"), 10
-            need(at + n)
-            payload, buffer = buffer[at:at + n], buffer[at + n:]
-            if opcode == 8:
-                return int.from_bytes(payload[:2], "big") if len(payload) >= 2 else None
-    except (EOFError, socket.timeout, ConnectionError):
-        return None
+    return page_messages(s, seconds)[1] or None
 
 
 BUSY = """
@@ -625,39 +600,39 @@ end })()
             messages, _ = page_messages(s, 1)
             frame = next(m for m in messages if m.get("type") == "frame")
             field = next(n for n in walk_nodes(frame["apps"]) if n["type"] == "TextField")
-            for request in ({"type": "setText", "node": field["id"], "text": ["a"]},      # it cleared the field
-                            {"type": "setText", "node": field["id"]},
-                            {"type": "setState", "view": "Field#1", "name": "name"}):     # it wrote nil
-                s.sendall(client_frame(0x1, json.dumps(request).encode()))
-            s.sendall(client_frame(0x1, json.dumps({"type": "inspect", "node": field["id"]}).encode()))
-            messages, _ = page_messages(s, 3)
-            said = failures(messages)
+            said = self.refused_leaving_the_field(s, field["id"], [
+                {"type": "setText", "node": field["id"], "text": ["a"]},                   # it cleared the field
+                {"type": "setText", "node": field["id"]},
+                {"type": "setState", "view": "Field#1", "name": "name"}])                  # it wrote nil
             self.assertIn('setText: its "text" is a string', said)
             self.assertIn('setText: its "text" is a string, and is missing', said)
             self.assertIn('setState: its "value" is Lua text, and is missing', said)
-            inspection = next(m for m in messages if m.get("type") == "inspection")
-            self.assertIn('name = "typed by a person"', inspection["state"])
             s.close()
+
+    def refused_leaving_the_field(self, s, field, requests):
+        """Sends `requests`, then asks for the field's inspection: what the
+        pages were told failed, after checking the field kept its text."""
+        for request in requests + [{"type": "inspect", "node": field}]:
+            s.sendall(client_frame(0x1, json.dumps(request).encode()))
+        messages, _ = page_messages(s, 3)
+        inspection = next(m for m in messages if m.get("type") == "inspection")
+        self.assertIn('name = "typed by a person"', inspection["state"])
+        return failures(messages)
 
     def test_an_id_not_written_as_the_page_was_sent_and_a_boolean_number_are_refused(self):
         with serving(self.FIELD) as preview:
             s = self.open_page(preview)
             page_messages(s, 1)
             expect_field = {"type": "TextField", "text": "name", "view": "Field#1"}
-            for request in ({"type": "setText", "node": "+1/00.0", "text": "x", "expect": expect_field},   # was carried out
-                            {"type": "setText", "node": "nonsense", "text": "x", "expect": expect_field},
-                            {"type": "setValue", "node": "1/0.0", "value": True},                      # set a Slider to 1
-                            {"type": "step", "node": "1/0.0", "by": 2}):                               # stepped by one
-                s.sendall(client_frame(0x1, json.dumps(request).encode()))
-            s.sendall(client_frame(0x1, json.dumps({"type": "inspect", "node": "1/0.0"}).encode()))
-            messages, _ = page_messages(s, 3)
-            said = failures(messages)
+            said = self.refused_leaving_the_field(s, "1/0.0", [
+                {"type": "setText", "node": "+1/00.0", "text": "x", "expect": expect_field},   # was carried out
+                {"type": "setText", "node": "nonsense", "text": "x", "expect": expect_field},
+                {"type": "setValue", "node": "1/0.0", "value": True},                          # set a Slider to 1
+                {"type": "step", "node": "1/0.0", "by": 2}])                                   # stepped by one
             self.assertIn('setText: its "node" is an id the page was sent, not "+1/00.0"', said)
             self.assertIn('setText: its "node" is an id the page was sent, not "nonsense"', said)
             self.assertIn('setValue: its "value" is a number', said)
             self.assertIn('step: its "by" is 1 or -1, a step up or down, not 2', said)
-            inspection = next(m for m in messages if m.get("type") == "inspection")
-            self.assertIn('name = "typed by a person"', inspection["state"])
             s.close()
 
     def test_the_page_that_fills_its_share_of_the_queue_is_the_one_closed(self):

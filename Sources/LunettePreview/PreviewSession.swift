@@ -429,10 +429,10 @@ public final class PreviewSession: @unchecked Sendable {
 
     /// The dependency graph of one view (or of every view) as JSON and as a Mermaid diagram.
     private func graph(of view: String?) -> [String: Any] {
-        var views: [String] = []
+        var views: [(label: String, node: RenderNode)] = []   // found from its node: by label, a pass over the trees each
         func visit(_ nodes: [RenderNode]) {
             for node in nodes {
-                if let label = node.viewLabel, view == nil || view == "" || label == view { views.append(label) }
+                if let label = node.viewLabel, view == nil || view == "" || label == view { views.append((label, node)) }
                 visit(node.children)
             }
         }
@@ -446,14 +446,14 @@ public final class PreviewSession: @unchecked Sendable {
             ids[label] = id
             return id
         }
-        for label in views {
-            for dependency in runtime.dependencies(of: label) ?? [] {
+        for (label, node) in views {
+            for dependency in runtime.dependencies(of: node) ?? [] {
                 edges.append(["view": label, "reads": dependency])
                 mermaid += "  \(mermaidID(dependency))[\"\(Self.mermaidText(dependency))\"] --> "
                     + "\(mermaidID(label))[\"\(Self.mermaidText(label))\"]\n"
             }
         }
-        return ["type": "graph", "json": Self.encode(["views": views, "edges": edges]), "mermaid": mermaid]
+        return ["type": "graph", "json": Self.encode(["views": views.map(\.label), "edges": edges]), "mermaid": mermaid]
     }
 
     /// A label as Mermaid text in quotes: its quotes, #, and line breaks as

@@ -50,6 +50,14 @@ extension LunetteRuntime {
         return firstUnit(named: view, in: app)
     }
 
+    /// What the view a component node shows depends on; nil for a node that
+    /// shows no view. Found from the node itself: a tool walking a tree asks
+    /// for each view it meets without a lookup by label.
+    public func dependencies(of node: RenderNode) -> [String]? {
+        guard node.kind == .component, let unit = node.unit, !unit.disposed else { return nil }
+        return dependencies(of: unit)
+    }
+
     /// What `view` ("BookView" or "BookView#3") depends on, in any mounted app.
     public func dependencies(of view: String) -> [String]? {
         for app in apps { if let unit = unit(named: view, in: app) { return dependencies(of: unit) } }

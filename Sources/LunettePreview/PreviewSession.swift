@@ -234,8 +234,8 @@ public final class PreviewSession: @unchecked Sendable {
     private static func integer(_ request: [String: Any], _ name: String) throws -> Int {
         let number: NSNumber = try field(request, name, "an integer")
         let type = String(cString: number.objCType)
-        let exact: Int? = type == "d" || type == "f" ? Int(exactly: number.doubleValue) : number.int64Value == number.int64Value
-            && NSNumber(value: number.int64Value) == number ? Int(number.int64Value) : nil
+        let exact: Int? = type == "d" || type == "f" ? Int(exactly: number.doubleValue)
+            : NSNumber(value: number.int64Value) == number ? Int(number.int64Value) : nil
         guard let int = exact else {
             throw PreviewError("\(request["type"] as? String ?? "a request"): its \"\(name)\" is an integer")
         }

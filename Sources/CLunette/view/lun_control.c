@@ -187,6 +187,19 @@ static void lun_view_step_option(lua_State *L, int arg, const char *name) {
   lua_pop(L, 2);
 }
 
+/* Shared body of Slider and Stepper: ([label,] binding, { low, high }
+ * [, { step = n }]) -> view, the label at labelarg (0: none). [-0, +1] */
+static int lun_view_ranged(lua_State *L, int kind, const char *name, const char *call, int labelarg) {
+  int bindarg = labelarg + 1;
+  lun_view_arity(L, name, bindarg + 2);
+  lun_view_range_arg(L, bindarg + 1, name);
+  lua_settop(L, bindarg + 2);
+  lun_view_control(L, kind, labelarg, bindarg, bindarg + 1);
+  lun_view_bound_value(L, kind, labelarg, bindarg);
+  lun_view_step_option(L, bindarg + 2, call);
+  return 1;
+}
+
 /* ui.Slider(binding, { low, high } [, { step = n }]) -> view: SwiftUI's
  * Slider(value:in:step:), its value one of low, low + n, ... within the
  * range ("with a range of 0 to 100, and a step of 5, the slider's
@@ -196,25 +209,13 @@ int lun_ui_slider(lua_State *L) {
   if (lua_type(L, 1) == LUA_TSTRING && lun_binding_test(L, 2))   /* Slider(value:in:) has no title */
     lun_error_here(L, "ui.Slider takes (binding, { low, high } [, { step = n }]), as Slider(value:in:step:): "
                       "its title goes in a ui.Text beside it");
-  lun_view_arity(L, "Slider", 3);
-  lun_view_range_arg(L, 2, "Slider");
-  lua_settop(L, 3);
-  lun_view_control(L, LUN_VIEW_SLIDER, 0, 1, 2);
-  lun_view_bound_value(L, LUN_VIEW_SLIDER, 0, 1);
-  lun_view_step_option(L, 3, "ui.Slider");
-  return 1;
+  return lun_view_ranged(L, LUN_VIEW_SLIDER, "Slider", "ui.Slider", 0);
 }
 
 /* ui.Stepper(label, binding, { low, high } [, { step = n }]) -> view:
  * SwiftUI's Stepper(_:value:in:step:), stepping by n (1 by default). */
 int lun_ui_stepper(lua_State *L) {
-  lun_view_arity(L, "Stepper", 4);
-  lun_view_range_arg(L, 3, "Stepper");
-  lua_settop(L, 4);
-  lun_view_control(L, LUN_VIEW_STEPPER, 1, 2, 3);
-  lun_view_bound_value(L, LUN_VIEW_STEPPER, 1, 2);
-  lun_view_step_option(L, 4, "ui.Stepper");
-  return 1;
+  return lun_view_ranged(L, LUN_VIEW_STEPPER, "Stepper", "ui.Stepper", 1);
 }
 
 /* Protected part of lun_view_bound_value: (binding) -> its value. */

@@ -82,19 +82,9 @@ static void lun_viewtype_env(lua_State *L, int infoidx, const char *name) {
   int envidx, keys, modes;
   if (lua_getfield(L, infoidx, name) == LUA_TNIL) { lua_pop(L, 1); return; }
   envidx = lua_gettop(L);
-  if (lua_getfield(L, infoidx, "envkey") == LUA_TNIL) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, infoidx, "envkey");
-  }
+  luaL_getsubtable(L, infoidx, "envkey");          /* made on first use (info is a plain table) */
   keys = lua_gettop(L);
-  if (lua_getfield(L, infoidx, "envmode") == LUA_TNIL) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, infoidx, "envmode");
-  }
+  luaL_getsubtable(L, infoidx, "envmode");
   modes = lua_gettop(L);
   lua_pushnil(L);
   while (lua_next(L, envidx)) {

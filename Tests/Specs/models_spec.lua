@@ -163,6 +163,16 @@ describe("Computed properties", function()
     assert.error_matches(function() return c.x end, "depends on itself", 1, true)
   end)
 
+  it("names a cycle once, at the line of the read that closes it", function()
+    local C = ui.Observable("Loop", {
+      x = ui.computed(function(self) return self.x + 1 end),
+    })
+    local ok, err = pcall(function() return C().x end)
+    assert.is_false(ok)
+    -- before: "computed property 'x' of Loop#1: …:N: computed property 'x' of Loop#1 depends on itself"
+    assert.matches("^[^:]+_spec%.lua:%d+: computed property 'x' of Loop#%d+ depends on itself$", err)
+  end)
+
   it("a cycle formed after both were evaluated is reported too, not answered with an old value", function()
     local C = ui.Observable("LateCycle", {
       on = false,

@@ -51,9 +51,10 @@ static void lun_computed_cycle(lua_State *L, int objidx, int32_t slot) {
 }
 
 /* Prefixes the error message on top with the computed's name:
- * "computed property 'x' of Book#1: ...", once. [-1, +1] */
+ * "computed property 'x' of Book#1: ...", once (a message naming a
+ * computed already, a cycle's or an inner computed's, is kept). [-1, +1] */
 static void lun_computed_blame(lua_State *L, int objidx, int32_t slot) {
-  if (strncmp(lua_tostring(L, -1), "computed property '", 19) == 0) return;
+  if (strstr(lua_tostring(L, -1), "computed property '") != NULL) return;
   lua_getmetatable(L, objidx);
   lua_getfield(L, -1, "__info");
   lua_getfield(L, -1, "names");
@@ -114,7 +115,11 @@ static int lun_recompute(lua_State *L, lun_State *S, int32_t node, int objects) 
 LUN_HOT int lun_refresh_walk(lua_State *L, lun_State *S, int32_t node, int isEffect) {
   int32_t frame = lun_graph_refresh_frame(S->graph), r = 0;
   int step = lun_graph_refresh_begin(S->graph, node, &r), objects = 0;
-  while (step == LUN_REFRESH_RECOMPUTE) {
+  for (; step != LUN_REFRESH_DONE; step = lun_graph_refresh_resume(S->graph, &r)) {
+    if (step == LUN_REFRESH_NOMEM) {             /* the walk's stack could not grow */
+      lun_graph_refresh_fail(S->graph, frame);
+      return luaL_error(L, "not enough memory");
+    }
     if (isEffect && r == node) {
       lun_graph_refresh_abort(S->graph, frame);
       if (objects) lua_settop(L, objects - 1);
@@ -135,7 +140,6 @@ LUN_HOT int lun_refresh_walk(lua_State *L, lun_State *S, int32_t node, int isEff
       else lun_graph_refresh_fail(S->graph, frame);                  /* F09: it may recover */
       return lua_error(L);
     }
-    step = lun_graph_refresh_resume(S->graph, &r);
   }
   if (objects) lua_settop(L, objects - 1);
   return 0;

@@ -305,4 +305,52 @@ final class ReloadTests: XCTestCase {
         XCTAssertTrue(tree.contains("e false"), tree)
         XCTAssertEqual(tree.components(separatedBy: "focused=true").count, 2, tree)
     }
+
+    /// The save–typo–fix loop through a module, as a preview's author meets
+    /// it: a module saved with a syntax error refuses the reload with its
+    /// file:line and changes nothing; one that fails as it runs leaves the
+    /// last good frame; either way the reload that fixes it (its lines moved
+    /// meanwhile) keeps the views' state.
+    func testAModuleSavedWithASyntaxErrorChangesNothingAndItsFixKeepsState() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("typo_\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let main = dir.appendingPathComponent("main.lua").path, module = dir.appendingPathComponent("counter.lua").path
+        try """
+            package.path = "\(dir.path)/?.lua;" .. package.path
+            local ui = require("lunette")
+            local Counter = require("counter")
+            return ui.VStack { Counter { name = "a" } }
+            """.write(toFile: main, atomically: true, encoding: .utf8)
+        let good = """
+            local ui = require("lunette")
+            return ui.View("TypoCounter", { inputs = { name = "" }, state = { count = 0 }, body = function(self)
+              return ui.Button(self.name .. " " .. self.count, function() self.count = self.count + 1 end)
+            end })
+            """
+        try good.write(toFile: module, atomically: true, encoding: .utf8)
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
+        let app = try XCTUnwrap(runtime.run(file: main))
+        try runtime.setGlobal("app", to: app)
+        _ = try runtime.evaluate("app:find('a 0'):tap()", name: "=t")
+
+        try good.replacingOccurrences(of: "self.count + 1 end)", with: "self.count + 1 end").write(toFile: module, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try runtime.reload(file: main)) { error in
+            XCTAssertTrue("\(error)".contains("counter.lua:4:"), "the module's file:line: \(error)")
+        }
+        XCTAssertTrue(runtime.text(of: app).contains("a 1"), runtime.text(of: app))
+
+        try ("-- fixed\n" + good).write(toFile: module, atomically: true, encoding: .utf8)
+        let reloaded = try XCTUnwrap(runtime.reload(file: main))
+        XCTAssertTrue(runtime.text(of: reloaded).contains("a 1"), "the state kept: \(runtime.text(of: reloaded))")
+        XCTAssertEqual(runtime.apps.count, 1)
+
+        // A typo met when the module runs (not its syntax): the reload fails as its code runs.
+        try good.replacingOccurrences(of: "ui.View(", with: "ui.Veiw(").write(toFile: module, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try runtime.reload(file: main))
+        XCTAssertTrue(runtime.text(of: reloaded).contains("a 1"), runtime.text(of: reloaded))
+        try ("-- fixed again\n-- and moved\n" + good).write(toFile: module, atomically: true, encoding: .utf8)
+        let fixed = try XCTUnwrap(runtime.reload(file: main))
+        XCTAssertTrue(runtime.text(of: fixed).contains("a 1"), "the state kept: \(runtime.text(of: fixed))")
+    }
 }

@@ -13,6 +13,10 @@
  * Without actions, the alert has one "OK" button. A message (text) is the
  * Alert node's "message"; a button's role (ui.Button(label, fn, { role =
  * "destructive" })) stays on the button.
+ *
+ * Sheets (view:sheet, fullScreenCover, popover, made in lun_modifier.c) are
+ * the other presentation the walk reports here: a Sheet node while their
+ * binding holds, its content walked under `dismiss` (lun_walk_sheet).
  */
 #include "core/core.h"
 #include "model/model.h"
@@ -199,4 +203,76 @@ void lun_walk_alert(lua_State *L, lun_Walk *W, int v) {
   lun_walk_value(L, W, lua_gettop(L));            /* the buttons: a plain list of views */
   lun_out_end(L);
   lua_pop(L, 4);
+}
+
+/* Reports a sheet of the view at v, when its binding is true: a Sheet node
+ * whose content sees `dismiss` as an action that sets the binding false.
+ * With { item = b }, the content has the item as its identity, so another
+ * item is a fresh content, and onDismiss runs for the one it replaces
+ * ("If item changes, the system dismisses the sheet and replaces it"). */
+void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
+  int32_t slot, old;
+  int itemMode, item;
+  if (lun_rawfield(L, v, "sheetSpec") != LUA_TTABLE) { lua_pop(L, 1); return; }
+  lua_rawgeti(L, -1, 3);
+  itemMode = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  lua_rawgeti(L, -1, 1);
+  if (!lun_binding_test(L, -1)) lun_walk_altered(L, "sheet");
+  lun_binding_get(L, -1);                         /* sheet, binding, value (the item) */
+  if (!itemMode && !lua_isboolean(L, -1) && !lua_isnil(L, -1)) {   /* sheet(isPresented:) takes a Binding<Bool>; nil: false */
+    lua_rawgeti(L, -3, 5);
+    luaL_error(L, "view:%s: isPresented holds a %s; it is a Binding to a boolean", luaL_optstring(L, -1, "sheet"),
+               luaL_typename(L, -2));
+  }
+  if (itemMode ? lua_isnil(L, -1) : !lua_toboolean(L, -1)) { lua_pop(L, 3); return; }
+  item = lua_gettop(L);
+  lun_out_begin(L, LUN_VIEW_SHEET, NULL, 0);
+  if (lua_rawgeti(L, item - 2, 5) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "sheet") != 0)
+    lun_walk_describe_attr(L, W, "style", lua_gettop(L));   /* fullScreenCover, popover */
+  lua_pop(L, 1);
+  if (W->life && lua_rawgeti(L, item - 2, 4) == LUA_TFUNCTION) {   /* onDismiss: when the sheet goes */
+    lua_createtable(L, 3, 0);
+    lua_pushinteger(L, LUN_ON_DISAPPEAR);
+    lua_rawseti(L, -2, LUN_LIFE_KIND);
+    lua_pushvalue(L, -2);
+    lua_rawseti(L, -2, LUN_LIFE_FN);
+    if (itemMode) {                               /* and when its item changes to another (by id):
+                                                     the sheet is replaced (lun_life_stay) */
+      lun_explicit_key(L, item);
+      lua_rawseti(L, -2, LUN_LIFE_VALUE);
+    }
+    lun_life_add(L, W->life);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  lun_dismiss_push(L, item - 1, itemMode);
+  slot = lun_walk_store(L, W, -1);
+  lua_pushliteral(L, "dismiss");                  /* the content, in this body, inherits it */
+  lun_envwalk_set(L, W, -1, -2);
+  lua_pop(L, 1);
+  old = lun_out_env(L, "dismiss", 7, slot);
+  if (old) {
+    lua_getfield(L, W->record, "out");
+    lua_rawgeti(L, -1, old);
+    if (!lua_compare(L, -1, -3, LUA_OPEQ)) lun_out_env_changed(L);
+    lua_pop(L, 2);
+  }
+  lun_envbuiltin_presented(L, W);                 /* and isPresented is true inside */
+  lua_settop(L, item);                            /* sheet, binding, item */
+  lua_rawgeti(L, item - 2, 2);
+  if (itemMode) {                                 /* content(item), a new identity per item */
+    lua_pushvalue(L, item);
+    lua_call(L, 1, 1);
+    if (lun_view_test(L, -1)) {
+      if (lun_rawfield(L, -1, "identity") == LUA_TNIL) {
+        lua_pushvalue(L, item);
+        lua_setfield(L, -3, "identity");
+      }
+      lua_pop(L, 1);
+    }
+  } else if (lua_isfunction(L, -1)) lua_call(L, 0, 1);
+  lun_walk_value(L, W, lua_gettop(L));
+  lun_out_end(L);
+  lua_settop(L, item - 3);
 }

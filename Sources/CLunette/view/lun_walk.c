@@ -14,7 +14,7 @@
 
 /* Raises: a field of the view value at v is not what Lunette put there
  * (rawset can reach a view value's fields). */
-static int lun_walk_altered(lua_State *L, const char *field) {
+int lun_walk_altered(lua_State *L, const char *field) {
   return luaL_error(L, "a view value was altered: its field '%s' holds what Lunette did not put there", field);
 }
 
@@ -108,7 +108,7 @@ int32_t lun_walk_store(lua_State *L, lun_Walk *W, int idx) {
 }
 
 /* Reports a string field of the view at v as an attribute, if present. */
-static void lun_walk_describe_attr(lua_State *L, lun_Walk *W, const char *name, int vidx) {
+void lun_walk_describe_attr(lua_State *L, lun_Walk *W, const char *name, int vidx) {
   size_t len;
   const char *s;
   lun_describe(L, vidx, 1);
@@ -133,7 +133,7 @@ static void lun_walk_budget(lua_State *L, const lun_Walk *W) {
  * the budget is looked at each time the count passes a multiple of
  * LUN_BUDGET_CHECK_EVERY — the hook never fires while C runs, and a
  * script sizes each of these. [-0, +0] */
-static void lun_walk_work(lua_State *L, lun_Walk *W, unsigned n) {
+void lun_walk_work(lua_State *L, lun_Walk *W, unsigned n) {
   unsigned before = W->walked;
   W->walked += n;
   if ((before ^ W->walked) & ~(unsigned)(LUN_BUDGET_CHECK_EVERY - 1)) lun_walk_budget(L, W);
@@ -303,111 +303,6 @@ static void lun_walk_children(lua_State *L, lun_Walk *W, int v, int isView, int 
   if (slots) lua_pop(L, 1);
 }
 
-/* How many entries one comparison of a kept view's inputs may visit: past
- * them the inputs count as changed (the view runs again, as SwiftUI runs a
- * body when it cannot tell) — tables shared along many paths would make it
- * cubic, in the parent's walk, where the hook never fires. */
-#define LUN_INPUTS_MOST 65536
-
-/* 1 if the values at a and b are equal as inputs: ==, or plain tables with
- * equal contents (to 4 levels, within LUN_INPUTS_MOST entries: *visits). */
-static int lun_inputs_equal_at(lua_State *L, int a, int b, int depth, int *visits) {
-  int equal = 1;
-  a = lua_absindex(L, a);
-  b = lua_absindex(L, b);
-  if (lua_rawequal(L, a, b)) return 1;
-  if (lua_type(L, a) != LUA_TTABLE || lua_type(L, b) != LUA_TTABLE || depth > 3)
-    return lua_compare(L, a, b, LUA_OPEQ);
-  if (lua_getmetatable(L, a)) { lua_pop(L, 1); return lua_compare(L, a, b, LUA_OPEQ); }
-  if (lua_getmetatable(L, b)) { lua_pop(L, 1); return 0; }
-  lua_pushnil(L);
-  while (equal && lua_next(L, a)) {
-    if (++*visits > LUN_INPUTS_MOST) { lua_pop(L, 2); return 0; }
-    lua_pushvalue(L, -2);
-    lua_rawget(L, b);
-    luaL_checkstack(L, 8, "comparing inputs");
-    equal = lun_inputs_equal_at(L, -1, -2, depth + 1, visits);
-    lua_pop(L, 2);
-  }
-  if (!equal) { lua_pop(L, 1); return 0; }
-  lua_pushnil(L);
-  while (lua_next(L, b)) {                         /* keys only in b */
-    lua_pop(L, 1);
-    if (++*visits > LUN_INPUTS_MOST) { lua_pop(L, 1); return 0; }
-    lua_pushvalue(L, -1);
-    if (lua_rawget(L, a) == LUA_TNIL) { lua_pop(L, 2); return 0; }
-    lua_pop(L, 1);
-  }
-  return 1;
-}
-
-/* lun_inputs_equal_at from the top; the walk counts what it visited. */
-static int lun_inputs_equal(lua_State *L, lun_Walk *W, int a, int b) {
-  int visits = 0, equal = lun_inputs_equal_at(L, a, b, 0, &visits);
-  lun_walk_work(L, W, (unsigned)visits);
-  return equal;
-}
-
-/* Checks that every `binding` input of a component is a Binding. */
-static void lun_walk_check_bindings(lua_State *L, int info, int inputs) {
-  if (lua_getfield(L, info, "binding") != LUA_TTABLE) { lua_pop(L, 1); return; }
-  lua_pushnil(L);
-  while (lua_next(L, -2)) {
-    lua_getfield(L, inputs, lua_tostring(L, -1));
-    if (!lun_binding_test(L, -1)) {
-      lua_getfield(L, info, "name");
-      luaL_error(L, "%s: input '%s' must be a Binding (pass self[\"$%s\"]), got %s", lua_tostring(L, -1),
-                 lua_tostring(L, -3), lua_tostring(L, -3), luaL_typename(L, -2));
-    }
-    lua_pop(L, 2);
-  }
-  lua_pop(L, 1);
-}
-
-/* 1 if the two state sections (tables, or nil) declare the same names. */
-static int lun_same_state_keys(lua_State *L, int a, int b) {
-  int i;
-  for (i = 0; i < 2; i++) {
-    int from = i ? b : a, to = i ? a : b;
-    if (lua_isnil(L, from)) continue;
-    if (lua_isnil(L, to)) return 0;
-    lua_pushnil(L);
-    while (lua_next(L, from)) {
-      lua_pop(L, 1);
-      lua_pushvalue(L, -1);
-      if (lua_rawget(L, to) == LUA_TNIL) { lua_pop(L, 2); return 0; }
-      lua_pop(L, 1);
-    }
-  }
-  return 1;
-}
-
-/* A kept child whose view type was defined again (a reloaded script) takes
- * the new definition; its state and state objects stay if it declares the
- * same names of each, else both are made anew before its next run. */
-static void lun_walk_retype(lua_State *L, int rec, int info, lun_Walk *W, int32_t child) {
-  const lun_State *S = lun_state(L);
-  int top = lua_gettop(L);
-  lun_getkey(L, S, rec, LUN_K_INFO);              /* top + 1 */
-  if (lua_rawequal(L, -1, info)) { lua_pop(L, 1); return; }
-  lua_getfield(L, top + 1, "state");
-  lua_getfield(L, info, "state");
-  lua_getfield(L, top + 1, "stateObject");
-  lua_getfield(L, info, "stateObject");
-  if (!lun_same_state_keys(L, top + 2, top + 3) || !lun_same_state_keys(L, top + 4, top + 5)) {
-    lun_self_unready(L, rec);
-    lua_pushnil(L);
-    lua_setfield(L, rec, "state");
-    lua_pushnil(L);
-    lua_setfield(L, rec, "stateObjects");
-  }
-  lua_settop(L, top);
-  lua_pushvalue(L, info);
-  lun_setkey(L, S, rec, LUN_K_INFO);
-  lun_self_retype(L, rec);
-  lun_out_changed(L, child);
-}
-
 /* Keeps each { key, value } of the list at lidx in a slot and names the
  * slot in an attribute "<prefix><key>" (preference values; their handlers:
  * lun_pref_walk_handlers). */
@@ -429,169 +324,6 @@ static void lun_walk_prefs(lua_State *L, lun_Walk *W, int lidx, const char *pref
     lun_out_attr(L, name, len, lua_tostring(L, -1), lua_rawlen(L, -1));
     lua_pop(L, 4);
   }
-}
-
-/* Attaches a child unit to the open node (output.unit); raises if the
- * rendered tree would grow past LUN_MAX_TREE_DEPTH levels across bodies. */
-int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
-                  int32_t *child) {
-  int ref = lun_out_unit(L, kind, typeId, key, klen, child);
-  if (ref == LUN_TOO_DEEP)
-    luaL_error(L, "the rendered tree is more than %d views deep (does a view contain itself without end?)",
-               LUN_MAX_TREE_DEPTH);
-  return ref;
-}
-
-/* Matches or creates the child unit of a component view value at v. */
-static void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
-  size_t klen = 0;
-  const char *key = NULL;
-  int32_t child = 0;
-  int ref, info, inputs;
-  const lun_State *S = lun_state(L);
-  lun_getkey(L, S, v, LUN_K_TYPE);
-  if (!lun_viewtype_test(L, -1)) lun_walk_altered(L, "type");
-  lua_getiuservalue(L, -1, 1);
-  info = lua_gettop(L);
-  if (lun_getkey(L, S, v, LUN_K_INPUTS) != LUA_TTABLE) lun_walk_altered(L, "inputs");
-  inputs = lua_gettop(L);
-  lun_walk_check_bindings(L, info, inputs);
-  if (lun_getkey(L, S, v, LUN_K_IDENTITY) != LUA_TNIL) {
-    lun_explicit_key(L, -1);
-    key = lua_tolstring(L, -1, &klen);
-  }
-  if (!key) {
-    if (lun_getkey(L, S, v, LUN_K_SITE) == LUA_TNUMBER && !W->root) {  /* a root's value is built once: */
-      lua_Integer site = lua_tointeger(L, -1);                          /* no branches to tell apart */
-      lun_out_site(L, (int32_t)(site >> 32), (int32_t)(site & 0x7fffffff));   /* its file part, its line (lun_site.c) */
-    }
-    lua_pop(L, 1);
-  } else lua_remove(L, -2);                       /* the identity; its key's string stays: key points into it */
-  lun_getkey(L, S, info, LUN_K_ID);
-  ref = lun_walk_unit(L, W, LUN_UNIT_COMPONENT, (int32_t)lua_tointeger(L, -1), key, klen, &child);
-  if (ref == 0) {
-    lua_createtable(L, 0, 4);                     /* info, inputs, out, self (its unit in self, its
-                                                     type's methods in info): four slots, not eight */
-    lua_pushvalue(L, info);
-    lun_setkey(L, S, -2, LUN_K_INFO);
-    lua_pushvalue(L, inputs);
-    lun_setkey(L, S, -2, LUN_K_INPUTS);
-    lun_walk_empty_out(L);                        /* the shared empty one until its first run stores */
-    lun_setkey(L, S, -2, LUN_K_OUT);
-    lun_self_create(L, -1, child);
-    lua_pop(L, 1);
-    lun_out_record(L, child);
-  } else {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-    lun_walk_retype(L, lua_gettop(L), info, W, child);
-    lun_getkey(L, S, -1, LUN_K_INPUTS);
-    if (!lun_inputs_equal(L, W, -1, inputs)) {
-      lua_pushvalue(L, inputs);
-      lun_setkey(L, S, -3, LUN_K_INPUTS);
-      lun_out_changed(L, child);
-    }
-  }
-  lua_settop(L, info - 2);
-}
-
-/* Matches or creates the content unit of a List/ForEach over data. */
-static void lun_walk_rows(lua_State *L, lun_Walk *W, int v) {
-  static const char *const fields[] = {"data", "row", "lazy", "selection", "deleteAction", "moveAction"};
-  int32_t child = 0;
-  int i, ref = lun_walk_unit(L, W, LUN_UNIT_LIST, 0, NULL, 0, &child);
-  if (ref == 0) {
-    lua_createtable(L, 0, 4);
-    lua_newtable(L);
-    lua_setfield(L, -2, "out");
-    lua_pushinteger(L, child);                    /* it reads the environment (editMode) from its unit */
-    lua_setfield(L, -2, "unit");
-    for (i = 0; i < 6; i++) { lun_rawfield(L, v, fields[i]); lua_setfield(L, -2, fields[i]); }
-    lun_out_record(L, child);
-    return;
-  }
-  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-  for (i = 0; i < 6; i++) {
-    lun_rawfield(L, v, fields[i]);
-    lua_getfield(L, -2, fields[i]);
-    if (!lua_rawequal(L, -1, -2)) {
-      lua_pop(L, 1);
-      lua_setfield(L, -2, fields[i]);
-      lun_out_changed(L, child);
-    } else lua_pop(L, 2);
-  }
-  lua_pop(L, 1);
-}
-
-/* Reports a sheet of the view at v, when its binding is true: a Sheet node
- * whose content sees `dismiss` as an action that sets the binding false.
- * With { item = b }, the content has the item as its identity, so another
- * item is a fresh content, and onDismiss runs for the one it replaces
- * ("If item changes, the system dismisses the sheet and replaces it"). */
-static void lun_walk_sheet(lua_State *L, lun_Walk *W, int v) {
-  int32_t slot, old;
-  int itemMode, item;
-  if (lun_rawfield(L, v, "sheetSpec") != LUA_TTABLE) { lua_pop(L, 1); return; }
-  lua_rawgeti(L, -1, 3);
-  itemMode = lua_toboolean(L, -1);
-  lua_pop(L, 1);
-  lua_rawgeti(L, -1, 1);
-  if (!lun_binding_test(L, -1)) lun_walk_altered(L, "sheet");
-  lun_binding_get(L, -1);                         /* sheet, binding, value (the item) */
-  if (!itemMode && !lua_isboolean(L, -1) && !lua_isnil(L, -1)) {   /* sheet(isPresented:) takes a Binding<Bool>; nil: false */
-    lua_rawgeti(L, -3, 5);
-    luaL_error(L, "view:%s: isPresented holds a %s; it is a Binding to a boolean", luaL_optstring(L, -1, "sheet"),
-               luaL_typename(L, -2));
-  }
-  if (itemMode ? lua_isnil(L, -1) : !lua_toboolean(L, -1)) { lua_pop(L, 3); return; }
-  item = lua_gettop(L);
-  lun_out_begin(L, LUN_VIEW_SHEET, NULL, 0);
-  if (lua_rawgeti(L, item - 2, 5) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "sheet") != 0)
-    lun_walk_describe_attr(L, W, "style", lua_gettop(L));   /* fullScreenCover, popover */
-  lua_pop(L, 1);
-  if (W->life && lua_rawgeti(L, item - 2, 4) == LUA_TFUNCTION) {   /* onDismiss: when the sheet goes */
-    lua_createtable(L, 3, 0);
-    lua_pushinteger(L, LUN_ON_DISAPPEAR);
-    lua_rawseti(L, -2, LUN_LIFE_KIND);
-    lua_pushvalue(L, -2);
-    lua_rawseti(L, -2, LUN_LIFE_FN);
-    if (itemMode) {                               /* and when its item changes to another (by id):
-                                                     the sheet is replaced (lun_life_stay) */
-      lun_explicit_key(L, item);
-      lua_rawseti(L, -2, LUN_LIFE_VALUE);
-    }
-    lun_life_add(L, W->life);
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 1);
-  lun_dismiss_push(L, item - 1, itemMode);
-  slot = lun_walk_store(L, W, -1);
-  lua_pushliteral(L, "dismiss");                  /* the content, in this body, inherits it */
-  lun_envwalk_set(L, W, -1, -2);
-  lua_pop(L, 1);
-  old = lun_out_env(L, "dismiss", 7, slot);
-  if (old) {
-    lua_getfield(L, W->record, "out");
-    lua_rawgeti(L, -1, old);
-    if (!lua_compare(L, -1, -3, LUA_OPEQ)) lun_out_env_changed(L);
-    lua_pop(L, 2);
-  }
-  lun_envbuiltin_presented(L, W);                 /* and isPresented is true inside */
-  lua_settop(L, item);                            /* sheet, binding, item */
-  lua_rawgeti(L, item - 2, 2);
-  if (itemMode) {                                 /* content(item), a new identity per item */
-    lua_pushvalue(L, item);
-    lua_call(L, 1, 1);
-    if (lun_view_test(L, -1)) {
-      if (lun_rawfield(L, -1, "identity") == LUA_TNIL) {
-        lua_pushvalue(L, item);
-        lua_setfield(L, -3, "identity");
-      }
-      lua_pop(L, 1);
-    }
-  } else if (lua_isfunction(L, -1)) lua_call(L, 0, 1);
-  lun_walk_value(L, W, lua_gettop(L));
-  lun_out_end(L);
-  lua_settop(L, item - 3);
 }
 
 /* The optional fields of a view value: the walk reads one only if the

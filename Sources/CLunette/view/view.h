@@ -79,8 +79,19 @@ int32_t lun_walk_store(lua_State *L, lun_Walk *W, int idx);
 void lun_walk_empty_out(lua_State *L);
 int lun_walk_out(lua_State *L, lun_Walk *W);
 void lun_walk_env_entry(lua_State *L, lun_Walk *W, const char *key, size_t klen, int32_t slot);
+/* Raises "a view value was altered" naming field; counts n steps of the
+ * walk's work against the budget; reports the value at vidx, described,
+ * as attribute name. */
+int lun_walk_altered(lua_State *L, const char *field);
+void lun_walk_work(lua_State *L, lun_Walk *W, unsigned n);                      /* [-0, +0] */
+void lun_walk_describe_attr(lua_State *L, lun_Walk *W, const char *name, int vidx);   /* [-0, +0] */
+
+/* lun_walkunit.c: the walk's child units (a component's; a List's or
+ * ForEach's content) matched or made, a kept one told its inputs changed */
 int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const char *key, size_t klen,
                   int32_t *child);
+void lun_walk_component(lua_State *L, lun_Walk *W, int v);                      /* [-0, +0] */
+void lun_walk_rows(lua_State *L, lun_Walk *W, int v);                           /* [-0, +0] */
 
 /* lun_walktx.c: the walker's part of transactions (D06) */
 void lun_walk_transaction(lua_State *L, lun_Walk *W, int v);
@@ -172,10 +183,11 @@ int lun_viewtype_test(lua_State *L, int idx);
 /* lun_modifier.c */
 void lun_open_modifier(lua_State *L);
 
-/* lun_alert.c */
+/* lun_alert.c: presentations, alerts and sheets */
 int lun_modifier_alert(lua_State *L);
 int lun_modifier_confirmation_dialog(lua_State *L);
 void lun_walk_alert(lua_State *L, lun_Walk *W, int v);
+void lun_walk_sheet(lua_State *L, lun_Walk *W, int v);                          /* [-0, +0] */
 
 /* lun_control.c */
 void lun_date_text(lua_State *L, lua_Number seconds, const char *components);   /* [-0, +1] */

@@ -235,13 +235,15 @@ end
 M.order = { "broad", "deep", "diamond", "triangle", "mux", "repeated", "unstable", "avoidable" }
 
 -- cellx: `layers` layers of four computeds over the previous layer, an
--- effect on every cell; sources swap between 1,2,3,4 and 4,3,2,1. Known
--- answers for the last layer (js-reactivity-benchmark's).
+-- effect on every cell (with `observe` "end": on the last layer's cells
+-- only, so the first read walks the whole chain); sources swap between
+-- 1,2,3,4 and 4,3,2,1. Known answers for the last layer
+-- (js-reactivity-benchmark's).
 M.cellxAnswers = {
   [1000] = { { -3, -6, -2, 2 }, { -2, -4, 2, 3 } },
   [5000] = { { 2, 4, -1, -6 }, { -2, 1, -4, -4 } },
 }
-function M.cellx(r, layers)
+function M.cellx(r, layers, observe)
   local s = {}
   for i = 1, 4 do s[i] = { r.signal(i) } end
   local prev = { s[1][1], s[2][1], s[3][1], s[4][1] }
@@ -253,10 +255,15 @@ function M.cellx(r, layers)
       r.computed(function() return p[2]() + p[4]() end),
       r.computed(function() return p[3]() end),
     }
-    for k = 1, 4 do r.effect(function() local _ = cell[k]() end) end
+    if observe ~= "end" then
+      for k = 1, 4 do r.effect(function() local _ = cell[k]() end) end
+    end
     prev = cell
   end
   local last = prev
+  if observe == "end" then
+    for k = 1, 4 do r.effect(function() local _ = last[k]() end) end
+  end
   local answers = M.cellxAnswers[layers]
   local flip = false
   local function check(want)

@@ -224,3 +224,49 @@ describe("toolbar", function()
     assert.error_matches(function() ui.Text("x"):toolbar("Save") end, "view:toolbar: a list of views expected", 1, true)
   end)
 end)
+
+-- S34: no view renders twice in one flush. A stack hears its screens'
+-- titles and destinations as preferences; before, every title it heard
+-- rendered it again, so a list whose root title counts what it lists
+-- rendered the stack twice in each flush (a fresh user's report).
+describe("S34 A navigation stack hearing its screens", function()
+  it("renders once in a flush that changes its root's title", function()
+    local Counter = ui.Observable("NavCounter", { count = 0 })
+    local m = Counter()
+    local Root = ui.View("NavCountRoot", function()
+      return ui.NavigationStack { ui.List { ui.Text("a") }:navigationTitle("Count " .. m.count) }
+    end)
+    local app = ui.mount(Root())
+    app:resetRenders()
+    m.count = 1
+    ui.flush()
+    assert.equal(1, app:renders("NavCountRoot"))
+    assert.equal(1, app:renders("NavigationStack"))
+    app:unmount()
+  end)
+
+  it("renders once at its mount when its path is empty, and shows a value's screen once its destination is heard", function()
+    local Holder = ui.View("NavHolder", { state = { path = {} }, body = function(self)
+      return ui.NavigationStack(self["$path"], {
+        ui.Button("push", function() self.path = { "x" } end)
+          :navigationDestination("string", function(s) return ui.Text("screen " .. s) end),
+      })
+    end })
+    local app = ui.mount(Holder {})
+    assert.equal(1, app:renders("NavigationStack"))
+    app:find("push"):tap()
+    assert.matches("screen x", app:tree(), 1, true)
+    app:unmount()
+  end)
+
+  it("shows a screen waiting for destinations not heard at its first render", function()
+    local Pre = ui.View("NavPre", { state = { path = { "y" } }, body = function(self)
+      return ui.NavigationStack(self["$path"], {
+        ui.Text("root"):navigationDestination("string", function(s) return ui.Text("screen " .. s) end),
+      })
+    end })
+    local app = ui.mount(Pre {})
+    assert.matches("screen y", app:tree(), 1, true)
+    app:unmount()
+  end)
+end)

@@ -242,8 +242,15 @@ local function valueKey(v)
 end
 
 -- Per stack (its self): what each of its screens' views declared, kept out
--- of state (functions are new each render); the stack renders again
--- (state `version`) only when a type or a title changes.
+-- of state (functions are new each render), and what its last render
+-- showed: the key of its top pushed screen (`top`), whether its path held
+-- values a destination turns into screens (`valued`), and whether one
+-- waited for destinations not heard yet (`waiting`). The stack renders
+-- again (state `version`) only when what it shows changes: a title of its
+-- top screen, destinations while values are on the path, or the first
+-- destinations a waiting screen needs. Any other declaration is heard and
+-- kept for when it matters, with no render (S34: a list whose root title
+-- changes with what it lists renders the stack once, not twice).
 local registries = setmetatable({}, { __mode = "k" })
 local function registry(self)
   local r = registries[self]
@@ -256,13 +263,18 @@ local function watch(v, self, screen)
     local r, keys = registry(self), {}
     for i = 1, #list do keys[i] = list[i][1] end
     r.dests[screen] = list
-    local key = concat(keys, "\0")
-    if not self.heard then self.heard = true end
-    if r.keys[screen] ~= key then r.keys[screen] = key; self.version = self.version + 1 end
+    r.heard = true
+    local key, again = concat(keys, "\0"), r.waiting
+    if r.keys[screen] ~= key then r.keys[screen] = key; again = again or r.valued end
+    r.waiting = false
+    if again then self.version = self.version + 1 end
   end)
   v:onPreferenceChange("lunette.navigationTitle", function(title)
     local r = registry(self)
-    if r.titles[screen] ~= title then r.titles[screen] = title; self.version = self.version + 1 end
+    if r.titles[screen] == title then return end
+    r.titles[screen] = title
+    local top = r.top
+    if top and (screen == top or screen:sub(1, #top + 1) == top .. ".") then self.version = self.version + 1 end
   end)
 end
 
@@ -276,8 +288,9 @@ end
 
 local function screenFor(self, element, index)
   if isView(element) then return element end
-  local key, r = valueKey(element), registries[self]
-  if r then
+  local key, r = valueKey(element), registry(self)
+  r.valued = true
+  do
     for _, list in pairs(r.dests) do
       for i = 1, #list do
         if list[i][1] == key then return destined(list[i][2](element), list[i][3], index, key) end
@@ -286,7 +299,10 @@ local function screenFor(self, element, index)
   end
   local destination = self.destination
   if destination then return destined(destination(element), self.where, index, key) end
-  if not self.heard then return ui.EmptyView() end  -- its screens' destinations are not known yet (the first update)
+  if not r.heard then                             -- its screens' destinations are not known yet (the first update)
+    r.waiting = true
+    return ui.EmptyView()
+  end
   error(("element %d of the path is a %s, and the stack has no destination for values " ..
          "(:navigationDestination(%q, function(value) return SomeView { value = value } end) inside the stack, " ..
          "or ui.NavigationStack(path, { ... }, function(value) … end))")
@@ -311,10 +327,11 @@ local function withPath(v, path, self, screen)
   return v
 end
 
-local Stack = ui.View("NavigationStack", { state = { own = {}, heard = false, version = 0 }, body = function(self)
+local Stack = ui.View("NavigationStack", { state = { own = {}, version = 0 }, body = function(self)
   local path = self.path or self["$own"]
   local _ = self.version                                  -- what the screens declared changed: render again
-  local screens, content = {}, self.content
+  local screens, content, r = {}, self.content, registry(self)
+  r.valued = false
   for i = 1, #content do screens[i] = withPath(content[i], path, self, "c" .. i) end
   local list = path:get() or {}                   -- a path not set yet: no screen pushed
   for i = 1, #list do
@@ -326,8 +343,9 @@ local Stack = ui.View("NavigationStack", { state = { own = {}, heard = false, ve
     end
     screens[#screens + 1] = presented(ui.Group { withPath(screenFor(self, list[i], i), path, self, "p" .. i) }, pop)
   end
+  r.top = #list > 0 and "p" .. #list or nil
   if #list > 0 then                                       -- the top screen's title, as the bar shows it
-    local titles, top = registry(self).titles, "p" .. #list
+    local titles, top = r.titles, "p" .. #list
     local title = titles[top]
     if title == nil then
       for key, t in pairs(titles) do if key:sub(1, #top + 1) == top .. "." and t ~= "" then title = t end end

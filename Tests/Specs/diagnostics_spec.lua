@@ -725,6 +725,25 @@ describe("D03 D10 Picker tags, Spacer and ProgressView arguments", function()
     app:unmount()
   end)
 
+  -- A tree or a snapshot shows ui.none as itself, the same in every run:
+  -- before, it showed "lunette.Marker: 0x…", an address, and a snapshot of a
+  -- Picker with an option tagged ui.none failed the next run (a fresh
+  -- user's report); so did an :id(ui.none) in app:json().
+  it("D03 shows ui.none as ui.none in trees and ids, never an address", function()
+    local V = ui.View("D03NoneShown", { state = { f = ui.none }, body = function(self)
+      return ui.VStack {
+        ui.Picker("Flavor", self["$f"], { ui.Text("None"):tag(ui.none), ui.Text("Vanilla"):tag("vanilla") }),
+        ui.Text("x"):id(ui.none),
+      }
+    end })
+    local app = ui.mount(V {})
+    assert.truthy(app:tree():find('options={ui.none, "vanilla"}', 1, true), app:tree())
+    assert.falsy(app:tree():find("0x", 1, true), app:tree())
+    assert.falsy(app:json():find("0x", 1, true), app:json())
+    assert.equal("ui.none", tostring(ui.none))
+    app:unmount()
+  end)
+
   it("D10 ui.Spacer(minLength), a Section's footer and a TextField's prompt are shown; ProgressView's extra arguments are errors", function()
     local app = ui.mount(ui.VStack { ui.Spacer(12), ui.Spacer(), ui.List { ui.Section("Head", { ui.Text("row") }, "Foot") },
                                      ui.TextField("Name", ui.Binding.constant(""), "Your name") })

@@ -289,6 +289,18 @@ int lun_is_none(lua_State *L, int idx) {
   return none;
 }
 
+/* __tostring of markers: "ui.none", "ui.computed(…)": what a tree, a
+ * snapshot or an error shows of one (the same in every run, not an
+ * address: a Picker option tagged ui.none made each snapshot differ). */
+static int lun_marker_tostring(lua_State *L) {
+  static const char *const names[] = {"?", "ui.computed", "ui.ignored", "ui.optional", "ui.Published",
+                                       "ui.none", "ui.AppStorage"};
+  int kind = lun_marker_kind(L, 1);
+  if (kind == LUN_MARK_NONE) lua_pushliteral(L, "ui.none");
+  else lua_pushfstring(L, "%s(…)", names[kind > 0 && kind <= LUN_MARK_STORAGE ? kind : 0]);
+  return 1;
+}
+
 /* ui.id(obj) -> "Book#3". */
 static int lun_ui_id(lua_State *L) {
   int32_t handle;
@@ -309,6 +321,8 @@ void lun_open_object(lua_State *L) {
     {"ignored", lun_ui_ignored}, {"optional", lun_ui_optional}, {"id", lun_ui_id},
     {NULL, NULL}};
   lun_newmetatable(L, LUN_MT_MARKER);
+  lua_pushcfunction(L, lun_marker_tostring);
+  lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);
   luaL_setfuncs(L, fns, 0);
   lua_pushnil(L);                                 /* ui.none: declares a state or property that starts nil (F11) */

@@ -248,6 +248,10 @@ static void lun_identity_key_at(lua_State *L, int idx, int depth) {
         }
         lua_pop(L, 1);
       }
+      if (lun_marker_kind(L, idx) == LUN_MARK_NONE) {   /* one value, the same key in every run */
+        lua_pushliteral(L, "v:ui.none");
+        return;
+      }
       lua_pushfstring(L, "p:%p", lua_topointer(L, idx));
       return;
     default:

@@ -469,13 +469,13 @@ function ui.Section(header, children, footer) end
 ---@return ui.ViewValue
 function ui.Picker(label, binding, options) end
 ---@param binding ui.Binding
----@param range number[] { low, high }
+---@param range? number[]|{ step: number } { low, high }, 0...1 if left out (the options may take its place)
 ---@param options? { step: number } step: the value lands on low, low + step, ... (Slider(value:in:step:))
 ---@return ui.ViewValue
 function ui.Slider(binding, range, options) end
 ---@param label string
 ---@param binding ui.Binding
----@param range number[] { low, high }
+---@param range? number[]|{ step?: number } { low, high }; no bounds if left out (the options may take its place)
 ---@param options? { step?: number } step: by how much a tap moves it (1)
 ---@return ui.ViewValue
 function ui.Stepper(label, binding, range, options) end

@@ -41,6 +41,11 @@ struct RunCommand: ParsableCommand {
             try Runtimes.setArguments(runtime, script: file, arguments)
             try runtime.run(file: file)
         } catch let error as LunetteError {
+            // What it mounted before it failed, and its views' errors: often the
+            // cause (a view whose body raised has no button for the next line to tap).
+            runtime.flush()
+            print(render(runtime), terminator: "")
+            _ = reportProblems(runtime)
             printError("error: \(error)")
             throw ExitCode(1)
         }
@@ -77,6 +82,12 @@ struct RunCommand: ParsableCommand {
                 shown = now
             }
         }
+        if reportProblems(runtime) { throw ExitCode(1) }
+    }
+
+    /// Prints the apps' errors and warnings, the effects' and the store's
+    /// errors (standard error); whether there was an error.
+    private func reportProblems(_ runtime: LunetteRuntime) -> Bool {
         var failed = false
         for app in runtime.apps {
             for error in app.errors + app.eventErrors {
@@ -89,7 +100,7 @@ struct RunCommand: ParsableCommand {
         }
         runtime.waitForStorage()                      // writes run on the store's queue: let them land
         for error in runtime.effectErrors + runtime.storageErrors { printError("error: \(error)") }
-        if failed || !runtime.effectErrors.isEmpty || !runtime.storageErrors.isEmpty { throw ExitCode(1) }
+        return failed || !runtime.effectErrors.isEmpty || !runtime.storageErrors.isEmpty
     }
 
     /// Every mounted app, as text or JSON.

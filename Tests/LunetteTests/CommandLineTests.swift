@@ -51,6 +51,47 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.errors.contains("\(file.lastPathComponent):3:"), result.errors)
     }
 
+    /// D10: a script that returns something other than a view (a module's
+    /// table, run by mistake) is an error naming what it returned; before,
+    /// `lunette run` printed nothing and exited 0 (a fresh user's report).
+    func testAScriptReturningSomethingElseThanAViewIsAnError() throws {
+        let file = try temporaryScript("""
+            local ui = require("lunette")
+            local M = {}
+            M.Home = ui.View("Home", function() return ui.Text("home") end)
+            return M
+            """, named: "module")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["run", file.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.errors.contains("\(file.lastPathComponent): the script returned a table, not a view"), result.errors)
+        let type = try temporaryScript("local ui = require('lunette')\nreturn ui.View('Home', function() return ui.Text('home') end)")
+        defer { try? FileManager.default.removeItem(at: type) }
+        XCTAssertEqual(try lunette(["run", type.path]).status, 0, "a view type is its view")
+    }
+
+    /// A script that fails after a view's body raised shows the tree it had
+    /// and the view's error (the cause) before its own; before, only the
+    /// script's "attempt to index a nil value" was printed.
+    func testAFailedScriptShowsItsViewsErrorsFirst() throws {
+        let file = try temporaryScript("""
+            local ui = require("lunette")
+            local V = ui.View("V", { body = function(self)
+              return ui.Button("Save", function() end, { role = "cancle" })
+            end })
+            local app = ui.mount(V())
+            app:find("Save"):tap()
+            """, named: "hidden")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["run", file.path])
+        XCTAssertEqual(result.status, 1)
+        let lines = result.errors.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, result.errors)
+        XCTAssertTrue(lines.first?.hasPrefix("error: V: \(file.path):3: ui.Button: its role is") == true, result.errors)
+        XCTAssertTrue(lines.last?.hasPrefix("error: \(file.path):6:") == true, result.errors)
+        XCTAssertTrue(result.output.contains("Error V"), result.output)
+    }
+
     func testTheTestRunnerCountsAndFailsOnFailure() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sample_\(UUID().uuidString)_spec.lua")
         try """

@@ -80,7 +80,7 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
       fails(function() return ui.ForEach({ 1 }, ui.Text):onDelete(print):onDelete(print) end))
     assert.matches('view:environment%("accent"%): a key takes its value too', fails(function() return ui.Text("x"):environment("accent") end))
     assert.matches("ui.Form takes no options, only its views", fails(function() return ui.Form({ ui.Text("a") }, { ui.Text("b") }) end))
-    assert.matches("ui.Slider takes %(binding, { low, high } %[, { step = n }%]%)",
+    assert.matches("ui.Slider takes %(binding %[, { low, high }%] %[, { step = n }%]%)",
       fails(function() return ui.Slider("volume", ui.Binding.constant(0), { 0, 1 }) end))
     assert.matches("view:id's value must be a value compared by its contents .*, got a function",
       fails(function() ui.Text("x"):id(function() end) end))

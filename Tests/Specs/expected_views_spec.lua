@@ -403,3 +403,32 @@ describe("The expected views against odd input", function()
   end)
 end)
 
+
+-- Slider(value:in:onEditingChanged:) defaults its bounds to 0...1
+-- (https://developer.apple.com/documentation/swiftui/slider/init(value:in:oneditingchanged:),
+-- "bounds: The range of the valid values. Defaults to 0...1."), and
+-- Stepper(_:value:step:onEditingChanged:) has no bounds at all
+-- (https://developer.apple.com/documentation/swiftui/stepper). Before, both
+-- forms were refused ("its range (argument 2) is { low, high } ..., got no
+-- value"), the commonest way to write either (a fresh user's report).
+describe("Slider and Stepper without a range", function()
+  it("a Slider's is 0...1, a Stepper's none; options may follow the binding", function()
+    local app = ui.mount(ui.View("Rangeless", { state = { v = 0.5, n = 0 }, body = function(self)
+      return ui.VStack {
+        ui.Slider(self["$v"]), ui.Text("v " .. self.v),
+        ui.Stepper("Qty", self["$n"]), ui.Stepper("By5", self["$n"], { step = 5 }), ui.Text("n " .. self.n),
+      }
+    end })())
+    assert.truthy(app:tree():find("Slider 0.5 range={0, 1}", 1, true), app:tree())
+    assert.truthy(app:tree():find('Stepper "Qty" 0\n', 1, true), app:tree())   -- no range shown: it has none
+    app:find { type = "Slider" }:setValue(1)
+    assert.truthy(app:find("v 1"), app:tree())
+    assert.error_matches(function() app:find { type = "Slider" }:setValue(2) end, "range", 1, true)
+    app:find("Qty"):increment()
+    app:find("By5"):decrement()
+    assert.truthy(app:find("n -4"), app:tree())
+    for _ = 1, 3 do app:find("By5"):decrement() end
+    assert.truthy(app:find("n -19"), app:tree())   -- no lower bound
+    app:unmount()
+  end)
+end)

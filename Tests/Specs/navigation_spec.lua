@@ -256,7 +256,11 @@ describe("D08 Alert messages and button roles", function()
   end)
 
   it("refuses a role it does not know, an option it does not know, and a second alert on one view", function()
-    assert.error_matches(function() ui.Button("x", function() end, { role = "dangerous" }) end, "invalid option 'dangerous'", 1, true)
+    assert.error_matches(function() ui.Button("x", function() end, { role = "dangerous" }) end,
+      'ui.Button: its role is "cancel" or "destructive", got "dangerous"', 1, true)
+    -- before: "bad argument #3 to 'Button' (invalid option 'cancle')", naming neither the role nor the fix
+    assert.error_matches(function() ui.Button("x", function() end, { role = "cancle" }) end,
+      [[ui.Button: its role is "cancel" or "destructive", got "cancle" (did you mean 'cancel'?)]], 1, true)
     assert.error_matches(function() ui.Button("x", function() end, { rol = "cancel" }) end,
       "ui.Button: unknown option 'rol' (did you mean 'role'?)", 1, true)
     local b = ui.Binding.constant(false)

@@ -127,6 +127,20 @@ void lun_check_sections(lua_State *L, int tidx, const char *const *known, const 
   lun_check_keys(L, tidx, known, owner, "section");
 }
 
+/* 1 if the value at idx is a string naming one of list's (one holding a
+ * NUL names none). [-0, +0] */
+int lun_names_one_of(lua_State *L, int idx, const char *const *list) {
+  size_t len;
+  const char *s;
+  int i;
+  if (lua_type(L, idx) != LUA_TSTRING) return 0;
+  s = lua_tolstring(L, idx, &len);
+  if (strlen(s) != len) return 0;
+  for (i = 0; list[i]; i++)
+    if (strcmp(s, list[i]) == 0) return 1;
+  return 0;
+}
+
 /* Pushes " (did you mean 'x'?)" for the candidate closest to name — the
  * strings of the array at arrayidx (0: none) and of the NULL-terminated
  * list (NULL: none) — if it is close enough to be a typo, else "". [-0, +1] */

@@ -327,11 +327,12 @@ static int lun_mount_ref_k(lua_State *L) {
   return 1;
 }
 
-int lun_mount_ref(lua_State *L, int ref, int32_t *app) {
+int lun_mount_ref(lua_State *L, int ref, int32_t *app, const char **other) {
   *app = 0;
   if (!lua_checkstack(L, 4)) return LUN_ERROR;
   lua_pushcfunction(L, lun_mount_ref_k);
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+  *other = luaL_typename(L, -1);                  /* Lua's own names: static */
   if (lun_protect(L, 1, 1) != LUN_OK) return LUN_ERROR;
   *app = (int32_t)lua_tointeger(L, -1);
   lua_pop(L, 1);

@@ -365,8 +365,9 @@ int lun_unit_state(lua_State *L, int recordRef, const char **text, size_t *len);
 int lun_unit_set(lua_State *L, int recordRef, const char *name, const char *expression, size_t len);
 /* Sets the global `name` to a handle of app (app:find, app:tree... in Lua). */
 int lun_app_global(lua_State *L, int32_t app, const char *name);
-/* Mounts the view value held at ref, if it is one; *app is its app id or 0. */
-int lun_mount_ref(lua_State *L, int ref, int32_t *app);
+/* Mounts the view value held at ref, if it is one; *app is its app id or 0,
+ * and then *other names the type of what ref holds ("table"; static). */
+int lun_mount_ref(lua_State *L, int ref, int32_t *app, const char **other);
 /* Writes "Book#3.title" (slot 0: "Book#3") into buf; 0 if the object is gone.
  * Never raises and allocates no Lua memory: safe to call at any time. */
 int lun_object_label(lua_State *L, int32_t serial, int32_t slot, char *buf, size_t size);

@@ -187,11 +187,41 @@ static void lun_view_step_option(lua_State *L, int arg, const char *name) {
   lua_pop(L, 2);
 }
 
-/* Shared body of Slider and Stepper: ([label,] binding, { low, high }
- * [, { step = n }]) -> view, the label at labelarg (0: none). [-0, +1] */
+/* 1 if the range argument at arg (the top but one) was left out: nil, or
+ * an options table in its place (no entry [1]; empty, or a string key)
+ * with nothing after it. [-0, +0] */
+static int lun_view_range_omitted(lua_State *L, int arg) {
+  int options = 0;
+  if (lua_isnil(L, arg)) return 1;
+  if (lua_type(L, arg) != LUA_TTABLE || !lua_isnil(L, arg + 1)) return 0;
+  if (lua_getmetatable(L, arg)) { lua_pop(L, 1); return 0; }
+  if (lua_rawgeti(L, arg, 1) == LUA_TNIL) {
+    lua_pushnil(L);
+    options = !lua_next(L, arg) || lua_type(L, -2) == LUA_TSTRING;
+  }
+  lua_settop(L, arg + 1);
+  return options;
+}
+
+/* Shared body of Slider and Stepper: ([label,] binding [, { low, high }]
+ * [, { step = n }]) -> view, the label at labelarg (0: none). Without a
+ * range a Slider's is 0...1 (Slider(value:in:) defaults `in` to 0...1) and
+ * a Stepper has none (Stepper(_:value:step:): no bounds), shown as
+ * { -math.huge, math.huge }. [-0, +1] */
 static int lun_view_ranged(lua_State *L, int kind, const char *name, const char *call, int labelarg) {
   int bindarg = labelarg + 1;
   lun_view_arity(L, name, bindarg + 2);
+  lua_settop(L, bindarg + 2);
+  if (lun_view_range_omitted(L, bindarg + 1)) {
+    lua_pushvalue(L, bindarg + 1);                /* the options, or nil, one place on */
+    lua_replace(L, bindarg + 2);
+    lua_createtable(L, 2, 0);
+    if (kind == LUN_VIEW_SLIDER) lua_pushinteger(L, 0); else lua_pushnumber(L, -HUGE_VAL);
+    lua_rawseti(L, -2, 1);
+    if (kind == LUN_VIEW_SLIDER) lua_pushinteger(L, 1); else lua_pushnumber(L, HUGE_VAL);
+    lua_rawseti(L, -2, 2);
+    lua_replace(L, bindarg + 1);
+  }
   lun_view_range_arg(L, bindarg + 1, name);
   lua_settop(L, bindarg + 2);
   lun_view_control(L, kind, labelarg, bindarg, bindarg + 1);
@@ -200,20 +230,22 @@ static int lun_view_ranged(lua_State *L, int kind, const char *name, const char 
   return 1;
 }
 
-/* ui.Slider(binding, { low, high } [, { step = n }]) -> view: SwiftUI's
+/* ui.Slider(binding [, { low, high }] [, { step = n }]) -> view: SwiftUI's
  * Slider(value:in:step:), its value one of low, low + n, ... within the
  * range ("with a range of 0 to 100, and a step of 5, the slider's
  * increments would be 0, 5, 10, and so on",
- * https://developer.apple.com/documentation/swiftui/slider). */
+ * https://developer.apple.com/documentation/swiftui/slider), 0...1 when
+ * none is given (init(value:in:onEditingChanged:), `in bounds = 0...1`). */
 int lun_ui_slider(lua_State *L) {
   if (lua_type(L, 1) == LUA_TSTRING && lun_binding_test(L, 2))   /* Slider(value:in:) has no title */
-    lun_error_here(L, "ui.Slider takes (binding, { low, high } [, { step = n }]), as Slider(value:in:step:): "
+    lun_error_here(L, "ui.Slider takes (binding [, { low, high }] [, { step = n }]), as Slider(value:in:step:): "
                       "its title goes in a ui.Text beside it");
   return lun_view_ranged(L, LUN_VIEW_SLIDER, "Slider", "ui.Slider", 0);
 }
 
-/* ui.Stepper(label, binding, { low, high } [, { step = n }]) -> view:
- * SwiftUI's Stepper(_:value:in:step:), stepping by n (1 by default). */
+/* ui.Stepper(label, binding [, { low, high }] [, { step = n }]) -> view:
+ * SwiftUI's Stepper(_:value:in:step:), stepping by n (1 by default), or
+ * Stepper(_:value:step:) with no bounds when no range is given. */
 int lun_ui_stepper(lua_State *L) {
   return lun_view_ranged(L, LUN_VIEW_STEPPER, "Stepper", "ui.Stepper", 1);
 }

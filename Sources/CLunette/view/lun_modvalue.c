@@ -12,20 +12,6 @@
 #include "view/view.h"
 #include <math.h>
 
-/* 1 if the value at idx is a string naming one of list's (one holding a
- * NUL names none). [-0, +0] */
-static int lun_names_one_of(lua_State *L, int idx, const char *const *list) {
-  size_t len;
-  const char *s;
-  int i;
-  if (lua_type(L, idx) != LUA_TSTRING) return 0;
-  s = lua_tolstring(L, idx, &len);
-  if (strlen(s) != len) return 0;
-  for (i = 0; list[i]; i++)
-    if (strcmp(s, list[i]) == 0) return 1;
-  return 0;
-}
-
 /* A frame's keys: SwiftUI's two frame modifiers as one table, a fixed size
  * (frame(width:height:alignment:),
  * https://developer.apple.com/documentation/swiftui/view/frame(width:height:alignment:))

@@ -489,7 +489,13 @@ static int lun_ui_button(lua_State *L) {
     lun_check_keys(L, 3, options, "ui.Button", "option");
     lua_getfield(L, 3, "role");
     lua_replace(L, 3);
-    if (!lua_isnil(L, 3)) luaL_checkoption(L, 3, NULL, roles);
+    if (!lua_isnil(L, 3) && !lun_names_one_of(L, 3, roles)) {   /* ButtonRole: .cancel, .destructive */
+      if (lua_type(L, 3) == LUA_TSTRING) lun_push_suggestion(L, lua_tostring(L, 3), 0, roles);
+      else lua_pushliteral(L, "");
+      lun_describe(L, 3, 1);
+      return lun_error_here(L, "ui.Button: its role is \"cancel\" or \"destructive\", got %s%s", lua_tostring(L, -1),
+                            lua_tostring(L, -2));
+    }
   }
   vidx = lun_view_new(L, LUN_VIEW_BUTTON);
   if (lun_view_test(L, 1) || lun_viewtype_test(L, 1)) {   /* Button(action:label:): a view as its label */

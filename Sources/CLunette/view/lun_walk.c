@@ -11,6 +11,7 @@
 #include "model/model.h"
 #include "life/life.h"
 #include "view/view.h"
+#include <math.h>
 
 /* Raises: a field of the view value at v is not what Lunette put there
  * (rawset can reach a view value's fields). */
@@ -456,6 +457,16 @@ static LUN_RARE void lun_walk_picker_check(lua_State *L, lun_Walk *W, int v, int
   lua_settop(L, top);
 }
 
+/* 1 if the range at idx is { -math.huge, math.huge }: a Stepper with no bounds. */
+static int lun_walk_unbounded(lua_State *L, int idx) {
+  int unbounded;
+  lua_rawgeti(L, idx, 1);
+  lua_rawgeti(L, idx, 2);
+  unbounded = lua_tonumber(L, -2) == -HUGE_VAL && lua_tonumber(L, -1) == HUGE_VAL;
+  lua_pop(L, 2);
+  return unbounded;
+}
+
 /* A bound control of kind (Toggle, TextField, SecureField, Picker, Slider,
  * Stepper, DatePicker): its control spec, its binding and the value it shows. */
 static __attribute__((noinline)) void lun_walk_control(lua_State *L, lun_Walk *W, int v, int kind) {
@@ -476,7 +487,8 @@ static __attribute__((noinline)) void lun_walk_control(lua_State *L, lun_Walk *W
       } else lun_walk_describe_attr(L, W, "options", lua_gettop(L));   /* a list held in state (its proxy) */
     } else {
       lua_getfield(L, -1, "range");
-      if (kind != LUN_VIEW_DATEPICKER || !lua_isnil(L, -1))   /* a DatePicker's range is optional */
+      if (kind == LUN_VIEW_DATEPICKER ? !lua_isnil(L, -1)      /* a DatePicker's range is optional, */
+                                      : !lun_walk_unbounded(L, lua_gettop(L)))   /* a Stepper's too */
         lun_walk_describe_attr(L, W, "range", lua_gettop(L));
     }
     lua_pop(L, 2);

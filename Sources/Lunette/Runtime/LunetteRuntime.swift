@@ -252,16 +252,19 @@ public final class LunetteRuntime {
     // MARK: running scripts
 
     /// Runs a Lua file. If it returns a view, the view is mounted and
-    /// rendered (and `onTreeChange` hears of it) and its app is returned.
+    /// rendered (and `onTreeChange` hears of it) and its app is returned; a
+    /// script that mounts its views itself returns nothing.
     ///
     /// Throws `LunetteError.unreadable` if the file cannot be read,
     /// `.syntax` if it does not parse, `.script` if it raises (or runs past
-    /// its time budget, or out of memory): "file.lua:12: message".
+    /// its time budget, or out of memory): "file.lua:12: message" — or if it
+    /// returns something other than a view (a module's table meant for
+    /// `require`, say), which would otherwise show nothing and say nothing.
     @discardableResult
     public func run(file path: String) throws -> App? {
         let source = try read(file: path)
         defer { mounting.lines.rememberNew(in: L) }     // the texts its views were built from, for a reload
-        return try run(bytes: source, name: "@\(path)")
+        return try run(bytes: source, name: "@\(path)", viewOrNothing: path)
     }
 
     /// A script file's bytes as Lua loads a file (no byte order mark; a
@@ -293,11 +296,23 @@ public final class LunetteRuntime {
     /// Runs Lua source given as bytes (Lua strings are bytes: any encoding, NULs included).
     @discardableResult
     public func run(bytes: Data, name: String) throws -> App? {
+        try run(bytes: bytes, name: name, viewOrNothing: nil)
+    }
+
+    /// `run(bytes:name:)`; with `viewOrNothing` (the script's path), what
+    /// the script returns is a view or nothing, else an error naming it.
+    private func run(bytes: Data, name: String, viewOrNothing script: String?) throws -> App? {
         let ref = try runChunk(bytes, name: name)
         guard ref > 0 else { return nil }
         defer { _ = lun_release_ref(L, ref) }
         var app: Int32 = 0
-        guard lun_mount_ref(L, ref, &app) == LUN_OK else { throw LunetteError.script(lastError) }
+        var other: UnsafePointer<CChar>?
+        guard lun_mount_ref(L, ref, &app, &other) == LUN_OK else { throw LunetteError.script(lastError) }
+        if app == 0, let script {
+            let type = other.map { String(cString: $0) } ?? "value"
+            throw LunetteError.script("\(script): the script returned a \(type), not a view: a script returns its root "
+                + "view (return Root()), or mounts its views itself with ui.mount and returns nothing")
+        }
         reportTreeChanges()                            // the mount is news too: a host hears of its first render
         return mounting.appsByID[app]
     }
@@ -399,7 +414,7 @@ public final class LunetteRuntime {
             _ = lun_reloading(L, 0)
             releasePendingRefs()
         }
-        let app = try run(bytes: source, name: "@\(path)")
+        let app = try run(bytes: source, name: "@\(path)", viewOrNothing: path)
         succeeded = true
         return app
     }

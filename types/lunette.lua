@@ -275,10 +275,14 @@ function View:navigationTitle(title) end
 ---@param name "largeTitle"|"title"|"title2"|"title3"|"headline"|"subheadline"|"body"|"callout"|"footnote"|"caption"|"caption2"
 ---@return ui.ViewValue
 function View:font(name) end
----A finite length (none: the default padding).
+---A finite length (none: the default padding), or the edges it pads and
+---then the length, as SwiftUI's padding(_:_:): `:padding("horizontal", 16)`,
+---`:padding({ "top", "leading" }, 8)`.
+---@alias ui.Edge "all"|"top"|"bottom"|"leading"|"trailing"|"horizontal"|"vertical"
+---@param edgesOrLength? number|ui.Edge|ui.Edge[]
 ---@param length? number
 ---@return ui.ViewValue
-function View:padding(length) end
+function View:padding(edgesOrLength, length) end
 ---A colour: a SwiftUI Color's name ("red", "secondary", "accentColor", ...),
 ---"#rrggbb" (3, 4, 6 or 8 hex digits), "rgb(r, g, b)" or "rgba(r, g, b, a)".
 ---@param style string

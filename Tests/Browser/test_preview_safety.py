@@ -170,6 +170,9 @@ return ui.VStack {
   ui.Text("rgb"):foregroundStyle("rgb(0, 0, 255)"),
   ui.Text("wide"):frame({ maxWidth = math.huge, alignment = "leading" }),
   ui.Text("sized"):frame({ width = 120, height = 44 }),
+  ui.Text("sides"):padding("horizontal", 16),
+  ui.Text("corner"):padding({ "top", "leading" }, 6),
+  forged(ui.Text("sides2"):padding("vertical", 2), { "top;position:fixed", 5 }),
 }
 """
 
@@ -198,6 +201,11 @@ class ModifierStyleTests(unittest.TestCase):
             self.assertEqual(page.locator("span", has_text="wide").evaluate("e => e.style.width"), "100%")
             self.assertEqual(page.locator("span", has_text="sized").evaluate("e => e.style.width + ' ' + e.style.height"),
                              "120px 44px")
+            # padding(_ edges:, _ length:): only the sides its Edge.Set names
+            pad = "e => [e.style.paddingTop, e.style.paddingRight, e.style.paddingBottom, e.style.paddingLeft].join(' ')"
+            self.assertEqual(page.get_by_text("sides", exact=True).evaluate(pad), " 16px  16px")
+            self.assertEqual(page.get_by_text("corner", exact=True).evaluate(pad), "6px   6px")
+            self.assertEqual(page.get_by_text("sides2", exact=True).evaluate(pad), "   ", "a forged edge is refused")
             expect(page.locator("#timeline")).to_contain_text("modifier value not drawn: .frame(")
             # the refused values are reported, not silently lost
             expect(page.locator("#timeline")).to_contain_text("modifier value not drawn: .background(")

@@ -314,6 +314,30 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
   -- a length; bold(_ isActive: Bool = true)
   -- (https://developer.apple.com/documentation/swiftui/view/bold(_:)). A
   -- misspelt name was kept and shown (`.font("titel")`), "8" kept as text.
+  -- padding(_ edges: Edge.Set = .all, _ length: CGFloat? = nil)
+  -- (https://developer.apple.com/documentation/swiftui/view/padding(_:_:)):
+  -- edges and a length, as :padding("horizontal", 16) or :padding({ "top",
+  -- "leading" }, 8). Before, only a length was taken and edges were refused
+  -- as "not a finite number" (a fresh user's report).
+  it("D10 padding takes edges and a length, as SwiftUI's padding(_:_:)", function()
+    local app = ui.mount(ui.VStack {
+      ui.Text("a"):padding("horizontal", 16), ui.Text("b"):padding({ "top", "leading" }, 8),
+      ui.Text("c"):padding("vertical"), ui.Text("d"):padding("all", 4), ui.Text("e"):padding(12),
+    })
+    local tree = app:tree()
+    assert.truthy(tree:find('Text "a" .padding({"horizontal", 16})', 1, true), tree)
+    assert.truthy(tree:find('Text "b" .padding({"top", "leading", 8})', 1, true), tree)
+    assert.truthy(tree:find('Text "c" .padding({"vertical"})', 1, true), tree)
+    assert.truthy(tree:find('Text "d" .padding(4)', 1, true), tree)          -- .all is padding(length)
+    assert.truthy(tree:find('Text "e" .padding(12)', 1, true), tree)
+    app:unmount()
+    assert.error_matches(function() ui.Text("x"):padding("horizntal", 1) end, "(did you mean 'horizontal'?)", 1, true)
+    assert.error_matches(function() ui.Text("x"):padding({}, 1) end, "a list of 1 to 7 of them, got {}", 1, true)
+    assert.error_matches(function() ui.Text("x"):padding("top", "8") end, 'a finite number after the edges, got "8"', 1, true)
+    assert.error_matches(function() ui.Text("x"):padding(1, 2) end, "a length comes alone or after the edges", 1, true)
+    assert.error_matches(function() ui.Text("x"):padding("top", 1, 2) end, "view:padding takes at most 2 arguments, got 3", 1, true)
+  end)
+
   it("D10 a display modifier's value is a SwiftUI name, a colour or a number in its range", function()
     local function fails(f) local ok, err = pcall(f); assert.is_false(ok); return err end
     assert.matches([[diagnostics_spec.lua:%d+: view:font: its value is a font's text style .*, got "titel" %(did you mean 'title'%?%)]],
@@ -326,7 +350,7 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.matches("view:textFieldStyle: its value is a text field style", fails(function() return ui.Text("x"):textFieldStyle("rounded") end))
     assert.matches("view:opacity: its value is a number from 0 to 1, got 2", fails(function() return ui.Text("x"):opacity(2) end))
     assert.matches("view:opacity: its value is a number from 0 to 1, got 0/0", fails(function() return ui.Text("x"):opacity(0 / 0) end))
-    assert.matches([[view:padding: its value is a finite number, got "8"]], fails(function() return ui.Text("x"):padding("8") end))
+    assert.matches([[view:padding: its value is a length %(a number%) or edges: .*, got "8"]], fails(function() return ui.Text("x"):padding("8") end))
     assert.matches("view:scaleEffect: its value is a finite number, got math.huge", fails(function() return ui.Text("x"):scaleEffect(math.huge) end))
     assert.matches("view:italic: its value is true or false", fails(function() return ui.Text("x"):italic("yes") end))
     local app = ui.mount(ui.VStack {

@@ -17,11 +17,12 @@ typedef struct lun_ModSpec {
   const char *arg;   /* "s" string, "f" function, "v" any, "b" a boolean or nil; the values
                         lun_modvalue.c checks: "F" a frame's sizes, "c" a colour, "t" a font's
                         text style, "B" a button style, "T" a text field style, "u" 0 to 1,
-                        "l" a length ("l?": or none), "e" true, false (none recorded) or none */
+                        "l" a length, "P" padding's length or edges and length (two arguments),
+                        "e" true, false (none recorded) or none */
 } lun_ModSpec;
 
 static const lun_ModSpec lun_display_mods[] = {
-  {"navigationTitle", "s"}, {"font", "t"}, {"padding", "l?"},
+  {"navigationTitle", "s"}, {"font", "t"}, {"padding", "P"},
   {"foregroundStyle", "c"}, {"textFieldStyle", "T"}, {"buttonStyle", "B"},
   {"scaleEffect", "l"}, {"background", "c"}, {"onSubmit", "f"},
   {"opacity", "u"}, {"frame", "F"}, {"bold", "e"}, {"italic", "e"},
@@ -43,7 +44,7 @@ static void lun_modifier_check(lua_State *L, const char *name, const char *arg) 
     case 'b':
       lun_enabled_check_arg(L);
       break;
-    case 'F': case 'c': case 't': case 'B': case 'T': case 'u': case 'l': case 'e':
+    case 'F': case 'c': case 't': case 'B': case 'T': case 'u': case 'l': case 'e': case 'P':
       lun_modvalue_check(L, name, arg);
       break;
     default:
@@ -109,7 +110,8 @@ static void lun_modifier_one_submit(lua_State *L) {
 
 static int lun_modifier_display(lua_State *L) {
   lun_modifier_self(L);
-  lun_modifier_arity(L, lua_tostring(L, lua_upvalueindex(1)), lua_tostring(L, lua_upvalueindex(2))[0] ? 1 : 0);
+  lun_modifier_arity(L, lua_tostring(L, lua_upvalueindex(1)),
+                     lua_tostring(L, lua_upvalueindex(2))[0] == 'P' ? 2 : lua_tostring(L, lua_upvalueindex(2))[0] ? 1 : 0);
   lun_modifier_check(L, lua_tostring(L, lua_upvalueindex(1)), lua_tostring(L, lua_upvalueindex(2)));
   lua_settop(L, 2);
   if (lua_tostring(L, lua_upvalueindex(2))[0] == 'e') {   /* bold(_ isActive: Bool = true) */

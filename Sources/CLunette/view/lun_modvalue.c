@@ -200,12 +200,96 @@ static void lun_modvalue_number(lua_State *L, const char *name, double lo, doubl
   }
 }
 
+/* SwiftUI's Edge.Set members, as padding(_:_:) takes them. */
+static const char *const lun_padding_edges[] = {"all", "top", "bottom", "leading", "trailing", "horizontal", "vertical", NULL};
+
+/* Checks that the value at idx names an edge. [-0, +0] */
+static void lun_modvalue_edge(lua_State *L, int idx) {
+  if (lun_names_one_of(L, idx, lun_padding_edges)) return;
+  if (lua_type(L, idx) == LUA_TSTRING) lun_push_suggestion(L, lua_tostring(L, idx), 0, lun_padding_edges);
+  else lua_pushliteral(L, "");
+  lun_describe(L, idx, 1);
+  lun_error_here(L, "view:padding: its value is a length (a number) or edges: \"top\", \"bottom\", \"leading\", "
+                    "\"trailing\", \"horizontal\", \"vertical\", \"all\" or a list of them, got %s%s",
+                 lua_tostring(L, -1), lua_tostring(L, -2));
+}
+
+/* Checks the edges at idx: an edge's name, or a list of 1 to 7 of them
+ * (an Edge.Set: [.top, .leading]). [-0, +0] */
+static void lun_modvalue_edges(lua_State *L, int idx) {
+  lua_Integer i, n;
+  int entries = 0;
+  if (lua_type(L, idx) != LUA_TTABLE) { lun_modvalue_edge(L, idx); return; }
+  n = (lua_Integer)lua_rawlen(L, idx);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    lua_pop(L, 1);
+    if (++entries > 7) { lua_pop(L, 1); break; }
+  }
+  if (n < 1 || n > 7 || entries != n || lua_getmetatable(L, idx)) {
+    lun_describe(L, idx, 1);
+    lun_error_here(L, "view:padding: its edges are an edge's name or a list of 1 to 7 of them, got %s", lua_tostring(L, -1));
+  }
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, idx, i);
+    lun_modvalue_edge(L, lua_gettop(L));
+    lua_pop(L, 1);
+  }
+}
+
+/* padding([length]) or padding(edges [, length]) (SwiftUI's
+ * padding(_ length:) and padding(_ edges: Edge.Set = .all, _ length:)):
+ * a length stays as it is (nil: the default); edges other than "all" are
+ * kept as { edge, ..., length } in argument 2's place (the tree shows
+ * .padding({"top", "leading", 8})). [-0, +0] */
+static void lun_modvalue_padding(lua_State *L) {
+  lua_settop(L, 3);
+  if (lua_type(L, 2) == LUA_TNUMBER || lua_isnil(L, 2)) {
+    if (!lua_isnil(L, 3)) {
+      lun_describe(L, 3, 1);
+      lun_error_here(L, "view:padding: a length comes alone or after the edges (:padding(\"horizontal\", 16)), got %s "
+                        "after it", lua_tostring(L, -1));
+    }
+    if (!lua_isnil(L, 2)) lun_modvalue_number(L, "padding", -1e9, 1e9, "a finite number, or edges (\"horizontal\")");
+    return;
+  }
+  lun_modvalue_edges(L, 2);
+  if (!lua_isnil(L, 3)) {                         /* the length, checked where argument 2 was */
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 3);
+    lua_replace(L, 2);
+    lun_modvalue_number(L, "padding", -1e9, 1e9, "a finite number after the edges");
+    lua_replace(L, 2);
+  }
+  if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "all") == 0) {   /* .all: padding(length) */
+    lua_copy(L, 3, 2);
+    lua_settop(L, 2);
+    return;
+  }
+  lua_createtable(L, 8, 0);                       /* { edge, ..., length }: the script's list may change */
+  if (lua_istable(L, 2)) {
+    lua_Integer i, n = (lua_Integer)lua_rawlen(L, 2);
+    for (i = 1; i <= n; i++) {
+      lua_rawgeti(L, 2, i);
+      lua_rawseti(L, -2, i);
+    }
+  } else {
+    lua_pushvalue(L, 2);
+    lua_rawseti(L, -2, 1);
+  }
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  lua_replace(L, 2);
+  lua_settop(L, 2);
+}
+
 /* Checks argument 2 of display modifier `name` whose spec is `arg`
  * (lun_ModSpec in lun_modifier.c); a frame's is replaced by a checked
  * copy. [-0, +0] */
 void lun_modvalue_check(lua_State *L, const char *name, const char *arg) {
   switch (arg[0]) {
     case 'F': lun_modvalue_frame(L); break;
+    case 'P': lun_modvalue_padding(L); break;
     case 'c': lun_modvalue_color(L, name); break;
     case 't': lun_modvalue_choice(L, name, lun_font_styles, "a font's text style (\"title\", \"headline\", \"body\", ...)"); break;
     case 'B': lun_modvalue_choice(L, name, lun_button_styles, "a button style (\"bordered\", \"borderedProminent\", \"plain\", ...)"); break;

@@ -80,6 +80,22 @@ final class RunnerParityTests: XCTestCase {
             assert.matches_snapshot(app, "after a tap")
           end)
         end)
+
+        -- A fresh user's report: under lunette test a strict setup kept the
+        -- lazy one from running, and insulate did not undo what its block set.
+        local log = {}
+        describe("setups", function()
+          lazy_setup(function() log[#log + 1] = "lazy" end)
+          setup(function() log[#log + 1] = "setup" end)
+          it("passes with both setups run", function() assert.same({ "setup", "lazy" }, log) end)
+        end)
+        insulate("insulated", function()
+          declared = true
+          it("passes seeing what its body set", function() assert.is_true(declared); leaky = true end)
+        end)
+        describe("after insulate", function()
+          it("passes without what the insulated block set", function() assert.is_nil(leaky); assert.is_nil(declared) end)
+        end)
         """#
 
     private struct Run { let verdicts: [String: Bool]; let output: String }
@@ -137,7 +153,7 @@ final class RunnerParityTests: XCTestCase {
 
         let ours = try lunetteTest(directory)               // the first run writes the snapshots
         let theirs = try busted(directory)                  // busted reads them
-        XCTAssertEqual(ours.verdicts.count, 18, ours.output)   // the two pending ones are neither
+        XCTAssertEqual(ours.verdicts.count, 21, ours.output)   // the two pending ones are neither
         XCTAssertTrue(ours.output.contains("parity_spec.lua:61: assertion failed!"), ours.output)
         XCTAssertEqual(ours.verdicts, theirs.verdicts, "lunette test:\n\(ours.output)\nbusted:\n\(theirs.output)")
         for (name, passed) in ours.verdicts {

@@ -391,8 +391,38 @@ function describe(name, fn)
 end
 
 context = describe
-insulate = describe      -- every spec file runs in a runtime of its own already
-expose = describe
+expose = describe        -- every spec file runs in a runtime of its own already
+
+-- insulate (busted's): what the block does to the globals and to
+-- package.loaded is undone when it ends. Its body runs while the file is
+-- declared, so what the body set is taken aside then (a diff) and given
+-- back while the block's tests run; after them, the globals are as before.
+local absent = {}
+local function insulated_tables() return { _G, package and package.loaded or {} } end
+local function snapshot(t) local copy = {} for k, v in next, t do copy[k] = v end return copy end
+local function restore(t, copy)
+  for k in next, t do if copy[k] == nil then rawset(t, k, nil) end end
+  for k, v in next, copy do if rawget(t, k) ~= v then rawset(t, k, v) end end
+end
+local function diff(before, t)
+  local changes = {}
+  for k, v in next, t do if before[k] ~= v then changes[k] = v end end
+  for k in next, before do if rawget(t, k) == nil then changes[k] = absent end end
+  return changes
+end
+local function apply(t, changes)
+  for k, v in next, changes do rawset(t, k, v ~= absent and v or nil) end
+end
+
+function insulate(name, fn)
+  if not declaring then error("insulate: blocks are declared in a file or a describe block, not while tests run", 2) end
+  local tables, before = insulated_tables(), {}
+  for i, t in ipairs(tables) do before[i] = snapshot(t) end
+  describe(name, fn)
+  local block, changes = current.children[#current.children], {}
+  for i, t in ipairs(tables) do changes[i] = diff(before[i], t); restore(t, before[i]) end
+  block.insulated = changes
+end
 
 function it(name, fn)
   if not declaring then error("it: tests are declared in a file or a describe block, not while tests run", 2) end
@@ -718,24 +748,31 @@ function lunette_spec_run(path, options)
   -- As busted: a block's lazy setup runs before its first test that runs,
   -- in a nested block too; a setup that failed fails every test below it.
   local function walk(block, inherited)
-    local setUp, setupError = false, inherited
+    -- setUp: a setup ran (its teardowns are due); lazyUp: the lazy ones ran
+    -- (a strict setup is no reason to skip them: both run, as busted's).
+    local setUp, lazyUp, setupError = false, false, inherited
+    local saved
+    if block.insulated then
+      saved = {}
+      for i, t in ipairs(insulated_tables()) do saved[i] = snapshot(t); apply(t, block.insulated[i]) end
+    end
     if #block.strict > 0 and not inherited then
       local good, message = run_hooks(block.strict, timeout)
       setUp, setupError = true, not good and message or nil
     end
     for _, child in ipairs(block.children) do
       if child.children then
-        if not setUp and not setupError and #block.setup > 0 and runs_a_test(child) then
+        if not lazyUp and not setupError and #block.setup > 0 and runs_a_test(child) then
           local good, message = run_hooks(block.setup, timeout)
-          setUp, setupError = true, not good and message or nil
+          setUp, lazyUp, setupError = true, true, not good and message or nil
         end
         walk(child, setupError)
       else
         local name = full_name(child)
         if selected(name, options, only, excluded) then
-          if not child.pending and not setUp and not setupError and #block.setup > 0 then
+          if not child.pending and not lazyUp and not setupError and #block.setup > 0 then
             local good, message = run_hooks(block.setup, timeout)
-            setUp, setupError = true, not good and message or nil
+            setUp, lazyUp, setupError = true, true, not good and message or nil
           end
           if child.pending then
             record("skipped", name, "pending")
@@ -765,6 +802,7 @@ function lunette_spec_run(path, options)
       local good, message = run_hooks(block.teardown, timeout)
       if not good then record("failed", (block.name or path) .. " (teardown)", message) end
     end
+    if saved then for i, t in ipairs(insulated_tables()) do restore(t, saved[i]) end end
   end
   walk(root)            -- "done" is sent by Swift once this returns
 end

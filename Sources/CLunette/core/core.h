@@ -225,6 +225,8 @@ void lun_out_done_free(lua_State *L, lun_State *S);
 void lun_nest(lua_State *L, int depth, const char *what);
 void lun_push_suggestion(lua_State *L, const char *name, int arrayidx, const char *const *list);
 int lun_names_one_of(lua_State *L, int idx, const char *const *list);               /* [-0, +0] */
+/* A function, or a callable table or userdata (a busted spy), replaced in place by a function. */
+void lun_check_callback(lua_State *L, int arg);
 void lun_check_sections(lua_State *L, int tidx, const char *const *known, const char *owner);
 void lun_check_keys(lua_State *L, int tidx, const char *const *known, const char *owner, const char *noun);
 void lun_no_extra(lua_State *L, const char *call, int most, int self);

@@ -308,3 +308,35 @@ void lun_check_name_text(lua_State *L, int arg, const char *what) {
       luaL_argerror(L, arg, lua_pushfstring(L, "%s is text without line breaks or control characters "
                                            "(byte %d at %d)", what, (int)(unsigned char)name[i], (int)i + 1));
 }
+
+/* The wrapper of a callable value: calls upvalue 1 with its arguments and
+ * returns what it returns; a yield inside goes through (lua_callk). */
+static int lun_callable_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status; (void)ctx;
+  return lua_gettop(L);
+}
+static int lun_callable_call(lua_State *L) {
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_callk(L, lua_gettop(L) - 1, LUA_MULTRET, 0, lun_callable_k);
+  return lua_gettop(L);
+}
+
+/* Checks that argument arg is a callback: a function, or a table or
+ * userdata with a __call metamethod (a busted spy) — which is replaced by
+ * a function calling it, so what keeps and calls the callback sees a
+ * function. [-0, +0] */
+void lun_check_callback(lua_State *L, int arg) {
+  arg = lua_absindex(L, arg);
+  if (lua_type(L, arg) == LUA_TFUNCTION) return;
+  if ((lua_type(L, arg) == LUA_TTABLE || lua_type(L, arg) == LUA_TUSERDATA) &&
+      luaL_getmetafield(L, arg, "__call") != LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, arg);
+    lua_pushcclosure(L, lun_callable_call, 1);
+    lua_replace(L, arg);
+    return;
+  }
+  luaL_typeerror(L, arg, "function");
+}
+

@@ -116,7 +116,7 @@ static int lun_ui_effect(lua_State *L) {
   lun_Effect *e;
   int32_t slot, node;
   int ref;
-  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lun_check_callback(L, 1);
   lun_no_extra(L, "ui.effect", 1, 0);
   lun_app_check_idle(L, "ui.effect");
   h = (lun_EffectHandle *)lua_newuserdatauv(L, sizeof(lun_EffectHandle), 0);

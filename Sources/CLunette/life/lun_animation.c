@@ -141,8 +141,8 @@ static int lun_ui_with_animation(lua_State *L) {
     lua_insert(L, 1);
   }
   if (!lua_isnil(L, 1) || !lua_isfunction(L, 2)) lun_animation_check(L, 1);   /* nil: no animation */
-  luaL_checktype(L, 2, LUA_TFUNCTION);
-  if (!lua_isnoneornil(L, 3)) luaL_checktype(L, 3, LUA_TFUNCTION);
+  lun_check_callback(L, 2);
+  if (!lua_isnoneornil(L, 3)) lun_check_callback(L, 3);
   if (!lua_isnoneornil(L, 4)) {                   /* { completionCriteria = "removed" } */
     luaL_checktype(L, 4, LUA_TTABLE);
     lun_check_keys(L, 4, options, "ui.withAnimation", "option");

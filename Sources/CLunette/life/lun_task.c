@@ -378,7 +378,7 @@ static int lun_timer_autoconnect(lua_State *L) {
 static int lun_timer_sink(lua_State *L) {
   lua_Number interval = *(lua_Number *)luaL_checkudata(L, 1, LUN_MT_TIMER);
   int32_t id;
-  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lun_check_callback(L, 2);
   id = lun_task_next_id(L);
   lun_registry_table(L, &lun_key_timers);
   lua_pushvalue(L, 2);

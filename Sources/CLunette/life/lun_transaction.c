@@ -290,7 +290,7 @@ static int lun_transaction_tostring(lua_State *L) {
  * (and the current transaction's other fields) to the re-renders they cause. */
 static int lun_ui_with_transaction(lua_State *L) {
   luaL_checkany(L, 2);
-  luaL_checktype(L, 3, LUA_TFUNCTION);
+  lun_check_callback(L, 3);
   lua_settop(L, 3);
   lun_transaction_check(L, 1, 2);
   lun_transaction_current(L);

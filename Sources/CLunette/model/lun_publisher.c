@@ -60,7 +60,7 @@ static int lun_subject_m_send(lua_State *L) {
 static int lun_subject_m_sink(lua_State *L) {
   lua_Integer n;
   luaL_checkudata(L, 1, LUN_MT_SUBJECT);
-  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lun_check_callback(L, 2);
   lua_getiuservalue(L, 1, 1);
   n = (lua_Integer)lua_rawlen(L, -1) + 1;
   lua_pushvalue(L, 2);

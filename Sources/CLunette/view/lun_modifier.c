@@ -36,7 +36,7 @@ static void lun_modifier_check(lua_State *L, const char *name, const char *arg) 
       if (lua_type(L, 2) != LUA_TSTRING && lua_type(L, 2) != LUA_TNUMBER) luaL_typeerror(L, 2, "string");
       break;
     case 'f':
-      luaL_checktype(L, 2, LUA_TFUNCTION);
+      lun_check_callback(L, 2);
       break;
     case 'v':
       luaL_checkany(L, 2);
@@ -194,7 +194,7 @@ static int lun_modifier_environment(lua_State *L) {
 /* Appends a life modifier { kind, fn, value, initial } to view.life; returns the view. */
 static int lun_modifier_life(lua_State *L, int kind, int fnarg, int valuearg, int initial) {
   lun_modifier_self(L);
-  luaL_checktype(L, fnarg, LUA_TFUNCTION);
+  lun_check_callback(L, fnarg);
   lun_modifier_list(L, "life");
   lua_createtable(L, 4, 0);
   lua_pushinteger(L, kind);
@@ -330,7 +330,7 @@ static int lun_modifier_animation(lua_State *L) {
 static int lun_modifier_transaction(lua_State *L) {
   static const char *const options[] = {"value", NULL};
   lun_modifier_self(L);
-  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lun_check_callback(L, 2);
   lun_modifier_once(L, "txfn", "view:transaction(fn)");
   if (!lua_isnoneornil(L, 3)) {                   /* { value = v }: kept as { v } (nil is a value) */
     luaL_checktype(L, 3, LUA_TTABLE);
@@ -510,7 +510,7 @@ static int lun_modifier_preference(lua_State *L) {
 static int lun_modifier_on_preference_change(lua_State *L) {
   lua_Integer site;
   lun_pref_check_declared(L, 2, "view:onPreferenceChange");
-  luaL_checktype(L, 3, LUA_TFUNCTION);
+  lun_check_callback(L, 3);
   site = lun_site_here(L);                        /* where it is written: part of its identity */
   lun_modifier_pair_list(L, "prefWatch");
   lun_rawfield(L, 1, "prefWatch");

@@ -483,7 +483,7 @@ static int lun_ui_button(lua_State *L) {
   int vidx;
   lun_view_arity(L, "Button", 3);
   lua_settop(L, 3);
-  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lun_check_callback(L, 2);
   if (!lua_isnil(L, 3)) {                         /* { role = "destructive" }: Button(_:role:action:) */
     luaL_checktype(L, 3, LUA_TTABLE);
     lun_check_keys(L, 3, options, "ui.Button", "option");
@@ -553,7 +553,7 @@ static int lun_ui_list(lua_State *L) {
 }
 /* ui.ForEach(data, row) -> view. */
 static int lun_ui_foreach(lua_State *L) {
-  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lun_check_callback(L, 2);
   return lun_view_rows(L, LUN_VIEW_FOREACH, 0, 0);
 }
 

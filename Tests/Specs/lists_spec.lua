@@ -57,6 +57,28 @@ describe("List(selection:)", function()
     app:unmount()
   end)
 
+  -- A model object with no id field is its own identity (as an Identifiable
+  -- class's default id is its ObjectIdentifier,
+  -- https://developer.apple.com/documentation/swift/identifiable): its row
+  -- stands for the object. The message said only "its element's id", and a
+  -- fresh user tried ui.id(obj); it says which value to pass now.
+  it("a row of model objects stands for the object; the refusal of ui.id(obj) says so", function()
+    local Contact = ui.Observable("SelContact", { name = "" })
+    local people = { Contact { name = "Ann" }, Contact { name = "Bob" } }
+    local V = ui.View("SelPeople", { state = { picked = ui.none }, body = function(self)
+      return ui.VStack {
+        ui.List({ selection = self["$picked"] }, people, function(c) return ui.Text(c.name) end),
+        ui.Text("picked " .. (self.picked and self.picked.name or "none")),
+      }
+    end })
+    local app = ui.mount(V {})
+    app:find { type = "List" }:select(people[2])
+    assert.truthy(app:find("picked Bob"), app:tree())
+    assert.error_matches(function() app:find { type = "List" }:select(ui.id(people[1])) end,
+      "or for the element itself when it has none: select(obj), not ui.id(obj)", 1, true)
+    app:unmount()
+  end)
+
   it("selects several with a set: a row's value joins it, or leaves it when it was there", function()
     local Many = ui.View("ManySelection", { state = { books = items, chosen = {} }, body = function(self)
       local names = {}

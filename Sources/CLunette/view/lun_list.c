@@ -249,8 +249,9 @@ void lun_list_select(lua_State *L, int bidx, int sidx, int vidx) {
   }
   if (!lua_isnil(L, vidx) && !lun_list_selectable(L, sidx, vidx)) {
     lun_describe(L, vidx, 1);
-    lun_error_here(L, "select: %s is the value of no row of the List (a row of data stands for its element's id, "
-                      "a child view for its :tag)", lua_tostring(L, -1));
+    lun_error_here(L, "select: %s is the value of no row of the List (a row of data stands for its element's id "
+                      "field, or for the element itself when it has none: select(obj), not ui.id(obj); a child "
+                      "view for its :tag)", lua_tostring(L, -1));
   }
   lun_binding_get(L, bidx);
   src = lua_gettop(L);

@@ -31,7 +31,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var storage: StorageOption
 
-    @Argument(parsing: .remaining, help: "Arguments for the script (the global `arg`, as lua5.4 sets it).")
+    @Argument(parsing: .captureForPassthrough, help: "Arguments for the script (the global `arg`, as lua5.4 sets it): everything after the script, options included.")
     var arguments: [String] = []
 
     func run() throws {

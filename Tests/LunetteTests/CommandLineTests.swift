@@ -92,6 +92,20 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.output.contains("Error V"), result.output)
     }
 
+    /// The script's arguments are what follows it, options included, as
+    /// lua5.4 passes them (`lua5.4 s.lua a --json`: arg[2] is "--json");
+    /// options before the script are lunette's. Before, `--json` after the
+    /// script was taken by `lunette run` (a fresh user's report).
+    func testEverythingAfterTheScriptIsTheScripts() throws {
+        let file = try temporaryScript("for i = 1, #arg do print(i, arg[i]) end\nprint(arg[0])", named: "args")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let after = try lunette(["run", file.path, "a", "--json", "-v"])
+        XCTAssertEqual(after.status, 0, after.errors)
+        XCTAssertEqual(after.output, "1\ta\n2\t--json\n3\t-v\n\(file.path)\n")
+        let before = try lunette(["run", "--json", file.path, "b"])
+        XCTAssertEqual(before.output, "1\tb\n\(file.path)\n")
+    }
+
     func testTheTestRunnerCountsAndFailsOnFailure() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sample_\(UUID().uuidString)_spec.lua")
         try """

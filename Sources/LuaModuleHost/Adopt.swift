@@ -116,28 +116,42 @@ private let bustedSupport = """
                         "assertion.matches_snapshot.positive", "assertion.matches_snapshot.negative")
     end
 
-    -- Each test: its problems are its own, and an unexpected one fails it;
-    -- the nil of a missed find is explained.
+    -- The nil of a missed find is explained, through the file's message
+    -- rewriter (busted's hook, called where busted catches the error): a
+    -- test's errors reach busted as raised, so it places them (a pending
+    -- test, a failure) at the spec's line, not at a wrapper's.
+    local function explain_misses(element)
+      local node = busted.parent(element)
+      while node and node.descriptor ~= "file" do node = busted.parent(node) end
+      local run = node and node.run
+      if type(run) ~= "table" or run.lunette_misses then return end
+      local rewrite = run.rewriteMessage
+      run.lunette_misses = true
+      run.rewriteMessage = function(filename, message)
+        if rewrite then message = rewrite(filename, message) end
+        if type(message) == "string" and message:find("attempt to index a nil value", 1, true) then
+          local miss = S.last_miss()
+          if miss then return message .. "\\n" .. miss end
+        end
+        return message
+      end
+    end
+
+    -- Each test: its problems are its own, and an unexpected one fails it.
     busted.subscribe({ "test", "start" }, function(element)
       local name, file = full_name(element)
       S.expected, S.count, S.test = {}, 0, { name = name, file = file }
       S.problems()                                  -- what came before belongs to no test
+      explain_misses(element)
       local run = element.run
       if type(run) == "function" or (type(run) == "table" and getmetatable(run) and getmetatable(run).__call) then
         element.run = function(...)
-          local results = table.pack(xpcall(run, function(err)
-            if type(err) == "string" and err:find("attempt to index a nil value", 1, true) then
-              local miss = S.last_miss()
-              if miss then return err .. "\\n" .. miss end
-            end
-            return err
-          end, ...))
-          if not results[1] then error(results[2], 0) end
+          local results = table.pack(run(...))
           local ui = package.loaded.lunette               -- what its last unmount left to run is the test's
           if type(ui) == "table" and ui.flush then pcall(ui.flush) end
           local problem = unexpected_problems(name)
           if problem then busted.fail(problem, 0) end
-          return table.unpack(results, 2, results.n)
+          return table.unpack(results, 1, results.n)
         end
       end
       return nil, true

@@ -106,6 +106,25 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(before.output, "1\tb\n\(file.path)\n")
     }
 
+    /// spy.on on a model instance's method is refused as the assignment is
+    /// (methods are the class's), at the spec's line and with the way out;
+    /// before, at "(spec runner):265" with neither.
+    func testSpyOnAnInstancesMethodNamesTheSpecsLineAndTheClass() throws {
+        let file = try temporaryScript("""
+            local ui = require("lunette")
+            local Store = ui.Observable("SpyStore", { n = 0 })
+            function Store:save() self.n = self.n + 1 end
+            describe("s", function() it("spies", function()
+              local s = spy.on(Store(), "save")
+            end) end)
+            """, named: "spyon_spec")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["test", file.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.output.contains("\(file.lastPathComponent):5: SpyStore has no property 'save' to assign "
+                                             + "(spy.on replaces a table's field; a model's methods are its class's"), result.output)
+    }
+
     func testTheTestRunnerCountsAndFailsOnFailure() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sample_\(UUID().uuidString)_spec.lua")
         try """

@@ -259,10 +259,15 @@ function spy.new(fn)
   return setmetatable({ calls = {}, returns = {}, target = fn }, spy_meta)
 end
 
+-- The replacement is assigned as the script would: a model instance refuses
+-- a name that is not one of its properties (a method is its class's: spy on
+-- the class), and the refusal names the spec's line, not the runner's.
 function spy.on(tbl, name)
   local s = spy.new(tbl[name])
   s.owner, s.key = tbl, name
-  tbl[name] = s
+  local ok, err = pcall(function() tbl[name] = s end)
+  if not ok then error(tostring(err):gsub("^[^:\n]*:%d+: ", "", 1) .. " (spy.on replaces a table's field; "
+                       .. "a model's methods are its class's: spy.on(TheClass, name))", 2) end
   return s
 end
 

@@ -142,6 +142,7 @@ private let bustedSupport = """
       local name, file = full_name(element)
       S.expected, S.count, S.test = {}, 0, { name = name, file = file }
       S.problems()                                  -- what came before belongs to no test
+      S.last_miss()                                 -- nor does an earlier test's missed find
       explain_misses(element)
       local run = element.run
       if type(run) == "function" or (type(run) == "table" and getmetatable(run) and getmetatable(run).__call) then

@@ -125,6 +125,30 @@ final class CommandLineTests: XCTestCase {
                                              + "(spy.on replaces a table's field; a model's methods are its class's"), result.output)
     }
 
+    /// What an insulated block sets is given back while its tests run, a
+    /// false as false (it came back as nil: a hostile read); an earlier
+    /// test's missed find explains no later error (it explained any later
+    /// "attempt to index a nil value", under both runners).
+    func testInsulateKeepsAFalseAndAMissedFindIsTheTestsOwn() throws {
+        let file = try temporaryScript("""
+            local ui = require("lunette")
+            flag = "outer"
+            insulate("block", function()
+              flag = false
+              it("sees its false", function() assert.are.equal(false, flag) end)
+            end)
+            describe("m", function()
+              it("misses on purpose", function() local app = ui.mount(ui.Text("x")); assert.is_nil(app:find("Nope")) end)
+              it("fails on its own nil", function() local t = nil; return t.x end)
+            end)
+            """, named: "insulate_spec")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["test", file.path])
+        XCTAssertTrue(result.output.contains("✓ block sees its false"), result.output)
+        XCTAssertTrue(result.output.contains("attempt to index a nil value (local 't')"), result.output)
+        XCTAssertFalse(result.output.contains("no node matches 'Nope'"), result.output)
+    }
+
     func testTheTestRunnerCountsAndFailsOnFailure() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sample_\(UUID().uuidString)_spec.lua")
         try """

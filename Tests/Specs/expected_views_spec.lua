@@ -431,4 +431,15 @@ describe("Slider and Stepper without a range", function()
     assert.truthy(app:find("n -19"), app:tree())   -- no lower bound
     app:unmount()
   end)
+
+  it("takes options in the range's place by their step, the same every run", function()
+    -- decided by [1] and `step`, never by the order a table's keys come in
+    -- (the first key lua_next gave decided it: two messages from one script)
+    for _ = 1, 20 do
+      assert.error_matches(function() ui.Slider(ui.Binding.constant(0), { step = 0.5, [7] = 2 }) end,
+        "ui.Slider: unknown option '7'", 1, true)
+      assert.error_matches(function() ui.Slider(ui.Binding.constant(0), { [7] = 2, [9] = 1 }) end,
+        "its range (argument 2) is { low, high }", 1, true)
+    end
+  end)
 end)

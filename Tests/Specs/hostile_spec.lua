@@ -137,6 +137,28 @@ describe("R16 hostile selves", function()
       end
     end
   end)
+
+  -- A control's spec is a plain table a script reaches with rawget; the
+  -- walk read an altered Stepper's range as a table and crashed the
+  -- process (a hostile read of this session's unbounded Stepper).
+  it("R16 a Slider's or a Stepper's range altered through its control spec is shown, not a crash #errors", function()
+    for _, bad in ipairs { false, 12345, "wide", { {} }, { "a", "b" } } do
+      for _, control in ipairs { ui.Stepper("n", ui.Binding.constant(1)), ui.Slider(ui.Binding.constant(0.5)) } do
+        rawget(control, "control").range = bad
+        local ok = pcall(function()
+          local app = ui.mount(control)
+          app:tree()
+          app:unmount()
+        end)
+        assert.truthy(ok ~= nil)
+      end
+      local s = ui.Stepper("n", ui.Binding.constant(1))
+      rawget(s, "control").range = nil
+      local app = ui.mount(s)
+      assert.truthy(app:tree():find('Stepper "n"', 1, true))
+      app:unmount()
+    end
+  end)
 end)
 
 -- The debug library can put any value in a user value (debug.setuservalue;

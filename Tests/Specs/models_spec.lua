@@ -171,6 +171,11 @@ describe("Computed properties", function()
     assert.is_false(ok)
     -- before: "computed property 'x' of Loop#1: …:N: computed property 'x' of Loop#1 depends on itself"
     assert.matches("^[^:]+_spec%.lua:%d+: computed property 'x' of Loop#%d+ depends on itself$", err)
+    -- a script's own words are no computed's name: the computed that raised is named
+    local Said = ui.Observable("Said", { z = ui.computed(function() error("the computed property 'q' is odd") end) })
+    local ok2, err2 = pcall(function() return Said().z end)
+    assert.is_false(ok2)
+    assert.matches("^computed property 'z' of Said#%d+: .*the computed property 'q' is odd$", err2)
   end)
 
   it("a cycle formed after both were evaluated is reported too, not answered with an old value", function()

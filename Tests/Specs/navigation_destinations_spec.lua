@@ -259,6 +259,25 @@ describe("S34 A navigation stack hearing its screens", function()
     app:unmount()
   end)
 
+  it("shows the title of the screen on top after its path shifts or is reordered", function()
+    -- a view value is watched once; it was heard under its first place, so
+    -- { a, b } becoming { b } showed a's title over b (a hostile read)
+    local A = ui.Text("one"):navigationTitle("One")
+    local B = ui.Text("two"):navigationTitle("Two")
+    local Root = ui.View("NavShift", { state = { path = {} }, body = function(self)
+      return ui.NavigationStack(self["$path"], { ui.VStack {
+        ui.Button("both", function() self.path = { A, B } end),
+        ui.Button("swap", function() self.path = { B, A } end),
+        ui.Button("drop", function() self.path = { B } end) }:navigationTitle("Root") })
+    end })
+    local app = ui.mount(Root {})
+    local function title() return app:tree():match('NavigationStack title="([^"]*)"') end
+    app:find("both"):tap(); assert.equal("Two", title())
+    app:find("swap"):tap(); assert.equal("One", title())
+    app:find("drop"):tap(); assert.equal("Two", title())
+    app:unmount()
+  end)
+
   it("shows a screen waiting for destinations not heard at its first render", function()
     local Pre = ui.View("NavPre", { state = { path = { "y" } }, body = function(self)
       return ui.NavigationStack(self["$path"], {

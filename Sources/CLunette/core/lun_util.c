@@ -322,21 +322,29 @@ static int lun_callable_call(lua_State *L) {
   return lua_gettop(L);
 }
 
-/* Checks that argument arg is a callback: a function, or a table or
- * userdata with a __call metamethod (a busted spy) — which is replaced by
- * a function calling it, so what keeps and calls the callback sees a
- * function. [-0, +0] */
+/* Checks that argument arg is a callback: a function, or a script's table
+ * whose __call is a function (a busted spy) — which is replaced by a
+ * function calling it, so what keeps and calls the callback sees a
+ * function. Lunette's own callable values (a view type, a model class:
+ * sealed, or userdata) make a value when called, not an action: refused,
+ * as a __call that is no function is. [-0, +0] */
 void lun_check_callback(lua_State *L, int arg) {
   arg = lua_absindex(L, arg);
   if (lua_type(L, arg) == LUA_TFUNCTION) return;
-  if ((lua_type(L, arg) == LUA_TTABLE || lua_type(L, arg) == LUA_TUSERDATA) &&
-      luaL_getmetafield(L, arg, "__call") != LUA_TNIL) {
-    lua_pop(L, 1);
-    lua_pushvalue(L, arg);
-    lua_pushcclosure(L, lun_callable_call, 1);
-    lua_replace(L, arg);
-    return;
-  }
-  luaL_typeerror(L, arg, "function");
+  if (!lun_is_callable(L, arg)) luaL_typeerror(L, arg, "function");
+  lua_pushvalue(L, arg);
+  lua_pushcclosure(L, lun_callable_call, 1);
+  lua_replace(L, arg);
+}
+
+/* 1 if the value at idx is a callback lun_check_callback takes: a function,
+ * or a script's table whose __call is a function. [-0, +0] */
+int lun_is_callable(lua_State *L, int idx) {
+  int call;
+  if (lua_type(L, idx) == LUA_TFUNCTION) return 1;
+  if (lua_type(L, idx) != LUA_TTABLE || lun_sealed_kind(L, idx)) return 0;
+  call = luaL_getmetafield(L, idx, "__call");
+  if (call != LUA_TNIL) lua_pop(L, 1);
+  return call == LUA_TFUNCTION;
 }
 

@@ -135,12 +135,12 @@ static int lun_ui_with_animation(lua_State *L) {
   lua_Number duration = 0.35;                     /* SwiftUI's default animation */
   int removed = 0, status;
   int32_t txid;
-  lun_no_extra(L, "ui.withAnimation", lua_isfunction(L, 1) ? 3 : 4, 0);   /* as the caller counts them */
-  if (lua_isfunction(L, 1)) {                     /* withAnimation(fn [, completion]): the default animation */
+  lun_no_extra(L, "ui.withAnimation", lun_is_callable(L, 1) ? 3 : 4, 0);   /* as the caller counts them */
+  if (lun_is_callable(L, 1)) {                    /* withAnimation(fn [, completion]): the default animation */
     lun_animation_default(L);
     lua_insert(L, 1);
   }
-  if (!lua_isnil(L, 1) || !lua_isfunction(L, 2)) lun_animation_check(L, 1);   /* nil: no animation */
+  if (!lua_isnil(L, 1) || !lun_is_callable(L, 2)) lun_animation_check(L, 1);   /* nil: no animation */
   lun_check_callback(L, 2);
   if (!lua_isnoneornil(L, 3)) lun_check_callback(L, 3);
   if (!lua_isnoneornil(L, 4)) {                   /* { completionCriteria = "removed" } */

@@ -17,6 +17,7 @@
  * trampoline unwinds (Lua allows ~200 nested C calls; each level uses ~3). */
 #define LUN_MAX_COMPUTE_DEPTH 32
 
+#include <ctype.h>
 #include <stdlib.h>
 
 /* Raises the suspend value (never seen by scripts: the outermost read catches it). */
@@ -50,11 +51,23 @@ static void lun_computed_cycle(lua_State *L, int objidx, int32_t slot) {
   lua_settop(L, objidx);
 }
 
+/* 1 if msg names a computed already: an inner computed's blame
+ * ("computed property 'y' of ...") or a cycle's message, after its place
+ * ("file:12: computed property 'x' of Book#1 depends on itself") — not a
+ * script's own text that happens to hold the words. */
+static int lun_computed_named(const char *msg) {
+  const char *p;
+  if (strncmp(msg, "computed property '", 19) == 0) return 1;
+  if (!(p = strstr(msg, ": computed property '")) || p == msg || !isdigit((unsigned char)p[-1])) return 0;
+  while (p > msg && isdigit((unsigned char)p[-1])) p--;
+  return p > msg && p[-1] == ':';
+}
+
 /* Prefixes the error message on top with the computed's name:
  * "computed property 'x' of Book#1: ...", once (a message naming a
- * computed already, a cycle's or an inner computed's, is kept). [-1, +1] */
+ * computed already is kept). [-1, +1] */
 static void lun_computed_blame(lua_State *L, int objidx, int32_t slot) {
-  if (strstr(lua_tostring(L, -1), "computed property '") != NULL) return;
+  if (lun_computed_named(lua_tostring(L, -1))) return;
   lua_getmetatable(L, objidx);
   lua_getfield(L, -1, "__info");
   lua_getfield(L, -1, "names");

@@ -188,8 +188,9 @@ static void lun_view_step_option(lua_State *L, int arg, const char *name) {
 }
 
 /* 1 if the range argument at arg (the top but one) was left out: nil, or
- * an options table in its place (no entry [1]; empty, or a string key)
- * with nothing after it. [-0, +0] */
+ * an options table in its place (no entry [1]; empty, or with a `step`)
+ * with nothing after it. Decided by those two lookups, never by the order
+ * a table's keys come in (a run and the next would differ). [-0, +0] */
 static int lun_view_range_omitted(lua_State *L, int arg) {
   int options = 0;
   if (lua_isnil(L, arg)) return 1;
@@ -197,7 +198,7 @@ static int lun_view_range_omitted(lua_State *L, int arg) {
   if (lua_getmetatable(L, arg)) { lua_pop(L, 1); return 0; }
   if (lua_rawgeti(L, arg, 1) == LUA_TNIL) {
     lua_pushnil(L);
-    options = !lua_next(L, arg) || lua_type(L, -2) == LUA_TSTRING;
+    options = !lua_next(L, arg) || lun_rawfield(L, arg, "step") != LUA_TNIL;
   }
   lua_settop(L, arg + 1);
   return options;

@@ -523,8 +523,9 @@ static int lun_view_rows(lua_State *L, int kind, int lazy, int shift) {
                      "field, or by the element itself (there is no id option)",
                      kind == LUN_VIEW_LIST ? "List" : "ForEach", luaL_typename(L, i), i + shift);
   lua_settop(L, 2);
-  if (lua_isfunction(L, 2)) {
+  if (lun_is_callable(L, 2)) {                    /* a function, or a callable table (a busted spy) */
     int t = lua_type(L, 1);
+    lun_check_callback(L, 2);
     if (t != LUA_TTABLE && t != LUA_TUSERDATA)
       luaL_argerror(L, 1, lua_pushfstring(L, "collection expected, got %s", luaL_typename(L, 1)));
     lun_list_check_data(L, 1, kind == LUN_VIEW_LIST ? "List" : "ForEach");

@@ -457,9 +457,12 @@ static LUN_RARE void lun_walk_picker_check(lua_State *L, lun_Walk *W, int v, int
   lua_settop(L, top);
 }
 
-/* 1 if the range at idx is { -math.huge, math.huge }: a Stepper with no bounds. */
+/* 1 if the range at idx is { -math.huge, math.huge }: a Stepper with no
+ * bounds (the control spec is a plain table a script can reach: anything
+ * else is described as it is). [-0, +0] */
 static int lun_walk_unbounded(lua_State *L, int idx) {
   int unbounded;
+  if (lua_type(L, idx) != LUA_TTABLE) return 0;
   lua_rawgeti(L, idx, 1);
   lua_rawgeti(L, idx, 2);
   unbounded = lua_tonumber(L, -2) == -HUGE_VAL && lua_tonumber(L, -1) == HUGE_VAL;
@@ -488,7 +491,7 @@ static __attribute__((noinline)) void lun_walk_control(lua_State *L, lun_Walk *W
     } else {
       lua_getfield(L, -1, "range");
       if (kind == LUN_VIEW_DATEPICKER ? !lua_isnil(L, -1)      /* a DatePicker's range is optional, */
-                                      : !lun_walk_unbounded(L, lua_gettop(L)))   /* a Stepper's too */
+                                      : kind != LUN_VIEW_STEPPER || !lun_walk_unbounded(L, lua_gettop(L)))   /* a Stepper's too */
         lun_walk_describe_attr(L, W, "range", lua_gettop(L));
     }
     lua_pop(L, 2);

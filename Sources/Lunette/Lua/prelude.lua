@@ -178,7 +178,8 @@ local function elementId(element, i)
   return i
 end
 function ui.ForEach(data, row, ...)
-  if type(row) ~= "function" then
+  local mt = type(row) == "table" and getmetatable(row)   -- a callable table (a busted spy) is a row function too
+  if type(row) ~= "function" and not (type(mt) == "table" and type(rawget(mt, "__call")) == "function") then
     error(("ui.ForEach: a function(element) returning a row expected after the data, got %s"):format(type(row)), 2)
   end
   if type(data) ~= "table" and type(data) ~= "userdata" then
@@ -254,15 +255,30 @@ end
 local registries = setmetatable({}, { __mode = "k" })
 local function registry(self)
   local r = registries[self]
-  if not r then r = { dests = {}, keys = {}, titles = {} }; registries[self] = r end
+  if not r then
+    r = { dests = {}, keys = {}, titles = {}, heardOf = setmetatable({}, { __mode = "k" }) }
+    registries[self] = r
+  end
   return r
 end
 
-local function watch(v, self, screen)
+-- What was heard of view value v (its title, destinations and their key),
+-- wherever it stands. [v] -> { title, dests, key }
+local function heardOf(r, v)
+  local h = r.heardOf[v]
+  if not h then h = {}; r.heardOf[v] = h end
+  return h
+end
+
+-- A view value is watched once, under the screen key it has now
+-- (`given[v]`, moved with it when the path shifts: withPath).
+local given = setmetatable({}, { __mode = "k" })
+local function watch(v, self)
   v:onPreferenceChange("lunette.navigationDestinations", function(list)
-    local r, keys = registry(self), {}
+    local r, keys, screen = registry(self), {}, given[v]
     for i = 1, #list do keys[i] = list[i][1] end
     r.dests[screen] = list
+    heardOf(r, v).dests, heardOf(r, v).key = list, concat(keys, "\0")
     r.heard = true
     local key, again = concat(keys, "\0"), r.waiting
     if r.keys[screen] ~= key then r.keys[screen] = key; again = again or r.valued end
@@ -270,7 +286,8 @@ local function watch(v, self, screen)
     if again then self.version = self.version + 1 end
   end)
   v:onPreferenceChange("lunette.navigationTitle", function(title)
-    local r = registry(self)
+    local r, screen = registry(self), given[v]
+    heardOf(r, v).title = title
     if r.titles[screen] == title then return end
     r.titles[screen] = title
     local top = r.top
@@ -311,12 +328,23 @@ end
 
 -- Gives a content view the stack's path once, and watches what it
 -- declares: a view value keeps what its modifiers add, and the stack may
--- render again with the same content.
-local given = setmetatable({}, { __mode = "k" })
+-- render again with the same content. A view that moved to another place
+-- (the path shifted: { a, b } became { b }) takes what was heard of it
+-- along: its handlers fire again only when a value changes.
 local function withPath(v, path, self, screen)
   if getmetatable(v) == "lunette.ViewType" then v = v() end
   if getmetatable(v) == "lunette.View" then
-    if not given[v] then given[v] = true; v:environment(navigationPath, path); watch(v, self, screen) end
+    local was = given[v]
+    if not was then
+      given[v] = screen
+      v:environment(navigationPath, path)
+      watch(v, self)
+    elseif was ~= screen then
+      local r = registry(self)
+      local h = heardOf(r, v)
+      given[v] = screen
+      r.titles[screen], r.dests[screen], r.keys[screen] = h.title, h.dests, h.key
+    end
     return v
   end
   if type(v) == "table" and getmetatable(v) == nil then

@@ -367,7 +367,8 @@ local snapshots = require("lunette.snapshots")
 -- Declaring -----------------------------------------------------------------
 
 local function new_block(name, parent)
-  return { name = name, children = {}, before = {}, after = {}, setup = {}, strict = {}, teardown = {}, parent = parent }
+  return { name = name, children = {}, before = {}, after = {}, setup = {}, strict = {}, lazyTeardown = {},
+           strictTeardown = {}, parent = parent }
 end
 
 local root = new_block(nil, nil)
@@ -402,30 +403,45 @@ expose = describe        -- every spec file runs in a runtime of its own already
 -- package.loaded is undone when it ends. Its body runs while the file is
 -- declared, so what the body set is taken aside then (a diff) and given
 -- back while the block's tests run; after them, the globals are as before.
+-- Everything here is raw (next, rawget, rawset, rawequal): no script code
+-- (an __eq, an __index) runs in the runner, outside every test's budget.
+-- _G's metatable is saved and given back too, as busted does.
 local absent = {}
 local function insulated_tables() return { _G, package and package.loaded or {} } end
-local function snapshot(t) local copy = {} for k, v in next, t do copy[k] = v end return copy end
+local function snapshot(t)
+  local copy = {}
+  for k, v in next, t do copy[k] = v end
+  return copy
+end
 local function restore(t, copy)
-  for k in next, t do if copy[k] == nil then rawset(t, k, nil) end end
-  for k, v in next, copy do if rawget(t, k) ~= v then rawset(t, k, v) end end
+  for k in next, t do if rawget(copy, k) == nil then rawset(t, k, nil) end end
+  for k, v in next, copy do if not rawequal(rawget(t, k), v) then rawset(t, k, v) end end
 end
 local function diff(before, t)
   local changes = {}
-  for k, v in next, t do if before[k] ~= v then changes[k] = v end end
+  for k, v in next, t do if not rawequal(rawget(before, k), v) then changes[k] = v end end
   for k in next, before do if rawget(t, k) == nil then changes[k] = absent end end
   return changes
 end
 local function apply(t, changes)
-  for k, v in next, changes do rawset(t, k, v ~= absent and v or nil) end
+  for k, v in next, changes do
+    if v == absent then rawset(t, k, nil) else rawset(t, k, v) end   -- a false stays false
+  end
+end
+local getmt = debug and debug.getmetatable or getmetatable
+local function setmt(t, mt)                       -- a protected metatable (__metatable) stays, as busted's would
+  pcall(debug and debug.setmetatable or setmetatable, t, mt)
 end
 
 function insulate(name, fn)
   if not declaring then error("insulate: blocks are declared in a file or a describe block, not while tests run", 2) end
-  local tables, before = insulated_tables(), {}
+  local tables, before, metatable = insulated_tables(), {}, getmt(_G)
   for i, t in ipairs(tables) do before[i] = snapshot(t) end
   describe(name, fn)
   local block, changes = current.children[#current.children], {}
   for i, t in ipairs(tables) do changes[i] = diff(before[i], t); restore(t, before[i]) end
+  changes.metatable = getmt(_G)
+  setmt(_G, metatable)
   block.insulated = changes
 end
 
@@ -446,11 +462,12 @@ function before_each(fn) table.insert(current.before, fn) end
 function after_each(fn) table.insert(current.after, fn) end
 -- As busted: lazy_setup runs once before the block's first test that runs,
 -- strict_setup (and setup) when the block starts, tests or not; teardowns
--- after its last test (a lazy one only if a setup ran).
+-- after its last test (a lazy one only if the lazy setups ran; a strict one
+-- always, after the lazy ones).
 function lazy_setup(fn) table.insert(current.setup, fn) end
 function strict_setup(fn) table.insert(current.strict, fn) end
-function lazy_teardown(fn) table.insert(current.teardown, fn) end
-function strict_teardown(fn) table.insert(current.teardown, fn); current.strictTeardown = true end
+function lazy_teardown(fn) table.insert(current.lazyTeardown, fn) end
+function strict_teardown(fn) table.insert(current.strictTeardown, fn) end
 setup, teardown = strict_setup, strict_teardown
 
 -- finally(fn) inside a test: fn runs when the test ends, passed or failed.
@@ -758,8 +775,9 @@ function lunette_spec_run(path, options)
     local setUp, lazyUp, setupError = false, false, inherited
     local saved
     if block.insulated then
-      saved = {}
+      saved = { metatable = getmt(_G) }
       for i, t in ipairs(insulated_tables()) do saved[i] = snapshot(t); apply(t, block.insulated[i]) end
+      setmt(_G, block.insulated.metatable)
     end
     if #block.strict > 0 and not inherited then
       local good, message = run_hooks(block.strict, timeout)
@@ -789,6 +807,7 @@ function lunette_spec_run(path, options)
             expected = {}
             reset_ui()                            -- each test starts afresh: no apps, effects, tasks or timers
             take_problems()                       -- what came before belongs to no test
+            if last_miss then last_miss() end     -- nor does an earlier test's missed find
             local started = clock()
             running.name, running.snapshots = name, 0
             local good, message, timedOut = run_watched(child, timeout)
@@ -803,11 +822,18 @@ function lunette_spec_run(path, options)
         end
       end
     end
-    if (setUp or block.strictTeardown) and #block.teardown > 0 then
-      local good, message = run_hooks(block.teardown, timeout)
-      if not good then record("failed", (block.name or path) .. " (teardown)", message) end
+    -- As busted: the lazy teardowns if the lazy setups ran, then the strict
+    -- ones (which run however the block went).
+    for _, hooks in ipairs { lazyUp and block.lazyTeardown or {}, block.strictTeardown } do
+      if #hooks > 0 then
+        local good, message = run_hooks(hooks, timeout)
+        if not good then record("failed", (block.name or path) .. " (teardown)", message) end
+      end
     end
-    if saved then for i, t in ipairs(insulated_tables()) do restore(t, saved[i]) end end
+    if saved then
+      for i, t in ipairs(insulated_tables()) do restore(t, saved[i]) end
+      setmt(_G, saved.metatable)
+    end
   end
   walk(root)            -- "done" is sent by Swift once this returns
 end

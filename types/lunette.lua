@@ -350,7 +350,7 @@ function ui.ProgressView(label, value, total) end
 ---@param options? { role?: "cancel"|"destructive" } Button(_:role:action:)
 ---@return ui.ViewValue
 function ui.Button(label, action, options) end
----@param label string
+---@param label string|ui.ViewValue a view as its label: Toggle(isOn:label:)
 ---@param isOn ui.Binding
 ---@return ui.ViewValue
 function ui.Toggle(label, isOn) end

@@ -443,3 +443,21 @@ describe("Slider and Stepper without a range", function()
     end
   end)
 end)
+
+-- Toggle(isOn:label:) takes a view as its label
+-- (https://developer.apple.com/documentation/swiftui/toggle/init(ison:label:)):
+-- `ui.Toggle(ui.Label("Wi-Fi", "wifi"), binding)`. Before, only a string was
+-- taken ("string expected, got lunette.View", a fresh user's report).
+describe("Toggle with a view as its label", function()
+  it("shows the view inside the Toggle, which toggles as ever", function()
+    local app = ui.mount(ui.View("ToggleLabel", { state = { on = false }, body = function(self)
+      return ui.VStack { ui.Toggle(ui.Label("Wi-Fi", "wifi"), self["$on"]), ui.Text("on " .. tostring(self.on)) }
+    end })())
+    assert.truthy(app:tree():find('Toggle off\n      Label "Wi-Fi" systemImage="wifi"', 1, true), app:tree())
+    assert.truthy(app:find("Wi-Fi"))
+    app:find { type = "Toggle" }:toggle()
+    assert.truthy(app:find("on true"), app:tree())
+    app:unmount()
+    assert.error_matches(function() ui.Toggle(5 == 5, ui.Binding.constant(true)) end, "string or view expected, got boolean", 1, true)
+  end)
+end)

@@ -314,15 +314,21 @@ void lun_view_bound_value(lua_State *L, int kind, int labelarg, int bindarg) {
  * [, prompt]) -> view; a text field's prompt (at 3, checked by
  * lun_view_prompted) is shown as prompt=. */
 static int lun_view_bound(lua_State *L, int kind) {
-  int vidx;
+  int vidx, viewLabel;
   lua_settop(L, 3);                               /* a text field's prompt at 3 (lun_view_prompted) */
   if (!lun_binding_test(L, 2))
     luaL_argerror(L, 2, lua_pushfstring(L, "Binding expected (self[\"$name\"] or ui.Bindable(obj).name), got %s",
                                          luaL_typename(L, 2)));
-  if (lua_type(L, 1) != LUA_TNUMBER && lua_type(L, 1) != LUA_TSTRING) luaL_typeerror(L, 1, "string");
-  lun_view_bound_value(L, kind, 1, 2);
+  /* Toggle(isOn:label:): a view as its label, its child (a click on it toggles, as a label does) */
+  viewLabel = kind == LUN_VIEW_TOGGLE && (lun_view_test(L, 1) || lun_viewtype_test(L, 1));
+  if (!viewLabel && lua_type(L, 1) != LUA_TNUMBER && lua_type(L, 1) != LUA_TSTRING)
+    luaL_typeerror(L, 1, kind == LUN_VIEW_TOGGLE ? "string or view" : "string");
+  lun_view_bound_value(L, kind, viewLabel ? 0 : 1, 2);
   vidx = lun_view_new(L, kind);
-  lun_view_text_arg(L, 1, vidx, "text");
+  if (viewLabel) {
+    lua_pushvalue(L, 1);
+    lua_rawseti(L, vidx, 1);
+  } else lun_view_text_arg(L, 1, vidx, "text");
   lua_pushvalue(L, 2);
   lua_setfield(L, vidx, "binding");
   if (!lua_isnil(L, 3)) {

@@ -566,6 +566,7 @@ static void lun_walk_content(lua_State *L, lun_Walk *W, int v, int kind, int row
       lun_walk_control(L, W, v, kind);
       if (kind == LUN_VIEW_TEXTFIELD || kind == LUN_VIEW_SECUREFIELD) lun_submit_field(L, W, v);   /* an :onSubmit
                                                      around it */
+      if (kind == LUN_VIEW_TOGGLE) lun_walk_children(L, W, v, 1, 0, 0);   /* a view as its label */
       break;
     case LUN_VIEW_LIST:
     case LUN_VIEW_FOREACH:

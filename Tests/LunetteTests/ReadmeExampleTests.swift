@@ -34,27 +34,13 @@ final class ReadmeExampleTests: XCTestCase {
     /// flush), and a reader's own session disagreed with it.
     func testTheReadmesReplSessionIsWhatTheReplPrints() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let binary = root.appendingPathComponent(".build/debug/lunette")
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let opening = "$ cd Examples/BookReader && lunette repl\n"
         let start = try XCTUnwrap(readme.range(of: opening), "the README's session").upperBound
         let end = try XCTUnwrap(readme.range(of: "\n```", range: start..<readme.endIndex)).lowerBound
         let shown = String(readme[start..<end]) + "\n"
         let input = shown.split(separator: "\n").filter { $0.hasPrefix("> ") }.map { $0.dropFirst(2) }.joined(separator: "\n") + "\n"
-
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["repl"]
-        process.currentDirectoryURL = root.appendingPathComponent("Examples/BookReader")
-        let out = Pipe(), inp = Pipe()
-        process.standardOutput = out
-        process.standardInput = inp
-        try process.run()
-        inp.fileHandleForWriting.write(Data(input.utf8))
-        try inp.fileHandleForWriting.close()
-        var printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        var printed = try pipedRepl([], in: "Examples/BookReader", input: input).output
         if printed.hasSuffix("> \n") { printed.removeLast(3) }   // the prompt after the last line
         XCTAssertEqual(printed, shown)
     }

@@ -31,21 +31,7 @@ final class ReloadTests: XCTestCase {
 
     /// `lunette repl FILE` with `input` piped in: what it printed, and its exit status.
     private func pipedRepl(file: String, input: String) throws -> (output: String, status: Int32) {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let binary = root.appendingPathComponent(".build/debug/lunette")
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["repl", file]
-        let out = Pipe(), inp = Pipe()
-        process.standardOutput = out
-        process.standardInput = inp
-        try process.run()
-        inp.fileHandleForWriting.write(Data(input.utf8))
-        try inp.fileHandleForWriting.close()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (output, process.terminationStatus)
+        try LunetteTests.pipedRepl([file], input: input)
     }
 
     private func scriptFile() throws -> String {

@@ -142,7 +142,6 @@ private let bustedSupport = """
       local name, file = full_name(element)
       S.expected, S.count, S.test = {}, 0, { name = name, file = file }
       S.problems()                                  -- what came before belongs to no test
-      S.last_miss()                                 -- nor does an earlier test's missed find
       explain_misses(element)
       local run = element.run
       if type(run) == "function" or (type(run) == "table" and getmetatable(run) and getmetatable(run).__call) then
@@ -159,6 +158,8 @@ private let bustedSupport = """
     end)
     busted.subscribe({ "test", "end" }, function()
       S.test = nil
+      S.last_miss()                                 -- its missed find explains no later test's error (a
+                                                    -- before_each's find comes before "test start")
       local ui = package.loaded.lunette
       if type(ui) == "table" and ui.reset then pcall(ui.reset) end
       return nil, true

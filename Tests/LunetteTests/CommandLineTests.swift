@@ -149,6 +149,34 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(result.output.contains("no node matches 'Nope'"), result.output)
     }
 
+    /// insulate's own bookkeeping uses the runner's copies of next, rawget,
+    /// rawset, _G and package.loaded: a test that replaces one (a rawset
+    /// that loops, a package whose lookups loop) changed the runner's code
+    /// and held the file until it was killed, its later tests lost (a
+    /// hostile read).
+    func testASpecReplacingWhatInsulateUsesChangesOnlyItsOwnCode() throws {
+        let file = try temporaryScript("""
+            describe("first", function()
+              it("replaces package", function()
+                package = setmetatable({}, { __index = function() while true do end end })
+              end)
+            end)
+            insulate("block", function()
+              it("replaces rawset and next", function()
+                rawset = function() while true do end end
+                next = function() return nil end
+                X_LEAK = 1
+              end)
+            end)
+            describe("after", function()
+              it("runs without what the block set", function() assert.is_nil(X_LEAK) end)
+            end)
+            """, named: "replaces_spec")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["test", "--timeout", "5", file.path])
+        XCTAssertTrue(result.output.contains("3 passed, 0 failed"), result.output)   // before: killed, "after" lost
+    }
+
     func testTheTestRunnerCountsAndFailsOnFailure() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sample_\(UUID().uuidString)_spec.lua")
         try """

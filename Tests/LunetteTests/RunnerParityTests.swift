@@ -129,6 +129,21 @@ final class RunnerParityTests: XCTestCase {
         describe("after the metatable", function()
           it("passes reading an unset global as nil", function() armed = false; assert.is_nil(some_unset_global) end)
         end)
+        -- a second hostile read: a lazy teardown with no lazy setup runs after the
+        -- block's tests; a find in before_each that misses explains the test's error
+        local cleaned = {}
+        describe("cleanup only", function()
+          lazy_teardown(function() cleaned[#cleaned + 1] = "done" end)
+          it("passes before its cleanup", function() end)
+        end)
+        describe("after the cleanup", function()
+          it("passes having seen it", function() assert.are.same({ "done" }, cleaned) end)
+        end)
+        describe("a find in before_each", function()
+          local node
+          before_each(function() node = ui.mount(ui.Button("Save", function() end)):find("Svae") end)
+          it("fails explained", function() node:tap() end)
+        end)
         """#
 
     private struct Run { let verdicts: [String: Bool]; let output: String }
@@ -186,13 +201,15 @@ final class RunnerParityTests: XCTestCase {
 
         let ours = try lunetteTest(directory)               // the first run writes the snapshots
         let theirs = try busted(directory)                  // busted reads them
-        XCTAssertEqual(ours.verdicts.count, 26, ours.output)   // the two pending ones are neither
+        XCTAssertEqual(ours.verdicts.count, 29, ours.output)   // the two pending ones are neither
         XCTAssertTrue(ours.output.contains("parity_spec.lua:61: assertion failed!"), ours.output)
         XCTAssertEqual(ours.verdicts, theirs.verdicts, "lunette test:\n\(ours.output)\nbusted:\n\(theirs.output)")
         for (name, passed) in ours.verdicts {
             XCTAssertEqual(passed, name.contains(" passes "), "\(name): \(ours.output)")
         }
         XCTAssertTrue(theirs.output.contains("no node matches 'Less' in:"), theirs.output)
+        XCTAssertTrue(theirs.output.contains("no node matches 'Svae' in:"), theirs.output)
+        XCTAssertTrue(ours.output.contains("no node matches 'Svae' in:"), ours.output)
         // busted places a pending test at the spec's line; before, the module's support
         // caught and raised each test's error again, and busted placed it there.
         let json = try XCTUnwrap(JSONSerialization.jsonObject(

@@ -432,9 +432,12 @@ describe("Slider and Stepper without a range", function()
     app:unmount()
   end)
 
-  it("takes options in the range's place by their step, the same every run", function()
-    -- decided by [1] and `step`, never by the order a table's keys come in
-    -- (the first key lua_next gave decided it: two messages from one script)
+  it("takes options in the range's place by their string keys, the same every run", function()
+    -- decided by [1] and whether any key is a string, never by the order a
+    -- table's keys come in (the first key lua_next gave decided it: two
+    -- messages from one script); a misspelt option is named as one
+    assert.error_matches(function() ui.Slider(ui.Binding.constant(0), { stpe = 0.1 }) end,
+      "ui.Slider: unknown option 'stpe' (did you mean 'step'?)", 1, true)
     for _ = 1, 20 do
       assert.error_matches(function() ui.Slider(ui.Binding.constant(0), { step = 0.5, [7] = 2 }) end,
         "ui.Slider: unknown option '7'", 1, true)

@@ -278,6 +278,18 @@ describe("S34 A navigation stack hearing its screens", function()
     app:unmount()
   end)
 
+  it("keeps each stack's titles its own when one view value is in two stacks", function()
+    -- what a stack heard of a view is the stack's: a second stack that
+    -- showed the same value took the first stack's title away (a hostile read)
+    local V = ui.Text("shared"):navigationTitle("Shared")
+    local Root = ui.View("NavTwoStacks", { state = { a = { V }, b = {} }, body = function(self)
+      return ui.VStack { ui.NavigationStack(self["$a"], { ui.Text("A root") }), ui.NavigationStack(self["$b"], { V }) }
+    end })
+    local app = ui.mount(Root {})
+    assert.truthy(app:tree():find('NavigationStack title="Shared"', 1, true), app:tree())
+    app:unmount()
+  end)
+
   it("shows a screen waiting for destinations not heard at its first render", function()
     local Pre = ui.View("NavPre", { state = { path = { "y" } }, body = function(self)
       return ui.NavigationStack(self["$path"], {

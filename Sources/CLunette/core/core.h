@@ -228,6 +228,7 @@ int lun_names_one_of(lua_State *L, int idx, const char *const *list);           
 /* A function, or a callable table or userdata (a busted spy), replaced in place by a function. */
 void lun_check_callback(lua_State *L, int arg);
 int lun_is_callable(lua_State *L, int idx);                                        /* [-0, +0] */
+void lun_push_callee(lua_State *L, int idx);                                       /* [-0, +1] */
 void lun_check_sections(lua_State *L, int tidx, const char *const *known, const char *owner);
 void lun_check_keys(lua_State *L, int tidx, const char *const *known, const char *owner, const char *noun);
 void lun_no_extra(lua_State *L, const char *call, int most, int self);

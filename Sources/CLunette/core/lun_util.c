@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+static int lun_callable_call(lua_State *L);
+
 /* Before one more level of a recursion over script-made values: raises
  * (naming what) past LUN_MAX_NESTING levels, and makes room on the Lua
  * stack for the level's work. */
@@ -279,7 +281,7 @@ void lun_no_extra_view(lua_State *L, const char *name, int most) {
  * points when the code that ran last was the runtime's. [-0, +1] */
 void lun_push_place(lua_State *L, int fidx) {
   lua_Debug ar;
-  lua_pushvalue(L, fidx);
+  lun_push_callee(L, fidx);
   lua_getinfo(L, ">S", &ar);
   if (ar.linedefined > 0) lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.linedefined);
   else lua_pushliteral(L, "");
@@ -307,6 +309,21 @@ void lun_check_name_text(lua_State *L, int arg, const char *what) {
     if ((unsigned char)name[i] < 0x20 || (unsigned char)name[i] == 0x7f)
       luaL_argerror(L, arg, lua_pushfstring(L, "%s is text without line breaks or control characters "
                                            "(byte %d at %d)", what, (int)(unsigned char)name[i], (int)i + 1));
+}
+
+/* Pushes the function the callback at idx runs, for its place: a callable
+ * table's __call (held bare, or by the wrapper lun_check_callback made),
+ * else the value itself. [-0, +1] */
+void lun_push_callee(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  if (lua_tocfunction(L, idx) == lun_callable_call) lua_getupvalue(L, idx, 1);
+  else lua_pushvalue(L, idx);
+  if (lua_type(L, -1) == LUA_TTABLE && luaL_getmetafield(L, -1, "__call") != LUA_TNIL) lua_remove(L, -2);
+  if (lua_type(L, -1) != LUA_TFUNCTION) {          /* what lua_getinfo may be handed */
+    lua_pop(L, 1);
+    lua_pushvalue(L, idx);
+    if (lua_type(L, -1) != LUA_TFUNCTION) { lua_pop(L, 1); lua_pushcfunction(L, lun_callable_call); }
+  }
 }
 
 /* The wrapper of a callable value: calls upvalue 1 with its arguments and

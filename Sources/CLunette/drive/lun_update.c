@@ -37,7 +37,7 @@ typedef struct lun_Run {
 /* Raises "file:line: the function returned a T, expected a view" for the function at fidx. */
 static int lun_bad_result(lua_State *L, int fidx, int ridx) {
   lua_Debug ar;
-  lua_pushvalue(L, fidx);
+  lun_push_callee(L, fidx);
   lua_getinfo(L, ">S", &ar);
   return luaL_error(L, "%s:%d: the function returned a %s, expected a view", ar.short_src, ar.linedefined,
                     luaL_typename(L, ridx));
@@ -99,14 +99,14 @@ LUN_HOT static void lun_run_view(lua_State *L, lun_Walk *W, int fidx, int nargs)
   if (t != LUA_TTABLE && t != LUA_TNIL && t != LUA_TUSERDATA) lun_bad_result(L, fidx, lua_gettop(L));
   if (t == LUA_TNIL && nargs == 1) {              /* a body (not a row) that returned nothing: a forgotten return */
     lua_Debug ar;
-    lua_pushvalue(L, fidx);
+    lun_push_callee(L, fidx);
     lua_getinfo(L, ">S", &ar);
     luaL_error(L, "%s:%d: the body returned nothing, expected a view (return ui.EmptyView() to show nothing)",
                ar.short_src, ar.linedefined);
   }
   if (first && !lun_same_tree(L, first, -1, 0, &visits)) {
     lua_Debug ar;
-    lua_pushvalue(L, fidx);
+    lun_push_callee(L, fidx);
     lua_getinfo(L, ">S", &ar);
     luaL_error(L, "%s:%d: strict mode: the body returned a different tree when run again (does it read something "
                   "that is not state, such as os.time or math.random?)", ar.short_src, ar.linedefined);
@@ -133,11 +133,11 @@ static void lun_push_row_place(lua_State *L, int row) {
   lua_Debug ar;
   const char *name;
   int i;
-  lua_pushvalue(L, row);
+  lun_push_callee(L, row);
   lua_getinfo(L, ">S", &ar);
   if (strcmp(ar.source, "=(lunette prelude)") == 0) {
     for (i = 1; (name = lua_getupvalue(L, row, i)) != NULL; i++) {
-      if (strcmp(name, "row") == 0 && lua_type(L, -1) == LUA_TFUNCTION) {
+      if (strcmp(name, "row") == 0 && (lua_type(L, -1) == LUA_TFUNCTION || lua_type(L, -1) == LUA_TTABLE)) {
         lun_push_place(L, -1);
         lua_remove(L, -2);
         return;

@@ -51,16 +51,27 @@ static void lun_computed_cycle(lua_State *L, int objidx, int32_t slot) {
   lua_settop(L, objidx);
 }
 
-/* 1 if msg names a computed already: an inner computed's blame
- * ("computed property 'y' of ...") or a cycle's message, after its place
- * ("file:12: computed property 'x' of Book#1 depends on itself") — not a
- * script's own text that happens to hold the words. */
+/* 1 if s begins with what this file writes of a computed: "computed
+ * property 'x' of Book#1" and then ": " (a blame) or " depends on itself"
+ * (a cycle). [-0, +0] */
+static int lun_computed_naming(const char *s) {
+  const char *p;
+  if (strncmp(s, "computed property '", 19) != 0 || !(p = strstr(s + 19, "' of ")) || memchr(s, '\n', (size_t)(p - s)))
+    return 0;
+  p += 5;
+  while (*p && *p != ' ' && *p != ':' && *p != '\n') p++;   /* the object's id: "Book#1" */
+  return strncmp(p, ": ", 2) == 0 || strncmp(p, " depends on itself", 18) == 0;
+}
+
+/* 1 if msg names a computed already: an inner computed's blame, or a
+ * cycle's message after its place ("file:12: computed property 'x' of
+ * Book#1 depends on itself") — not a script's own text that happens to
+ * hold the words ("computed property 'q' is odd"). */
 static int lun_computed_named(const char *msg) {
   const char *p;
-  if (strncmp(msg, "computed property '", 19) == 0) return 1;
+  if (lun_computed_naming(msg)) return 1;
   if (!(p = strstr(msg, ": computed property '")) || p == msg || !isdigit((unsigned char)p[-1])) return 0;
-  while (p > msg && isdigit((unsigned char)p[-1])) p--;
-  return p > msg && p[-1] == ':';
+  return lun_computed_naming(p + 2);
 }
 
 /* Prefixes the error message on top with the computed's name:

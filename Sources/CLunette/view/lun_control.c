@@ -188,17 +188,23 @@ static void lun_view_step_option(lua_State *L, int arg, const char *name) {
 }
 
 /* 1 if the range argument at arg (the top but one) was left out: nil, or
- * an options table in its place (no entry [1]; empty, or with a `step`)
- * with nothing after it. Decided by those two lookups, never by the order
- * a table's keys come in (a run and the next would differ). [-0, +0] */
+ * an options table in its place — no entry [1], and empty or with a key
+ * that is a string (a misspelt option is then named as one) — with
+ * nothing after it. Whether any key is a string, not which comes first:
+ * a table's order differs from run to run. [-0, +0] */
 static int lun_view_range_omitted(lua_State *L, int arg) {
-  int options = 0;
+  int options = 0, keys = 0;
   if (lua_isnil(L, arg)) return 1;
   if (lua_type(L, arg) != LUA_TTABLE || !lua_isnil(L, arg + 1)) return 0;
   if (lua_getmetatable(L, arg)) { lua_pop(L, 1); return 0; }
   if (lua_rawgeti(L, arg, 1) == LUA_TNIL) {
+    options = 1;                                  /* empty, until a key says otherwise */
     lua_pushnil(L);
-    options = !lua_next(L, arg) || lun_rawfield(L, arg, "step") != LUA_TNIL;
+    while (lua_next(L, arg)) {
+      lua_pop(L, 1);
+      options = lua_type(L, -1) == LUA_TSTRING;
+      if (options || ++keys > 16) { lua_pop(L, 1); break; }   /* an options table holds a few keys */
+    }
   }
   lua_settop(L, arg + 1);
   return options;

@@ -178,10 +178,11 @@ local function elementId(element, i)
   return i
 end
 function ui.ForEach(data, row, ...)
-  local mt = type(row) == "table" and getmetatable(row)   -- a callable table (a busted spy) is a row function too
-  if type(row) ~= "function" and not (type(mt) == "table" and type(rawget(mt, "__call")) == "function") then
+  -- a table is for the runtime to take or refuse (a callable one, a busted
+  -- spy, is a row function too; its metatable may be protected from us)
+  if type(row) ~= "function" and (type(row) ~= "table" or not pcall(plainForEach, {}, row)) then   -- the runtime's
     error(("ui.ForEach: a function(element) returning a row expected after the data, got %s"):format(type(row)), 2)
-  end
+  end                                                                                           -- word on a table
   if type(data) ~= "table" and type(data) ~= "userdata" then
     error(("ui.ForEach: a list expected (a table, a model's list, or a Binding to one), got %s"):format(type(data)), 2)
   end
@@ -256,7 +257,8 @@ local registries = setmetatable({}, { __mode = "k" })
 local function registry(self)
   local r = registries[self]
   if not r then
-    r = { dests = {}, keys = {}, titles = {}, heardOf = setmetatable({}, { __mode = "k" }) }
+    r = { dests = {}, keys = {}, titles = {}, heardOf = setmetatable({}, { __mode = "k" }),
+          given = setmetatable({}, { __mode = "k" }) }
     registries[self] = r
   end
   return r
@@ -270,12 +272,13 @@ local function heardOf(r, v)
   return h
 end
 
--- A view value is watched once, under the screen key it has now
--- (`given[v]`, moved with it when the path shifts: withPath).
-local given = setmetatable({}, { __mode = "k" })
+-- A view value is watched once by each stack it is in, under the screen
+-- key it has there now (the stack's `given[v]`, moved with it when the
+-- path shifts: withPath).
 local function watch(v, self)
   v:onPreferenceChange("lunette.navigationDestinations", function(list)
-    local r, keys, screen = registry(self), {}, given[v]
+    local r, keys = registry(self), {}
+    local screen = r.given[v]
     for i = 1, #list do keys[i] = list[i][1] end
     r.dests[screen] = list
     heardOf(r, v).dests, heardOf(r, v).key = list, concat(keys, "\0")
@@ -286,7 +289,8 @@ local function watch(v, self)
     if again then self.version = self.version + 1 end
   end)
   v:onPreferenceChange("lunette.navigationTitle", function(title)
-    local r, screen = registry(self), given[v]
+    local r = registry(self)
+    local screen = r.given[v]
     heardOf(r, v).title = title
     if r.titles[screen] == title then return end
     r.titles[screen] = title
@@ -331,18 +335,22 @@ end
 -- render again with the same content. A view that moved to another place
 -- (the path shifted: { a, b } became { b }) takes what was heard of it
 -- along: its handlers fire again only when a value changes.
+-- The path is given to a view value once, by the first stack that shows
+-- it (a value shown by two stacks is one value: its links push onto that
+-- stack's path — noted, not mended).
+local pathGiven = setmetatable({}, { __mode = "k" })
 local function withPath(v, path, self, screen)
   if getmetatable(v) == "lunette.ViewType" then v = v() end
   if getmetatable(v) == "lunette.View" then
-    local was = given[v]
+    local r = registry(self)
+    local was = r.given[v]
+    if not pathGiven[v] then pathGiven[v] = true; v:environment(navigationPath, path) end
     if not was then
-      given[v] = screen
-      v:environment(navigationPath, path)
+      r.given[v] = screen
       watch(v, self)
     elseif was ~= screen then
-      local r = registry(self)
       local h = heardOf(r, v)
-      given[v] = screen
+      r.given[v] = screen
       r.titles[screen], r.dests[screen], r.keys[screen] = h.title, h.dests, h.key
     end
     return v

@@ -14,6 +14,8 @@ local unpack = table.unpack
 -- debug library aside: README, "Limits").
 local xpcall, pcall, ipairs, require, type, tostring = xpcall, pcall, ipairs, require, type, tostring
 local error, pairs, select, rawequal, getmetatable, setmetatable = error, pairs, select, rawequal, getmetatable, setmetatable
+local next, rawget, rawset, G, loaded = next, rawget, rawset, _G, package and package.loaded
+local debug_getmt, debug_setmt = debug and debug.getmetatable, debug and debug.setmetatable
 local remove = table.remove
 local clock = os.clock
 local co_create, co_resume, co_status, co_close = coroutine.create, coroutine.resume, coroutine.status, coroutine.close
@@ -407,7 +409,10 @@ expose = describe        -- every spec file runs in a runtime of its own already
 -- (an __eq, an __index) runs in the runner, outside every test's budget.
 -- _G's metatable is saved and given back too, as busted does.
 local absent = {}
-local function insulated_tables() return { _G, package and package.loaded or {} } end
+-- The globals and the modules' table as the file began: a spec that
+-- rebinds _G, package or package.loaded (or next, rawget, rawset) changes
+-- its own code, not what insulate saves and gives back.
+local function insulated_tables() return { G, type(loaded) == "table" and loaded or {} } end
 local function snapshot(t)
   local copy = {}
   for k, v in next, t do copy[k] = v end
@@ -428,20 +433,20 @@ local function apply(t, changes)
     if v == absent then rawset(t, k, nil) else rawset(t, k, v) end   -- a false stays false
   end
 end
-local getmt = debug and debug.getmetatable or getmetatable
+local getmt = debug_getmt or getmetatable
 local function setmt(t, mt)                       -- a protected metatable (__metatable) stays, as busted's would
-  pcall(debug and debug.setmetatable or setmetatable, t, mt)
+  pcall(debug_setmt or setmetatable, t, mt)
 end
 
 function insulate(name, fn)
   if not declaring then error("insulate: blocks are declared in a file or a describe block, not while tests run", 2) end
-  local tables, before, metatable = insulated_tables(), {}, getmt(_G)
+  local tables, before, metatable = insulated_tables(), {}, getmt(G)
   for i, t in ipairs(tables) do before[i] = snapshot(t) end
   describe(name, fn)
   local block, changes = current.children[#current.children], {}
   for i, t in ipairs(tables) do changes[i] = diff(before[i], t); restore(t, before[i]) end
-  changes.metatable = getmt(_G)
-  setmt(_G, metatable)
+  changes.metatable = getmt(G)
+  setmt(G, metatable)
   block.insulated = changes
 end
 
@@ -773,11 +778,12 @@ function lunette_spec_run(path, options)
     -- setUp: a setup ran (its teardowns are due); lazyUp: the lazy ones ran
     -- (a strict setup is no reason to skip them: both run, as busted's).
     local setUp, lazyUp, setupError = false, false, inherited
+    local ran = false                             -- a test ran in the block (its lazy teardowns are due)
     local saved
     if block.insulated then
-      saved = { metatable = getmt(_G) }
+      saved = { metatable = getmt(G) }
       for i, t in ipairs(insulated_tables()) do saved[i] = snapshot(t); apply(t, block.insulated[i]) end
-      setmt(_G, block.insulated.metatable)
+      setmt(G, block.insulated.metatable)
     end
     if #block.strict > 0 and not inherited then
       local good, message = run_hooks(block.strict, timeout)
@@ -789,6 +795,7 @@ function lunette_spec_run(path, options)
           local good, message = run_hooks(block.setup, timeout)
           setUp, lazyUp, setupError = true, true, not good and message or nil
         end
+        ran = ran or runs_a_test(child)
         walk(child, setupError)
       else
         local name = full_name(child)
@@ -802,6 +809,7 @@ function lunette_spec_run(path, options)
           elseif setupError then
             record("failed", name, "setup failed: " .. setupError)
           else
+            ran = true
             record("start", name)
             child.fullName = name
             expected = {}
@@ -822,9 +830,9 @@ function lunette_spec_run(path, options)
         end
       end
     end
-    -- As busted: the lazy teardowns if the lazy setups ran, then the strict
-    -- ones (which run however the block went).
-    for _, hooks in ipairs { lazyUp and block.lazyTeardown or {}, block.strictTeardown } do
+    -- As busted: the lazy teardowns if a test ran (and so its lazy setups),
+    -- then the strict ones (which run however the block went).
+    for _, hooks in ipairs { (lazyUp or ran) and block.lazyTeardown or {}, block.strictTeardown } do
       if #hooks > 0 then
         local good, message = run_hooks(hooks, timeout)
         if not good then record("failed", (block.name or path) .. " (teardown)", message) end
@@ -832,7 +840,7 @@ function lunette_spec_run(path, options)
     end
     if saved then
       for i, t in ipairs(insulated_tables()) do restore(t, saved[i]) end
-      setmt(_G, saved.metatable)
+      setmt(G, saved.metatable)
     end
   end
   walk(root)            -- "done" is sent by Swift once this returns

@@ -14,7 +14,7 @@ local unpack = table.unpack
 -- debug library aside: README, "Limits").
 local xpcall, pcall, ipairs, require, type, tostring = xpcall, pcall, ipairs, require, type, tostring
 local error, pairs, select, rawequal, getmetatable, setmetatable = error, pairs, select, rawequal, getmetatable, setmetatable
-local next, rawget, rawset, G, loaded = next, rawget, rawset, _G, package and package.loaded
+local next, rawget, rawset, G, modules = next, rawget, rawset, _G, package and package.loaded
 local debug_getmt, debug_setmt = debug and debug.getmetatable, debug and debug.setmetatable
 local remove = table.remove
 local clock = os.clock
@@ -412,7 +412,7 @@ local absent = {}
 -- The globals and the modules' table as the file began: a spec that
 -- rebinds _G, package or package.loaded (or next, rawget, rawset) changes
 -- its own code, not what insulate saves and gives back.
-local function insulated_tables() return { G, type(loaded) == "table" and loaded or {} } end
+local function insulated_tables() return { G, type(modules) == "table" and modules or {} } end
 local function snapshot(t)
   local copy = {}
   for k, v in next, t do copy[k] = v end
@@ -775,9 +775,9 @@ function lunette_spec_run(path, options)
   -- As busted: a block's lazy setup runs before its first test that runs,
   -- in a nested block too; a setup that failed fails every test below it.
   local function walk(block, inherited)
-    -- setUp: a setup ran (its teardowns are due); lazyUp: the lazy ones ran
-    -- (a strict setup is no reason to skip them: both run, as busted's).
-    local setUp, lazyUp, setupError = false, false, inherited
+    -- lazyUp: the lazy setups ran (a strict setup is no reason to skip
+    -- them: both run, as busted's).
+    local lazyUp, setupError = false, inherited
     local ran = false                             -- a test ran in the block (its lazy teardowns are due)
     local saved
     if block.insulated then
@@ -787,13 +787,13 @@ function lunette_spec_run(path, options)
     end
     if #block.strict > 0 and not inherited then
       local good, message = run_hooks(block.strict, timeout)
-      setUp, setupError = true, not good and message or nil
+      setupError = not good and message or nil
     end
     for _, child in ipairs(block.children) do
       if child.children then
         if not lazyUp and not setupError and #block.setup > 0 and runs_a_test(child) then
           local good, message = run_hooks(block.setup, timeout)
-          setUp, lazyUp, setupError = true, true, not good and message or nil
+          lazyUp, setupError = true, not good and message or nil
         end
         ran = ran or runs_a_test(child)
         walk(child, setupError)
@@ -802,7 +802,7 @@ function lunette_spec_run(path, options)
         if selected(name, options, only, excluded) then
           if not child.pending and not lazyUp and not setupError and #block.setup > 0 then
             local good, message = run_hooks(block.setup, timeout)
-            setUp, lazyUp, setupError = true, true, not good and message or nil
+            lazyUp, setupError = true, not good and message or nil
           end
           if child.pending then
             record("skipped", name, "pending")

@@ -264,7 +264,8 @@ public final class PreviewSession: @unchecked Sendable {
                 lastFrame = ""
                 framedApps = []
                 needsFrame = true
-            case "select", "setValue", "step", "tap", "submit", "toggle", "setText", "scroll", "pop", "delete", "move", "refresh":
+            case "select", "setValue", "step", "tap", "submit", "toggle", "setText", "scroll", "pop", "delete", "move", "refresh",
+                 "focus":
                 // A request on a node that went under it (a click racing a
                 // frame) is dropped: it is no error of the script's.
                 guard let node = try target(of: request) else {
@@ -370,6 +371,7 @@ public final class PreviewSession: @unchecked Sendable {
         case "delete": try runtime.delete(node)
         case "move": try runtime.move(node, to: Self.integer(request, "to"))
         case "refresh": try runtime.refresh(node)
+        case "focus": try runtime.focus(node)
         default: try NavigationPop(runtime: runtime).pop(node)
         }
     }
@@ -388,7 +390,11 @@ public final class PreviewSession: @unchecked Sendable {
         }
         let found = PreviewTree.node(id, in: runtime)
         guard let expected = request["expect"] as? [String: Any] else { return found }
-        let identity = PreviewTree.Identity(type: expected["type"] as? String, text: expected["text"] as? String)
+        if let label = expected["label"], !(label is String) {
+            throw PreviewError("\(request["type"] as? String ?? "a request"): its expected label is text, not \(type(of: label))")
+        }
+        let identity = PreviewTree.Identity(type: expected["type"] as? String, text: expected["text"] as? String,
+                                            label: expected["label"] as? String)
         if let found, identity.matches(found) { return found }
         guard let label = expected["view"] as? String, let view = PreviewTree.view(label, in: runtime) else { return nil }
         let candidates = PreviewTree.descendants(of: view, including: true).filter(identity.matches)

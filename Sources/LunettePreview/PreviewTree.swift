@@ -127,9 +127,26 @@ enum PreviewTree {
     struct Identity {
         let type: String?
         let text: String?
+        /// For a Row (no text of its own): the first text below it, as the
+        /// page drew it — what tells one row from the row a later frame
+        /// moved into its place.
+        var label: String? = nil
 
         func matches(_ node: RenderNode) -> Bool {
             node.typeName == type && (node.kind == .component || node.text == text)
+                && (label == nil || Identity.firstText(below: node) == label)
+        }
+
+        /// The first text in `node`'s subtree, depth first, within 256 nodes
+        /// (as the page looks for it: `firstText` in preview.html).
+        static func firstText(below node: RenderNode) -> String? {
+            var stack = Array(node.children.reversed()), seen = 0
+            while let next = stack.popLast(), seen < 256 {
+                seen += 1
+                if let text = next.text { return text }
+                stack.append(contentsOf: next.children.reversed())
+            }
+            return nil
         }
     }
 

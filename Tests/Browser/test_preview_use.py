@@ -507,3 +507,76 @@ class TimelineErrorTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+DELETABLE = """
+local ui = require("lunette")
+return ui.View("Deletable", { state = { items = { "a", "b", "c" } }, body = function(self)
+  return ui.VStack {
+    ui.Text("items " .. table.concat(self.items, "")),
+    ui.Button("rotate", function() local it = self.items; table.insert(it, 1, table.remove(it)) end),
+    ui.List { ui.ForEach(self.items, function(x) return ui.Text("row " .. x) end)
+      :onDelete(function(idx) for i = #idx, 1, -1 do table.remove(self.items, idx[i]) end end) },
+  }
+end })()
+"""
+
+
+class RowRaceTests(unittest.TestCase):
+    """A fresh user's report: a Delete that raced a frame deleted the row the
+    frame moved into its place (a Row has no text of its own, so any Row
+    passed for the one clicked); the page names a row by its first text now."""
+
+    def test_a_delete_racing_a_frame_deletes_the_row_shown_or_none(self):
+        with previewing(DELETABLE, "deletable.lua") as page:
+            expect(page.locator("span", has_text="items abc")).to_be_visible()
+            # rotate, and before that frame arrives, delete the row the page still shows as "row a"
+            page.evaluate("""() => {
+              const rotate = [...document.querySelectorAll('#apps button')].find(b => b.textContent === 'rotate');
+              const row = [...document.querySelectorAll('#apps .Row')].find(r => r.textContent.includes('row a'));
+              rotate.click(); row.querySelector('.synthesizedDelete').click(); }""")
+            time.sleep(0.8)
+            shown = page.locator("span", has_text=re.compile("^items ")).first.text_content()
+            self.assertIn(shown, ["items cb", "items cab"], "the row shown was deleted, or none: " + shown)
+
+
+LOGIN = """
+local ui = require("lunette")
+return ui.View("Login", { state = { user = "", pass = "" }, focusState = { "field" }, body = function(self)
+  return ui.Form {
+    ui.TextField("Username", self["$user"]):focused(self["$field"], "user"):onSubmit(function() self.field = "pass" end),
+    ui.SecureField("Password", self["$pass"]):focused(self["$field"], "pass"),
+    ui.Text("focus: " .. tostring(self.field)),
+    ui.Picker("Flavor", ui.Binding.constant("mint"), { "vanilla", "chocolate" }),
+    ui.Text("spaced  out"),
+  }:onAppear(function() self.field = "user" end)
+end })()
+"""
+
+
+class FocusTests(unittest.TestCase):
+    """A fresh user's report: the page ignored the tree's focus, so after
+    Return moved the focus state to the password, typing still went into the
+    username; a click into a field never wrote the focus state."""
+
+    def test_the_page_follows_the_focus_state_and_a_click_writes_it(self):
+        with previewing(LOGIN, "login.lua") as page:
+            expect(page.locator("span", has_text="focus: user")).to_be_visible()
+            expect(page.locator("#apps input[placeholder=Username]")).to_be_focused()
+            page.keyboard.type("ada")
+            page.keyboard.press("Enter")
+            expect(page.locator("span", has_text="focus: pass")).to_be_visible()
+            expect(page.locator("#apps input[type=password]")).to_be_focused()
+            page.keyboard.type("x")
+            expect(page.locator("#apps input[placeholder=Username]")).to_have_value("ada")
+            page.locator("#apps input[placeholder=Username]").click()
+            expect(page.locator("span", has_text="focus: user")).to_be_visible()
+
+    def test_a_selection_no_option_has_shows_none_and_form_rows_stand_apart(self):
+        with previewing(LOGIN, "login.lua") as page:
+            expect(page.locator("span", has_text="focus: user")).to_be_visible()
+            self.assertEqual(page.locator("#apps select").evaluate("s => s.selectedIndex"), -1)
+            self.assertEqual(page.locator("span", has_text="spaced").evaluate("e => e.innerText"), "spaced  out")
+            focus = page.locator("span", has_text="focus:").bounding_box()
+            spaced = page.locator("span", has_text="spaced").bounding_box()
+            self.assertGreater(spaced["y"], focus["y"], "each of a Form's rows on its own line")

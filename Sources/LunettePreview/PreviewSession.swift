@@ -21,6 +21,7 @@ public final class PreviewSession: @unchecked Sendable {
     init(runtime: LunetteRuntime, clients: Clients) {
         self.runtime = runtime
         self.clients = clients
+        runtime.recordProblems()                      // a body's or an event's error reaches the timeline as it appears
     }
 
     /// A page's request (any thread); false if it was refused: too many
@@ -61,6 +62,7 @@ public final class PreviewSession: @unchecked Sendable {
         let (traced, ran, tracedWhole) = runtime.takeTrace()
         let rerendered = ran.filter(\.isView).map(\.label)   // what flashes on the page: views
         for line in traced { record(line.hasPrefix("• ") ? "event" : "render", line) }
+        for error in runtime.takeProblems().errors { record("error", error) }   // (warnings: below, once each)
         for app in runtime.apps {
             for warning in runtime.warnings(of: app) where !loggedWarnings.contains(warning) {
                 loggedWarnings.insert(warning)

@@ -496,7 +496,26 @@ class StaleNodeTests(unittest.TestCase):
             expect(page.locator("#inspector")).to_contain_text("no longer rendered")
 
 
+BREAKS = """
+local ui = require("lunette")
+return ui.View("Breaks", { state = { n = 0 }, body = function(self)
+  if self.n == 2 then local t = nil; return t.x end
+  return ui.Button("inc " .. self.n, function() self.n = self.n + 1 end)
+end })()
+"""
+
+
 class TimelineErrorTests(unittest.TestCase):
+    def test_a_body_that_raises_is_an_error_in_the_timeline(self):
+        # a fresh user's report: the Error node replaced the view, and the
+        # timeline said only that it re-rendered
+        with previewing(BREAKS, "breaks.lua") as page:
+            page.locator("button", has_text="inc 0").click()
+            page.locator("button", has_text="inc 1").click()
+            expect(page.locator("#timeline .error").first).to_contain_text("breaks.lua:4: attempt to index a nil value")
+            time.sleep(0.5)
+            self.assertEqual(len(timeline_errors(page)), 1, timeline_errors(page))
+
     def test_a_real_error_is_shown_once(self):
         with previewing(DEEP, "deep.lua") as page:
             page.locator("button", has_text="fail").click()
@@ -504,9 +523,6 @@ class TimelineErrorTests(unittest.TestCase):
             time.sleep(0.5)
             self.assertEqual(len(timeline_errors(page)), 1, timeline_errors(page))
 
-
-if __name__ == "__main__":
-    unittest.main()
 
 
 DELETABLE = """
@@ -580,3 +596,6 @@ class FocusTests(unittest.TestCase):
             focus = page.locator("span", has_text="focus:").bounding_box()
             spaced = page.locator("span", has_text="spaced").bounding_box()
             self.assertGreater(spaced["y"], focus["y"], "each of a Form's rows on its own line")
+
+if __name__ == "__main__":
+    unittest.main()

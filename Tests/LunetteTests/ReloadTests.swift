@@ -339,4 +339,33 @@ final class ReloadTests: XCTestCase {
         let fixed = try XCTUnwrap(runtime.reload(file: main))
         XCTAssertTrue(runtime.text(of: fixed).contains("a 1"), "the state kept: \(runtime.text(of: fixed))")
     }
+
+    /// A pushed screen made from a model on the path by a destination shows
+    /// the reload's new code. A fresh user saw the old body kept in the
+    /// preview and under --watch; through `reload(file:)` it holds (a view
+    /// type defined again by name takes its new body): a guard, the report
+    /// not reproduced here (noted).
+    func testAPushedScreenOfAModelShowsTheNewCodeAfterAReload() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pushed_\(UUID().uuidString).lua").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let source = """
+            local ui = require("lunette")
+            local Book = ui.Observable("PushedBook", { title = "" })
+            local books = { Book { title = "Dune" }, Book { title = "Emma" } }
+            local Detail = ui.View("PushedDetail", { body = function(self) return ui.Text("v1 " .. self.book.title) end })
+            return ui.View("PushedRoot", { state = { path = {} }, body = function(self)
+              return ui.NavigationStack(self["$path"], { ui.List(books, function(b) return ui.NavigationLink(b.title, b) end)
+                :navigationDestination(Book, function(b) return Detail { book = b } end) })
+            end })()
+            """
+        try source.write(toFile: file, atomically: true, encoding: .utf8)
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
+        let app = try XCTUnwrap(runtime.run(file: file))
+        try runtime.setGlobal("app", to: app)
+        _ = try runtime.evaluate("app:find('Emma'):tap()", name: "=t")
+        XCTAssertTrue(runtime.text(of: app).contains("v1 Emma"), runtime.text(of: app))
+        try source.replacingOccurrences(of: "\"v1 \"", with: "\"v2 \"").write(toFile: file, atomically: true, encoding: .utf8)
+        let reloaded = try XCTUnwrap(runtime.reload(file: file))
+        XCTAssertTrue(runtime.text(of: reloaded).contains("v2 Emma"), runtime.text(of: reloaded))
+    }
 }

@@ -341,10 +341,9 @@ final class ReloadTests: XCTestCase {
     }
 
     /// A pushed screen made from a model on the path by a destination shows
-    /// the reload's new code. A fresh user saw the old body kept in the
-    /// preview and under --watch; through `reload(file:)` it holds (a view
-    /// type defined again by name takes its new body): a guard, the report
-    /// not reproduced here (noted).
+    /// the reload's new code: the stack heard the new destination functions
+    /// (for the same types) and kept the screen the old one made until its
+    /// path changed (a fresh user's report, in the preview and --watch).
     func testAPushedScreenOfAModelShowsTheNewCodeAfterAReload() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pushed_\(UUID().uuidString).lua").path
         defer { try? FileManager.default.removeItem(atPath: file) }

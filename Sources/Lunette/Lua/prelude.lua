@@ -280,11 +280,17 @@ local function watch(v, self)
     local r, keys = registry(self), {}
     local screen = r.given[v]
     for i = 1, #list do keys[i] = list[i][1] end
+    local old = r.dests[screen]
     r.dests[screen] = list
     heardOf(r, v).dests, heardOf(r, v).key = list, concat(keys, "\0")
     r.heard = true
     local key, again = concat(keys, "\0"), r.waiting
     if r.keys[screen] ~= key then r.keys[screen] = key; again = again or r.valued end
+    if r.valued and not again then               -- the same types, other functions (a reload's new code):
+      for i = 1, #list do                         -- the screens of values on the path are made anew
+        if not (old and old[i] and rawequal(old[i][2], list[i][2])) then again = true; break end
+      end
+    end
     r.waiting = false
     if again then self.version = self.version + 1 end
   end)

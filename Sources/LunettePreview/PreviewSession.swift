@@ -64,7 +64,8 @@ public final class PreviewSession: @unchecked Sendable {
         for line in traced { record(line.hasPrefix("• ") ? "event" : "render", line) }
         for error in runtime.takeProblems().errors { record("error", error) }   // (warnings: below, once each)
         for app in runtime.apps {
-            for warning in runtime.warnings(of: app) where !loggedWarnings.contains(warning) {
+            // an event's error is in both: said once, as an error (above)
+            for warning in runtime.warnings(of: app) where !loggedWarnings.contains(warning) && !app.eventErrors.contains(warning) {
                 loggedWarnings.insert(warning)
                 record("warning", warning)
             }

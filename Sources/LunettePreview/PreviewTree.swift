@@ -127,26 +127,28 @@ enum PreviewTree {
     struct Identity {
         let type: String?
         let text: String?
-        /// For a Row (no text of its own): the first text below it, as the
-        /// page drew it — what tells one row from the row a later frame
-        /// moved into its place.
+        /// For a Row (no text of its own): the texts below it, as the page
+        /// drew them — what tells one row from the row a later frame moved
+        /// into its place.
         var label: String? = nil
 
         func matches(_ node: RenderNode) -> Bool {
             node.typeName == type && (node.kind == .component || node.text == text)
-                && (label == nil || Identity.firstText(below: node) == label)
+                && (label == nil || Identity.texts(below: node) == label)
         }
 
-        /// The first text in `node`'s subtree, depth first, within 256 nodes
-        /// (as the page looks for it: `firstText` in preview.html).
-        static func firstText(below node: RenderNode) -> String? {
-            var stack = Array(node.children.reversed()), seen = 0
-            while let next = stack.popLast(), seen < 256 {
+        /// The texts in `node`'s subtree, depth first, joined by U+001F:
+        /// at most 32 of them within 256 nodes, a component's name not one
+        /// (the page's JSON has none: `rowLabel` in preview.html reads the
+        /// same).
+        static func texts(below node: RenderNode) -> String? {
+            var stack = Array(node.children.reversed()), seen = 0, found: [String] = []
+            while let next = stack.popLast(), seen < 256, found.count < 32 {
                 seen += 1
-                if let text = next.text { return text }
+                if next.kind != .component, let text = next.text { found.append(text) }
                 stack.append(contentsOf: next.children.reversed())
             }
-            return nil
+            return found.isEmpty ? nil : found.joined(separator: "\u{1F}")
         }
     }
 

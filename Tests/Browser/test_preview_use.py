@@ -597,5 +597,51 @@ class FocusTests(unittest.TestCase):
             spaced = page.locator("span", has_text="spaced").bounding_box()
             self.assertGreater(spaced["y"], focus["y"], "each of a Form's rows on its own line")
 
+
+TODOROWS = """
+local ui = require("lunette")
+local Item = ui.Observable("Item", { title = "" })
+local TodoRow = ui.View("TodoRow", function(self) return ui.Text(self.item.title) end)
+return ui.View("Todos", { state = { items = function() return { Item { title = "Buy milk" }, Item { title = "Call Ann" } } end,
+    flavor = "vanilla" }, body = function(self)
+  return ui.VStack {
+    ui.List { ui.ForEach(self.items, function(item) return TodoRow { item = item } end)
+      :onDelete(function(ix) for i = #ix, 1, -1 do table.remove(self.items, ix[i]) end end) },
+    ui.Text("count " .. #self.items),
+    ui.Picker("Flavor", self["$flavor"], { "vanilla", "chocolate" }),
+    ui.Button("mint", function() self.flavor = "mint" end),
+    ui.Button("boom", function() self.flavor = "x" end):onChange(self.flavor, function() error("changed boom") end),
+  }
+end })()
+"""
+
+
+class RowOfAViewTests(unittest.TestCase):
+    """A hostile read: a row drawn by a view of the script's own could not be
+    deleted at all (the server read the view's name as the row's first text,
+    the page its Text); a Picker patched to a selection no option has kept
+    showing the old option; an event's error was said twice."""
+
+    def test_a_row_of_a_component_is_deleted_and_a_patched_picker_shows_none(self):
+        with previewing(TODOROWS, "todorows.lua") as page:
+            expect(page.locator("span", has_text="count 2")).to_be_visible()
+            page.evaluate("""() => [...document.querySelectorAll('#apps .Row')]
+                .find(r => r.innerText.includes('Call Ann')).querySelector('.synthesizedDelete').click()""")
+            expect(page.locator("span", has_text="count 1")).to_be_visible()
+            expect(page.locator("span", has_text="Buy milk")).to_be_visible()
+            page.locator("button", has_text="mint").click()
+            expect(page.locator("span", has_text="count 1")).to_be_visible()
+            time.sleep(0.5)
+            self.assertEqual(page.locator("#apps select").evaluate("s => s.selectedIndex"), -1)
+
+    def test_an_events_error_is_said_once(self):
+        with previewing(TODOROWS, "todorows.lua") as page:
+            page.locator("button", has_text="boom").click()
+            expect(page.locator("#timeline .error").first).to_contain_text("changed boom")
+            time.sleep(0.5)
+            said = [t for t in page.locator("#timeline div").all_inner_texts() if "changed boom" in t]
+            self.assertEqual(len(said), 1, said)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -290,6 +290,35 @@ describe("S34 A navigation stack hearing its screens", function()
     app:unmount()
   end)
 
+  it("renders once, not with every render of its content, while values are on its path", function()
+    -- a stack that renders again when its destinations' functions change
+    -- rendered with every render of its content (a closure made anew), and
+    -- without end for a screen declaring destinations itself (a hostile
+    -- read): only a reload's new code makes its screens anew
+    local Book = ui.Observable("NavLoopBook", { title = "" })
+    local Clock = ui.Observable("NavLoopClock", { n = 0 })
+    local c = Clock {}
+    local Content = ui.View("NavLoopContent", function()
+      return ui.VStack { ui.Text("tick " .. c.n) }:navigationDestination(Book, function(b)
+        return ui.VStack { ui.Text("about " .. b.title), ui.NavigationLink("author", "Herbert") }
+          :navigationDestination("string", function(s) return ui.Text("person " .. s .. " " .. c.n) end)
+      end)
+    end)
+    local Root = ui.View("NavLoopRoot", { state = { path = function() return { Book { title = "Dune" } } end }, body = function(self)
+      return ui.NavigationStack(self["$path"], { Content {} })
+    end })
+    local app = ui.mount(Root {})
+    app:find("author"):tapLink()
+    app:resetRenders()
+    ui.flush()
+    assert.equal(0, app:renders("NavigationStack"))
+    for i = 1, 5 do c.n = i; ui.flush() end
+    assert.equal(5, app:renders("NavLoopContent"))
+    assert.is_true(app:renders("NavigationStack") <= 5, app:renders("NavigationStack"))
+    assert.equal(0, #app:warnings(), table.concat(app:warnings(), "\n"))
+    app:unmount()
+  end)
+
   it("shows a screen waiting for destinations not heard at its first render", function()
     local Pre = ui.View("NavPre", { state = { path = { "y" } }, body = function(self)
       return ui.NavigationStack(self["$path"], {

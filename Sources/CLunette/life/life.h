@@ -108,4 +108,7 @@ int lun_binding_get_secrecy(lua_State *L, int idx);
 void lun_bindable_push(lua_State *L, int objidx);
 void lun_dismiss_push(lua_State *L, int bidx, int toNil);
 
+/* lun_life.c: how many reloads have begun (a view's code may have changed since). [-0, +0] */
+lua_Integer lun_reload_count(lua_State *L);
+
 #endif

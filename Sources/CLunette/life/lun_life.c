@@ -24,12 +24,26 @@ enum { LUN_EV_KIND = 1, LUN_EV_UNIT, LUN_EV_A, LUN_EV_B, LUN_EV_C, LUN_EV_GONE /
 
 static const char lun_key_events = 0;
 static const char lun_key_reloading = 0;
+static const char lun_key_reloads = 0;     /* how many reloads began (lun_reload_count) */
 
 /* Protected part of lun_reloading: the flag lives in the registry. */
 static int lun_reloading_k(lua_State *L) {
-  lua_pushboolean(L, (int)lua_tointeger(L, 1));
+  int on = (int)lua_tointeger(L, 1);
+  lua_pushboolean(L, on);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_reloading);
+  if (on) {
+    lua_Integer n = lun_reload_count(L);
+    lua_pushinteger(L, n < LUA_MAXINTEGER ? n + 1 : n);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_reloads);
+  }
   return 0;
+}
+
+/* How many reloads have begun in this state (0: none). [-0, +0] */
+lua_Integer lun_reload_count(lua_State *L) {
+  lua_Integer n = lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_reloads) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+  lua_pop(L, 1);
+  return n;
 }
 
 /* While a script runs again (a reload), the tasks of views that stay start anew. */

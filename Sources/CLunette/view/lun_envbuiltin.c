@@ -250,6 +250,14 @@ void lun_envbuiltin_list_refresh(lua_State *L, lun_Walk *W) {
   lua_pop(L, 2);
 }
 
+/* ui._reloads() -> n: how many reloads have begun (the prelude's
+ * NavigationStack takes it once, then removes it from ui: a screen made
+ * by a destination is made anew by the new code). */
+static int lun_ui_reloads(lua_State *L) {
+  lua_pushinteger(L, lun_reload_count(L));
+  return 1;
+}
+
 /* ui._presented(view, dismiss) -> view: what a presented screen's content
  * sees (the prelude's NavigationStack takes it once for its pushed screens,
  * then removes it from ui): dismiss, and isPresented = true. */
@@ -340,4 +348,6 @@ void lun_open_envbuiltin(lua_State *L) {
   lua_setfield(L, -2, "_presented");
   lua_pushcfunction(L, lun_ui_attribute);
   lua_setfield(L, -2, "_attribute");
+  lua_pushcfunction(L, lun_ui_reloads);
+  lua_setfield(L, -2, "_reloads");
 }

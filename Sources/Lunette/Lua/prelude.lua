@@ -215,8 +215,8 @@ local navigationPath = ui.Entry("lunette.navigationPath", false)
 -- A pushed screen's content sees its dismiss, and isPresented = true (both
 -- read-only to scripts), and the stack shows its top screen's title: the
 -- runtime's private ways to do so, taken once.
-local presented, attribute = ui._presented, ui._attribute
-ui._presented, ui._attribute = nil, nil
+local presented, attribute, reloads = ui._presented, ui._attribute, ui._reloads
+ui._presented, ui._attribute, ui._reloads = nil, nil, nil
 
 -- What the views of a stack's screens declare reaches the stack as
 -- preferences: their :navigationDestination entries ({ typeKey, fn }) and
@@ -258,7 +258,7 @@ local function registry(self)
   local r = registries[self]
   if not r then
     r = { dests = {}, keys = {}, titles = {}, heardOf = setmetatable({}, { __mode = "k" }),
-          given = setmetatable({}, { __mode = "k" }) }
+          given = setmetatable({}, { __mode = "k" }), reloads = reloads() }
     registries[self] = r
   end
   return r
@@ -286,8 +286,13 @@ local function watch(v, self)
     r.heard = true
     local key, again = concat(keys, "\0"), r.waiting
     if r.keys[screen] ~= key then r.keys[screen] = key; again = again or r.valued end
-    if r.valued and not again then               -- the same types, other functions (a reload's new code):
-      for i = 1, #list do                         -- the screens of values on the path are made anew
+    -- After a reload, the new code's destinations (the same types, other
+    -- functions) make the screens of values on the path anew, once: a
+    -- closure made again by a render is no new code (it would render the
+    -- stack with every render of its content, or without end).
+    if r.valued and not again and r.reloads ~= reloads() then
+      r.reloads = reloads()
+      for i = 1, #list do
         if not (old and old[i] and rawequal(old[i][2], list[i][2])) then again = true; break end
       end
     end

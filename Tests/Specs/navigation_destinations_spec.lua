@@ -295,16 +295,16 @@ describe("S34 A navigation stack hearing its screens", function()
     -- rendered with every render of its content (a closure made anew), and
     -- without end for a screen declaring destinations itself (a hostile
     -- read): only a reload's new code makes its screens anew
-    local Book = ui.Observable("NavLoopBook", { title = "" })
+    local LoopBook = ui.Observable("NavLoopBook", { title = "" })
     local Clock = ui.Observable("NavLoopClock", { n = 0 })
     local c = Clock {}
     local Content = ui.View("NavLoopContent", function()
-      return ui.VStack { ui.Text("tick " .. c.n) }:navigationDestination(Book, function(b)
+      return ui.VStack { ui.Text("tick " .. c.n) }:navigationDestination(LoopBook, function(b)
         return ui.VStack { ui.Text("about " .. b.title), ui.NavigationLink("author", "Herbert") }
           :navigationDestination("string", function(s) return ui.Text("person " .. s .. " " .. c.n) end)
       end)
     end)
-    local Root = ui.View("NavLoopRoot", { state = { path = function() return { Book { title = "Dune" } } end }, body = function(self)
+    local Root = ui.View("NavLoopRoot", { state = { path = function() return { LoopBook { title = "Dune" } } end }, body = function(self)
       return ui.NavigationStack(self["$path"], { Content {} })
     end })
     local app = ui.mount(Root {})

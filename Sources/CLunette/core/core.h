@@ -221,14 +221,17 @@ int lun_out_plain_done(lua_State *L, lun_State *S, int hold, int *ended);
 int lun_out_done_send(lua_State *L, lun_State *S);
 void lun_out_done_free(lua_State *L, lun_State *S);
 
+/* lun_callback.c: a callback is a function, or a script's table whose __call
+ * is one (a busted spy): checked and replaced in place by a function; is it
+ * one; the function it runs (for its place in messages). */
+void lun_check_callback(lua_State *L, int arg);
+int lun_is_callable(lua_State *L, int idx);                                        /* [-0, +0] */
+void lun_push_callee(lua_State *L, int idx);                                       /* [-0, +1] */
+
 /* lun_util.c: nesting, errors that name their place, suggestions, copies */
 void lun_nest(lua_State *L, int depth, const char *what);
 void lun_push_suggestion(lua_State *L, const char *name, int arrayidx, const char *const *list);
 int lun_names_one_of(lua_State *L, int idx, const char *const *list);               /* [-0, +0] */
-/* A function, or a callable table or userdata (a busted spy), replaced in place by a function. */
-void lun_check_callback(lua_State *L, int arg);
-int lun_is_callable(lua_State *L, int idx);                                        /* [-0, +0] */
-void lun_push_callee(lua_State *L, int idx);                                       /* [-0, +1] */
 void lun_check_sections(lua_State *L, int tidx, const char *const *known, const char *owner);
 void lun_check_keys(lua_State *L, int tidx, const char *const *known, const char *owner, const char *noun);
 void lun_no_extra(lua_State *L, const char *call, int most, int self);

@@ -280,11 +280,10 @@ local function watch(v, self)
     local r, keys = registry(self), {}
     local screen = r.given[v]
     for i = 1, #list do keys[i] = list[i][1] end
-    local old = r.dests[screen]
-    r.dests[screen] = list
-    heardOf(r, v).dests, heardOf(r, v).key = list, concat(keys, "\0")
+    local old, key, again = r.dests[screen], concat(keys, "\0"), r.waiting
+    local h = heardOf(r, v)
+    r.dests[screen], h.dests, h.key = list, list, key
     r.heard = true
-    local key, again = concat(keys, "\0"), r.waiting
     if r.keys[screen] ~= key then r.keys[screen] = key; again = again or r.valued end
     -- After a reload, the new code's destinations (the same types, other
     -- functions) make the screens of values on the path anew, once: a

@@ -791,11 +791,12 @@ function lunette_spec_run(path, options)
     end
     for _, child in ipairs(block.children) do
       if child.children then
-        if not lazyUp and not setupError and #block.setup > 0 and runs_a_test(child) then
+        local runs = runs_a_test(child)           -- once: it walks the child's whole subtree
+        if runs and not lazyUp and not setupError and #block.setup > 0 then
           local good, message = run_hooks(block.setup, timeout)
           lazyUp, setupError = true, not good and message or nil
         end
-        ran = ran or runs_a_test(child)
+        ran = ran or runs
         walk(child, setupError)
       else
         local name = full_name(child)

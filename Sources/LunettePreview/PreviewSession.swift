@@ -46,6 +46,10 @@ public final class PreviewSession: @unchecked Sendable {
             }
         }
         if needsFrame { needsFrame = false; publish() }
+        if unsentAcknowledgment {                   // nothing drawn said it: the pages hear it alone
+            unsentAcknowledgment = false
+            clients.broadcast(Self.encode(["type": "ack", "acked": acknowledged] as [String: Any]))
+        }
         return !batch.isEmpty
     }
 
@@ -102,6 +106,7 @@ public final class PreviewSession: @unchecked Sendable {
         hostedAt = drawing.hosted
         guard appsJSON != lastFrame || !rerendered.isEmpty || note != nil else { return }
         lastFrame = appsJSON
+        unsentAcknowledgment = false
         clients.broadcast(frameMessage(appsJSON, rerendered: rerendered, costs: drawing.costs, note: note), kind: .frame)
         for page in clients.pagesBehind() { sendWholeFrame(to: page) }
     }
@@ -115,6 +120,7 @@ public final class PreviewSession: @unchecked Sendable {
             hostedAt.merge(drawing.hosted) { _, new in new }
         }
         lastFrame = ""                                 // the whole frame is no longer the pages' state
+        unsentAcknowledgment = false
         clients.broadcast(Self.encode(["type": "patch", "nodes": drawings.map(\.json), "rerendered": rerendered,
                                        "costs": costs, "acked": acknowledged] as [String: Any]), kind: .patch)
         for page in clients.pagesBehind() { sendWholeFrame(to: page) }
@@ -408,11 +414,16 @@ public final class PreviewSession: @unchecked Sendable {
     /// frame carries them, so a page can tell a frame drawn before its
     /// latest keystroke (whose field value is stale) from one drawn after.
     private var acknowledged: [String: Int] = [:]
+    /// Whether a request was handled since a frame or patch last carried
+    /// `acknowledged`: a page waiting for its answer (the text typed after a
+    /// Return) is told even when the request changed nothing drawn.
+    private var unsentAcknowledgment = false
 
     private func noteAcknowledged(_ request: [String: Any]) {
         guard let client = request["client"] as? String, client.utf8.count <= 64, let seq = request["seq"] as? Int else { return }
         if acknowledged[client] == nil && acknowledged.count >= 64 { acknowledged.removeAll() }   // pages come and go
         acknowledged[client] = seq
+        unsentAcknowledgment = true
     }
 
     /// What the inspector shows of `node`, found at the end of `path` (the

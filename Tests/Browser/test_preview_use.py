@@ -570,6 +570,23 @@ end })()
 """
 
 
+SLOW_LOGIN = """
+local ui = require("lunette")
+return ui.View("Login", { state = { user = "", pass = "" }, focusState = { "field" }, body = function(self)
+  return ui.Form {
+    ui.TextField("Username", self["$user"]):focused(self["$field"], "user"):onSubmit(function()
+      local t = os.clock()
+      while os.clock() - t < 0.4 do end
+      self.field = "pass"
+    end),
+    ui.SecureField("Password", self["$pass"]):focused(self["$field"], "pass"),
+    ui.Text("focus: " .. tostring(self.field)),
+    ui.Text("typed: " .. self.user .. " / " .. self.pass),
+  }:onAppear(function() self.field = "user" end)
+end })()
+"""
+
+
 class FocusTests(unittest.TestCase):
     """A fresh user's report: the page ignored the tree's focus, so after
     Return moved the focus state to the password, typing still went into the
@@ -587,6 +604,30 @@ class FocusTests(unittest.TestCase):
             expect(page.locator("#apps input[placeholder=Username]")).to_have_value("ada")
             page.locator("#apps input[placeholder=Username]").click()
             expect(page.locator("span", has_text="focus: user")).to_be_visible()
+
+    def test_keys_typed_before_the_answer_to_a_return_go_where_it_moves_the_focus(self):
+        # SwiftUI runs onSubmit and moves the focus before the next key; the
+        # page learns of the move a frame later (here 400 ms: the action is
+        # slow), so what is typed meanwhile waits for that frame.
+        with previewing(SLOW_LOGIN, "login.lua") as page:
+            expect(page.locator("#apps input[placeholder=Username]")).to_be_focused()
+            page.keyboard.type("ada")
+            page.keyboard.press("Enter")
+            page.keyboard.type("pw")
+            expect(page.locator("span", has_text="focus: pass")).to_be_visible()
+            expect(page.locator("span", has_text="typed: ada / pw")).to_be_visible()
+            expect(page.locator("#apps input[placeholder=Username]")).to_have_value("ada")
+            expect(page.locator("#apps input[type=password]")).to_be_focused()
+
+    def test_keys_typed_after_a_return_that_changes_nothing_stay_in_the_field(self):
+        with previewing(SLOW_LOGIN, "login.lua") as page:
+            page.locator("#apps input[type=password]").click()
+            expect(page.locator("span", has_text="focus: pass")).to_be_visible()
+            page.keyboard.type("a")
+            page.keyboard.press("Enter")                # its onSubmit: none; the answer changes nothing drawn
+            page.keyboard.type("bc")
+            expect(page.locator("span", has_text="typed:  / abc")).to_be_visible()
+            expect(page.locator("#apps input[type=password]")).to_be_focused()
 
     def test_a_selection_no_option_has_shows_none_and_form_rows_stand_apart(self):
         with previewing(LOGIN, "login.lua") as page:

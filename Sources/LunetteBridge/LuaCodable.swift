@@ -7,12 +7,10 @@ import Lunette
 public protocol LuaCodable: Codable, LuaConvertible {}
 
 extension LuaCodable {
-    /// A Lua table of the struct's fields (a copy), through its `Codable` encoding.
-    public var luaValue: LuaValue {
-        guard let data = try? JSONEncoder().encode(self),
-              let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return .none }
-        return LuaCodableValues.value(of: object)
-    }
+    /// A Lua table of the struct's fields (a copy), through its `Codable`
+    /// encoding (`LuaValueEncoder`: a `Date` as seconds since 1970, a
+    /// `Double` as a float). A struct whose own `encode(to:)` throws reads as nil.
+    public var luaValue: LuaValue { (try? LuaValueEncoder.encode(self)) ?? .none }
 
     /// "<Struct> (a table)".
     public static var luaTypeName: String { "\(Self.self) (a table)" }
@@ -20,32 +18,23 @@ extension LuaCodable {
     /// The struct decoded from a Lua table; a missing or mistyped field throws
     /// `LuaConversionError` naming it (`missing 'zip'`).
     public static func fromLua(_ value: LuaValue) throws -> Self {
+        let object = LuaCodableValues.object(of: value)
+        guard JSONSerialization.isValidJSONObject([object]) else {   // NaN or an infinity: no field takes it
+            throw LuaConversionError(expected: "\(luaTypeName): finite numbers", got: "a NaN or infinite number")
+        }
         do {
-            let data = try JSONSerialization.data(withJSONObject: LuaCodableValues.object(of: value), options: [.fragmentsAllowed])
-            return try JSONDecoder().decode(Self.self, from: data)
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.fragmentsAllowed])
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .secondsSince1970  // as a Date crosses to Lua
+            return try decoder.decode(Self.self, from: data)
         } catch let error as DecodingError {
             throw LuaConversionError(expected: "\(luaTypeName): \(LuaCodableValues.describe(error))", got: value.typeName)
         }
     }
 }
 
-/// JSON-shaped values and Lua values, one into the other.
+/// Lua values as JSON-shaped objects (a struct is decoded from them), and decoding errors described.
 enum LuaCodableValues {
-    static func value(of object: Any) -> LuaValue {
-        switch object {
-        case let n as NSNumber:
-            switch String(cString: n.objCType) {
-            case "c", "B": return .bool(n.boolValue)
-            case "d", "f": return .double(n.doubleValue)
-            default: return .int(n.intValue)
-            }
-        case let s as String: return .string(s)
-        case let a as [Any]: return .list(a.map(value(of:)))
-        case let d as [String: Any]: return .table(d.mapValues(value(of:)))
-        default: return .none
-        }
-    }
-
     static func object(of value: LuaValue) -> Any {
         switch value {
         case .none: return NSNull()

@@ -16,6 +16,19 @@ final class BridgeValueTests: XCTestCase {
         var tags: [String]
     }
 
+    /// A struct with what JSON would lose: a date, a float with no fraction, NaN.
+    struct Visit: LuaCodable, Equatable {
+        var since: Date
+        var ratio: Double
+        var count: Int
+    }
+
+    @Observable final class Log: LuaExposed {
+        var visit = Visit(since: Date(timeIntervalSince1970: 86_400), ratio: 2.0, count: 3)
+        static let luaName = "Log"
+        static var luaProperties: [LuaProperty<Log>] { [LuaProperty("visit", \.visit)] }
+    }
+
     @Observable final class Shelf: LuaExposed {
         var tags: [String] = ["new", "sale"]
         var scores: [String: Int] = ["dune": 5]
@@ -109,6 +122,26 @@ final class BridgeValueTests: XCTestCase {
         XCTAssertEqual(shelf.genre, .poetry)
         XCTAssertEqual(shelf.note, "signed")
         XCTAssertEqual(shelf.address, Address(street: "High", zip: 2000, tags: ["b", "c"]))
+    }
+
+    /// A host author's report: a `LuaCodable` struct crossed through JSON, so
+    /// its `Date` counted from 2001 where the README (and a plain `Date`
+    /// property) counts from 1970, a `Double` of 2.0 arrived as the integer
+    /// 2, and a NaN field made the whole struct read as nil.
+    func testACodableStructsDatesFloatsAndNaNCrossAsThemselves() throws {
+        try runtime.register(Log.self)
+        let log = Log()
+        try runtime.setGlobal("log", to: log)
+        XCTAssertEqual(try runtime.evaluate("return log.visit.since, math.type(log.visit.ratio), math.type(log.visit.count)"),
+                       ["86400.0", "float", "integer"])
+        log.visit.ratio = .nan
+        XCTAssertEqual(try runtime.evaluate("local r = log.visit.ratio; return r ~= r, log.visit.count"), ["true", "3"])
+        _ = try runtime.evaluate("log.visit = { since = 172800, ratio = 0.5, count = 4 }")
+        XCTAssertEqual(log.visit, Visit(since: Date(timeIntervalSince1970: 172_800), ratio: 0.5, count: 4))
+        XCTAssertThrowsError(try runtime.evaluate("log.visit = { since = 0, ratio = 0/0, count = 1 }")) { error in
+            XCTAssertTrue("\(error)".contains("finite numbers"), "\(error)")
+        }
+        XCTAssertEqual(log.visit.count, 4, "a refused write leaves the value as it was")
     }
 
     func testConversionErrorsNameThePropertyAndWhatWasExpected() throws {

@@ -143,6 +143,28 @@ final class EmbeddingTests: XCTestCase {
         }
     }
 
+    /// A host author's report: `run(source:)` said nothing of a script
+    /// returning a number (only `run(file:)` refused it), and an error thrown
+    /// to the host carried the script's whole message (a megabyte) where
+    /// the README promises at most 16 KiB of any (R19).
+    func testR10R19RunSourceRefusesANonViewAndErrorsReachTheHostCut() throws {
+        let runtime = try LunetteRuntime()
+        XCTAssertThrowsError(try runtime.run(source: "return 42", name: "@user.lua")) { error in
+            XCTAssertTrue("\(error)".contains("user.lua: the script returned a number, not a view"), "\(error)")
+        }
+        XCTAssertNil(try runtime.run(source: "local x = 1", name: "=(setup)"), "a script returning nothing is fine")
+        for source in ["error(string.rep('x', 1 << 20))", "error(string.rep('y', 1 << 20), 0)"] {
+            XCTAssertThrowsError(try runtime.evaluate(source)) { error in
+                let text = "\(error)"
+                XCTAssertLessThan(text.utf8.count, 17 * 1024, "cut at 16 KiB")
+                XCTAssertTrue(text.contains("more bytes)"), "the cut is said")
+            }
+        }
+        XCTAssertThrowsError(try runtime.run(source: "error(string.rep('z', 1 << 20))")) { error in
+            XCTAssertLessThan("\(error)".utf8.count, 17 * 1024)
+        }
+    }
+
     func testScriptErrorsAreThrownNotCrashed() throws {
         let runtime = try LunetteRuntime()
         for i in 0..<10_000 {

@@ -40,6 +40,43 @@ final class ReloadTests: XCTestCase {
         return url.path
     }
 
+    /// A host author's report: a host running two users' scripts in one
+    /// runtime reloaded one, and the other's app (and its views' state) went.
+    /// A reload replaces the apps its own script mounted, no other.
+    func testAReloadReplacesItsOwnScriptsAppsAndNoOthers() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reload_two_\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func script(_ text: String) -> String {
+            """
+            local ui = require("lunette")
+            return ui.View("Panel", { state = { taps = 0 }, body = function(self)
+              return ui.Button("\(text) " .. self.taps, function() self.taps = self.taps + 1 end)
+            end })()
+            """
+        }
+        let a = dir.appendingPathComponent("a.lua").path, b = dir.appendingPathComponent("b.lua").path
+        try script("A").write(toFile: a, atomically: true, encoding: .utf8)
+        try script("B").write(toFile: b, atomically: true, encoding: .utf8)
+        let runtime = try LunetteRuntime()
+        let appA = try XCTUnwrap(runtime.run(file: a)), appB = try XCTUnwrap(runtime.run(file: b))
+        try runtime.setGlobal("appB", to: appB)
+        _ = try runtime.evaluate("appB:find('B 0'):tap()")
+        let mounted = try XCTUnwrap(runtime.run(source: "return require('lunette').Text('typed')", name: "=(line)"))
+
+        try script("A2").write(toFile: a, atomically: true, encoding: .utf8)
+        let reloaded = try XCTUnwrap(runtime.reload(file: a))
+        XCTAssertTrue(reloaded === appA, "its own app, reused")
+        XCTAssertEqual(runtime.apps.map(\.idNumber), [appA, appB, mounted].map(\.idNumber))
+        XCTAssertTrue(runtime.text(of: appA).contains("A2 0"), runtime.text(of: appA))
+        XCTAssertTrue(runtime.text(of: appB).contains("B 1"), "the other script's app keeps its state: \(runtime.text(of: appB))")
+
+        let c = dir.appendingPathComponent("c.lua").path      // reloading a script never run: a first run
+        try script("C").write(toFile: c, atomically: true, encoding: .utf8)
+        let appC = try XCTUnwrap(runtime.reload(file: c))
+        XCTAssertEqual(runtime.apps.map(\.idNumber), [appA, appB, mounted, appC].map(\.idNumber))
+    }
+
     func testReloadStartsTasksAgainAndKeepsState() throws {
         let file = try scriptFile()
         defer { try? FileManager.default.removeItem(atPath: file) }

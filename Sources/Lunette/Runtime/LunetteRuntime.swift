@@ -225,10 +225,11 @@ public final class LunetteRuntime {
         }
     }
 
+    /// The last error's message, cut at `longestMessage` bytes (R19: a script's error value may be any string).
     var lastError: String {
         var length = 0
         let pointer = lun_last_error(L, &length)
-        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+        return message(pointer, length)
     }
 
     private func configureLibraries() throws {
@@ -287,28 +288,33 @@ public final class LunetteRuntime {
 
     /// Runs Lua source, as `run(file:)` does. `name` is its chunk name:
     /// "@path" shows as "path:line" in messages. Throws `LunetteError.syntax`
-    /// or `.script`.
+    /// or `.script` — also if it returns something other than a view.
     @discardableResult
     public func run(source: String, name: String = "=(script)") throws -> App? {
         try run(bytes: Data(source.utf8), name: name)
     }
 
-    /// Runs Lua source given as bytes (Lua strings are bytes: any encoding, NULs included).
+    /// Runs Lua source given as bytes (Lua strings are bytes: any encoding,
+    /// NULs included), as `run(source:name:)` does.
     @discardableResult
     public func run(bytes: Data, name: String) throws -> App? {
-        try run(bytes: bytes, name: name, viewOrNothing: nil)
+        let shown = name.hasPrefix("@") || name.hasPrefix("=") ? String(name.dropFirst()) : name
+        return try run(bytes: bytes, name: name, viewOrNothing: shown)
     }
 
-    /// `run(bytes:name:)`; with `viewOrNothing` (the script's path), what
-    /// the script returns is a view or nothing, else an error naming it.
-    private func run(bytes: Data, name: String, viewOrNothing script: String?) throws -> App? {
+    /// Runs a chunk; what the script returns is a view (mounted) or nothing,
+    /// else an error naming it and `script` (its path or chunk name).
+    private func run(bytes: Data, name: String, viewOrNothing script: String) throws -> App? {
+        let outer = mounting.running
+        mounting.running = name                        // the apps it mounts are its own (reload)
+        defer { mounting.running = outer }
         let ref = try runChunk(bytes, name: name)
         guard ref > 0 else { return nil }
         defer { _ = lun_release_ref(L, ref) }
         var app: Int32 = 0
         var other: UnsafePointer<CChar>?
         guard lun_mount_ref(L, ref, &app, &other) == LUN_OK else { throw LunetteError.script(lastError) }
-        if app == 0, let script {
+        if app == 0 {
             let type = other.map { String(cString: $0) } ?? "value"
             throw LunetteError.script("\(script): the script returned a \(type), not a view: a script returns its root "
                 + "view (return Root()), or mounts its views itself with ui.mount and returns nothing")
@@ -368,8 +374,10 @@ public final class LunetteRuntime {
         }
     }
 
-    /// Runs a script again: apps it mounts (or returns) replace its earlier
-    /// ones in order, keeping the state of views whose identities match —
+    /// Runs a script again: apps it mounts (or returns) replace the ones its
+    /// earlier runs mounted, in order — other scripts' apps, and apps
+    /// mounted by an action or an evaluated line, stay as they are —
+    /// keeping the state of views whose identities match —
     /// a view whose line an edit moved is the same view (its file's old and
     /// new texts are compared line by line). Models it creates are new (they
     /// are the script's own values), so the
@@ -405,7 +413,7 @@ public final class LunetteRuntime {
         }
         try forgetLoadedModules()
         guard lun_reloading(L, 1) == LUN_OK else { throw LunetteError.setup(lastError) }
-        mounting.reloading = apps
+        mounting.reloading = apps.filter { $0.script == "@\(path)" }
         defer {
             // A script that failed leaves the views it did not replace on screen: the last good frame.
             if succeeded { for app in mounting.reloading ?? [] { removeApp(app) } }

@@ -2,8 +2,12 @@
 struct Mounting {
     var appsByID: [Int32: App] = [:]
     var nextAppID: Int32 = 1
-    /// While `reload` runs: the apps its mounts replace, in order.
+    /// While `reload` runs: the apps its mounts replace, in order — those
+    /// its script mounted before, never another script's.
     var reloading: [App]?
+    /// While a script runs (`run`, `reload`): its chunk name ("@path"), given
+    /// to the apps it mounts; a reload of that file replaces them alone.
+    var running: String?
     /// The texts of the files that built views, for the next reload to move lines with their views,
     /// and, while a reload runs, what it moves at its first mount (before anything renders).
     var lines = ReloadLines()

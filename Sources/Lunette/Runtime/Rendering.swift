@@ -451,6 +451,7 @@ extension LunetteRuntime {
             }
         }
         let app = App(id: mounting.nextAppID)
+        app.script = mounting.running
         app.typeID = { [viewTypes = labels.viewTypes] name in viewTypes.existingID(for: name) }
         mounting.nextAppID += 1
         mounting.appsByID[app.id] = app

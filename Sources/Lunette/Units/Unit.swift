@@ -358,6 +358,9 @@ struct RenderCounts {
 public final class App {
     let id: Int32
     var root: Unit!
+    /// The chunk name of the script whose run mounted it ("@path"); nil for
+    /// one mounted otherwise (an action's `ui.mount`, a line evaluated).
+    var script: String?
     /// Body runs by view type id (names are the runtime's: ViewTypes).
     @exclusivity(unchecked) var renderCounts = RenderCounts()
     /// The view type id of a name, for `renders(of:)`.

@@ -77,6 +77,54 @@ final class ReloadTests: XCTestCase {
         XCTAssertEqual(runtime.apps.map(\.idNumber), [appA, appB, mounted, appC].map(\.idNumber))
     }
 
+    /// A host author's report: a timer a script starts at its top level
+    /// lived on through each reload (five reloads: six timers firing) and
+    /// through its apps' unmount, and nothing but dropping the runtime ended
+    /// it. A reload ends what the script's last run started (once the new
+    /// run succeeded); `unload(file:)` ends the script; a view's own timer
+    /// (its onAppear's) is the view's and stays.
+    func testAReloadEndsTheTimersAndEffectsTheScriptsLastRunStarted() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("reload_timer_\(UUID().uuidString).lua").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let source = """
+            local ui = require("lunette")
+            fired = fired or 0
+            effects = effects or 0
+            viewFired = viewFired or 0
+            local Count = ui.Observable("Count", { n = 0 })
+            local count = Count()
+            ui.Timer.publish(0.1):sink(function() fired = fired + 1 end)
+            ui.effect(function() local _ = shared.n; effects = effects + 1 end)
+            return ui.View("Clock", { state = { sub = ui.none }, body = function(self)
+              return ui.Text("clock " .. count.n):onAppear(function()
+                self.sub = ui.Timer.publish(0.1):sink(function() viewFired = viewFired + 1 end)
+              end):onDisappear(function() self.sub:cancel() end)
+            end })()
+            """
+        try source.write(toFile: file, atomically: true, encoding: .utf8)
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
+        _ = try runtime.evaluate("shared = require('lunette').Observable('Shared', { n = 0 })()")
+        _ = try runtime.run(file: file)
+        for _ in 1...5 { _ = try runtime.reload(file: file) }
+        _ = try runtime.evaluate("fired, effects, viewFired = 0, 0, 0; shared.n = 1; require('lunette').flush()")
+        runtime.advanceClock(by: 1.05)
+        XCTAssertEqual(try runtime.evaluate("return fired, effects, viewFired"), ["10", "1", "10"],
+                       "one script timer, one effect, the view's own timer")
+
+        try "error('broken')".write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try runtime.reload(file: file))
+        _ = try runtime.evaluate("fired = 0")
+        runtime.advanceClock(by: 1.05)
+        XCTAssertEqual(try runtime.evaluate("return fired"), ["10"], "a failed reload leaves the last good run's timer")
+
+        runtime.unload(file: file)
+        XCTAssertTrue(runtime.apps.isEmpty)
+        XCTAssertFalse(runtime.hasPendingWork, "its timers end with it")
+        _ = try runtime.evaluate("fired, viewFired = 0, 0")
+        runtime.advanceClock(by: 1)
+        XCTAssertEqual(try runtime.evaluate("return fired, viewFired"), ["0", "0"])
+    }
+
     func testReloadStartsTasksAgainAndKeepsState() throws {
         let file = try scriptFile()
         defer { try? FileManager.default.removeItem(atPath: file) }

@@ -302,6 +302,13 @@ const char *lun_eval_result(lua_State *L, int i, size_t *len);
 int lun_flush(lua_State *L);
 /* On (1) while a script runs again: the tasks of views that stay start anew (lun_life.c). */
 int lun_reloading(lua_State *L, int on);
+/* A script's work (core/lun_scriptwork.c): the timer subscriptions and effects its
+ * runs start at their top level. LUN_SCRIPT_RUNNING: name (NULL: none) is the script running now;
+ * a reload sets its last run's work ASIDE, then KEEP_NEW (it succeeded: the
+ * old work ends) or KEEP_OLD (it failed: what it started ends); END: all of
+ * name's work ends (the script is unloaded). name is not kept past the call. */
+enum { LUN_SCRIPT_RUNNING = 0, LUN_SCRIPT_ASIDE = 1, LUN_SCRIPT_KEEP_NEW = 2, LUN_SCRIPT_KEEP_OLD = 3, LUN_SCRIPT_END = 4 };
+int lun_script_work(lua_State *L, int op, const char *name, size_t len);
 /* A component view's site (LUN_OUT_SITE) is its file's number and its line: a reload moves a
  * line with its view (lun_site.c). Files are numbered from 1 (files the runtime loaded: the
  * script's, its modules'; 0: code loaded from text); at most LUN_SITE_MAX_FILES, of names up

@@ -374,17 +374,26 @@ static int lun_timer_autoconnect(lua_State *L) {
   return 1;
 }
 
-/* timer:sink(fn) -> subscription: fn(now) every interval, on the runtime's clock. */
+static int lun_timersub_cancel(lua_State *L);
+
+/* timer:sink(fn) -> subscription: fn(now) every interval, on the runtime's
+ * clock; a script's run starting it makes it the script's work (a reload
+ * ends it: lun_scriptwork.c). */
 static int lun_timer_sink(lua_State *L) {
   lua_Number interval = *(lua_Number *)luaL_checkudata(L, 1, LUN_MT_TIMER);
-  int32_t id;
+  int32_t id, *handle;
   lun_check_callback(L, 2);
-  id = lun_task_next_id(L);
+  lua_settop(L, 2);
+  handle = (int32_t *)lua_newuserdatauv(L, sizeof(int32_t), 0);
+  *handle = 0;
+  luaL_setmetatable(L, LUN_MT_TIMERSUB);
+  lun_script_adopt(L, 3, lun_timersub_cancel);      /* what may raise comes before the timer exists */
   lun_registry_table(L, &lun_key_timers);
+  id = lun_task_next_id(L);
   lua_pushvalue(L, 2);
   lua_rawseti(L, -2, id);
-  *(int32_t *)lua_newuserdatauv(L, sizeof(int32_t), 0) = id;
-  luaL_setmetatable(L, LUN_MT_TIMERSUB);
+  lua_pop(L, 1);
+  *handle = id;
   lunh(lun_state(L)->rt, clock, schedule, LUN_CLOCK_TIMER, id, (double)interval, (double)interval);
   return 1;
 }

@@ -306,8 +306,9 @@ public final class LunetteRuntime {
     /// else an error naming it and `script` (its path or chunk name).
     private func run(bytes: Data, name: String, viewOrNothing script: String) throws -> App? {
         let outer = mounting.running
-        mounting.running = name                        // the apps it mounts are its own (reload)
-        defer { mounting.running = outer }
+        mounting.running = name                        // the apps it mounts, its timers and effects are its own (reload)
+        scriptWork(LUN_SCRIPT_RUNNING, name)
+        defer { mounting.running = outer; scriptWork(LUN_SCRIPT_RUNNING, outer) }
         let ref = try runChunk(bytes, name: name)
         guard ref > 0 else { return nil }
         defer { _ = lun_release_ref(L, ref) }
@@ -414,7 +415,9 @@ public final class LunetteRuntime {
         try forgetLoadedModules()
         guard lun_reloading(L, 1) == LUN_OK else { throw LunetteError.setup(lastError) }
         mounting.reloading = apps.filter { $0.script == "@\(path)" }
+        scriptWork(LUN_SCRIPT_ASIDE, "@\(path)")        // its last run's timers and effects: ended if this run succeeds
         defer {
+            scriptWork(succeeded ? LUN_SCRIPT_KEEP_NEW : LUN_SCRIPT_KEEP_OLD, "@\(path)")
             // A script that failed leaves the views it did not replace on screen: the last good frame.
             if succeeded { for app in mounting.reloading ?? [] { removeApp(app) } }
             mounting.reloading = nil
@@ -426,6 +429,28 @@ public final class LunetteRuntime {
         succeeded = true
         return app
     }
+
+    /// Tells C which script runs, or what becomes of a script's work (the
+    /// timer subscriptions and effects its runs started at their top level:
+    /// `core/lun_scriptwork.c`). Out of memory, C keeps what it had.
+    private func scriptWork(_ op: Int, _ name: String?) {
+        guard let name else { _ = lun_script_work(L, Int32(op), nil, 0); return }
+        _ = name.utf8CString.withUnsafeBufferPointer { lun_script_work(L, Int32(op), $0.baseAddress, $0.count - 1) }
+    }
+
+    /// Ends a script: unmounts the apps its runs mounted and cancels the
+    /// timer subscriptions and effects they started at their top level
+    /// (a script's `ui.Timer.publish(1):sink(…)` lives until cancelled —
+    /// past its apps' unmount, so `hasPendingWork` stays true — or until
+    /// the script is reloaded or unloaded). `name` is the chunk name the
+    /// script ran as: "@path" for `run(file: "path")`.
+    public func unload(script name: String) {
+        scriptWork(LUN_SCRIPT_END, name)
+        for app in apps where app.script == name { unmount(app) }
+    }
+
+    /// Ends the script run from `path` (`unload(script: "@" + path)`).
+    public func unload(file path: String) { unload(script: "@\(path)") }
 
     /// Makes `require` load the script's own modules again (not the standard ones, not lunette).
     private func forgetLoadedModules() throws {

@@ -1,0 +1,103 @@
+/*
+ * lun_scriptwork.c — a script's work: the timer subscriptions and effects a
+ * script's run starts at its top level (not its views' bodies or events)
+ * belong to the script. A reload of it ends what its last run started once
+ * the new run succeeded (a failed reload ends what it started itself and
+ * keeps the old); unloading it ends them all. Each is kept with the C
+ * function that cancels it, so this room names no higher one.
+ *
+ * Registry: lun_key_script, the running script's name (absent: none);
+ * lun_key_works and lun_key_aside, name -> { handle, cancel, handle, cancel, … }.
+ */
+#include "core/core.h"
+
+static const char lun_key_script = 0, lun_key_works = 0, lun_key_aside = 0;
+
+void lun_script_adopt(lua_State *L, int idx, lua_CFunction cancel) {
+  lun_State *S = lun_state(L);
+  lua_Integer n;
+  if (S->inBody || lunh(S->rt, scheduler, flushing)) return;   /* a view's or an event's: not the script's */
+  idx = lua_absindex(L, idx);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_script) != LUA_TSTRING) { lua_pop(L, 1); return; }
+  lun_registry_table(L, &lun_key_works);           /* name works */
+  lua_pushvalue(L, -2);
+  if (lua_rawget(L, -2) != LUA_TTABLE) {          /* name works list */
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -3);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+  }
+  n = (lua_Integer)lua_rawlen(L, -1);
+  lua_pushvalue(L, idx);
+  lua_rawseti(L, -2, n + 1);
+  lua_pushcfunction(L, cancel);
+  lua_rawseti(L, -2, n + 2);
+  lua_pop(L, 3);
+}
+
+/* Cancels every handle of the list on top and pops it. [-1, +0] */
+static void lun_script_cancel(lua_State *L) {
+  lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
+  for (i = 1; i + 1 <= n; i += 2) {
+    lua_rawgeti(L, -1, i + 1);
+    lua_rawgeti(L, -2, i);
+    lua_call(L, 1, 0);
+  }
+  lua_pop(L, 1);
+}
+
+/* Pushes and removes the list of name (the string at 1) in the table of key (nil if none). [-0, +1] */
+static void lun_script_take(lua_State *L, const void *key) {
+  lun_registry_table(L, key);
+  lua_pushvalue(L, 1);
+  lua_rawget(L, -2);
+  lua_pushvalue(L, 1);
+  lua_pushnil(L);
+  lua_rawset(L, -4);
+  lua_remove(L, -2);
+}
+
+/* Protected part of lun_work: (name's bytes or nil, their length, op) -> (). */
+static int lun_script_work_k(lua_State *L) {
+  int op = (int)lua_tointeger(L, 3);
+  const char *name = (const char *)lua_touserdata(L, 1);
+  if (name) lua_pushlstring(L, name, (size_t)lua_tointeger(L, 2)); else lua_pushnil(L);
+  lua_replace(L, 1);
+  if (op == LUN_SCRIPT_RUNNING) {
+    lua_settop(L, 1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_script);   /* nil: none runs */
+    return 0;
+  }
+  lua_settop(L, 1);
+  if (op == LUN_SCRIPT_ASIDE) {                     /* a reload begins: the last run's work waits */
+    lun_script_take(L, &lun_key_works);
+    lun_registry_table(L, &lun_key_aside);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, -3);
+    lua_rawset(L, -3);
+    return 0;
+  }
+  lun_script_take(L, op == LUN_SCRIPT_KEEP_OLD ? &lun_key_works : &lun_key_aside);
+  if (lua_istable(L, -1)) lun_script_cancel(L); else lua_pop(L, 1);
+  if (op == LUN_SCRIPT_KEEP_OLD) {                  /* the reload failed: the last run's work goes on */
+    lun_script_take(L, &lun_key_aside);
+    lun_registry_table(L, &lun_key_works);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, -3);
+    lua_rawset(L, -3);
+  } else if (op == LUN_SCRIPT_END) {                /* unloaded: all of it */
+    lun_script_take(L, &lun_key_works);
+    if (lua_istable(L, -1)) lun_script_cancel(L); else lua_pop(L, 1);
+  }
+  return 0;
+}
+
+int lun_script_work(lua_State *L, int op, const char *name, size_t len) {
+  if (!lua_checkstack(L, 5)) return LUN_ERROR;
+  lua_pushcfunction(L, lun_script_work_k);
+  lua_pushlightuserdata(L, (void *)name);          /* made a string inside: that may raise */
+  lua_pushinteger(L, (lua_Integer)len);
+  lua_pushinteger(L, op);
+  return lun_protect(L, 3, 0);
+}

@@ -65,7 +65,7 @@ struct RunCommand: ParsableCommand {
             if let limit = seconds { wait = min(wait, max(0, limit - elapsed)) }
             if wait > 0, wait.isFinite { Thread.sleep(forTimeInterval: wait) }
             if watch, sources.changed() {
-                print(String(format: "-- %.2fs: %@ changed, running it again", Date().timeIntervalSince(started), file))
+                separate(since: started, reloaded: true)
                 do {
                     try runtime.reload(file: file)
                 } catch {
@@ -76,7 +76,7 @@ struct RunCommand: ParsableCommand {
             runtime.runDueWork()
             let now = render(runtime)
             if now != shown {
-                if !shown.isEmpty { print(String(format: "-- %.2fs", Date().timeIntervalSince(started))) }
+                if !shown.isEmpty { separate(since: started, reloaded: false) }
                 print(now, terminator: "")
                 fflush(stdout)
                 shown = now
@@ -101,6 +101,21 @@ struct RunCommand: ParsableCommand {
         runtime.waitForStorage()                      // writes run on the store's queue: let them land
         for error in runtime.effectErrors + runtime.storageErrors { printError("error: \(error)") }
         return failed || !runtime.effectErrors.isEmpty || !runtime.storageErrors.isEmpty
+    }
+
+    /// The line before an update's trees: "-- 1.25s" (and why, for a
+    /// reload); with --json a JSON object of its own, `{"elapsed":1.25}`
+    /// (`"reloaded":"file"`), so the output stays one JSON value a line.
+    private func separate(since started: Date, reloaded: Bool) {
+        let elapsed = Date().timeIntervalSince(started)
+        guard json else {
+            print(String(format: "-- %.2fs", elapsed) + (reloaded ? ": \(file) changed, running it again" : ""))
+            return
+        }
+        var fields: [String: Any] = ["elapsed": (elapsed * 100).rounded() / 100]
+        if reloaded { fields["reloaded"] = file }
+        let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data("{}".utf8)
+        print(String(decoding: data, as: UTF8.self))
     }
 
     /// Every mounted app, as text or JSON.

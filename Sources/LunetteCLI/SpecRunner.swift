@@ -207,8 +207,9 @@ enum SpecFiles {
                 continue
             }
             let found = FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []
-            files += found.filter { $0.hasSuffix("_spec.lua") && !$0.contains(".build") }.sorted()
-                .map { (path as NSString).appendingPathComponent($0) }
+            let specs = found.filter { $0.hasSuffix("_spec.lua") && !$0.contains(".build") }.sorted()
+            if specs.isEmpty { printError("error: no spec files (names ending _spec.lua) in \(path)") }
+            files += specs.map { (path as NSString).appendingPathComponent($0) }
         }
         return files
     }

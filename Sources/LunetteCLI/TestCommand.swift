@@ -118,7 +118,12 @@ struct TestCommand: ParsableCommand {
         clearProgress()
         if tap { print(SpecReport.tap(all), terminator: "") } else { startLine(); print(SpecReport.summary(all)) }
         if let junit {
-            try SpecReport.junit(all).write(toFile: junit, atomically: true, encoding: .utf8)
+            do {
+                try SpecReport.junit(all).write(toFile: junit, atomically: true, encoding: .utf8)
+            } catch {
+                printError("error: cannot write the JUnit results to \(junit): \((error as NSError).localizedDescription)")
+                throw ExitCode(1)
+            }
         }
         if all.contains(where: { $0.status == .failed }) || files.isEmpty { throw ExitCode(1) }
     }

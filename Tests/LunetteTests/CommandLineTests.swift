@@ -42,6 +42,42 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(result.output.components(separatedBy: "Button \"Check out\"").count, 4)
     }
 
+    /// A fresh user's reports: `lunette test` on a folder with no specs
+    /// exited 1 and said nothing; `--junit` into a missing folder printed a
+    /// raw NSError; `run --json` put "-- 0.20s" lines between its JSON.
+    func testTheCommandLineSaysWhyAndKeepsJSONLinesParseable() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("nospecs_\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let none = try lunette(["test", empty.path])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.errors.contains("no spec files (names ending _spec.lua) in \(empty.path)"), none.errors)
+
+        let spec = empty.appendingPathComponent("one_spec.lua")
+        try "describe('d', function() it('passes', function() end) end)".write(to: spec, atomically: true, encoding: .utf8)
+        let junit = try lunette(["test", "--junit", "/nonexistent-\(UUID().uuidString)/x.xml", spec.path])
+        XCTAssertEqual(junit.status, 1)
+        XCTAssertTrue(junit.errors.contains("error: cannot write the JUnit results to /nonexistent-"), junit.errors)
+        XCTAssertFalse(junit.errors.contains("NSCocoaErrorDomain"), junit.errors)
+
+        let ticking = try temporaryScript("""
+            local ui = require("lunette")
+            local Clock = ui.Observable("Clock", { n = 0 })
+            local clock = Clock()
+            sub = ui.Timer.publish(0.1):sink(function() clock.n = clock.n + 1 end)
+            return ui.View("Ticks", function() return ui.Text("n " .. clock.n) end)()
+            """)
+        defer { try? FileManager.default.removeItem(at: ticking) }
+        let run = try lunette(["run", "--json", "--for", "0.35", ticking.path])
+        XCTAssertEqual(run.status, 0, run.errors)
+        let lines = run.output.split(separator: "\n")
+        XCTAssertGreaterThan(lines.count, 2, run.output)
+        for line in lines {
+            XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(line.utf8)), "not JSON: \(line)")
+        }
+        XCTAssertTrue(lines.contains { $0.hasPrefix("{\"elapsed\":") }, run.output)
+    }
+
     func testASyntaxErrorIsReportedWithItsLineAndExitCode1() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("broken_\(UUID().uuidString).lua")
         try "local ui = require('lunette')\nreturn ui.Text('x'\n".write(to: file, atomically: true, encoding: .utf8)

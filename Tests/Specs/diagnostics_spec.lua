@@ -381,6 +381,15 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.matches("view:onPreferenceChange: preference key 'Nope' is not declared",
       fails(function() return ui.Text("x"):onPreferenceChange("Nope", print) end))
     assert.truthy(ui.Text("x"):preference("D10Title", "t"))
+    -- a fresh user's report: a key's options beside its reduce, or a
+    -- transaction key's third argument, were dropped; a number taken as a name
+    assert.matches("ui.PreferenceKey takes at most 3 arguments, got a table as argument 4",
+      fails(function() ui.PreferenceKey("D10More", 0, math.max, { initial = 1 }) end))
+    assert.matches("ui.TransactionKey takes at most 2 arguments, got a boolean as argument 3",
+      fails(function() ui.TransactionKey("d10Swipe", false, true) end))
+    assert.matches("bad argument #1 to 'PreferenceKey' %(string expected, got number%)",
+      fails(function() ui.PreferenceKey(5, 0) end))
+    assert.matches("string expected, got number", fails(function() ui.TransactionKey(5, 0) end))
     local BoundBook = ui.Observable("D10BoundBook", { title = "t" })
     assert.matches("the binding holds a number, which has no member 'value' to bind",
       fails(function() return ui.Binding.constant(1).value end))

@@ -30,7 +30,8 @@ static const char lun_key_keys = 0, lun_key_byid = 0, lun_key_current = 0, lun_k
 /* ui.TransactionKey(name, default) -> name: a key transactions carry, with
  * the value read when no transaction set it. */
 static int lun_ui_transaction_key(lua_State *L) {
-  luaL_checkstring(L, 1);
+  if (lua_type(L, 1) != LUA_TSTRING) luaL_typeerror(L, 1, "string");   /* a number is no key's name */
+  lun_no_extra(L, "ui.TransactionKey", 2, 0);
   if (strcmp(lua_tostring(L, 1), "animation") == 0 || strcmp(lua_tostring(L, 1), "disablesAnimations") == 0)
     luaL_argerror(L, 1, "'animation' and 'disablesAnimations' are a transaction's own fields");
   lua_settop(L, 2);

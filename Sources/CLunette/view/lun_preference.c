@@ -44,7 +44,10 @@ static int lun_pref_utf8(const unsigned char *s, size_t len) {
  * no NUL: the host lists values by their keys' bytes. */
 static int lun_ui_preference_key(lua_State *L) {
   size_t len;
-  const char *name = luaL_checklstring(L, 1, &len);
+  const char *name;
+  if (lua_type(L, 1) != LUA_TSTRING) luaL_typeerror(L, 1, "string");   /* a number is no key's name */
+  lun_no_extra(L, "ui.PreferenceKey", 3, 0);
+  name = lua_tolstring(L, 1, &len);
   if (strlen(name) != len) luaL_argerror(L, 1, "a preference key's name holds no NUL byte");
   if (!lun_pref_utf8((const unsigned char *)name, len)) luaL_argerror(L, 1, "a preference key's name is UTF-8 text");
   if (!lua_isnoneornil(L, 3)) luaL_checktype(L, 3, LUA_TFUNCTION);

@@ -3,8 +3,8 @@ import Lunette
 /// One method of a `LuaExposed` class that Lua may call: `library:add(book)`.
 ///
 /// Any method declares the same way, by its unapplied reference: from no
-/// argument to as many as you like, returning nothing or a `LuaConvertible`
-/// value, throwing or not.
+/// argument to eight (`register` refuses more), returning nothing or a
+/// `LuaConvertible` value, throwing or not.
 ///
 /// ```swift
 /// static var luaMethods: [LuaMethod<Inbox>] {
@@ -30,9 +30,10 @@ public struct LuaMethod<Root: AnyObject> {
     /// A method that returns nothing: `(Root) -> (A, B, ...) throws -> Void`.
     public init<each Argument: LuaConvertible>(_ name: String,
                                                _ method: @escaping (Root) -> (repeat each Argument) throws -> Void) {
-        self.method = HostType.Method(name: name) { object, arguments in
+        let arity = Self.count(of: (repeat (each Argument).self))
+        self.method = HostType.Method(name: name, arity: arity) { object, arguments in
             var reader = Arguments(arguments)
-            try reader.expect(count: Self.count(of: (repeat (each Argument).self)))
+            try reader.expect(count: arity)
             let values = (repeat try reader.next((each Argument).self))
             try method(object as! Root)(repeat each values)
             return .none
@@ -43,9 +44,10 @@ public struct LuaMethod<Root: AnyObject> {
     public init<each Argument: LuaConvertible, Result: LuaConvertible>(
         _ name: String, _ method: @escaping (Root) -> (repeat each Argument) throws -> Result
     ) {
-        self.method = HostType.Method(name: name) { object, arguments in
+        let arity = Self.count(of: (repeat (each Argument).self))
+        self.method = HostType.Method(name: name, arity: arity) { object, arguments in
             var reader = Arguments(arguments)
-            try reader.expect(count: Self.count(of: (repeat (each Argument).self)))
+            try reader.expect(count: arity)
             let values = (repeat try reader.next((each Argument).self))
             return try method(object as! Root)(repeat each values).luaValue
         }

@@ -2,6 +2,7 @@ import BookModels
 import Foundation
 import Lunette
 import LunetteBridge
+import Observation
 import XCTest
 
 /// Issue 18, item 5: `find`, `unmount` and `setGlobal` for plain values, from Swift.
@@ -23,6 +24,31 @@ final class HostAPITests: XCTestCase {
         end)
         return List {}
         """
+
+    @Observable final class Wide: LuaExposed {
+        static let luaName = "Wide"
+        static var luaProperties: [LuaProperty<Wide>] { [] }
+        static var luaMethods: [LuaMethod<Wide>] { [LuaMethod("nine", Wide.nine)] }
+        func nine(_ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int, _ f: Int, _ g: Int, _ h: Int, _ i: Int) -> Int { a + i }
+    }
+
+    /// A host author's report: a method of nine arguments registered and
+    /// could never be called; a memory cap below what the runtime holds
+    /// after set-up made every call fail with a bare "not enough memory";
+    /// `advanceClock(by: -5)` and `(by: .nan)` said true and did nothing.
+    func testWhatAHostGivesWrongIsRefusedWhereItIsGiven() throws {
+        let runtime = try LunetteRuntime(options: .init(virtualClock: true))
+        XCTAssertThrowsError(try runtime.register(Wide.self)) { error in
+            XCTAssertTrue("\(error)".contains("the method \"nine\" takes 9 arguments; a method Lua calls takes at most 8"), "\(error)")
+        }
+        XCTAssertThrowsError(try LunetteRuntime(options: .init(memoryLimit: 100_000))) { error in
+            XCTAssertTrue("\(error)".contains("Options.memoryLimit is 100000 bytes, below the"), "\(error)")
+        }
+        XCTAssertFalse(runtime.advanceClock(by: -5))
+        XCTAssertFalse(runtime.advanceClock(by: .nan))
+        XCTAssertFalse(runtime.advanceClock(by: .infinity))
+        XCTAssertTrue(runtime.advanceClock(by: 1))
+    }
 
     func testFindUsesTheQueriesScriptsUse() throws {
         let runtime = try LunetteRuntime()

@@ -58,12 +58,16 @@ public struct HostType {
         /// Calls it on an instance with Lua's arguments (converted); throws
         /// `LuaConversionError` (or any error) to fail the call with its message.
         public let call: (AnyObject, [LuaValue]) throws -> LuaValue
+        /// How many arguments it takes, if it says (`register` refuses more
+        /// than `LunetteRuntime.mostMethodArguments`: Lua could never call it).
+        public let arity: Int?
 
         /// A method: `call` gets the instance and Lua's arguments, converted; it runs
         /// on the runtime's thread while Lua waits, and what it throws fails the Lua
-        /// call with the error's description.
-        public init(name: String, call: @escaping (AnyObject, [LuaValue]) throws -> LuaValue) {
+        /// call with the error's description. `arity`: how many it takes, if fixed.
+        public init(name: String, arity: Int? = nil, call: @escaping (AnyObject, [LuaValue]) throws -> LuaValue) {
             self.name = name
+            self.arity = arity
             self.call = call
         }
     }

@@ -170,6 +170,10 @@ public final class LunetteRuntime {
         guard lun_scene_set(L, options.scene, options.scene.utf8.count) == LUN_OK else {
             throw LunetteError.setup("not enough memory for the scene's name")
         }
+        if options.memoryLimit > 0, memoryInUse >= options.memoryLimit {   // every call would fail "not enough memory"
+            throw LunetteError.setup("Options.memoryLimit is \(options.memoryLimit) bytes, below the \(memoryInUse) the runtime "
+                                     + "itself holds after set-up: give scripts room above that (the default is 1 GiB)")
+        }
         lun_memory_limit(L, options.memoryLimit)       // after set-up: the cap is for scripts
     }
 
@@ -567,6 +571,9 @@ public final class LunetteRuntime {
 
     // MARK: Swift objects
 
+    /// The most arguments a Swift method Lua calls may take (C passes them on its stack).
+    public static let mostMethodArguments = 8
+
     /// Makes a Swift type visible to Lua as `ui.types.<name>`; registering a
     /// type twice does nothing. Throws `LunetteError.setup` if Lua runs out
     /// of memory. (`LunetteBridge` adds `register(Inbox.self)` for exposed classes.)
@@ -595,6 +602,10 @@ public final class LunetteRuntime {
         try check(type.name, "the type's name")
         if let other = registered.first(where: { $0.name == type.name && $0.swiftType != type.swiftType }) {
             throw LunetteError.setup("register(\(type.name)): \(other.swiftType) is registered under that name already")
+        }
+        if let method = type.methods.first(where: { ($0.arity ?? 0) > mostMethodArguments }) {
+            throw LunetteError.setup("register(\(type.name)): the method \(TreeText.quoted(method.name)) takes \(method.arity!) "
+                                     + "arguments; a method Lua calls takes at most \(mostMethodArguments)")
         }
         var seen = Set<String>()
         for (name, what) in type.properties.map({ ($0.name, "property") }) + type.methods.map({ ($0.name, "method") }) {

@@ -19,10 +19,11 @@ extension LunetteRuntime {
     }
 
     /// Moves the virtual clock forward, running what falls due in order.
-    /// Returns false when the clock is real.
+    /// Returns false, moving nothing, when the clock is real or `seconds` is
+    /// negative or not a finite number (a clock never goes back).
     @discardableResult
     public func advanceClock(by seconds: Double) -> Bool {
-        guard clock.mode == .virtual else { return false }
+        guard clock.mode == .virtual, seconds >= 0, seconds.isFinite else { return false }
         let target = clock.now + seconds
         runDue(upTo: target)
         clock.setVirtualNow(target)

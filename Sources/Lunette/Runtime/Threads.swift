@@ -5,7 +5,8 @@
 // there only: they are not `Sendable`, so the compiler refuses to hand them
 // to another thread. What other threads may do is change the models Lua
 // sees (a model shared across threads guards its own storage: a `Mutex`, a
-// lock, or `@MainActor` if only the main actor changes it) and call what
+// lock, or `@MainActor` if only the main actor changes it — declaring
+// `@preconcurrency LuaExposed`, with the runtime on the main actor) and call what
 // `onModelChange` gave them, which is `@Sendable`. Values that cross are
 // `Sendable`: `LunetteError`, `LuaConversionError`, `RenderNode.Kind`,
 // `RenderNode.Modifier`, `HostType.Lifetime`, `LunetteRuntime.Interrupter`.

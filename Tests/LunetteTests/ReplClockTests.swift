@@ -16,6 +16,41 @@ final class ReplClockTests: XCTestCase {
         return file
     }
 
+    /// A fresh user's report: with input piped in, the clock stood still
+    /// while the REPL waited for the next line (a task sleeping 0.5 s had
+    /// stepped once after 6 s), where the README says a piped session runs
+    /// as a typed one.
+    func testWithInputPipedInTimersTickWhileTheNextLineIsAwaited() throws {
+        let binary = root.appendingPathComponent(".build/debug/lunette")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
+        let file = try script("""
+            local Ticks = ui.Observable("Ticks", { n = 0 })
+            local ticks = Ticks()
+            return ui.View("Ticky", function()
+              return ui.Text("ticks " .. ticks.n):task(function()
+                while true do ui.sleep(0.2); ticks.n = ticks.n + 1 end
+              end)
+            end)()
+            """)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["repl", file.path]
+        let out = Pipe(), inp = Pipe()
+        process.standardOutput = out
+        process.standardInput = inp
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.1)               // the pipe is open, no line yet
+        inp.fileHandleForWriting.write(Data("print(ticks_seen)\n:tree\n".utf8))
+        try inp.fileHandleForWriting.close()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let steps = output.components(separatedBy: "• task step Ticky#1").count - 1
+        XCTAssertGreaterThanOrEqual(steps, 4, "the task stepped while the line was awaited: \(output)")
+        let shown = output.components(separatedBy: "Text \"ticks ").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
+        XCTAssertGreaterThanOrEqual(shown, 4, output)
+    }
+
     func testTimersTickWhileThePromptWaitsAndThePartialLineSurvives() throws {
         let binary = root.appendingPathComponent(".build/debug/lunette")
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")

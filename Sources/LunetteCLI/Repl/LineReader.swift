@@ -38,17 +38,7 @@ final class LineReader {
     /// again with the partial line as it was (the runtime's work stays on
     /// this thread: it runs between waits for input).
     func read(prompt: String, due: () -> Double? = { nil }, idle: () -> [String] = { [] }) -> Input {
-        guard interactive else {
-            print(prompt, terminator: "")
-            fflush(stdout)
-            guard let line = Swift.readLine() else {
-                print()
-                return .end
-            }
-            print(line)
-            fflush(stdout)
-            return .line(line)
-        }
+        guard interactive else { return readPiped(prompt: prompt, due: due, idle: idle) }
         LineReader.received = nil
         LineReader.finished = false
         Interrupts.atPrompt = true
@@ -94,6 +84,55 @@ final class LineReader {
             add_history(line)
             _ = write_history(historyPath)
         }
+        return .line(line)
+    }
+
+    /// Piped input's bytes read but not yet taken as lines, and whether it ended.
+    private var pending: [UInt8] = []
+    private var pipeEnded = false
+
+    /// The next line of piped input, echoed after its prompt. While none
+    /// has come, the clock runs as at a terminal (`due`, `idle`): a session
+    /// fed by a script that pauses sees its timers fire and tasks wake, and
+    /// what they re-render is printed above the prompt, drawn again after.
+    private func readPiped(prompt: String, due: () -> Double?, idle: () -> [String]) -> Input {
+        print(prompt, terminator: "")
+        fflush(stdout)
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                var bytes = pending[..<newline]
+                if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
+                let line = String(decoding: bytes, as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return echoed(line)
+            }
+            if pipeEnded {
+                guard !pending.isEmpty else { print(); return .end }
+                let line = String(decoding: pending, as: UTF8.self)     // a last line without its line break
+                pending = []
+                return echoed(line)
+            }
+            let milliseconds = due().map { Int32(min(max(0, $0) * 1000 + 1, 60_000)) } ?? -1
+            var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready > 0 {
+                var chunk = [UInt8](repeating: 0, count: 1 << 16)
+                let count = chunk.withUnsafeMutableBytes { Foundation.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if count > 0 { pending += chunk[..<count] } else if count == 0 || (errno != EINTR && errno != EAGAIN) { pipeEnded = true }
+            } else if ready == 0 {
+                let lines = idle()
+                guard !lines.isEmpty else { continue }
+                print()                                      // the prompt waiting ends its line; what ran shows below it
+                for line in lines { print(line) }
+                print(prompt, terminator: "")
+                fflush(stdout)
+            }
+        }
+    }
+
+    private func echoed(_ line: String) -> Input {
+        print(line)
+        fflush(stdout)
         return .line(line)
     }
 

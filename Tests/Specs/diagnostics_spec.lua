@@ -390,6 +390,16 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.matches("bad argument #1 to 'PreferenceKey' %(string expected, got number%)",
       fails(function() ui.PreferenceKey(5, 0) end))
     assert.matches("string expected, got number", fails(function() ui.TransactionKey(5, 0) end))
+    -- a binding, bindable or observedObject section lists names; given as
+    -- name = value (a default, which a caller's input has none of) it
+    -- crashed the host with ui.none, and named '1' as the input for a 1
+    for _, section in ipairs { "binding", "bindable", "observedObject" } do
+      for _, value in ipairs { ui.none, 1 } do
+        assert.matches("diagnostics_spec.lua:%d+: ui.View: section '" .. section .. "' lists the names its caller "
+          .. "passes %({ \"picked\" }%), got picked = " .. tostring(value),
+          fails(function() ui.View("D10Listed", { [section] = { picked = value }, body = ui.EmptyView }) end))
+      end
+    end
     local BoundBook = ui.Observable("D10BoundBook", { title = "t" })
     assert.matches("the binding holds a number, which has no member 'value' to bind",
       fails(function() return ui.Binding.constant(1).value end))

@@ -79,6 +79,31 @@ describe("Environment", function()
     assert.equal(3, #app:findAll { type = "Show" })
   end)
 
+  -- A fresh user's report: ui.none, which stands for nil where a table
+  -- cannot hold one, reached a view as a truthy userdata through a key's
+  -- default, :environment(key, ui.none) and Binding.constant(ui.none). An
+  -- optional key whose value is nil (an @Entry var of an Optional type,
+  -- https://developer.apple.com/documentation/swiftui/entry()) reads nil;
+  -- set to nil in a subtree, it is nil there even under a value above.
+  it("S23 a key whose default or override is ui.none reads nil, as an Optional entry's nil", function()
+    ui.Entry("s23Maybe", ui.none)
+    local Show = ui.View("S23Maybe", {
+      environment = { maybe = "s23Maybe" }, binding = { "picked" },
+      body = function(self)
+        return ui.Text(tostring(self.maybe) .. " " .. type(self.maybe) .. " " .. tostring(self.picked))
+      end,
+    })
+    local app = ui.mount(ui.VStack {
+      Show { picked = ui.Binding.constant(ui.none) },
+      ui.VStack {
+        Show { picked = ui.Binding.constant("x") },
+        ui.VStack { Show { picked = ui.Binding.constant(ui.none) } }:environment("s23Maybe", ui.none),
+      }:environment("s23Maybe", "set"),
+    })
+    assert.equal(2, #app:findAll("nil nil nil"))
+    assert.truthy(app:find("set string x"))
+  end)
+
   it("S23 an override that changes re-renders its readers", function()
     local store = Store()
     local Show = ui.View("Show", {

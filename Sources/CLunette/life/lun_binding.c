@@ -354,6 +354,10 @@ static int lun_ui_binding(lua_State *L) {
 static int lun_ui_binding_constant(lua_State *L) {
   lun_no_extra(L, "ui.Binding.constant", 1, 0);
   lua_settop(L, 1);
+  if (lun_is_none(L, 1)) {                        /* ui.none where a nil cannot be written: a binding to nil */
+    lua_pushnil(L);
+    lua_replace(L, 1);
+  }
   lun_binding_new(L, LUN_BIND_CONST, 1, 0);
   return 1;
 }

@@ -148,6 +148,17 @@ static void lun_env_default(lua_State *L, int keyidx) {
   lua_pop(L, 1);
 }
 
+/* The value on top read as a view sees it: ui.none (a key's default or a
+ * value set with :environment(key, ui.none), where a table cannot hold a
+ * nil) is nil. Returns 1. [-0, +0] */
+static int lun_env_none_is_nil(lua_State *L) {
+  if (lun_is_none(L, -1)) {
+    lua_pop(L, 1);
+    lua_pushnil(L);
+  }
+  return 1;
+}
+
 /* Reads the environment value under the key at keyidx for a view of unit;
  * nameidx holds the property name (for messages). [-0, +1] */
 int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx) {
@@ -163,10 +174,10 @@ int lun_env_read(lua_State *L, int32_t unit, int keyidx, int mode, int nameidx) 
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     lua_getfield(L, -1, "out");
     lua_rawgeti(L, -1, slot);
-    return 1;
+    return lun_env_none_is_nil(L);
   }
   if (mode == LUN_ENV_OPTIONAL) { lua_pushnil(L); return 1; }
-  if (mode == LUN_ENV_KEYED) { lun_env_default(L, keyidx); return 1; }
+  if (mode == LUN_ENV_KEYED) { lun_env_default(L, keyidx); return lun_env_none_is_nil(L); }
   if (mode == LUN_ENV_OBJECT)                     /* "set a corresponding model object on an ancestor view by
                                                      calling its environmentObject(_:) modifier"
                                                      (https://developer.apple.com/documentation/swiftui/environmentobject) */

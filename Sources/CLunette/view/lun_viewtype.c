@@ -39,6 +39,11 @@ static void lun_viewtype_section(lua_State *L, int defidx, int infoidx, const lu
       lua_pushvalue(L, -1);
     } else {
       if (lua_type(L, -2) != LUA_TSTRING) luaL_error(L, "ui.View: section '%s' has a non-string key", name);
+      if (d->input && kind != LUN_SECTION_INPUT) {   /* the names a caller passes: a list, no defaults */
+        lun_describe(L, -1, 1);
+        lun_error_here(L, "ui.View: section '%s' lists the names its caller passes ({ \"%s\" }), got %s = %s", name,
+                       lua_tostring(L, -3), lua_tostring(L, -3), lua_tostring(L, -1));
+      }
       lua_pushvalue(L, -2);
     }
     lua_pushinteger(L, kind);

@@ -67,6 +67,24 @@ describe("D01 Focus", function()
     app:unmount()
   end)
 
+  -- A fresh user's report: typing into a field (node:setText) left the focus
+  -- on the field focused before, so the FocusState named a field no one
+  -- was typing in. In SwiftUI one types only into the field with focus.
+  it("D01 typing into a field with :focused gives it the focus first, as a click does", function()
+    local app = ui.mount(ui.VStack { Login {}, Search {} })
+    app:find("name"):focus()
+    app:find("password"):setText("secret")
+    assert.truthy(app:find("login password"))
+    assert.equal("true", focused(app, "password"))
+    assert.equal("false", focused(app, "name"))
+    app:find("search"):setText("dune")               -- another view's field: the login form lets go
+    assert.truthy(app:find("searching true"))
+    assert.truthy(app:find("login nil"))
+    app:find("search"):setText("dunes")              -- typing on keeps it
+    assert.truthy(app:find("searching true"))
+    app:unmount()
+  end)
+
   it("D01 a FocusState becomes nil when its focused field leaves the tree", function()
     local app = ui.mount(Login {})
     app:find("password"):focus()

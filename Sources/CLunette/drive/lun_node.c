@@ -412,8 +412,18 @@ static int lun_node_toggle(lua_State *L) {
 /* node:setText(s) -> (): writes a TextField's binding. */
 static int lun_node_settext(lua_State *L) {
   static const char *const fields[] = {"TextField", "SecureField", NULL};
+  int ref = 0;
+  int32_t slot = 0;
   luaL_checkstring(L, 2);
   lun_app_check_idle(L, "setText");
+  /* One types into a field that has the focus: a field with :focused takes
+   * it first, as a click would (node:focus()), so its FocusState names it
+   * (D01: "a value that SwiftUI updates as the placement of focus ...
+   * changes", https://developer.apple.com/documentation/swiftui/focusstate). */
+  if (lunh(lun_state(L)->rt, inspect, node_info, lun_node_check(L), LUN_ROLE_FOCUS, &ref, &slot) > 0) {
+    lun_node_slot(L, LUN_ROLE_FOCUS, "setText");
+    lun_node_event(L, 0);
+  }
   lun_node_slot(L, LUN_ROLE_BINDING, "setText");
   lun_node_kind_check(L, "setText", fields, "typed into", "a TextField or a SecureField");
   {

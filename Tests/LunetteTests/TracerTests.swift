@@ -32,6 +32,25 @@ final class TracerTests: XCTestCase {
     /// The trace says when it is not every run since it was last taken: lines
     /// dropped, or tracing turned off or on meanwhile (a hostile read: the
     /// preview's patches left out the views that ran while tracing was off).
+    /// A fresh user's report: the REPL's `:set` (a write no Lua code made)
+    /// was said "set at" the line of the Lua write before it.
+    func testAWriteNoLuaCodeMadeNamesNoEarlierWritesPlace() throws {
+        let runtime = try LunetteRuntime()
+        runtime.setTracing(true)
+        let app = try XCTUnwrap(try runtime.run(source: """
+            local ui = require("lunette")
+            return ui.View("Counter", { state = { n = 0 }, body = function(self)
+              return ui.Button("inc " .. self.n, function() self.n = self.n + 1 end)
+            end })()
+            """, name: "@counter.lua"))
+        try runtime.setGlobal("app", to: app)
+        _ = runtime.takeTrace()
+        _ = try runtime.evaluate("app:find('inc 0'):tap()")
+        XCTAssertEqual(runtime.takeTrace().lines, ["↻ Counter#1  (Counter.state#1.n, set at counter.lua:3)"])
+        try runtime.setState(of: "Counter", "n", to: "7")
+        XCTAssertEqual(runtime.takeTrace().lines, ["↻ Counter#1  (Counter.state#1.n)"])
+    }
+
     func testTheTraceSaysWhenItIsPartial() throws {
         let runtime = try LunetteRuntime()
         runtime.setTracing(true)

@@ -61,13 +61,15 @@ void lun_where_lua(lua_State *L) {
   lua_pushliteral(L, "");
 }
 
-/* While tracing, tells the host where the running Lua code wrote to node. */
+/* While tracing, tells the host where the running Lua code wrote to node
+ * ("": no Lua code wrote it — the host did, or a REPL's :set — so no
+ * earlier write's place is shown for it). */
 void lun_trace_write(lua_State *L, int32_t node) {
   size_t len;
   const char *place;
   lun_where_lua(L);
   place = lua_tolstring(L, -1, &len);
-  if (len) lunh(lun_state(L)->rt, trace, write, node, place, len);
+  lunh(lun_state(L)->rt, trace, write, node, place, len);
   lua_pop(L, 1);
 }
 

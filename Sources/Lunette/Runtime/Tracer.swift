@@ -63,9 +63,9 @@ final class Tracer {
         return (lines, runs, !partial)
     }
 
-    /// Notes where a Lua write to `node` happened.
+    /// Notes where a Lua write to `node` happened ("": no Lua code's, so no place).
     func write(to node: Int32, at place: String) {
-        lastWrites[node] = place
+        lastWrites[node] = place.isEmpty ? nil : place
     }
 
     /// Records that an event of a view ran: "• onChange BookView#2".

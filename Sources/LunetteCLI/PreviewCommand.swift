@@ -17,10 +17,10 @@ struct PreviewCommand: ParsableCommand {
     @Argument(help: "The view script.")
     var file: String
 
-    @Option(name: .long, help: "The port (default: any free one).")
+    @Option(name: .long, parsing: .unconditional, help: "The port (default: any free one).")
     var port: UInt16 = 0
 
-    @Option(name: .customLong("for"), help: "Stop after this many seconds (default: until interrupted).")
+    @Option(name: .customLong("for"), parsing: .unconditional, help: "Stop after this many seconds (default: until interrupted).")
     var seconds: Double?
 
     func validate() throws {

@@ -18,7 +18,7 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Run the script again when it or a module next to it changes, keeping view state.")
     var watch = false
 
-    @Option(name: .customLong("for"), help: "Stop after this many seconds even if timers are still running.")
+    @Option(name: .customLong("for"), parsing: .unconditional, help: "Stop after this many seconds even if timers are still running.")
     var seconds: Double?
 
     func validate() throws {

@@ -6,10 +6,10 @@ struct ScriptLimits: ParsableArguments {
     @Flag(name: .long, help: "Run under exactly the embedding's default sandbox (no io, no os.execute, no C modules, ...).")
     var sandbox = false
 
-    @Option(name: .customLong("memory-limit"), help: "Megabytes the Lua state may use; past it allocations fail with 'not enough memory'.")
+    @Option(name: .customLong("memory-limit"), parsing: .unconditional, help: "Megabytes the Lua state may use; past it allocations fail with 'not enough memory'.")
     var memoryLimit: Int = Self.defaultMemoryMegabytes
 
-    @Option(name: .customLong("time-budget"), help: "Seconds one run (a chunk, a body, an action, a task step) may take.")
+    @Option(name: .customLong("time-budget"), parsing: .unconditional, help: "Seconds one run (a chunk, a body, an action, a task step) may take.")
     var timeBudget: Double = LunetteRuntime.Options().timeBudget
 
     /// 1 GiB: far more than a view script needs, and far below what this

@@ -34,7 +34,7 @@ struct TestCommand: ParsableCommand {
     @Option(name: .long, help: "Also write the results as JUnit XML to this file.")
     var junit: String?
 
-    @Option(name: .long, help: "Seconds a test may run before it is stopped and reported failed.")
+    @Option(name: .long, parsing: .unconditional, help: "Seconds a test may run before it is stopped and reported failed.")
     var timeout: Double = 10
 
     func validate() throws {

@@ -76,6 +76,13 @@ final class CommandLineTests: XCTestCase {
             XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(line.utf8)), "not JSON: \(line)")
         }
         XCTAssertTrue(lines.contains { $0.hasPrefix("{\"elapsed\":") }, run.output)
+
+        // a negative number given to an option is that option's value, said wrong, not a missing one
+        let negative = try lunette(["run", "--for", "-1", ticking.path])
+        XCTAssertEqual(negative.status, 64, negative.errors)
+        XCTAssertTrue(negative.errors.contains("--for must be a number of seconds, 0 or more, got -1.0"), negative.errors)
+        let repl = try pipedRepl([ticking.path], input: ":why Nope\n")
+        XCTAssertTrue(repl.output.contains("no view named Nope is rendered"), repl.output)
     }
 
     func testASyntaxErrorIsReportedWithItsLineAndExitCode1() throws {

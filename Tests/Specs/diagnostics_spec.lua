@@ -159,6 +159,10 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
       errorNode(function() return ui.ForEach(ui.Binding.constant(3), function() return ui.Text("r") end) end))
     assert.matches("diagnostics_spec.lua:%d+: ui.NavigationStack takes no options among its views, got 'title'",
       errorNode(function() return ui.NavigationStack { title = "t", ui.Text("n") } end))
+    -- a fresh user's report: a misspelt path option was taken for the views,
+    -- and the views for the destination ("the destination must be a function")
+    assert.matches("diagnostics_spec.lua:%d+: ui.NavigationStack takes no options among its views, got 'pth' %(its path is a binding given first",
+      errorNode(function() return ui.NavigationStack({ pth = ui.Binding.constant({}) }, { ui.Text("n") }) end))
   end)
 
   it("D04 a loop over ui.observations outside a task says so at the loop's line, after the value it could give", function()

@@ -414,15 +414,16 @@ function ui.NavigationStack(path, content, destination, ...)
     error(("ui.NavigationStack: a list of views expected%s, got %s")
           :format(path and " after the path" or "", getmetatable(content) or type(content)), 2)
   end
+  for key in pairs(content) do                    -- its screens only: an option here would do nothing (D10)
+    if mathtype(key) ~= "integer" then
+      error(("ui.NavigationStack takes no options among its views, got '%s' (its path is a binding given "
+             .. "first, ui.NavigationStack(self[\"$path\"], { … }); a screen's title is :navigationTitle(…) "
+             .. "on its content)"):format(tostring(key)), 2)
+    end
+  end
   if destination ~= nil and type(destination) ~= "function" then
     error(("ui.NavigationStack: the destination must be a function(value) returning a view, got %s")
           :format(type(destination)), 2)
-  end
-  for key in pairs(content) do                    -- its screens only: an option here would do nothing (D10)
-    if mathtype(key) ~= "integer" then
-      error(("ui.NavigationStack takes no options among its views, got '%s' (a screen's title is "
-             .. ":navigationTitle(…) on its content)"):format(tostring(key)), 2)
-    end
   end
   local where = destination and select(2, pcall(error, "", 4))   -- the script's line (under C's entry)
   return Stack { path = path, content = content, destination = destination, where = where }

@@ -206,7 +206,9 @@ final class Repl {
         guard !view.isEmpty else { return "usage: :why VIEW" }
         let lines = runtime.apps.flatMap { runtime.trace(of: $0) }
             .filter { $0.hasPrefix("↻ \(view)#") || $0 == "↻ \(view)" || $0.hasPrefix("↻ \(view)  (") }
-        return lines.last.map { "last render of \(view): \($0)" } ?? "\(view) has not re-rendered since tracing began"
+        if let last = lines.last { return "last render of \(view): \(last)" }
+        guard runtime.dependencies(of: view) != nil else { return "no view named \(view) is rendered" }
+        return "\(view) has not re-rendered since tracing began"
     }
 
     private func deps(_ view: String) -> String {

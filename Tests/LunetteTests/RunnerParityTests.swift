@@ -139,6 +139,19 @@ final class RunnerParityTests: XCTestCase {
         describe("after the cleanup", function()
           it("passes having seen it", function() assert.are.same({ "done" }, cleaned) end)
         end)
+        -- a fresh user's report: a failing after_each failed its test, and a
+        -- failing setup each test below it, where busted reports the hook
+        -- alone (its test passed; the tests below it never ran)
+        describe("hooks that fail", function()
+          describe("an after_each", function()
+            after_each(function() error("after broke") end)
+            it("passes its test", function() end)
+          end)
+          describe("a setup", function()
+            setup(function() error("setup broke") end)
+            it("never runs", function() end)
+          end)
+        end)
         describe("a find in before_each", function()
           local node
           before_each(function() node = ui.mount(ui.Button("Save", function() end)):find("Svae") end)
@@ -201,7 +214,10 @@ final class RunnerParityTests: XCTestCase {
 
         let ours = try lunetteTest(directory)               // the first run writes the snapshots
         let theirs = try busted(directory)                  // busted reads them
-        XCTAssertEqual(ours.verdicts.count, 29, ours.output)   // the two pending ones are neither
+        XCTAssertEqual(ours.verdicts.count, 32, ours.output)   // the two pending ones are neither
+        XCTAssertEqual(ours.verdicts["hooks that fail an after_each after_each"], false, ours.output)
+        XCTAssertEqual(ours.verdicts["hooks that fail a setup setup"], false, ours.output)
+        XCTAssertNil(ours.verdicts["hooks that fail a setup never runs"], ours.output)
         XCTAssertTrue(ours.output.contains("parity_spec.lua:61: assertion failed!"), ours.output)
         XCTAssertEqual(ours.verdicts, theirs.verdicts, "lunette test:\n\(ours.output)\nbusted:\n\(theirs.output)")
         for (name, passed) in ours.verdicts {

@@ -463,17 +463,24 @@ function pending(name)
   table.insert(current.children, { name = name, pending = true, parent = current })
 end
 
-function before_each(fn) table.insert(current.before, fn) end
-function after_each(fn) table.insert(current.after, fn) end
+-- Each hook as it was declared: a failing one is reported as busted names
+-- it, "<block> <the name it was declared with>" ("outer lazy_setup").
+local hookNames = setmetatable({}, { __mode = "k" })
+local function hook(list, name)
+  return function(fn)
+    table.insert(current[list], fn)
+    hookNames[fn] = name
+  end
+end
+before_each = hook("before", "before_each")
+after_each = hook("after", "after_each")
 -- As busted: lazy_setup runs once before the block's first test that runs,
 -- strict_setup (and setup) when the block starts, tests or not; teardowns
 -- after its last test (a lazy one only if the lazy setups ran; a strict one
 -- always, after the lazy ones).
-function lazy_setup(fn) table.insert(current.setup, fn) end
-function strict_setup(fn) table.insert(current.strict, fn) end
-function lazy_teardown(fn) table.insert(current.lazyTeardown, fn) end
-function strict_teardown(fn) table.insert(current.strictTeardown, fn) end
-setup, teardown = strict_setup, strict_teardown
+lazy_setup, strict_setup, setup = hook("setup", "lazy_setup"), hook("strict", "strict_setup"), hook("strict", "setup")
+lazy_teardown, strict_teardown = hook("lazyTeardown", "lazy_teardown"), hook("strictTeardown", "strict_teardown")
+teardown = hook("strictTeardown", "teardown")
 
 -- finally(fn) inside a test: fn runs when the test ends, passed or failed.
 local finals = {}
@@ -587,7 +594,9 @@ function checks.matches_snapshot(value, name)
   if not ok then fail(message) end
 end
 
--- Runs before_each hooks, the test and after_each hooks; the first failure wins.
+-- Runs before_each hooks, the test and after_each hooks; the first failure
+-- of the hooks before it and the test wins; an after_each's is listed apart
+-- (test.afterErrors), as busted reports it.
 -- Runs what the test left to run at the next flush (the module as a spec
 -- file would load it); an error there is a problem, recorded, not raised.
 local function flush_ui()
@@ -602,9 +611,9 @@ local function run_test(test)
   local blocks = chain_of(test.parent)
   local ok, err = true, nil
   finals = {}
-  test.afters = {}
+  test.afters, test.afterErrors = {}, {}
   for i = #blocks, 1, -1 do
-    for _, fn in ipairs(blocks[i].after) do test.afters[#test.afters + 1] = fn end
+    for _, fn in ipairs(blocks[i].after) do test.afters[#test.afters + 1] = { fn = fn, block = blocks[i] } end
   end
   for _, block in ipairs(blocks) do
     for _, fn in ipairs(block.before) do
@@ -618,9 +627,10 @@ local function run_test(test)
     local ok2, err2 = xpcall(remove(finals), message_of)
     if (ok or err == stopPending) and not ok2 then ok, err = ok2, err2 end
   end
-  while #test.afters > 0 do
-    local ok2, err2 = xpcall(remove(test.afters, 1), message_of)
-    if (ok or err == stopPending) and not ok2 then ok, err = ok2, err2 end
+  while #test.afters > 0 do                       -- as busted: an after_each's error is its own, the test's stands
+    local after = remove(test.afters, 1)
+    local ok2, err2 = xpcall(after.fn, message_of)
+    if not ok2 then test.afterErrors[#test.afterErrors + 1] = { block = after.block, message = err2 } end
   end
   flush_ui()                                      -- what its last unmount left to run (onDisappear, a
   local problems = unexpected_problems(test.fullName)   -- cancelled task's end) is the test's
@@ -696,7 +706,7 @@ end
 local function run_cleanup(test, timeout)
   inBody = false
   while #finals > 0 do run_limited(timeout, remove(finals)) end
-  while test.afters and #test.afters > 0 do run_limited(timeout, remove(test.afters, 1)) end
+  while test.afters and #test.afters > 0 do run_limited(timeout, remove(test.afters, 1).fn) end
 end
 
 -- Loads a spec file and runs what it declared, handing out one record per
@@ -734,11 +744,12 @@ local function selected(name, options, only, excluded)
   return true
 end
 
--- Runs block-level hooks (setup, teardown) as a limited run; returns ok, message.
+-- Runs block-level hooks (setup, teardown) as a limited run; returns ok,
+-- message and the failing hook's declared name.
 local function run_hooks(hooks, timeout)
   for _, fn in ipairs(hooks) do
     local ok, err = run_limited(timeout, fn)
-    if not ok then return false, message_of(err) end
+    if not ok then return false, message_of(err), hookNames[fn] end
   end
   return true
 end
@@ -760,6 +771,10 @@ function lunette_spec_run(path, options)
   if ok then loadErr = unexpected_problems(); ok = loadErr == nil end
   if not ok then
     return record("failed", "loading " .. path, loadErr)
+  end
+  -- A block's full name (the file's path for its top level).
+  local function block_name(block)
+    return block.name and full_name(block) or path
   end
   -- Whether a block holds a test that runs (selected, not pending), at any depth.
   local function runs_a_test(block)
@@ -785,16 +800,19 @@ function lunette_spec_run(path, options)
       for i, t in ipairs(insulated_tables()) do saved[i] = snapshot(t); apply(t, block.insulated[i]) end
       setmt(G, block.insulated.metatable)
     end
-    if #block.strict > 0 and not inherited then
-      local good, message = run_hooks(block.strict, timeout)
-      setupError = not good and message or nil
+    -- As busted: a setup that fails is one failure, named by its block; the
+    -- tests below it do not run (and are not counted).
+    local function run_setup(hooks)
+      local good, message, name = run_hooks(hooks, timeout)
+      if not good then record("failed", block_name(block) .. " " .. (name or "setup"), message) end
+      return not good and message or nil
     end
+    if #block.strict > 0 and not inherited then setupError = run_setup(block.strict) end
     for _, child in ipairs(block.children) do
       if child.children then
         local runs = runs_a_test(child)           -- once: it walks the child's whole subtree
         if runs and not lazyUp and not setupError and #block.setup > 0 then
-          local good, message = run_hooks(block.setup, timeout)
-          lazyUp, setupError = true, not good and message or nil
+          lazyUp, setupError = true, run_setup(block.setup)
         end
         ran = ran or runs
         walk(child, setupError)
@@ -802,14 +820,11 @@ function lunette_spec_run(path, options)
         local name = full_name(child)
         if selected(name, options, only, excluded) then
           if not child.pending and not lazyUp and not setupError and #block.setup > 0 then
-            local good, message = run_hooks(block.setup, timeout)
-            lazyUp, setupError = true, not good and message or nil
+            lazyUp, setupError = true, run_setup(block.setup)
           end
           if child.pending then
             record("skipped", name, "pending")
-          elseif setupError then
-            record("failed", name, "setup failed: " .. setupError)
-          else
+          elseif not setupError then
             ran = true
             record("start", name)
             child.fullName = name
@@ -827,6 +842,9 @@ function lunette_spec_run(path, options)
             else
               record(good and "passed" or "failed", name, not good and message_of(message) or nil, clock() - started)
             end
+            for _, failure in ipairs(child.afterErrors or {}) do
+              record("failed", block_name(failure.block) .. " after_each", message_of(failure.message))
+            end
           end
         end
       end
@@ -835,8 +853,8 @@ function lunette_spec_run(path, options)
     -- then the strict ones (which run however the block went).
     for _, hooks in ipairs { (lazyUp or ran) and block.lazyTeardown or {}, block.strictTeardown } do
       if #hooks > 0 then
-        local good, message = run_hooks(hooks, timeout)
-        if not good then record("failed", (block.name or path) .. " (teardown)", message) end
+        local good, message, name = run_hooks(hooks, timeout)
+        if not good then record("failed", block_name(block) .. " " .. (name or "teardown"), message) end
       end
     end
     if saved then

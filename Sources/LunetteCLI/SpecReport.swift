@@ -16,10 +16,17 @@ enum SpecReport {
     static func line(_ c: SpecCase) -> String {
         switch c.status {
         case .passed: return "  ✓ \(visible(c.name))\n"
-        case .skipped: return "  - \(visible(c.name)) (pending)\n"
+        case .skipped: return "  - \(visible(c.name)) (pending\(pendingReason(c).map { ": " + visible($0) } ?? ""))\n"
         case .failed:
             return "  ✗ \(visible(c.name))\n      " + visible(c.message, keeping: ["\n", "\t"]).replacingOccurrences(of: "\n", with: "\n      ") + "\n"
         }
+    }
+
+    /// Why a test is pending, when it said (`pending("later")` in its body:
+    /// the runner's message "pending: later"), as busted shows it.
+    private static func pendingReason(_ c: SpecCase) -> String? {
+        guard c.message.hasPrefix("pending: ") else { return nil }
+        return String(c.message.dropFirst("pending: ".count))
     }
 
     /// TAP version 13 for all cases.
@@ -29,7 +36,7 @@ enum SpecReport {
             let title = tapDescription("\(c.file): \(c.name)")
             switch c.status {
             case .passed: out += "ok \(i + 1) - \(title)\n"
-            case .skipped: out += "ok \(i + 1) - \(title) # SKIP pending\n"
+            case .skipped: out += "ok \(i + 1) - \(title) # SKIP \(pendingReason(c).map(tapDescription) ?? "pending")\n"
             case .failed:
                 out += "not ok \(i + 1) - \(title)\n  ---\n  message: \(yamlQuoted(c.message))\n  ...\n"
             }

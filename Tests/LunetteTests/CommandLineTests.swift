@@ -81,6 +81,11 @@ final class CommandLineTests: XCTestCase {
         let negative = try lunette(["run", "--for", "-1", ticking.path])
         XCTAssertEqual(negative.status, 64, negative.errors)
         XCTAssertTrue(negative.errors.contains("--for must be a number of seconds, 0 or more, got -1.0"), negative.errors)
+        // a pending test's reason is shown, as busted shows it (it was "(pending)" alone)
+        try "describe('d', function() it('waits', function() pending('later') end) end)"
+            .write(to: spec, atomically: true, encoding: .utf8)
+        XCTAssertTrue(try lunette(["test", spec.path]).output.contains("  - d waits (pending: later)\n"))
+        XCTAssertTrue(try lunette(["test", "--tap", spec.path]).output.contains("d waits # SKIP later\n"))
         let repl = try pipedRepl([ticking.path], input: ":why Nope\n")
         XCTAssertTrue(repl.output.contains("no view named Nope is rendered"), repl.output)
     }

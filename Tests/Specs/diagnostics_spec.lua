@@ -487,6 +487,23 @@ describe("F08 D10 a body must describe a view", function()
     assert.matches("Error Forgot: .*diagnostics_spec.lua:%d+: the body returned nothing, expected a view", app:tree())
     app:unmount()
   end)
+
+  -- A host author's report: a body returning { "a" } said only "got string";
+  -- error({}) and error(nil) showed "table: 0x…" (a new address each run, so
+  -- no snapshot of it could pass twice) and "nil".
+  it("F08 what a body returns or raises that is no view or message is named by its value and type #errors", function()
+    local Listed = ui.View("F08Listed", function() return { "a" } end)
+    local Table = ui.View("F08Table", function() error({}) end)
+    local Nil = ui.View("F08Nil", function() error(nil) end)
+    local Shown = ui.View("F08Shown", function() error(setmetatable({}, { __tostring = function() return "shown" end })) end)
+    local app = ui.mount(ui.VStack { Listed {}, Table {}, Nil {}, Shown {} })
+    local tree = app:tree()
+    assert.matches('Error F08Listed: .*diagnostics_spec.lua:%d+: expected a view, got a string, "a"', tree)
+    assert.matches("Error F08Table: %(error object is a table value%)", tree)
+    assert.matches("Error F08Nil: %(error object is a nil value%)", tree)
+    assert.matches("Error F08Shown: shown", tree)
+    app:unmount()
+  end)
 end)
 
 -- A view's name is its identity (trees, find, renders): two different views

@@ -312,9 +312,17 @@ void lun_interruptible(lua_State *L, int on) {
   lun_budget_unlock(b);
 }
 
-/* Protected part of lun_error_string: (value) -> string. */
+/* Protected part of lun_error_string: (value) -> string. A value with no
+ * text of its own (a table without __tostring, nil, a function) is named by
+ * its type, as lua.c names it: its address would make every run's message
+ * differ (a snapshot, a log). */
 static int lun_tostring_k(lua_State *L) {
-  luaL_tolstring(L, 1, NULL);
+  int t = lua_type(L, 1);
+  if (t == LUA_TNUMBER || t == LUA_TBOOLEAN || luaL_getmetafield(L, 1, "__tostring") != LUA_TNIL) {
+    lua_settop(L, 1);
+    luaL_tolstring(L, 1, NULL);
+  } else
+    lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
   return 1;
 }
 

@@ -609,8 +609,10 @@ LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     return;
   }
   if (t == LUA_TTABLE && !lua_getmetatable(L, v)) { lun_walk_children(L, W, v, 0, 0, 0); W->depth--; return; }
-  if (t != LUA_TTABLE || lua_topointer(L, -1) != S->viewMeta)   /* a view value: that one metatable (lun_is_view) */
-    luaL_error(L, "expected a view, got %s", luaL_typename(L, v));
+  if (t != LUA_TTABLE || lua_topointer(L, -1) != S->viewMeta) {   /* a view value: that one metatable (lun_is_view) */
+    lun_describe(L, v, 1);                        /* the value, not only its type: "got a string, "a"" */
+    luaL_error(L, "expected a view, got a %s, %s", luaL_typename(L, v), lua_tostring(L, -1));
+  }
   lua_pop(L, 1);
   lun_getkey(L, S, v, LUN_K_KIND);
   kind = (int)lua_tointeger(L, -1);

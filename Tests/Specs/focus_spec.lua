@@ -85,6 +85,30 @@ describe("D01 Focus", function()
     app:unmount()
   end)
 
+  it("D01 focusing or typing into a field no FocusState is bound to takes the focus from the one that had it", function()
+    local Notes = ui.View("D01Notes", {
+      state = { name = "", note = "" }, focusState = { "field" },
+      body = function(self)
+        return ui.VStack {
+          ui.Text("notes " .. tostring(self.field)),
+          ui.TextField("title", self["$name"]):focused(self["$field"], "title"),
+          ui.TextField("note", self["$note"]),       -- no :focused: any field can take focus
+        }
+      end,
+    })
+    local app = ui.mount(Notes {})
+    app:find("title"):focus()
+    assert.truthy(app:find("notes title"))
+    app:find("note"):setText("remember")
+    assert.truthy(app:find("notes nil"))
+    assert.equal("false", focused(app, "title"))
+    app:find("title"):focus()
+    assert.truthy(app:find("notes title"))
+    app:find("note"):focus()
+    assert.truthy(app:find("notes nil"))
+    app:unmount()
+  end)
+
   it("D01 a FocusState becomes nil when its focused field leaves the tree", function()
     local app = ui.mount(Login {})
     app:find("password"):focus()

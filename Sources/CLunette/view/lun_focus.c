@@ -54,6 +54,7 @@ static int lun_focus_is(lua_State *L, int hidx, int tidx, int kidx);
 static int lun_focus_same(lua_State *L, int a, int b, int32_t unit);
 static void lun_focus_claim_field(lua_State *L, int tidx, int kidx, int vidx, int32_t unit, int pidx);
 static int lun_focus_elsewhere(lua_State *L, int bidx, int32_t unit, int pidx);
+static void lun_focus_let_go(lua_State *L, int hidx);
 
 /* Pushes the scene of the focus state whose target is at tidx: the token
  * the app's root put in the environment of its view (kept in the view's
@@ -332,22 +333,62 @@ static void lun_focus_claim_field(lua_State *L, int tidx, int kidx, int vidx, in
   }
   lun_focus_pending(L, lua_gettop(L), scene);
   lun_focus_put(L, &lun_key_focus, scene);
-  if (lua_istable(L, holder) && !same) {          /* the one that held it lets it go */
-    lua_rawgeti(L, holder, 1);
-    lua_rawgeti(L, holder, 3);
-    if (lua_isboolean(L, -1)) lua_pushboolean(L, 0); else lua_pushnil(L);   /* a Bool one: false */
-    lua_replace(L, -2);                           /* target, its new value */
-    if (lua_rawgeti(L, holder, 2) == LUA_TNIL) {  /* reached through a binding of another kind */
-      lua_pop(L, 1);
-      lun_binding_set(L, -2, -1);
-      lua_pop(L, 2);
-    } else {
-      lua_insert(L, -2);
-      lua_settable(L, -3);                        /* through its self or object: its readers re-render */
-      lua_pop(L, 1);
-    }
-  }
+  if (lua_istable(L, holder) && !same) lun_focus_let_go(L, holder);   /* the one that held it lets it go */
   lua_pop(L, 2);
+}
+
+/* The focus state of the holder at hidx no longer has the focus: it
+ * becomes nil, or false for a Bool one. [-0, +0] */
+static void lun_focus_let_go(lua_State *L, int hidx) {
+  hidx = lua_absindex(L, hidx);
+  lua_rawgeti(L, hidx, 1);
+  lua_rawgeti(L, hidx, 3);
+  if (lua_isboolean(L, -1)) lua_pushboolean(L, 0); else lua_pushnil(L);   /* a Bool one: false */
+  lua_replace(L, -2);                             /* target, its new value */
+  if (lua_rawgeti(L, hidx, 2) == LUA_TNIL) {      /* reached through a binding of another kind */
+    lua_pop(L, 1);
+    lun_binding_set(L, -2, -1);
+    lua_pop(L, 2);
+  } else {
+    lua_insert(L, -2);
+    lua_settable(L, -3);                          /* through its self or object: its readers re-render */
+    lua_pop(L, 1);
+  }
+}
+
+/* The focus setter of a field no focus state is bound to (node:focus(),
+ * and typing into it): it takes the scene's focus from the state that
+ * held it, which becomes nil (false) — "When focus is not in any view that
+ * is bound to this state, the wrapped value will be nil"
+ * (https://developer.apple.com/documentation/swiftui/focusstate/wrappedvalue).
+ * () -> (). Upvalue: the field's unit. */
+static int lun_focus_unbound(lua_State *L) {
+  lun_State *S = lun_state(L);
+  int32_t unit = (int32_t)lua_tointeger(L, lua_upvalueindex(1)), saved;
+  lua_settop(L, 0);
+  lua_pushliteral(L, "lunette.scene");            /* 1 */
+  saved = S->active;
+  S->active = 0;                                  /* an act, not a dependency */
+  lun_env_read(L, unit, 1, LUN_ENV_OPTIONAL, 1);  /* the scene on top (what led to it below) */
+  S->active = saved;
+  lua_replace(L, 2);                              /* 2 the scene */
+  lua_settop(L, 2);
+  if (!lua_istable(L, 2)) return 0;
+  if (lun_focus_get(L, &lun_key_focus, 2) != LUA_TTABLE) return 0;   /* 3: no state holds it */
+  lua_pushnil(L);
+  lun_focus_put(L, &lun_key_focus, 2);
+  lun_focus_let_go(L, 3);
+  return 0;
+}
+
+/* The walker's part for a TextField or SecureField with no :focused: a
+ * setter, so node:focus() and typing into it take the focus from the
+ * scene's focus state (lun_focus_unbound). [-0, +0] */
+void lun_focus_walk_unbound(lua_State *L, lun_Walk *W) {
+  lua_pushinteger(L, W->unit);
+  lua_pushcclosure(L, lun_focus_unbound, 1);
+  lua_rawseti(L, lun_walk_out(L, W), ++W->slots);
+  lun_enabled_slot(L, W, LUN_ROLE_FOCUS, W->slots);
 }
 
 /* Moves focus through the binding at bidx to the value at vidx, as a

@@ -644,6 +644,7 @@ LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (has & (LUN_VF_LIFE | LUN_VF_ATTRS)) lun_walk_life_attrs(L, W, v, has);
   if (rows) lun_list_tagged_row(L, W, rows, v);   /* a row of a static List with a selection */
   if (has & (LUN_VF_FOCUS | LUN_VF_PREFS | LUN_VF_PREFWATCH)) lun_walk_focus_prefs(L, W, v, has, kind);
+  if (!(has & LUN_VF_FOCUS) && (kind == LUN_VIEW_TEXTFIELD || kind == LUN_VIEW_SECUREFIELD)) lun_focus_walk_unbound(L, W);
   lun_walk_content(L, W, v, kind, rows, rowLevel, refreshes);
   if (has & (LUN_VF_EXTRAS | LUN_VF_SHEET | LUN_VF_ALERT)) lun_walk_trailers(L, W, v, has);
   if (W->open == 1 && S->completionsPending && W->animNone) lun_walk_note(L, W);   /* the top node took the

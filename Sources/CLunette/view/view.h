@@ -128,6 +128,7 @@ void lun_enabled_check_arg(lua_State *L);
 void lun_focus_claim(lua_State *L, int tidx, int kidx, int vidx);
 void lun_focus_write(lua_State *L, int bidx, int vidx);
 void lun_focus_walk(lua_State *L, lun_Walk *W, int fidx, int kind);
+void lun_focus_walk_unbound(lua_State *L, lun_Walk *W);   /* a TextField or SecureField with no :focused */
 void lun_focus_scene_walk(lua_State *L, lun_Walk *W);
 
 /* lun_preference.c */

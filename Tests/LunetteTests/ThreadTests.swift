@@ -44,4 +44,24 @@ final class ThreadTests: XCTestCase {
         XCTAssertTrue(tree.contains("available \(library.availableBooksCount)"), tree)
         XCTAssertGreaterThan(posts.load(ordering: .relaxed), 0)
     }
+
+    /// A host author's report: a model changed after its runtime was let go
+    /// still called the runtime's `onModelChange` (its observations held the
+    /// inbox, which held the host's callback): a wake for no one.
+    func testAModelChangedAfterItsRuntimeWentWakesNoOne() throws {
+        let book = Book(title: "Kept")
+        let posts = Atomic<Int>(0)
+        do {
+            let runtime = try LunetteRuntime()
+            try BookModels.register(in: runtime)
+            try runtime.setGlobal("book", to: book)
+            _ = try runtime.run(source: """
+                local ui = require("lunette")
+                return ui.View("Title", function() return ui.Text(book.title) end)()
+                """)
+            runtime.onModelChange { posts.add(1, ordering: .relaxed) }
+        }
+        book.title = "After"                             // its view's observation was still registered
+        XCTAssertEqual(posts.load(ordering: .relaxed), 0, "the runtime is gone: no wake")
+    }
 }

@@ -218,6 +218,7 @@ public final class LunetteRuntime {
     deinit {
         _ = storage.writer.waitUntilWritten(timeout: 5) // a host that lets go of a runtime keeps what it wrote
         Watchdog.shared.forget(budget)
+        inbox.onPost(nil)                               // a model changing later wakes no one: the runtime is gone
         hosts.cancelSubscriptions()                     // Swift objects it observed may outlive it
         if ownsState { lun_close_state(L) }
         lun_budget_free(budget)

@@ -587,6 +587,23 @@ end })()
 """
 
 
+THREE_FIELDS = """
+local ui = require("lunette")
+local function slow() local t = os.clock(); while os.clock() - t < 0.4 do end end
+return ui.View("Three", { state = { a = "", b = "", c = "", log = "" }, focusState = { "field" }, body = function(self)
+  return ui.Form {
+    ui.TextField("A", self["$a"]):focused(self["$field"], "a")
+      :onSubmit(function() slow(); self.log = self.log .. "[A:" .. self.a .. "]"; self.field = "b" end),
+    ui.SecureField("B", self["$b"]):focused(self["$field"], "b")
+      :onSubmit(function() slow(); self.log = self.log .. "[B:" .. self.b .. "]"; self.field = "c" end),
+    ui.TextField("C", self["$c"]):focused(self["$field"], "c"),
+    ui.Text("typed: " .. self.a .. " / " .. self.b .. " / " .. self.c),
+    ui.Text("log: " .. self.log),
+  }:onAppear(function() self.field = "a" end)
+end })()
+"""
+
+
 class FocusTests(unittest.TestCase):
     """A fresh user's report: the page ignored the tree's focus, so after
     Return moved the focus state to the password, typing still went into the
@@ -618,6 +635,24 @@ class FocusTests(unittest.TestCase):
             expect(page.locator("span", has_text="typed: ada / pw")).to_be_visible()
             expect(page.locator("#apps input[placeholder=Username]")).to_have_value("ada")
             expect(page.locator("#apps input[type=password]")).to_be_focused()
+
+    def test_a_second_return_and_a_backspace_typed_during_the_wait_go_with_the_text(self):
+        # A hostile read: a second Return before the first was answered
+        # submitted the first field again, with what was typed for the next
+        # one in it (a password shown in the clear); a Backspace let the held
+        # text go to the field being left.
+        with previewing(THREE_FIELDS, "three.lua") as page:
+            expect(page.locator("#apps input[placeholder=A]")).to_be_focused()
+            page.keyboard.type("ada")
+            page.keyboard.press("Enter")
+            page.keyboard.type("pX")
+            page.keyboard.press("Backspace")
+            page.keyboard.type("w")
+            page.keyboard.press("Enter")
+            page.keyboard.type("xy")
+            expect(page.locator("span", has_text="typed: ada / pw / xy")).to_be_visible(timeout=10000)
+            expect(page.locator("span", has_text="log: [A:ada][B:pw]")).to_be_visible()
+            expect(page.locator("#apps input[placeholder=C]")).to_be_focused()
 
     def test_keys_typed_after_a_return_that_changes_nothing_stay_in_the_field(self):
         with previewing(SLOW_LOGIN, "login.lua") as page:

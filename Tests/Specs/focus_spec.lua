@@ -85,6 +85,27 @@ describe("D01 Focus", function()
     app:unmount()
   end)
 
+  -- A hostile read of the above: a refused setText (a Toggle) had moved the
+  -- focus all the same, and a field that moves when focused (a hint above
+  -- it) was "replaced by a later render" between its focus and its text.
+  it("D01 a refused setText moves no focus; a field that moves when focused takes the text", function()
+    local Moving = ui.View("D01Moving", { state = { s = "", on = false }, focusState = { "field" }, body = function(self)
+      local f = ui.TextField("Name", self["$s"]):focused(self["$field"], "n")
+      return ui.VStack {
+        self.field == "n" and ui.Text("editing") or nil, f,
+        ui.Toggle("t", self["$on"]):focused(self["$field"], "t"),
+        ui.Text("focus " .. tostring(self.field)),
+      }
+    end })
+    local app = ui.mount(Moving {})
+    assert.has_error(function() app:find("t"):setText("x") end)
+    assert.truthy(app:find("focus nil"))
+    app:find("Name"):setText("y")
+    assert.truthy(app:find("editing"))
+    assert.truthy(app:find { text = "Name", type = "TextField" }:tree():find('"y" focused=true', 1, true))
+    app:unmount()
+  end)
+
   it("D01 focusing or typing into a field no FocusState is bound to takes the focus from the one that had it", function()
     local Notes = ui.View("D01Notes", {
       state = { name = "", note = "" }, focusState = { "field" },

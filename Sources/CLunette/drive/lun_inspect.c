@@ -137,29 +137,42 @@ int lun_unit_set(lua_State *L, int recordRef, const char *name, const char *expr
   return lun_protect(L, 3, 0);
 }
 
-/* Protected part of lun_slot_binding: (record ref, slot, text?) -> (). A
- * Toggle's binding flips; a TextField's takes the text. */
+/* Protected part of lun_slot_binding: (record ref, slot, text?, secure,
+ * focus slot) -> (). A Toggle's binding flips; a TextField's takes the
+ * text — once it is known to fit, the field takes the focus first (its
+ * focus slot, 0: none), as node:setText does. */
 static int lun_slot_binding_k(lua_State *L) {
-  int bidx;
+  int bidx, out;
+  lua_Integer focus = lua_tointeger(L, 5);
   lua_rawgeti(L, LUA_REGISTRYINDEX, (lua_Integer)lua_tointeger(L, 1));
   if (!lua_istable(L, -1)) return luaL_error(L, "the view is no longer rendered");
   lua_getfield(L, -1, "out");
-  lua_rawgeti(L, -1, lua_tointeger(L, 2));
+  out = lua_gettop(L);
+  lua_rawgeti(L, out, lua_tointeger(L, 2));
   bidx = lua_gettop(L);
   if (!lun_binding_test(L, bidx)) return luaL_error(L, "the node holds no binding");
-  if (lua_isnil(L, 3)) lun_binding_toggle(L, bidx, "toggle");
-  else lun_binding_type(L, bidx, 3, lua_toboolean(L, 4), "setText");
+  if (lua_isnil(L, 3)) { lun_binding_toggle(L, bidx, "toggle"); return 0; }
+  lun_binding_typed(L, bidx, 3, lua_toboolean(L, 4), "setText");
+  if (focus > 0 && lua_rawgeti(L, out, focus) == LUA_TFUNCTION) {
+    lun_State *S = lun_state(L);
+    int32_t saved = S->active;
+    S->active = 0;
+    lua_call(L, 0, 0);
+    S->active = saved;
+  } else if (focus > 0) lua_pop(L, 1);
+  lun_binding_set(L, bidx, -1);
   return 0;
 }
 
-int lun_slot_binding(lua_State *L, int recordRef, int slot, const char *text, size_t len, int hasText) {
+int lun_slot_binding(lua_State *L, int recordRef, int slot, const char *text, size_t len, int hasText, int focusSlot) {
   if (!lua_checkstack(L, 8)) return LUN_ERROR;
   lua_pushcfunction(L, lun_slot_binding_k);
   lua_pushinteger(L, recordRef);
   lua_pushinteger(L, slot);
   if (hasText) lua_pushlstring(L, text, len); else lua_pushnil(L);
   lua_pushboolean(L, hasText == 2);               /* a SecureField's: its text goes in as text */
-  return lun_protect(L, 4, 0);
+  lua_pushinteger(L, focusSlot);
+  return lun_protect(L, 5, 0);
 }
 
 /* Protected part of lun_list_scroll: (record ref, row) -> (). */

@@ -410,27 +410,40 @@ static int lun_node_toggle(lua_State *L) {
 }
 
 /* node:setText(s) -> (): writes a TextField's binding. */
+/* Runs the function on top of the stack as an event, with no flush after it. [-1, +0] */
+static void lun_node_event_now(lua_State *L) {
+  lun_State *S = lun_state(L);
+  int32_t saved = S->active;
+  S->active = 0;
+  lua_call(L, 0, 0);
+  S->active = saved;
+}
+
+/* node:setText(s) -> (): writes a TextField's binding. One types into the
+ * field that has the focus: once the text is known to fit, the field takes
+ * the focus, as a click would (node:focus(); a field with no :focused takes
+ * it from the scene's focus state), so its FocusState names it (D01: "a
+ * value that SwiftUI updates as the placement of focus ... changes",
+ * https://developer.apple.com/documentation/swiftui/focusstate); then the
+ * text is written, and one flush shows both. */
 static int lun_node_settext(lua_State *L) {
   static const char *const fields[] = {"TextField", "SecureField", NULL};
-  int ref = 0;
+  int ref = 0, binding;
   int32_t slot = 0;
+  size_t len;
+  const char *type;
   luaL_checkstring(L, 2);
   lun_app_check_idle(L, "setText");
-  /* One types into a field that has the focus: a field with :focused takes
-   * it first, as a click would (node:focus()), so its FocusState names it
-   * (D01: "a value that SwiftUI updates as the placement of focus ...
-   * changes", https://developer.apple.com/documentation/swiftui/focusstate). */
+  lun_node_slot(L, LUN_ROLE_BINDING, "setText");
+  binding = lua_gettop(L);
+  lun_node_kind_check(L, "setText", fields, "typed into", "a TextField or a SecureField");
+  type = lunh(lun_state(L)->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TYPE, &len);
+  lun_binding_typed(L, binding, 2, type && len == 11 && memcmp(type, "SecureField", 11) == 0, "setText");
   if (lunh(lun_state(L)->rt, inspect, node_info, lun_node_check(L), LUN_ROLE_FOCUS, &ref, &slot) > 0) {
     lun_node_slot(L, LUN_ROLE_FOCUS, "setText");
-    lun_node_event(L, 0);
+    lun_node_event_now(L);
   }
-  lun_node_slot(L, LUN_ROLE_BINDING, "setText");
-  lun_node_kind_check(L, "setText", fields, "typed into", "a TextField or a SecureField");
-  {
-    size_t len;
-    const char *type = lunh(lun_state(L)->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TYPE, &len);
-    lun_binding_type(L, -1, 2, type && len == 11 && memcmp(type, "SecureField", 11) == 0, "setText");
-  }
+  lun_binding_set(L, binding, -1);
   lun_flush_now(L);
   return 0;
 }

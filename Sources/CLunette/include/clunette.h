@@ -361,8 +361,9 @@ int lun_list_scroll(lua_State *L, int recordRef, int64_t row);
  * node behind handle (which the node's userdata takes), with arg if given. */
 int lun_node_invoke(lua_State *L, int32_t handle, const char *method, const lun_HostValue *arg);
 /* Writes the binding a node keeps (a Toggle flips, a TextField takes text;
- * hasText 2: a SecureField's, never read as a number). */
-int lun_slot_binding(lua_State *L, int recordRef, int slot, const char *text, size_t len, int hasText);
+ * hasText 2: a SecureField's, never read as a number); a field typed into
+ * takes the focus first through its focus slot (0: none). */
+int lun_slot_binding(lua_State *L, int recordRef, int slot, const char *text, size_t len, int hasText, int focusSlot);
 /* A view's inputs as "name = value" lines (valid until the next call). */
 int lun_unit_inputs(lua_State *L, int recordRef, const char **text, size_t *len);
 /* A view's state as "name = value" lines (valid until the next call). */

@@ -98,6 +98,8 @@ void lun_binding_toggle(lua_State *L, int idx, const char *verb);
  * or — a TextField (not secure) whose binding holds a number — the number
  * it reads as (finite; raises for text that is none, never quoting it). [-0, +0] */
 void lun_binding_type(lua_State *L, int idx, int tidx, int secure, const char *verb);
+/* The value lun_binding_type would write, checked: pushed, not written. [-0, +1] */
+void lun_binding_typed(lua_State *L, int idx, int tidx, int secure, const char *verb);
 /* 1 if the binding at idx is a ui.Binding(get, set) (or scoped from one):
  * reading it runs the script's get. [-0, +0] */
 int lun_binding_is_functions(lua_State *L, int idx);

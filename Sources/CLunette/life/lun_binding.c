@@ -192,7 +192,7 @@ void lun_binding_toggle(lua_State *L, int idx, const char *verb) {
   lua_pop(L, 2);
 }
 
-void lun_binding_type(lua_State *L, int idx, int tidx, int secure, const char *verb) {
+void lun_binding_typed(lua_State *L, int idx, int tidx, int secure, const char *verb) {
   idx = lua_absindex(L, idx);
   tidx = lua_absindex(L, tidx);
   lun_binding_get(L, idx);
@@ -203,8 +203,14 @@ void lun_binding_type(lua_State *L, int idx, int tidx, int secure, const char *v
       lun_error_here(L, "%s: the text typed is no number, and the field's binding holds one "
                      "(a field bound to a number takes a number)", verb);
   } else lua_pushvalue(L, tidx);
+  lua_remove(L, -2);
+}
+
+void lun_binding_type(lua_State *L, int idx, int tidx, int secure, const char *verb) {
+  idx = lua_absindex(L, idx);
+  lun_binding_typed(L, idx, tidx, secure, verb);
   lun_binding_set(L, idx, -1);
-  lua_pop(L, 2);
+  lua_pop(L, 1);
 }
 
 int lun_binding_is_functions(lua_State *L, int idx) {

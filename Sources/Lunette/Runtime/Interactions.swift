@@ -157,9 +157,10 @@ extension LunetteRuntime {
         if text != nil, node.kind != .textField, node.kind != .secureField {
             throw LunetteError.script("setText: \(node.typeName)\(label) cannot be typed into (only a TextField or a SecureField can)")
         }
+        let focus = text == nil ? 0 : node.slot(for: Int32(LUN_ROLE_FOCUS)) ?? 0   // one types into the focused field
         let status = (text ?? "").withCString {
             lun_slot_binding(L, owner.recordRef, slot, $0, (text ?? "").utf8.count,
-                             text == nil ? 0 : node.kind == .secureField ? 2 : 1)
+                             text == nil ? 0 : node.kind == .secureField ? 2 : 1, focus)
         }
         guard status == LUN_OK else { throw LunetteError.script(lastError) }
         flush()

@@ -51,6 +51,35 @@ final class ReplClockTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(shown, 4, output)
     }
 
+    /// A hostile read of the piped reader: Ctrl-C while it waited for the
+    /// next line was ignored (it ended the session before, as the input's
+    /// end does); and a line that Ctrl-C stopped must not end the session.
+    func testWithInputPipedInCtrlCAtThePromptEndsTheSession() throws {
+        let binary = root.appendingPathComponent(".build/debug/lunette")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["repl"]
+        let out = Pipe(), inp = Pipe()
+        process.standardOutput = out
+        process.standardInput = inp
+        try process.run()
+        inp.fileHandleForWriting.write(Data("x = 1\nwhile true do end\n".utf8))
+        Thread.sleep(forTimeInterval: 0.8)
+        kill(process.processIdentifier, SIGINT)          // stops the loop: the session goes on
+        Thread.sleep(forTimeInterval: 0.5)
+        inp.fileHandleForWriting.write(Data("print('still ' .. x)\n".utf8))
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(process.processIdentifier, SIGINT)          // at the prompt: the session ends, the pipe still open
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertFalse(process.isRunning, "Ctrl-C at the prompt ended the session")
+        if process.isRunning { process.terminate() }
+        try inp.fileHandleForWriting.close()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(output.contains("still 1"), output)
+    }
+
     func testTimersTickWhileThePromptWaitsAndThePartialLineSurvives() throws {
         let binary = root.appendingPathComponent(".build/debug/lunette")
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")

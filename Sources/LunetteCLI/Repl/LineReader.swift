@@ -87,34 +87,52 @@ final class LineReader {
         return .line(line)
     }
 
-    /// Piped input's bytes read but not yet taken as lines, and whether it ended.
+    /// Piped input's bytes read: from `head` on, not yet taken as lines
+    /// (taken lines are dropped in bulk, not one by one); `scanned`: how far
+    /// a line break has been looked for (each byte is looked at once, however
+    /// long a line is); whether the input ended.
     private var pending: [UInt8] = []
+    private var head = 0, scanned = 0
     private var pipeEnded = false
 
     /// The next line of piped input, echoed after its prompt. While none
     /// has come, the clock runs as at a terminal (`due`, `idle`): a session
     /// fed by a script that pauses sees its timers fire and tasks wake, and
     /// what they re-render is printed above the prompt, drawn again after.
+    /// Ctrl-C while it waits ends the session, as the end of the input does.
     private func readPiped(prompt: String, due: () -> Double?, idle: () -> [String]) -> Input {
         print(prompt, terminator: "")
         fflush(stdout)
+        _ = Interrupts.takePressed()                     // a Ctrl-C that stopped the last line was that line's
+        Interrupts.atPrompt = true
+        defer { Interrupts.atPrompt = false }
         while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                var bytes = pending[..<newline]
-                if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
-                let line = String(decoding: bytes, as: UTF8.self)
-                pending.removeSubrange(...newline)
+            if let newline = pending[max(head, scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
+                var end = newline
+                if end > head, pending[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                let line = String(decoding: pending[head..<end], as: UTF8.self)
+                head = newline + 1
+                scanned = head
+                if head > 1 << 16, head * 2 > pending.count {   // what was taken goes, in bulk
+                    pending.removeSubrange(..<head)
+                    scanned -= head
+                    head = 0
+                }
                 return echoed(line)
             }
+            scanned = pending.count
             if pipeEnded {
-                guard !pending.isEmpty else { print(); return .end }
-                let line = String(decoding: pending, as: UTF8.self)     // a last line without its line break
+                guard head < pending.count else { print(); return .end }
+                let line = String(decoding: pending[head...], as: UTF8.self)     // a last line without its line break
                 pending = []
+                head = 0
+                scanned = 0
                 return echoed(line)
             }
             let milliseconds = due().map { Int32(min(max(0, $0) * 1000 + 1, 60_000)) } ?? -1
             var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, milliseconds)
+            if Interrupts.takePressed() { print(); return .end }
             if ready > 0 {
                 var chunk = [UInt8](repeating: 0, count: 1 << 16)
                 let count = chunk.withUnsafeMutableBytes { Foundation.read(STDIN_FILENO, $0.baseAddress, $0.count) }

@@ -71,6 +71,14 @@ final class ReloadTests: XCTestCase {
         XCTAssertTrue(runtime.text(of: appA).contains("A2 0"), runtime.text(of: appA))
         XCTAssertTrue(runtime.text(of: appB).contains("B 1"), "the other script's app keeps its state: \(runtime.text(of: appB))")
 
+        // the same file named another way (a host's watcher reports absolute
+        // paths, a link): the same script (a hostile read: two apps, two timers)
+        let link = dir.appendingPathComponent("link.lua").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: a)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        _ = try runtime.reload(file: dir.appendingPathComponent("sub/../a.lua").path)
+        _ = try runtime.reload(file: link)
+        XCTAssertEqual(runtime.apps.map(\.idNumber), [appA, appB, mounted].map(\.idNumber))
         let c = dir.appendingPathComponent("c.lua").path      // reloading a script never run: a first run
         try script("C").write(toFile: c, atomically: true, encoding: .utf8)
         let appC = try XCTUnwrap(runtime.reload(file: c))

@@ -311,8 +311,8 @@ public final class LunetteRuntime {
     /// else an error naming it and `script` (its path or chunk name).
     private func run(bytes: Data, name: String, viewOrNothing script: String) throws -> App? {
         let outer = mounting.running
-        mounting.running = name                        // the apps it mounts, its timers and effects are its own (reload)
-        scriptWork(LUN_SCRIPT_RUNNING, name)
+        mounting.running = Self.script(name)           // the apps it mounts, its timers and effects are its own (reload)
+        scriptWork(LUN_SCRIPT_RUNNING, mounting.running)
         defer { mounting.running = outer; scriptWork(LUN_SCRIPT_RUNNING, outer) }
         let ref = try runChunk(bytes, name: name)
         guard ref > 0 else { return nil }
@@ -419,10 +419,11 @@ public final class LunetteRuntime {
         }
         try forgetLoadedModules()
         guard lun_reloading(L, 1) == LUN_OK else { throw LunetteError.setup(lastError) }
-        mounting.reloading = apps.filter { $0.script == "@\(path)" }
-        scriptWork(LUN_SCRIPT_ASIDE, "@\(path)")        // its last run's timers and effects: ended if this run succeeds
+        let script = Self.script("@\(path)")
+        mounting.reloading = apps.filter { $0.script == script }
+        scriptWork(LUN_SCRIPT_ASIDE, script)            // its last run's timers and effects: ended if this run succeeds
         defer {
-            scriptWork(succeeded ? LUN_SCRIPT_KEEP_NEW : LUN_SCRIPT_KEEP_OLD, "@\(path)")
+            scriptWork(succeeded ? LUN_SCRIPT_KEEP_NEW : LUN_SCRIPT_KEEP_OLD, script)
             // A script that failed leaves the views it did not replace on screen: the last good frame.
             if succeeded { for app in mounting.reloading ?? [] { removeApp(app) } }
             mounting.reloading = nil
@@ -438,6 +439,16 @@ public final class LunetteRuntime {
     /// Tells C which script runs, or what becomes of a script's work (the
     /// timer subscriptions and effects its runs started at their top level:
     /// `core/lun_scriptwork.c`). Out of memory, C keeps what it had.
+    /// What names a script across its runs: a file's chunk name ("@path")
+    /// by its absolute, standardized path with links resolved (a host may
+    /// run "scripts/a.lua" and reload "/srv/app/scripts/a.lua"); any other
+    /// chunk name as it is.
+    static func script(_ chunkName: String) -> String {
+        guard chunkName.hasPrefix("@") else { return chunkName }
+        let url = URL(fileURLWithPath: String(chunkName.dropFirst()))
+        return "@" + url.standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
     private func scriptWork(_ op: Int, _ name: String?) {
         guard let name else { _ = lun_script_work(L, Int32(op), nil, 0); return }
         _ = name.utf8CString.withUnsafeBufferPointer { lun_script_work(L, Int32(op), $0.baseAddress, $0.count - 1) }
@@ -450,8 +461,9 @@ public final class LunetteRuntime {
     /// the script is reloaded or unloaded). `name` is the chunk name the
     /// script ran as: "@path" for `run(file: "path")`.
     public func unload(script name: String) {
-        scriptWork(LUN_SCRIPT_END, name)
-        for app in apps where app.script == name { unmount(app) }
+        let script = Self.script(name)
+        scriptWork(LUN_SCRIPT_END, script)
+        for app in apps where app.script == script { unmount(app) }
     }
 
     /// Ends the script run from `path` (`unload(script: "@" + path)`).

@@ -358,8 +358,8 @@ struct RenderCounts {
 public final class App {
     let id: Int32
     var root: Unit!
-    /// The chunk name of the script whose run mounted it ("@path"); nil for
-    /// one mounted otherwise (an action's `ui.mount`, a line evaluated).
+    /// The script whose run mounted it (`LunetteRuntime.script`: "@/abs/path"
+    /// for a file); nil for one mounted otherwise (an action's `ui.mount`, a line evaluated).
     var script: String?
     /// Body runs by view type id (names are the runtime's: ViewTypes).
     @exclusivity(unchecked) var renderCounts = RenderCounts()

@@ -583,6 +583,26 @@ static void lun_walk_content(lua_State *L, lun_Walk *W, int v, int kind, int row
 }
 
 /* Walks one view value (or a view type, or a plain array of views). */
+/* Raises: the value at v, where a view was expected, named by its type
+ * and — a string, a number or a boolean — by its value (a short string's
+ * start), never by running its __tostring. */
+static void lun_walk_not_view(lua_State *L, int v) {
+  size_t len = 0;
+  int t = lua_type(L, v);
+  if (t == LUA_TSTRING) {
+    const char *s = lua_tolstring(L, v, &len);
+    lua_pushlstring(L, s, len > 60 ? 60 : len);
+    lun_push_quoted(L, -1);
+    luaL_error(L, "expected a view, got a string, %s%s", lua_tostring(L, -1), len > 60 ? "…" : "");
+  }
+  if (t == LUA_TNUMBER || t == LUA_TBOOLEAN) {
+    lua_pushvalue(L, v);
+    luaL_error(L, "expected a view, got a %s, %s", luaL_typename(L, v),
+               t == LUA_TBOOLEAN ? (lua_toboolean(L, v) ? "true" : "false") : lua_tostring(L, -1));
+  }
+  luaL_error(L, "expected a view, got a %s", luaL_typename(L, v));
+}
+
 /* A view value shared along many paths (40 children of 40 children of one
  * Text, 4 deep: 2.5 million nodes) is walked once per path, in C: the walk
  * looks at the budget every LUN_BUDGET_CHECK_EVERY nodes. */
@@ -609,10 +629,8 @@ LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
     return;
   }
   if (t == LUA_TTABLE && !lua_getmetatable(L, v)) { lun_walk_children(L, W, v, 0, 0, 0); W->depth--; return; }
-  if (t != LUA_TTABLE || lua_topointer(L, -1) != S->viewMeta) {   /* a view value: that one metatable (lun_is_view) */
-    lun_describe(L, v, 1);                        /* the value, not only its type: "got a string, "a"" */
-    luaL_error(L, "expected a view, got a %s, %s", luaL_typename(L, v), lua_tostring(L, -1));
-  }
+  if (t != LUA_TTABLE || lua_topointer(L, -1) != S->viewMeta) lun_walk_not_view(L, v);   /* a view value: that
+                                                     one metatable (lun_is_view) */
   lua_pop(L, 1);
   lun_getkey(L, S, v, LUN_K_KIND);
   kind = (int)lua_tointeger(L, -1);

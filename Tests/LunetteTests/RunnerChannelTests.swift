@@ -269,6 +269,23 @@ extension CommandLineTests {
         XCTAssertTrue(result.output.hasSuffix("0 passed, 1 failed\n"), result.output)
     }
 
+    /// A hostile read: an after_each that hangs past the time limit failed
+    /// its test ("timed out") where a failing one leaves the test's verdict
+    /// and is listed apart, as busted does.
+    func testAnAfterEachThatHangsIsListedApartFromItsTest() throws {
+        let file = try specFile(#"""
+            describe("blk", function()
+              after_each(function() while true do end end)
+              it("passes on its own", function() end)
+            end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try lunette(["test", "--timeout", "1", file.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("✓ blk passes on its own"), result.output)
+        XCTAssertTrue(result.output.contains("✗ blk after_each\n      timed out after 1s"), result.output)
+    }
+
     /// As busted: a block's lazy setup runs before the first test of a
     /// nested block, a setup that failed is one failure and the tests of
     /// nested blocks do not run (before, they ran), and an error in a describe's body fails that

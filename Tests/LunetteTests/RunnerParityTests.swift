@@ -151,6 +151,18 @@ final class RunnerParityTests: XCTestCase {
             setup(function() error("setup broke") end)
             it("never runs", function() end)
           end)
+          -- a hostile read: a failing before_each is named in its test's place,
+          -- and one function declared as two hooks is each by its own name
+          describe("a before_each", function()
+            before_each(function() error("before broke") end)
+            it("is named by its hook", function() end)
+          end)
+          local shared = function() error("shared broke") end
+          describe("one function", function()
+            setup(shared)
+            teardown(shared)
+            it("never runs either", function() end)
+          end)
         end)
         describe("a find in before_each", function()
           local node
@@ -214,7 +226,10 @@ final class RunnerParityTests: XCTestCase {
 
         let ours = try lunetteTest(directory)               // the first run writes the snapshots
         let theirs = try busted(directory)                  // busted reads them
-        XCTAssertEqual(ours.verdicts.count, 32, ours.output)   // the two pending ones are neither
+        XCTAssertEqual(ours.verdicts.count, 35, ours.output)   // the two pending ones are neither
+        XCTAssertEqual(ours.verdicts["hooks that fail a before_each before_each"], false, ours.output)
+        XCTAssertEqual(ours.verdicts["hooks that fail one function setup"], false, ours.output)
+        XCTAssertEqual(ours.verdicts["hooks that fail one function teardown"], false, ours.output)
         XCTAssertEqual(ours.verdicts["hooks that fail an after_each after_each"], false, ours.output)
         XCTAssertEqual(ours.verdicts["hooks that fail a setup setup"], false, ours.output)
         XCTAssertNil(ours.verdicts["hooks that fail a setup never runs"], ours.output)

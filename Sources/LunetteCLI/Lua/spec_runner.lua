@@ -463,14 +463,10 @@ function pending(name)
   table.insert(current.children, { name = name, pending = true, parent = current })
 end
 
--- Each hook as it was declared: a failing one is reported as busted names
--- it, "<block> <the name it was declared with>" ("outer lazy_setup").
-local hookNames = setmetatable({}, { __mode = "k" })
+-- Each hook is kept with the name it was declared with: a failing one is
+-- reported as busted names it, "<block> <that name>" ("outer lazy_setup").
 local function hook(list, name)
-  return function(fn)
-    table.insert(current[list], fn)
-    hookNames[fn] = name
-  end
+  return function(fn) table.insert(current[list], { fn = fn, name = name }) end
 end
 before_each = hook("before", "before_each")
 after_each = hook("after", "after_each")
@@ -611,13 +607,16 @@ local function run_test(test)
   local blocks = chain_of(test.parent)
   local ok, err = true, nil
   finals = {}
-  test.afters, test.afterErrors = {}, {}
+  test.afters, test.afterErrors, test.beforeError, test.verdict = {}, {}, nil, nil
   for i = #blocks, 1, -1 do
-    for _, fn in ipairs(blocks[i].after) do test.afters[#test.afters + 1] = { fn = fn, block = blocks[i] } end
+    for _, h in ipairs(blocks[i].after) do test.afters[#test.afters + 1] = { fn = h.fn, name = h.name, block = blocks[i] } end
   end
   for _, block in ipairs(blocks) do
-    for _, fn in ipairs(block.before) do
-      if ok then ok, err = xpcall(fn, message_of) end
+    for _, h in ipairs(block.before) do
+      if ok then
+        ok, err = xpcall(h.fn, message_of)
+        if not ok and err ~= stopPending then test.beforeError = { block = block, name = h.name } end   -- busted names the hook
+      end
     end
   end
   inBody = true
@@ -627,11 +626,14 @@ local function run_test(test)
     local ok2, err2 = xpcall(remove(finals), message_of)
     if (ok or err == stopPending) and not ok2 then ok, err = ok2, err2 end
   end
+  test.verdict = { ok = ok, err = err }           -- a hung after_each does not take it away
   while #test.afters > 0 do                       -- as busted: an after_each's error is its own, the test's stands
     local after = remove(test.afters, 1)
+    test.running = after
     local ok2, err2 = xpcall(after.fn, message_of)
-    if not ok2 then test.afterErrors[#test.afterErrors + 1] = { block = after.block, message = err2 } end
+    if not ok2 then test.afterErrors[#test.afterErrors + 1] = { block = after.block, name = after.name, message = err2 } end
   end
+  test.running = nil
   flush_ui()                                      -- what its last unmount left to run (onDisappear, a
   local problems = unexpected_problems(test.fullName)   -- cancelled task's end) is the test's
   if ok and problems then ok, err = false, problems end
@@ -707,6 +709,7 @@ local function run_cleanup(test, timeout)
   inBody = false
   while #finals > 0 do run_limited(timeout, remove(finals)) end
   while test.afters and #test.afters > 0 do run_limited(timeout, remove(test.afters, 1).fn) end
+  test.running = nil
 end
 
 -- Loads a spec file and runs what it declared, handing out one record per
@@ -747,9 +750,9 @@ end
 -- Runs block-level hooks (setup, teardown) as a limited run; returns ok,
 -- message and the failing hook's declared name.
 local function run_hooks(hooks, timeout)
-  for _, fn in ipairs(hooks) do
-    local ok, err = run_limited(timeout, fn)
-    if not ok then return false, message_of(err), hookNames[fn] end
+  for _, h in ipairs(hooks) do
+    local ok, err = run_limited(timeout, h.fn)
+    if not ok then return false, message_of(err), h.name end
   end
   return true
 end
@@ -835,15 +838,23 @@ function lunette_spec_run(path, options)
             local started = clock()
             running.name, running.snapshots = name, 0
             local good, message, timedOut = run_watched(child, timeout)
+            local hung = timedOut and child.running   -- stopped in an after_each: the test had its verdict
+            if hung then
+              child.afterErrors[#child.afterErrors + 1] = { block = hung.block, name = hung.name, message = message }
+              good, message = child.verdict.ok, child.verdict.err
+            end
             if timedOut then run_cleanup(child, timeout) end   -- it stopped midway (its limit, a yield)
             running.name = nil
             if message == stopPending then
               record("skipped", name, "pending" .. (stopPending.message and ": " .. tostring(stopPending.message) or ""))
+            elseif not good and child.beforeError then   -- as busted: the hook that failed, in the test's place
+              record("failed", block_name(child.beforeError.block) .. " " .. child.beforeError.name, message_of(message),
+                     clock() - started)
             else
               record(good and "passed" or "failed", name, not good and message_of(message) or nil, clock() - started)
             end
             for _, failure in ipairs(child.afterErrors or {}) do
-              record("failed", block_name(failure.block) .. " after_each", message_of(failure.message))
+              record("failed", block_name(failure.block) .. " " .. failure.name, message_of(failure.message))
             end
           end
         end

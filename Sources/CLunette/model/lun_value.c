@@ -62,9 +62,64 @@ void lun_push_key(lua_State *L, int idx) {
   lua_concat(L, 3);
 }
 
-/* Pushes a short readable description of a table's contents. [-0, +1] */
+/* The most keys outside a table's list part a description looks at: past
+ * them it shows "..." (a label never walks a huge table). */
+#define LUN_DESCRIBE_KEYS_SEEN 4096
+
+/* Where a key sorts among a table's keys when shown: numbers, then strings,
+ * then booleans, then anything else. */
+static int lun_key_rank(lua_State *L, int idx) {
+  switch (lua_type(L, idx)) {
+    case LUA_TNUMBER: return 0;
+    case LUA_TSTRING: return 1;
+    case LUA_TBOOLEAN: return 2;
+    default: return 3;
+  }
+}
+
+/* 1 if the key at a sorts before the key at b (numbers and strings by
+ * value: no metamethod runs for them; false before true). [-0, +0] */
+static int lun_key_before(lua_State *L, int a, int b) {
+  int ra = lun_key_rank(L, a), rb = lun_key_rank(L, b);
+  if (ra != rb) return ra < rb;
+  if (ra <= 1) return lua_compare(L, a, b, LUA_OPLT);
+  if (ra == 2) return !lua_toboolean(L, a) && lua_toboolean(L, b);
+  return 0;
+}
+
+/* Pushes a list of the first `most` keys of the table at idx outside its
+ * list part (1..len), in sorted order (so a description reads the same in
+ * every run: Lua's order of a table's keys is not), and sets *more when it
+ * has others. [-0, +1] */
+static void lun_sorted_keys(lua_State *L, int idx, lua_Integer len, int most, int *more) {
+  int keys, count = 0, seen = 0, i;
+  *more = 0;
+  lua_createtable(L, most + 1, 0);
+  keys = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    lua_pop(L, 1);
+    if (++seen > LUN_DESCRIBE_KEYS_SEEN) { lua_pop(L, 1); *more = 1; break; }
+    if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1 && lua_tointeger(L, -1) <= len) continue;
+    for (i = count; i > 0; i--) {                 /* insertion into the sorted few */
+      lua_rawgeti(L, keys, i);
+      if (!lun_key_before(L, -2, -1)) { lua_pop(L, 1); break; }
+      lua_rawseti(L, keys, i + 1);
+    }
+    if (i < most) {
+      lua_pushvalue(L, -1);
+      lua_rawseti(L, keys, i + 1);
+      if (count < most) count++; else *more = 1;
+    } else *more = 1;
+    lua_pushnil(L);
+    lua_rawseti(L, keys, most + 1);               /* one past the few: dropped */
+  }
+}
+
+/* Pushes a short readable description of a table's contents: its list's
+ * first entries, then its other keys in sorted order. [-0, +1] */
 static void lun_describe_table(lua_State *L, int idx, int depth) {
-  int n = 0, acc, skipped = 0;
+  int n = 0, acc, keys, more, k;
   lua_Integer i, len = (lua_Integer)lua_rawlen(L, idx);
   lua_pushliteral(L, "{");
   acc = lua_gettop(L);
@@ -75,30 +130,27 @@ static void lun_describe_table(lua_State *L, int idx, int depth) {
     lua_remove(L, -2);
     lun_append(L, acc);
   }
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {
-    if (lua_isinteger(L, -2) && lua_tointeger(L, -2) >= 1 && lua_tointeger(L, -2) <= len) {
-      if (++skipped > 4096) { lua_pop(L, 2); break; }   /* a long list (shown "..."): not walked whole */
-      lua_pop(L, 1);
-      continue;
-    }
-    if (n >= 8) { lua_pop(L, 2); break; }
+  lun_sorted_keys(L, idx, len, 8 - n, &more);
+  keys = lua_gettop(L);
+  for (k = 1; lua_rawgeti(L, keys, k) != LUA_TNIL; k++) {
     if (n++) { lua_pushliteral(L, ", "); lun_append(L, acc); }
-    if (lua_type(L, -2) == LUA_TSTRING) {
-      lun_push_key(L, -2);
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      lun_push_key(L, -1);
       lua_pushliteral(L, "=");
       lua_concat(L, 2);
     } else {
-      lun_describe(L, -2, 0);
+      lun_describe(L, -1, 0);
       lua_pushfstring(L, "[%s]=", lua_tostring(L, -1));
       lua_remove(L, -2);
     }
     lun_append(L, acc);
+    lua_rawget(L, idx);                           /* the key's value */
     lun_describe(L, -1, depth - 1);
     lun_append(L, acc);
     lua_pop(L, 1);
   }
-  lua_pushstring(L, n >= 8 || len > 8 ? ", ...}" : "}");
+  lua_pop(L, 2);                                  /* the nil ending the list, the list */
+  lua_pushstring(L, more || len > 8 ? ", ...}" : "}");
   lun_append(L, acc);
 }
 

@@ -47,7 +47,7 @@ struct RunCommand: ParsableCommand {
             print(render(runtime), terminator: "")
             _ = reportProblems(runtime)
             printError("error: \(error)")
-            throw ExitCode(1)
+            if !watch { throw ExitCode(1) }          // --watch waits for the fix, as after a later save's error
         }
         runtime.flush()
         var shown = render(runtime)

@@ -90,6 +90,29 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(repl.output.contains("no view named Nope is rendered"), repl.output)
     }
 
+    /// An author's report: `run --watch` quit when the script's first run
+    /// failed, leaving nothing to fix and save into (a later save's error
+    /// was already waited out).
+    func testWatchWaitsForTheFixOfAFirstRunThatFailed() throws {
+        let file = try temporaryScript("local ui = require('lunette')\nreturn ui.Text('hi' ..)\n")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = root.appendingPathComponent(".build/debug/lunette")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: process.executableURL!.path), "run swift build first")
+        process.arguments = ["run", "--watch", "--for", "3", file.path]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        Thread.sleep(forTimeInterval: 1)
+        try "local ui = require('lunette')\nreturn ui.Text('fixed')\n".write(to: file, atomically: true, encoding: .utf8)
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertTrue(errors.contains("unexpected symbol"), errors)
+        XCTAssertTrue(output.contains("Text \"fixed\""), output)
+    }
+
     func testASyntaxErrorIsReportedWithItsLineAndExitCode1() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("broken_\(UUID().uuidString).lua")
         try "local ui = require('lunette')\nreturn ui.Text('x'\n".write(to: file, atomically: true, encoding: .utf8)

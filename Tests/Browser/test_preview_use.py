@@ -604,6 +604,14 @@ end })()
 """
 
 
+NUMBER_FIELD = """
+local ui = require("lunette")
+return ui.View("Qty", { state = { qty = 12 }, body = function(self)
+  return ui.VStack { ui.TextField("Quantity", self["$qty"]), ui.Text("qty " .. self.qty) }
+end })()
+"""
+
+
 class FocusTests(unittest.TestCase):
     """A fresh user's report: the page ignored the tree's focus, so after
     Return moved the focus state to the password, typing still went into the
@@ -653,6 +661,20 @@ class FocusTests(unittest.TestCase):
             expect(page.locator("span", has_text="typed: ada / pw / xy")).to_be_visible(timeout=10000)
             expect(page.locator("span", has_text="log: [A:ada][B:pw]")).to_be_visible()
             expect(page.locator("#apps input[placeholder=C]")).to_be_focused()
+
+    def test_editing_a_number_field_through_text_that_is_no_number_yet_is_no_error(self):
+        # An author's report: clearing a field bound to a number, then typing
+        # "-3", put "the text typed is no number" in the timeline twice.
+        with previewing(NUMBER_FIELD, "qty.lua") as page:
+            field = page.locator("#apps input[type=text]")
+            field.click()
+            field.press("End")
+            field.press("Backspace")
+            field.press("Backspace")
+            field.press_sequentially("-3", delay=80)
+            expect(page.locator("span", has_text=re.compile("^qty -3$"))).to_be_visible()
+            time.sleep(0.3)
+            self.assertEqual(timeline_errors(page), [])
 
     def test_keys_typed_after_a_return_that_changes_nothing_stay_in_the_field(self):
         with previewing(SLOW_LOGIN, "login.lua") as page:

@@ -604,6 +604,17 @@ end })()
 """
 
 
+DISMISSING = """
+local ui = require("lunette")
+return ui.View("Search", { state = { q = "", sent = "" }, focusState = { isFocused = false }, body = function(self)
+  return ui.VStack {
+    ui.TextField("Query", self["$q"]):focused(self["$isFocused"]):onSubmit(function() self.sent = self.q; self.isFocused = false end),
+    ui.Text("focused: " .. tostring(self.isFocused) .. " sent: " .. self.sent),
+  }
+end })()
+"""
+
+
 NUMBER_FIELD = """
 local ui = require("lunette")
 return ui.View("Qty", { state = { qty = 12 }, body = function(self)
@@ -661,6 +672,21 @@ class FocusTests(unittest.TestCase):
             expect(page.locator("span", has_text="typed: ada / pw / xy")).to_be_visible(timeout=10000)
             expect(page.locator("span", has_text="log: [A:ada][B:pw]")).to_be_visible()
             expect(page.locator("#apps input[placeholder=C]")).to_be_focused()
+
+    def test_a_focus_state_the_script_sets_false_takes_the_caret_away(self):
+        # An author's report: onSubmit set the Bool focus state false and the
+        # caret stayed in the field, taking the next keys.
+        with previewing(DISMISSING, "search.lua") as page:
+            field = page.locator("#apps input[placeholder=Query]")
+            field.click()
+            expect(page.locator("span", has_text="focused: true")).to_be_visible()
+            page.keyboard.type("cats")
+            page.keyboard.press("Enter")
+            expect(page.locator("span", has_text="focused: false sent: cats")).to_be_visible()
+            expect(page.locator("#apps input[placeholder=Query]")).not_to_be_focused()
+            page.keyboard.type("!")
+            time.sleep(0.3)
+            expect(page.locator("#apps input[placeholder=Query]")).to_have_value("cats")
 
     def test_editing_a_number_field_through_text_that_is_no_number_yet_is_no_error(self):
         # An author's report: clearing a field bound to a number, then typing

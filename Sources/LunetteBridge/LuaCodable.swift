@@ -29,6 +29,8 @@ extension LuaCodable {
             return try decoder.decode(Self.self, from: data)
         } catch let error as DecodingError {
             throw LuaConversionError(expected: "\(luaTypeName): \(LuaCodableValues.describe(error))", got: value.typeName)
+        } catch {                                        // the JSON between them refused it: said, not raw
+            throw LuaConversionError(expected: "\(luaTypeName) (\(error.localizedDescription))", got: value.typeName)
         }
     }
 }
@@ -53,6 +55,9 @@ enum LuaCodableValues {
         case .keyNotFound(let key, _): return "missing '\(key.stringValue)'"
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             return "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' must be \(type)"
+        case .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return (path.isEmpty ? "" : "'\(path)': ") + context.debugDescription
         default: return "\(error)"
         }
     }

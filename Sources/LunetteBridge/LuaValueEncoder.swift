@@ -54,6 +54,12 @@ enum LuaValueEncoder {
         }
     }
 
+    /// A `Float` as the shortest decimal that reads back as it (0.1, not
+    /// 0.10000000149011612: Lua's numbers are doubles), as JSON wrote it.
+    fileprivate static func float(_ value: Float) -> LuaValue {
+        .double(Double(String(describing: value)) ?? Double(value))
+    }
+
     /// An integer as a Lua integer when it fits one, else as a float.
     fileprivate static func integer<I: BinaryInteger>(_ value: I) -> LuaValue {
         Int(exactly: value).map(LuaValue.int) ?? .double(Double(value))
@@ -85,7 +91,7 @@ enum LuaValueEncoder {
         mutating func encode(_ value: Bool, forKey key: Key) throws { slot.child(key.stringValue).scalar = .bool(value) }
         mutating func encode(_ value: String, forKey key: Key) throws { slot.child(key.stringValue).scalar = .string(value) }
         mutating func encode(_ value: Double, forKey key: Key) throws { slot.child(key.stringValue).scalar = .double(value) }
-        mutating func encode(_ value: Float, forKey key: Key) throws { slot.child(key.stringValue).scalar = .double(Double(value)) }
+        mutating func encode(_ value: Float, forKey key: Key) throws { slot.child(key.stringValue).scalar = float(value) }
         mutating func encode(_ value: Int, forKey key: Key) throws { slot.child(key.stringValue).scalar = .int(value) }
         mutating func encode(_ value: Int8, forKey key: Key) throws { slot.child(key.stringValue).scalar = integer(value) }
         mutating func encode(_ value: Int16, forKey key: Key) throws { slot.child(key.stringValue).scalar = integer(value) }
@@ -121,7 +127,7 @@ enum LuaValueEncoder {
         mutating func encode(_ value: Bool) throws { slot.element().scalar = .bool(value) }
         mutating func encode(_ value: String) throws { slot.element().scalar = .string(value) }
         mutating func encode(_ value: Double) throws { slot.element().scalar = .double(value) }
-        mutating func encode(_ value: Float) throws { slot.element().scalar = .double(Double(value)) }
+        mutating func encode(_ value: Float) throws { slot.element().scalar = float(value) }
         mutating func encode(_ value: Int) throws { slot.element().scalar = .int(value) }
         mutating func encode(_ value: Int8) throws { slot.element().scalar = integer(value) }
         mutating func encode(_ value: Int16) throws { slot.element().scalar = integer(value) }
@@ -150,7 +156,7 @@ enum LuaValueEncoder {
         mutating func encode(_ value: Bool) throws { slot.scalar = .bool(value) }
         mutating func encode(_ value: String) throws { slot.scalar = .string(value) }
         mutating func encode(_ value: Double) throws { slot.scalar = .double(value) }
-        mutating func encode(_ value: Float) throws { slot.scalar = .double(Double(value)) }
+        mutating func encode(_ value: Float) throws { slot.scalar = float(value) }
         mutating func encode(_ value: Int) throws { slot.scalar = .int(value) }
         mutating func encode(_ value: Int8) throws { slot.scalar = integer(value) }
         mutating func encode(_ value: Int16) throws { slot.scalar = integer(value) }

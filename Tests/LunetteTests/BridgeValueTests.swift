@@ -21,6 +21,7 @@ final class BridgeValueTests: XCTestCase {
         var since: Date
         var ratio: Double
         var count: Int
+        var share: Float = 0.1
     }
 
     @Observable final class Log: LuaExposed {
@@ -134,10 +135,15 @@ final class BridgeValueTests: XCTestCase {
         try runtime.setGlobal("log", to: log)
         XCTAssertEqual(try runtime.evaluate("return log.visit.since, math.type(log.visit.ratio), math.type(log.visit.count)"),
                        ["86400.0", "float", "integer"])
+        XCTAssertEqual(try runtime.evaluate("return log.visit.share == 0.1"), ["true"], "a Float as the decimal it reads as")
         log.visit.ratio = .nan
         XCTAssertEqual(try runtime.evaluate("local r = log.visit.ratio; return r ~= r, log.visit.count"), ["true", "3"])
-        _ = try runtime.evaluate("log.visit = { since = 172800, ratio = 0.5, count = 4 }")
-        XCTAssertEqual(log.visit, Visit(since: Date(timeIntervalSince1970: 172_800), ratio: 0.5, count: 4))
+        _ = try runtime.evaluate("log.visit = { since = 172800, ratio = 0.5, count = 4, share = 0.25 }")
+        XCTAssertEqual(log.visit, Visit(since: Date(timeIntervalSince1970: 172_800), ratio: 0.5, count: 4, share: 0.25))
+        XCTAssertThrowsError(try runtime.evaluate("log.visit = { since = 0, ratio = 0, count = 1e300, share = 0 }")) { error in
+            XCTAssertTrue("\(error)".contains("cannot set 'visit': expected Visit (a table)"), "\(error)")
+            XCTAssertFalse("\(error)".contains("DecodingError"), "said, not dumped: \(error)")
+        }
         XCTAssertThrowsError(try runtime.evaluate("log.visit = { since = 0, ratio = 0/0, count = 1 }")) { error in
             XCTAssertTrue("\(error)".contains("finite numbers"), "\(error)")
         }

@@ -159,9 +159,10 @@ void lun_sources_wrap_searcher(lua_State *L);                                   
 void lun_sources_wrap_file_loaders(lua_State *L);                                      /* [-0, +0] */
 int32_t lun_sources_number(lua_State *L, lun_State *S, const char *source, size_t srclen);   /* may raise */
 
-/* lun_scriptwork.c: the handle at idx, cancelled by `cancel(handle)`, is the
- * running script's work (lun_script_work), if a script runs. [-0, +0] */
-void lun_script_adopt(lua_State *L, int idx, lua_CFunction cancel);
+/* lun_scriptwork.c: the handle at idx, cancelled by `cancel(handle)` and
+ * still running while `live(handle)` says true, is the running script's
+ * work (lun_script_work), if a script runs. [-0, +0] */
+void lun_script_adopt(lua_State *L, int idx, lua_CFunction cancel, lua_CFunction live);
 
 /* lun_protect.c: protected runs, their error kept as the last error message */
 extern const char lun_key_lasterror, lun_key_fallback, lun_key_toodeep;

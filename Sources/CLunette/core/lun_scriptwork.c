@@ -4,16 +4,47 @@
  * belong to the script. A reload of it ends what its last run started once
  * the new run succeeded (a failed reload ends what it started itself and
  * keeps the old); unloading it ends them all. Each is kept with the C
- * function that cancels it, so this room names no higher one.
+ * functions that cancel it and tell whether it ended, so this room names no
+ * higher one.
  *
  * Registry: lun_key_script, the running script's name (absent: none);
- * lun_key_works and lun_key_aside, name -> { handle, cancel, handle, cancel, … }.
+ * lun_key_works and lun_key_aside, name -> { handle, cancel, live, … } (cancel(handle)
+ * ends it, live(handle) says whether it has not ended: the ended ones are
+ * dropped as the list grows, so it holds about what still runs).
  */
 #include "core/core.h"
 
 static const char lun_key_script = 0, lun_key_works = 0, lun_key_aside = 0;
 
-void lun_script_adopt(lua_State *L, int idx, lua_CFunction cancel) {
+/* How many entries (three each) a script's list holds before the ended
+ * ones are dropped; after each compaction, twice what was kept. */
+#define LUN_WORK_FIRST_LIMIT (64 * 3)
+
+/* Drops from the list on top the handles that ended (their `live` says 0),
+ * and sets the list's next limit. [-0, +0] */
+static void lun_script_compact(lua_State *L) {
+  int list = lua_gettop(L);
+  lua_Integer i, n = (lua_Integer)lua_rawlen(L, list), kept = 0;
+  for (i = 1; i + 2 <= n; i += 3) {
+    int live;
+    lua_rawgeti(L, list, i + 2);
+    lua_rawgeti(L, list, i);
+    lua_call(L, 1, 1);
+    live = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (!live) continue;
+    if (kept != i - 1) {
+      int k;
+      for (k = 0; k < 3; k++) { lua_rawgeti(L, list, i + k); lua_rawseti(L, list, kept + 1 + k); }
+    }
+    kept += 3;
+  }
+  for (i = n; i > kept; i--) { lua_pushnil(L); lua_rawseti(L, list, i); }
+  lua_pushinteger(L, kept * 2 > LUN_WORK_FIRST_LIMIT ? kept * 2 : LUN_WORK_FIRST_LIMIT);
+  lua_setfield(L, list, "limit");
+}
+
+void lun_script_adopt(lua_State *L, int idx, lua_CFunction cancel, lua_CFunction live) {
   lun_State *S = lun_state(L);
   lua_Integer n;
   if (S->inBody || lunh(S->rt, scheduler, flushing)) return;   /* a view's or an event's: not the script's */
@@ -29,17 +60,24 @@ void lun_script_adopt(lua_State *L, int idx, lua_CFunction cancel) {
     lua_rawset(L, -4);
   }
   n = (lua_Integer)lua_rawlen(L, -1);
+  if (n >= (lua_getfield(L, -1, "limit") == LUA_TNUMBER ? lua_tointeger(L, -1) : LUN_WORK_FIRST_LIMIT)) {
+    lua_pop(L, 1);
+    lun_script_compact(L);                        /* what was cancelled since goes: the list stays near what lives */
+    n = (lua_Integer)lua_rawlen(L, -1);
+  } else lua_pop(L, 1);
   lua_pushvalue(L, idx);
   lua_rawseti(L, -2, n + 1);
   lua_pushcfunction(L, cancel);
   lua_rawseti(L, -2, n + 2);
+  lua_pushcfunction(L, live);
+  lua_rawseti(L, -2, n + 3);
   lua_pop(L, 3);
 }
 
 /* Cancels every handle of the list on top and pops it. [-1, +0] */
 static void lun_script_cancel(lua_State *L) {
   lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
-  for (i = 1; i + 1 <= n; i += 2) {
+  for (i = 1; i + 2 <= n; i += 3) {
     lua_rawgeti(L, -1, i + 1);
     lua_rawgeti(L, -2, i);
     lua_call(L, 1, 0);

@@ -110,6 +110,14 @@ static void lun_effect_end(lua_State *L, lun_State *S, int32_t slot) {
 
 static int lun_effect_cancel(lua_State *L);
 
+/* Whether the effect at 1 still runs: (effect) -> boolean. */
+static int lun_effect_handle_live(lua_State *L) {
+  lun_EffectHandle *h = (lun_EffectHandle *)luaL_checkudata(L, 1, LUN_MT_EFFECT);
+  lun_Effect *e = lun_effect_at(lun_state(L), h->slot);
+  lua_pushboolean(L, e && e->generation == h->generation);
+  return 1;
+}
+
 /* ui.effect(fn) -> effect: fn runs now (the flush this starts runs it) and
  * after each flush in which what it read changed. */
 static int lun_ui_effect(lua_State *L) {
@@ -124,7 +132,7 @@ static int lun_ui_effect(lua_State *L) {
   h = (lun_EffectHandle *)lua_newuserdatauv(L, sizeof(lun_EffectHandle), 0);
   h->slot = 0;
   luaL_setmetatable(L, LUN_MT_EFFECT);
-  lun_script_adopt(L, -1, lun_effect_cancel);       /* a script's run starting it: the script's work (lun_scriptwork.c) */
+  lun_script_adopt(L, -1, lun_effect_cancel, lun_effect_handle_live);   /* a script's run starting it: its work (lun_scriptwork.c) */
   lua_pushvalue(L, 1);
   ref = luaL_ref(L, LUA_REGISTRYINDEX);           /* what may raise comes before the effect exists */
   if (!(slot = lun_effect_slot(S))) {

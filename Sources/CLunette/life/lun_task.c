@@ -376,6 +376,12 @@ static int lun_timer_autoconnect(lua_State *L) {
 
 static int lun_timersub_cancel(lua_State *L);
 
+/* Whether the timer subscription at 1 still runs: (subscription) -> boolean. */
+static int lun_timersub_live(lua_State *L) {
+  lua_pushboolean(L, *(int32_t *)luaL_checkudata(L, 1, LUN_MT_TIMERSUB) != 0);
+  return 1;
+}
+
 /* timer:sink(fn) -> subscription: fn(now) every interval, on the runtime's
  * clock; a script's run starting it makes it the script's work (a reload
  * ends it: lun_scriptwork.c). */
@@ -387,7 +393,7 @@ static int lun_timer_sink(lua_State *L) {
   handle = (int32_t *)lua_newuserdatauv(L, sizeof(int32_t), 0);
   *handle = 0;
   luaL_setmetatable(L, LUN_MT_TIMERSUB);
-  lun_script_adopt(L, 3, lun_timersub_cancel);      /* what may raise comes before the timer exists */
+  lun_script_adopt(L, 3, lun_timersub_cancel, lun_timersub_live);   /* what may raise comes before the timer exists */
   lun_registry_table(L, &lun_key_timers);
   id = lun_task_next_id(L);
   lua_pushvalue(L, 2);

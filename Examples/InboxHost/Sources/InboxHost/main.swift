@@ -77,7 +77,7 @@ print(app.find(type: "Header")!.find(type: "Text")!.text!)
 runtime.waitForStorage()                                  // the store writes on a queue of its own
 
 // A hostile script leaves the host up: stopped by its budget, or by the memory cap.
-for hostile in ["while true do end", "local t = {} for i = 1, 1e9 do t[i] = ('x'):rep(1000) .. i end"] {
+for hostile in ["while true do end", "local t = {} for i = 1, 1e9 do t[i] = ('x'):rep(100000) .. i end"] {
     do {
         try runtime.run(source: hostile, name: "=hostile")
     } catch {

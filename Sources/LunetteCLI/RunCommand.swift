@@ -47,7 +47,9 @@ struct RunCommand: ParsableCommand {
             print(render(runtime), terminator: "")
             _ = reportProblems(runtime)
             printError("error: \(error)")
-            if !watch { throw ExitCode(1) }          // --watch waits for the fix, as after a later save's error
+            // --watch waits for the fix, as after a later save's error; a file it cannot read has none to wait for
+            if case .unreadable = error { throw ExitCode(1) }
+            if !watch { throw ExitCode(1) }
         }
         runtime.flush()
         var shown = render(runtime)

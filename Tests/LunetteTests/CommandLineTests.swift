@@ -111,6 +111,12 @@ final class CommandLineTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertTrue(errors.contains("unexpected symbol"), errors)
         XCTAssertTrue(output.contains("Text \"fixed\""), output)
+        // a file it cannot read, or a folder, has no fix to wait for (a hostile read: it waited until killed)
+        let missing = try lunette(["run", "--watch", file.path + ".missing"])
+        XCTAssertEqual(missing.status, 1, missing.errors)
+        let folder = try lunette(["run", "--watch", file.deletingLastPathComponent().path])
+        XCTAssertEqual(folder.status, 1, folder.errors)
+        XCTAssertTrue(folder.errors.contains("it is a folder, not a Lua file"), folder.errors)
     }
 
     func testASyntaxErrorIsReportedWithItsLineAndExitCode1() throws {

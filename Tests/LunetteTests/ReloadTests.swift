@@ -72,13 +72,21 @@ final class ReloadTests: XCTestCase {
         XCTAssertTrue(runtime.text(of: appB).contains("B 1"), "the other script's app keeps its state: \(runtime.text(of: appB))")
 
         // the same file named another way (a host's watcher reports absolute
-        // paths, a link): the same script (a hostile read: two apps, two timers)
-        let link = dir.appendingPathComponent("link.lua").path
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: a)
+        // paths, "..") is the same script (a hostile read: two apps, two timers)
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
         _ = try runtime.reload(file: dir.appendingPathComponent("sub/../a.lua").path)
-        _ = try runtime.reload(file: link)
         XCTAssertEqual(runtime.apps.map(\.idNumber), [appA, appB, mounted].map(\.idNumber))
+        // a link re-pointed at another file (an atomic deploy) is still the script run through it
+        let link = dir.appendingPathComponent("current.lua").path, v2 = dir.appendingPathComponent("v2.lua").path
+        try script("V1").write(toFile: dir.appendingPathComponent("v1.lua").path, atomically: true, encoding: .utf8)
+        try script("V2").write(toFile: v2, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: dir.appendingPathComponent("v1.lua").path)
+        let linked = try XCTUnwrap(runtime.run(file: link))
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: v2)
+        XCTAssertTrue(try runtime.reload(file: link) === linked)
+        XCTAssertEqual(runtime.apps.count, 4, "one app for the link's script: \(runtime.apps.map(\.idNumber))")
+        runtime.unmount(linked)
         let c = dir.appendingPathComponent("c.lua").path      // reloading a script never run: a first run
         try script("C").write(toFile: c, atomically: true, encoding: .utf8)
         let appC = try XCTUnwrap(runtime.reload(file: c))

@@ -277,6 +277,10 @@ public final class LunetteRuntime {
     /// first "#!" line left empty), kept by the state as loaded (`keep`).
     private func read(file path: String, keep: Bool = true) throws -> Data {
         let bytes: Data
+        var folder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &folder), folder.boolValue {
+            throw LunetteError.unreadable(path: path, reason: "it is a folder, not a Lua file")
+        }
         do {
             bytes = ReloadLines.loadable(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
@@ -440,13 +444,13 @@ public final class LunetteRuntime {
     /// timer subscriptions and effects its runs started at their top level:
     /// `core/lun_scriptwork.c`). Out of memory, C keeps what it had.
     /// What names a script across its runs: a file's chunk name ("@path")
-    /// by its absolute, standardized path with links resolved (a host may
-    /// run "scripts/a.lua" and reload "/srv/app/scripts/a.lua"); any other
-    /// chunk name as it is.
+    /// by its absolute, standardized path (a host may run "scripts/a.lua"
+    /// and reload "/srv/app/scripts/a.lua"); links are not followed, so a
+    /// link re-pointed at another file (an atomic deploy) is still the same
+    /// script; any other chunk name as it is.
     static func script(_ chunkName: String) -> String {
         guard chunkName.hasPrefix("@") else { return chunkName }
-        let url = URL(fileURLWithPath: String(chunkName.dropFirst()))
-        return "@" + url.standardizedFileURL.resolvingSymlinksInPath().path
+        return "@" + URL(fileURLWithPath: String(chunkName.dropFirst())).standardizedFileURL.path
     }
 
     private func scriptWork(_ op: Int, _ name: String?) {

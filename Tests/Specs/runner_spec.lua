@@ -77,18 +77,6 @@ describe("Isolation between tests", function()
     assert.same({ "cancelled" }, log)
     assert.equal("", app:tree())
   end)
-  -- An author's report: "Page#1" named the first Page of the whole file, so a
-  -- test that passed alone failed after another (--filter changed its result).
-  local Page = ui.View("IsolatedPage", { state = { n = 0 }, body = function(self)
-    return ui.Button("n " .. self.n, function() self.n = self.n + 1 end)
-  end })
-  for _, which in ipairs { "first", "second" } do
-    it("a view is numbered from 1 in each test (" .. which .. ")", function()
-      local app = ui.mount(Page {})
-      app:find("n 0"):tap()
-      assert.equal(2, app:renders("IsolatedPage#1"))
-    end)
-  end
 end)
 
 -- Issue 10: inspecting what rendered, per instance.

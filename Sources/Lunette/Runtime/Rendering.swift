@@ -466,9 +466,6 @@ extension LunetteRuntime {
     /// A fresh start (ui.reset): every app unmounted, the clock reset (C cancels the effects).
     func reset() {
         for app in apps { removeApp(app) }
-        mounting.viewOrdinals = [:]                  // "Page#1" is the first Page again: a test's names do not
-                                                     // depend on the tests before it (apps keep counting: a
-                                                     // handle Lua holds names its app by number)
         clock.reset()
         storage.reset()
     }

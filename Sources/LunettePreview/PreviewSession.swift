@@ -413,6 +413,9 @@ public final class PreviewSession: @unchecked Sendable {
         let identity = PreviewTree.Identity(type: expected["type"] as? String, text: expected["text"] as? String,
                                             label: expected["label"] as? String)
         if let found, identity.matches(found) { return found }
+        // A field's prompt may follow what is typed into it ("Username (3)"): at its own place,
+        // of its own type, it is the field the person is typing in (every keystroke was refused).
+        if let found, found.kind == .textField || found.kind == .secureField, found.typeName == identity.type { return found }
         guard let label = expected["view"] as? String, let view = PreviewTree.view(label, in: runtime) else { return nil }
         let candidates = PreviewTree.descendants(of: view, including: true).filter(identity.matches)
         return candidates.count == 1 ? candidates[0] : nil

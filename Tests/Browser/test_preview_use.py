@@ -604,6 +604,21 @@ end })()
 """
 
 
+PROMPTED = """
+local ui = require("lunette")
+return ui.View("Login", { state = { user = "", pass = "" }, focusState = { "field" }, body = function(self)
+  return ui.VStack {
+    ui.TextField(self.user == "" and "Username" or "Username (" .. #self.user .. ")", self["$user"])
+      :focused(self["$field"], "user")
+      :onSubmit(function() local t = os.clock(); while os.clock() - t < 0.4 do end; self.field = "pass" end),
+    ui.SecureField("Password", self["$pass"]):focused(self["$field"], "pass"),
+    ui.Text("focus: " .. tostring(self.field)),
+    ui.Text("typed: " .. self.user .. " / " .. self.pass),
+  }:onAppear(function() self.field = "user" end)
+end })()
+"""
+
+
 DISMISSING = """
 local ui = require("lunette")
 return ui.View("Search", { state = { q = "", sent = "" }, focusState = { isFocused = false }, body = function(self)
@@ -701,6 +716,32 @@ class FocusTests(unittest.TestCase):
             expect(page.locator("span", has_text=re.compile("^qty -3$"))).to_be_visible()
             time.sleep(0.3)
             self.assertEqual(timeline_errors(page), [])
+
+    def test_keys_held_after_a_return_go_where_they_were_typed_when_the_person_clicks_elsewhere(self):
+        # A hostile read: text and a Return typed before the answer, then a
+        # click into another field: they went into the clicked field and
+        # submitted it.
+        with previewing(THREE_FIELDS, "three.lua") as page:
+            expect(page.locator("#apps input[placeholder=A]")).to_be_focused()
+            page.keyboard.type("ab")
+            page.keyboard.press("Enter")
+            page.keyboard.type("xy")
+            page.keyboard.press("Enter")
+            page.locator("#apps input[placeholder=C]").click()
+            expect(page.locator("span", has_text="log: [A:ab][A:abxy]")).to_be_visible(timeout=10000)
+            expect(page.locator("span", has_text=re.compile(r"^typed: abxy / +/ $"))).to_be_visible()
+
+    def test_a_field_whose_prompt_follows_its_text_keeps_every_key_and_its_return(self):
+        # A hostile read: each keystroke was refused as aimed at a node no
+        # longer drawn (the prompt had changed), and the type-ahead lost
+        # track of the field drawn anew: the password went into the username.
+        with previewing(PROMPTED, "prompted.lua") as page:
+            expect(page.locator("#apps input[type=text]")).to_be_focused()
+            page.keyboard.type("ada")
+            page.keyboard.press("Enter")
+            page.keyboard.type("pw")
+            expect(page.locator("span", has_text="typed: ada / pw")).to_be_visible(timeout=10000)
+            expect(page.locator("span", has_text="focus: pass")).to_be_visible()
 
     def test_keys_typed_after_a_return_that_changes_nothing_stay_in_the_field(self):
         with previewing(SLOW_LOGIN, "login.lua") as page:

@@ -158,6 +158,14 @@ describe("F08 D10 nothing a script writes is silently ignored", function()
     assert.equal(line(forward), line(backward))
     assert.matches("alpha=2, bravo=4, charlie=6, delta=1, echo=5, foxtrot=8, kilo=3, x=7", line(forward))
     assert.matches("{1, 2, three=3, %[true%]=4}", line({ 1, 2, three = 3, [true] = 4 }))
+    -- a hostile read of that: a table of more keys than a label walks showed a
+    -- different few each run, and functions and tables with a metatable by address
+    local big = {}
+    for i = 1, 5000 do big["k" .. i] = i end
+    assert.matches("%.tag%({...}%)", line(big))
+    local a, b = {}, {}
+    assert.matches('{%[function%]=1, %[{...}%]="A", %[{...}%]="B"}', line({ [b] = "B", [print] = 1, [a] = "A" }))
+    assert.matches("%.tag%(table%)", line(setmetatable({}, {})))
   end)
 
   it("D10 the parts of ui written in Lua name the script's line, even where a body ends with a call to one", function()

@@ -62,8 +62,9 @@ void lun_push_key(lua_State *L, int idx) {
   lua_concat(L, 3);
 }
 
-/* The most keys outside a table's list part a description looks at: past
- * them it shows "..." (a label never walks a huge table). */
+/* The most keys a description looks at: past them it shows no key outside
+ * the list part, only "..." (a label never walks a huge table, and shows
+ * the same text in every run). */
 #define LUN_DESCRIBE_KEYS_SEEN 4096
 
 /* Where a key sorts among a table's keys when shown: numbers, then strings,
@@ -77,14 +78,27 @@ static int lun_key_rank(lua_State *L, int idx) {
   }
 }
 
-/* 1 if the key at a sorts before the key at b (numbers and strings by
- * value: no metamethod runs for them; false before true). [-0, +0] */
-static int lun_key_before(lua_State *L, int a, int b) {
-  int ra = lun_key_rank(L, a), rb = lun_key_rank(L, b);
+/* 1 if the key at a sorts before the key at b in the table at t: numbers
+ * and strings by value (no metamethod runs for them), false before true;
+ * keys of other types (tables, functions), which are shown alike, by their
+ * type's name, then by their values when those are numbers or strings.
+ * [-0, +0] */
+static int lun_key_before(lua_State *L, int t, int a, int b) {
+  int ra = lun_key_rank(L, a), rb = lun_key_rank(L, b), before, ta, tb;
   if (ra != rb) return ra < rb;
   if (ra <= 1) return lua_compare(L, a, b, LUA_OPLT);
   if (ra == 2) return !lua_toboolean(L, a) && lua_toboolean(L, b);
-  return 0;
+  before = strcmp(luaL_typename(L, a), luaL_typename(L, b));
+  if (before) return before < 0;
+  a = lua_absindex(L, a);
+  b = lua_absindex(L, b);
+  lua_pushvalue(L, a);
+  ta = lua_rawget(L, t);
+  lua_pushvalue(L, b);
+  tb = lua_rawget(L, t);
+  before = ta == tb && (ta == LUA_TNUMBER || ta == LUA_TSTRING) && lua_compare(L, -2, -1, LUA_OPLT);
+  lua_pop(L, 2);
+  return before;
 }
 
 /* Pushes a list of the first `most` keys of the table at idx outside its
@@ -99,11 +113,17 @@ static void lun_sorted_keys(lua_State *L, int idx, lua_Integer len, int most, in
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     lua_pop(L, 1);
-    if (++seen > LUN_DESCRIBE_KEYS_SEEN) { lua_pop(L, 1); *more = 1; break; }
+    if (++seen > LUN_DESCRIBE_KEYS_SEEN) {        /* too many to sort: none shown, the same text every run */
+      lua_pop(L, 1);
+      lua_settop(L, keys);
+      for (i = 1; i <= most; i++) { lua_pushnil(L); lua_rawseti(L, keys, i); }
+      *more = 1;
+      break;
+    }
     if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1 && lua_tointeger(L, -1) <= len) continue;
     for (i = count; i > 0; i--) {                 /* insertion into the sorted few */
       lua_rawgeti(L, keys, i);
-      if (!lun_key_before(L, -2, -1)) { lua_pop(L, 1); break; }
+      if (!lun_key_before(L, idx, -2, -1)) { lua_pop(L, 1); break; }
       lua_rawseti(L, keys, i + 1);
     }
     if (i < most) {
@@ -150,7 +170,7 @@ static void lun_describe_table(lua_State *L, int idx, int depth) {
     lua_pop(L, 1);
   }
   lua_pop(L, 2);                                  /* the nil ending the list, the list */
-  lua_pushstring(L, more || len > 8 ? ", ...}" : "}");
+  lua_pushstring(L, more || len > 8 ? (n ? ", ...}" : "...}") : "}");
   lun_append(L, acc);
 }
 
@@ -170,7 +190,15 @@ void lun_describe(lua_State *L, int idx, int depth) {
         return;
       }
       lua_pop(L, 1);
+      if (luaL_getmetafield(L, idx, "__tostring") == LUA_TNIL) {   /* no text of its own: not its address, */
+        lua_pushliteral(L, "table");                              /* which differs from run to run */
+        return;
+      }
+      lua_pop(L, 1);
       break;
+    case LUA_TFUNCTION:
+      lua_pushliteral(L, "function");             /* not its address: a description reads the same every run */
+      return;
     case LUA_TUSERDATA:
       if (lun_object_test(L, idx)) { lun_object_push_id(L, idx); return; }
       if (lun_proxy_test(L, idx)) {

@@ -284,6 +284,20 @@ extension CommandLineTests {
         XCTAssertEqual(result.status, 1, result.output)
         XCTAssertTrue(result.output.contains("✓ blk passes on its own"), result.output)
         XCTAssertTrue(result.output.contains("✗ blk after_each\n      timed out after 1s"), result.output)
+        // as busted names them: a hung before_each by its name, a hook at a file's top level by its name alone
+        let file2 = try specFile(#"""
+            describe("blk", function()
+              before_each(function() while true do end end)
+              it("never runs", function() end)
+            end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file2) }
+        let second = try lunette(["test", "--timeout", "1", file2.path])
+        XCTAssertFalse(second.output.contains("never runs"), second.output)
+        XCTAssertTrue(second.output.contains("✗ blk before_each\n      timed out after 1s"), second.output)
+        let third = try specFile("before_each(function() error('top broke') end)\nit('t', function() end)\n")
+        defer { try? FileManager.default.removeItem(at: third) }
+        XCTAssertTrue(try lunette(["test", third.path]).output.contains("  ✗ before_each\n"))
     }
 
     /// As busted: a block's lazy setup runs before the first test of a

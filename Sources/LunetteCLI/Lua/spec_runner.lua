@@ -607,18 +607,20 @@ local function run_test(test)
   local blocks = chain_of(test.parent)
   local ok, err = true, nil
   finals = {}
-  test.afters, test.afterErrors, test.beforeError, test.verdict = {}, {}, nil, nil
+  test.afters, test.afterErrors, test.beforeError, test.verdict, test.before = {}, {}, nil, nil, nil
   for i = #blocks, 1, -1 do
     for _, h in ipairs(blocks[i].after) do test.afters[#test.afters + 1] = { fn = h.fn, name = h.name, block = blocks[i] } end
   end
   for _, block in ipairs(blocks) do
     for _, h in ipairs(block.before) do
       if ok then
+        test.before = { block = block, name = h.name }   -- a hung one is named as a failing one is
         ok, err = xpcall(h.fn, message_of)
-        if not ok and err ~= stopPending then test.beforeError = { block = block, name = h.name } end   -- busted names the hook
+        if not ok and err ~= stopPending then test.beforeError = test.before end   -- busted names the hook
       end
     end
   end
+  test.before = nil
   inBody = true
   if ok then ok, err = xpcall(test.fn, message_of) end
   inBody = false
@@ -775,9 +777,11 @@ function lunette_spec_run(path, options)
   if not ok then
     return record("failed", "loading " .. path, loadErr)
   end
-  -- A block's full name (the file's path for its top level).
-  local function block_name(block)
-    return block.name and full_name(block) or path
+  -- A hook's report name, as busted gives it: its block's full name and the
+  -- name it was declared with ("outer before_each"; at a file's top level
+  -- the name alone).
+  local function hook_name(block, name)
+    return block.name and (full_name(block) .. " " .. name) or name
   end
   -- Whether a block holds a test that runs (selected, not pending), at any depth.
   local function runs_a_test(block)
@@ -807,7 +811,7 @@ function lunette_spec_run(path, options)
     -- tests below it do not run (and are not counted).
     local function run_setup(hooks)
       local good, message, name = run_hooks(hooks, timeout)
-      if not good then record("failed", block_name(block) .. " " .. (name or "setup"), message) end
+      if not good then record("failed", hook_name(block, name or "setup"), message) end
       return not good and message or nil
     end
     if #block.strict > 0 and not inherited then setupError = run_setup(block.strict) end
@@ -839,6 +843,7 @@ function lunette_spec_run(path, options)
             running.name, running.snapshots = name, 0
             local good, message, timedOut = run_watched(child, timeout)
             local hung = timedOut and child.running   -- stopped in an after_each: the test had its verdict
+            if timedOut and child.before then child.beforeError = child.before end   -- stopped in a before_each
             if hung then
               child.afterErrors[#child.afterErrors + 1] = { block = hung.block, name = hung.name, message = message }
               good, message = child.verdict.ok, child.verdict.err
@@ -848,13 +853,13 @@ function lunette_spec_run(path, options)
             if message == stopPending then
               record("skipped", name, "pending" .. (stopPending.message and ": " .. tostring(stopPending.message) or ""))
             elseif not good and child.beforeError then   -- as busted: the hook that failed, in the test's place
-              record("failed", block_name(child.beforeError.block) .. " " .. child.beforeError.name, message_of(message),
+              record("failed", hook_name(child.beforeError.block, child.beforeError.name), message_of(message),
                      clock() - started)
             else
               record(good and "passed" or "failed", name, not good and message_of(message) or nil, clock() - started)
             end
             for _, failure in ipairs(child.afterErrors or {}) do
-              record("failed", block_name(failure.block) .. " " .. failure.name, message_of(failure.message))
+              record("failed", hook_name(failure.block, failure.name), message_of(failure.message))
             end
           end
         end
@@ -865,7 +870,7 @@ function lunette_spec_run(path, options)
     for _, hooks in ipairs { (lazyUp or ran) and block.lazyTeardown or {}, block.strictTeardown } do
       if #hooks > 0 then
         local good, message, name = run_hooks(hooks, timeout)
-        if not good then record("failed", block_name(block) .. " " .. (name or "teardown"), message) end
+        if not good then record("failed", hook_name(block, name or "teardown"), message) end
       end
     end
     if saved then

@@ -22,3 +22,21 @@ func pipedRepl(_ arguments: [String], in directory: String? = nil, input: String
     process.waitUntilExit()
     return (output, process.terminationStatus)
 }
+
+/// `lunette ARGS…` (the debug build) started with its standard input and
+/// output piped, for a test that writes as it goes (a pause, a signal):
+/// the process, where to write, where to read. Skips the test when the
+/// binary is not built.
+func startedLunette(_ arguments: [String]) throws -> (process: Process, input: FileHandle, output: FileHandle) {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let binary = root.appendingPathComponent(".build/debug/lunette")
+    try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let out = Pipe(), inp = Pipe()
+    process.standardOutput = out
+    process.standardInput = inp
+    try process.run()
+    return (process, inp.fileHandleForWriting, out.fileHandleForReading)
+}

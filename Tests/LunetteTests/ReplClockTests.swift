@@ -21,8 +21,6 @@ final class ReplClockTests: XCTestCase {
     /// stepped once after 6 s), where the README says a piped session runs
     /// as a typed one.
     func testWithInputPipedInTimersTickWhileTheNextLineIsAwaited() throws {
-        let binary = root.appendingPathComponent(".build/debug/lunette")
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
         let file = try script("""
             local Ticks = ui.Observable("Ticks", { n = 0 })
             local ticks = Ticks()
@@ -33,17 +31,11 @@ final class ReplClockTests: XCTestCase {
             end)()
             """)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["repl", file.path]
-        let out = Pipe(), inp = Pipe()
-        process.standardOutput = out
-        process.standardInput = inp
-        try process.run()
+        let (process, input, out) = try startedLunette(["repl", file.path])
         Thread.sleep(forTimeInterval: 1.1)               // the pipe is open, no line yet
-        inp.fileHandleForWriting.write(Data("print(ticks_seen)\n:tree\n".utf8))
-        try inp.fileHandleForWriting.close()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        input.write(Data("print(ticks_seen)\n:tree\n".utf8))
+        try input.close()
+        let output = String(decoding: out.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let steps = output.components(separatedBy: "• task step Ticky#1").count - 1
         XCTAssertGreaterThanOrEqual(steps, 4, "the task stepped while the line was awaited: \(output)")
@@ -55,28 +47,20 @@ final class ReplClockTests: XCTestCase {
     /// next line was ignored (it ended the session before, as the input's
     /// end does); and a line that Ctrl-C stopped must not end the session.
     func testWithInputPipedInCtrlCAtThePromptEndsTheSession() throws {
-        let binary = root.appendingPathComponent(".build/debug/lunette")
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "run swift build first")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["repl"]
-        let out = Pipe(), inp = Pipe()
-        process.standardOutput = out
-        process.standardInput = inp
-        try process.run()
-        inp.fileHandleForWriting.write(Data("x = 1\nwhile true do end\n".utf8))
+        let (process, input, out) = try startedLunette(["repl"])
+        input.write(Data("x = 1\nwhile true do end\n".utf8))
         Thread.sleep(forTimeInterval: 0.8)
         kill(process.processIdentifier, SIGINT)          // stops the loop: the session goes on
         Thread.sleep(forTimeInterval: 0.5)
-        inp.fileHandleForWriting.write(Data("print('still ' .. x)\n".utf8))
+        input.write(Data("print('still ' .. x)\n".utf8))
         Thread.sleep(forTimeInterval: 0.5)
         kill(process.processIdentifier, SIGINT)          // at the prompt: the session ends, the pipe still open
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         XCTAssertFalse(process.isRunning, "Ctrl-C at the prompt ended the session")
         if process.isRunning { process.terminate() }
-        try inp.fileHandleForWriting.close()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try input.close()
+        let output = String(decoding: out.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertTrue(output.contains("still 1"), output)
     }
 

@@ -70,7 +70,7 @@ final class AppStorageTests: XCTestCase {
         let app = try XCTUnwrap(try writer.run(source: values + "\n" + """
             local ui = require("lunette")
             local storage = {}
-            for key in pairs(values) do storage[name(key)] = ui.AppStorage(key, "default") end
+            for key in pairs(values) do storage[name(key)] = ui.AppStorage(key) end   -- no default: any type
             return ui.View("Writer", { appStorage = storage, body = function(self)
               return ui.Button("write", function()
                 for key, value in pairs(values) do self[name(key)] = value end
@@ -84,7 +84,7 @@ final class AppStorageTests: XCTestCase {
         let result = try reader.evaluate(values + "\n" + """
             local ui = require("lunette")
             local storage, wrong = {}, {}
-            for key in pairs(values) do storage[name(key)] = ui.AppStorage(key, "default") end
+            for key in pairs(values) do storage[name(key)] = ui.AppStorage(key) end   -- no default: any type
             local app = ui.mount(ui.View("Reader", { appStorage = storage, body = function(self)
               for key, value in pairs(values) do
                 local got = self[name(key)]

@@ -98,6 +98,35 @@ describe("App storage", function()
     app:unmount()
   end)
 
+  -- An author's report: a key declared with a number took a string write.
+  -- @AppStorage's value has its declaration's type ("var count = 0" is an
+  -- Int, https://developer.apple.com/documentation/swiftui/appstorage): a
+  -- write of another type is refused, through self or a binding; nil gives
+  -- the key its default again.
+  it("T04 a write keeps to the type of the key's declared default; nil removes it", function()
+    local Typed = ui.View("StoreTyped", { appStorage = { count = 0, name = ui.AppStorage("user.name", "") },
+      body = function(self)
+        return ui.VStack {
+          ui.Text("count " .. tostring(self.count) .. " name " .. self.name),
+          ui.Button("word", function() self.count = "many" end),
+          ui.Button("bound", function() self["$name"]:set(3) end),
+          ui.Button("clear", function() self.count = nil end),
+          ui.Button("five", function() self.count = 5.5 end),
+        }
+      end })
+    local app = ui.mount(Typed {})
+    local ok, err = pcall(function() app:find("word"):tap() end)
+    assert.is_false(ok)
+    assert.matches("storage_spec.lua:%d+: app storage 'count' holds a number %(its declared default is one%), got a string", err)
+    ok, err = pcall(function() app:find("bound"):tap() end)
+    assert.matches("app storage 'user.name' holds a string %(its declared default is one%), got a number", err)
+    app:find("five"):tap()
+    assert.truthy(app:find("count 5.5 name "))
+    app:find("clear"):tap()
+    assert.truthy(app:find("count 0 name "))
+    app:unmount()
+  end)
+
   it("T04 writing the same value again notifies nobody", function()
     local Same = ui.View("StoreSame", { appStorage = { flag = true }, body = function(self)
       return ui.Button("again", function() self.flag = true end)

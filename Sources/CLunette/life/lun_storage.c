@@ -37,6 +37,7 @@
 
 static const char lun_key_cells = 0, lun_key_dirty = 0, lun_key_cellclass = 0, lun_key_scene = 0;
 static const char lun_key_defaults = 0, lun_key_owners = 0;
+static const char lun_key_types = 0;        /* key -> the type its first declared default has ("number", …) */
 
 /* The cells' class tells storage of their writes through these (the model
  * calls what its class holds; it knows nothing of storage). */
@@ -124,12 +125,43 @@ void lun_storage_check(lua_State *L, int vidx, const char *view, const char *nam
   lua_pop(L, 1);
 }
 
-/* Raises unless the value at vidx can be kept by the cell at cellidx. */
+/* The type of the value at vidx as app storage keeps it (a tracked table's is "table"). */
+static const char *lun_storage_type(lua_State *L, int vidx) {
+  return lun_proxy_test(L, vidx) ? "table" : luaL_typename(L, vidx);
+}
+
+/* Raises unless the value at vidx can be kept by the cell at cellidx: a
+ * value of the type its key's declared default has, or nil (the key goes:
+ * its default again) — as @AppStorage's value has its declaration's type. */
 static void lun_storage_check_cell(lua_State *L, int cellidx, int vidx) {
   vidx = lua_absindex(L, vidx);
   lua_getfield(L, cellidx, "key");
   lun_storage_check(L, vidx, "app storage", lua_tostring(L, -1));
+  if (!lua_isnil(L, vidx)) {
+    lun_registry_table(L, &lun_key_types);
+    lua_pushvalue(L, -2);
+    if (lua_rawget(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -1), lun_storage_type(L, vidx)) != 0)
+      lun_error_here(L, "app storage '%s' holds a %s (its declared default is one), got a %s",
+                     lua_tostring(L, -3), lua_tostring(L, -1), lun_storage_type(L, vidx));
+    lua_pop(L, 2);
+  }
   lua_pop(L, 1);
+}
+
+/* Notes the type of a key's declared default (key at kidx, default at
+ * didx): the first declaration's, which its writes keep to. [-0, +0] */
+static void lun_storage_note_type(lua_State *L, int kidx, int didx) {
+  if (lua_isnil(L, didx) || lun_is_none(L, didx)) return;
+  kidx = lua_absindex(L, kidx);
+  didx = lua_absindex(L, didx);
+  lun_registry_table(L, &lun_key_types);
+  lua_pushvalue(L, kidx);
+  if (lua_rawget(L, -2) == LUA_TNIL) {
+    lua_pushvalue(L, kidx);
+    lua_pushstring(L, lun_storage_type(L, didx));
+    lua_rawset(L, -4);
+  }
+  lua_pop(L, 2);
 }
 
 /* Raises for an appStorage or sceneStorage section (named `section`) of
@@ -576,6 +608,8 @@ void lun_storage_forget(lua_State *L) {
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_owners);
   lua_pushnil(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_dirty);
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_types);
 }
 
 /* Pushes the key a sceneStorage name (at nidx) is kept under: the scene's
@@ -609,10 +643,12 @@ static void lun_storage_declared(lua_State *L, int secidx, int nidx, int scene) 
     lua_replace(L, -4);
     lua_insert(L, -3);
     lua_pop(L, 1);
+    lun_storage_note_type(L, -2, -1);
     return;
   }
   if (scene) lun_scene_key(L, nidx); else lua_pushvalue(L, nidx);   /* `count = 0`: stored under its own name */
   lua_insert(L, -2);
+  lun_storage_note_type(L, -2, -1);
 }
 
 /* Pushes the cell behind the appStorage (or, with scene, sceneStorage) name

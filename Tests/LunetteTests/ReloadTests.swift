@@ -164,6 +164,32 @@ final class ReloadTests: XCTestCase {
         XCTAssertFalse(runtime.hasPendingWork, "what still ran was kept, and ended with the script")
     }
 
+    /// An author's report: a screen pushed by `NavigationLink(label,
+    /// Detail { … })` keeps the old code's view value in its stack's path;
+    /// after a save it showed the old body until pushed again. A reload's
+    /// definition of a view supersedes the old run's at the same place, and
+    /// the old value renders with the new body (starting afresh, README).
+    func testAPushedViewValueRendersTheReloadedBody() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pushed_\(UUID().uuidString).lua").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        func source(_ about: String) -> String {
+            """
+            local ui = require("lunette")
+            local Detail = ui.View("PushedDetail", function(self) return ui.Text("\(about) " .. self.title) end)
+            return ui.NavigationStack { ui.NavigationLink("Dune", Detail { title = "Dune" }) }
+            """
+        }
+        try source("about").write(toFile: file, atomically: true, encoding: .utf8)
+        let runtime = try LunetteRuntime()
+        let app = try XCTUnwrap(runtime.run(file: file))
+        try runtime.setGlobal("app", to: app)
+        _ = try runtime.evaluate("app:find('Dune'):tapLink()")
+        XCTAssertTrue(runtime.text(of: app).contains("Text \"about Dune\""), runtime.text(of: app))
+        try source("ABOUT").write(toFile: file, atomically: true, encoding: .utf8)
+        _ = try runtime.reload(file: file)
+        XCTAssertTrue(runtime.text(of: app).contains("Text \"ABOUT Dune\""), runtime.text(of: app))
+    }
+
     func testReloadStartsTasksAgainAndKeepsState() throws {
         let file = try scriptFile()
         defer { try? FileManager.default.removeItem(atPath: file) }

@@ -112,5 +112,7 @@ void lun_dismiss_push(lua_State *L, int bidx, int toNil);
 
 /* lun_life.c: how many reloads have begun (a view's code may have changed since). [-0, +0] */
 lua_Integer lun_reload_count(lua_State *L);
+/* 1 while a reload runs (lun_reloading). */
+int lun_life_reloading(lua_State *L);
 
 #endif

@@ -55,7 +55,7 @@ int lun_reloading(lua_State *L, int on) {
 }
 
 /* 1 while a reload runs. */
-static int lun_life_reloading(lua_State *L) {
+int lun_life_reloading(lua_State *L) {
   int on = lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_reloading) == LUA_TBOOLEAN && lua_toboolean(L, -1);
   lua_pop(L, 1);
   return on;

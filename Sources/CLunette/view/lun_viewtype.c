@@ -422,6 +422,36 @@ static void lun_viewtype_plain_inputs(lua_State *L, int tidx, int arg) {
   lua_settop(L, info - 1);
 }
 
+static const char lun_key_latest = 0;   /* "name\nfile\nfunction's line" -> the last definition's info (weak values) */
+
+/* The definition whose info is at infoidx, of a view named `name`, is the
+ * latest of its place — its file and the function that defines it (by the
+ * line that function begins at: 0 for a file's main chunk, where views
+ * are defined, whatever an edit moves) —; while a reload runs, it
+ * supersedes the one the old run made there (old info.replacedBy = new):
+ * a view value the old code built and something kept (a navigation path,
+ * a global) renders with the new body (lun_walk_component). [-0, +0] */
+static void lun_viewtype_supersede(lua_State *L, int infoidx, const char *name) {
+  lua_Debug ar;
+  if (!lua_getstack(L, 1, &ar) || !lua_getinfo(L, "S", &ar) || ar.source[0] != '@') return;   /* a file's, only */
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_latest) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lun_new_weak_table(L, "v");
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_latest);
+  }
+  lua_pushfstring(L, "%s\n%s\n%d", name, ar.source, ar.linedefined);
+  lua_pushvalue(L, -1);
+  if (lua_rawget(L, -3) == LUA_TTABLE && !lua_rawequal(L, -1, infoidx) && lun_life_reloading(L)) {
+    lua_pushvalue(L, infoidx);
+    lua_setfield(L, -2, "replacedBy");
+  }
+  lua_pop(L, 1);
+  lua_pushvalue(L, infoidx);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
 /* ui.View(name, body | definition) -> view type. */
 int lun_ui_view(lua_State *L) {
   const char *name;
@@ -476,6 +506,7 @@ int lun_ui_view(lua_State *L) {
   lua_pushvalue(L, -1);
   lua_setfield(L, infoidx, "methods");
   lua_setiuservalue(L, 4, 2);
+  lun_viewtype_supersede(L, infoidx, name);
   lua_setiuservalue(L, 4, 1);
   luaL_setmetatable(L, LUN_MT_VIEWTYPE);
   return 1;

@@ -129,6 +129,17 @@ int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const
   return ref;
 }
 
+/* Replaces the view type's info at info by the one a reload defined in its
+ * place (info.replacedBy, lun_viewtype.c), the latest of them: at most 64
+ * reloads are followed. [-0, +0] */
+static void lun_walk_latest(lua_State *L, int info) {
+  int hops;
+  for (hops = 0; hops < 64; hops++) {
+    if (lua_getfield(L, info, "replacedBy") != LUA_TTABLE) { lua_pop(L, 1); return; }
+    lua_replace(L, info);
+  }
+}
+
 /* Matches or creates the child unit of a component view value at v. */
 void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
   size_t klen = 0;
@@ -140,6 +151,7 @@ void lun_walk_component(lua_State *L, lun_Walk *W, int v) {
   if (!lun_viewtype_test(L, -1)) lun_walk_altered(L, "type");
   lua_getiuservalue(L, -1, 1);
   info = lua_gettop(L);
+  lun_walk_latest(L, info);                       /* a value the old code built renders with the reloaded body */
   if (lun_getkey(L, S, v, LUN_K_INPUTS) != LUA_TTABLE) lun_walk_altered(L, "inputs");
   inputs = lua_gettop(L);
   lun_walk_check_bindings(L, info, inputs);

@@ -257,7 +257,7 @@ final class SafetyTests: XCTestCase {
         let app = try XCTUnwrap(try runtime.run(source: """
             local ui = require("lunette")
             local storage = {}
-            for i = 1, 100 do storage["k" .. i] = 0 end
+            for i = 1, 100 do storage["k" .. i] = "" end
             return ui.View("Big", { appStorage = storage, body = function(self)
               return ui.Button("fill", function()
                 local big = ("x"):rep(8 * 1024 * 1024)

@@ -221,7 +221,7 @@ do {
           return true
         end
         local storage, ui = {}, require("lunette")
-        for k in pairs(values) do storage[name(k)] = ui.AppStorage(k, "default") end
+        for k in pairs(values) do storage[name(k)] = ui.AppStorage(k) end
         """
     let writer = try LunetteRuntime(options: .init(appStorage: try SQLiteAppStorage(path: path)))
     _ = try writer.evaluate(values + "\n" + """

@@ -28,6 +28,8 @@ void lun_handle_push(lua_State *L, int32_t id, const char *mt);
 
 /* lun_node.c */
 void lun_open_node(lua_State *L);
+/* Runs the function below nargs arguments as a person's act (no tracking scope). [-(nargs+1), +0] */
+void lun_node_act_call(lua_State *L, int nargs);
 void lun_last_miss(lua_State *L);
 
 /* lun_effect.c: ui.effect's effects, kept by C */

@@ -153,13 +153,8 @@ static int lun_slot_binding_k(lua_State *L) {
   if (!lun_binding_test(L, bidx)) return luaL_error(L, "the node holds no binding");
   if (lua_isnil(L, 3)) { lun_binding_toggle(L, bidx, "toggle"); return 0; }
   lun_binding_typed(L, bidx, 3, lua_toboolean(L, 4), "setText");
-  if (focus > 0 && lua_rawgeti(L, out, focus) == LUA_TFUNCTION) {
-    lun_State *S = lun_state(L);
-    int32_t saved = S->active;
-    S->active = 0;
-    lua_call(L, 0, 0);
-    S->active = saved;
-  } else if (focus > 0) lua_pop(L, 1);
+  if (focus > 0 && lua_rawgeti(L, out, focus) == LUA_TFUNCTION) lun_node_act_call(L, 0);
+  else if (focus > 0) lua_pop(L, 1);
   lun_binding_set(L, bidx, -1);
   return 0;
 }

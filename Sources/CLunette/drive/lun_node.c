@@ -78,13 +78,20 @@ static void lun_node_slot(lua_State *L, int role, const char *verb) {
   lua_pop(L, 1);
 }
 
-/* Runs the function on top of the stack with nargs arguments as an event, then flushes. */
-static void lun_node_event(lua_State *L, int nargs) {
+/* Runs the function below nargs arguments as a person's act: no tracking
+ * scope reads through it (what it reads is no view's dependency).
+ * [-(nargs+1), +0] */
+void lun_node_act_call(lua_State *L, int nargs) {
   lun_State *S = lun_state(L);
   int32_t saved = S->active;
   S->active = 0;
   lua_call(L, nargs, 0);
   S->active = saved;
+}
+
+/* Runs the function on top of the stack with nargs arguments as an event, then flushes. */
+static void lun_node_event(lua_State *L, int nargs) {
+  lun_node_act_call(L, nargs);
   lun_flush_now(L);
 }
 
@@ -410,15 +417,6 @@ static int lun_node_toggle(lua_State *L) {
 }
 
 /* node:setText(s) -> (): writes a TextField's binding. */
-/* Runs the function on top of the stack as an event, with no flush after it. [-1, +0] */
-static void lun_node_event_now(lua_State *L) {
-  lun_State *S = lun_state(L);
-  int32_t saved = S->active;
-  S->active = 0;
-  lua_call(L, 0, 0);
-  S->active = saved;
-}
-
 /* node:setText(s) -> (): writes a TextField's binding. One types into the
  * field that has the focus: once the text is known to fit, the field takes
  * the focus, as a click would (node:focus(); a field with no :focused takes
@@ -441,7 +439,7 @@ static int lun_node_settext(lua_State *L) {
   lun_binding_typed(L, binding, 2, type && len == 11 && memcmp(type, "SecureField", 11) == 0, "setText");
   if (lunh(lun_state(L)->rt, inspect, node_info, lun_node_check(L), LUN_ROLE_FOCUS, &ref, &slot) > 0) {
     lun_node_slot(L, LUN_ROLE_FOCUS, "setText");
-    lun_node_event_now(L);
+    lun_node_act_call(L, 0);                      /* no flush between it and the text: the node stays */
   }
   lun_binding_set(L, binding, -1);
   lun_flush_now(L);

@@ -33,6 +33,7 @@ typedef struct lun_State {
   lun_Graph *graph;       /* the dependency graph (owned by the Swift runtime) */
   int32_t rendering;      /* graph node of the unit whose body or row runs (S36), 0 if none */
   int32_t active;         /* graph node of the running tracking scope, 0 if none */
+  int32_t superseded;     /* a reload superseded a view type (lun_viewtype.c): walks look for the new one */
   int32_t computeDepth;   /* computed evaluations nested on the C stack */
   int32_t suspendNode;    /* trampoline: the computed to evaluate first */
   int32_t suspending;     /* trampoline: unwinding to the outermost read */

@@ -445,6 +445,7 @@ static void lun_viewtype_supersede(lua_State *L, int infoidx, const char *name) 
   if (lua_rawget(L, -3) == LUA_TTABLE && !lua_rawequal(L, -1, infoidx) && lun_life_reloading(L)) {
     lua_pushvalue(L, infoidx);
     lua_setfield(L, -2, "replacedBy");
+    lun_state(L)->superseded = 1;
   }
   lua_pop(L, 1);
   lua_pushvalue(L, infoidx);

@@ -134,6 +134,7 @@ int lun_walk_unit(lua_State *L, lun_Walk *W, int32_t kind, int32_t typeId, const
  * reloads are followed. [-0, +0] */
 static void lun_walk_latest(lua_State *L, int info) {
   int hops;
+  if (!lun_state(L)->superseded) return;          /* no reload superseded a type: a mount pays nothing */
   for (hops = 0; hops < 64; hops++) {
     if (lua_getfield(L, info, "replacedBy") != LUA_TTABLE) { lua_pop(L, 1); return; }
     lua_replace(L, info);

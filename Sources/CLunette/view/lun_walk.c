@@ -507,6 +507,8 @@ static __attribute__((noinline)) void lun_walk_control(lua_State *L, lun_Walk *W
   else if (kind == LUN_VIEW_TEXTFIELD && lua_isnil(L, -1)) lua_pushliteral(L, "");   /* no text yet, as a SecureField's */
   else luaL_tolstring(L, -1, NULL);
   lun_out_attr(L, "value", 5, lua_tostring(L, -1), lua_rawlen(L, -1));
+  if (kind == LUN_VIEW_TEXTFIELD && lua_type(L, -2) == LUA_TNUMBER)   /* TextField(value:format:): a page keeps */
+    lun_out_attr(L, "format", 6, "number", 6);                      /* the text a person types while it reads as the value */
   if (kind == LUN_VIEW_DATEPICKER && lua_type(L, -2) == LUA_TNUMBER) {   /* and as a date, in UTC */
     lun_rawfield(L, v, "control");
     lua_getfield(L, -1, "components");

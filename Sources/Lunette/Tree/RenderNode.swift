@@ -64,8 +64,10 @@ public final class RenderNode {
     public internal(set) var text: String?
     /// The modifiers applied to the node, in the order written.
     public internal(set) var modifiers: [Modifier] = []
-    /// Other facts: a Toggle's "value" (on/off), a TextField's "value",
-    /// "hiddenRows" of a lazy List, an error's "view" and "location".
+    /// Other facts: a Toggle's "value" (on/off), a TextField's "value" (and
+    /// "format" "number" when its binding holds a number, as
+    /// `TextField(value:format:)`), "hiddenRows" of a lazy List, an error's
+    /// "view" and "location".
     public var attributes: [(name: String, value: String)] { ownAttributes + (unit?.last.attributes ?? []) }
 
     var ownAttributes: [(name: String, value: String)] = []

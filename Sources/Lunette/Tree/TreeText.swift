@@ -33,7 +33,7 @@ enum TreeText {
             line += " .\(modifier.name)(\(modifier.value))"
         }
         if let animated = node.attribute("animated") { line += " [animated: \(animated)]" }
-        for attribute in node.attributes where !["value", "view", "location", "hiddenRows", "rowsBefore", "animated", "id"].contains(attribute.name)
+        for attribute in node.attributes where !["value", "format", "view", "location", "hiddenRows", "rowsBefore", "animated", "id"].contains(attribute.name)
             && !attribute.name.utf8.starts(with: "preference:".utf8)
             && !attribute.name.utf8.starts(with: "onPreferenceChange:".utf8) {
             line += " \(attribute.name)=\(attribute.value)"

@@ -987,4 +987,29 @@ describe("D03 a List's ui.none row, state-held tags, Lunette's own keys", functi
     assert.error_matches(function() return ui.Text("x"):environment("lunette.scene", {}) end, "nor be one of Lunette's own")
     assert.error_matches(function() return ui.EnvironmentKey("lunette.navigationPath", 1) end, "is Lunette's own key")
   end)
+
+  -- A helper's report (session 24): text that is no UTF-8 was shown with
+  -- U+FFFD and nothing said so, and typing into a field showing it wrote the
+  -- replacement's bytes back. SwiftUI's text is a String (Unicode): a host
+  -- shows such bytes repaired, so the run says where and which.
+  it("text that is no UTF-8 is a warning naming the view, its place and its bytes", function()
+    local Shelf = ui.View("Shelf", { state = { name = "ab\xff\xfecd" }, body = function(self)
+      return ui.VStack {
+        ui.Text("x\xff\xfey"), ui.Text("na\u{EF}ve \u{1F44D}\u{1F3FD} e\u{301}"),
+        ui.TextField("Name", self["$name"]), ui.Text("ok"):navigationTitle("T\xe2\x82"),
+        ui.Text("\xed\xa0\x80 surrogate"), ui.Text("\xc0\xaf overlong"), ui.Text("\xf4\x90\x80\x80 too high"),
+      }
+    end })
+    local app = ui.mount(Shelf())
+    local warnings = app:warnings()
+    assert.equal(6, #warnings, table.concat(warnings, "\n"))
+    assert.matches('^Shelf: .*diagnostics_spec.lua:%d+: the text "x\\xFF\\xFEy" is not UTF%-8 %(its byte 2 is not%)', warnings[1])
+    assert.matches("shown with U+FFFD", warnings[1], 1, true)
+    assert.matches('"ab\\xFF\\xFEcd" is not UTF-8 (its byte 3', warnings[2], 1, true)
+    assert.matches('"\\"T\\xE2\\x82\\"" is not UTF-8', warnings[3], 1, true)
+    app:unmount()
+    app = ui.mount(Shelf())                             -- the same again: said once a view and text
+    ui.flush()
+    assert.equal(6, #app:warnings())
+  end)
 end)

@@ -95,7 +95,37 @@ static void lun_out_rec(lua_State *L, int op, int nints, int32_t a, int32_t b, i
   S->outLen += size;
 }
 
+/* How many bytes of s begin it as UTF-8 (RFC 3629: no overlong form, no
+ * surrogate, nothing past U+10FFFF): len if all of it is. */
+static size_t lun_utf8_good(const unsigned char *s, size_t len) {
+  size_t i = 0, n, k;
+  while (i < len) {
+    unsigned c = s[i], lo = 0x80, hi = 0xBF;
+    if (c < 0x80) { i++; continue; }
+    if (c >= 0xC2 && c <= 0xDF) n = 1;
+    else if (c >= 0xE0 && c <= 0xEF) { n = 2; if (c == 0xE0) lo = 0xA0; else if (c == 0xED) hi = 0x9F; }
+    else if (c >= 0xF0 && c <= 0xF4) { n = 3; if (c == 0xF0) lo = 0x90; else if (c == 0xF4) hi = 0x8F; }
+    else return i;
+    if (len - i <= n || s[i + 1] < lo || s[i + 1] > hi) return i;
+    for (k = 2; k <= n; k++) if ((s[i + k] & 0xC0) != 0x80) return i;
+    i += n + 1;
+  }
+  return len;
+}
+
+/* Notes the run's first text shown (a node's, an attribute's or a
+ * modifier's value) that is no UTF-8: a host shows text as Unicode, so it
+ * would be shown repaired (U+FFFD), and the walk says so (lun_walk.c). */
+static LUN_HOT void lun_out_check_text(lun_State *S, const char *s, size_t len) {
+  size_t good;
+  if (!s || S->outBadLen || (good = lun_utf8_good((const unsigned char *)s, len)) == len) return;
+  S->outBadLen = len;
+  S->outBadAt = good;
+  memcpy(S->outBad, s, len < sizeof S->outBad ? len : sizeof S->outBad);
+}
+
 LUN_HOT void lun_out_begin(lua_State *L, int kind, const char *text, size_t len) {
+  lun_out_check_text(lun_state(L), text, len);
   lun_out_rec(L, LUN_OUT_BEGIN, 1, kind, 0, 1, text, len, NULL, 0);
   lun_state(L)->outDepth++;
 }
@@ -105,6 +135,7 @@ void lun_out_position(lua_State *L, const char *slot, size_t len) {
 }
 
 void lun_out_modifier(lua_State *L, const char *name, size_t nlen, const char *value, size_t vlen) {
+  lun_out_check_text(lun_state(L), value, vlen);
   lun_out_rec(L, LUN_OUT_MODIFIER, 0, 0, 0, 2, name, nlen, value, vlen);
 }
 
@@ -116,6 +147,7 @@ static int lun_out_prefixed(const char *name, size_t nlen, const char *prefix) {
 
 void lun_out_attr(lua_State *L, const char *name, size_t nlen, const char *value, size_t vlen) {
   lun_State *S = lun_state(L);
+  lun_out_check_text(S, value, vlen);
   lun_out_rec(L, LUN_OUT_ATTR, 0, 0, 0, 2, name, nlen, value, vlen);
   if (S->outDepth <= 0 || lun_out_prefixed(name, nlen, "preference:") || lun_out_prefixed(name, nlen, "onPreferenceChange:"))
     S->outPlain = 0;                              /* the output's own attribute, or a preference: the full path follows it */

@@ -364,6 +364,7 @@ LUN_HOT static int lun_update_k(lua_State *L) {
   lun_walk_empty_out(L);                                     /* 3: made by its first store (lun_walk_out) */
   lua_pushnil(L);                                            /* 4: life, made by its first entry */
   memset(&run->walk, 0, sizeof(run->walk));     /* each try walks afresh (a suspended one left its state) */
+  S->outBadLen = 0;                               /* no text of another run's is this one's to warn of */
   run->walk.record = 2;
   run->walk.out = 3;
   run->walk.life = 4;

@@ -457,6 +457,39 @@ static LUN_RARE void lun_walk_picker_check(lua_State *L, lun_Walk *W, int v, int
   lua_settop(L, top);
 }
 
+/* Says (once a view and text: the host's inspect.warned) that the run
+ * shows text that is no UTF-8 (lun_out.c noted it): a host shows it with
+ * U+FFFD in place of what is not, so it is not repaired silently. Its first
+ * bytes are named escaped, but printable ASCII. [-0, +0] */
+static __attribute__((noinline)) void lun_walk_bad_text(lua_State *L, lun_Walk *W, lun_State *S) {
+  size_t i, n = S->outBadLen < sizeof S->outBad ? S->outBadLen : sizeof S->outBad;
+  int top = lua_gettop(L);
+  const char *msg;
+  luaL_Buffer b;
+  luaL_checkstack(L, 4, "warning of a text");
+  if (W->body && lua_isfunction(L, W->body)) lun_push_place(L, W->body);   /* where the body is */
+  else lua_pushliteral(L, "");
+  luaL_buffinit(L, &b);
+  for (i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)S->outBad[i];
+    if (c == '"' || c == '\\') luaL_addchar(&b, '\\');
+    if (c >= 0x20 && c < 0x7F) luaL_addchar(&b, (char)c);
+    else {
+      char hex[8];
+      snprintf(hex, sizeof hex, "\\x%02X", (unsigned)c);
+      luaL_addstring(&b, hex);
+    }
+  }
+  if (S->outBadLen > n) luaL_addstring(&b, "...");
+  luaL_pushresult(&b);
+  msg = lua_pushfstring(L, "%sthe text \"%s\" is not UTF-8 (its byte %I is not): it is shown with U+FFFD, the "
+                           "replacement character, in its place; convert text in another encoding before showing it",
+                        lua_tostring(L, -2), lua_tostring(L, -1), (lua_Integer)S->outBadAt + 1);
+  S->outBadLen = 0;
+  lunh(W->rt, inspect, warned, W->unit, msg, lua_rawlen(L, -1));
+  lua_settop(L, top);
+}
+
 /* 1 if the range at idx is { -math.huge, math.huge }: a Stepper with no
  * bounds (the control spec is a plain table a script can reach: anything
  * else is described as it is). [-0, +0] */
@@ -670,6 +703,7 @@ LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (W->open == 1 && S->completionsPending && W->animNone) lun_walk_note(L, W);   /* the top node took the
                                                      animation away: known now whether a node inside animates */
   lun_out_end(L);
+  if (S->outBadLen) lun_walk_bad_text(L, W, lun_state(L));
   W->open--;
   W->enabled = enabled;                           /* what holds around the view */
   W->tx = tx;

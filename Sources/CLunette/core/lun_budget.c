@@ -51,12 +51,15 @@ struct lun_Budget {
   uint64_t limit;                  /* the host's budget, ns (0: none) */
   uint64_t scriptLimit;            /* a lower one a script asked for (0: none) */
   int interruptible;               /* Ctrl-C stops this runtime's runs */
-  volatile sig_atomic_t interruptAsked;   /* set by lun_interrupt (a signal handler may) */
+  atomic_int interruptAsked;       /* set by lun_interrupt from another thread or a signal handler: lock-free
+                                      (volatile sig_atomic_t served a handler, not a thread: a data race) */
   int depth;
   int armed;                       /* 0, or the level (1-based) the stop holds from */
   int reason;
   lun_Level levels[LUN_BUDGET_LEVELS];
 };
+
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "a signal handler may set interruptAsked: it must be lock-free");
 
 enum { LUN_STOP_BUDGET = 1, LUN_STOP_INTERRUPT };
 
@@ -217,8 +220,7 @@ int lun_budget_check(lun_Budget *b) {
   uint64_t limit, now;
   int i, armed = 0;
   lun_budget_lock(b);
-  if (b->interruptAsked && b->interruptible) {
-    b->interruptAsked = 0;
+  if (b->interruptible && atomic_exchange_explicit(&b->interruptAsked, 0, memory_order_relaxed)) {
     if (b->depth > 0 && b->armed != 1) { lun_budget_arm(b, 0, LUN_STOP_INTERRUPT); armed = 1; }
   }
   limit = lun_budget_limit(b);
@@ -301,14 +303,14 @@ int lun_budget_lower(lun_State *S, double seconds) {
 }
 
 void lun_interrupt(lun_Budget *b) {
-  b->interruptAsked = 1;
+  atomic_store_explicit(&b->interruptAsked, 1, memory_order_relaxed);
 }
 
 void lun_interruptible(lua_State *L, int on) {
   lun_Budget *b = lun_state(L)->budget;
   lun_budget_lock(b);
   b->interruptible = on;
-  b->interruptAsked = 0;
+  atomic_store_explicit(&b->interruptAsked, 0, memory_order_relaxed);
   lun_budget_unlock(b);
 }
 

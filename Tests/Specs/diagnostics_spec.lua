@@ -1012,4 +1012,20 @@ describe("D03 a List's ui.none row, state-held tags, Lunette's own keys", functi
     ui.flush()
     assert.equal(6, #app:warnings())
   end)
+
+  -- A hostile read (session 24): a Picker whose tags are objects (a Lua
+  -- class without __tostring) showed its value as "table: 0x...", another
+  -- text every run, so a snapshot of the tree could never pass.
+  it("D03 a control's value that is an object is described as its options are, never by its address", function()
+    local Flavor = {}
+    Flavor.__index = Flavor
+    local vanilla = setmetatable({ name = "vanilla" }, Flavor)
+    local chocolate = setmetatable({ name = "chocolate" }, Flavor)
+    local V = ui.View("V", function()
+      return ui.Picker("Flavor", ui.Binding.constant(vanilla), { ui.Text("Vanilla"):tag(vanilla), ui.Text("Chocolate"):tag(chocolate) })
+    end)
+    local app = ui.mount(V())
+    assert.equal('V\n  Picker "Flavor" table labels={"Vanilla", "Chocolate"} options={table, table}\n', app:tree())
+    assert.falsy(app:tree():find("0x", 1, true))
+  end)
 end)

@@ -538,7 +538,10 @@ static __attribute__((noinline)) void lun_walk_control(lua_State *L, lun_Walk *W
   if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
   else if (kind == LUN_VIEW_SECUREFIELD) lun_secure_text(L, -1);   /* its text is never shown */
   else if (kind == LUN_VIEW_TEXTFIELD && lua_isnil(L, -1)) lua_pushliteral(L, "");   /* no text yet, as a SecureField's */
-  else luaL_tolstring(L, -1, NULL);
+  else if (lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER || lua_isnil(L, -1)
+           || lua_isboolean(L, -1)) luaL_tolstring(L, -1, NULL);
+  else lun_describe(L, -1, 1);                    /* a table or an object (a Picker's tag): never its address,
+                                                     which differs from run to run */
   lun_out_attr(L, "value", 5, lua_tostring(L, -1), lua_rawlen(L, -1));
   if (kind == LUN_VIEW_TEXTFIELD && lua_type(L, -2) == LUA_TNUMBER)   /* TextField(value:format:): a page keeps */
     lun_out_attr(L, "format", 6, "number", 6);                      /* the text a person types while it reads as the value */

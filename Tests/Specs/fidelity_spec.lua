@@ -302,6 +302,31 @@ describe("Fidelity: tasks", function()
     app:unmount()
   end)
 
+  -- A hostile read (session 24): a task whose own step unmounted its view,
+  -- or called ui.reset(), was forgotten rather than cancelled: it ran on,
+  -- ui.isCancelled() said false and its next ui.sleep said it was not in a task.
+  it("F06 a task whose own step ends its view is cancelled: ui.isCancelled() is true, its next wait raises", function()
+    for _, ending in ipairs({ "unmount", "reset" }) do
+      local log, app = {}, nil
+      local Worker = ui.View("FidelitySelfEnding", function()
+        return ui.Text("working"):task(function()
+          ui.sleep(1)
+          if ending == "unmount" then app:unmount() else ui.reset() end
+          log[#log + 1] = "cancelled " .. tostring(ui.isCancelled())
+          local ok, err = pcall(ui.sleep, 1)
+          log[#log + 1] = tostring(ok) .. " " .. tostring(err == ui.CancellationError)
+          ui.sleep(1)                                     -- uncaught: ends the task, not a failure
+          log[#log + 1] = "never"
+        end)
+      end)
+      app = ui.mount(Worker())
+      ui.clock.advance(1)
+      assert.same({ "cancelled true", "false true" }, log, ending)
+      ui.clock.advance(5)
+      assert.equal(2, #log, ending)
+    end
+  end)
+
   it("F06 outside a task ui.isCancelled() is false, and CancellationError is one sealed value", function()
     assert.is_false(ui.isCancelled())
     assert.equal("CancellationError: the task was cancelled", tostring(ui.CancellationError))

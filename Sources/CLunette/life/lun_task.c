@@ -223,10 +223,13 @@ static void lun_task_close(lua_State *L, lun_State *S, lua_State *co) {
 /* Cancels task id (its view went away): its wait is dropped and it is
  * marked. Returns 1 if it must be resumed once more to see its
  * cancellation (lun_task_deliver_cancel, after the update); a task that has
- * not started yet is forgotten. */
+ * not started yet is forgotten. A task cancelled by its own step (it
+ * unmounted its view, or called ui.reset) is marked and kept: its next wait
+ * raises ui.CancellationError, and its step's end forgets it. */
 int lun_task_cancel(lua_State *L, int32_t id) {
   lun_State *S = lun_state(L);
-  int pending = 0;
+  int pending = 0, running = 0;
+  lua_Debug ar;
   lunh(S->rt, clock, cancel, LUN_CLOCK_TASK, id);
   if (lun_task_get(L, id) == LUA_TTABLE) {
     int32_t unit;
@@ -234,8 +237,9 @@ int lun_task_cancel(lua_State *L, int32_t id) {
     unit = (int32_t)lua_tointeger(L, -1);
     lua_rawgeti(L, -2, LUN_TASK_THREAD);
     pending = lua_status(lua_tothread(L, -1)) == LUA_YIELD;
+    running = !pending && lua_getstack(lua_tothread(L, -1), 0, &ar);   /* its step runs (or resumed the caller) */
     lua_pop(L, 2);
-    if (pending) {                                /* cancelled before its subscription's cancel runs: a */
+    if (pending || running) {                     /* cancelled before its subscription's cancel runs: a */
       lua_pushboolean(L, 1);                      /* cancel that sends resumes it into its cancellation */
       lua_rawseti(L, -2, LUN_TASK_CANCELLED);
       lua_pushinteger(L, 0);                        /* its unit goes (and its id is reused): named by LUN_TASK_NAME */
@@ -245,7 +249,7 @@ int lun_task_cancel(lua_State *L, int32_t id) {
     lua_pushnil(L);                               /* sends finds none to cancel again */
     lua_rawseti(L, -3, LUN_TASK_SUB);
     lun_life_cancel(L, unit);
-    if (!pending) lun_task_forget(L, id);
+    if (!pending && !running) lun_task_forget(L, id);
   }
   lua_pop(L, 1);
   return pending;

@@ -77,6 +77,26 @@ describe("Isolation between tests", function()
     assert.same({ "cancelled" }, log)
     assert.equal("", app:tree())
   end)
+  -- A hostile read (session 24): what ui.configure and ui.trace set stayed
+  -- in force for the tests after: a budget one test lowered failed a later
+  -- test's body, a list window of one hid its rows.
+  it("test 4 lowers the budget and the list window and turns tracing on", function()
+    ui.configure { timeBudget = 0.02, listWindow = 1 }
+    ui.trace(true)
+  end)
+  it("test 5 starts with the runtime's settings again", function()
+    local Counter = ui.Observable("IsolationCounter", { n = 0 })
+    local counter = Counter()
+    local app = ui.mount(ui.View("IsolationSlow", function()
+      local t = os.clock()
+      while os.clock() - t < 0.05 do end
+      return ui.List({ counter.n, 2, 3 }, function(x) return ui.Text("row " .. x) end)
+    end)())
+    assert.equal('IsolationSlow\n  List\n    Text "row 0"\n    Text "row 2"\n    Text "row 3"\n', app:tree())
+    counter.n = 1
+    ui.flush()
+    assert.same({}, app:trace())
+  end)
 end)
 
 -- Issue 10: inspecting what rendered, per instance.

@@ -23,6 +23,9 @@
 /* The longest name of a view type or a model class (the host keeps each one). */
 #define LUN_MAX_NAME 256
 
+/* The rows a List realises unless ui.configure{ listWindow = n } says (P7). */
+#define LUN_LIST_WINDOW 50
+
 /* How deep a recursion over script-made values (copies, walks, keys) may go. */
 #define LUN_MAX_NESTING 200
 

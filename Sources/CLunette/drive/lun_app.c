@@ -12,6 +12,7 @@
 #include "drive/drive.h"
 
 #include <stdlib.h>
+#include <math.h>
 
 static const char lun_key_lastmiss = 0;
 
@@ -84,6 +85,9 @@ static int lun_ui_reset(lua_State *L) {
   lun_flush_now(L);                               /* cancelled tasks see their cancellation */
   lunh(S->rt, clock, reset);
   lun_completion_forget(L);                       /* no effect left; animations' ends were on the old clock */
+  S->listWindow = LUN_LIST_WINDOW;                /* what ui.configure set is the runtime's again: a test */
+  S->strict = 0;                                  /* starts afresh (the runner sets --strict again) */
+  lun_budget_lower(S, HUGE_VAL);                  /* the host's budget alone */
   return 0;
 }
 

@@ -9,6 +9,7 @@ import CLunette
 extension LunetteRuntime {
     /// Turns the why-re-rendered log on or off; `echo` also prints each line as it happens.
     public func setTracing(_ on: Bool, echo: Bool = false) {
+        tracer.hostTracing = on
         tracer.set(on, echo: echo)
     }
 

@@ -238,4 +238,36 @@ describe("D02 ForEach over a binding", function()
     assert.has_error_node(bad, 'ui.Toggle "t": its binding holds a string; a Toggle\'s is a boolean')
     bad:unmount()
   end)
+
+  -- A hostile read (session 24): a ui.Binding(get, set) was never checked:
+  -- a Toggle showed the number 0 as "on", a Stepper's step replaced a
+  -- string with its range's low end, a table was shown by its __tostring.
+  -- SwiftUI's controls take Binding<Bool>, Binding<String>, Binding<V: Strideable>.
+  it("a ui.Binding(get, set) giving what its control cannot edit is its view's error, naming the control and the type", function()
+    local box = { flag = 0, count = "abc", name = {}, pin = 42 }
+    local function bound(k) return ui.Binding(function() return box[k] end, function(v) box[k] = v end) end
+    local cases = {
+      { ui.Toggle, "flag", 'ui.Toggle "flag": its binding\'s get gave a number; a Toggle\'s is a boolean' },
+      { ui.Stepper, "count", 'ui.Stepper "count": its binding\'s get gave a string; a Stepper\'s is a number' },
+      { ui.TextField, "name", 'ui.TextField "name": its binding\'s get gave a table; a TextField\'s is a string, or a number' },
+      { ui.SecureField, "pin", 'ui.SecureField "pin": its binding\'s get gave a number; a SecureField\'s is a string' },
+    }
+    local control, key
+    local Bound = ui.View("BoundByFunctions", function() return control(key, bound(key)) end)
+    for _, case in ipairs(cases) do
+      local message
+      control, key, message = case[1], case[2], case[3]
+      local app = ui.mount(Bound())
+      assert.has_error_node(app, message)
+      assert.matches("bindings_spec.lua:%d+: ", app:tree())
+      app:unmount()
+    end
+    box.flag, box.count = true, 3
+    local app = ui.mount(ui.View("BoundRight", function()
+      return ui.VStack { ui.Toggle("flag", bound("flag")), ui.Stepper("count", bound("count"), { 1, 5 }) }
+    end)())
+    assert.equal('BoundRight\n  VStack\n    Toggle "flag" on\n    Stepper "count" 3 range={1, 5}\n', app:tree())
+    app:find{ type = "Stepper" }:increment()
+    assert.equal(4, box.count)
+  end)
 end)

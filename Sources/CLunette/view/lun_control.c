@@ -316,6 +316,21 @@ void lun_view_bound_value(lua_State *L, int kind, int labelarg, int bindarg) {
   lua_pop(L, 1);
 }
 
+/* The walk's check of what a ui.Binding(get, set) gave the control of kind
+ * (view value at vidx, the value at validx): raises as lun_view_bound_value
+ * does, where the body is (place), if the control cannot edit it — a
+ * Toggle shown "on" for the number 0, a Stepper's step replacing a string,
+ * were silent. [-0, +0] */
+void lun_view_bound_check(lua_State *L, int kind, int vidx, int validx, const char *place) {
+  int t = lua_type(L, validx);
+  const char *name = lun_view_kind_name(kind);
+  if (kind == LUN_VIEW_PICKER || kind == LUN_VIEW_DATEPICKER || lun_view_bound_takes(kind, t)) return;
+  lun_rawfield(L, vidx, "text");
+  luaL_error(L, "%sui.%s%s%s%s: its binding's get gave a %s; a %s's is %s", place, name,
+             lua_type(L, -1) == LUA_TSTRING ? " \"" : "", lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "",
+             lua_type(L, -1) == LUA_TSTRING ? "\"" : "", lua_typename(L, t), name, lun_view_bound_wants(kind));
+}
+
 /* Shared body of Toggle, TextField and SecureField: (label, binding
  * [, prompt]) -> view; a text field's prompt (at 3, checked by
  * lun_view_prompted) is shown as prompt=. */

@@ -535,6 +535,12 @@ static __attribute__((noinline)) void lun_walk_control(lua_State *L, lun_Walk *W
   if (kind == LUN_VIEW_SECUREFIELD) lun_binding_get_secret(L, -1);   /* what it reaches is secret (lun_secret.c) */
   else lun_binding_get(L, -1);
   if (kind == LUN_VIEW_PICKER) lun_walk_picker_check(L, W, v, lua_gettop(L));
+  else if (lun_binding_is_functions(L, -2)) {     /* a ui.Binding(get, set): its get ran only now */
+    if (W->body && lua_isfunction(L, W->body)) lun_push_place(L, W->body);
+    else lua_pushliteral(L, "");
+    lun_view_bound_check(L, kind, v, -2, lua_tostring(L, -1));
+    lua_pop(L, 1);
+  }
   if (kind == LUN_VIEW_TOGGLE) lua_pushstring(L, lua_toboolean(L, -1) ? "on" : "off");
   else if (kind == LUN_VIEW_SECUREFIELD) lun_secure_text(L, -1);   /* its text is never shown */
   else if (kind == LUN_VIEW_TEXTFIELD && lua_isnil(L, -1)) lua_pushliteral(L, "");   /* no text yet, as a SecureField's */

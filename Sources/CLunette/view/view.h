@@ -172,6 +172,7 @@ int lun_ui_view(lua_State *L);         /* lun_viewtype.c */
 int lun_view_control(lua_State *L, int kind, int labelarg, int bindarg, int specarg);
 void lun_view_bound_value(lua_State *L, int kind, int labelarg, int bindarg);
 int lun_view_bound_peek(lua_State *L, int bindarg);
+void lun_view_bound_check(lua_State *L, int kind, int vidx, int validx, const char *place);   /* [-0, +0] */
 
 /* lun_viewtype.c */
 void lun_open_viewtype(lua_State *L);

@@ -840,3 +840,30 @@ describe("R1 R15 a failing body's ending views", function()
     app:unmount()
   end)
 end)
+
+-- A hostile read (session 24): a body the budget stopped named the first
+-- line of a <close> handler as where it ran too long, not its loop's line:
+-- the stop raises again in every handler unwinding the run (a handler is
+-- script code past the budget, and might loop), and Lua keeps the last.
+describe("R15 a stopped run's <close> handlers", function()
+  it("R15 the stop is named where it fell, not where a closing handler began; the handler does not run", function()
+    ui.configure { timeBudget = 0.05 }
+    local closed = false
+    local function guard()
+      return setmetatable({}, { __close = function()
+        closed = true
+      end })
+    end
+    local loop
+    local Spinner = ui.View("ClosingSpinner", function()
+      local g <close> = guard()
+      loop = debug.getinfo(1, "l").currentline + 1
+      while true do end
+    end)
+    local app = ui.mount(Spinner())
+    assert.has_error_node(app, "ran longer than its time budget")
+    assert.equal(loop, tonumber(app:tree():match("hostile_spec.lua:(%d+): ran longer")), app:tree())
+    assert.is_false(closed)
+    app:unmount()
+  end)
+end)

@@ -56,6 +56,8 @@ struct lun_Budget {
   int depth;
   int armed;                       /* 0, or the level (1-based) the stop holds from */
   int reason;
+  char stopWhere[160];             /* where the armed stop first fell ("file:line: "), the Lua thread's own: the */
+  int stopFell;                    /* stop raises again in every handler unwinding it (<close>), named as there */
   lun_Level levels[LUN_BUDGET_LEVELS];
 };
 
@@ -123,11 +125,21 @@ static int lun_budget_stop_message(lua_State *L, const char *where) {
   return reason;
 }
 
-/* The armed hook: raises while a stop holds at or below the running level. */
+/* The armed hook: raises while a stop holds at or below the running level,
+ * named where it first fell — not where a <close> handler it stops again,
+ * as the run unwinds, begins (Lua keeps the last error of an unwinding). */
 static void lun_budget_hook(lua_State *L, lua_Debug *ar) {
+  lun_Budget *b = lun_state(L)->budget;
   (void)ar;
-  luaL_where(L, 0);                                /* in a hook, level 0 is the Lua code it stopped */
-  if (lun_budget_stop_message(L, lua_tostring(L, -1))) lua_error(L);
+  if (b->stopFell) lua_pushstring(L, b->stopWhere);
+  else luaL_where(L, 0);                           /* in a hook, level 0 is the Lua code it stopped */
+  if (lun_budget_stop_message(L, lua_tostring(L, -1))) {
+    if (!b->stopFell) {
+      snprintf(b->stopWhere, sizeof b->stopWhere, "%s", lua_tostring(L, -2));
+      b->stopFell = 1;
+    }
+    lua_error(L);
+  }
   lua_pop(L, 1);
   lua_sethook(L, NULL, 0, 0);                      /* armed for a run that has ended: step aside */
 }
@@ -206,6 +218,7 @@ LUN_HOT int lun_budget_end(lua_State *L, lun_State *S) {
   if (level->bounded) lun_budget_resume(b, b->depth);
   stopped = b->armed && b->depth + 1 >= b->armed;
   if (b->armed > b->depth) b->armed = 0;           /* the stopped run has unwound */
+  if (!b->armed) b->stopFell = 0;
   if (b->armed && b->depth > 0 && b->levels[b->depth - 1].thread == L)
     lua_sethook(L, lun_budget_hook, LUA_MASKCOUNT, 1);   /* a stop still holds for the run below, on this thread */
   else if (lua_gethook(L) == lun_budget_hook || stopped)

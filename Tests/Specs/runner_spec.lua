@@ -75,7 +75,9 @@ describe("Isolation between tests", function()
     ui.clock.advance(0)
     ui.reset()
     assert.same({ "cancelled" }, log)
-    assert.equal("", app:tree())
+    assert.error_matches(function() app:tree() end, "the app is unmounted")   -- as after app:unmount() (session 24)
+    assert.error_matches(function() app:find("x") end, "the app is unmounted")
+    app:unmount()                                       -- again: nothing to do
   end)
   -- A hostile read (session 24): what ui.configure and ui.trace set stayed
   -- in force for the tests after: a budget one test lowered failed a later

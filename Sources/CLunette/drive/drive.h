@@ -18,6 +18,7 @@
 /* An app or a node as Lua holds it: the host's id. */
 typedef struct lun_Handle {
   int32_t id;
+  uint32_t resets;        /* lun_State.resets when it was made: a ui.reset() since ended what it names */
 } lun_Handle;
 
 /* lun_app.c */

@@ -30,6 +30,7 @@ void lun_app_check_idle(lua_State *L, const char *what) {
 void lun_handle_push(lua_State *L, int32_t id, const char *mt) {
   lun_Handle *h = (lun_Handle *)lua_newuserdatauv(L, sizeof(lun_Handle), 0);
   h->id = id;
+  h->resets = lun_state(L)->resets;
   luaL_setmetatable(L, mt);
 }
 
@@ -85,6 +86,7 @@ static int lun_ui_reset(lua_State *L) {
   lun_flush_now(L);                               /* cancelled tasks see their cancellation */
   lunh(S->rt, clock, reset);
   lun_completion_forget(L);                       /* no effect left; animations' ends were on the old clock */
+  S->resets++;                                    /* the handles of the apps it unmounted name none */
   S->listWindow = LUN_LIST_WINDOW;                /* what ui.configure set is the runtime's again: a test */
   S->strict = 0;                                  /* starts afresh (the runner sets --strict again) */
   lun_budget_lower(S, HUGE_VAL);                  /* the host's budget alone */
@@ -121,6 +123,7 @@ static int lun_ui_configure(lua_State *L) {
 /* The app id of argument 1, checked. */
 static int32_t lun_app_check(lua_State *L) {
   lun_Handle *h = (lun_Handle *)luaL_checkudata(L, 1, LUN_MT_APP);
+  if (h->id && h->resets != lun_state(L)->resets) h->id = 0;   /* ui.reset() unmounted it */
   if (!h->id) luaL_error(L, "the app is unmounted");
   lun_out_done_send(L, lun_state(L));             /* what it shows includes every run that ended */
   return h->id;
@@ -276,7 +279,7 @@ static int lun_app_find(lua_State *L) {
     lun_app_remember_miss(L, app);
     hidden = lunh(lun_state(L)->rt, inspect, app_text, app, LUN_TEXT_HIDDEN, NULL, 0, &len);
     lua_pushnil(L);
-    if (!hidden || strcmp(hidden, "0") == 0) return 1;
+    if (!hidden || !*hidden || strcmp(hidden, "0") == 0) return 1;   /* none, or the app went meanwhile */
     lua_pushfstring(L, "no realised node matches, but Lists hold %s rows outside their windows "
                     "(node:scroll(row) brings a row in)", hidden);
     return 2;
@@ -300,7 +303,7 @@ static int lun_app_findall(lua_State *L) {
 static int lun_app_unmount(lua_State *L) {
   lun_Handle *h = (lun_Handle *)luaL_checkudata(L, 1, LUN_MT_APP);
   lun_app_check_idle(L, "app:unmount");
-  if (h->id) lunh(lun_state(L)->rt, scheduler, unmount, h->id);
+  if (h->id && h->resets == lun_state(L)->resets) lunh(lun_state(L)->rt, scheduler, unmount, h->id);
   h->id = 0;
   lun_release_refs(L, lun_state(L));
   return 0;

@@ -54,6 +54,7 @@ typedef struct lun_State {
   int32_t plainUnit;      /* a plain run (lun_Ticket.plain) the host has not heard begin yet, 0 if none */
   int32_t outPlain;       /* 0 once the run wrote a record only the full path follows (lun_out.c) */
   int32_t outDepth;       /* nodes open in the run's records */
+  uint32_t resets;        /* ui.reset() calls so far (wraps): an app handle made before one names no app */
   size_t outBadLen, outBadAt;   /* lun_out.c: the run's first shown text that is no UTF-8 (its length, 0:
                              none; where its first bad byte is) ... */
   char outBad[40];        /* ... and its first bytes, for the walk's warning (lun_walk.c) */

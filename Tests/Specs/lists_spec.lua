@@ -638,3 +638,25 @@ describe("Rows of view values without :id", function()
     app:unmount()
   end)
 end)
+
+-- A hostile read (session 24): a collection whose __len gave no integer
+-- showed "object length is not an integer", with no place and no value.
+describe("Rows over a collection object", function()
+  it("a __len that gives no integer is the list's error, naming where its rows are made and what it gave", function()
+    local Bag = {}
+    Bag.__index = Bag
+    Bag.__len = function(self) return self.count end     -- count was never set
+    local bag = setmetatable({ "a", "b" }, Bag)
+    local app = ui.mount(ui.View("BagShelf", function()
+      return ui.VStack { ui.ForEach(bag, function(x) return ui.Text(x) end) }
+    end)())
+    assert.has_error_node(app, "the rows' data has a length (#) of nil, not an integer (its __len gave it)")
+    assert.matches("lists_spec.lua:%d+: the rows' data", app:tree())
+    bag.count = 2
+    app:unmount()
+    app = ui.mount(ui.View("BagShelf2", function()
+      return ui.VStack { ui.ForEach(bag, function(x) return ui.Text(x) end) }
+    end)())
+    assert.equal('BagShelf2\n  VStack\n    ForEach\n      Text "a"\n      Text "b"\n', app:tree())
+  end)
+end)

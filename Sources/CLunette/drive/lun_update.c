@@ -203,7 +203,15 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
   data = lua_gettop(L);
   lua_getfield(L, W->record, "row");
   row = lua_gettop(L);
-  n = luaL_len(L, data);
+  lua_len(L, data);                               /* a collection's __len is the script's: named if it fails */
+  if (!lua_isinteger(L, -1)) {
+    if (lua_isfunction(L, row)) lun_push_place(L, row);
+    else lua_pushliteral(L, "");
+    luaL_error(L, "%sthe rows' data has a length (#) of %s, not an integer (its __len gave it)",
+               lua_tostring(L, -1), luaL_typename(L, -2));
+  }
+  n = lua_tointeger(L, -1);
+  lua_pop(L, 1);
   last = n;
   lua_getfield(L, W->record, "lazy");
   if (lua_toboolean(L, -1) && n > S->listWindow) {

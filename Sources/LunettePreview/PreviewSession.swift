@@ -373,7 +373,14 @@ public final class PreviewSession: @unchecked Sendable {
             guard by == 1 || by == -1 else { throw PreviewError("step: its \"by\" is 1 or -1, a step up or down, not \(by)") }
             try runtime.step(node, by: by)
         case "tap": try runtime.tap(node)
-        case "submit": try runtime.tap(node, submit: true)
+        case "submit":
+            do {
+                try runtime.tap(node, submit: true)
+            } catch let error as LunetteError where "\(error)".contains("has no :onSubmit on it or around it") {
+                // Return in a field nothing submits (a number field's commit, a plain field):
+                // as in SwiftUI, nothing runs, and it is no error of the script's.
+                record("event", "submit: no onSubmit on it or around it, nothing runs")
+            }
         case "toggle": try runtime.toggle(node)
         case "setText":
             let text: String = try Self.field(request, "text", "a string")

@@ -31,6 +31,9 @@ return ui.View("Controlled", { state = { upper = "", digits = "", code = "" }, b
 end })()
 """
 
+# THREE_FIELDS with three text fields (its B is a SecureField).
+THREE_TEXT_FIELDS = THREE_FIELDS.replace('ui.SecureField("B"', 'ui.TextField("B"')
+
 SUBMITS = """
 local ui = require("lunette")
 return ui.View("Search", { state = { query = "", submits = 0 }, body = function(self)
@@ -47,6 +50,17 @@ return ui.View("Amount", { state = { amount = 0, note = "" }, body = function(se
   return ui.VStack {
     ui.TextField("Amount", self["$amount"]), ui.TextField("Note", self["$note"]),
     ui.Text("amount:" .. tostring(self.amount)),
+  }
+end })()
+"""
+
+CLAMPED = """
+local ui = require("lunette")
+return ui.View("Clamp", { state = { qty = 10 }, body = function(self)
+  return ui.VStack {
+    ui.TextField("Qty", ui.Binding(function() return self.qty end,
+      function(v) self.qty = math.max(10, math.min(100, v)) end)),
+    ui.Text("qty:" .. tostring(self.qty)),
   }
 end })()
 """
@@ -71,6 +85,26 @@ class TypeAheadTests(unittest.TestCase):
     """Text typed while the page awaits the answer to a Return goes, in
     order, where that answer moves the focus (README: "as SwiftUI moves it
     before the next key"), however the text arrives."""
+
+    def test_a_capital_a_pasted_text_and_an_input_methods_word_wait_too(self):
+        # A hostile read: a lone Shift (before a capital), the Ctrl+V before a
+        # paste, and a composition let the held keys go into A, and their
+        # setText took the focus back there.
+        for name, after_return, typed in [
+                ("shift", lambda p: (p.keyboard.down("Shift"), p.keyboard.press("D"), p.keyboard.up("Shift"), p.keyboard.type("ef")), "Def"),
+                ("paste", lambda p: (p.keyboard.press("Control+V"), p.keyboard.type("q")), "xyzq"),
+                ("compose", lambda p: (compose(p, ["に", "にほ", "にほん"], "日本"), p.keyboard.type("q")), "日本q")]:
+            with previewing(THREE_TEXT_FIELDS, "three.lua") as page:
+                page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+                expect(page.locator("#apps input[placeholder=A]")).to_be_focused()
+                page.evaluate("navigator.clipboard.writeText('xyz')")
+                page.keyboard.type("ab")
+                page.keyboard.press("Enter")
+                after_return(page)
+                expect(page.locator("span", has_text="log: [A:ab]")).to_be_visible(timeout=10000)
+                expect(shown(page, "typed: ab / " + typed + " / ")).to_be_visible()
+                expect(page.locator("#apps input[placeholder=B]")).to_be_focused()
+                self.assertEqual(timeline_errors(page), [], name)
 
     def test_text_with_no_one_character_keydown_waits_for_the_answer_too(self):
         # Before: an emoji (two UTF-16 units) let the held keys go into the
@@ -169,10 +203,33 @@ class NumberFieldTests(unittest.TestCase):
             field.click()
             field.press("Control+a")
             field.press_sequentially("1e35", delay=150)
-            expect(shown(page, "amount:1e+35")).to_be_visible()
+            time.sleep(0.3)
+            expect(shown(page, "amount:0")).to_be_visible()       # not committed yet
             expect(field).to_have_value("1e35")
-            page.locator("#apps input[placeholder=Note]").click()
+            page.locator("#apps input[placeholder=Note]").click()  # leaving it commits
+            expect(shown(page, "amount:1e+35")).to_be_visible()
             expect(field).to_have_value("1e+35")
+            self.assertEqual(timeline_errors(page), [])
+
+    def test_a_number_field_whose_setter_clamps_takes_what_was_typed_on_return(self):
+        # A hostile read: "50" typed into a field clamped to 10...100 ended
+        # as 100 (the "5" was clamped to 10 and the "0" appended to it).
+        # TextField(value:format:) "updates the value when the user commits
+        # their edits, such as by pressing the Return key"
+        # (https://developer.apple.com/documentation/swiftui/textfield).
+        with previewing(CLAMPED, "clamp.lua") as page:
+            field = page.locator("#apps input[placeholder=Qty]")
+            field.click()
+            field.press("Control+a")
+            field.press_sequentially("50", delay=150)
+            field.press("Enter")
+            expect(shown(page, "qty:50")).to_be_visible()
+            expect(field).to_have_value("50")
+            field.press("Control+a")
+            field.press_sequentially("5", delay=150)
+            field.press("Enter")                                   # clamped: the field shows the value
+            expect(shown(page, "qty:10")).to_be_visible()
+            expect(field).to_have_value("10")
             self.assertEqual(timeline_errors(page), [])
 
 

@@ -100,7 +100,13 @@ static void lun_out_rec(lua_State *L, int op, int nints, int32_t a, int32_t b, i
 static size_t lun_utf8_good(const unsigned char *s, size_t len) {
   size_t i = 0, n, k;
   while (i < len) {
-    unsigned c = s[i], lo = 0x80, hi = 0xBF;
+    unsigned c, lo = 0x80, hi = 0xBF;
+    uint64_t eight;
+    if (len - i >= 8) {                           /* ASCII, eight bytes at a time */
+      memcpy(&eight, s + i, 8);
+      if (!(eight & 0x8080808080808080ULL)) { i += 8; continue; }
+    }
+    c = s[i];
     if (c < 0x80) { i++; continue; }
     if (c >= 0xC2 && c <= 0xDF) n = 1;
     else if (c >= 0xE0 && c <= 0xEF) { n = 2; if (c == 0xE0) lo = 0xA0; else if (c == 0xED) hi = 0x9F; }

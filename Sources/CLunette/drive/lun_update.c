@@ -240,6 +240,7 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
     S->rowRepeated = 0;
     ref = lun_walk_unit(L, W, LUN_UNIT_ROW, 0, key, klen, &unit);
     lun_out_end(L);
+    if (S->outBadLen) lun_walk_bad_text(L, W, S);    /* its tag= shown */
     if (S->rowRepeated) lun_row_repeated(L, W, row, key, klen);
     if (ref == 0) {
       lua_createtable(L, 0, 5);

@@ -457,16 +457,36 @@ static LUN_RARE void lun_walk_picker_check(lua_State *L, lun_Walk *W, int v, int
   lua_settop(L, top);
 }
 
-/* Says (once a view and text: the host's inspect.warned) that the run
- * shows text that is no UTF-8 (lun_out.c noted it): a host shows it with
- * U+FFFD in place of what is not, so it is not repaired silently. Its first
- * bytes are named escaped, but printable ASCII. [-0, +0] */
-static __attribute__((noinline)) void lun_walk_bad_text(lua_State *L, lun_Walk *W, lun_State *S) {
+static const char lun_key_badtext = 0;       /* the bodies whose text was said to be no UTF-8 (weak keys) */
+
+/* Says that the run shows text that is no UTF-8 (lun_out.c noted it): a
+ * host shows it with U+FFFD in place of what is not, so it is not repaired
+ * silently. Said once a body (a view type, a row function: a clock's text
+ * that changes each frame, or fifty rows, say it once; the host's own
+ * warnings are kept to a hundred), its first such text's first bytes
+ * escaped, but printable ASCII. [-0, +0] */
+__attribute__((noinline)) void lun_walk_bad_text(lua_State *L, lun_Walk *W, lun_State *S) {
   size_t i, n = S->outBadLen < sizeof S->outBad ? S->outBadLen : sizeof S->outBad;
   int top = lua_gettop(L);
   const char *msg;
   luaL_Buffer b;
   luaL_checkstack(L, 4, "warning of a text");
+  S->outBadLen = 0;
+  if (W->body && lua_isfunction(L, W->body)) {    /* once a body: a weak set of the bodies said */
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_badtext) != LUA_TTABLE) {
+      lua_pop(L, 1);
+      lun_new_weak_table(L, "k");
+      lua_pushvalue(L, -1);
+      lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_badtext);
+    }
+    lua_pushvalue(L, W->body);
+    if (lua_rawget(L, -2) != LUA_TNIL) { lua_settop(L, top); return; }
+    lua_pop(L, 1);
+    lua_pushvalue(L, W->body);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+  }
   if (W->body && lua_isfunction(L, W->body)) lun_push_place(L, W->body);   /* where the body is */
   else lua_pushliteral(L, "");
   luaL_buffinit(L, &b);
@@ -485,7 +505,6 @@ static __attribute__((noinline)) void lun_walk_bad_text(lua_State *L, lun_Walk *
   msg = lua_pushfstring(L, "%sthe text \"%s\" is not UTF-8 (its byte %I is not): it is shown with U+FFFD, the "
                            "replacement character, in its place; convert text in another encoding before showing it",
                         lua_tostring(L, -2), lua_tostring(L, -1), (lua_Integer)S->outBadAt + 1);
-  S->outBadLen = 0;
   lunh(W->rt, inspect, warned, W->unit, msg, lua_rawlen(L, -1));
   lua_settop(L, top);
 }
@@ -685,6 +704,7 @@ LUN_HOT void lun_walk_value(lua_State *L, lun_Walk *W, int v) {
   if (lua_type(L, -1) == LUA_TSTRING) text = lua_tolstring(L, -1, &len);
   lun_out_begin(L, kind, text, len);
   lua_pop(L, 1);
+  if (S->outBadLen) lun_walk_bad_text(L, W, lun_state(L));   /* its own text, before its children's */
   W->submitOpen = 0;
   if (W->open++ == 0) {                           /* a top-level node: */
     W->animNone = 0;

@@ -173,6 +173,8 @@ int lun_view_control(lua_State *L, int kind, int labelarg, int bindarg, int spec
 void lun_view_bound_value(lua_State *L, int kind, int labelarg, int bindarg);
 int lun_view_bound_peek(lua_State *L, int bindarg);
 void lun_view_bound_check(lua_State *L, int kind, int vidx, int validx, const char *place);   /* [-0, +0] */
+/* lun_walk.c: a shown text that is no UTF-8 (lun_out.c noted it), said once a body */
+void lun_walk_bad_text(lua_State *L, lun_Walk *W, lun_State *S);                 /* [-0, +0] */
 
 /* lun_viewtype.c */
 void lun_open_viewtype(lua_State *L);

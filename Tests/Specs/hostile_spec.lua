@@ -867,3 +867,19 @@ describe("R15 a stopped run's <close> handlers", function()
     app:unmount()
   end)
 end)
+
+-- A hostile read (session 24): a callable table checked when it was given
+-- as a Button's action, whose __call went since, failed the tap with
+-- "attempt to call a table value", naming no line.
+describe("A callback that stops being callable", function()
+  it("a tap whose callable table lost its __call names the tap's line and what __call is", function()
+    local mt = { __call = function() end }
+    local action = setmetatable({}, mt)
+    local app = ui.mount(ui.Button("go", action))
+    mt.__call = nil
+    local ok, err = pcall(function() app:find("go"):tap() end)
+    assert.is_false(ok)
+    assert.matches("hostile_spec.lua:%d+: a callable table given as a callback can no longer be called: its __call is nil now", err)
+    app:unmount()
+  end)
+end)

@@ -30,7 +30,13 @@ static int lun_callable_k(lua_State *L, int status, lua_KContext ctx) {
   return lua_gettop(L);
 }
 static int lun_callable_call(lua_State *L) {
+  int call;
   lua_pushvalue(L, lua_upvalueindex(1));
+  call = luaL_getmetafield(L, -1, "__call");      /* checked when it was given: it may have gone since */
+  if (call != LUA_TFUNCTION)
+    return lun_error_here(L, "a callable table given as a callback can no longer be called: its __call is %s now",
+                          call == LUA_TNIL ? "nil" : luaL_typename(L, -1));
+  lua_pop(L, 1);
   lua_insert(L, 1);
   lua_callk(L, lua_gettop(L) - 1, LUA_MULTRET, 0, lun_callable_k);
   return lua_gettop(L);

@@ -54,6 +54,20 @@ return ui.View("Amount", { state = { amount = 0, note = "" }, body = function(se
 end })()
 """
 
+TALLY = """
+local ui = require("lunette")
+local function slow() local t = os.clock(); while os.clock() - t < 0.2 do end end
+return ui.View("Tally", { state = { amount = 0, count = "", log = "" }, focusState = { "field" }, body = function(self)
+  return ui.VStack {
+    ui.TextField("Amount", self["$amount"]):focused(self["$field"], "amount"):onSubmit(function()
+      slow(); self.log = self.log .. "[" .. self.amount .. "]"; self.amount = 0; self.field = "count"
+    end),
+    ui.TextField("Count", self["$count"]):focused(self["$field"], "count"),
+    ui.Text("amount:" .. tostring(self.amount)), ui.Text("count:" .. self.count), ui.Text("log:" .. self.log),
+  }
+end })()
+"""
+
 CLAMPED = """
 local ui = require("lunette")
 return ui.View("Clamp", { state = { qty = 10 }, body = function(self)
@@ -93,7 +107,10 @@ class TypeAheadTests(unittest.TestCase):
         for name, after_return, typed in [
                 ("shift", lambda p: (p.keyboard.down("Shift"), p.keyboard.press("D"), p.keyboard.up("Shift"), p.keyboard.type("ef")), "Def"),
                 ("paste", lambda p: (p.keyboard.press("Control+V"), p.keyboard.type("q")), "xyzq"),
-                ("compose", lambda p: (compose(p, ["に", "にほ", "にほん"], "日本"), p.keyboard.type("q")), "日本q")]:
+                ("compose", lambda p: (compose(p, ["に", "にほ", "にほん"], "日本"), p.keyboard.type("q")), "日本q"),
+                ("select all", lambda p: (p.keyboard.type("cd"), p.keyboard.press("Control+a"), p.keyboard.type("q")), "q"),
+                ("empty paste", lambda p: (p.evaluate("navigator.clipboard.writeText('')"), p.keyboard.press("Control+V"),
+                                           p.keyboard.type("q")), "q")]:
             with previewing(THREE_TEXT_FIELDS, "three.lua") as page:
                 page.context.grant_permissions(["clipboard-read", "clipboard-write"])
                 expect(page.locator("#apps input[placeholder=A]")).to_be_focused()
@@ -230,6 +247,25 @@ class NumberFieldTests(unittest.TestCase):
             field.press("Enter")                                   # clamped: the field shows the value
             expect(shown(page, "qty:10")).to_be_visible()
             expect(field).to_have_value("10")
+            self.assertEqual(timeline_errors(page), [])
+
+
+    def test_return_commits_a_number_once_and_what_on_submit_sets_stands(self):
+        # A hostile read: Chromium's change event for the Return sent the
+        # text again after the submit, undoing the value and the focus
+        # onSubmit had set, so the next key went into the old field.
+        with previewing(TALLY, "tally.lua") as page:
+            field = page.locator("#apps input[placeholder=Amount]")
+            field.click()
+            field.press("Control+a")
+            page.keyboard.type("5")
+            page.keyboard.press("Enter")
+            page.keyboard.type("7")
+            expect(shown(page, "log:[5]")).to_be_visible()
+            expect(shown(page, "count:7")).to_be_visible()
+            expect(shown(page, "amount:0")).to_be_visible()
+            expect(field).to_have_value("0")
+            expect(page.locator("#apps input[placeholder=Count]")).to_be_focused()
             self.assertEqual(timeline_errors(page), [])
 
 

@@ -16,15 +16,15 @@ private nonisolated(unsafe) var adopted: [LunetteRuntime] = []
 /// (busted insulates each file's package.loaded, so the module may be opened
 /// again: the newest runtime's problems are the ones taken).
 private let bustedSupport = """
-    local problems, last_miss = lunette_problems, lunette_last_miss
-    lunette_loadfile, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems, lunette_last_miss =
-      nil, nil, nil, nil, nil, nil
+    local problems, last_miss, keep_settings = lunette_problems, lunette_last_miss, lunette_keep_settings
+    lunette_loadfile, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems, lunette_last_miss,
+      lunette_keep_settings = nil, nil, nil, nil, nil, nil, nil
     local has_busted, busted = pcall(require, "busted")
     if not (has_busted and type(busted) == "table" and busted.subscribe) then return end
     local registry = debug.getregistry()
     local S = registry["lunette busted support"]
-    if S then S.problems, S.last_miss = problems, last_miss; return end
-    S = { problems = problems, last_miss = last_miss, expected = {}, stores = {} }
+    if S then S.problems, S.last_miss, S.keep_settings = problems, last_miss, keep_settings; return end
+    S = { problems = problems, last_miss = last_miss, keep_settings = keep_settings, expected = {}, stores = {} }
     registry["lunette busted support"] = S
 
     local snapshots = require("lunette.snapshots")   -- the format and diff `lunette test` uses
@@ -140,6 +140,7 @@ private let bustedSupport = """
     -- Each test: its problems are its own, and an unexpected one fails it.
     busted.subscribe({ "test", "start" }, function(element)
       local name, file = full_name(element)
+      if file ~= S.kept then S.kept = file; S.keep_settings() end   -- its file's top level's settings hold
       S.expected, S.count, S.test = {}, 0, { name = name, file = file }
       S.problems()                                  -- what came before belongs to no test
       explain_misses(element)

@@ -269,4 +269,56 @@ final class RunnerParityTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: snapshot, encoding: .utf8), written)
         XCTAssertEqual(try lunetteTest(directory).verdicts[stale], true)
     }
+
+    /// A hostile read (session 24): once `ui.reset()` gave back what a test
+    /// configured, a spec file's top-level `ui.configure` was undone before
+    /// its first test, and `--strict` went off after a test's own reset.
+    /// What the file's top level sets holds for each test, under both runners.
+    func testAFilesTopLevelSettingsHoldForEachTestAndATestsOwnAreUndone() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: root.appendingPathComponent(".build/debug/lunette").path),
+                          "run swift build first")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/busted"), "busted is not installed")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("settings_\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try #"""
+            local ui = require("lunette")
+            ui.configure { listWindow = 2 }
+            local function shown()
+              local app = ui.mount(ui.List({ 1, 2, 3, 4 }, function(x) return ui.Text("row " .. x) end))
+              local _, n = app:tree():gsub('Text "row', "")
+              app:unmount()
+              return n
+            end
+            describe("settings", function()
+              it("passes with the file's list window in its first test", function()
+                assert.equal(2, shown())
+                ui.configure { listWindow = 3 }
+                assert.equal(3, shown())
+              end)
+              it("passes with the file's list window again in the next", function() assert.equal(2, shown()) end)
+              it("passes with it after its own ui.reset()", function()
+                ui.configure { listWindow = 4 }
+                ui.reset()
+                assert.equal(2, shown())
+              end)
+              it("passes strict after its own ui.reset() under --strict", function()
+                ui.reset()
+                local app = ui.mount(ui.View("Writes", { state = { n = 0 }, body = function(self)
+                  self.n = 1
+                  return ui.Text("n")
+                end })())
+                if STRICT then assert.has_error_node(app, "") end
+              end)
+            end)
+            """#.write(to: directory.appendingPathComponent("parity_spec.lua"), atomically: true, encoding: .utf8)
+        let ours = try lunetteTest(directory), theirs = try busted(directory)
+        XCTAssertEqual(ours.verdicts.count, 4, ours.output)
+        XCTAssertTrue(ours.verdicts.values.allSatisfy { $0 }, ours.output)
+        XCTAssertEqual(ours.verdicts, theirs.verdicts, "lunette test:\n\(ours.output)\nbusted:\n\(theirs.output)")
+        let strict = try String(contentsOf: directory.appendingPathComponent("parity_spec.lua"), encoding: .utf8)
+        try ("STRICT = true\n" + strict).write(to: directory.appendingPathComponent("parity_spec.lua"), atomically: true, encoding: .utf8)
+        let strictRun = try lunetteTest(directory, ["--strict"])
+        XCTAssertEqual(strictRun.verdicts["settings passes strict after its own ui.reset() under --strict"], true, strictRun.output)
+    }
 }

@@ -262,6 +262,19 @@ describe("D02 ForEach over a binding", function()
       assert.matches("bindings_spec.lua:%d+: ", app:tree())
       app:unmount()
     end
+    box.level, box.steps = 0 / 0, math.huge               -- numbers no Slider or Stepper can step
+    local Unsteppable = ui.View("Unsteppable", function()
+      return ui.VStack { ui.Slider(bound("level"), { 0, 1 }) }
+    end)
+    local nan = ui.mount(Unsteppable())
+    assert.has_error_node(nan, "ui.Slider: its binding's get gave NaN (0/0); a Slider's value is a finite number")
+    nan:unmount()
+    local Infinite = ui.View("InfiniteSteps", { state = { steps = math.huge }, body = function(self)
+      return ui.Stepper("steps", self["$steps"], { 1, 5 })
+    end })
+    local inf = ui.mount(Infinite {})
+    assert.has_error_node(inf, "ui.Stepper: its binding holds an infinity; a Stepper's value is a finite number")
+    inf:unmount()
     box.flag, box.count = true, 3
     local app = ui.mount(ui.View("BoundRight", function()
       return ui.VStack { ui.Toggle("flag", bound("flag")), ui.Stepper("count", bound("count"), { 1, 5 }) }

@@ -647,16 +647,23 @@ describe("Rows over a collection object", function()
     Bag.__index = Bag
     Bag.__len = function(self) return self.count end     -- count was never set
     local bag = setmetatable({ "a", "b" }, Bag)
-    local app = ui.mount(ui.View("BagShelf", function()
+    local BagShelf = ui.View("BagShelf", function()
       return ui.VStack { ui.ForEach(bag, function(x) return ui.Text(x) end) }
-    end)())
-    assert.has_error_node(app, "the rows' data has a length (#) of nil, not an integer (its __len gave it)")
-    assert.matches("lists_spec.lua:%d+: the rows' data", app:tree())
-    bag.count = 2
-    app:unmount()
-    app = ui.mount(ui.View("BagShelf2", function()
-      return ui.VStack { ui.ForEach(bag, function(x) return ui.Text(x) end) }
-    end)())
-    assert.equal('BagShelf2\n  VStack\n    ForEach\n      Text "a"\n      Text "b"\n', app:tree())
+    end)
+    local function tree(count, error)
+      bag.count = count
+      local app = ui.mount(BagShelf())
+      if error then assert.has_error_node(app, error) end   -- expected: not the test's failure
+      local text = app:tree()
+      app:unmount()
+      return text
+    end
+    assert.matches("lists_spec.lua:%d+: the rows' data has a length %(#%) of nil, not an integer %(its __len gave it%)",
+      tree(nil, "the rows' data has a length (#) of nil, not an integer (its __len gave it)"))
+    assert.matches("a length %(#%) of 2%.5, not an integer", tree(2.5, "a length (#) of 2.5, not an integer"))
+    local rows = 'BagShelf\n  VStack\n    ForEach\n      Text "a"\n      Text "b"\n'
+    assert.equal(rows, tree(2))
+    assert.equal(rows, tree(2.0))                          -- lengths luaL_len takes
+    assert.equal(rows, tree("2"))
   end)
 end)

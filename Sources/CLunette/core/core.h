@@ -179,6 +179,8 @@ int lun_budget_begin(lua_State *L, lun_State *S, int bounded);
 int lun_budget_end(lua_State *L, lun_State *S);
 void lun_budget_close(lun_Budget *b);
 int lun_budget_lower(lun_State *S, double seconds);
+uint64_t lun_budget_script_limit(lun_State *S);
+void lun_budget_set_script_limit(lun_State *S, uint64_t ns);
 int lun_budget_stopping(lun_State *S);
 void lun_typename_claim(lua_State *L, const char *call, const char *noun, const char *name);   /* lun_typename.c */
 void lun_budget_raise_at(lua_State *L, const char *where);

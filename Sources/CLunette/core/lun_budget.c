@@ -262,9 +262,24 @@ void lun_budget_raise(lua_State *L) {
   lun_budget_raise_at(L, "");
 }
 
-/* lun_budget_raise, its message after `where` ("file:12: "). [-0, +0] */
+/* lun_budget_raise, its message after `where` ("file:12: "; none given:
+ * the Lua code that called the C loop), or where the stop first fell. [-0, +0] */
 void lun_budget_raise_at(lua_State *L, const char *where) {
-  if (lun_budget_stop_message(L, where)) lua_error(L);
+  lun_Budget *b = lun_state(L)->budget;
+  int top = lua_gettop(L);
+  if (b->stopFell) where = b->stopWhere;
+  else if (!*where) {
+    luaL_where(L, 1);
+    where = lua_tostring(L, -1);
+  }
+  if (lun_budget_stop_message(L, where)) {
+    if (!b->stopFell) {
+      snprintf(b->stopWhere, sizeof b->stopWhere, "%s", where);
+      b->stopFell = 1;
+    }
+    lua_error(L);
+  }
+  lua_settop(L, top);
 }
 
 /* Seconds on the monotonic clock (the fine one): a test's time limit
@@ -309,10 +324,27 @@ void lun_budget_set(lun_State *S, double seconds) {
 int lun_budget_lower(lun_State *S, double seconds) {
   uint64_t ns;
   if (!(seconds > 0)) return 0;                    /* also NaN */
-  if (seconds >= 1e9) { S->budget->scriptLimit = 0; return 1; }   /* no lower than the host's */
-  ns = (uint64_t)(seconds * 1e9);
-  S->budget->scriptLimit = ns ? ns : 1;
+  ns = seconds >= 1e9 ? 0 : (uint64_t)(seconds * 1e9);   /* 0: no lower than the host's */
+  lun_budget_lock(S->budget);                     /* the watchdog reads it */
+  S->budget->scriptLimit = seconds >= 1e9 ? 0 : ns ? ns : 1;
+  lun_budget_unlock(S->budget);
   return 1;
+}
+
+/* The budget a script lowered the host's to, ns (0: none), to be given
+ * back by lun_budget_set_script_limit (ui.reset). */
+uint64_t lun_budget_script_limit(lun_State *S) {
+  uint64_t ns;
+  lun_budget_lock(S->budget);
+  ns = S->budget->scriptLimit;
+  lun_budget_unlock(S->budget);
+  return ns;
+}
+
+void lun_budget_set_script_limit(lun_State *S, uint64_t ns) {
+  lun_budget_lock(S->budget);
+  S->budget->scriptLimit = ns;
+  lun_budget_unlock(S->budget);
 }
 
 void lun_interrupt(lun_Budget *b) {

@@ -87,9 +87,10 @@ static int lun_ui_reset(lua_State *L) {
   lunh(S->rt, clock, reset);
   lun_completion_forget(L);                       /* no effect left; animations' ends were on the old clock */
   S->resets++;                                    /* the handles of the apps it unmounted name none */
-  S->listWindow = LUN_LIST_WINDOW;                /* what ui.configure set is the runtime's again: a test */
-  S->strict = 0;                                  /* starts afresh (the runner sets --strict again) */
-  lun_budget_lower(S, HUGE_VAL);                  /* the host's budget alone */
+  S->listWindow = S->baseListWindow;              /* what ui.configure and ui.trace set since is undone: */
+  S->strict = S->baseStrict;                      /* a test starts with the settings its file's top level */
+  lun_budget_set_script_limit(S, S->baseScriptLimit);   /* left (the runners keep them), or the runtime's */
+  if (S->tracing != S->baseTracing) lunh(S->rt, trace, set, S->baseTracing, 1);
   return 0;
 }
 

@@ -59,6 +59,17 @@ static int lun_reset_clock(lua_State *L) {
   return 0;
 }
 
+/* lunette_keep_settings() -> (): what ui.configure and ui.trace set so far
+ * (a spec file's top level, --strict) is what ui.reset() gives back. */
+static int lun_keep_settings(lua_State *L) {
+  lun_State *S = lun_state(L);
+  S->baseListWindow = S->listWindow;
+  S->baseStrict = S->strict;
+  S->baseTracing = S->tracing;
+  S->baseScriptLimit = lun_budget_script_limit(S);
+  return 0;
+}
+
 /* lunette_loadfile(path) -> chunk | nil, message: a text chunk from a file,
  * whatever the sandbox left of loadfile. */
 static int lun_loadfile(lua_State *L) {
@@ -100,6 +111,7 @@ static int lun_install_runner_k(lua_State *L) {
   lua_register(L, "lunette_watch", lun_watch);
   lua_register(L, "lunette_unwatch", lun_unwatch);
   lua_register(L, "lunette_reset_clock", lun_reset_clock);
+  lua_register(L, "lunette_keep_settings", lun_keep_settings);
   lua_register(L, "lunette_problems", lun_problems);
   lua_register(L, "lunette_last_miss", lun_runner_last_miss);
   return 0;

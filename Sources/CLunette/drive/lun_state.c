@@ -31,7 +31,7 @@ static int lun_install_k(lua_State *L) {
   S->rt = (const lun_Host *)lua_touserdata(L, 1);
   S->graph = (lun_Graph *)lua_touserdata(L, 2);
   S->budget = (lun_Budget *)lua_touserdata(L, 3);
-  S->listWindow = LUN_LIST_WINDOW;
+  S->listWindow = S->baseListWindow = LUN_LIST_WINDOW;
   S->runLimit = 100;                              /* the host sets its renderLoopLimit */
   lua_newtable(L);
   lua_pushcfunction(L, lun_state_gc);

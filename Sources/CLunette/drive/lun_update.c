@@ -204,13 +204,17 @@ static void lun_run_rows(lua_State *L, lun_State *S, lun_Walk *W) {
   lua_getfield(L, W->record, "row");
   row = lua_gettop(L);
   lua_len(L, data);                               /* a collection's __len is the script's: named if it fails */
-  if (!lua_isinteger(L, -1)) {
-    if (lua_isfunction(L, row)) lun_push_place(L, row);
-    else lua_pushliteral(L, "");
-    luaL_error(L, "%sthe rows' data has a length (#) of %s, not an integer (its __len gave it)",
-               lua_tostring(L, -1), luaL_typename(L, -2));
+  {
+    int isnum;
+    n = lua_tointegerx(L, -1, &isnum);            /* as luaL_len: 2.0 and "3" are lengths */
+    if (!isnum) {
+      if (lua_isfunction(L, row)) lun_push_place(L, row);
+      else lua_pushliteral(L, "");
+      lun_describe(L, -2, 1);
+      luaL_error(L, "%sthe rows' data has a length (#) of %s, not an integer (its __len gave it)",
+                 lua_tostring(L, -2), lua_tostring(L, -1));
+    }
   }
-  n = lua_tointeger(L, -1);
   lua_pop(L, 1);
   last = n;
   lua_getfield(L, W->record, "lazy");

@@ -55,6 +55,8 @@ typedef struct lun_State {
   int32_t outPlain;       /* 0 once the run wrote a record only the full path follows (lun_out.c) */
   int32_t outDepth;       /* nodes open in the run's records */
   uint32_t resets;        /* ui.reset() calls so far (wraps): an app handle made before one names no app */
+  int32_t baseListWindow, baseStrict, baseTracing;   /* what ui.reset() gives back: the runtime's settings, */
+  uint64_t baseScriptLimit;   /* or those a runner kept when a spec file's top level ran (lunette_keep_settings) */
   size_t outBadLen, outBadAt;   /* lun_out.c: the run's first shown text that is no UTF-8 (its length, 0:
                              none; where its first bad byte is) ... */
   char outBad[40];        /* ... and its first bytes, for the walk's warning (lun_walk.c) */

@@ -25,7 +25,8 @@ static const char lun_key_tasks = 0, lun_key_timers = 0, lun_key_threads = 0;
 static const char lun_yield_sleep = 0, lun_yield_await = 0, lun_key_cancellation = 0;
 
 /* Fields of a task record. */
-enum { LUN_TASK_THREAD = 1, LUN_TASK_UNIT, LUN_TASK_SUB, LUN_TASK_CANCELLED, LUN_TASK_NAME };
+enum { LUN_TASK_THREAD = 1, LUN_TASK_UNIT, LUN_TASK_SUB, LUN_TASK_CANCELLED, LUN_TASK_NAME,
+       LUN_TASK_STEPPING };                         /* true while lun_task_resume runs its step */
 
 /* A fresh id for a task or a timer subscription. */
 static int32_t lun_task_next_id(lua_State *L) {
@@ -153,7 +154,11 @@ static void lun_task_resume(lua_State *L, int32_t id, int nargs) {
     lua_pop(L, 1);
   }
   if (!lun_budget_begin(co, S, 1)) luaL_error(L, "runs nested too deep");
+  lua_pushboolean(L, 1);
+  lua_rawseti(L, taskidx, LUN_TASK_STEPPING);
   status = lua_resume(co, L, nargs, &nres);
+  lua_pushnil(L);
+  lua_rawseti(L, taskidx, LUN_TASK_STEPPING);
   stopped = lun_budget_end(co, S);
   S->active = saved;
   lua_rawgeti(L, taskidx, LUN_TASK_CANCELLED);
@@ -229,7 +234,6 @@ static void lun_task_close(lua_State *L, lun_State *S, lua_State *co) {
 int lun_task_cancel(lua_State *L, int32_t id) {
   lun_State *S = lun_state(L);
   int pending = 0, running = 0;
-  lua_Debug ar;
   lunh(S->rt, clock, cancel, LUN_CLOCK_TASK, id);
   if (lun_task_get(L, id) == LUA_TTABLE) {
     int32_t unit;
@@ -237,7 +241,9 @@ int lun_task_cancel(lua_State *L, int32_t id) {
     unit = (int32_t)lua_tointeger(L, -1);
     lua_rawgeti(L, -2, LUN_TASK_THREAD);
     pending = lua_status(lua_tothread(L, -1)) == LUA_YIELD;
-    running = !pending && lua_getstack(lua_tothread(L, -1), 0, &ar);   /* its step runs (or resumed the caller) */
+    lua_rawgeti(L, -3, LUN_TASK_STEPPING);        /* its step runs (lun_task_resume's: a thread another */
+    running = !pending && lua_toboolean(L, -1);   /* step resumed itself is no step of its own) */
+    lua_pop(L, 1);
     lua_pop(L, 2);
     if (pending || running) {                     /* cancelled before its subscription's cancel runs: a */
       lua_pushboolean(L, 1);                      /* cancel that sends resumes it into its cancellation */

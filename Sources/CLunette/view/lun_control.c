@@ -277,6 +277,15 @@ static const char *lun_view_bound_wants(int kind) {
   }
 }
 
+/* 1 if the value at idx is a number a Slider or a Stepper cannot step
+ * (NaN, an infinity): SwiftUI's are Strideable values in a range. */
+static int lun_view_bound_unsteppable(lua_State *L, int kind, int idx) {
+  lua_Number n;
+  if ((kind != LUN_VIEW_SLIDER && kind != LUN_VIEW_STEPPER) || lua_type(L, idx) != LUA_TNUMBER) return 0;
+  n = lua_tonumber(L, idx);
+  return n != n || n == HUGE_VAL || n == -HUGE_VAL;
+}
+
 /* 1 if a control of kind can edit a value of Lua type t (nil: not set yet). */
 static int lun_view_bound_takes(int kind, int t) {
   if (t == LUA_TNIL) return 1;
@@ -307,6 +316,9 @@ void lun_view_bound_value(lua_State *L, int kind, int labelarg, int bindarg) {
   const char *name = lun_view_kind_name(kind);
   if (!lun_view_bound_peek(L, bindarg)) return;
   t = lua_type(L, -1);
+  if (lun_view_bound_unsteppable(L, kind, -1))
+    lun_error_here(L, "ui.%s: its binding holds %s; a %s's value is a finite number", name,
+                   lua_tonumber(L, -1) != lua_tonumber(L, -1) ? "NaN (0/0)" : "an infinity", name);
   if (!lun_view_bound_takes(kind, t)) {
     if (labelarg)
       lun_error_here(L, "ui.%s \"%s\": its binding holds a %s; a %s's is %s", name, lua_tostring(L, labelarg),
@@ -324,6 +336,9 @@ void lun_view_bound_value(lua_State *L, int kind, int labelarg, int bindarg) {
 void lun_view_bound_check(lua_State *L, int kind, int vidx, int validx, const char *place) {
   int t = lua_type(L, validx);
   const char *name = lun_view_kind_name(kind);
+  if (lun_view_bound_unsteppable(L, kind, validx))
+    luaL_error(L, "%sui.%s: its binding's get gave %s; a %s's value is a finite number", place, name,
+               lua_tonumber(L, validx) != lua_tonumber(L, validx) ? "NaN (0/0)" : "an infinity", name);
   if (kind == LUN_VIEW_PICKER || kind == LUN_VIEW_DATEPICKER || lun_view_bound_takes(kind, t)) return;
   lun_rawfield(L, vidx, "text");
   luaL_error(L, "%sui.%s%s%s%s: its binding's get gave a %s; a %s's is %s", place, name,

@@ -9,7 +9,7 @@ import CLunette
 extension LunetteRuntime {
     /// Turns the why-re-rendered log on or off; `echo` also prints each line as it happens.
     public func setTracing(_ on: Bool, echo: Bool = false) {
-        tracer.hostTracing = on
+        lun_state(L).pointee.baseTracing = on ? 1 : 0   // what ui.reset() comes back to
         tracer.set(on, echo: echo)
     }
 

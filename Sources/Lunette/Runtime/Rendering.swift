@@ -463,13 +463,12 @@ extension LunetteRuntime {
         return app
     }
 
-    /// A fresh start (ui.reset): every app unmounted, the clock reset, tracing
-    /// as the host set it (C cancels the effects and restores its settings).
+    /// A fresh start (ui.reset): every app unmounted, the clock reset (C
+    /// cancels the effects and gives back its settings, tracing among them).
     func reset() {
         for app in apps { removeApp(app) }
         clock.reset()
         storage.reset()
-        if tracer.tracing != tracer.hostTracing { tracer.set(tracer.hostTracing, echo: false) }
     }
 
     /// Disposes an app's views and forgets it; safe inside a Lua call (`app:unmount()`):

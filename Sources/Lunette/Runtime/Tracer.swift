@@ -20,8 +20,6 @@ final class Tracer {
 
     /// Tracing is on: writes say where they happened, runs say why.
     private(set) var tracing = false
-    /// What the host asked (`setTracing`): a fresh start (`ui.reset`) comes back to it.
-    var hostTracing = false
     /// Print each line as it is recorded (the REPL's `:trace`).
     private var echo = false
     private var lines: [String] = []

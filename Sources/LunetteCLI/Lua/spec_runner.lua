@@ -507,11 +507,11 @@ end
 -- globals before any spec runs, so specs cannot reach them.
 -- Results go to `lunette_results` (Swift's, writing to a channel of its
 -- own that specs cannot reach, R25), never to stdout.
-local load_spec, results, watch, unwatch, reset_clock, take_problems, last_miss, snapshot_file =
+local load_spec, results, watch, unwatch, reset_clock, take_problems, last_miss, snapshot_file, keep_settings =
   lunette_loadfile, lunette_results, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems,
-  lunette_last_miss, lunette_snapshots
+  lunette_last_miss, lunette_snapshots, lunette_keep_settings
 lunette_loadfile, lunette_results, lunette_watch, lunette_unwatch, lunette_reset_clock, lunette_problems,
-  lunette_last_miss, lunette_snapshots = nil, nil, nil, nil, nil, nil, nil, nil
+  lunette_last_miss, lunette_snapshots, lunette_keep_settings = nil, nil, nil, nil, nil, nil, nil, nil, nil
 
 -- A failure's message; indexing the nil of an app:find that matched
 -- nothing says what was looked for, and in what.
@@ -777,6 +777,7 @@ function lunette_spec_run(path, options)
   if not ok then
     return record("failed", "loading " .. path, loadErr)
   end
+  keep_settings()                                 -- what its top level configured holds for each test
   -- A hook's report name, as busted gives it: its block's full name and the
   -- name it was declared with ("outer before_each"; at a file's top level
   -- the name alone).

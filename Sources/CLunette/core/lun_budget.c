@@ -266,7 +266,11 @@ void lun_budget_raise(lua_State *L) {
  * the Lua code that called the C loop), or where the stop first fell. [-0, +0] */
 void lun_budget_raise_at(lua_State *L, const char *where) {
   lun_Budget *b = lun_state(L)->budget;
-  int top = lua_gettop(L);
+  int top = lua_gettop(L), holds;
+  lun_budget_lock(b);                             /* most looks find no stop: they cost what they did */
+  holds = b->armed && b->depth >= b->armed;
+  lun_budget_unlock(b);
+  if (!holds) return;
   if (b->stopFell) where = b->stopWhere;
   else if (!*where) {
     luaL_where(L, 1);

@@ -24,7 +24,7 @@ files["Benchmarks"] = { ignore = { "211", "241", "311", "331", "421", "431" } }
 files["Sources/LunetteCLI/Lua/spec_runner.lua"] = { globals = { "describe", "context", "insulate", "expose", "it",
   "pending", "test", "spec", "before_each", "after_each", "lazy_setup", "strict_setup", "lazy_teardown", "strict_teardown",
   "setup", "teardown", "finally", "assert", "spy", "stub", "mock", "match", "lunette_spec_run", "lunette_loadfile",
-  "lunette_results", "lunette_watch", "lunette_unwatch", "lunette_reset_clock", "lunette_problems",
+  "lunette_results", "lunette_watch", "lunette_unwatch", "lunette_reset_clock", "lunette_keep_settings", "lunette_problems",
   "lunette_last_miss", "lunette_snapshots" } }
 -- The annotations for lua-language-server declare, they do not run.
 exclude_files = { "types/**", ".build/**", "**/.build/**" }

@@ -82,6 +82,26 @@ describe("Isolation between tests", function()
   -- A hostile read (session 24): what ui.configure and ui.trace set stayed
   -- in force for the tests after: a budget one test lowered failed a later
   -- test's body, a list window of one hid its rows.
+  -- A hostile read (session 24): a ui.reset() in a task's step during
+  -- ui.clock.advance(10) let the advance go on over the fresh clock: it
+  -- ended at 10, and a task started after the reset woke within it.
+  it("a ui.reset() during ui.clock.advance ends the advance: the fresh clock stays at 0", function()
+    local log = {}
+    ui.mount(ui.Text("resets"):task(function()
+      ui.sleep(1)
+      ui.reset()
+    end))
+    ui.clock.advance(10)
+    assert.equal(0, ui.clock.now())
+    ui.mount(ui.Text("after"):task(function()
+      ui.sleep(1)
+      log[#log + 1] = "woke at " .. ui.clock.now()
+    end))
+    ui.clock.advance(0)
+    assert.same({}, log)
+    ui.clock.advance(1)
+    assert.same({ "woke at 1.0" }, log)
+  end)
   it("test 4 lowers the budget and the list window and turns tracing on", function()
     ui.configure { timeBudget = 0.02, listWindow = 1 }
     ui.trace(true)

@@ -356,12 +356,14 @@ int lun_ui_clock_advance(lua_State *L) {
   if (S->inBody || lunh(S->rt, scheduler, flushing)) return lun_error_here(L, "ui.clock.advance cannot be called while views are rendering");
   if (S->cancelling) return lun_error_here(L, "ui.clock.advance cannot be called from a publisher's cancel");
   double target;
+  uint32_t resets;
   if (!lunh(S->rt, clock, virtual))
     return lun_error_here(L, "ui.clock.advance needs the virtual clock (lunette test uses it; this runtime's clock is real)");
   target = lunh(S->rt, clock, now) + (double)s;
+  resets = S->resets;
   lun_flush_now(L);
   lun_run_due_now(L, target);
-  lunh(S->rt, clock, settle, target);
+  if (S->resets == resets) lunh(S->rt, clock, settle, target);   /* a reset meanwhile: the clock is a fresh one */
   return 0;
 }
 

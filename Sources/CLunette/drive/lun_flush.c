@@ -87,14 +87,17 @@ int lun_flush(lua_State *L) {
 }
 
 /* Runs what the host's clock has due up to upTo, in order, with a flush
- * after each; returns how many ran. A failing timer is reported. [-0, +0] */
+ * after each; returns how many ran. A failing timer is reported. What a
+ * ui.reset() among them left is the fresh clock's: the run ends there.
+ * [-0, +0] */
 int lun_run_due_now(lua_State *L, double upTo) {
   lun_State *S = lun_state(L);
   int32_t kind, id;
   double due;
   int ran = 0;
+  uint32_t resets = S->resets;
   uint64_t start = lun_budget_clock();
-  while (lunh(S->rt, clock, pop, upTo, &kind, &id, &due)) {
+  while (S->resets == resets && lunh(S->rt, clock, pop, upTo, &kind, &id, &due)) {
     if (lun_clock_fire(L, kind, id, due) != LUN_OK) {
       size_t len;
       const char *msg = lun_last_error(L, &len);

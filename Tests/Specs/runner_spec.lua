@@ -78,6 +78,10 @@ describe("Isolation between tests", function()
     assert.error_matches(function() app:tree() end, "the app is unmounted")   -- as after app:unmount() (session 24)
     assert.error_matches(function() app:find("x") end, "the app is unmounted")
     app:unmount()                                       -- again: nothing to do
+    local button = ui.mount(ui.Button("go", function() end)):find("go")
+    ui.reset()
+    ui.mount(ui.Button("go", function() end))
+    assert.error_matches(function() button:tap() end, "tap: the node was found before ui.reset(), which unmounted its app", 1, true)
   end)
   -- A hostile read (session 24): what ui.configure and ui.trace set stayed
   -- in force for the tests after: a budget one test lowered failed a later

@@ -53,12 +53,21 @@ static void lun_node_enabled(lua_State *L, int outidx, int32_t slot, const char 
   lun_enabled_refuse(L, says, lua_tostring(L, -1));
 }
 
+/* Raises if node 1 was found before a ui.reset(), which unmounted its app
+ * (its id may name a node of a later app). [-0, +0] */
+static void lun_node_live(lua_State *L, const char *verb) {
+  if (((lun_Handle *)luaL_checkudata(L, 1, LUN_MT_NODE))->resets != lun_state(L)->resets)
+    lun_error_here(L, "%s: the node was found before ui.reset(), which unmounted its app; find it again", verb);
+}
+
 /* Pushes the Lua value a node keeps for role, or raises naming the node. [-0, +1] */
 static void lun_node_slot(lua_State *L, int role, const char *verb) {
   lun_State *S = lun_state(L);
   int ref = 0;
   int32_t slot = 0;
-  int found = lunh(S->rt, inspect, node_info, lun_node_check(L), role, &ref, &slot);
+  int found;
+  lun_node_live(L, verb);
+  found = lunh(S->rt, inspect, node_info, lun_node_check(L), role, &ref, &slot);
   if (found <= 0) {
     size_t len;
     const char *what = lunh(S->rt, inspect, node_text, lun_node_check(L), LUN_NODE_TREE, &len);
@@ -273,7 +282,9 @@ static void lun_node_row(lua_State *L, const char *verb, const char *field) {
   lun_State *S = lun_state(L);
   int ref = 0, out;
   int32_t slot = 0;
-  int found = lunh(S->rt, inspect, node_info, lun_node_check(L), LUN_ROLE_ROW, &ref, &slot);
+  int found;
+  lun_node_live(L, verb);
+  found = lunh(S->rt, inspect, node_info, lun_node_check(L), LUN_ROLE_ROW, &ref, &slot);
   if (found <= 0) {
     lun_node_name(L);
     if (found < 0) lun_error_here(L, "%s: %s was replaced by a later render; find it again", verb, lua_tostring(L, -1));

@@ -70,6 +70,7 @@ extern const char lun_key_envkeys;   /* key -> { default = f, value = v } */
 extern const char lun_key_module;    /* the ui table */
 extern const char lun_key_suspend;   /* the trampoline's error value */
 void lun_registry_table(lua_State *L, const void *key);
+void lun_registry_weak(lua_State *L, const void *key, const char *mode);
 void lun_new_weak_table(lua_State *L, const char *mode);
 
 /* Pushes t[k] without metamethods (view values have an __index), or nil

@@ -125,21 +125,14 @@ static int lun_budget_stop_message(lua_State *L, const char *where) {
   return reason;
 }
 
-/* The armed hook: raises while a stop holds at or below the running level,
- * named where it first fell — not where a <close> handler it stops again,
- * as the run unwinds, begins (Lua keeps the last error of an unwinding). */
+/* The armed hook: raises while a stop holds at or below the running level
+ * (lun_budget_raise_at), named where it first fell — not where a <close>
+ * handler it stops again, as the run unwinds, begins (Lua keeps the last
+ * error of an unwinding); steps aside once none holds. */
 static void lun_budget_hook(lua_State *L, lua_Debug *ar) {
-  lun_Budget *b = lun_state(L)->budget;
   (void)ar;
-  if (b->stopFell) lua_pushstring(L, b->stopWhere);
-  else luaL_where(L, 0);                           /* in a hook, level 0 is the Lua code it stopped */
-  if (lun_budget_stop_message(L, lua_tostring(L, -1))) {
-    if (!b->stopFell) {
-      snprintf(b->stopWhere, sizeof b->stopWhere, "%s", lua_tostring(L, -2));
-      b->stopFell = 1;
-    }
-    lua_error(L);
-  }
+  luaL_where(L, 0);                                /* in a hook, level 0 is the Lua code it stopped */
+  lun_budget_raise_at(L, lua_tostring(L, -1));
   lua_pop(L, 1);
   lua_sethook(L, NULL, 0, 0);                      /* armed for a run that has ended: step aside */
 }
@@ -329,9 +322,7 @@ int lun_budget_lower(lun_State *S, double seconds) {
   uint64_t ns;
   if (!(seconds > 0)) return 0;                    /* also NaN */
   ns = seconds >= 1e9 ? 0 : (uint64_t)(seconds * 1e9);   /* 0: no lower than the host's */
-  lun_budget_lock(S->budget);                     /* the watchdog reads it */
-  S->budget->scriptLimit = seconds >= 1e9 ? 0 : ns ? ns : 1;
-  lun_budget_unlock(S->budget);
+  lun_budget_set_script_limit(S, seconds < 1e9 && ns == 0 ? 1 : ns);
   return 1;
 }
 

@@ -14,14 +14,21 @@ int lun_installed(lua_State *L) {
   return installed;
 }
 
-/* Pushes registry[key], creating an empty table there first if needed. */
-void lun_registry_table(lua_State *L, const void *key) {
+/* Pushes registry[key], creating an empty table there first if needed:
+ * one whose keys or values are weak if mode says ("k", "v"; NULL: none). */
+void lun_registry_weak(lua_State *L, const void *key, const char *mode) {
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) != LUA_TTABLE) {
     lua_pop(L, 1);
-    lua_newtable(L);
+    if (mode) lun_new_weak_table(L, mode);
+    else lua_newtable(L);
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, key);
   }
+}
+
+/* Pushes registry[key], creating an empty table there first if needed. */
+void lun_registry_table(lua_State *L, const void *key) {
+  lun_registry_weak(L, key, NULL);
 }
 
 /* Pushes a new table whose keys or values ("k", "v") are weak. */

@@ -194,12 +194,7 @@ void lun_task_start(lua_State *L, int entryidx, int32_t unit) {
   lun_registry_table(L, &lun_key_tasks);
   lua_createtable(L, 3, 0);
   co = lua_newthread(L);
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_threads) != LUA_TTABLE) {  /* thread -> task id (weak keys) */
-    lua_pop(L, 1);
-    lun_new_weak_table(L, "k");
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_threads);
-  }
+  lun_registry_weak(L, &lun_key_threads, "k");    /* thread -> task id (weak keys) */
   lua_pushvalue(L, -2);
   lua_pushinteger(L, id);
   lua_rawset(L, -3);

@@ -340,10 +340,10 @@ void lun_view_bound_check(lua_State *L, int kind, int vidx, int validx, const ch
     luaL_error(L, "%sui.%s: its binding's get gave %s; a %s's value is a finite number", place, name,
                lua_tonumber(L, validx) != lua_tonumber(L, validx) ? "NaN (0/0)" : "an infinity", name);
   if (kind == LUN_VIEW_PICKER || kind == LUN_VIEW_DATEPICKER || lun_view_bound_takes(kind, t)) return;
-  lun_rawfield(L, vidx, "text");
-  luaL_error(L, "%sui.%s%s%s%s: its binding's get gave a %s; a %s's is %s", place, name,
-             lua_type(L, -1) == LUA_TSTRING ? " \"" : "", lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "",
-             lua_type(L, -1) == LUA_TSTRING ? "\"" : "", lua_typename(L, t), name, lun_view_bound_wants(kind));
+  if (lun_rawfield(L, vidx, "text") == LUA_TSTRING) lua_pushfstring(L, " \"%s\"", lua_tostring(L, -1));
+  else lua_pushliteral(L, "");                    /* a label that is a view */
+  luaL_error(L, "%sui.%s%s: its binding's get gave a %s; a %s's is %s", place, name, lua_tostring(L, -1),
+             lua_typename(L, t), name, lun_view_bound_wants(kind));
 }
 
 /* Shared body of Toggle, TextField and SecureField: (label, binding

@@ -467,18 +467,13 @@ static const char lun_key_badtext = 0;       /* the bodies whose text was said t
  * escaped, but printable ASCII. [-0, +0] */
 __attribute__((noinline)) void lun_walk_bad_text(lua_State *L, lun_Walk *W, lun_State *S) {
   size_t i, n = S->outBadLen < sizeof S->outBad ? S->outBadLen : sizeof S->outBad;
-  int top = lua_gettop(L);
+  int top = lua_gettop(L), body = W->body && lua_isfunction(L, W->body);
   const char *msg;
   luaL_Buffer b;
   luaL_checkstack(L, 4, "warning of a text");
   S->outBadLen = 0;
-  if (W->body && lua_isfunction(L, W->body)) {    /* once a body: a weak set of the bodies said */
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_badtext) != LUA_TTABLE) {
-      lua_pop(L, 1);
-      lun_new_weak_table(L, "k");
-      lua_pushvalue(L, -1);
-      lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_badtext);
-    }
+  if (body) {                                     /* once a body: a weak set of the bodies said */
+    lun_registry_weak(L, &lun_key_badtext, "k");
     lua_pushvalue(L, W->body);
     if (lua_rawget(L, -2) != LUA_TNIL) { lua_settop(L, top); return; }
     lua_pop(L, 1);
@@ -487,7 +482,7 @@ __attribute__((noinline)) void lun_walk_bad_text(lua_State *L, lun_Walk *W, lun_
     lua_rawset(L, -3);
     lua_pop(L, 1);
   }
-  if (W->body && lua_isfunction(L, W->body)) lun_push_place(L, W->body);   /* where the body is */
+  if (body) lun_push_place(L, W->body);           /* where the body is */
   else lua_pushliteral(L, "");
   luaL_buffinit(L, &b);
   for (i = 0; i < n; i++) {

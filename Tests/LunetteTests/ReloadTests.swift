@@ -141,6 +141,46 @@ final class ReloadTests: XCTestCase {
         XCTAssertEqual(try runtime.evaluate("return fired, viewFired"), ["0", "0"])
     }
 
+    /// Session 23 left it noted: a timer started inside a top-level
+    /// `ui.effect`'s run was made while a flush ran, so it was no one's: a
+    /// reload ended the effect and the timer kept firing (one more each
+    /// reload), and `unload(file:)` left it. What an effect of a script's
+    /// run starts — in its first run or in a later one, long after the
+    /// script's run ended — is that run's work.
+    func testWhatAScriptsEffectStartsIsTheScriptsWork() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("effect_timer_\(UUID().uuidString).lua").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let source = """
+            local ui = require("lunette")
+            first, later = first or 0, later or 0
+            ui.effect(function() ui.Timer.publish(0.1):sink(function() first = first + 1 end) end)
+            local started = false
+            ui.effect(function()
+              if shared.n > 0 and not started then
+                started = true
+                ui.Timer.publish(0.1):sink(function() later = later + 1 end)
+              end
+            end)
+            return ui.Text("ticking")
+            """
+        try source.write(toFile: file, atomically: true, encoding: .utf8)
+        let runtime = try LunetteRuntime(options: .init(sandboxed: false, virtualClock: true))
+        _ = try runtime.evaluate("shared = require('lunette').Observable('Shared', { n = 0 })()")
+        for round in 1...3 {
+            if round == 1 { _ = try runtime.run(file: file) } else { _ = try runtime.reload(file: file) }
+            _ = try runtime.evaluate("shared.n = \(round); require('lunette').flush()")
+        }
+        _ = try runtime.evaluate("first, later = 0, 0")
+        runtime.advanceClock(by: 1.05)
+        XCTAssertEqual(try runtime.evaluate("return first, later"), ["10", "10"],
+                       "one timer each: the earlier runs' ended with their reloads")
+        runtime.unload(file: file)
+        XCTAssertFalse(runtime.hasPendingWork, "its effects' timers end with the script")
+        _ = try runtime.evaluate("first, later = 0, 0")
+        runtime.advanceClock(by: 1)
+        XCTAssertEqual(try runtime.evaluate("return first, later"), ["0", "0"])
+    }
+
     /// A hostile read: a script's work list kept every handle its runs made
     /// until a reload (300k timers started and cancelled: 27 MB held; a host
     /// calling run(source:) in a loop grew without end). Ended ones go as

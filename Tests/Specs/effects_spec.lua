@@ -251,6 +251,74 @@ end)
 -- :animation(_, value): animation(_:value:) animates this view when the
 -- value changes, with `V : Equatable`
 -- (https://developer.apple.com/documentation/swiftui/view/animation(_:value:)).
+-- Combine's AnyCancellable "automatically calls cancel() when deinitialized"
+-- (https://developer.apple.com/documentation/combine/anycancellable), and a
+-- view's @State storage goes when the view's identity ends
+-- (https://developer.apple.com/documentation/swiftui/state: "SwiftUI manages
+-- the property's storage"; S27: an :id change discards it). Lua has no
+-- deinit a script can count on, so a handle a view's state holds in one of
+-- its own properties ends when that state does.
+describe("S27 handles a view's state holds", function()
+  it("S27 a timer subscription, an effect and a subject's subscription held in state end with the view", function()
+    local store = Store()
+    local subject = ui.Subject()
+    local ticks, runs, sent, seenAtDisappear = 0, 0, 0, nil
+    local Ticker = ui.View("StateTicker", {
+      state = { sub = ui.none, effect = ui.none, listen = ui.none, kept = ui.none },
+      body = function(self)
+        return ui.Text("ticking"):onAppear(function()
+          self.sub = ui.Timer.publish(1):sink(function() ticks = ticks + 1 end)
+          self.listen = subject:sink(function() sent = sent + 1 end)
+        end):task(function()                        -- an effect runs now: not from inside a flush's events
+          self.effect = ui.effect(function() local _ = store.count; runs = runs + 1 end)
+        end):onDisappear(function() seenAtDisappear = self.sub end)
+      end,
+    })
+    local app = ui.mount(ui.View("Host", function(self)
+      return ui.VStack { store.show and Ticker() or ui.Text("gone") }
+    end)())
+    ui.clock.advance(2.5)
+    subject:send(1)
+    store.count = 1
+    ui.flush()
+    assert.same({ 2, 2, 1 }, { ticks, runs, sent })
+    store.show = false
+    ui.flush()
+    assert.truthy(app:find("gone"))
+    assert.truthy(seenAtDisappear)                  -- onDisappear still had it
+    ui.clock.advance(5)
+    subject:send(2)
+    store.count = 2
+    ui.flush()
+    assert.same({ 2, 2, 1 }, { ticks, runs, sent })
+  end)
+
+  it("S27 an :id change ends the old state's handles; one kept elsewhere, or in a table in state, lives on", function()
+    local store = Store()
+    local ticks, bagTicks, outside = 0, 0, {}
+    local Ticker = ui.View("IdTicker", {
+      state = { sub = ui.none, bag = {} },
+      body = function(self)
+        return ui.Text("ticking"):onAppear(function()
+          self.sub = ui.Timer.publish(1):sink(function() ticks = ticks + 1 end)
+          local inTable = ui.Timer.publish(1):sink(function() bagTicks = bagTicks + 1 end)
+          self.bag = { inTable }                    -- a table may be shared: not looked into
+          outside[#outside + 1] = inTable
+        end)
+      end,
+    })
+    ui.mount(ui.View("IdHost", function(self) return Ticker():id(store.label) end)())
+    ui.clock.advance(1.5)
+    assert.same({ 1, 1 }, { ticks, bagTicks })
+    store.label = "b"                               -- a new identity: new state, a new timer
+    ui.flush()
+    ticks, bagTicks = 0, 0
+    ui.clock.advance(1)
+    assert.same({ 1, 2 }, { ticks, bagTicks })      -- the old state's own ended; the one in its table did not
+    for _, sub in ipairs(outside) do sub:cancel() end
+  end)
+end)
+
 describe("D03 Equatable ids and values", function()
   it("D03 a function as a task id or a watched value is refused: it could only compare as changed", function()
     -- SwiftUI's task(id:) and onChange(of:) take an Equatable value

@@ -165,8 +165,18 @@ int32_t lun_sources_number(lua_State *L, lun_State *S, const char *source, size_
 
 /* lun_scriptwork.c: the handle at idx, cancelled by `cancel(handle)` and
  * still running while `live(handle)` says true, is the running script's
- * work (lun_script_work), if a script runs. [-0, +0] */
-void lun_script_adopt(lua_State *L, int idx, lua_CFunction cancel, lua_CFunction live);
+ * work (lun_script_work), if a script runs — or, while an effect of a
+ * script's runs runs (lun_State.runScript), that run's. Returns the number
+ * of the run's list it joined (0: none). [-0, +0] */
+int32_t lun_script_adopt(lua_State *L, int idx, lua_CFunction cancel, lua_CFunction live);
+
+/* lun_handle.c: the kinds of handle to work that goes on. lun_handle_kind:
+ * handles whose metatable is the registered `meta` are cancelled by
+ * `cancel(handle)` (it runs no script code). lun_handle_cancel_of: 1, and
+ * pushes its kind's cancel, if the value at idx is such a handle; else 0,
+ * pushing nothing. [-0, +0] / [-0, +(0|1)] */
+void lun_handle_kind(lua_State *L, const char *meta, lua_CFunction cancel);
+int lun_handle_cancel_of(lua_State *L, int idx);
 
 /* lun_protect.c: protected runs, their error kept as the last error message */
 extern const char lun_key_lasterror, lun_key_fallback, lun_key_toodeep;

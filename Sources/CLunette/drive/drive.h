@@ -36,7 +36,7 @@ void lun_last_miss(lua_State *L);
 /* lun_effect.c: ui.effect's effects, kept by C */
 void lun_open_effect(lua_State *L);
 /* 1 if the effect of graph node `node` is still one (not cancelled). */
-int lun_effect_live(lun_State *S, int32_t node);
+int32_t lun_effect_script(lun_State *S, int32_t node);
 /* Whether the effect of node, taken from the queue, runs now (sets *ref to its function's ref). */
 int lun_effect_due(lun_State *S, int32_t node, int32_t *ref);
 /* The update of node's effect ended with status (LUN_UNIT_*): counted for the round's limits. */

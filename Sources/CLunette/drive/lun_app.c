@@ -20,8 +20,14 @@ static const char lun_key_lastmiss = 0;
 /* Raises unless the runtime may start a flush now. */
 void lun_app_check_idle(lua_State *L, const char *what) {
   lun_State *S = lun_state(L);
-  if (S->inBody || lunh(S->rt, scheduler, flushing))
+  if (S->rendering)
     lun_error_here(L, "%s cannot be called while views are rendering", what);
+  if (S->inBody)                                  /* it would run a flush inside this run */
+    lun_error_here(L, "%s cannot be called inside %s", what,
+                   lun_effect_script(S, S->active) >= 0 ? "an effect's run" : "a computed property's function");
+  if (lunh(S->rt, scheduler, flushing))           /* a flush's events: onAppear, onDisappear, onChange */
+    lun_error_here(L, "%s cannot be called while a flush runs its events (onAppear, onDisappear, onChange): "
+                   "call it from a task or an action", what);
   if (S->cancelling)                              /* a gone view's subscription ends: views are going */
     lun_error_here(L, "%s cannot be called from a publisher's cancel", what);
 }

@@ -23,7 +23,7 @@
  * with the flush's rounds (the host reports that); put off past the last
  * round, it is stopped until the next change (lun_graph_unstick). An effect cancelled while its update
  * is under way (by a computed its check recomputes, or by itself before a
- * retry) does not run again: lun_update asks lun_effect_live first. A slot is reused once
+ * retry) does not run again: lun_update asks lun_effect_script first. A slot is reused once
  * its effect is cancelled; a handle names its slot and the slot's
  * generation, so a handle of a cancelled effect never cancels another.
  */
@@ -50,6 +50,7 @@ typedef struct lun_Effect {
   int32_t stopped;     /* stopped in that round (the limit) or flush (its budget): not run again in it */
   uint32_t stoppedFlush;   /* the last flush its budget stopped it in (lun_State.flushes) */
   int32_t nextFree;    /* the next free slot, when free */
+  int32_t script;      /* the list of the script's run it is the work of (lun_script_adopt), 0 if none */
 } lun_Effect;
 
 struct lun_Effects {
@@ -124,7 +125,7 @@ static int lun_ui_effect(lua_State *L) {
   lun_State *S = lun_state(L);
   lun_EffectHandle *h;
   lun_Effect *e;
-  int32_t slot, node;
+  int32_t slot, node, script;
   int ref;
   lun_check_callback(L, 1);
   lun_no_extra(L, "ui.effect", 1, 0);
@@ -132,7 +133,7 @@ static int lun_ui_effect(lua_State *L) {
   h = (lun_EffectHandle *)lua_newuserdatauv(L, sizeof(lun_EffectHandle), 0);
   h->slot = 0;
   luaL_setmetatable(L, LUN_MT_EFFECT);
-  lun_script_adopt(L, -1, lun_effect_cancel, lun_effect_handle_live);   /* a script's run starting it: its work (lun_scriptwork.c) */
+  script = lun_script_adopt(L, -1, lun_effect_cancel, lun_effect_handle_live);   /* a script's run starting it: its work */
   lua_pushvalue(L, 1);
   ref = luaL_ref(L, LUA_REGISTRYINDEX);           /* what may raise comes before the effect exists */
   if (!(slot = lun_effect_slot(S))) {
@@ -152,6 +153,7 @@ static int lun_ui_effect(lua_State *L) {
   e->runs = e->checks = e->stopped = 0;
   e->deferred = S->round - 1;
   e->held = 0;
+  e->script = script;
   e->carriedFlush = e->stoppedFlush = S->flushes - 1;
   h->slot = slot;
   h->generation = e->generation;
@@ -220,8 +222,9 @@ static lun_Effect *lun_effect_of(lun_State *S, int32_t node) {
   return e && e->node == node ? e : NULL;
 }
 
-LUN_HOT int lun_effect_live(lun_State *S, int32_t node) {
-  return lun_effect_of(S, node) != NULL;
+LUN_HOT int32_t lun_effect_script(lun_State *S, int32_t node) {
+  lun_Effect *e = lun_effect_of(S, node);
+  return e ? e->script : -1;
 }
 
 /* Whether the effect of node, taken from the queue, runs now: not if it
@@ -323,6 +326,7 @@ void lun_effects_free(lun_State *S) {
 void lun_open_effect(lua_State *L) {
   static const luaL_Reg effect[] = {{"cancel", lun_effect_cancel}, {NULL, NULL}};
   lun_newmetatable_methods(L, LUN_MT_EFFECT, effect);
+  lun_handle_kind(L, LUN_MT_EFFECT, lun_effect_cancel);   /* ends with a view's state holding it */
   lua_pushcfunction(L, lun_ui_effect);
   lua_setfield(L, -2, "effect");
 }

@@ -25,6 +25,7 @@ typedef struct lun_Run {
   lun_Walk walk;
   int32_t saved;     /* the tracking scope to restore */
   int32_t savedRendering; /* the rendering unit to restore */
+  int32_t savedScript;    /* the script's run whose effect ran, to restore (lun_State.runScript) */
   int checked;       /* dependencies were found stale: do not check again */
   int tracking;      /* run_begin was called: run_end is due */
   int rendered;      /* the function ran to the end */
@@ -329,6 +330,8 @@ LUN_HOT static int lun_update_due(lua_State *L, lun_State *S, lun_Run *run) {
 LUN_HOT static void lun_update_open(lun_State *S, lun_Run *run, int32_t node) {
   run->saved = S->active;
   run->savedRendering = S->rendering;
+  run->savedScript = S->runScript;
+  S->runScript = 0;
   S->active = node;
   S->renderMade = S->objectsMade;                 /* what the run makes (a state factory's object) it may write */
   S->inBody++;
@@ -340,14 +343,15 @@ LUN_HOT static void lun_update_open(lun_State *S, lun_Run *run, int32_t node) {
  * scope; it outputs nothing, and the host hears of its run only while
  * tracing. May raise or suspend. [-0, +0] */
 LUN_HOT static void lun_effect_try(lua_State *L, lun_State *S, lun_Run *run) {
-  int32_t node = run->ticket.node;
+  int32_t node = run->ticket.node, script;
   if (!lun_update_due(L, S, run)) return;
-  if (!lun_effect_live(S, node)) return;          /* cancelled by its check, or before this retry: no run */
+  if ((script = lun_effect_script(S, node)) < 0) return;   /* cancelled by its check, or before this retry: no run */
   if (S->tracing && !run->traced)
     lunh(S->rt, trace, effect_ran, node, !(S->graph->nodes[node].flags & LUN_GRAPH_EVALUATED));
   run->traced = 1;
   lua_rawgeti(L, LUA_REGISTRYINDEX, run->ticket.recordRef);
   lun_update_open(S, run, node);
+  S->runScript = script;                          /* what it starts is its script's run's work (lun_scriptwork.c) */
   lua_call(L, 0, 0);
   run->rendered = 1;
 }
@@ -405,6 +409,7 @@ static void lun_update_close(lun_State *S, lun_Run *run, int ok) {
   lun_graph_run_end(S->graph, run->ticket.node, ok);
   S->active = run->saved;
   S->rendering = run->savedRendering;
+  S->runScript = run->savedScript;
   S->inBody--;
   run->tracking = 0;
 }

@@ -39,6 +39,7 @@ typedef struct lun_State {
   int32_t suspending;     /* trampoline: unwinding to the outermost read */
   int32_t inBody;         /* > 0 while a body, row or computed runs */
   int32_t inUnit;         /* a unit update is running: it catches suspensions itself */
+  int32_t runScript;      /* while an effect a script's run started runs: that run's list (lun_scriptwork.c), else 0 */
   int32_t *work;          /* trampoline work list */
   int32_t workCount, workCap;
   int32_t listWindow;     /* rows a List realises */

@@ -18,6 +18,11 @@ enum { LUN_LIFE_KIND = 1, LUN_LIFE_FN, LUN_LIFE_VALUE, LUN_LIFE_INITIAL, LUN_LIF
 void lun_life_add(lua_State *L, int lifeidx);
 void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit);
 void lun_life_release(lua_State *L, int recidx, int32_t unit);
+/* The state of the record at recidx ends (its view went, or is made anew):
+ * the handles its properties hold (lun_handle.c) are cancelled once the
+ * events queued so far ran, as a Combine AnyCancellable ends with the
+ * @State holding it. [-0, +0] */
+void lun_life_state_ends(lua_State *L, int recidx, int32_t unit);
 void lun_life_cancel(lua_State *L, int32_t unit);                                   /* [-1, +0] */
 int lun_life_run_events(lua_State *L, lun_State *S);
 void lun_life_after_update(lua_State *L, int32_t unit);

@@ -475,6 +475,40 @@ void lun_life_diff(lua_State *L, int recidx, int lifeidx, int32_t unit) {
   lun_setkey(L, S, recidx, LUN_K_LIFE);
 }
 
+/* Cancels the handles the state holder (upvalue 1) holds in its own
+ * properties, not inside tables there: () -> (). */
+static int lun_life_state_end_k(lua_State *L) {
+  lun_Object *o = lun_object_test(L, lua_upvalueindex(1));
+  int prop;
+  for (prop = 1; o && prop <= o->cls->nprops; prop++) {
+    lua_getiuservalue(L, lua_upvalueindex(1), prop);
+    if (lun_handle_cancel_of(L, -1)) {
+      lua_insert(L, -2);
+      lua_call(L, 1, 0);
+    } else lua_pop(L, 1);
+  }
+  return 0;
+}
+
+/* 1 if the state holder at idx holds a handle in one of its properties. */
+static int lun_life_holds_handle(lua_State *L, int idx) {
+  lun_Object *o = lun_object_test(L, idx);
+  int prop, found = 0;
+  for (prop = 1; o && !found && prop <= o->cls->nprops; prop++) {
+    lua_getiuservalue(L, idx, prop);
+    if ((found = lun_handle_cancel_of(L, -1))) lua_pop(L, 1);
+    lua_pop(L, 1);
+  }
+  return found;
+}
+
+void lun_life_state_ends(lua_State *L, int recidx, int32_t unit) {
+  if (lua_getfield(L, recidx, "state") == LUA_TUSERDATA && lun_life_holds_handle(L, -1)) {
+    lua_pushcclosure(L, lun_life_state_end_k, 1);
+    lun_life_queue(L, LUN_EVENT_CALL, unit, 1);   /* after its onDisappear, which may still use them */
+  } else lua_pop(L, 1);
+}
+
 /* A unit's record is released: everything it had goes. */
 void lun_life_release(lua_State *L, int recidx, int32_t unit) {
   int refreshing, life;
@@ -493,6 +527,7 @@ void lun_life_release(lua_State *L, int recidx, int32_t unit) {
     lua_setfield(L, recidx, "life");
   }
   lua_pop(L, 2);
+  lun_life_state_ends(L, recidx, unit);
   lun_state(L)->releasing = 0;
 }
 

@@ -480,6 +480,7 @@ void lun_open_task(lua_State *L) {
   static const luaL_Reg clock[] = {{"now", lun_clock_now}, {NULL, NULL}};   /* advance: lun_app.c (it flushes) */
   lun_newmetatable_methods(L, LUN_MT_TIMER, timer);
   lun_newmetatable_methods(L, LUN_MT_TIMERSUB, subscription);
+  lun_handle_kind(L, LUN_MT_TIMERSUB, lun_timersub_cancel);   /* ends with a view's state holding it */
   lun_open_cancellation(L);
   lua_pushcfunction(L, lun_ui_sleep);
   lua_setfield(L, -2, "sleep");

@@ -90,6 +90,7 @@ void lun_open_publisher(lua_State *L) {
   static const luaL_Reg cancellable[] = {{"cancel", lun_cancellable_cancel}, {NULL, NULL}};
   lun_newmetatable_methods(L, LUN_MT_SUBJECT, subject);
   lun_newmetatable_methods(L, LUN_MT_CANCELLABLE, cancellable);
+  lun_handle_kind(L, LUN_MT_CANCELLABLE, lun_cancellable_cancel);   /* ends with a view's state holding it */
   lua_pushcfunction(L, lun_ui_subject);
   lua_setfield(L, -2, "Subject");
 }

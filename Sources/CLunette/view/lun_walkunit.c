@@ -105,6 +105,7 @@ static void lun_walk_retype(lua_State *L, int rec, int info, lun_Walk *W, int32_
   lua_getfield(L, top + 1, "stateObject");
   lua_getfield(L, info, "stateObject");
   if (!lun_same_state_keys(L, top + 2, top + 3) || !lun_same_state_keys(L, top + 4, top + 5)) {
+    lun_life_state_ends(L, rec, child);
     lun_self_unready(L, rec);
     lua_pushnil(L);
     lua_setfield(L, rec, "state");

@@ -147,6 +147,22 @@ describe("Bindings", function()
     assert.matches("bindings_spec.lua:%d+: PlayButton: input 'isPlaying' must be a Binding %(pass self%[\"%$isPlaying\"%]%), got boolean", err)
   end)
 
+  -- Bindable's initializer takes `Value : AnyObject, Value : Observable`
+  -- (https://developer.apple.com/documentation/swiftui/bindable): an
+  -- ObservableObject's bindings come from its observedObject, stateObject or
+  -- environmentObject section instead.
+  it("S19 Bindable, and a bindable input, refuse an ObservableObject", function()
+    local Old = ui.ObservableObject("BindableOld", { title = ui.Published("x") })
+    assert.error_matches(function() return ui.Bindable(Old()) end,
+      "Bindable needs an @Observable model (ui.Observable), got the ObservableObject BindableOld", 1, true)
+    local E = ui.View("BindsOld", { bindable = { "book" }, body = function(self)
+      return ui.TextField("t", self["$book"].title)
+    end })
+    local app = ui.mount(E { book = Old() })
+    assert.has_error_node(app, "got the ObservableObject BindableOld")
+    app:unmount()
+  end)
+
   it("Bindable refuses a property the object does not have", function()
     assert.error_matches(function() return ui.Bindable(Book()).titel end, "Book has no property 'titel' to bind", 1, true)
   end)
@@ -204,6 +220,67 @@ describe("D02 ForEach over a binding", function()
     assert.truthy(app:find("Y!x"))
     app:unmount()
   end)
+  -- The page's rows are "based on the identity of the underlying data";
+  -- SwiftUI's own element binding is by position (a binding kept past an
+  -- edit writes into another element, or traps out of range): Lunette's
+  -- reaches its element by id wherever it moved, and says so once it is gone.
+  it("D02 a row's binding kept past an edit of the list still writes its own element", function()
+    local held = {}
+    local Row = ui.View("D02Held", { binding = { "item" }, body = function(self)
+      held[self.item.id] = self["$item"]
+      return ui.Text(self.item.id)
+    end })
+    local List = ui.View("D02HeldList", { state = { items = function() return {
+        { id = "a", text = "" }, { id = "b", text = "" }, { id = "c", text = "" } } end }, body = function(self)
+      local shown = {}
+      for i, item in ipairs(self.items) do shown[i] = item.id .. "=" .. item.text end
+      return ui.VStack {
+        ui.Text(table.concat(shown, ",")),
+        ui.ForEach(self["$items"], function(item) return Row { item = item } end),
+        ui.Button("delete a", function() table.remove(self.items, 1) end),
+        ui.Button("delete c", function() table.remove(self.items) end),
+      }
+    end })
+    local app = ui.mount(List {})
+    local b, c = held.b, held.c
+    app:find("delete a"):tap()
+    b:set({ id = "b", text = "loaded" })            -- was at 2, now at 1: wrote c's place before
+    c.text:set("loaded")
+    ui.flush()
+    assert.truthy(app:find("b=loaded,c=loaded"), app:tree())
+    app:find("delete c"):tap()
+    local ok, err = pcall(function() c:set({ id = "c", text = "ghost" }) end)
+    assert.is_false(ok)                             -- it put the deleted element back before
+    assert.matches("a ForEach row's binding reaches an element no longer in the list %(id \"c\"%)", err)
+    assert.is_false(pcall(function() return c:get() end))
+    assert.truthy(app:find("b=loaded"))
+    app:unmount()
+  end)
+
+  it("D02 rows of plain values, and of elements with no id, are bound by position", function()
+    local V = ui.View("D02Plain", { state = { items = function() return { "x", "y" } end }, body = function(self)
+      return ui.VStack {
+        ui.ForEach(self["$items"], function(item) return ui.TextField("f", item) end),
+        ui.Text(table.concat(self.items, ",")),
+      }
+    end })
+    local app = ui.mount(V {})
+    app:findAll { type = "TextField" }[2]:setText("z")
+    assert.truthy(app:find("x,z"))
+    app:unmount()
+  end)
+
+  it("a Binding's member is not assigned: the message names :set", function()
+    local V = ui.View("AssignsMember", { state = { item = function() return { text = "a" } end }, body = function(self)
+      return ui.Button("w", function() self["$item"].text = "x" end)
+    end })
+    local app = ui.mount(V {})
+    local ok, err = pcall(function() app:find("w"):tap() end)
+    assert.is_false(ok)
+    assert.matches("a Binding's members cannot be assigned: write b.text:set%(v%)", err)
+    app:unmount()
+  end)
+
   it("D10 a control edits what its binding holds: a Toggle a boolean, a TextField a string or a number", function()
     -- Toggle(isOn:) takes a Binding<Bool> (https://developer.apple.com/documentation/swiftui/toggle);
     -- TextField(_:value:format:) edits a number as text

@@ -113,6 +113,7 @@ void lun_binding_target(lua_State *L, int idx);
 void lun_binding_get_secret(lua_State *L, int idx);           /* issue 19: a SecureField's text, hidden (lun_secret.c) */
 int lun_binding_get_secrecy(lua_State *L, int idx);
 void lun_bindable_push(lua_State *L, int objidx);
+void lun_bindable_check(lua_State *L, int idx);
 void lun_dismiss_push(lua_State *L, int bidx, int toNil);
 
 /* lun_life.c: how many reloads have begun (a view's code may have changed since). [-0, +0] */

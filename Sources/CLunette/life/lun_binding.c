@@ -7,6 +7,13 @@
  *   FUNCS  (get, set)         ui.Binding(get, set)
  *   CONST  (value, -)         ui.Binding.constant(v): ignores writes
  *   MEMBER (base, key)        a scoped binding: base.value[key]
+ *   ELEMENT (base, id, -, idOf)  a ForEach($items) row's: the element of
+ *                             base.value whose idOf(element, i) is (id, true) —
+ *                             found where it was last (hint), else looked
+ *                             for; an error once it is gone (a binding kept
+ *                             past an edit of the list wrote by position
+ *                             into another element, or put a deleted one back)
+ * The third user value is the animation writes run in (binding:animation).
  * Indexing a binding with any other name than its methods gives a scoped
  * binding, so self["$episode"].isFavorite works as in SwiftUI.
  */
@@ -17,12 +24,16 @@
 #define LUN_MT_BINDING "lunette.Binding"
 
 
-enum { LUN_BIND_PROP = 1, LUN_BIND_FUNCS, LUN_BIND_CONST, LUN_BIND_MEMBER };
+enum { LUN_BIND_PROP = 1, LUN_BIND_FUNCS, LUN_BIND_CONST, LUN_BIND_MEMBER, LUN_BIND_ELEMENT };
 
 typedef struct lun_Binding {
   int kind;
   int depth;      /* scoped bindings: members below the root binding */
+  lua_Integer hint;   /* ELEMENT: where its element was last found */
 } lun_Binding;
+
+/* 1 for the kinds that reach into their base binding's value. */
+#define LUN_BIND_SCOPED(b) ((b)->kind == LUN_BIND_MEMBER || (b)->kind == LUN_BIND_ELEMENT)
 
 #define LUN_MT_BINDABLE "lunette.Bindable"
 
@@ -37,13 +48,14 @@ static void lun_binding_new(lua_State *L, int kind, int a, int b) {
   int depth = 0;
   a = lua_absindex(L, a);
   b = b ? lua_absindex(L, b) : 0;
-  if (kind == LUN_BIND_MEMBER) {
+  if (kind == LUN_BIND_MEMBER || kind == LUN_BIND_ELEMENT) {
     depth = ((lun_Binding *)luaL_checkudata(L, a, LUN_MT_BINDING))->depth + 1;
     lun_nest(L, depth, "a scoped binding");
   }
-  bd = (lun_Binding *)lua_newuserdatauv(L, sizeof(lun_Binding), 3);
+  bd = (lun_Binding *)lua_newuserdatauv(L, sizeof(lun_Binding), kind == LUN_BIND_ELEMENT ? 4 : 3);
   bd->kind = kind;
   bd->depth = depth;
+  bd->hint = 0;
   lua_pushvalue(L, a);
   lua_setiuservalue(L, -2, 1);
   if (b) {
@@ -78,7 +90,7 @@ void lun_binding_target(lua_State *L, int idx) {
 static lun_Binding *lun_binding_root(lua_State *L, int idx) {
   lun_Binding *b = (lun_Binding *)luaL_checkudata(L, idx, LUN_MT_BINDING);
   lua_pushvalue(L, idx);
-  while (b->kind == LUN_BIND_MEMBER) {
+  while (LUN_BIND_SCOPED(b)) {
     lua_getiuservalue(L, -1, 1);
     lua_remove(L, -2);
     b = (lun_Binding *)luaL_checkudata(L, -1, LUN_MT_BINDING);
@@ -125,6 +137,44 @@ int lun_binding_get_secrecy(lua_State *L, int idx) {
   return lun_binding_root_secret(L, idx, 0) || secret;
 }
 
+/* 1 if element i of the list at lidx is the one the ELEMENT binding at idx
+ * reaches: idOf(element, i) says it has an id of its own (not its
+ * position), and that it equals the binding's id. [-0, +0] */
+static int lun_binding_element_is(lua_State *L, int idx, int lidx, lua_Integer i) {
+  int same;
+  lua_getiuservalue(L, idx, 4);
+  lua_geti(L, lidx, i);
+  lua_pushinteger(L, i);
+  lua_call(L, 2, 2);                              /* id own */
+  lua_getiuservalue(L, idx, 2);
+  same = lua_toboolean(L, -2) && lua_compare(L, -1, -3, LUA_OPEQ);
+  lua_pop(L, 3);
+  return same;
+}
+
+/* Pushes the key the scoped binding at idx reaches in its base's value (at
+ * vidx): a MEMBER's key; an ELEMENT's element's index now — where it was
+ * last, else the first with its id (each step a script's idOf: under the
+ * budget). Raises once no element has its id. [-0, +1] */
+static void lun_binding_key(lua_State *L, lun_Binding *b, int idx, int vidx) {
+  lua_Integer i, n;
+  if (b->kind != LUN_BIND_ELEMENT) { lua_getiuservalue(L, idx, 2); return; }
+  idx = lua_absindex(L, idx);
+  vidx = lua_absindex(L, vidx);
+  if (b->hint > 0 && lun_binding_element_is(L, idx, vidx, b->hint)) { lua_pushinteger(L, b->hint); return; }
+  n = luaL_len(L, vidx);
+  for (i = 1; i <= n; i++) {
+    if (i == b->hint || !lun_binding_element_is(L, idx, vidx, i)) continue;
+    b->hint = i;
+    lua_pushinteger(L, i);
+    return;
+  }
+  lua_getiuservalue(L, idx, 2);
+  lun_describe(L, -1, 1);
+  lun_error_here(L, "a ForEach row's binding reaches an element no longer in the list (id %s): "
+                 "the binding was kept past the row's removal", lua_tostring(L, -1));
+}
+
 /* Pushes the current value of the binding at idx (reads are tracked). [-0, +1] */
 void lun_binding_get(lua_State *L, int idx) {
   lun_Binding *b = (lun_Binding *)luaL_checkudata(L, idx, LUN_MT_BINDING);
@@ -149,7 +199,7 @@ void lun_binding_get(lua_State *L, int idx) {
       lun_binding_get(L, -1);
       lua_remove(L, -2);
       if (lua_isnil(L, -1)) return;
-      lua_getiuservalue(L, idx, 2);
+      lun_binding_key(L, b, idx, -1);
       lua_gettable(L, -2);
       lua_remove(L, -2);
       return;
@@ -244,7 +294,7 @@ static void lun_binding_set_now(lua_State *L, lun_Binding *b, int idx, int vidx)
       t = lua_type(L, -1);
       if (t != LUA_TTABLE && t != LUA_TUSERDATA)
         luaL_error(L, "cannot write through a scoped binding: the base value is a %s", luaL_typename(L, -1));
-      lua_getiuservalue(L, idx, 2);
+      lun_binding_key(L, b, idx, -1);
       lua_pushvalue(L, vidx);
       lua_settable(L, -3);
       if (t == LUA_TTABLE) lun_binding_set(L, -2, -1); /* a raw table: hand it back to the base */
@@ -287,6 +337,11 @@ static int lun_binding_m_animation(lua_State *L) {
   lun_binding_new(L, b->kind, -2, -1);
   lua_pushvalue(L, -4);
   lua_setiuservalue(L, -2, 3);
+  if (b->kind == LUN_BIND_ELEMENT) {
+    ((lun_Binding *)lua_touserdata(L, -1))->hint = b->hint;
+    lua_getiuservalue(L, 1, 4);
+    lua_setiuservalue(L, -2, 4);
+  }
   return 1;
 }
 
@@ -325,7 +380,7 @@ static int lun_binding_eq(lua_State *L) {
   for (i = 1; same && i <= 2; i++) {
     lua_getiuservalue(L, 1, i);
     lua_getiuservalue(L, 2, i);
-    same = a->kind == LUN_BIND_MEMBER && i == 1 ? lua_compare(L, -1, -2, LUA_OPEQ) : lua_rawequal(L, -1, -2);
+    same = LUN_BIND_SCOPED(a) && i == 1 ? lua_compare(L, -1, -2, LUA_OPEQ) : lua_rawequal(L, -1, -2);
     lua_pop(L, 2);
   }
   lua_pushboolean(L, same);
@@ -356,6 +411,26 @@ static int lun_ui_binding(lua_State *L) {
   return 1;
 }
 
+/* ui._element(binding, id, index, idOf) -> the binding of a ForEach($items)
+ * row whose element has id (the prelude's: taken once, then gone). */
+static int lun_ui_element(lua_State *L) {
+  lua_Integer index = luaL_checkinteger(L, 3);
+  luaL_checkudata(L, 1, LUN_MT_BINDING);
+  luaL_checktype(L, 4, LUA_TFUNCTION);
+  lun_binding_new(L, LUN_BIND_ELEMENT, 1, 2);
+  ((lun_Binding *)lua_touserdata(L, -1))->hint = index;
+  lua_pushvalue(L, 4);
+  lua_setiuservalue(L, -2, 4);
+  return 1;
+}
+
+/* __newindex of bindings: refused, naming the ways to write. */
+static int lun_binding_newindex(lua_State *L) {
+  const char *key = luaL_tolstring(L, 2, NULL);
+  return lun_error_here(L, "a Binding's members cannot be assigned: write b.%s:set(v) (a scoped binding), "
+                        "or b:set(v) for the whole value", key);
+}
+
 /* ui.Binding.constant(v) -> binding that ignores writes. */
 static int lun_ui_binding_constant(lua_State *L) {
   lun_no_extra(L, "ui.Binding.constant", 1, 0);
@@ -366,6 +441,16 @@ static int lun_ui_binding_constant(lua_State *L) {
   }
   lun_binding_new(L, LUN_BIND_CONST, 1, 0);
   return 1;
+}
+
+/* Raises unless the value at idx may be made Bindable: SwiftUI's Bindable
+ * takes an Observable, not an ObservableObject (whose bindings come from
+ * the observedObject, stateObject and environmentObject sections). */
+void lun_bindable_check(lua_State *L, int idx) {
+  if (lun_object_is_observable_object(L, idx))
+    lun_error_here(L, "Bindable needs an @Observable model (ui.Observable), got the ObservableObject %s: "
+                   "an observedObject, stateObject or environmentObject gives its bindings (self[\"$name\"].prop)",
+                   lun_object_classname(L, idx));
 }
 
 /* Pushes ui.Bindable(obj) for the object at objidx. [-0, +1] */
@@ -384,6 +469,7 @@ void lun_bindable_push(lua_State *L, int objidx) {
 static int lun_ui_bindable(lua_State *L) {
   luaL_checkany(L, 1);
   lun_no_extra(L, "ui.Bindable", 1, 0);
+  lun_bindable_check(L, 1);
   lun_bindable_push(L, 1);
   return 1;
 }
@@ -451,6 +537,8 @@ void lun_open_binding(lua_State *L) {
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, lun_binding_eq);
   lua_setfield(L, -2, "__eq");
+  lua_pushcfunction(L, lun_binding_newindex);
+  lua_setfield(L, -2, "__newindex");
   lua_pushcfunction(L, lun_binding_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);
@@ -469,6 +557,8 @@ void lun_open_binding(lua_State *L) {
   lua_setfield(L, -2, "Binding");
   lua_pushcfunction(L, lun_ui_bindable);
   lua_setfield(L, -2, "Bindable");
+  lua_pushcfunction(L, lun_ui_element);
+  lua_setfield(L, -2, "_element");
   lun_newmetatable(L, LUN_MT_DISMISS);
   lua_pushcfunction(L, lun_dismiss_call);
   lua_setfield(L, -2, "__call");

@@ -221,6 +221,7 @@ static void lun_write_binding(lua_State *L, int recidx, int kidx, int vidx) {
 
 static int lun_project_bindable(lua_State *L, int recidx, int kidx, int kind) {
   lun_read_input(L, recidx, kidx, kind);
+  lun_bindable_check(L, -1);
   lun_bindable_push(L, -1);
   lua_remove(L, -2);
   return 1;

@@ -160,22 +160,28 @@ ui.observations = setmetatable({
 -- each row gets a Binding to its element, so a row edits the list in place.
 -- Rows are identified as SwiftUI's ForEach($items) identifies them, by the
 -- element's id (ID = Element.ID, D02): deleting or moving an element keeps
--- every other row's state with its element. An element without an id (a
--- plain value) is identified by its position.
+-- every other row's state with its element, and a row's binding reaches its
+-- element by that id, wherever it moved (one kept past the element's
+-- removal is an error: SwiftUI's own binding is by position, and would
+-- write into another element). An element without an id (a plain value) is
+-- identified, and bound, by its position.
 local plainForEach = ui.ForEach
+local elementBinding = ui._element
+ui._element = nil
+-- The element's id, and whether it is its own (not its position).
 local function elementId(element, i)
   local kind = type(element)
   if kind == "table" and getmetatable(element) == "lunette.View" then   -- a view value: its :id (element.id is the method)
     local id = rawget(element, "identity")
-    if id ~= nil then return id end
-    return i
+    if id ~= nil then return id, true end
+    return i, false
   end
   if kind == "table" or kind == "userdata" then
     local ok, id = pcall(function() return element.id end)   -- a model without `id` raises: its identity, then
-    if ok and id ~= nil then return id end
-    if not ok then return element end
+    if ok and id ~= nil then return id, true end
+    if not ok then return element, true end
   end
-  return i
+  return i, false
 end
 function ui.ForEach(data, row, ...)
   -- a table is for the runtime to take or refuse (a callable one, a busted
@@ -192,8 +198,13 @@ function ui.ForEach(data, row, ...)
       error(("ui.ForEach: the binding must hold a list, it holds %s"):format(type(items)), 2)
     end
     local rows = {}
-    for i = 1, #items do rows[i] = { id = elementId(items[i], i), index = i } end
-    return plainForEach(rows, function(r) return row(data[r.index], r.index) end, ...)
+    for i = 1, #items do
+      local id, own = elementId(items[i], i)
+      rows[i] = { id = id, index = i, own = own }
+    end
+    return plainForEach(rows, function(r)
+      return row(r.own and elementBinding(data, r.id, r.index, elementId) or data[r.index], r.index)
+    end, ...)
   end
   return plainForEach(data, row, ...)
 end

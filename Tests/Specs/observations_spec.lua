@@ -257,3 +257,58 @@ describe("D04 nil values and untilFinished", function()
     app:unmount()
   end)
 end)
+
+-- SE-0475 (https://github.com/swiftlang/swift-evolution/blob/main/proposals/0475-observed.md):
+-- "upon the first call to next the value will be obtained by calling into
+-- the isolation of the constructing closure to 'prime the pump' for
+-- observation and obtain a first value", and "if the task is cancelled then
+-- the iterator will return nil".
+describe("D04 a loop's beginning", function()
+  it("D04 a loop's first value is the closure's value when it begins, not one from before a write", function()
+    local book, seen = Book(), {}
+    local titles = ui.observations(function() return book.title end)
+    local V = ui.View("ObsFirstAgain", function()
+      return ui.Text("w"):task(function()
+        for t in titles do seen[#seen + 1] = "first " .. t; break end
+        book.title = "b"
+        for t in titles do seen[#seen + 1] = "second " .. t; break end
+      end)
+    end)
+    local writer = ui.View("ObsJoiner", function()
+      return ui.Text("j"):task(function()
+        ui.sleep(1)
+        book.title = "c"                            -- a loop is going (below): this one joins it
+        for t in titles do seen[#seen + 1] = "joined " .. t; break end
+      end)
+    end)
+    local keeper = ui.View("ObsKeeper", function()
+      return ui.Text("k"):task(function() for _ in titles do end end)
+    end)
+    local app = ui.mount(ui.VStack { V(), keeper(), writer() })
+    ui.clock.advance(0)
+    ui.clock.advance(1)
+    assert.same({ "first a", "second b", "joined c" }, seen)
+    app:unmount()
+  end)
+
+  it("D04 a loop begun in a task already cancelled ends at once, normally", function()
+    local book, after = Book(), false
+    local Watcher = ui.View("ObsLate", function()
+      return ui.Text("w"):task(function()
+        pcall(ui.sleep, 5)                          -- the view goes while this waits
+        for _ in ui.observations(function() return book.title end) do end
+        after = true
+      end)
+    end)
+    local Host = ui.View("ObsLateHost", { state = { show = true }, body = function(self)
+      return ui.VStack { self.show and Watcher {} or nil, ui.Button("hide", function() self.show = false end) }
+    end })
+    local app = ui.mount(Host {})
+    ui.clock.advance(0)
+    app:find("hide"):tap()
+    ui.clock.advance(0)
+    assert.is_true(after)
+    assert.same({}, app:warnings())
+    app:unmount()
+  end)
+end)

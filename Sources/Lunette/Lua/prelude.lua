@@ -28,7 +28,12 @@ local running, status, concat, mathtype = coroutine.running, coroutine.status, t
 --   * a finished sequence (an error, or .finished) stays finished: a new
 --     loop over it ends at once, with no value, and fn runs no more;
 --   * a cancelled task's loop ends normally (the code after it runs), and
---     only that loop: the sequence goes on for the others.
+--     only that loop: the sequence goes on for the others; a loop begun in
+--     a task already cancelled ends at once ("if the task is cancelled then
+--     the iterator will return nil", SE-0475);
+--   * each loop's first value is fn's value when it begins (SE-0475 "primes
+--     the pump" at the first call to next): a loop joining a sequence
+--     others iterate first lets a change not yet flushed reach fn.
 -- The shared run of fn (an effect) stops when no loop is left.
 local Observations = { __name = "lunette.Observations" }
 
@@ -91,9 +96,13 @@ function Observations.__call(seq, _, control)
   local co = running()
   local loop = seq.loops[co]
   if control == nil or loop == nil then
-    if seq.finished then                          -- terminal already: ends at once, no value, no error
-      leave(seq, co)
+    if seq.finished or ui.isCancelled() then      -- terminal already, or its task cancelled: ends at once,
+      leave(seq, co)                              -- no value, no error
       return nil
+    end
+    if seq.effect then                            -- others iterate: what changed since fn ran reaches it
+      local ok, err = pcall(ui.flush)
+      if not ok and not (type(err) == "string" and err:find("ui%.flush cannot be called")) then error(err, 0) end
     end
     loop = {}
     seq.loops[co] = loop

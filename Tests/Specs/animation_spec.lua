@@ -92,6 +92,32 @@ end)
 -- A name Animation lacks does not compile in Swift: read as nil here it
 -- would mean "no animation", so it is an error.
 describe("Animation values", function()
+  -- delay(_:): "Delays the start of the animation by the specified number of
+  -- seconds" (https://developer.apple.com/documentation/swiftui/animation/delay(_:));
+  -- speed(_:): "Changes the duration of an animation by adjusting its speed"
+  -- (https://developer.apple.com/documentation/swiftui/animation/speed(_:)).
+  it("S20 animation:delay(s) and :speed(x) make another; the completion waits for the delay too", function()
+    assert.equal("easeInOut 0.3s delay 1.0s", tostring(ui.Animation.easeInOut(0.3):delay(1)))
+    assert.equal("linear 0.5s", tostring(ui.Animation.linear(1):speed(2)))
+    assert.equal("default 0.175s", tostring(ui.Animation.default:speed(2)))
+    assert.equal("default", tostring(ui.Animation.default))   -- the original is unchanged
+    assert.equal("linear 1.0s delay 1.5s", tostring(ui.Animation.linear(1):delay(1):delay(0.5)))
+    assert.error_matches(function() return ui.Animation.easeInOut():repeatForever() end,
+      "an animation has no 'repeatForever' (it offers :delay(s) and :speed(x)", 1, true)
+    assert.error_matches(function() return ui.Animation.linear():speed(0) end, "speed must be a number above 0")
+    local M = ui.Observable("DelayedModel", { x = 0 })
+    local m, done = M(), nil
+    local app = ui.mount(ui.View("Delayed", function() return ui.Text("faded"):opacity(m.x) end)())
+    ui.withAnimation(ui.Animation.linear(1):delay(0.5), function() m.x = 1 end, function() done = ui.clock.now() end)
+    ui.flush()
+    assert.equal("opacity 0 -> 1, linear 1.0s delay 0.5s", animated(app, "faded"))
+    ui.clock.advance(1.2)
+    assert.is_nil(done)
+    ui.clock.advance(0.5)
+    assert.equal(1.5, done)
+    app:unmount()
+  end)
+
   it("S20 bouncy, smooth and snappy are springs with SwiftUI's durations and bounces", function()
     assert.equal("bouncy 0.5s", tostring(ui.Animation.bouncy()))
     assert.equal(0.3, ui.Animation.bouncy().bounce)

@@ -55,6 +55,7 @@ static void lun_app_view_arg(lua_State *L, int idx) {
 /* ui.mount(view) -> app: renders the view as a root. */
 static int lun_ui_mount(lua_State *L) {
   int32_t app;
+  lun_no_extra(L, "ui.mount", 1, 0);
   lun_app_view_arg(L, 1);
   lun_app_check_idle(L, "ui.mount");
   lua_createtable(L, 0, 2);
@@ -359,6 +360,7 @@ int lun_ui_clock_advance(lua_State *L) {
   lun_State *S = lun_state(L);
   lua_Number s = luaL_checknumber(L, 1);
   luaL_argcheck(L, s >= 0, 1, "seconds must not be negative");
+  lun_no_extra(L, "ui.clock.advance", 1, 0);
   if (S->inBody || lunh(S->rt, scheduler, flushing)) return lun_error_here(L, "ui.clock.advance cannot be called while views are rendering");
   if (S->cancelling) return lun_error_here(L, "ui.clock.advance cannot be called from a publisher's cancel");
   double target;

@@ -2,7 +2,9 @@
  * lun_animation.c — animations: ui.Animation, ui.withAnimation,
  * binding:animation(a) and view:animation(a, value).
  *
- * An animation is a table { curve, duration } shown as "easeInOut 0.3s".
+ * An animation is a table { curve, duration, delaySeconds } shown as "easeInOut
+ * 0.3s" ("… delay 1s"); animation:delay(s) and animation:speed(x) make
+ * another, as SwiftUI's modifiers of an Animation do.
  * withAnimation runs its function as a transaction carrying the animation
  * (lun_transaction.c); the host records it on the nodes those changes altered.
  */
@@ -45,12 +47,84 @@ void lun_animation_default(lua_State *L) {
   lun_animation_new(L, "default", -1);
 }
 
-/* __tostring of animations: "easeInOut 0.3s", "default". */
+/* __tostring of animations: "easeInOut 0.3s", "default", "linear 1s delay 0.5s". */
 static int lun_animation_tostring(lua_State *L) {
-  lua_getfield(L, 1, "curve");
-  if (lua_getfield(L, 1, "duration") == LUA_TNUMBER) lua_pushfstring(L, "%s %ss", lua_tostring(L, -2), lua_tostring(L, -1));
+  lun_rawfield(L, 1, "curve");
+  if (lun_rawfield(L, 1, "duration") == LUA_TNUMBER) lua_pushfstring(L, "%s %ss", lua_tostring(L, -2), lua_tostring(L, -1));
   else lua_pushvalue(L, -2);
+  if (lun_rawfield(L, 1, "delaySeconds") == LUA_TNUMBER) {
+    lua_pushfstring(L, "%s delay %ss", lua_tostring(L, -2), lua_tostring(L, -1));
+    return 1;
+  }
+  lua_pop(L, 1);
   return 1;
+}
+
+/* Pushes a copy of the animation at 1 (its fields, its metatable). [-0, +1] */
+static void lun_animation_copy(lua_State *L) {
+  lua_createtable(L, 0, 4);
+  lua_pushnil(L);
+  while (lua_next(L, 1)) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, -4);
+  }
+  luaL_setmetatable(L, LUN_MT_ANIMATION);
+}
+
+/* animation:delay(seconds) -> animation: it starts that much later (its
+ * completion too): SwiftUI's delay(_:), "Delays the start of the animation
+ * by the specified number of seconds". Delays add up. */
+static int lun_animation_m_delay(lua_State *L) {
+  lua_Number d, before;
+  lun_animation_check(L, 1);
+  lun_no_extra(L, "animation:delay", 1, 1);
+  d = luaL_checknumber(L, 2);
+  luaL_argcheck(L, d >= 0 && d <= 1e9, 2, "delay must be a number of seconds from 0 to 1e9");
+  before = lun_rawfield(L, 1, "delaySeconds") == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
+  lua_pop(L, 1);
+  lun_animation_copy(L);
+  if (before + d > 0) {
+    lua_pushnumber(L, before + d);
+    lua_setfield(L, -2, "delaySeconds");
+  }
+  return 1;
+}
+
+/* animation:speed(factor) -> animation: its duration divided by factor
+ * (SwiftUI's speed(_:), "Changes the duration of an animation by adjusting
+ * its speed"); the default animation's is 0.35 s. */
+static int lun_animation_m_speed(lua_State *L) {
+  lua_Number x, duration;
+  lun_animation_check(L, 1);
+  lun_no_extra(L, "animation:speed", 1, 1);
+  x = luaL_checknumber(L, 2);
+  luaL_argcheck(L, x > 0 && x <= 1e9, 2, "speed must be a number above 0, at most 1e9");
+  duration = lun_rawfield(L, 1, "duration") == LUA_TNUMBER ? lua_tonumber(L, -1) : 0.35;
+  lua_pop(L, 1);
+  lun_animation_copy(L);
+  lua_pushnumber(L, duration / x);
+  lua_setfield(L, -2, "duration");
+  return 1;
+}
+
+/* __index of animations: a method; nil for a field an animation may lack;
+ * else an error naming what it offers (a method SwiftUI's Animation has and
+ * Lunette not, called, said "attempt to call a nil value"). */
+static int lun_animation_index(lua_State *L) {
+  static const char *const fields[] = {"curve", "duration", "delaySeconds", "damping", "blendDuration", "bounce", NULL};
+  static const char *const methods[] = {"delay", "speed", NULL};
+  const char *key = lua_tostring(L, 2);
+  int i;
+  lua_settop(L, 2);
+  if (key && strcmp(key, "delay") == 0) { lua_pushcfunction(L, lun_animation_m_delay); return 1; }
+  if (key && strcmp(key, "speed") == 0) { lua_pushcfunction(L, lun_animation_m_speed); return 1; }
+  for (i = 0; key && lua_type(L, 2) == LUA_TSTRING && fields[i]; i++)
+    if (strcmp(key, fields[i]) == 0) return 0;
+  key = luaL_tolstring(L, 2, NULL);
+  lun_push_suggestion(L, key, 0, methods);
+  return lun_error_here(L, "an animation has no '%s'%s (it offers :delay(s) and :speed(x); repeatCount and "
+                        "repeatForever are not offered)", key, lua_tostring(L, -1));
 }
 
 /* A curve constructor: (duration?) -> animation. Upvalues: curve name, default duration. */
@@ -156,7 +230,8 @@ static int lun_ui_with_animation(lua_State *L) {
     }
   }
   lua_settop(L, 3);
-  if (!lua_isnil(L, 1) && lua_getfield(L, 1, "duration") == LUA_TNUMBER) duration = lua_tonumber(L, -1);
+  if (!lua_isnil(L, 1) && lun_rawfield(L, 1, "duration") == LUA_TNUMBER) duration = lua_tonumber(L, -1);
+  if (!lua_isnil(L, 1) && lun_rawfield(L, 1, "delaySeconds") == LUA_TNUMBER) duration += lua_tonumber(L, -1);
   lua_settop(L, 3);
   lua_newtable(L);                                /* 4: what the body did */
   lun_completion_wrap(L, 2, 4);                   /* 5: the body, logging it */
@@ -184,6 +259,8 @@ void lun_open_animation(lua_State *L) {
   lun_newmetatable(L, LUN_MT_ANIMATION);
   lua_pushcfunction(L, lun_animation_tostring);
   lua_setfield(L, -2, "__tostring");
+  lua_pushcfunction(L, lun_animation_index);
+  lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
   lua_newtable(L);                                /* ui.Animation */
   for (i = 0; curves[i].name; i++) {

@@ -290,8 +290,12 @@ static int lun_transaction_tostring(lua_State *L) {
 /* ui.withTransaction(key, value, fn) -> (): fn's changes carry key = value
  * (and the current transaction's other fields) to the re-renders they cause. */
 static int lun_ui_with_transaction(lua_State *L) {
+  if (lua_type(L, 1) == LUA_TTABLE && lua_gettop(L) == 2)   /* SwiftUI's withTransaction(Transaction(…)) { … } */
+    return lun_error_here(L, "ui.withTransaction takes (key, value, fn), not a transaction table: "
+                          "ui.withTransaction(\"animation\", a, fn), or ui.withAnimation(a, fn)");
   luaL_checkany(L, 2);
   lun_check_callback(L, 3);
+  lun_no_extra(L, "ui.withTransaction", 3, 0);
   lua_settop(L, 3);
   lun_transaction_check(L, 1, 2);
   lun_transaction_current(L);

@@ -244,6 +244,7 @@ int lun_marker_new(lua_State *L, int mark, int vidx) {
 /* ui.computed(fn) -> marker. */
 static int lun_ui_computed(lua_State *L) {
   luaL_checktype(L, 1, LUA_TFUNCTION);
+  lun_no_extra(L, "ui.computed", 1, 0);
   return lun_marker_new(L, LUN_MARK_COMPUTED, 1);
 }
 
@@ -264,6 +265,7 @@ static int lun_ui_published(lua_State *L) {
 /* ui.optional(Type) -> marker (for environment sections). */
 static int lun_ui_optional(lua_State *L) {
   luaL_checkany(L, 1);
+  lun_no_extra(L, "ui.optional", 1, 0);           /* no default: a missing one reads nil (SwiftUI's optional) */
   return lun_marker_new(L, LUN_MARK_OPTIONAL, 1);
 }
 
@@ -304,6 +306,7 @@ static int lun_marker_tostring(lua_State *L) {
 /* ui.id(obj) -> "Book#3". */
 static int lun_ui_id(lua_State *L) {
   int32_t handle;
+  lun_no_extra(L, "ui.id", 1, 0);
   if (lun_object_test(L, 1)) { lun_object_push_id(L, 1); return 1; }
   if (lun_host_test(L, 1, &handle)) {
     size_t len;

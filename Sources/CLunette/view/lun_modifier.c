@@ -151,7 +151,9 @@ static int lun_modifier_env_put(lua_State *L) {
     lua_rawseti(L, -2, 1);
     lua_pushvalue(L, 2);
   } else {
-    luaL_checkstring(L, 2);
+    if (lua_type(L, 2) != LUA_TSTRING)            /* (obj, extra): the object form takes it alone */
+      lun_error_here(L, ":environment takes an object alone, or a key's name and a value: got a %s and a %s",
+                     luaL_typename(L, 2), luaL_typename(L, 3));
     lun_envbuiltin_check(L, 2, 3);                /* a built-in value is checked as SwiftUI's type is */
     lua_pushvalue(L, 2);
     lua_rawseti(L, -2, 1);

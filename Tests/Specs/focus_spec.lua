@@ -487,3 +487,18 @@ describe("D01 Focus is one field", function()
     app:unmount()
   end)
 end)
+
+-- focused(_:equals:): "When focus moves to the modified view, the binding
+-- sets the bound value" (https://developer.apple.com/documentation/swiftui/view/focused(_:equals:)):
+-- two on one view would each set theirs. Lunette's field follows one
+-- binding; a second :focused replaced the first, silently.
+describe("D01 one :focused a view", function()
+  it("D01 a second :focused on one view value is an error, not a silent replacement", function()
+    local V = ui.View("D01Twice", { state = { s = "" }, focusState = { "f", "g" }, body = function(self)
+      return ui.TextField("x", self["$s"]):focused(self["$f"], "x"):focused(self["$g"], "y")
+    end })
+    local app = ui.mount(V {})
+    assert.has_error_node(app, "view:focused: this view has a :focused already")
+    app:unmount()
+  end)
+end)

@@ -223,6 +223,26 @@ end)
 -- SceneStorage: "a property wrapper type that reads and writes to persisted,
 -- per-scene storage" (https://developer.apple.com/documentation/swiftui/scenestorage).
 -- lunette run keeps a scene per script; a test starts from an empty store.
+-- AppStorage's wrappedValue is "the default value if a value is not
+-- specified for the given key" (https://developer.apple.com/documentation/swiftui/appstorage),
+-- read as the declaration's type: a view declaring a key with a string
+-- default read the number another view's declaration wrote, and its own
+-- writes were refused "(its declared default is one)" of the other view.
+describe("D07 one key, one type", function()
+  it("D07 two declarations of a key with defaults of different types are an error naming the key and both types", function()
+    local A = ui.View("OneTypeA", { appStorage = { k = ui.AppStorage("oneType.shared", 0) }, body = function(self)
+      return ui.Text("A " .. tostring(self.k))
+    end })
+    local B = ui.View("OneTypeB", { appStorage = { k = ui.AppStorage("oneType.shared", "x") }, body = function(self)
+      return ui.Text("B " .. tostring(self.k))
+    end })
+    local app = ui.mount(ui.VStack { A {}, B {} })
+    assert.truthy(app:find("A 0"))
+    assert.has_error_node(app, "storage key 'oneType.shared' is declared with a string default here and a number one elsewhere")
+    app:unmount()
+  end)
+end)
+
 describe("Scene storage", function()
   local function tabs(name)
     return ui.View(name, { sceneStorage = { tab = 1 }, body = function(self)

@@ -149,17 +149,26 @@ static void lun_storage_check_cell(lua_State *L, int cellidx, int vidx) {
 }
 
 /* Notes the type of a key's declared default (key at kidx, default at
- * didx): the first declaration's, which its writes keep to. [-0, +0] */
+ * didx), which its writes keep to; raises if another declaration of the key
+ * has a default of another type (its writes were refused with a message
+ * about the other's default, and it read the other's values: UserDefaults
+ * would give each its own default for a value of the other type). [-0, +0] */
 static void lun_storage_note_type(lua_State *L, int kidx, int didx) {
+  const char *type;
   if (lua_isnil(L, didx) || lun_is_none(L, didx)) return;
   kidx = lua_absindex(L, kidx);
   didx = lua_absindex(L, didx);
+  type = lun_storage_type(L, didx);
   lun_registry_table(L, &lun_key_types);
   lua_pushvalue(L, kidx);
   if (lua_rawget(L, -2) == LUA_TNIL) {
     lua_pushvalue(L, kidx);
-    lua_pushstring(L, lun_storage_type(L, didx));
+    lua_pushstring(L, type);
     lua_rawset(L, -4);
+  } else if (strcmp(lua_tostring(L, -1), type) != 0) {
+    lun_error_here(L, "storage key '%s' is declared with a %s default here and a %s one elsewhere: a key holds "
+                   "one type (give the declarations one default, or use two keys)", lua_tostring(L, kidx), type,
+                   lua_tostring(L, -1));
   }
   lua_pop(L, 2);
 }

@@ -493,6 +493,19 @@ end)
 -- two on one view would each set theirs. Lunette's field follows one
 -- binding; a second :focused replaced the first, silently.
 describe("D01 one :focused a view", function()
+  -- focused(_:): "When focus enters the modified view, the wrapped value of
+  -- this property updates" (https://developer.apple.com/documentation/swiftui/focusstate):
+  -- on a container that is focus within it, which Lunette does not follow;
+  -- the VStack itself was marked focused, and a field inside never set it.
+  it("D01 :focused on a container or a component view is an error saying to put it on the field", function()
+    local V = ui.View("D01Within", { state = { s = "" }, focusState = { inside = false }, body = function(self)
+      return ui.VStack { ui.TextField("x", self["$s"]) }:focused(self["$inside"])
+    end })
+    local app = ui.mount(V {})
+    assert.has_error_node(app, "view:focused on a VStack: focus within a view that holds others is not offered")
+    app:unmount()
+  end)
+
   it("D01 a second :focused on one view value is an error, not a silent replacement", function()
     local V = ui.View("D01Twice", { state = { s = "" }, focusState = { "f", "g" }, body = function(self)
       return ui.TextField("x", self["$s"]):focused(self["$f"], "x"):focused(self["$g"], "y")

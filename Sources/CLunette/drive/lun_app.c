@@ -55,7 +55,8 @@ static void lun_app_view_arg(lua_State *L, int idx) {
 /* ui.mount(view) -> app: renders the view as a root. */
 static int lun_ui_mount(lua_State *L) {
   int32_t app;
-  lun_no_extra(L, "ui.mount", 1, 0);
+  if (lua_type(L, 2) == LUA_TSTRING && lua_gettop(L) == 2) lua_settop(L, 1);   /* ui.mount(require("app")): */
+  lun_no_extra(L, "ui.mount", 1, 0);              /* require's second value, where it found the file */
   lun_app_view_arg(L, 1);
   lun_app_check_idle(L, "ui.mount");
   lua_createtable(L, 0, 2);

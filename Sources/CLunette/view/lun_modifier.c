@@ -447,6 +447,17 @@ static int lun_modifier_focused(lua_State *L) {
   int equals = !lua_isnoneornil(L, 3), kind;
   lun_modifier_self(L);
   lun_no_extra(L, "view:focused", 2, 1);
+  switch (lun_rawfield(L, 1, "kind") == LUA_TNUMBER ? (int)lua_tointeger(L, -1) : 0) {
+    case LUN_VIEW_VSTACK: case LUN_VIEW_HSTACK: case LUN_VIEW_ZSTACK: case LUN_VIEW_GROUP: case LUN_VIEW_LIST:
+    case LUN_VIEW_FOREACH: case LUN_VIEW_FORM: case LUN_VIEW_SECTION: case LUN_VIEW_SCROLLVIEW:
+    case LUN_VIEW_COMPONENT:                      /* SwiftUI's "when focus enters the modified view": */
+      lun_error_here(L, "view:focused on a %s: focus within a view that holds others is not offered; put "
+                        ":focused on the field inside it", lun_view_kind_name((int)lua_tointeger(L, -1)));
+      break;
+    default:
+      break;
+  }
+  lua_pop(L, 1);
   kind = lun_binding_test(L, 2) ? lun_self_focus_binding(L, 2) : 0;
   if (kind == LUN_FOCUS_BOOL && equals && !lua_isboolean(L, 3)) {   /* equals: a Bool state's value is a Bool */
     lun_binding_target(L, 2);

@@ -51,6 +51,7 @@ final class SpecChannelWriter {
         }
         close(null)
         descriptor = moved
+        Self.keepFromWhatSpecsStart()
         Self.endWithParent(moved)
         var generator = SystemRandomNumberGenerator()
         token = (0..<SpecChannel.tokenLength / 16).map { _ in
@@ -59,6 +60,21 @@ final class SpecChannelWriter {
             return String(repeating: "0", count: 16 - hex.count) + hex
         }.joined()
         write(Data((SpecChannel.helloPrefix + token + "\n").utf8))
+    }
+
+    /// Marks every descriptor past stderr close-on-exec, so a process a spec
+    /// starts (`os.execute("server &")`) inherits none of them. Foundation's
+    /// `Process` tells the parent this child ended when a socket only the
+    /// child holds closes (swift-corelibs-foundation, Process.swift): a
+    /// background process holding a copy kept `lunette test` waiting for as
+    /// long as it lived, though this child had ended.
+    private static func keepFromWhatSpecsStart() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        for name in names {
+            guard let fd = Int32(name), fd > STDERR_FILENO else { continue }
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+        }
     }
 
     /// Ends this process when the parent goes (killed by `timeout`, a CI

@@ -19,8 +19,8 @@ enum SpecRunner {
 
     /// What selects and judges the tests of a run (`lunette test`'s options).
     struct Options {
-        var filter: String?
-        var filterOut: String?
+        var filter: [String] = []
+        var filterOut: [String] = []
         var tags: String?
         var excludeTags: String?
         var timeout: Double = 10
@@ -30,7 +30,8 @@ enum SpecRunner {
 
         var lua: String {
             func text(_ s: String?) -> String { s.map(quoted) ?? "nil" }
-            return "{ filter = \(text(filter)), filterOut = \(text(filterOut)), tags = \(text(tags)), "
+            func list(_ items: [String]) -> String { "{ " + items.map { quoted($0) + ", " }.joined() + "}" }
+            return "{ filter = \(list(filter)), filterOut = \(list(filterOut)), tags = \(text(tags)), "
                 + "excludeTags = \(text(excludeTags)), timeout = \(timeout), failOnWarnings = \(failOnWarnings), "
                 + "strict = \(strict), updateSnapshots = \(updateSnapshots) }"
         }
@@ -194,12 +195,17 @@ enum SpecFiles {
         FileManager.default.fileExists(atPath: "spec") ? ["spec"] : ["."]
     }
 
-    static func find(in paths: [String]) -> [String] {
+    /// The spec files under `paths`, and whether every path named one: a
+    /// path that is missing, or a directory without specs, fails the run
+    /// (after the files found ran), as busted's exit status says.
+    static func find(in paths: [String]) -> (files: [String], allFound: Bool) {
         var files: [String] = []
+        var allFound = true
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 printError("error: no such file or directory: \(path)")
+                allFound = false
                 continue
             }
             if !isDirectory.boolValue {
@@ -208,9 +214,12 @@ enum SpecFiles {
             }
             let found = FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []
             let specs = found.filter { $0.hasSuffix("_spec.lua") && !$0.contains(".build") }.sorted()
-            if specs.isEmpty { printError("error: no spec files (names ending _spec.lua) in \(path)") }
+            if specs.isEmpty {
+                printError("error: no spec files (names ending _spec.lua) in \(path)")
+                allFound = false
+            }
             files += specs.map { (path as NSString).appendingPathComponent($0) }
         }
-        return files
+        return (files, allFound)
     }
 }

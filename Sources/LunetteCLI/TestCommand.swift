@@ -16,11 +16,11 @@ struct TestCommand: ParsableCommand {
     @Argument(help: "Spec files or directories to search for *_spec.lua (default: spec, or the current directory).")
     var paths: [String] = []
 
-    @Option(name: .long, help: "Run only tests whose full name contains this text.")
-    var filter: String?
+    @Option(name: .long, help: "Run only tests whose full name contains this text (given again: any of them).")
+    var filter: [String] = []
 
-    @Option(name: .long, help: "Skip tests whose full name contains this text.")
-    var filterOut: String?
+    @Option(name: .long, help: "Skip tests whose full name contains this text (given again: any of them).")
+    var filterOut: [String] = []
 
     @Option(name: .long, help: "Run only tests tagged (#tag in a name) with one of these (comma-separated).")
     var tags: String?
@@ -42,6 +42,14 @@ struct TestCommand: ParsableCommand {
             throw ValidationError("--timeout must be a number of seconds above 0 and at most 86400, got \(timeout)")
         }
         if let junit, junit.isEmpty { throw ValidationError("--junit needs a file name") }
+        if (filter + filterOut).contains(where: \.isEmpty) {
+            throw ValidationError("--filter and --filter-out need text (an empty one would match every test)")
+        }
+        for (name, list) in [("--tags", tags), ("--exclude-tags", excludeTags)] {
+            if let list, !list.split(whereSeparator: { $0 == "," || $0 == " " }).contains(where: { !$0.isEmpty }) {
+                throw ValidationError("\(name) needs at least one tag name (comma-separated), got '\(list)'")
+            }
+        }
     }
 
     @Flag(name: .long, help: "Fail a test whose views or events produced a warning (errors always fail it).")
@@ -69,13 +77,13 @@ struct TestCommand: ParsableCommand {
             for file in paths { SpecRunner.run(file: file, options: options, limits: limits, channel: channel) }
             return
         }
-        let files = SpecFiles.find(in: paths.isEmpty ? SpecFiles.defaultRoots() : paths)
+        let (files, allFound) = SpecFiles.find(in: paths.isEmpty ? SpecFiles.defaultRoots() : paths)
         var childArguments = ["--timeout", "\(timeout)"] + limits.arguments
-        if let filter { childArguments += ["--filter", filter] }
+        for text in filter { childArguments += ["--filter", text] }
         if failOnWarnings { childArguments += ["--fail-on-warnings"] }
         if strict { childArguments += ["--strict"] }
         if updateSnapshots { childArguments += ["--update-snapshots"] }
-        if let filterOut { childArguments += ["--filter-out", filterOut] }
+        for text in filterOut { childArguments += ["--filter-out", text] }
         if let tags { childArguments += ["--tags", tags] }
         if let excludeTags { childArguments += ["--exclude-tags", excludeTags] }
         var all: [SpecCase] = []
@@ -125,6 +133,6 @@ struct TestCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        if all.contains(where: { $0.status == .failed }) || files.isEmpty { throw ExitCode(1) }
+        if all.contains(where: { $0.status == .failed }) || files.isEmpty || !allFound { throw ExitCode(1) }
     }
 }

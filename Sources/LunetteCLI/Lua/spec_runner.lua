@@ -20,28 +20,37 @@ local remove = table.remove
 local clock = os.clock
 local co_create, co_resume, co_status, co_close = coroutine.create, coroutine.resume, coroutine.status, coroutine.close
 local find, gmatch, format, sub = string.find, string.gmatch, string.format, string.sub
-local insert, concat, pack = table.insert, table.concat, table.pack
+local insert, concat, pack, sort = table.insert, table.concat, table.pack, table.sort
+local mathtype, abs = math.type, math.abs
+-- The module's reset, flush and configure, as they were before any spec ran
+-- (a spec replacing package.loaded.lunette, or ui.reset, turned off the
+-- reset between tests).
+local ui_reset, ui_flush, ui_configure
+do
+  local loaded, ui = pcall(require, "lunette")
+  if loaded and type(ui) == "table" then ui_reset, ui_flush, ui_configure = ui.reset, ui.flush, ui.configure end
+end
 
 -- Assertions ---------------------------------------------------------------
 
 -- A value as a message shows it: strings quoted, plain tables by contents.
 local function show(v, depth)
   depth = depth or 0
-  if type(v) == "string" then return string.format("%q", v) end
+  if type(v) == "string" then return format("%q", v) end
   if type(v) ~= "table" or depth > 2 then return tostring(v) end
   local meta = getmetatable(v)
   if meta and meta.__tostring then return tostring(v) end
   local parts, n, keys = {}, #v, {}
   for i = 1, n do parts[#parts + 1] = show(v[i], depth + 1) end
   for k in pairs(v) do
-    if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+    if not (mathtype(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
   end
-  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  sort(keys, function(a, b) return tostring(a) < tostring(b) end)
   for _, k in ipairs(keys) do
     local key = type(k) == "string" and k:match("^[%a_][%w_]*$") and k or "[" .. show(k, depth + 1) .. "]"
     parts[#parts + 1] = key .. "=" .. show(v[k], depth + 1)
   end
-  return "{" .. table.concat(parts, ", ") .. "}"
+  return "{" .. concat(parts, ", ") .. "}"
 end
 
 -- match._, match.is_string(), ...: stand for "any value that ..." in
@@ -149,7 +158,7 @@ checks.has_no_errors = checks.has_no_error
 
 -- assert.near(expected, actual, tolerance)
 function checks.near(expected, actual, tolerance)
-  if type(actual) ~= "number" or math.abs(actual - expected) > tolerance then
+  if type(actual) ~= "number" or abs(actual - expected) > tolerance then
     fail(("expected %s within %s of %s"):format(show(actual), show(tolerance), show(expected)))
   end
 end
@@ -197,7 +206,7 @@ local negations = {
   Nil = "is_not_nil", equals = "not_equal", are_equals = "not_equal",
   error = "has_no_error", errors = "has_no_error", has_error = "has_no_error", has_errors = "has_no_error",
   near = function(expected, actual, tolerance)
-    if type(actual) == "number" and math.abs(actual - expected) <= tolerance then
+    if type(actual) == "number" and abs(actual - expected) <= tolerance then
       fail(("expected %s not within %s of %s"):format(show(actual), show(tolerance), show(expected)))
     end
   end,
@@ -242,7 +251,7 @@ local spy_meta = {
     self.calls[#self.calls + 1] = { n = select("#", ...), ... }
     local results
     if self.stubbed then results = self.stubbed
-    elseif self.target then results = table.pack(self.target(...))
+    elseif self.target then results = pack(self.target(...))
     else results = { n = 0 } end
     self.returns[#self.returns + 1] = results
     return unpack(results, 1, results.n)
@@ -280,11 +289,11 @@ function spy.is_spy(v) return getmetatable(v) == spy_meta end
 -- given (nothing by default) instead of calling the function.
 stub = setmetatable({}, { __call = function(_, tbl, name, ...)
   local s = spy.on(tbl, name)
-  s.stubbed = table.pack(...)
+  s.stubbed = pack(...)
   return s
 end })
 function stub.new(tbl, name, ...) return stub(tbl, name, ...) end
-function spy_methods:returns(...) self.stubbed = table.pack(...); return self end
+function spy_methods:returns(...) self.stubbed = pack(...); return self end
 
 -- mock(tbl[, stubbed]): spies (or stubs) on every function of tbl; mock.revert(m) puts them back.
 mock = setmetatable({}, { __call = function(_, tbl, stubbed)
@@ -332,7 +341,7 @@ function checks.spy(s)
     fail("expected a call with " .. show(want[1]) .. (#want > 1 and ", ..." or ""))
   end
   local function returned_with(...)
-    local want = table.pack(...)
+    local want = pack(...)
     for _, result in ipairs(s.returns) do
       if deep_equal({ unpack(result, 1, result.n) }, { unpack(want, 1, want.n) }) then return end
     end
@@ -370,7 +379,28 @@ local snapshots = require("lunette.snapshots")
 
 local function new_block(name, parent)
   return { name = name, children = {}, before = {}, after = {}, setup = {}, strict = {}, lazyTeardown = {},
-           strictTeardown = {}, parent = parent }
+           strictTeardown = {}, parent = parent, depth = parent and parent.depth + 1 or 0 }
+end
+
+-- How deep describe blocks nest: the runner's walks over a test's blocks
+-- (its name, its hooks) cost with the depth, outside any test's limit.
+local MAX_DEPTH = 100
+
+-- A declaration's name as the runner keeps it: a string (a number becomes
+-- one; nil, for a block, is no name). Anything else is an error at the
+-- declaring line (a table's name stopped the whole file when it was shown).
+local function name_of(call, name, nilOk)
+  if type(name) == "string" or (nilOk and name == nil) then return name end
+  if mathtype(name) then return tostring(name) end
+  error(format("%s: a name is a string, got %s", call, type(name)), 3)
+end
+
+-- A test's body: a function, or a callable table (a busted spy).
+local function body_of(call, fn)
+  if type(fn) == "function" then return fn end
+  local meta = type(fn) == "table" and getmetatable(fn)
+  if type(meta) == "table" and rawget(meta, "__call") ~= nil then return fn end
+  error(format("%s: a test's body is a function, got %s", call, type(fn)), 3)
 end
 
 local root = new_block(nil, nil)
@@ -387,8 +417,14 @@ local stopPending = setmetatable({}, { __tostring = function() return "pending" 
 -- blocks still run.
 function describe(name, fn)
   if not declaring then error("describe: blocks are declared in a file or a describe block, not while tests run", 2) end
+  name = name_of("describe", name, true)
+  if current.depth >= MAX_DEPTH then error(format("describe: blocks nest at most %d deep", MAX_DEPTH), 2) end
   local block = new_block(name, current)
-  table.insert(current.children, block)
+  insert(current.children, block)
+  if type(fn) ~= "function" then                  -- its body fails, named at the declaring line
+    local _, located = pcall(error, format("describe: a block's body is a function, got %s", type(fn)), 3)
+    fn = function() error(located, 0) end
+  end
   local saved = current
   current = block
   local ok, err = pcall(fn)
@@ -452,21 +488,25 @@ end
 
 function it(name, fn)
   if not declaring then error("it: tests are declared in a file or a describe block, not while tests run", 2) end
+  name = name_of("it", name)
   if fn == nil then return pending(name) end    -- busted: a test with no function is pending
-  table.insert(current.children, { name = name, fn = fn, parent = current })
+  insert(current.children, { name = name, fn = body_of("it", fn), parent = current })
 end
 test, spec = it, it
 
 function pending(name)
-  if inBody then stopPending.message = name; error(stopPending, 0) end
+  if inBody then                                  -- shown now, while the test's limit holds
+    stopPending.message = name ~= nil and tostring(name) or nil
+    error(stopPending, 0)
+  end
   if not declaring then error("pending is for a test's body or a describe block, not a hook", 2) end
-  table.insert(current.children, { name = name, pending = true, parent = current })
+  insert(current.children, { name = name_of("pending", name), pending = true, parent = current })
 end
 
 -- Each hook is kept with the name it was declared with: a failing one is
 -- reported as busted names it, "<block> <that name>" ("outer lazy_setup").
 local function hook(list, name)
-  return function(fn) table.insert(current[list], { fn = fn, name = name }) end
+  return function(fn) insert(current[list], { fn = fn, name = name }) end
 end
 before_each = hook("before", "before_each")
 after_each = hook("after", "after_each")
@@ -480,7 +520,10 @@ teardown = hook("strictTeardown", "teardown")
 
 -- finally(fn) inside a test: fn runs when the test ends, passed or failed.
 local finals = {}
-function finally(fn) finals[#finals + 1] = fn end
+function finally(fn)
+  if not inBody then error("finally is for a test's body (it runs when the test ends), not a block or a hook", 2) end
+  finals[#finals + 1] = fn
+end
 
 -- Running -------------------------------------------------------------------
 
@@ -596,8 +639,7 @@ end
 -- Runs what the test left to run at the next flush (the module as a spec
 -- file would load it); an error there is a problem, recorded, not raised.
 local function flush_ui()
-  local loaded, ui = pcall(require, "lunette")
-  if loaded and type(ui) == "table" and ui.flush then pcall(ui.flush) end
+  if ui_flush then pcall(ui_flush) end
 end
 
 -- Each finally and after_each is taken off its list as it starts, so a
@@ -642,13 +684,12 @@ local function run_test(test)
   return ok, err
 end
 
--- ui.reset(), with the module as a spec file would load it (and strict
--- mode on again, under --strict).
+-- ui.reset() as the module had it before any spec ran (and strict mode on
+-- again, under --strict).
 local strict = false
 local function reset_ui()
-  local loaded, ui = pcall(require, "lunette")
-  if loaded and ui.reset then ui.reset() end
-  if loaded and strict then ui.configure { strict = true } end
+  if ui_reset then ui_reset() end
+  if ui_configure and strict then ui_configure { strict = true } end
 end
 
 -- Runs a test in its own coroutine under a time limit: a hung test is
@@ -732,11 +773,17 @@ local function set_of(list)
   return any and set or nil
 end
 
--- Whether a test of this name runs: --filter, --filter-out (plain text),
--- --tags (any of them), --exclude-tags (none of them).
+-- Whether name contains any of the texts.
+local function contains_any(name, texts)
+  for _, text in ipairs(texts) do if find(name, text, 1, true) then return true end end
+  return false
+end
+
+-- Whether a test of this name runs: --filter (any of them), --filter-out
+-- (none of them; plain text), --tags (any of them), --exclude-tags (none).
 local function selected(name, options, only, excluded)
-  if options.filter and options.filter ~= "" and not find(name, options.filter, 1, true) then return false end
-  if options.filterOut and options.filterOut ~= "" and find(name, options.filterOut, 1, true) then return false end
+  if #options.filter > 0 and not contains_any(name, options.filter) then return false end
+  if contains_any(name, options.filterOut) then return false end
   local tags = tags_of(name)
   if only then
     local any = false
@@ -788,7 +835,7 @@ function lunette_spec_run(path, options)
   local function runs_a_test(block)
     local blocks = { block }
     while #blocks > 0 do
-      for _, child in ipairs(table.remove(blocks).children) do
+      for _, child in ipairs(remove(blocks).children) do
         if child.children then blocks[#blocks + 1] = child
         elseif not child.pending and selected(full_name(child), options, only, excluded) then return true end
       end

@@ -1,0 +1,113 @@
+import Foundation
+import XCTest
+
+/// What a hostile read of `lunette test` found in session 25 (each failed
+/// before its fix): a process a spec started kept the run waiting, the
+/// runner looked up what it calls when it called it, a declaration's bad
+/// name or body stopped the whole file, and options were silently ignored.
+extension CommandLineTests {
+    /// Writes a spec file in a directory of its own and returns its path.
+    private func hostileSpec(_ source: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hostile_\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("hostile_spec.lua")
+        try Data(source.utf8).write(to: file)
+        return file
+    }
+
+    /// `os.execute("sleep 30 &")` kept `lunette test` waiting 30 s: the
+    /// background process inherited the socket Foundation's `Process`
+    /// watches to see the child end.
+    func testABackgroundProcessASpecStartsDoesNotKeepTheRunWaiting() throws {
+        let file = try hostileSpec(#"""
+            describe("bg", function() it("starts a server", function() os.execute("sleep 30 &") end) end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let started = Date()
+        let result = try lunette(["test", file.path])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 20, "the run waited for the background process")
+    }
+
+    /// A spec replacing `table.remove` hung the runner's own walk, and one
+    /// replacing `package.loaded.lunette` turned the reset between tests off.
+    func testReplacingWhatTheRunnerUsesChangesOnlyTheSpec() throws {
+        let file = try hostileSpec(#"""
+            local ui = require("lunette")
+            package.loaded.lunette = { reset = function() end, flush = function() end }
+            describe("forge", function()
+              it("t1 replaces what it can", function()
+                ui.clock.advance(5)
+                table.remove = function() while true do end end
+              end)
+            end)
+            describe("then", function()
+              it("t2 starts afresh", function() assert.equal(0, ui.clock.now()) end)
+            end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let result = try lunette(["test", "--timeout", "3", file.path])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.hasSuffix("2 passed, 0 failed\n"), result.output)
+    }
+
+    /// `it({}, fn)` stopped the whole file when its name was shown; `it("x",
+    /// 42)` and `describe("x")` failed with no place; `pending(reason)`
+    /// showed the reason outside the test's time limit (a looping
+    /// `__tostring` hung the file); `finally` outside a test never ran; a
+    /// describe nested 2,000 deep took 38 s outside every limit.
+    func testBadDeclarationsFailWhereTheyAreWritten() throws {
+        let file = try hostileSpec(#"""
+            describe("names", function()
+              it({}, function() end)
+            end)
+            describe("bodies", function() it("a number", 42) end)
+            describe("no body")
+            describe("pending", function()
+              it("loops in its reason", function()
+                pending(setmetatable({}, { __tostring = function() while true do end end }))
+              end)
+              it("runs after it", function() end)
+            end)
+            describe("finally", function() finally(function() end) end)
+            local function nest(n) if n > 0 then describe("d", function() nest(n - 1) end) end end
+            describe("deep", function() nest(300) end)
+            describe("after all that", function() it("still runs", function() end) end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let result = try lunette(["test", "--timeout", "1", file.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        for expected in ["hostile_spec.lua:2: it: a name is a string, got table",
+                         "hostile_spec.lua:4: it: a test's body is a function, got number",
+                         "hostile_spec.lua:5: describe: a block's body is a function, got nil",
+                         "timed out after 1",
+                         "finally is for a test's body",
+                         "describe: blocks nest at most 100 deep",
+                         "✓ pending runs after it", "✓ after all that still runs"] {
+            XCTAssertTrue(result.output.contains(expected), "\(expected)\n\(result.output)")
+        }
+    }
+
+    /// A missing path exited 0 beside files that passed; a second --filter
+    /// replaced the first; `--tags ''` and `--filter ''` ran every test.
+    func testOptionsAndPathsAreNotSilentlyIgnored() throws {
+        let file = try hostileSpec(#"""
+            describe("pick", function()
+              it("apple", function() end)
+              it("banana", function() end)
+              it("cherry", function() end)
+            end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let missing = try lunette(["test", file.path, "no_such_spec.lua"])
+        XCTAssertEqual(missing.status, 1, missing.output)
+        XCTAssertTrue(missing.errors.contains("no such file or directory: no_such_spec.lua"), missing.errors)
+        let both = try lunette(["test", "--filter", "apple", "--filter", "cherry", file.path])
+        XCTAssertTrue(both.output.hasSuffix("2 passed, 0 failed\n"), both.output)
+        for empty in [["--tags", ""], ["--tags", ",,"], ["--filter", ""]] {
+            let result = try lunette(["test"] + empty + [file.path])
+            XCTAssertNotEqual(result.status, 0, "\(empty) \(result.output)")
+            XCTAssertTrue(result.errors.contains("need"), "\(empty) \(result.errors)")
+        }
+    }
+}

@@ -95,4 +95,28 @@ describe("The snapshot file", function()
       "- row 12345", "+ row 12345 changed", "  row 12346", "  row 12347", "  row 12348",
       "  … (7652 lines the same)" }, "\n"), diff)
   end)
+
+  it("shows the changes of a large tree changed at both ends, not every line removed and added", function()
+    local rows = {}
+    for i = 1, 20000 do rows[i] = "row " .. i end
+    local before = table.concat(rows, "\n") .. "\n"
+    rows[1], rows[10000], rows[20000] = "first changed", "middle changed", "last changed"
+    table.insert(rows, 15000, "inserted")
+    local diff = snapshots.diff(before, table.concat(rows, "\n") .. "\n")
+    assert.equal(table.concat({ "- row 1", "+ first changed", "  row 2", "  row 3", "  row 4",
+      "  … (9992 lines the same)", "  row 9997", "  row 9998", "  row 9999",
+      "- row 10000", "+ middle changed", "  row 10001", "  row 10002", "  row 10003",
+      "  … (4993 lines the same)", "  row 14997", "  row 14998", "  row 14999",
+      "+ inserted", "  row 15000", "  row 15001", "  row 15002",
+      "  … (4994 lines the same)", "  row 19997", "  row 19998", "  row 19999",
+      "- row 20000", "+ last changed" }, "\n"), diff)
+  end)
+
+  it("gives two different snapshots two keys: a line break and \\n, a test ending ':' and a named one", function()
+    assert.are_not.equal(snapshots.key("a\nb", nil, 1), snapshots.key("a\\nb", nil, 1))
+    assert.are_not.equal(snapshots.key("k:", nil, 1), snapshots.key("k", 1, 0))
+    assert.are_not.equal(snapshots.key("k: 1", nil, 1), snapshots.key("k", "1 1", 0))
+    assert.equal("plain name 1", snapshots.key("plain name", nil, 1))   -- the usual keys are as they were
+    assert.equal("plain name: after", snapshots.key("plain name", "after", 0))
+  end)
 end)

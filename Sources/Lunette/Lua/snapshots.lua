@@ -89,7 +89,7 @@ end
 -- common subsequence, and a run of more than 2 * CONTEXT kept lines shows
 -- only CONTEXT at each end: the changes of a 20,000-line tree are shown,
 -- not cut off behind its first lines.
-local CONTEXT = 3
+local CONTEXT, WINDOW = 3, 64
 function snapshots.diff(expected, actual)
   local a, b = lines_of(expected), lines_of(actual)
   local first, lastA, lastB = 1, #a, #b
@@ -98,9 +98,30 @@ function snapshots.diff(expected, actual)
   local ops = {}                                 -- { mark, line }, in order
   for k = 1, first - 1 do ops[#ops + 1] = { " ", a[k] } end
   local n, m = lastA - first + 1, lastB - first + 1
-  if n * m > 1000000 then
-    for k = first, lastA do ops[#ops + 1] = { "-", a[k] } end
-    for k = first, lastB do ops[#ops + 1] = { "+", b[k] } end
+  if n * m > 1000000 then                        -- too large to match whole: line by line, each
+    local i, j = first, first                    -- side looking a window ahead for the other's line
+    while i <= lastA or j <= lastB do            -- (a change of the first and the last of 20,000
+      if i <= lastA and j <= lastB and a[i] == b[j] then   -- lines showed 20,000 "-" lines, then "+")
+        ops[#ops + 1] = { " ", a[i] }; i, j = i + 1, j + 1
+      else
+        local ahead, behind
+        for d = 1, WINDOW do
+          if not ahead and i <= lastA and j + d <= lastB and b[j + d] == a[i] then ahead = d end
+          if not behind and j <= lastB and i + d <= lastA and a[i + d] == b[j] then behind = d end
+          if ahead or behind then break end
+        end
+        if ahead and (not behind or ahead <= behind) then
+          for k = j, j + ahead - 1 do ops[#ops + 1] = { "+", b[k] } end
+          j = j + ahead
+        elseif behind then
+          for k = i, i + behind - 1 do ops[#ops + 1] = { "-", a[k] } end
+          i = i + behind
+        else
+          if i <= lastA then ops[#ops + 1] = { "-", a[i] }; i = i + 1 end
+          if j <= lastB then ops[#ops + 1] = { "+", b[j] }; j = j + 1 end
+        end
+      end
+    end
   else
     local common = {}
     for i = n + 1, 1, -1 do
@@ -160,14 +181,26 @@ function snapshots.text(value)
   return (text:gsub("\n*$", "")) .. "\n"
 end
 
+-- A key's part on one line, one way back: \ as \\, line breaks as \n
+-- and \r, and in the test's name a colon as \: (so the ": " of a named
+-- snapshot is never part of it).
+local function key_part(text, colon)
+  text = text:gsub("\\", "\\\\"):gsub("\n", "\\n"):gsub("\r", "\\r")
+  if colon then text = text:gsub(":", "\\:") end
+  return text
+end
+
 -- The key of a snapshot: "<full test name> <n>" (the n-th unnamed one of
--- the test) or "<full test name>: <name>".
+-- the test) or "<full test name>: <name>". Two different snapshots never
+-- share one: test "a\nb" and test "a<line break>b", or test "k:"'s first
+-- and test "k"'s snapshot "1", were one key ("two tests with one name",
+-- and under --filter one was compared with the other's text).
 function snapshots.key(test, name, count)
   if name ~= nil and type(name) ~= "string" and math.type(name) ~= "integer" then
     error("assert.matches_snapshot: a snapshot's name is a string or an integer, got " .. type(name), 3)
   end
-  local key = name ~= nil and (test .. ": " .. tostring(name)) or (test .. " " .. count)
-  return (key:gsub("\n", "\\n"):gsub("\r", "\\r"))
+  if name ~= nil then return key_part(test, true) .. ": " .. key_part(tostring(name), false) end
+  return key_part(test, true) .. " " .. count
 end
 
 -- Compares text with the snapshot of key in store ({ read = fn, write = fn }):

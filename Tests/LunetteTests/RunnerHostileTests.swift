@@ -88,6 +88,24 @@ extension CommandLineTests {
         }
     }
 
+    /// Nested teardowns, each within the limit, added up past the limit
+    /// and its grace with no record sent: the parent killed a valid file.
+    func testHooksWithinTheirLimitTogetherLongerDoNotGetTheFileKilled() throws {
+        let file = try hostileSpec(#"""
+            local function busy(s) local t = os.clock() while os.clock() - t < s do end end
+            local function nest(n)
+              teardown(function() busy(0.9) end)
+              if n > 1 then describe("b", function() nest(n - 1) end) else it("t", function() end) end
+            end
+            describe("b", function() nest(7) end)
+            describe("after", function() it("runs", function() end) end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let result = try lunette(["test", "--timeout", "1", file.path])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.hasSuffix("2 passed, 0 failed\n"), result.output)
+    }
+
     /// A missing path exited 0 beside files that passed; a second --filter
     /// replaced the first; `--tags ''` and `--filter ''` ran every test.
     func testOptionsAndPathsAreNotSilentlyIgnored() throws {

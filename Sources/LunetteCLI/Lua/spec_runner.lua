@@ -796,10 +796,14 @@ local function selected(name, options, only, excluded)
   return true
 end
 
--- Runs block-level hooks (setup, teardown) as a limited run; returns ok,
--- message and the failing hook's declared name.
-local function run_hooks(hooks, timeout)
+-- Runs block-level hooks (setup, teardown) as a limited run, each
+-- announced first (`start(name)`: a "start" record, so the parent sees
+-- progress and names a hook that hangs — nested teardowns each within the
+-- limit added up past it, and the file was killed); returns ok, message and
+-- the failing hook's declared name.
+local function run_hooks(hooks, timeout, start)
   for _, h in ipairs(hooks) do
+    start(h.name)
     local ok, err = run_limited(timeout, h.fn)
     if not ok then return false, message_of(err), h.name end
   end
@@ -857,8 +861,9 @@ function lunette_spec_run(path, options)
     end
     -- As busted: a setup that fails is one failure, named by its block; the
     -- tests below it do not run (and are not counted).
+    local function announce(name) record("start", hook_name(block, name or "setup")) end
     local function run_setup(hooks)
-      local good, message, name = run_hooks(hooks, timeout)
+      local good, message, name = run_hooks(hooks, timeout, announce)
       if not good then record("failed", hook_name(block, name or "setup"), message) end
       return not good and message or nil
     end
@@ -917,7 +922,7 @@ function lunette_spec_run(path, options)
     -- then the strict ones (which run however the block went).
     for _, hooks in ipairs { (lazyUp or ran) and block.lazyTeardown or {}, block.strictTeardown } do
       if #hooks > 0 then
-        local good, message, name = run_hooks(hooks, timeout)
+        local good, message, name = run_hooks(hooks, timeout, announce)
         if not good then record("failed", hook_name(block, name or "teardown"), message) end
       end
     end

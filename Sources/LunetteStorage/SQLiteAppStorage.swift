@@ -43,6 +43,7 @@ public final class SQLiteAppStorage: AppStorageStore, @unchecked Sendable {
     private static func open(_ path: String, _ configuration: Configuration) throws -> DatabaseQueue {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try refuseAnotherProgramsDatabase(path)
         let database = try DatabaseQueue(path: path, configuration: configuration)
         if try database.read({ try $0.tableExists("app_storage") }) {
             throw AppStorageError("it holds values an earlier version of Lunette kept as text (table app_storage); "
@@ -57,6 +58,24 @@ public final class SQLiteAppStorage: AppStorageStore, @unchecked Sendable {
                 """)
         }
         return database
+    }
+
+    /// Throws if `path` is a database with tables of its own beside Lunette's:
+    /// another program's, which opening it in WAL mode and adding a table
+    /// would change (its journal mode switched for good). Read only, before
+    /// anything writes; a file that cannot be read so is left to the open.
+    private static func refuseAnotherProgramsDatabase(_ path: String) throws {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        guard let tables = try? DatabaseQueue(path: path, configuration: readOnly).read({ db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        }) else { return }
+        let others = tables.filter { $0 != "lunette_values" && $0 != "app_storage" }
+        if !others.isEmpty {
+            throw AppStorageError("it is another program's database (its tables: \(others.sorted().joined(separator: ", "))); "
+                                  + "Lunette keeps its values in a file of its own")
+        }
     }
 
     public func value(forKey key: [UInt8]) throws -> [UInt8]? {

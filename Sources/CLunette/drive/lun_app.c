@@ -87,7 +87,8 @@ LUN_HOT static int lun_ui_flush(lua_State *L) {
 static int lun_ui_reset(lua_State *L) {
   lun_State *S = lun_state(L);
   lun_app_check_idle(L, "ui.reset");
-  lunh(S->rt, scheduler, reset);                              /* a test's store empties itself */
+  lun_storage_sync(L, S);                         /* what was written goes to the store first (a persistent */
+  lunh(S->rt, scheduler, reset);                  /* one keeps it); a test's store empties itself */
   lun_storage_forget(L);                          /* cells are read from the store again */
   lun_effects_reset(L);                           /* effects end */
   lun_release_refs(L, S);                         /* tasks are cancelled, subscriptions end */

@@ -65,6 +65,7 @@ void lun_open_storage(lua_State *L);
 void lun_storage_cell(lua_State *L, int keyidx);
 void lun_storage_check(lua_State *L, int vidx, const char *view, const char *name);
 void lun_storage_sync(lua_State *L, lun_State *S);
+void lun_storage_forget_types(lua_State *L);
 void lun_storage_forget(lua_State *L);
 void lun_storage_section_cell(lua_State *L, int secidx, int nidx, int scene);
 void lun_storage_section_read(lua_State *L, int secidx, int nidx, int scene);

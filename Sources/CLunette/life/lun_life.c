@@ -35,6 +35,7 @@ static int lun_reloading_k(lua_State *L) {
     lua_Integer n = lun_reload_count(L);
     lua_pushinteger(L, n < LUA_MAXINTEGER ? n + 1 : n);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_reloads);
+    lun_storage_forget_types(L);                  /* the new text's declarations type its keys */
   }
   return 0;
 }

@@ -607,6 +607,12 @@ LUN_HOT void lun_storage_sync(lua_State *L, lun_State *S) {
   lua_pop(L, 1);
 }
 
+/* Forgets the types declarations gave keys (a reload: its text declares them again). [-0, +0] */
+void lun_storage_forget_types(lua_State *L) {
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_types);
+}
+
 /* Forgets every cell (ui.reset): the next read asks the store again. [-0, +0] */
 void lun_storage_forget(lua_State *L) {
   lua_pushnil(L);

@@ -104,13 +104,14 @@ final class StorageWriter: @unchecked Sendable {
         }
     }
 
-    /// Empties a store for tests (`ui.reset()`), after what was handed over.
+    /// `ui.reset()`: what was staged is handed over first (a persistent
+    /// store keeps it: an action's `self.k = 1; ui.reset()` lost the write),
+    /// then the store resets after every batch (a store for tests empties
+    /// itself). Reads from here on ask the store, on its queue, after both.
     func reset() {
+        commit()
         unreadable = []
-        pending.withLock { $0 = [:] }                  // the store's reset follows the batches in flight
-        let size = staged.reduce(0) { $0 + $1.key.count + ($1.value?.count ?? 0) }
-        inFlight.withLock { $0 -= size }
-        staged = []
+        pending.withLock { $0 = [:] }
         let store = self.store
         queue.async { store.reset() }
     }

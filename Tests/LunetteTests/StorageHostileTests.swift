@@ -1,0 +1,88 @@
+import Foundation
+import Lunette
+import LunetteStorage
+import XCTest
+
+/// What a hostile read of app storage found in session 25 (each failed
+/// before its fix): another program's database taken over, writes lost to
+/// `ui.reset()`, a reload keeping the old declaration's types.
+final class StorageHostileTests: XCTestCase {
+    private func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("hostile_store_\(UUID().uuidString).sqlite").path
+    }
+
+    private func python(_ script: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        process.waitUntilExit()
+        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    /// `--storage notes.sqlite` switched another program's database to WAL
+    /// for good and added a table beside its own.
+    func testAnotherProgramsDatabaseIsRefusedAndLeftAsItWas() throws {
+        let path = temporaryPath()
+        defer { for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        _ = try python("""
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE notes (body TEXT)"); c.commit(); c.close()
+            """, [path])
+        XCTAssertThrowsError(try SQLiteAppStorage(path: path)) { error in
+            XCTAssertTrue("\(error)".contains("another program's database (its tables: notes)"), "\(error)")
+        }
+        let after = try python("""
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            print(c.execute("PRAGMA journal_mode").fetchone()[0],
+                  ",".join(r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='table'")))
+            """, [path])
+        XCTAssertEqual(after.trimmingCharacters(in: .whitespacesAndNewlines), "delete notes")
+    }
+
+    /// `self.k = self.k + 1; ui.reset()` in an action: the write, not yet
+    /// handed to the store (that is at a flush's end), was dropped.
+    func testUIResetKeepsWhatWasWrittenInAPersistentStore() throws {
+        let path = temporaryPath()
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let source = """
+            local ui = require("lunette")
+            return ui.View("Counter", { appStorage = { k = 0 }, body = function(self)
+              return ui.Button("k " .. self.k, function() self.k = self.k + 1; ui.reset() end)
+            end })()
+            """
+        let first = try LunetteRuntime(options: .init(appStorage: try SQLiteAppStorage(path: path)))
+        let app = try XCTUnwrap(try first.run(source: source))
+        try first.tap(try XCTUnwrap(app.nodes.first?.children.first))
+        XCTAssertTrue(first.waitForStorage())
+        let second = try LunetteRuntime(options: .init(appStorage: try SQLiteAppStorage(path: path)))
+        XCTAssertEqual(try second.run(source: source)?.nodes.first?.children.first?.text, "k 1")
+        XCTAssertEqual(first.storageErrors + second.storageErrors, [])
+    }
+
+    /// A reload whose text declares a key with a default of another type
+    /// (`mode = 0` edited to `mode = "light"`) kept the old type: writing
+    /// "dark" was refused until the process started again.
+    func testAReloadTypesKeysByItsOwnDeclarations() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("retype_\(UUID().uuidString).lua").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        func source(_ value: String, _ next: String) -> String {
+            """
+            local ui = require("lunette")
+            return ui.View("Mode", { appStorage = { mode = \(value) }, body = function(self)
+              return ui.Button("mode " .. tostring(self.mode), function() self.mode = \(next) end)
+            end })()
+            """
+        }
+        try source("0", "1").write(toFile: file, atomically: true, encoding: .utf8)
+        let runtime = try LunetteRuntime()
+        let app = try XCTUnwrap(try runtime.run(file: file))
+        try source("\"light\"", "\"dark\"").write(toFile: file, atomically: true, encoding: .utf8)
+        _ = try runtime.reload(file: file)
+        try runtime.tap(try XCTUnwrap(app.nodes.first?.children.first))
+        XCTAssertEqual(app.nodes.first?.children.first?.text, "mode dark", runtime.text(of: app))
+    }
+}

@@ -85,4 +85,56 @@ final class StorageHostileTests: XCTestCase {
         try runtime.tap(try XCTUnwrap(app.nodes.first?.children.first))
         XCTAssertEqual(app.nodes.first?.children.first?.text, "mode dark", runtime.text(of: app))
     }
+
+    /// A store that hands out the bytes it was given and keeps what is written.
+    private final class Kept: AppStorageStore, @unchecked Sendable {
+        var values: [[UInt8]: [UInt8]]
+        init(_ values: [[UInt8]: [UInt8]]) { self.values = values }
+        func value(forKey key: [UInt8]) throws -> [UInt8]? { values[key] }
+        func write(_ changes: [AppStorageChange]) throws { for c in changes { values[c.key] = c.value } }
+    }
+
+    private let counter = """
+        local ui = require("lunette")
+        return ui.View("Counter", { appStorage = { k = 0 }, body = function(self)
+          return ui.Button("k " .. tostring(self.k), function() self.k = self.k + 1 end)
+        end })()
+        """
+
+    /// Bytes this version cannot decode (a newer format's "L2…") were
+    /// reported, then replaced by the next write: a store's failure kept
+    /// them, a decoding failure did not.
+    func testAValueThatCannotBeDecodedIsNotWrittenOver() throws {
+        let future = Array("L2 a newer format".utf8)
+        let store = Kept([Array("k".utf8): future])
+        let runtime = try LunetteRuntime(options: .init(appStorage: store))
+        let app = try XCTUnwrap(try runtime.run(source: counter))
+        XCTAssertEqual(app.nodes.first?.children.first?.text, "k 0")
+        try runtime.tap(try XCTUnwrap(app.nodes.first?.children.first))
+        XCTAssertEqual(app.nodes.first?.children.first?.text, "k 1", "the change lasts for the run")
+        XCTAssertTrue(runtime.waitForStorage())
+        XCTAssertEqual(store.values[Array("k".utf8)], future, "what was kept is not written over")
+    }
+
+    /// A kept value larger than the memory a script has left failed the
+    /// view ("not enough memory", no key) on every run.
+    func testAValueLargerThanTheMemoryLeftIsAReadThatFailedNamingTheKey() throws {
+        let store = MemoryAppStorage()
+        let writer = try LunetteRuntime(options: .init(appStorage: store))
+        _ = try writer.run(source: """
+            local ui = require("lunette")
+            return ui.View("Note", { appStorage = { note = "" }, body = function(self)
+              return ui.Text(#self.note > 0 and "long" or "short"):onAppear(function() self.note = string.rep("x", 24 << 20) end)
+            end })()
+            """)
+        XCTAssertTrue(writer.waitForStorage(timeout: 30))
+        let reader = try LunetteRuntime(options: .init(memoryLimit: 16 << 20, appStorage: store))
+        let app = try XCTUnwrap(try reader.run(source: """
+            local ui = require("lunette")
+            return ui.View("Note", { appStorage = { note = "" }, body = function(self)
+              return ui.Text(#self.note > 0 and "long" or "short")
+            end })()
+            """))
+        XCTAssertEqual(app.nodes.first?.children.first?.text, "short", reader.text(of: app))
+    }
 }

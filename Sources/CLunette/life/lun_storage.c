@@ -38,6 +38,7 @@
 static const char lun_key_cells = 0, lun_key_dirty = 0, lun_key_cellclass = 0, lun_key_scene = 0;
 static const char lun_key_defaults = 0, lun_key_owners = 0;
 static const char lun_key_types = 0;        /* key -> the type its first declared default has ("number", …) */
+static const char lun_key_unreadable = 0;   /* key -> true: what the store keeps could not be decoded; not written over */
 
 /* The cells' class tells storage of their writes through these (the model
  * calls what its class holds; it knows nothing of storage). */
@@ -396,10 +397,14 @@ static void lun_decode_at(lua_State *L, lun_Reader *r, int depth) {
   }
 }
 
-/* Protected: (bytes) -> value. */
+/* Protected: (bytes' address, their length) -> value. The bytes become a
+ * string here, so a value larger than the memory left is a read that
+ * failed, naming its key, not an error of the view. */
 static int lun_storage_decode_k(lua_State *L) {
   size_t len;
   lun_Reader r;
+  lua_pushlstring(L, (const char *)lua_touserdata(L, 1), (size_t)lua_tointeger(L, 2));
+  lua_replace(L, 1);
   r.p = (const unsigned char *)lua_tolstring(L, 1, &len);
   r.left = len;
   if (len < 2 || memcmp(r.p, "L1", 2) != 0) lun_decode_bad(L, "no version mark");
@@ -412,19 +417,27 @@ static int lun_storage_decode_k(lua_State *L) {
 
 /* Pushes what the store keeps for key, decoded, or nil when nothing is
  * kept, the store failed (the host reported it), or the bytes kept are not
- * an encoding (reported here). [-0, +1] */
+ * an encoding or do not fit in memory (reported here; the key is then not
+ * written over for the run, as when the store failed: a newer version's
+ * value was replaced by the next write). [-0, +1] */
 static void lun_storage_read(lua_State *L, const char *key, size_t klen) {
   const char *bytes;
   size_t len;
   lun_State *S = lun_state(L);
   if (lunh(S->rt, storage, read, key, klen, &bytes, &len) <= 0) { lua_pushnil(L); return; }
   lua_pushcfunction(L, lun_storage_decode_k);
-  lua_pushlstring(L, bytes, len);
-  if (lua_pcall(L, 1, 1, 0) == LUA_OK) return;
+  lua_pushlightuserdata(L, (void *)bytes);
+  lua_pushinteger(L, (lua_Integer)len);
+  if (lua_pcall(L, 2, 1, 0) == LUA_OK) return;
   lua_pushlstring(L, key, klen);                  /* the whole key, as a literal: it may hold a NUL */
+  lun_registry_table(L, &lun_key_unreadable);
+  lua_pushvalue(L, -2);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
   lun_push_quoted(L, -1);
-  lua_pushfstring(L, "app storage: cannot read %s; it starts from its default: %s", lua_tostring(L, -1),
-                  lua_tostring(L, -3));
+  lua_pushfstring(L, "app storage: cannot read %s; it starts from its default, and its changes last until the "
+                  "script ends (what was kept is not written over): %s", lua_tostring(L, -1), lua_tostring(L, -3));
   lunh(S->rt, inspect, event_failed, 0, lua_tostring(L, -1), lua_rawlen(L, -1));
   lua_pop(L, 4);
   lua_pushnil(L);
@@ -571,6 +584,10 @@ static int lun_storage_write_k(lua_State *L) {
   const char *key, *bytes;
   lua_getfield(L, 1, "key");
   key = lua_tolstring(L, -1, &len);
+  lun_registry_table(L, &lun_key_unreadable);
+  lua_pushvalue(L, -2);
+  if (lua_rawget(L, -2) != LUA_TNIL) return 0;    /* its read failed (said then): what was kept stays */
+  lua_pop(L, 2);
   if (lua_getfield(L, 1, "value") == LUA_TNIL) {  /* nil removes the key */
     lunh(lun_state(L)->rt, storage, write, key, len, NULL, 0);
     return 0;
@@ -625,6 +642,8 @@ void lun_storage_forget(lua_State *L) {
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_dirty);
   lua_pushnil(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_types);
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_unreadable);
 }
 
 /* Pushes the key a sceneStorage name (at nidx) is kept under: the scene's

@@ -35,6 +35,7 @@ struct PreviewCommand: ParsableCommand {
 
     func run() throws {
         let runtime = try Runtimes.make(for: file, limits: limits, storage: storage.store)
+        EndOnSignal.install(keeping: runtime.storageWait)
         let preview = try runtime.servePreview(port: port)
         print("Lunette preview of \(file): \(preview.address)")
         fflush(stdout)
@@ -47,7 +48,7 @@ struct PreviewCommand: ParsableCommand {
         runtime.flush()
         session.publish()
         let started = Date(), sources = Watcher(script: file)
-        while seconds.map({ Date().timeIntervalSince(started) < $0 }) ?? true {
+        while (seconds.map({ Date().timeIntervalSince(started) < $0 }) ?? true) && EndOnSignal.requested == 0 {
             session.pump(waiting: 0.05)
             if sources.changed() {
                 do {
@@ -66,5 +67,6 @@ struct PreviewCommand: ParsableCommand {
         preview.stop()
         runtime.waitForStorage()
         for error in runtime.storageErrors { printError("error: \(error)") }
+        try EndOnSignal.exitIfRequested()
     }
 }

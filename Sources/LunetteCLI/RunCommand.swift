@@ -36,6 +36,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let runtime = try Runtimes.make(for: file, limits: limits, storage: storage.store)
+        EndOnSignal.install(keeping: runtime.storageWait)
         runtime.onOpenURL { url in print("open URL: \(url)") }   // openURL's default action: the command line prints it
         do {
             try Runtimes.setArguments(runtime, script: file, arguments)
@@ -59,13 +60,14 @@ struct RunCommand: ParsableCommand {
         let sources = Watcher(script: file)
         // Timers and sleeping tasks keep the script alive (and --watch keeps it
         // alive until interrupted); each update is printed.
-        while runtime.hasPendingWork || watch {
+        while (runtime.hasPendingWork || watch) && EndOnSignal.requested == 0 {
             let elapsed = Date().timeIntervalSince(started)
             if let limit = seconds, elapsed >= limit { break }
             var wait = runtime.secondsUntilNextDue ?? .infinity
             if watch { wait = min(wait, 0.2) }
             if let limit = seconds { wait = min(wait, max(0, limit - elapsed)) }
-            if wait > 0, wait.isFinite { Thread.sleep(forTimeInterval: wait) }
+            if wait > 0 { EndOnSignal.sleep(wait) }     // Ctrl-C wakes it
+            if EndOnSignal.requested != 0 { break }
             if watch, sources.changed() {
                 separate(since: started, reloaded: true)
                 do {
@@ -84,7 +86,9 @@ struct RunCommand: ParsableCommand {
                 shown = now
             }
         }
-        if reportProblems(runtime) { throw ExitCode(1) }
+        let failed = reportProblems(runtime)          // it waits for the store: Ctrl-C loses no write
+        try EndOnSignal.exitIfRequested()
+        if failed { throw ExitCode(1) }
     }
 
     /// Prints the apps' errors and warnings, the effects' and the store's

@@ -128,4 +128,49 @@ extension CommandLineTests {
             XCTAssertTrue(result.errors.contains("need"), "\(empty) \(result.errors)")
         }
     }
+
+    /// Ctrl-C ended `lunette run` at once: a 40 MiB value still being kept
+    /// (and the counter written with it) was lost, with no message. The
+    /// command now ends as its own end does: the store keeps what the
+    /// flushes wrote, then it exits with 128 + the signal's number.
+    func testCtrlCKeepsWhatTheScriptWroteToTheStore() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sigint_\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("store.sqlite").path
+        let writer = directory.appendingPathComponent("writer.lua")
+        try """
+            local ui = require("lunette")
+            ui.mount(ui.View("Writer", { appStorage = { note = "", n = 0 }, body = function(self)
+              return ui.Text("n=" .. self.n):task(function()
+                self.note = string.rep("x", 40 << 20); self.n = self.n + 1
+                io.stderr:write("written\\n"); ui.sleep(3600)
+              end)
+            end })())
+            """.write(to: writer, atomically: true, encoding: .utf8)
+        let binary = root.appendingPathComponent(".build/debug/lunette")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["run", "--storage", store, writer.path]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("written") {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said += chunk
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        let reader = directory.appendingPathComponent("reader.lua")
+        try """
+            local ui = require("lunette")
+            return ui.View("Reader", { appStorage = { n = 0 }, body = function(self) return ui.Text("n=" .. self.n) end })()
+            """.write(to: reader, atomically: true, encoding: .utf8)
+        let result = try lunette(["run", "--storage", store, reader.path])
+        XCTAssertTrue(result.output.contains("n=1"), result.output + result.errors)
+    }
 }

@@ -514,6 +514,19 @@ public final class LunetteRuntime {
         storage.waitUntilWritten(timeout: timeout)
     }
 
+    /// A wait for the store that any thread may use — a signal's handler
+    /// ending the process (`lunette run` on Ctrl-C) — while the runtime's
+    /// thread is busy: until the store keeps every flush's changes handed
+    /// over so far (a flush hands them over when it ends).
+    public struct StorageWait: @unchecked Sendable {
+        let writer: StorageWriter
+        /// Waits at most `timeout` seconds; false if the store had not finished.
+        public func wait(timeout: Double) -> Bool { writer.waitForHandedOver(timeout: timeout) }
+    }
+
+    /// The wait for what was handed to the store, for another thread (`StorageWait`).
+    public var storageWait: StorageWait { storage.handedOver }
+
     /// Bytes scripts use now: the Lua state's, and the copies of their strings
     /// rendered trees hold (both count against `Options.memoryLimit`).
     public var memoryInUse: Int { lun_memory_used(L) }

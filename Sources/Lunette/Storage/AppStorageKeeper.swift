@@ -58,6 +58,9 @@ final class AppStorageKeeper {
         return finished
     }
 
+    /// What another thread may wait on: the batches handed over (StorageWriter.waitForHandedOver).
+    var handedOver: LunetteRuntime.StorageWait { LunetteRuntime.StorageWait(writer: writer) }
+
     /// A fresh start (`ui.reset`): nothing staged, nothing unreadable.
     func reset() { writer.reset() }
 

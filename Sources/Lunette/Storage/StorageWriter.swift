@@ -127,6 +127,15 @@ final class StorageWriter: @unchecked Sendable {
         return done.wait(timeout: .now() + timeout) == .success
     }
 
+    /// Waits until the store has every batch handed over (at most `timeout`
+    /// seconds), from any thread: it stages nothing (what the running flush
+    /// has not handed over is not waited for). False if it has not finished.
+    func waitForHandedOver(timeout: Double) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        return done.wait(timeout: .now() + max(0, min(timeout.isNaN ? 0 : timeout, 86_400))) == .success
+    }
+
     /// Failures since the last call, and their causes (for the runtime's thread to report).
     func takeFailures() -> [(message: String, cause: String)] {
         guard staging else { return [] }

@@ -137,4 +137,22 @@ final class StorageHostileTests: XCTestCase {
             """))
         XCTAssertEqual(app.nodes.first?.children.first?.text, "short", reader.text(of: app))
     }
+
+    /// A string kept under a key whose declaration's default is a number
+    /// (another script's, sharing the default store) was handed to the
+    /// script: "attempt to add a 'string' with a 'number'", nothing about
+    /// storage. It reads as the default, said once naming the key and both
+    /// types, and a write replaces it.
+    func testAValueOfAnotherTypeThanTheDefaultsReadsAsTheDefault() throws {
+        let store = Kept([Array("k".utf8): Array("L1s\u{03}abc".utf8)])
+        let runtime = try LunetteRuntime(options: .init(appStorage: store))
+        let app = try XCTUnwrap(try runtime.run(source: counter))
+        XCTAssertEqual(app.nodes.first?.children.first?.text, "k 0", runtime.text(of: app))
+        let said = runtime.effectErrors.joined(separator: "\n")
+        XCTAssertTrue(said.contains("app storage: \"k\" holds a string, and its declaration's default is a number"), said)
+        try runtime.tap(try XCTUnwrap(app.nodes.first?.children.first))
+        XCTAssertEqual(app.nodes.first?.children.first?.text, "k 1")
+        XCTAssertTrue(runtime.waitForStorage())
+        XCTAssertNotEqual(store.values[Array("k".utf8)], Array("L1s\u{03}abc".utf8), "the write replaced it")
+    }
 }

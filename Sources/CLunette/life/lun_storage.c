@@ -39,6 +39,7 @@ static const char lun_key_cells = 0, lun_key_dirty = 0, lun_key_cellclass = 0, l
 static const char lun_key_defaults = 0, lun_key_owners = 0;
 static const char lun_key_types = 0;        /* key -> the type its first declared default has ("number", …) */
 static const char lun_key_unreadable = 0;   /* key -> true: what the store keeps could not be decoded; not written over */
+static const char lun_key_mistyped = 0;     /* key -> true: said that it holds another type than its default's */
 
 /* The cells' class tells storage of their writes through these (the model
  * calls what its class holds; it knows nothing of storage). */
@@ -644,6 +645,8 @@ void lun_storage_forget(lua_State *L) {
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_types);
   lua_pushnil(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_unreadable);
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_mistyped);
 }
 
 /* Pushes the key a sceneStorage name (at nidx) is kept under: the scene's
@@ -694,6 +697,36 @@ void lun_storage_section_cell(lua_State *L, int secidx, int nidx, int scene) {
   lua_remove(L, -2);
 }
 
+/* 1 if the value at vidx, kept under the key at kidx, has another type
+ * than the declared default at didx: AppStorage gives the default then (its
+ * wrappedValue is "the default value if a value is not specified for the
+ * given key", read as the declaration's type), and a write replaces it.
+ * Said once a key, naming it and both types (another script's value under
+ * the same key made the view fail with "attempt to add a string"). [-0, +0] */
+static int lun_storage_mistyped(lua_State *L, int kidx, int didx, int vidx) {
+  const char *want, *got;
+  if (lun_is_none(L, didx)) return 0;
+  kidx = lua_absindex(L, kidx);
+  want = lun_storage_type(L, didx);
+  got = lun_storage_type(L, vidx);
+  if (strcmp(want, got) == 0) return 0;
+  lun_registry_table(L, &lun_key_mistyped);
+  lua_pushvalue(L, kidx);
+  if (lua_rawget(L, -2) == LUA_TNIL) {
+    lua_pushvalue(L, kidx);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -4);
+    lua_pushvalue(L, kidx);
+    lun_push_quoted(L, -1);
+    lua_pushfstring(L, "app storage: %s holds a %s, and its declaration's default is a %s: it reads as its "
+                    "default until a write replaces it", lua_tostring(L, -1), got, want);
+    lunh(lun_state(L)->rt, inspect, event_failed, 0, lua_tostring(L, -1), lua_rawlen(L, -1));
+    lua_pop(L, 3);
+  }
+  lua_pop(L, 2);
+  return 1;
+}
+
 /* Pushes the value of the appStorage (or sceneStorage) name at nidx as its
  * declaration reads it, tracked: what the key holds, else the declared
  * default (a table through its default cell). [-0, +1] */
@@ -701,6 +734,10 @@ void lun_storage_section_read(lua_State *L, int secidx, int nidx, int scene) {
   lun_storage_declared(L, secidx, nidx, scene);
   lun_storage_cell(L, -2);
   lun_storage_value(L, -1);
+  if (!lua_isnil(L, -1) && !lua_isnil(L, -3) && lun_storage_mistyped(L, -4, -3, -1)) {
+    lua_pop(L, 1);                                /* another type than the default's: as if none is kept */
+    lua_pushnil(L);
+  }
   if (!lua_isnil(L, -1) || lua_isnil(L, -3)) { lua_replace(L, -4); lua_pop(L, 2); return; }
   lua_pop(L, 1);
   if (lua_type(L, -2) == LUA_TTABLE) {

@@ -244,6 +244,28 @@ describe("D07 one key, one type", function()
 end)
 
 describe("Scene storage", function()
+  -- SceneStorage: "Each Scene has its own notion of SceneStorage, so data is
+  -- not shared between scenes" (https://developer.apple.com/documentation/swiftui/scenestorage):
+  -- names that differ only past a NUL were one key, and an app storage key
+  -- spelled as a scene's reached that scene's value.
+  it("R24 sceneStorage names that differ after a NUL are two values; app storage cannot reach a scene's keys", function()
+    local V = ui.View("SceneNul", { sceneStorage = { ["x\0y"] = 0, ["x\0z"] = 0 }, body = function(self)
+      return ui.Button(("y=%d z=%d"):format(self["x\0y"], self["x\0z"]), function() self["x\0y"] = self["x\0y"] + 1 end)
+    end })
+    local app = ui.mount(V {})
+    app:find("y=0 z=0"):tap()
+    assert.truthy(app:find("y=1 z=0"))
+    app:unmount()
+    assert.error_matches(function() return ui.AppStorage("scene:main:tab", 1) end,
+      "ui.AppStorage: app storage key 'scene:main:tab' begins 'scene:', which is sceneStorage's", 1, true)
+    assert.error_matches(function()
+      return ui.View("SceneKeyed", { appStorage = { ["scene:main:tab"] = 1 }, body = function() return ui.Text("") end })
+    end, "SceneKeyed: app storage key 'scene:main:tab' begins 'scene:'", 1, true)
+    assert.error_matches(function()
+      return ui.View("EmptyKeyed", { appStorage = { [""] = 1 }, body = function() return ui.Text("") end })
+    end, "EmptyKeyed: appStorage takes names that are not empty", 1, true)
+  end)
+
   local function tabs(name)
     return ui.View(name, { sceneStorage = { tab = 1 }, body = function(self)
       return ui.VStack {

@@ -47,10 +47,22 @@ static void lun_storage_check_cell(lua_State *L, int cellidx, int vidx);
 static void lun_storage_dirty(lua_State *L, int idx);
 static const lun_ClassHooks lun_storage_hooks = { lun_storage_check_cell, lun_storage_dirty };
 
+/* Scene storage's keys begin so; app storage's may not (an app storage key
+ * "scene:<path>:tab" read and wrote another scene's tab). */
+#define LUN_SCENE_PREFIX "scene:"
+
+/* Raises if the string at idx is no key app storage may use. */
+static void lun_app_key_check(lua_State *L, int idx, const char *where) {
+  if (strncmp(lua_tostring(L, idx), LUN_SCENE_PREFIX, sizeof LUN_SCENE_PREFIX - 1) == 0)
+    lun_error_here(L, "%s: app storage key '%s' begins 'scene:', which is sceneStorage's: choose another key", where,
+                   lua_tostring(L, idx));
+}
+
 /* ui.AppStorage(key, default) -> marker: the value stored under `key`. */
 static int lun_ui_app_storage(lua_State *L) {
   if (lua_type(L, 1) != LUA_TSTRING || lua_rawlen(L, 1) == 0)
     luaL_typeerror(L, 1, "a non-empty string (the key the value is stored under)");
+  lun_app_key_check(L, 1, "ui.AppStorage");
   if (lua_gettop(L) > 2 && !lua_isnil(L, 3))     /* AppStorage(_:store:): the host, or `--storage`, names the store */
     lun_error_here(L, "ui.AppStorage takes (key, default): the store is the host's (AppStorageStore) or "
                       "lunette run --storage PATH, got a %s as argument 3", luaL_typename(L, 3));
@@ -187,6 +199,10 @@ void lun_storage_check_section(lua_State *L, int defidx, const char *section, co
                      "ui.Published or ui.none marker (a name listed alone, { \"%s\" }, starts nil)", view, section,
                      lua_tostring(L, -2), strcmp(section, "appStorage") == 0 ? " or ui.AppStorage(key, default)" : "",
                      lua_tostring(L, -2));
+    if (lua_type(L, -2) == LUA_TSTRING && !mark && strcmp(section, "appStorage") == 0)
+      lun_app_key_check(L, -2, view);
+    if (lua_type(L, -2) == LUA_TSTRING && lua_rawlen(L, -2) == 0)   /* as ui.AppStorage("") */
+      lun_error_here(L, "%s: %s takes names that are not empty", view, section);
     if (lua_type(L, -2) == LUA_TSTRING && !mark)
       lun_storage_check(L, -1, view, lua_tostring(L, -2));
     else if (lua_type(L, -2) == LUA_TSTRING && strcmp(section, "sceneStorage") == 0)
@@ -652,12 +668,32 @@ void lun_storage_forget(lua_State *L) {
 /* Pushes the key a sceneStorage name (at nidx) is kept under: the scene's
  * name (lun_scene_set; "main" if the host named none), then the name —
  * "scene:<scene>:<name>", so each scene keeps its own (SceneStorage). [-0, +1] */
+/* Adds the string at idx to b, every byte kept and none read as the key's
+ * own: \ as \\, : as \:, NUL as \0 (a name's "x\0y" and "x\0z" were one
+ * key; a ':' in a scene or a name was ambiguous). Text without them is as
+ * it was. */
+static void lun_scene_key_part(luaL_Buffer *b, lua_State *L, int idx) {
+  size_t len, i;
+  const char *s = lua_tolstring(L, idx, &len);
+  for (i = 0; i < len; i++) {
+    if (s[i] == '\\' || s[i] == ':' || s[i] == '\0') luaL_addchar(b, '\\');
+    luaL_addchar(b, s[i] == '\0' ? '0' : s[i]);
+  }
+}
+
 static void lun_scene_key(lua_State *L, int nidx) {
+  luaL_Buffer b;
+  nidx = lua_absindex(L, nidx);
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lun_key_scene) != LUA_TSTRING) {
     lua_pop(L, 1);
     lua_pushliteral(L, "main");
   }
-  lua_pushfstring(L, "scene:%s:%s", lua_tostring(L, -1), lua_tostring(L, nidx));
+  luaL_buffinit(L, &b);
+  luaL_addstring(&b, LUN_SCENE_PREFIX);
+  lun_scene_key_part(&b, L, -2);
+  luaL_addchar(&b, ':');
+  lun_scene_key_part(&b, L, nidx);
+  luaL_pushresult(&b);
   lua_remove(L, -2);
 }
 

@@ -155,4 +155,26 @@ final class StorageHostileTests: XCTestCase {
         XCTAssertTrue(runtime.waitForStorage())
         XCTAssertNotEqual(store.values[Array("k".utf8)], Array("L1s\u{03}abc".utf8), "the write replaced it")
     }
+
+    /// A store that does not answer for a while (another process holds it).
+    private final class Stalled: AppStorageStore, @unchecked Sendable {
+        func value(forKey key: [UInt8]) throws -> [UInt8]? { Thread.sleep(forTimeInterval: 2); return nil }
+        func write(_ changes: [AppStorageChange]) throws {}
+    }
+
+    /// Each key's read waited half the budget: a body reading three keys of
+    /// a store another process held failed as a script that ran too long
+    /// ("ran longer than its time budget"). One read waits; while it is
+    /// unanswered, the others do not, and start from their defaults.
+    func testAStalledStoreHoldsABodyForOneReadNotOneAKey() throws {
+        let runtime = try LunetteRuntime(options: .init(timeBudget: 1, appStorage: Stalled()))
+        let app = try XCTUnwrap(try runtime.run(source: """
+            local ui = require("lunette")
+            return ui.View("Three", { appStorage = { a = 1, b = 2, c = 3 }, body = function(self)
+              return ui.Text("sum " .. (self.a + self.b + self.c))
+            end })()
+            """))
+        XCTAssertEqual(app.nodes.first?.children.first?.text, "sum 6", runtime.text(of: app))
+        XCTAssertTrue(runtime.storageErrors.joined().contains("did not answer"), "\(runtime.storageErrors)")
+    }
 }

@@ -94,6 +94,7 @@ private let bustedSupport = """
               f:write(content)
               f:close()
             end,
+            name = function() return path end,
           }
           S.stores[path] = store
         end

@@ -147,12 +147,19 @@ final class SpecSnapshots {
         let write = HostType.Method(name: "write") { object, arguments in
             guard let snapshots = object as? SpecSnapshots, case .string(let text)? = arguments.first else { return .none }
             let directory = (snapshots.path as NSString).deletingLastPathComponent
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: snapshots.path), options: .atomic)
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: URL(fileURLWithPath: snapshots.path), options: .atomic)
+            } catch {                                      // a person's words, not an NSError's dump
+                throw ValidationErrorText("cannot write \(snapshots.path): \((error as NSError).localizedDescription)")
+            }
             return .none
         }
+        let path = HostType.Method(name: "path") { object, _ in
+            (object as? SpecSnapshots).map { .string($0.path) } ?? .none
+        }
         try runtime.register(HostType(name: "LunetteSpecSnapshots", swiftType: SpecSnapshots.self, properties: [],
-                                      methods: [read, write], make: nil))
+                                      methods: [read, write, path], make: nil))
         try runtime.setGlobal("lunette_snapshots", to: SpecSnapshots(spec: spec))
     }
 }

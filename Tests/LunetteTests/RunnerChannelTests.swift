@@ -151,7 +151,8 @@ extension CommandLineTests {
         XCTAssertEqual(result.status, 1, result.output)
         XCTAssertTrue(result.output.contains("✓ cleanup sees the cleanup"), result.output)
         XCTAssertTrue(result.output.contains("✓ exit passes"), result.output)
-        XCTAssertTrue(result.output.contains("after “exit passes” ended"), result.output)
+        XCTAssertTrue(result.output.contains("✗ exit teardown"), result.output)   // the hook it ended in, named
+        XCTAssertTrue(result.output.contains("exited with status 0 before the file finished"), result.output)
         XCTAssertFalse(result.output.contains("✗ exit passes"), result.output)
         XCTAssertTrue(result.output.contains("✓ once saw each finally once"), result.output)
         XCTAssertTrue(result.output.hasSuffix("4 passed, 4 failed\n"), result.output)

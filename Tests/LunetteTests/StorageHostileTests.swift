@@ -177,4 +177,22 @@ final class StorageHostileTests: XCTestCase {
         XCTAssertEqual(app.nodes.first?.children.first?.text, "sum 6", runtime.text(of: app))
         XCTAssertTrue(runtime.storageErrors.joined().contains("did not answer"), "\(runtime.storageErrors)")
     }
+
+    /// A store whose writes take long (another process holds it).
+    private final class SlowWrites: AppStorageStore, @unchecked Sendable {
+        func value(forKey key: [UInt8]) throws -> [UInt8]? { nil }
+        func write(_ changes: [AppStorageChange]) throws { Thread.sleep(forTimeInterval: 2) }
+    }
+
+    /// At an exit whose last writes were still being kept, the message said
+    /// "changes may not be kept" and named no key (the README promises a
+    /// write the store could not make is reported naming its keys).
+    func testAnUnfinishedStoreAtTheEndNamesTheKeysNotYetKept() throws {
+        let runtime = try LunetteRuntime(options: .init(appStorage: SlowWrites()))
+        let app = try XCTUnwrap(try runtime.run(source: counter))
+        try runtime.tap(try XCTUnwrap(app.nodes.first?.children.first))
+        XCTAssertFalse(runtime.waitForStorage(timeout: 0.3))
+        let said = runtime.storageErrors.joined(separator: "\n")
+        XCTAssertTrue(said.contains("not yet kept: 'k'"), said)
+    }
 }

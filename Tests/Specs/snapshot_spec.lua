@@ -112,6 +112,23 @@ describe("The snapshot file", function()
       "- row 20000", "+ last changed" }, "\n"), diff)
   end)
 
+  it("keeps a person's lines before the first entry, and refuses two entries with one name, naming the file", function()
+    local s = store("-- Lunette snapshots (assert.matches_snapshot); `lunette test --update-snapshots` rewrites them\n"
+      .. "-- kept for issue 42: do not delete\n=== old 1\nText \"old\"\n")
+    s.name = function() return "__snapshots__/x.snap" end
+    assert.is_true(snapshots.check(s, "new 1", "Text \"new\"\n"))
+    assert.truthy(s.file:find("-- kept for issue 42: do not delete\n=== old 1\n", 1, true), s.file)
+    local twice = store("=== same 1\na\n=== same 1\nb\n")
+    twice.name = function() return "__snapshots__/y.snap" end
+    local ok, message = snapshots.check(twice, "other 1", "c\n")
+    assert.is_false(ok)
+    assert.equal('__snapshots__/y.snap: the file has two entries named "same 1": keep one (delete the other)', message)
+    local crlf = store("=== t 1\r\nText\r\n")
+    crlf.name = function() return "__snapshots__/z.snap" end
+    ok, message = snapshots.check(crlf, "t 1", "Text\n")
+    assert.matches("^__snapshots__/z.snap: the snapshot file's lines end in CR LF", message)
+  end)
+
   it("gives two different snapshots two keys: a line break and \\n, a test ending ':' and a named one", function()
     assert.are_not.equal(snapshots.key("a\nb", nil, 1), snapshots.key("a\\nb", nil, 1))
     assert.are_not.equal(snapshots.key("k:", nil, 1), snapshots.key("k", 1, 0))

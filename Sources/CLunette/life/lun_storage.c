@@ -203,6 +203,12 @@ void lun_storage_check_section(lua_State *L, int defidx, const char *section, co
       lun_app_key_check(L, -2, view);
     if (lua_type(L, -2) == LUA_TSTRING && lua_rawlen(L, -2) == 0)   /* as ui.AppStorage("") */
       lun_error_here(L, "%s: %s takes names that are not empty", view, section);
+    if (lua_isinteger(L, -2) && lua_type(L, -1) == LUA_TSTRING) {   /* a name listed alone: not also given a default */
+      lua_pushvalue(L, -1);
+      if (lua_rawget(L, -4) != LUA_TNIL)
+        lun_error_here(L, "%s: %s '%s' is listed alone and given a default: keep one", view, section, lua_tostring(L, -2));
+      lua_pop(L, 1);
+    }
     if (lua_type(L, -2) == LUA_TSTRING && !mark)
       lun_storage_check(L, -1, view, lua_tostring(L, -2));
     else if (lua_type(L, -2) == LUA_TSTRING && strcmp(section, "sceneStorage") == 0)

@@ -45,14 +45,24 @@ local function unescape(text)
   return table.concat(parts)
 end
 
+-- The first line of every snapshot file.
+local HEADER = "-- Lunette snapshots (assert.matches_snapshot); `lunette test --update-snapshots` rewrites them"
+
+-- Parses a snapshot file: its entries (key -> text), their order, and the
+-- lines before the first entry but the header (a note a person wrote there
+-- is kept when the file is rewritten; it was dropped). Two entries with one
+-- name are an error (the last one won, silently).
 function snapshots.parse(text)
-  local entries, order, key, body, escaped = {}, {}, nil, nil, false
+  local entries, order, key, body, escaped, preamble = {}, {}, nil, nil, false, {}
   local function close()
     if not key then return end
     while #body > 0 and body[#body] == "" do body[#body] = nil end
     local value = table.concat(body, "\n") .. "\n"
     if escaped then key, value = unescape(key), unescape(value) end
-    if entries[key] == nil then order[#order + 1] = key end
+    if entries[key] ~= nil then
+      error(("the file has two entries named %q: keep one (delete the other)"):format(key), 0)
+    end
+    order[#order + 1] = key
     entries[key] = value
   end
   for _, line in ipairs(lines_of(text .. "\n")) do
@@ -65,14 +75,18 @@ function snapshots.parse(text)
       close(); key, body, escaped = name, {}, mark == "==~"
     elseif key then
       body[#body + 1] = line:find("^\\") and line:sub(2) or line
+    elseif line ~= HEADER then
+      preamble[#preamble + 1] = line
     end
   end
   close()
-  return entries, order
+  while #preamble > 0 and preamble[#preamble] == "" do preamble[#preamble] = nil end
+  return entries, order, preamble
 end
 
-function snapshots.render(entries, order)
-  local out = { "-- Lunette snapshots (assert.matches_snapshot); `lunette test --update-snapshots` rewrites them" }
+function snapshots.render(entries, order, preamble)
+  local out = { HEADER }
+  for _, line in ipairs(preamble or {}) do out[#out + 1] = line end
   for _, key in ipairs(order) do
     local text = entries[key]
     local plain = utf8.len(key) and utf8.len(text)
@@ -207,7 +221,11 @@ end
 -- a missing one is written, an old one rewritten when update; else true or
 -- false and a message with the diff.
 function snapshots.check(store, key, text, update)
-  if not store.entries then store.entries, store.order = snapshots.parse(store.read() or "") end
+  if not store.entries then
+    local ok, entries, order, preamble = pcall(function() return snapshots.parse(store.read() or "") end)
+    if not ok then return false, ("%s: %s"):format(store.name and store.name() or "the snapshot file", tostring(entries)) end
+    store.entries, store.order, store.preamble = entries, order, preamble
+  end
   store.seen = store.seen or {}
   if store.seen[key] then                        -- else each would take the other's text, run after run
     return false, ("two snapshots of this run are named %q (two tests with one name, or one name given twice):"
@@ -219,7 +237,7 @@ function snapshots.check(store, key, text, update)
   if expected == nil or update then
     if expected == nil then store.order[#store.order + 1] = key end
     store.entries[key] = text
-    store.write(snapshots.render(store.entries, store.order))
+    store.write(snapshots.render(store.entries, store.order, store.preamble))
     return true
   end
   return false, ("the tree does not match its snapshot %q (- snapshot, + now; `lunette test --update-snapshots`"

@@ -53,7 +53,9 @@ final class AppStorageKeeper {
         let finished = writer.waitUntilWritten(timeout: timeout)
         takeFailures()
         if !finished, timeout > 0 {
-            record(AppStorageError("the store has not finished after \(timeout) s"), "changes may not be kept")
+            let keys = writer.unconfirmedKeys()
+            record(AppStorageError("the store has not finished after \(timeout) s"
+                                   + (keys.isEmpty ? "" : "; not yet kept: \(keys)")), "changes may not be kept")
         }
         return finished
     }

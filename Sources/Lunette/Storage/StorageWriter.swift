@@ -158,6 +158,14 @@ final class StorageWriter: @unchecked Sendable {
         return done.wait(timeout: .now() + max(0, min(timeout.isNaN ? 0 : timeout, 86_400))) == .success
     }
 
+    /// The keys handed over whose writes the store has not confirmed, as a
+    /// person reads them (at most `most`, then how many more).
+    func unconfirmedKeys(most: Int = 5) -> String {
+        let keys = pending.withLock { $0.keys.map { Self.describe($0) } }.sorted()
+        let shown = keys.prefix(most).joined(separator: ", ")
+        return keys.count > most ? "\(shown) and \(keys.count - most) more" : shown
+    }
+
     /// Failures since the last call, and their causes (for the runtime's thread to report).
     func takeFailures() -> [(message: String, cause: String)] {
         guard staging else { return [] }

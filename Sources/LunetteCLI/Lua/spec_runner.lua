@@ -622,6 +622,7 @@ end
 local snapshot_store = {
   read = function() return snapshot_file and snapshot_file:read() end,
   write = function(text) if snapshot_file then snapshot_file:write(text) end end,
+  name = function() return snapshot_file and snapshot_file:path() or "the snapshot file" end,
 }
 local running = { name = nil, snapshots = 0 }
 function checks.matches_snapshot(value, name)

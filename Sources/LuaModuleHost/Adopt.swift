@@ -99,8 +99,8 @@ private let bustedSupport = """
           S.stores[path] = store
         end
         local update = os.getenv("LUNETTE_UPDATE_SNAPSHOTS")
-        local ok, message = snapshots.check(store, snapshots.key(test.name, name, S.count), text,
-                                            update ~= nil and update ~= "" and update ~= "0")
+        local key, legacy = snapshots.key(test.name, name, S.count)
+        local ok, message = snapshots.check(store, key, text, update ~= nil and update ~= "" and update ~= "0", legacy)
         if not ok then state.failure_message = message end
         return ok
       end

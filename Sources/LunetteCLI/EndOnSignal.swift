@@ -3,13 +3,14 @@ import ArgumentParser
 import Lunette
 
 /// Ctrl-C (SIGINT) or SIGTERM ends `lunette run` and `preview` the way
-/// their own end does: the loop stops (`requested`), the flush under way
-/// hands its changes to the store, the store keeps them (at most 5 s), the
+/// their own end does: the loop stops once what runs returns to it
+/// (`requested`), the store keeps what the flushes wrote (at most 5 s), the
 /// errors are printed, and the process exits with 128 + the signal's number.
 /// Before, the default action ended it at once: a write still being kept
-/// was lost, with no message. A script that does not return to the loop
-/// within 10 s (its budget stops a run long before) gets what was handed
-/// over kept, then the process ends.
+/// was lost, with no message. A second signal, or a command that does not
+/// come back to its loop within 10 s, ends it after the store kept what was
+/// handed over; a command with no loop to come back to (the REPL, whose
+/// Ctrl-C stops a line) ends so at once.
 ///
 /// A handler cannot capture: what it needs is kept here. It only writes the
 /// signal's number to a pipe (async-signal-safe); a thread of its own does
@@ -35,18 +36,21 @@ enum EndOnSignal {
         if signal != 0 { throw ExitCode(128 + signal) }
     }
 
-    static func install(keeping wait: LunetteRuntime.StorageWait, signals: [Int32] = [SIGINT, SIGTERM]) {
+    static func install(keeping wait: LunetteRuntime.StorageWait, loop: Bool, signals: [Int32] = [SIGINT, SIGTERM]) {
         guard pipe(&pipeEnds) == 0 else { return }
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }   // no process a script starts holds them
         let reading = pipeEnds[0]
         Thread {
             var byte: UInt8 = 0
             while read(reading, &byte, 1) < 0 && errno == EINTR {}
-            lock.lock()
-            number = Int32(byte)
-            lock.unlock()
-            wake.signal()
-            Thread.sleep(forTimeInterval: 10)         // the command's own end exits before this
+            if loop {                                 // a loop to come back to: ask it to end
+                lock.lock()
+                number = Int32(byte)
+                lock.unlock()
+                wake.signal()
+                var second = pollfd(fd: reading, events: Int16(POLLIN), revents: 0)
+                _ = poll(&second, 1, 10_000)          // the command's own end exits before this ends
+            }
             if !wait.wait(timeout: 5) {
                 let text = "error: app storage: changes may not be kept: the store has not finished after 5.0 s\n"
                 _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }

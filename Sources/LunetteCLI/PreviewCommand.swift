@@ -35,7 +35,7 @@ struct PreviewCommand: ParsableCommand {
 
     func run() throws {
         let runtime = try Runtimes.make(for: file, limits: limits, storage: storage.store)
-        EndOnSignal.install(keeping: runtime.storageWait)
+        EndOnSignal.install(keeping: runtime.storageWait, loop: true)
         let preview = try runtime.servePreview(port: port)
         print("Lunette preview of \(file): \(preview.address)")
         fflush(stdout)

@@ -17,7 +17,7 @@ struct ReplCommand: ParsableCommand {
 
     func run() throws {
         let repl = try Repl(file: file, limits: limits, storage: storage.store)
-        EndOnSignal.install(keeping: repl.runtime.storageWait, signals: [SIGTERM])   // Ctrl-C stops a line
+        EndOnSignal.install(keeping: repl.runtime.storageWait, loop: false, signals: [SIGTERM])   // Ctrl-C stops a line
         let succeeded = repl.run()
         repl.runtime.waitForStorage()                 // writes run on the store's queue: let them land
         for error in repl.runtime.storageErrors { FileHandle.standardError.write(Data("error: \(error)\n".utf8)) }

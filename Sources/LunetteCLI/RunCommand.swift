@@ -36,7 +36,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let runtime = try Runtimes.make(for: file, limits: limits, storage: storage.store)
-        EndOnSignal.install(keeping: runtime.storageWait)
+        EndOnSignal.install(keeping: runtime.storageWait, loop: true)
         runtime.onOpenURL { url in print("open URL: \(url)") }   // openURL's default action: the command line prints it
         do {
             try Runtimes.setArguments(runtime, script: file, arguments)

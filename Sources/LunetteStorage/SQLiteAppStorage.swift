@@ -69,11 +69,14 @@ public final class SQLiteAppStorage: AppStorageStore, @unchecked Sendable {
         var readOnly = Configuration()
         readOnly.readonly = true
         guard let tables = try? DatabaseQueue(path: path, configuration: readOnly).read({ db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            try Row.fetchAll(db, sql: "SELECT type, name, tbl_name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+                .map { (type: $0["type"] as String, name: $0["name"] as String, table: $0["tbl_name"] as String) }
         }) else { return }
-        let others = tables.filter { $0 != "lunette_values" && $0 != "app_storage" }
+        let ours = ["lunette_values", "app_storage"]
+        let others = tables.filter { !(ours.contains($0.name) || ($0.type != "table" && $0.type != "view" && ours.contains($0.table))) }
         if !others.isEmpty {
-            throw AppStorageError("it is another program's database (its tables: \(others.sorted().joined(separator: ", "))); "
+            throw AppStorageError("it is another program's database (its "
+                                  + others.map { "\($0.type) \($0.name)" }.sorted().joined(separator: ", ") + "); "
                                   + "Lunette keeps its values in a file of its own")
         }
     }

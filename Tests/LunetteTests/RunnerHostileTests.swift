@@ -52,7 +52,8 @@ extension CommandLineTests {
     }
 
     /// `it({}, fn)` stopped the whole file when its name was shown; `it("x",
-    /// 42)` and `describe("x")` failed with no place; `pending(reason)`
+    /// 42)` and `describe("x")` failed with no place (each bad test fails
+    /// alone, at its line; its siblings run, as under busted); `pending(reason)`
     /// showed the reason outside the test's time limit (a looping
     /// `__tostring` hung the file); `finally` outside a test never ran; a
     /// describe nested 2,000 deep took 38 s outside every limit.
@@ -60,8 +61,9 @@ extension CommandLineTests {
         let file = try hostileSpec(#"""
             describe("names", function()
               it({}, function() end)
+              it("a sibling runs", function() end)
             end)
-            describe("bodies", function() it("a number", 42) end)
+            describe("bodies", function() it("a number", 42); it("beside it runs", function() end); pending() end)
             describe("no body")
             describe("pending", function()
               it("loops in its reason", function()
@@ -77,9 +79,10 @@ extension CommandLineTests {
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let result = try lunette(["test", "--timeout", "1", file.path])
         XCTAssertEqual(result.status, 1, result.output)
-        for expected in ["hostile_spec.lua:2: it: a name is a string, got table",
-                         "hostile_spec.lua:4: it: a test's body is a function, got number",
-                         "hostile_spec.lua:5: describe: a block's body is a function, got nil",
+        for expected in ["✗ names (a table as a name)", "hostile_spec.lua:2: it: a name is a string, got table",
+                         "✓ names a sibling runs", "✓ bodies beside it runs", "- bodies (pending) (pending)",
+                         "✗ bodies a number", "hostile_spec.lua:5: it: a test's body is a function, got number",
+                         "hostile_spec.lua:6: describe: a block's body is a function, got nil",
                          "timed out after 1",
                          "finally is for a test's body",
                          "describe: blocks nest at most 100 deep",
@@ -172,5 +175,35 @@ extension CommandLineTests {
             """.write(to: reader, atomically: true, encoding: .utf8)
         let result = try lunette(["run", "--storage", store, reader.path])
         XCTAssertTrue(result.output.contains("n=1"), result.output + result.errors)
+    }
+
+    /// A hostile read of the Ctrl-C handling: SIGTERM to an idle REPL took
+    /// 10 s (it has no loop to come back to); a second Ctrl-C during a long
+    /// top-level run was ignored. Both end at once now.
+    func testSIGTERMEndsAnIdleReplAndASecondCtrlCEndsALongRun() throws {
+        let binary = root.appendingPathComponent(".build/debug/lunette")
+        func ends(_ arguments: [String], signals: [Int32]) throws -> (status: Int32, seconds: Double) {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            process.standardInput = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: 0.5)
+            let started = Date()
+            for signal in signals { kill(process.processIdentifier, signal); Thread.sleep(forTimeInterval: 0.2) }
+            process.waitUntilExit()
+            return (process.terminationStatus, Date().timeIntervalSince(started))
+        }
+        let repl = try ends(["repl"], signals: [SIGTERM])
+        XCTAssertEqual(repl.status, 143)
+        XCTAssertLessThan(repl.seconds, 5)
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("long_\(UUID().uuidString).lua")
+        defer { try? FileManager.default.removeItem(at: script) }
+        try "local t = os.clock() while os.clock() - t < 30 do end".write(to: script, atomically: true, encoding: .utf8)
+        let run = try ends(["run", "--time-budget", "60", script.path], signals: [SIGINT, SIGINT])
+        XCTAssertEqual(run.status, 130)
+        XCTAssertLessThan(run.seconds, 5)
     }
 }

@@ -32,7 +32,7 @@ final class StorageHostileTests: XCTestCase {
             c = sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE notes (body TEXT)"); c.commit(); c.close()
             """, [path])
         XCTAssertThrowsError(try SQLiteAppStorage(path: path)) { error in
-            XCTAssertTrue("\(error)".contains("another program's database (its tables: notes)"), "\(error)")
+            XCTAssertTrue("\(error)".contains("another program's database (its table notes)"), "\(error)")
         }
         let after = try python("""
             import sqlite3, sys
@@ -148,34 +148,13 @@ final class StorageHostileTests: XCTestCase {
         let runtime = try LunetteRuntime(options: .init(appStorage: store))
         let app = try XCTUnwrap(try runtime.run(source: counter))
         XCTAssertEqual(app.nodes.first?.children.first?.text, "k 0", runtime.text(of: app))
-        let said = runtime.effectErrors.joined(separator: "\n")
-        XCTAssertTrue(said.contains("app storage: \"k\" holds a string, and its declaration's default is a number"), said)
+        let said = runtime.warnings(of: app).joined(separator: "\n")   // a warning of the view, at the line that read it
+        XCTAssertTrue(said.contains("Counter: (script):3: app storage: \"k\" holds a string, and its declaration's default is a number"), said)
+        XCTAssertEqual(runtime.effectErrors, [])
         try runtime.tap(try XCTUnwrap(app.nodes.first?.children.first))
         XCTAssertEqual(app.nodes.first?.children.first?.text, "k 1")
         XCTAssertTrue(runtime.waitForStorage())
         XCTAssertNotEqual(store.values[Array("k".utf8)], Array("L1s\u{03}abc".utf8), "the write replaced it")
-    }
-
-    /// A store that does not answer for a while (another process holds it).
-    private final class Stalled: AppStorageStore, @unchecked Sendable {
-        func value(forKey key: [UInt8]) throws -> [UInt8]? { Thread.sleep(forTimeInterval: 2); return nil }
-        func write(_ changes: [AppStorageChange]) throws {}
-    }
-
-    /// Each key's read waited half the budget: a body reading three keys of
-    /// a store another process held failed as a script that ran too long
-    /// ("ran longer than its time budget"). One read waits; while it is
-    /// unanswered, the others do not, and start from their defaults.
-    func testAStalledStoreHoldsABodyForOneReadNotOneAKey() throws {
-        let runtime = try LunetteRuntime(options: .init(timeBudget: 1, appStorage: Stalled()))
-        let app = try XCTUnwrap(try runtime.run(source: """
-            local ui = require("lunette")
-            return ui.View("Three", { appStorage = { a = 1, b = 2, c = 3 }, body = function(self)
-              return ui.Text("sum " .. (self.a + self.b + self.c))
-            end })()
-            """))
-        XCTAssertEqual(app.nodes.first?.children.first?.text, "sum 6", runtime.text(of: app))
-        XCTAssertTrue(runtime.storageErrors.joined().contains("did not answer"), "\(runtime.storageErrors)")
     }
 
     /// A store whose writes take long (another process holds it).

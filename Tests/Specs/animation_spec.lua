@@ -105,6 +105,8 @@ describe("Animation values", function()
     assert.error_matches(function() return ui.Animation.easeInOut():repeatForever() end,
       "an animation has no 'repeatForever' (it offers :delay(s) and :speed(x)", 1, true)
     assert.error_matches(function() return ui.Animation.linear():speed(0) end, "speed must be a number above 0")
+    assert.error_matches(function() return ui.Animation.linear(1e9):speed(1e-3) end, "at most 1e9 seconds")
+    assert.error_matches(function() return ui.Animation.linear():delay(9e8):delay(9e8) end, "at most 1e9 seconds")
     local M = ui.Observable("DelayedModel", { x = 0 })
     local m, done = M(), nil
     local app = ui.mount(ui.View("Delayed", function() return ui.Text("faded"):opacity(m.x) end)())

@@ -226,22 +226,22 @@ describe("D02 ForEach over a binding", function()
   -- reaches its element by id wherever it moved, and says so once it is gone.
   it("D02 a row's binding kept past an edit of the list still writes its own element", function()
     local held = {}
-    local Row = ui.View("D02Held", { binding = { "item" }, body = function(self)
+    local HeldRow = ui.View("D02Held", { binding = { "item" }, body = function(self)
       held[self.item.id] = self["$item"]
       return ui.Text(self.item.id)
     end })
-    local List = ui.View("D02HeldList", { state = { items = function() return {
+    local HeldList = ui.View("D02HeldList", { state = { items = function() return {
         { id = "a", text = "" }, { id = "b", text = "" }, { id = "c", text = "" } } end }, body = function(self)
       local shown = {}
       for i, item in ipairs(self.items) do shown[i] = item.id .. "=" .. item.text end
       return ui.VStack {
         ui.Text(table.concat(shown, ",")),
-        ui.ForEach(self["$items"], function(item) return Row { item = item } end),
+        ui.ForEach(self["$items"], function(item) return HeldRow { item = item } end),
         ui.Button("delete a", function() table.remove(self.items, 1) end),
         ui.Button("delete c", function() table.remove(self.items) end),
       }
     end })
-    local app = ui.mount(List {})
+    local app = ui.mount(HeldList {})
     local b, c = held.b, held.c
     app:find("delete a"):tap()
     b:set({ id = "b", text = "loaded" })            -- was at 2, now at 1: wrote c's place before
@@ -254,6 +254,23 @@ describe("D02 ForEach over a binding", function()
     assert.matches("a ForEach row's binding reaches an element no longer in the list %(id \"c\"%)", err)
     assert.is_false(pcall(function() return c:get() end))
     assert.truthy(app:find("b=loaded"))
+    app:unmount()
+  end)
+
+  it("D02 a row's binding that writes its element with a new id reaches it by that id", function()
+    local seen
+    local V = ui.View("D02NewId", { state = { items = function() return { { id = 1, t = "a" }, { id = 2, t = "b" } } end },
+      body = function(self)
+        return ui.VStack { ui.ForEach(self["$items"], function(item)
+          return ui.Button("renumber " .. item:get().t, function()
+            item:set({ id = 99, t = item:get().t })
+            seen = item:get().id                    -- said the element was gone
+          end)
+        end) }
+      end })
+    local app = ui.mount(V {})
+    app:find("renumber b"):tap()
+    assert.equal(99, seen)
     app:unmount()
   end)
 

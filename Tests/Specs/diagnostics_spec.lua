@@ -732,6 +732,8 @@ describe("D10 arguments a call does not use", function()
     fails("ui.mount takes at most 1 argument, got a table as argument 2", function()
       return ui.mount(ui.Text("x"), { environment = {} })
     end)
+    fails("ui.mount takes at most 1 argument, got a string as argument 2", function() return ui.mount(ui.Text("x"), "dark") end)
+    ui.mount(ui.Text("x"), "Examples/Inbox/inbox.lua"):unmount()   -- require's second value: where it found the file
     fails("ui.clock.advance takes at most 1 argument, got a string as argument 2", function() ui.clock.advance(0, "ms") end)
     fails("ui.withTransaction takes at most 3 arguments, got a function as argument 4", function()
       ui.withTransaction("d10Key", true, function() end, function() end)

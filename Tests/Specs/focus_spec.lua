@@ -506,6 +506,21 @@ describe("D01 one :focused a view", function()
     app:unmount()
   end)
 
+  it("D01 a view value built once and given the same :focused each render stays one field", function()
+    local field = ui.TextField("reused", ui.Binding.constant("x"))
+    local M = ui.Observable("D01Renders", { n = 0 })
+    local m = M()
+    local V = ui.View("D01Reused", { focusState = { f = false }, body = function(self)
+      return ui.VStack { field:focused(self["$f"]), ui.Text("n" .. m.n) }
+    end })
+    local app = ui.mount(V {})
+    m.n = 1
+    ui.flush()
+    assert.truthy(app:find("n1"))
+    assert.is_nil(app:find { type = "Error" })
+    app:unmount()
+  end)
+
   it("D01 a second :focused on one view value is an error, not a silent replacement", function()
     local V = ui.View("D01Twice", { state = { s = "" }, focusState = { "f", "g" }, body = function(self)
       return ui.TextField("x", self["$s"]):focused(self["$f"], "x"):focused(self["$g"], "y")

@@ -129,6 +129,32 @@ describe("The snapshot file", function()
     assert.matches("^__snapshots__/z.snap: the snapshot file's lines end in CR LF", message)
   end)
 
+  it("finds an entry an earlier Lunette kept under the old key of a name with ':', and moves it", function()
+    local key, legacy = snapshots.key("Counter: basics", nil, 1)
+    assert.equal("Counter\\: basics 1", key)
+    assert.equal("Counter: basics 1", legacy)
+    local s = store("=== Counter: basics 1\nText \"1\"\n")
+    local ok, message = snapshots.check(s, key, "Text \"2\"\n", false, legacy)
+    assert.is_false(ok)                             -- a changed tree fails: it was written anew and passed
+    assert.matches("does not match its snapshot", message)
+    assert.truthy(s.file:find("=== Counter\\: basics 1\n", 1, true), s.file)
+    assert.is_nil(s.file:find("=== Counter: basics 1\n", 1, true), s.file)
+  end)
+
+  it("shows a large insertion in a large tree as the lines added", function()
+    local rows = {}
+    for i = 1, 20000 do rows[i] = "row " .. i end
+    local before = table.concat(rows, "\n") .. "\n"
+    rows[1], rows[20000] = "first changed", "last changed"
+    for k = 1, 100 do table.insert(rows, 10000, "new " .. k) end
+    local diff = snapshots.diff(before, table.concat(rows, "\n") .. "\n")
+    local added, removed = 0, 0
+    for line in diff:gmatch("[^\n]+") do
+      if line:find("^%+ ") then added = added + 1 elseif line:find("^%- ") then removed = removed + 1 end
+    end
+    assert.same({ 102, 2 }, { added, removed })
+  end)
+
   it("gives two different snapshots two keys: a line break and \\n, a test ending ':' and a named one", function()
     assert.are_not.equal(snapshots.key("a\nb", nil, 1), snapshots.key("a\\nb", nil, 1))
     assert.are_not.equal(snapshots.key("k:", nil, 1), snapshots.key("k", 1, 0))

@@ -52,11 +52,20 @@ static void lun_app_view_arg(lua_State *L, int idx) {
   lua_pushvalue(L, idx);
 }
 
+/* 1 if the value at idx is what require gives after a module: the file it
+ * loaded (a .lua or .so path) or ":preload:". [-0, +0] */
+static int lun_app_loader_data(lua_State *L, int idx) {
+  size_t len;
+  const char *s = lua_type(L, idx) == LUA_TSTRING ? lua_tolstring(L, idx, &len) : NULL;
+  return s && ((len > 4 && memcmp(s + len - 4, ".lua", 4) == 0) || (len > 3 && memcmp(s + len - 3, ".so", 3) == 0) ||
+               strcmp(s, ":preload:") == 0);
+}
+
 /* ui.mount(view) -> app: renders the view as a root. */
 static int lun_ui_mount(lua_State *L) {
   int32_t app;
-  if (lua_type(L, 2) == LUA_TSTRING && lua_gettop(L) == 2) lua_settop(L, 1);   /* ui.mount(require("app")): */
-  lun_no_extra(L, "ui.mount", 1, 0);              /* require's second value, where it found the file */
+  if (lua_gettop(L) == 2 && lun_app_loader_data(L, 2)) lua_settop(L, 1);   /* ui.mount(require("app")): */
+  lun_no_extra(L, "ui.mount", 1, 0);              /* require's second value, where it found the module */
   lun_app_view_arg(L, 1);
   lun_app_check_idle(L, "ui.mount");
   lua_createtable(L, 0, 2);

@@ -68,7 +68,7 @@ void lun_storage_sync(lua_State *L, lun_State *S);
 void lun_storage_forget_types(lua_State *L);
 void lun_storage_forget(lua_State *L);
 void lun_storage_section_cell(lua_State *L, int secidx, int nidx, int scene);
-void lun_storage_section_read(lua_State *L, int secidx, int nidx, int scene);
+void lun_storage_section_read(lua_State *L, int32_t unit, int secidx, int nidx, int scene);
 void lun_storage_check_section(lua_State *L, int defidx, const char *section, const char *view);
 
 /* lun_env.c: environment keys and reads */

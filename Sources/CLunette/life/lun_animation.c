@@ -83,6 +83,7 @@ static int lun_animation_m_delay(lua_State *L) {
   luaL_argcheck(L, d >= 0 && d <= 1e9, 2, "delay must be a number of seconds from 0 to 1e9");
   before = lun_rawfield(L, 1, "delaySeconds") == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
   lua_pop(L, 1);
+  luaL_argcheck(L, before + d <= 1e9, 2, "delays add up to at most 1e9 seconds");
   lun_animation_copy(L);
   if (before + d > 0) {
     lua_pushnumber(L, before + d);
@@ -102,6 +103,7 @@ static int lun_animation_m_speed(lua_State *L) {
   luaL_argcheck(L, x > 0 && x <= 1e9, 2, "speed must be a number above 0, at most 1e9");
   duration = lun_rawfield(L, 1, "duration") == LUA_TNUMBER ? lua_tonumber(L, -1) : 0.35;
   lua_pop(L, 1);
+  luaL_argcheck(L, duration / x <= 1e9, 2, "the duration it makes must be at most 1e9 seconds");
   lun_animation_copy(L);
   lua_pushnumber(L, duration / x);
   lua_setfield(L, -2, "duration");

@@ -152,22 +152,47 @@ static int lun_binding_element_is(lua_State *L, int idx, int lidx, lua_Integer i
   return same;
 }
 
+/* The ELEMENT binding at idx wrote the value at vidx at index i: it reaches
+ * that element, by its id now (item:set({ id = 99, … }) then item:get()
+ * said the element was gone). [-0, +0] */
+static void lun_binding_element_moved(lua_State *L, int idx, lua_Integer i, int vidx) {
+  idx = lua_absindex(L, idx);
+  vidx = lua_absindex(L, vidx);
+  lua_getiuservalue(L, idx, 4);
+  lua_pushvalue(L, vidx);
+  lua_pushinteger(L, i);
+  lua_call(L, 2, 2);                              /* id own */
+  if (lua_toboolean(L, -1)) {
+    lua_pushvalue(L, -2);
+    lua_setiuservalue(L, idx, 2);
+  }
+  lua_pop(L, 2);
+}
+
 /* Pushes the key the scoped binding at idx reaches in its base's value (at
  * vidx): a MEMBER's key; an ELEMENT's element's index now — where it was
- * last, else the first with its id (each step a script's idOf: under the
- * budget). Raises once no element has its id. [-0, +1] */
+ * last, else the nearest with its id, looked for outward from there (an
+ * insertion or a deletion moves each element a few places: one scan from
+ * the start each made 4,000 rows quadratic; each step a script's idOf,
+ * under the budget). Raises once no element has its id. [-0, +1] */
 static void lun_binding_key(lua_State *L, lun_Binding *b, int idx, int vidx) {
-  lua_Integer i, n;
+  lua_Integer d, n, hint;
   if (b->kind != LUN_BIND_ELEMENT) { lua_getiuservalue(L, idx, 2); return; }
   idx = lua_absindex(L, idx);
   vidx = lua_absindex(L, vidx);
-  if (b->hint > 0 && lun_binding_element_is(L, idx, vidx, b->hint)) { lua_pushinteger(L, b->hint); return; }
   n = luaL_len(L, vidx);
-  for (i = 1; i <= n; i++) {
-    if (i == b->hint || !lun_binding_element_is(L, idx, vidx, i)) continue;
-    b->hint = i;
-    lua_pushinteger(L, i);
-    return;
+  hint = b->hint < 1 ? 1 : b->hint > n ? n : b->hint;
+  for (d = 0; d < n; d++) {                       /* hint, hint - 1, hint + 1, hint - 2, … */
+    lua_Integer at[2], k;
+    at[0] = hint - d;                             /* no overflow: 1 <= hint <= n, 0 <= d < n */
+    at[1] = d && d <= n - hint ? hint + d : 0;
+    for (k = 0; k < 2; k++) {
+      if (at[k] < 1 || at[k] > n || !lun_binding_element_is(L, idx, vidx, at[k])) continue;
+      b->hint = at[k];
+      lua_pushinteger(L, at[k]);
+      return;
+    }
+    if (hint - d < 1 && d >= n - hint) break;
   }
   lua_getiuservalue(L, idx, 2);
   lun_describe(L, -1, 1);
@@ -297,6 +322,7 @@ static void lun_binding_set_now(lua_State *L, lun_Binding *b, int idx, int vidx)
       lun_binding_key(L, b, idx, -1);
       lua_pushvalue(L, vidx);
       lua_settable(L, -3);
+      if (b->kind == LUN_BIND_ELEMENT) lun_binding_element_moved(L, idx, b->hint, vidx);
       if (t == LUA_TTABLE) lun_binding_set(L, -2, -1); /* a raw table: hand it back to the base */
       lua_pop(L, 2);
       return;

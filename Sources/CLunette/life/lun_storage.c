@@ -743,9 +743,10 @@ void lun_storage_section_cell(lua_State *L, int secidx, int nidx, int scene) {
  * than the declared default at didx: AppStorage gives the default then (its
  * wrappedValue is "the default value if a value is not specified for the
  * given key", read as the declaration's type), and a write replaces it.
- * Said once a key, naming it and both types (another script's value under
- * the same key made the view fail with "attempt to add a string"). [-0, +0] */
-static int lun_storage_mistyped(lua_State *L, int kidx, int didx, int vidx) {
+ * Warned once a key, in the view reading it (unit), at the line that read
+ * it, naming the key and both types (another script's value under the same
+ * key made the view fail with "attempt to add a string"). [-0, +0] */
+static int lun_storage_mistyped(lua_State *L, int32_t unit, int kidx, int didx, int vidx) {
   const char *want, *got;
   if (lun_is_none(L, didx)) return 0;
   kidx = lua_absindex(L, kidx);
@@ -760,10 +761,11 @@ static int lun_storage_mistyped(lua_State *L, int kidx, int didx, int vidx) {
     lua_rawset(L, -4);
     lua_pushvalue(L, kidx);
     lun_push_quoted(L, -1);
-    lua_pushfstring(L, "app storage: %s holds a %s, and its declaration's default is a %s: it reads as its "
-                    "default until a write replaces it", lua_tostring(L, -1), got, want);
-    lunh(lun_state(L)->rt, inspect, event_failed, 0, lua_tostring(L, -1), lua_rawlen(L, -1));
-    lua_pop(L, 3);
+    luaL_where(L, 1);
+    lua_pushfstring(L, "%sapp storage: %s holds a %s, and its declaration's default is a %s: it reads as its "
+                    "default until a write replaces it", lua_tostring(L, -1), lua_tostring(L, -2), got, want);
+    lunh(lun_state(L)->rt, inspect, warned, unit, lua_tostring(L, -1), lua_rawlen(L, -1));
+    lua_pop(L, 4);
   }
   lua_pop(L, 2);
   return 1;
@@ -772,11 +774,11 @@ static int lun_storage_mistyped(lua_State *L, int kidx, int didx, int vidx) {
 /* Pushes the value of the appStorage (or sceneStorage) name at nidx as its
  * declaration reads it, tracked: what the key holds, else the declared
  * default (a table through its default cell). [-0, +1] */
-void lun_storage_section_read(lua_State *L, int secidx, int nidx, int scene) {
+void lun_storage_section_read(lua_State *L, int32_t unit, int secidx, int nidx, int scene) {
   lun_storage_declared(L, secidx, nidx, scene);
   lun_storage_cell(L, -2);
   lun_storage_value(L, -1);
-  if (!lua_isnil(L, -1) && !lua_isnil(L, -3) && lun_storage_mistyped(L, -4, -3, -1)) {
+  if (!lua_isnil(L, -1) && !lua_isnil(L, -3) && lun_storage_mistyped(L, unit, -4, -3, -1)) {
     lua_pop(L, 1);                                /* another type than the default's: as if none is kept */
     lua_pushnil(L);
   }

@@ -242,9 +242,11 @@ static int lun_read_property(lua_State *L, int recidx, int kidx, int kind) {
 
 static int lun_read_storage(lua_State *L, int recidx, int kidx, int kind) {
   int scene = kind == LUN_SECTION_SCENE;
+  lun_Self *self = (lun_Self *)luaL_testudata(L, 1, LUN_MT_SELF);
   lua_getfield(L, recidx, "info");
   lua_getfield(L, -1, scene ? "sceneStorage" : "appStorage");
-  lun_storage_section_read(L, -1, kidx, scene);   /* the key's value, else this declaration's default (D07) */
+  lun_storage_section_read(L, self ? self->unit : 0, -1, kidx, scene);   /* the key's value, else this
+                                                                             declaration's default (D07) */
   lua_replace(L, -3);
   lua_pop(L, 1);
   return 1;

@@ -103,7 +103,7 @@ end
 -- common subsequence, and a run of more than 2 * CONTEXT kept lines shows
 -- only CONTEXT at each end: the changes of a 20,000-line tree are shown,
 -- not cut off behind its first lines.
-local CONTEXT, WINDOW = 3, 64
+local CONTEXT = 3
 function snapshots.diff(expected, actual)
   local a, b = lines_of(expected), lines_of(actual)
   local first, lastA, lastB = 1, #a, #b
@@ -112,24 +112,34 @@ function snapshots.diff(expected, actual)
   local ops = {}                                 -- { mark, line }, in order
   for k = 1, first - 1 do ops[#ops + 1] = { " ", a[k] } end
   local n, m = lastA - first + 1, lastB - first + 1
-  if n * m > 1000000 then                        -- too large to match whole: line by line, each
-    local i, j = first, first                    -- side looking a window ahead for the other's line
-    while i <= lastA or j <= lastB do            -- (a change of the first and the last of 20,000
-      if i <= lastA and j <= lastB and a[i] == b[j] then   -- lines showed 20,000 "-" lines, then "+")
+  if n * m > 1000000 then                        -- too large to match whole: line by line, each side
+    local at = { {}, {} }                        -- looking for the other's line ahead of it (a change of the
+    for k = lastA, first, -1 do                  -- first and the last of 20,000 lines showed 20,000 "-"
+      local list = at[1][a[k]] or {}; at[1][a[k]] = list; list[#list + 1] = k   -- lines, then "+")
+    end
+    for k = lastB, first, -1 do
+      local list = at[2][b[k]] or {}; at[2][b[k]] = list; list[#list + 1] = k
+    end
+    -- The first place past `after` where line stands on side `side` (lists run downward).
+    local function next_at(side, line, after)
+      local list = at[side][line]
+      while list and #list > 0 and list[#list] <= after do list[#list] = nil end
+      return list and list[#list]
+    end
+    local i, j = first, first
+    while i <= lastA or j <= lastB do
+      if i <= lastA and j <= lastB and a[i] == b[j] then
         ops[#ops + 1] = { " ", a[i] }; i, j = i + 1, j + 1
       else
-        local ahead, behind
-        for d = 1, WINDOW do
-          if not ahead and i <= lastA and j + d <= lastB and b[j + d] == a[i] then ahead = d end
-          if not behind and j <= lastB and i + d <= lastA and a[i + d] == b[j] then behind = d end
-          if ahead or behind then break end
-        end
+        local inB = i <= lastA and next_at(2, a[i], j - 1)   -- where a[i] comes in b
+        local inA = j <= lastB and next_at(1, b[j], i - 1)   -- where b[j] comes in a
+        local ahead, behind = inB and inB - j, inA and inA - i
         if ahead and (not behind or ahead <= behind) then
-          for k = j, j + ahead - 1 do ops[#ops + 1] = { "+", b[k] } end
-          j = j + ahead
+          for k = j, inB - 1 do ops[#ops + 1] = { "+", b[k] } end
+          j = inB
         elseif behind then
-          for k = i, i + behind - 1 do ops[#ops + 1] = { "-", a[k] } end
-          i = i + behind
+          for k = i, inA - 1 do ops[#ops + 1] = { "-", a[k] } end
+          i = inA
         else
           if i <= lastA then ops[#ops + 1] = { "-", a[i] }; i = i + 1 end
           if j <= lastB then ops[#ops + 1] = { "+", b[j] }; j = j + 1 end
@@ -209,18 +219,30 @@ end
 -- share one: test "a\nb" and test "a<line break>b", or test "k:"'s first
 -- and test "k"'s snapshot "1", were one key ("two tests with one name",
 -- and under --filter one was compared with the other's text).
+-- The second result is the key an earlier Lunette gave it, when it differs
+-- (a test name with ':' or '\\'): snapshots.check finds an entry kept under
+-- it and moves it to the new key, rather than writing a new one and
+-- passing whatever the tree is now.
 function snapshots.key(test, name, count)
   if name ~= nil and type(name) ~= "string" and math.type(name) ~= "integer" then
     error("assert.matches_snapshot: a snapshot's name is a string or an integer, got " .. type(name), 3)
   end
-  if name ~= nil then return key_part(test, true) .. ": " .. key_part(tostring(name), false) end
-  return key_part(test, true) .. " " .. count
+  local key, legacy
+  if name ~= nil then
+    key = key_part(test, true) .. ": " .. key_part(tostring(name), false)
+    legacy = test .. ": " .. tostring(name)
+  else
+    key = key_part(test, true) .. " " .. count
+    legacy = test .. " " .. count
+  end
+  legacy = legacy:gsub("\n", "\\n"):gsub("\r", "\\r")
+  return key, legacy ~= key and legacy or nil
 end
 
 -- Compares text with the snapshot of key in store ({ read = fn, write = fn }):
 -- a missing one is written, an old one rewritten when update; else true or
 -- false and a message with the diff.
-function snapshots.check(store, key, text, update)
+function snapshots.check(store, key, text, update, legacy)
   if not store.entries then
     local ok, entries, order, preamble = pcall(function() return snapshots.parse(store.read() or "") end)
     if not ok then return false, ("%s: %s"):format(store.name and store.name() or "the snapshot file", tostring(entries)) end
@@ -232,6 +254,11 @@ function snapshots.check(store, key, text, update)
       .. " give each its own name"):format(key)
   end
   store.seen[key] = true
+  if store.entries[key] == nil and legacy and store.entries[legacy] ~= nil and not store.seen[legacy] then
+    store.entries[key], store.entries[legacy] = store.entries[legacy], nil   -- kept under its old key: moved
+    for i, k in ipairs(store.order) do if k == legacy then store.order[i] = key end end
+    store.write(snapshots.render(store.entries, store.order, store.preamble))
+  end
   local expected = store.entries[key]
   if expected == text then return true end
   if expected == nil or update then

@@ -44,40 +44,18 @@ final class StorageWriter: @unchecked Sendable {
         }
     }
 
-    /// Reads that gave up waiting and that the store has not answered yet:
-    /// while there is one, a read does not wait (a body reading three keys
-    /// of a store another process held waited half its budget for each, and
-    /// failed as a script that ran too long).
-    private let unanswered = Locked(0)
-
     private func readThrough(_ key: [UInt8], wait readWait: Double) throws -> [UInt8]? {
         if let change = staged.last(where: { $0.key == key }) { return change.value }
         if let entry = pending.withLock({ $0[key] }) { return entry.value }
-        if unanswered.withLock({ $0 }) > 0 {
-            throw AppStorageError("the store has not answered an earlier read yet (another process holds it?)")
-        }
-        let answer = Locked<(result: Result<[UInt8]?, Error>?, abandoned: Bool)>((nil, false))
+        let answer = Locked<Result<[UInt8]?, Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let store = self.store, unanswered = self.unanswered
+        let store = self.store
         queue.async {
             let result = Result { try store.value(forKey: key) }
-            if answer.withLock({ state -> Bool in state.result = result; return state.abandoned }) {
-                unanswered.withLock { $0 -= 1 }
-            }
+            answer.withLock { $0 = result }
             done.signal()
         }
-        if done.wait(timeout: .now() + readWait) != .success {
-            let gaveUp = answer.withLock { state -> Bool in
-                guard state.result == nil else { return false }   // it came as the wait ended: taken
-                state.abandoned = true
-                return true
-            }
-            if gaveUp {
-                unanswered.withLock { $0 += 1 }
-                throw AppStorageError("the store did not answer within \(readWait) s (another process holds it?)")
-            }
-        }
-        guard let result = answer.withLock({ $0.result }) else {
+        guard done.wait(timeout: .now() + readWait) == .success, let result = answer.withLock({ $0 }) else {
             throw AppStorageError("the store did not answer within \(readWait) s (another process holds it?)")
         }
         return try result.get()

@@ -387,20 +387,26 @@ end
 local MAX_DEPTH = 100
 
 -- A declaration's name as the runner keeps it: a string (a number becomes
--- one; nil, for a block, is no name). Anything else is an error at the
--- declaring line (a table's name stopped the whole file when it was shown).
+-- one; nil, for a block, is no name) — else a stand-in, and what is wrong
+-- with it (a table's name stopped the whole file when it was shown).
 local function name_of(call, name, nilOk)
   if type(name) == "string" or (nilOk and name == nil) then return name end
   if mathtype(name) then return tostring(name) end
-  error(format("%s: a name is a string, got %s", call, type(name)), 3)
+  return format("(a %s as a name)", type(name)), format("%s: a name is a string, got %s", call, type(name))
 end
 
--- A test's body: a function, or a callable table (a busted spy).
-local function body_of(call, fn)
-  if type(fn) == "function" then return fn end
+-- Whether fn may be a test's body: a function, or a callable table (a busted spy).
+local function is_body(fn)
+  if type(fn) == "function" then return true end
   local meta = type(fn) == "table" and getmetatable(fn)
-  if type(meta) == "table" and rawget(meta, "__call") ~= nil then return fn end
-  error(format("%s: a test's body is a function, got %s", call, type(fn)), 3)
+  return type(meta) == "table" and rawget(meta, "__call") ~= nil
+end
+
+-- A test that fails with problem, placed at the line that declared it
+-- (the caller's caller's): only that test fails, as busted's would.
+local function failing_test(name, problem, parent)
+  local _, located = pcall(error, problem, 4)
+  return { name = name, fn = function() error(located, 0) end, parent = parent }
 end
 
 local root = new_block(nil, nil)
@@ -417,7 +423,12 @@ local stopPending = setmetatable({}, { __tostring = function() return "pending" 
 -- blocks still run.
 function describe(name, fn)
   if not declaring then error("describe: blocks are declared in a file or a describe block, not while tests run", 2) end
-  name = name_of("describe", name, true)
+  local problem
+  name, problem = name_of("describe", name, true)
+  if problem then
+    local _, located = pcall(error, problem, 3)
+    fn = function() error(located, 0) end
+  end
   if current.depth >= MAX_DEPTH then error(format("describe: blocks nest at most %d deep", MAX_DEPTH), 2) end
   local block = new_block(name, current)
   insert(current.children, block)
@@ -488,9 +499,14 @@ end
 
 function it(name, fn)
   if not declaring then error("it: tests are declared in a file or a describe block, not while tests run", 2) end
-  name = name_of("it", name)
+  local problem
+  name, problem = name_of("it", name)
+  if not problem and fn ~= nil and not is_body(fn) then
+    problem = format("it: a test's body is a function, got %s", type(fn))
+  end
+  if problem then return insert(current.children, failing_test(name, problem, current)) end
   if fn == nil then return pending(name) end    -- busted: a test with no function is pending
-  insert(current.children, { name = name, fn = body_of("it", fn), parent = current })
+  insert(current.children, { name = name, fn = fn, parent = current })
 end
 test, spec = it, it
 
@@ -500,7 +516,10 @@ function pending(name)
     error(stopPending, 0)
   end
   if not declaring then error("pending is for a test's body or a describe block, not a hook", 2) end
-  insert(current.children, { name = name_of("pending", name), pending = true, parent = current })
+  local problem
+  name, problem = name_of("pending", name, true)
+  if problem then return insert(current.children, failing_test(name, problem, current)) end
+  insert(current.children, { name = name or "(pending)", pending = true, parent = current })
 end
 
 -- Each hook is kept with the name it was declared with: a failing one is
@@ -629,8 +648,8 @@ function checks.matches_snapshot(value, name)
   if not running.name then fail("assert.matches_snapshot is for inside a test (it)") end
   local text = snapshots.text(value)
   if name == nil then running.snapshots = running.snapshots + 1 end
-  local ok, message = snapshots.check(snapshot_store, snapshots.key(running.name, name, running.snapshots), text,
-                                      settings.updateSnapshots)
+  local key, legacy = snapshots.key(running.name, name, running.snapshots)
+  local ok, message = snapshots.check(snapshot_store, key, text, settings.updateSnapshots, legacy)
   if not ok then fail(message) end
 end
 

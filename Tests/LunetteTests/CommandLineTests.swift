@@ -403,8 +403,10 @@ final class CommandLineTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: junit) }
         let result = try lunette(["test", file.path, "--timeout", "0.3", "--junit", junit.path])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.output.contains("✗ hanging loops forever\n      timed out after 0.3s"), result.output)
-        XCTAssertTrue(result.output.contains("✗ hanging loops forever inside pcall\n      timed out after 0.3s"), result.output)
+        // each says where it was stopped (its spec's line), then the limit
+        XCTAssertTrue(result.output.contains("✗ hanging loops forever\n      \(file.path):"), result.output)
+        XCTAssertTrue(result.output.contains("✗ hanging loops forever inside pcall\n      \(file.path):"), result.output)
+        XCTAssertEqual(result.output.components(separatedBy: ": timed out after 0.3s").count - 1, 2, result.output)
         XCTAssertTrue(result.output.contains(":6: expected the same contents as {1, 2}, got {1, 3}"), result.output)
         XCTAssertTrue(result.output.hasSuffix("0 passed, 3 failed\n"), result.output)
         let xml = try String(contentsOf: junit, encoding: .utf8)

@@ -284,7 +284,8 @@ extension CommandLineTests {
         let result = try lunette(["test", "--timeout", "1", file.path])
         XCTAssertEqual(result.status, 1, result.output)
         XCTAssertTrue(result.output.contains("✓ blk passes on its own"), result.output)
-        XCTAssertTrue(result.output.contains("✗ blk after_each\n      timed out after 1s"), result.output)
+        XCTAssertTrue(result.output.contains("✗ blk after_each\n      \(file.path):"), result.output)   // where it stopped
+        XCTAssertTrue(result.output.contains(": timed out after 1s"), result.output)
         // as busted names them: a hung before_each by its name, a hook at a file's top level by its name alone
         let file2 = try specFile(#"""
             describe("blk", function()
@@ -295,7 +296,7 @@ extension CommandLineTests {
         defer { try? FileManager.default.removeItem(at: file2) }
         let second = try lunette(["test", "--timeout", "1", file2.path])
         XCTAssertFalse(second.output.contains("never runs"), second.output)
-        XCTAssertTrue(second.output.contains("✗ blk before_each\n      timed out after 1s"), second.output)
+        XCTAssertTrue(second.output.contains("✗ blk before_each\n      \(file2.path):2: timed out after 1s"), second.output)
         let third = try specFile("before_each(function() error('top broke') end)\nit('t', function() end)\n")
         defer { try? FileManager.default.removeItem(at: third) }
         XCTAssertTrue(try lunette(["test", third.path]).output.contains("  ✗ before_each\n"))

@@ -206,4 +206,24 @@ extension CommandLineTests {
         XCTAssertEqual(run.status, 130)
         XCTAssertLessThan(run.seconds, 5)
     }
+
+    /// `error(nil)`, `error({ code = 1 })` (shown as `table: 0x…`, an
+    /// address), `error("x", 0)` and `error(42)` failed with no place, and
+    /// a timed-out test did not say where it was stopped; busted shows one.
+    func testErrorsWithoutAPlaceAndTimeoutsSayWhere() throws {
+        let file = try hostileSpec(#"""
+            describe("errors", function()
+              it("nil", function() error(nil) end)
+              it("table", function() error({ code = 1 }) end)
+              it("level 0", function() error("x", 0) end)
+              it("loops", function() while true do end end)
+            end)
+            """#)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let result = try lunette(["test", "--timeout", "1", file.path])
+        for expected in ["hostile_spec.lua:2: error(nil)", "hostile_spec.lua:3: {code=1}", "hostile_spec.lua:4: x",
+                         "hostile_spec.lua:5: timed out after 1s"] {
+            XCTAssertTrue(result.output.contains(expected), "\(expected)\n\(result.output)")
+        }
+    }
 }

@@ -16,6 +16,7 @@ local xpcall, pcall, ipairs, require, type, tostring = xpcall, pcall, ipairs, re
 local error, pairs, select, rawequal, getmetatable, setmetatable = error, pairs, select, rawequal, getmetatable, setmetatable
 local next, rawget, rawset, G, modules = next, rawget, rawset, _G, package and package.loaded
 local debug_getmt, debug_setmt = debug and debug.getmetatable, debug and debug.setmetatable
+local getinfo = debug and debug.getinfo
 local remove = table.remove
 local clock = os.clock
 local co_create, co_resume, co_status, co_close = coroutine.create, coroutine.resume, coroutine.status, coroutine.close
@@ -577,14 +578,45 @@ lunette_loadfile, lunette_results, lunette_watch, lunette_unwatch, lunette_reset
 
 -- A failure's message; indexing the nil of an app:find that matched
 -- nothing says what was looked for, and in what.
+-- "file:line: " of the first frame of a spec's own code from level on (of
+-- thread co, if given): where an error was raised, or a test was stopped.
+local function place_of(co, level)
+  if not getinfo then return "" end
+  for l = level, level + 40 do
+    local info
+    if co then info = getinfo(co, l, "Sl") else info = getinfo(l + 1, "Sl") end
+    if not info then break end
+    if info.currentline and info.currentline > 0 and sub(info.source, 1, 2) ~= "=(" then
+      return format("%s:%d: ", info.short_src, info.currentline)
+    end
+  end
+  return ""
+end
+
 local function message_of(err)
   if err == stopPending then return err end       -- the test stopped as pending: kept as it is
-  if type(err) ~= "string" then return tostring(err) end
+  if type(err) ~= "string" then                   -- named by its contents, not its address
+    if err == nil then return "error(nil)" end
+    local meta = getmetatable(err)
+    if type(err) == "table" and not (type(meta) == "table" and rawget(meta, "__tostring")) then return show(err) end
+    local ok, text = pcall(tostring, err)
+    return ok and type(text) == "string" and text or format("a %s raised as an error", type(err))
+  end
   if find(err, "attempt to index a nil value", 1, true) and last_miss then
     local miss = last_miss()
     if miss then return err .. "\n" .. miss end
   end
   return err
+end
+
+-- The message handler of a test's and a hook's protected calls: an error
+-- value with no place of its own (error(nil), error({ … }), error("x", 0))
+-- gets the place it was raised at, as busted shows one.
+local function located(err)
+  if err == stopPending then return err end
+  local text = message_of(err)
+  if type(err) == "string" and find(err, "^[^\n]-:%d+: ") then return text end
+  return place_of(nil, 2) .. text
 end
 
 -- Problems: what went wrong in views and events while a test ran (error
@@ -677,24 +709,24 @@ local function run_test(test)
     for _, h in ipairs(block.before) do
       if ok then
         test.before = { block = block, name = h.name }   -- a hung one is named as a failing one is
-        ok, err = xpcall(h.fn, message_of)
+        ok, err = xpcall(h.fn, located)
         if not ok and err ~= stopPending then test.beforeError = test.before end   -- busted names the hook
       end
     end
   end
   test.before = nil
   inBody = true
-  if ok then ok, err = xpcall(test.fn, message_of) end
+  if ok then ok, err = xpcall(test.fn, located) end
   inBody = false
   while #finals > 0 do
-    local ok2, err2 = xpcall(remove(finals), message_of)
+    local ok2, err2 = xpcall(remove(finals), located)
     if (ok or err == stopPending) and not ok2 then ok, err = ok2, err2 end
   end
   test.verdict = { ok = ok, err = err }           -- a hung after_each does not take it away
   while #test.afters > 0 do                       -- as busted: an after_each's error is its own, the test's stands
     local after = remove(test.afters, 1)
     test.running = after
-    local ok2, err2 = xpcall(after.fn, message_of)
+    local ok2, err2 = xpcall(after.fn, located)
     if not ok2 then test.afterErrors[#test.afterErrors + 1] = { block = after.block, name = after.name, message = err2 } end
   end
   test.running = nil
@@ -725,11 +757,14 @@ local function run_watched(test, timeout)
   local resumed, ok, err = co_resume(co, test)
   local timed_out = unwatch(co)
   if co_status(co) == "suspended" then
+    local stopped_at = place_of(co, 0)            -- where it was stopped, before its cleanup runs
     watch(co, timeout)                            -- its pending <close> handlers run under a limit too
     co_close(co)
     unwatch(co)
-    if timed_out then return false, format("timed out after %gs (--timeout sets the limit)", timeout), true end
-    return false, "the test yielded outside a coroutine", true   -- stopped there: its cleanup is left to run
+    if timed_out then
+      return false, format("%stimed out after %gs (--timeout sets the limit)", stopped_at, timeout), true
+    end
+    return false, stopped_at .. "the test yielded outside a coroutine", true   -- stopped there: its cleanup is left to run
   end
   -- It ran past its limit and ended anyway: a coroutine of its own took the
   -- stop (an error there), and the test went on — it still failed its limit.

@@ -226,4 +226,23 @@ extension CommandLineTests {
             XCTAssertTrue(result.output.contains(expected), "\(expected)\n\(result.output)")
         }
     }
+
+    /// busted's curried forms, `describe "x" (fn)` and `it "x" (fn)`, failed
+    /// the whole file under `lunette test` (parity); a `describe("x")` never
+    /// given a body still fails at its line, not silently as under busted.
+    func testTheCurriedFormsOfDescribeAndItDeclare() throws {
+        let file = try hostileSpec(#"""
+            describe "curried" (function()
+              it "runs" (function() assert.equal(1, 1) end)
+              it("no body is pending")
+            end)
+            describe("never given")
+            """#)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let result = try lunette(["test", file.path])
+        for expected in ["✓ curried runs", "- curried no body is pending",
+                         "hostile_spec.lua:5: describe: a block's body is a function, got nil", "1 passed, 1 failed, 1 skipped"] {
+            XCTAssertTrue(result.output.contains(expected), "\(expected)\n\(result.output)")
+        }
+    }
 }

@@ -433,17 +433,26 @@ function describe(name, fn)
   if current.depth >= MAX_DEPTH then error(format("describe: blocks nest at most %d deep", MAX_DEPTH), 2) end
   local block = new_block(name, current)
   insert(current.children, block)
-  if type(fn) ~= "function" then                  -- its body fails, named at the declaring line
+  local function declare(body)
+    local saved = current
+    current = block
+    local ok, err = pcall(body)
+    current = saved
+    if not ok then
+      block.children = { { name = "(its describe body)", parent = block, fn = function() error(err, 0) end } }
+    end
+  end
+  if type(fn) ~= "function" then                  -- its body fails, named at the declaring line, unless
     local _, located = pcall(error, format("describe: a block's body is a function, got %s", type(fn)), 3)
-    fn = function() error(located, 0) end
+    declare(function() error(located, 0) end)
+    if fn ~= nil then return end
+    return function(body)                         -- busted's curried form gives it: describe "x" (fn)
+      if not declaring then error("describe: blocks are declared in a file or a describe block", 2) end
+      block.children = {}
+      declare(body)
+    end
   end
-  local saved = current
-  current = block
-  local ok, err = pcall(fn)
-  current = saved
-  if not ok then
-    block.children = { { name = "(its describe body)", parent = block, fn = function() error(err, 0) end } }
-  end
+  declare(fn)
 end
 
 context = describe
@@ -506,7 +515,15 @@ function it(name, fn)
     problem = format("it: a test's body is a function, got %s", type(fn))
   end
   if problem then return insert(current.children, failing_test(name, problem, current)) end
-  if fn == nil then return pending(name) end    -- busted: a test with no function is pending
+  if fn == nil then                               -- pending, unless busted's curried form gives it: it "x" (fn)
+    local test = { name = name, pending = true, parent = current }
+    insert(current.children, test)
+    return function(body)
+      if not declaring then error("it: tests are declared in a file or a describe block", 2) end
+      if not is_body(body) then error(format("it: a test's body is a function, got %s", type(body)), 2) end
+      test.pending, test.fn = nil, body
+    end
+  end
   insert(current.children, { name = name, fn = fn, parent = current })
 end
 test, spec = it, it

@@ -12,7 +12,9 @@ private nonisolated(unsafe) var adopted: [LunetteRuntime] = []
 /// `lunette test` has for error nodes, reports and snapshots; an error node
 /// or an event's error nobody expected fails the test (busted.fail); indexing
 /// the nil of a `find` that matched nothing says what was looked for, in
-/// what tree; `ui.reset()` after each test. Installed once per interpreter
+/// what tree; `ui.reset()` before each test's before_each hooks (with the
+/// settings its file's top level left), as `lunette test` does — not after
+/// the test, before its after_each ran, as before. Installed once per interpreter
 /// (busted insulates each file's package.loaded, so the module may be opened
 /// again: the newest runtime's problems are the ones taken).
 private let bustedSupport = """
@@ -23,7 +25,11 @@ private let bustedSupport = """
     if not (has_busted and type(busted) == "table" and busted.subscribe) then return end
     local registry = debug.getregistry()
     local S = registry["lunette busted support"]
-    if S then S.problems, S.last_miss, S.keep_settings = problems, last_miss, keep_settings; return end
+    if S then
+      S.problems, S.last_miss, S.keep_settings = problems, last_miss, keep_settings
+      S.hook()                                      -- this file's reset before each of its tests
+      return
+    end
     S = { problems = problems, last_miss = last_miss, keep_settings = keep_settings, expected = {}, stores = {} }
     registry["lunette busted support"] = S
 
@@ -138,12 +144,56 @@ private let bustedSupport = """
       end
     end
 
+    -- Each test starts afresh, as under lunette test: a before_each the
+    -- module registers where it is required (a file's top level: before the
+    -- file's own hooks, which busted runs in order, outermost first) resets
+    -- it — once its file's top level's settings are kept, at the file's
+    -- first test. Before, the reset came at "test end", before the test's
+    -- after_each (which found its app gone); a file's top level's apps and
+    -- clock reached its first test; and what a before_each's views raised
+    -- was dropped at "test start". Each file opens the module anew (busted
+    -- insulates package.loaded), and so registers its own.
+    local function module_now()
+      local ui = package.loaded.lunette
+      return type(ui) == "table" and ui or nil
+    end
+    S.fileBegins = true                             -- this file's: its "file start" has passed
+    local function reset_for_test()
+      local top                                     -- what its file's top level's views raised: as lunette
+      if S.fileBegins then                          -- test fails the file's loading, its first test fails
+        S.fileBegins = false
+        top = S.problems()
+        S.keep_settings()                           -- its file's top level's settings hold
+      end
+      local ui = module_now()
+      if ui and ui.reset then ui.reset() end
+      S.problems()                                  -- what came before belongs to no test
+      S.last_miss()
+      S.expected = {}
+      if top and #top > 0 then
+        busted.fail("an error in a view or an event at the file's top level: " .. top[1], 0)
+      end
+    end
+    function S.hook()                               -- the file whose top level first required it
+      if S.eachFile or type(busted.before_each) ~= "function" then return end
+      busted.before_each(reset_for_test)
+    end
+    S.hook()
+    busted.subscribe({ "file", "start" }, function()   -- every later file: registered in it (the
+      S.fileBegins, S.eachFile = true, true         -- context while a file starts is the file's)
+      if type(busted.before_each) == "function" then busted.before_each(reset_for_test) end
+      return nil, true
+    end)
+    busted.subscribe({ "file", "end" }, function()  -- the next file's top level starts afresh too
+      local ui = module_now()
+      if ui and ui.reset then pcall(ui.reset) end
+      return nil, true
+    end)
+
     -- Each test: its problems are its own, and an unexpected one fails it.
     busted.subscribe({ "test", "start" }, function(element)
       local name, file = full_name(element)
-      if file ~= S.kept then S.kept = file; S.keep_settings() end   -- its file's top level's settings hold
-      S.expected, S.count, S.test = {}, 0, { name = name, file = file }
-      S.problems()                                  -- what came before belongs to no test
+      S.count, S.test = 0, { name = name, file = file }
       explain_misses(element)
       local run = element.run
       if type(run) == "function" or (type(run) == "table" and getmetatable(run) and getmetatable(run).__call) then
@@ -160,10 +210,6 @@ private let bustedSupport = """
     end)
     busted.subscribe({ "test", "end" }, function()
       S.test = nil
-      S.last_miss()                                 -- its missed find explains no later test's error (a
-                                                    -- before_each's find comes before "test start")
-      local ui = package.loaded.lunette
-      if type(ui) == "table" and ui.reset then pcall(ui.reset) end
       return nil, true
     end)
     """

@@ -170,6 +170,7 @@ private let bustedSupport = """
       S.problems()                                  -- what came before belongs to no test
       S.last_miss()
       S.expected = {}
+      S.resetFirst = true                           -- this test began afresh
       if top and #top > 0 then
         busted.fail("an error in a view or an event at the file's top level: " .. top[1], 0)
       end
@@ -179,14 +180,31 @@ private let bustedSupport = """
       busted.before_each(reset_for_test)
     end
     S.hook()
+    -- The run's first require may be inside a describe or a setup: the hook
+    -- above is then that block's. Each describe of that file that starts
+    -- later, and is not inside a hooked one, gets one of its own.
+    S.hooked = setmetatable({}, { __mode = "k" })
+    busted.subscribe({ "describe", "start" }, function(element)
+      if S.eachFile or type(busted.before_each) ~= "function" then return nil, true end
+      local node = element
+      while node do
+        if S.hooked[node] then return nil, true end
+        node = busted.parent(node)
+      end
+      S.hooked[element] = true
+      busted.before_each(reset_for_test)
+      return nil, true
+    end)
     busted.subscribe({ "file", "start" }, function()   -- every later file: registered in it (the
       S.fileBegins, S.eachFile = true, true         -- context while a file starts is the file's)
+      S.problems()                                  -- none of the file before is this file's
       if type(busted.before_each) == "function" then busted.before_each(reset_for_test) end
       return nil, true
     end)
     busted.subscribe({ "file", "end" }, function()  -- the next file's top level starts afresh too
       local ui = module_now()
       if ui and ui.reset then pcall(ui.reset) end
+      S.problems()
       return nil, true
     end)
 
@@ -208,8 +226,16 @@ private let bustedSupport = """
       end
       return nil, true
     end)
+    -- A test the hook did not reach (the run's first require was inside a
+    -- describe or a setup, so the first file's hook is that block's) is
+    -- reset after it, as before: each test still starts afresh.
     busted.subscribe({ "test", "end" }, function()
       S.test = nil
+      if not S.resetFirst then
+        local ui = module_now()
+        if ui and ui.reset then pcall(ui.reset) end
+      end
+      S.resetFirst = false
       return nil, true
     end)
     """

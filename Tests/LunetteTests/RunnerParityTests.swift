@@ -335,4 +335,32 @@ final class RunnerParityTests: XCTestCase {
         let strictRun = try lunetteTest(directory, ["--strict"])
         XCTAssertEqual(strictRun.verdicts["settings passes strict after its own ui.reset() under --strict"], true, strictRun.output)
     }
+
+    /// A hostile read: when the run's first `require("lunette")` was inside a
+    /// describe (or a setup), only that block's tests were reset under busted
+    /// (the support's hook is registered where the module is required): a
+    /// later describe's second test saw the first's app.
+    func testTheModuleRequiredInsideADescribeStillResetsEveryTest() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/busted"), "busted is not installed")
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: root.appendingPathComponent(".build/lua/lunette.so").path),
+                          "build the loadable module (swift build --product LunetteLua; .build/lua/lunette.so)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parity_in_\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try """
+            describe("first", function()
+              local ui = require("lunette")
+              it("passes mounting one", function() ui.mount(ui.Text("left")) end)
+            end)
+            describe("second", function()
+              local ui = require("lunette")
+              it("passes mounting another", function() ui.mount(ui.Text("left")) end)
+              it("passes finding none left behind", function() ui.clock.advance(1); assert.equal(1, ui.clock.now()) end)
+              it("passes with the clock at 0", function() assert.equal(0, ui.clock.now()) end)
+            end)
+            """.write(to: directory.appendingPathComponent("parity_spec.lua"), atomically: true, encoding: .utf8)
+        let theirs = try busted(directory)
+        XCTAssertEqual(theirs.verdicts.count, 4, theirs.output)
+        XCTAssertFalse(theirs.verdicts.values.contains(false), theirs.output)
+    }
 }

@@ -488,18 +488,7 @@ static int lun_modifier_focused(lua_State *L) {
                           "self[\"$%s\"]), got %s", equals ? "\"" : "", name, equals ? "\"" : " = false", name, got);
   }
   if (!equals) { lua_settop(L, 2); lua_pushboolean(L, 1); }
-  if (lun_rawfield(L, 1, "focus") == LUA_TTABLE) {   /* SwiftUI would set both; the second replaced the first */
-    int same;                                     /* (the same again: a value built once, modified each render) */
-    lua_rawgeti(L, -1, 1);
-    lua_rawgeti(L, -2, 2);
-    same = lua_compare(L, -2, 2, LUA_OPEQ) && lua_compare(L, -1, 3, LUA_OPEQ);
-    if (!same)
-      lun_error_here(L, "view:focused: this view has a :focused already; a field follows one focus binding here "
-                        "(keep one focusState, or derive the other from it)");
-    lua_pop(L, 2);
-  }
-  lua_pop(L, 1);
-  return lun_modifier_pair(L, "focus");
+  return lun_modifier_pair(L, "focus");           /* the last one given: a value built once takes a new one each render */
 }
 
 /* Appends { key, value } to the view's list `field`. */

@@ -40,7 +40,8 @@ local function show(v, depth)
   if type(v) == "string" then return format("%q", v) end
   if type(v) ~= "table" or depth > 2 then return tostring(v) end
   local meta = getmetatable(v)
-  if meta and meta.__tostring then return tostring(v) end
+  if type(meta) == "table" and rawget(meta, "__tostring") then return tostring(v) end
+  if meta ~= nil and type(meta) ~= "table" then return tostring(v) end   -- a protected metatable
   local parts, n, keys = {}, #v, {}
   for i = 1, n do parts[#parts + 1] = show(v[i], depth + 1) end
   for k in pairs(v) do

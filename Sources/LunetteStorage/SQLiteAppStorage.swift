@@ -69,10 +69,14 @@ public final class SQLiteAppStorage: AppStorageStore, @unchecked Sendable {
         var readOnly = Configuration()
         readOnly.readonly = true
         guard let tables = try? DatabaseQueue(path: path, configuration: readOnly).read({ db in
-            try Row.fetchAll(db, sql: "SELECT type, name, tbl_name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+            try Row.fetchAll(db, sql: "SELECT type, name, tbl_name FROM sqlite_master WHERE substr(name, 1, 7) != 'sqlite_'")
                 .map { (type: $0["type"] as String, name: $0["name"] as String, table: $0["tbl_name"] as String) }
         }) else { return }
-        let ours = ["lunette_values", "app_storage"]
+        if tables.contains(where: { $0.name == "app_storage" }) {   // before the open switches it to WAL
+            throw AppStorageError("it holds values an earlier version of Lunette kept as text (table app_storage); "
+                                  + "this version keeps bytes")
+        }
+        let ours = ["lunette_values"]
         let others = tables.filter { !(ours.contains($0.name) || ($0.type != "table" && $0.type != "view" && ours.contains($0.table))) }
         if !others.isEmpty {
             throw AppStorageError("it is another program's database (its "

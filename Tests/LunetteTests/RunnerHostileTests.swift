@@ -85,7 +85,7 @@ extension CommandLineTests {
                          "hostile_spec.lua:6: describe: a block's body is a function, got nil",
                          "timed out after 1",
                          "finally is for a test's body",
-                         "describe: blocks nest at most 100 deep",
+                         "describe: blocks nest at most 50 deep",
                          "✓ pending runs after it", "✓ after all that still runs"] {
             XCTAssertTrue(result.output.contains(expected), "\(expected)\n\(result.output)")
         }
@@ -217,12 +217,20 @@ extension CommandLineTests {
               it("table", function() error({ code = 1 }) end)
               it("level 0", function() error("x", 0) end)
               it("loops", function() while true do end end)
+              it("loops after a line", function()
+                local x = 0
+                while true do x = x + 1 end             -- line 8: the line it was stopped at
+              end)
             end)
+            describe("body", function() error({ d = 1 }) end)
+            describe "curried" (function() it "a number" (42); it "beside it runs" (function() end) end)
             """#)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let result = try lunette(["test", "--timeout", "1", file.path])
         for expected in ["hostile_spec.lua:2: error(nil)", "hostile_spec.lua:3: {code=1}", "hostile_spec.lua:4: x",
-                         "hostile_spec.lua:5: timed out after 1s"] {
+                         "hostile_spec.lua:5: timed out after 1s", "hostile_spec.lua:8: timed out after 1s",
+                         "hostile_spec.lua:11: {d=1}", "hostile_spec.lua:12: it: a test's body is a function, got number",
+                         "✓ curried beside it runs"] {
             XCTAssertTrue(result.output.contains(expected), "\(expected)\n\(result.output)")
         }
     }

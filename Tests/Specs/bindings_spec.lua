@@ -272,6 +272,27 @@ describe("D02 ForEach over a binding", function()
     app:find("renumber b"):tap()
     assert.equal(99, seen)
     app:unmount()
+    local through = {}
+    local W = ui.View("D02NewIdWays", { state = { items = function() return { { id = 1, t = "a" }, { id = 2, t = "b" } } end },
+      body = function(self)
+        return ui.VStack { ui.ForEach(self["$items"], function(item)
+          return ui.HStack {
+            ui.Button("animated " .. item:get().t, function()
+              item:animation():set({ id = 50 + item:get().id, t = item:get().t })   -- through an animated copy
+              through[#through + 1] = item:get().id
+            end),
+            ui.Button("member " .. item:get().t, function()
+              item.id:set(70)                       -- the id changed in place, through a member
+              through[#through + 1] = item.t:get() .. item:get().id
+            end),
+          }
+        end) }
+      end })
+    local app2 = ui.mount(W {})
+    app2:find("animated a"):tap()
+    app2:find("member b"):tap()
+    assert.same({ 51, "b70" }, through)
+    app2:unmount()
   end)
 
   it("D02 rows of plain values, and of elements with no id, are bound by position", function()

@@ -7,12 +7,15 @@
  *   FUNCS  (get, set)         ui.Binding(get, set)
  *   CONST  (value, -)         ui.Binding.constant(v): ignores writes
  *   MEMBER (base, key)        a scoped binding: base.value[key]
- *   ELEMENT (base, id, -, idOf)  a ForEach($items) row's: the element of
+ *   ELEMENT (base, id, -, idOf, root)  a ForEach($items) row's: the element of
  *                             base.value whose idOf(element, i) is (id, true) —
  *                             found where it was last (hint), else looked
  *                             for; an error once it is gone (a binding kept
  *                             past an edit of the list wrote by position
  *                             into another element, or put a deleted one back)
+ *                             (an animated copy keeps its id and hint in its root,
+ *                             the binding it was made from: a write through the
+ *                             copy that changes the id moves the original too)
  * The third user value is the animation writes run in (binding:animation).
  * Indexing a binding with any other name than its methods gives a scoped
  * binding, so self["$episode"].isFavorite works as in SwiftUI.
@@ -52,7 +55,7 @@ static void lun_binding_new(lua_State *L, int kind, int a, int b) {
     depth = ((lun_Binding *)luaL_checkudata(L, a, LUN_MT_BINDING))->depth + 1;
     lun_nest(L, depth, "a scoped binding");
   }
-  bd = (lun_Binding *)lua_newuserdatauv(L, sizeof(lun_Binding), kind == LUN_BIND_ELEMENT ? 4 : 3);
+  bd = (lun_Binding *)lua_newuserdatauv(L, sizeof(lun_Binding), kind == LUN_BIND_ELEMENT ? 5 : 3);
   bd->kind = kind;
   bd->depth = depth;
   bd->hint = 0;
@@ -137,6 +140,17 @@ int lun_binding_get_secrecy(lua_State *L, int idx) {
   return lun_binding_root_secret(L, idx, 0) || secret;
 }
 
+/* Pushes the ELEMENT binding that keeps the id and hint of the one at idx:
+ * its root (an animated copy's), or itself; returns it. [-0, +1] */
+static lun_Binding *lun_binding_element_state(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  if (lua_getiuservalue(L, idx, 5) != LUA_TUSERDATA) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, idx);
+  }
+  return (lun_Binding *)lua_touserdata(L, -1);
+}
+
 /* 1 if element i of the list at lidx is the one the ELEMENT binding at idx
  * reaches: idOf(element, i) says it has an id of its own (not its
  * position), and that it equals the binding's id. [-0, +0] */
@@ -146,7 +160,9 @@ static int lun_binding_element_is(lua_State *L, int idx, int lidx, lua_Integer i
   lua_geti(L, lidx, i);
   lua_pushinteger(L, i);
   lua_call(L, 2, 2);                              /* id own */
-  lua_getiuservalue(L, idx, 2);
+  lun_binding_element_state(L, idx);
+  lua_getiuservalue(L, -1, 2);
+  lua_remove(L, -2);
   same = lua_toboolean(L, -2) && lua_compare(L, -1, -3, LUA_OPEQ);
   lua_pop(L, 3);
   return same;
@@ -156,17 +172,20 @@ static int lun_binding_element_is(lua_State *L, int idx, int lidx, lua_Integer i
  * that element, by its id now (item:set({ id = 99, … }) then item:get()
  * said the element was gone). [-0, +0] */
 static void lun_binding_element_moved(lua_State *L, int idx, lua_Integer i, int vidx) {
+  lun_Binding *state;
   idx = lua_absindex(L, idx);
   vidx = lua_absindex(L, vidx);
+  state = lun_binding_element_state(L, idx);      /* state */
   lua_getiuservalue(L, idx, 4);
   lua_pushvalue(L, vidx);
   lua_pushinteger(L, i);
-  lua_call(L, 2, 2);                              /* id own */
+  lua_call(L, 2, 2);                              /* state id own */
   if (lua_toboolean(L, -1)) {
     lua_pushvalue(L, -2);
-    lua_setiuservalue(L, idx, 2);
+    lua_setiuservalue(L, -4, 2);
+    state->hint = i;
   }
-  lua_pop(L, 2);
+  lua_pop(L, 3);
 }
 
 /* Pushes the key the scoped binding at idx reaches in its base's value (at
@@ -180,6 +199,8 @@ static void lun_binding_key(lua_State *L, lun_Binding *b, int idx, int vidx) {
   if (b->kind != LUN_BIND_ELEMENT) { lua_getiuservalue(L, idx, 2); return; }
   idx = lua_absindex(L, idx);
   vidx = lua_absindex(L, vidx);
+  b = lun_binding_element_state(L, idx);          /* an animated copy's is its root's */
+  lua_pop(L, 1);                                  /* (kept alive by idx's user value) */
   n = luaL_len(L, vidx);
   hint = b->hint < 1 ? 1 : b->hint > n ? n : b->hint;
   for (d = 0; d < n; d++) {                       /* hint, hint - 1, hint + 1, hint - 2, … */
@@ -322,7 +343,15 @@ static void lun_binding_set_now(lua_State *L, lun_Binding *b, int idx, int vidx)
       lun_binding_key(L, b, idx, -1);
       lua_pushvalue(L, vidx);
       lua_settable(L, -3);
-      if (b->kind == LUN_BIND_ELEMENT) lun_binding_element_moved(L, idx, b->hint, vidx);
+      if (b->kind == LUN_BIND_ELEMENT) {          /* the element written is the one it reaches */
+        lun_Binding *state = lun_binding_element_state(L, idx);
+        lua_pop(L, 1);
+        lun_binding_element_moved(L, idx, state->hint, vidx);
+      } else if (((lun_Binding *)lua_touserdata(L, -2))->kind == LUN_BIND_ELEMENT) {
+        lun_Binding *state = lun_binding_element_state(L, -2);   /* item.id:set(99): its element's id */
+        lua_pop(L, 1);                                          /* changed in place */
+        lun_binding_element_moved(L, -2, state->hint, -1);
+      }
       if (t == LUA_TTABLE) lun_binding_set(L, -2, -1); /* a raw table: hand it back to the base */
       lua_pop(L, 2);
       return;
@@ -364,9 +393,10 @@ static int lun_binding_m_animation(lua_State *L) {
   lua_pushvalue(L, -4);
   lua_setiuservalue(L, -2, 3);
   if (b->kind == LUN_BIND_ELEMENT) {
-    ((lun_Binding *)lua_touserdata(L, -1))->hint = b->hint;
     lua_getiuservalue(L, 1, 4);
     lua_setiuservalue(L, -2, 4);
+    lun_binding_element_state(L, 1);              /* the copy keeps its id and hint in the root */
+    lua_setiuservalue(L, -2, 5);
   }
   return 1;
 }

@@ -23,6 +23,7 @@ local co_create, co_resume, co_status, co_close = coroutine.create, coroutine.re
 local find, gmatch, format, sub = string.find, string.gmatch, string.format, string.sub
 local insert, concat, pack, sort = table.insert, table.concat, table.pack, table.sort
 local mathtype, abs = math.type, math.abs
+local located   -- the protected calls' message handler (below, with message_of)
 -- The module's reset, flush and configure, as they were before any spec ran
 -- (a spec replacing package.loaded.lunette, or ui.reset, turned off the
 -- reset between tests).
@@ -386,7 +387,7 @@ end
 
 -- How deep describe blocks nest: the runner's walks over a test's blocks
 -- (its name, its hooks) cost with the depth, outside any test's limit.
-local MAX_DEPTH = 100
+local MAX_DEPTH = 50
 
 -- A declaration's name as the runner keeps it: a string (a number becomes
 -- one; nil, for a block, is no name) — else a stand-in, and what is wrong
@@ -407,8 +408,8 @@ end
 -- A test that fails with problem, placed at the line that declared it
 -- (the caller's caller's): only that test fails, as busted's would.
 local function failing_test(name, problem, parent)
-  local _, located = pcall(error, problem, 4)
-  return { name = name, fn = function() error(located, 0) end, parent = parent }
+  local _, placed = pcall(error, problem, 4)
+  return { name = name, fn = function() error(placed, 0) end, parent = parent }
 end
 
 local root = new_block(nil, nil)
@@ -428,8 +429,8 @@ function describe(name, fn)
   local problem
   name, problem = name_of("describe", name, true)
   if problem then
-    local _, located = pcall(error, problem, 3)
-    fn = function() error(located, 0) end
+    local _, placed = pcall(error, problem, 3)
+    fn = function() error(placed, 0) end
   end
   if current.depth >= MAX_DEPTH then error(format("describe: blocks nest at most %d deep", MAX_DEPTH), 2) end
   local block = new_block(name, current)
@@ -437,19 +438,23 @@ function describe(name, fn)
   local function declare(body)
     local saved = current
     current = block
-    local ok, err = pcall(body)
+    local ok, err = xpcall(body, located)          -- an error with no place gets the line that raised it
     current = saved
     if not ok then
       block.children = { { name = "(its describe body)", parent = block, fn = function() error(err, 0) end } }
     end
   end
   if type(fn) ~= "function" then                  -- its body fails, named at the declaring line, unless
-    local _, located = pcall(error, format("describe: a block's body is a function, got %s", type(fn)), 3)
-    declare(function() error(located, 0) end)
+    local _, placed = pcall(error, format("describe: a block's body is a function, got %s", type(fn)), 3)
+    declare(function() error(placed, 0) end)
     if fn ~= nil then return end
     return function(body)                         -- busted's curried form gives it: describe "x" (fn)
       if not declaring then error("describe: blocks are declared in a file or a describe block", 2) end
       block.children = {}
+      if type(body) ~= "function" then
+        local _, at = pcall(error, format("describe: a block's body is a function, got %s", type(body)), 3)
+        body = function() error(at, 0) end
+      end
       declare(body)
     end
   end
@@ -521,7 +526,10 @@ function it(name, fn)
     insert(current.children, test)
     return function(body)
       if not declaring then error("it: tests are declared in a file or a describe block", 2) end
-      if not is_body(body) then error(format("it: a test's body is a function, got %s", type(body)), 2) end
+      if not is_body(body) then                   -- that test fails, at its line; its siblings run
+        local _, at = pcall(error, format("it: a test's body is a function, got %s", type(body)), 3)
+        body = function() error(at, 0) end
+      end
       test.pending, test.fn = nil, body
     end
   end
@@ -630,7 +638,7 @@ end
 -- The message handler of a test's and a hook's protected calls: an error
 -- value with no place of its own (error(nil), error({ … }), error("x", 0))
 -- gets the place it was raised at, as busted shows one.
-local function located(err)
+function located(err)
   if err == stopPending then return err end
   local text = message_of(err)
   if type(err) == "string" and find(err, "^[^\n]-:%d+: ") then return text end
@@ -765,7 +773,7 @@ end
 -- Runs a test in its own coroutine under a time limit: a hung test is
 -- suspended at the limit (lunette_watch), reported failed, and abandoned.
 local function run_loading(t)
-  return xpcall(t.fn, message_of, unpack(t.args, 1, t.args.n))
+  return xpcall(t.fn, located, unpack(t.args, 1, t.args.n))
 end
 
 local function run_watched(test, timeout)
@@ -773,9 +781,9 @@ local function run_watched(test, timeout)
   reset_clock()
   watch(co, timeout)
   local resumed, ok, err = co_resume(co, test)
-  local timed_out = unwatch(co)
+  local timed_out, place = unwatch(co)            -- where the watch suspended it (its hook saw the line)
   if co_status(co) == "suspended" then
-    local stopped_at = place_of(co, 0)            -- where it was stopped, before its cleanup runs
+    local stopped_at = place or place_of(co, 0)   -- (else: where it yielded)
     watch(co, timeout)                            -- its pending <close> handlers run under a limit too
     co_close(co)
     unwatch(co)

@@ -295,6 +295,38 @@ describe("D02 ForEach over a binding", function()
     app2:unmount()
   end)
 
+  it("D02 row bindings kept across a reverse of 200 rows each reach their own element (far moves)", function()
+    local held = {}
+    local Row = ui.View("D02FarRow", { binding = { "item" }, body = function(self)
+      held[self.item.id] = self["$item"]
+      return ui.Text(self.item.id .. "=" .. self.item.n)
+    end })
+    local V = ui.View("D02Far", { state = { items = function()
+        local t = {}
+        for i = 1, 200 do t[i] = { id = "k" .. i, n = 0 } end
+        return t
+      end }, body = function(self)
+        return ui.VStack {
+          ui.ForEach(self["$items"], function(item) return Row { item = item } end),
+          ui.Button("reverse", function()
+            local t, r = self.items, {}
+            for i = #t, 1, -1 do r[#r + 1] = { id = t[i].id, n = t[i].n } end
+            self.items = r
+          end),
+        }
+      end })
+    local app = ui.mount(V {})
+    local kept = {}
+    for id, binding in pairs(held) do kept[id] = binding end
+    app:find("reverse"):tap()
+    for i = 1, 200 do kept["k" .. i].n:set(i) end
+    ui.flush()
+    assert.truthy(app:find("k1=1"))
+    assert.truthy(app:find("k150=150"))
+    assert.truthy(app:find("k200=200"))
+    app:unmount()
+  end)
+
   it("D02 rows of plain values, and of elements with no id, are bound by position", function()
     local V = ui.View("D02Plain", { state = { items = function() return { "x", "y" } end }, body = function(self)
       return ui.VStack {

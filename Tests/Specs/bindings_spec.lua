@@ -297,7 +297,7 @@ describe("D02 ForEach over a binding", function()
 
   it("D02 row bindings kept across a reverse of 200 rows each reach their own element (far moves)", function()
     local held = {}
-    local Row = ui.View("D02FarRow", { binding = { "item" }, body = function(self)
+    local FarRow = ui.View("D02FarRow", { binding = { "item" }, body = function(self)
       held[self.item.id] = self["$item"]
       return ui.Text(self.item.id .. "=" .. self.item.n)
     end })
@@ -307,7 +307,7 @@ describe("D02 ForEach over a binding", function()
         return t
       end }, body = function(self)
         return ui.VStack {
-          ui.ForEach(self["$items"], function(item) return Row { item = item } end),
+          ui.ForEach(self["$items"], function(item) return FarRow { item = item } end),
           ui.Button("reverse", function()
             local t, r = self.items, {}
             for i = #t, 1, -1 do r[#r + 1] = { id = t[i].id, n = t[i].n } end

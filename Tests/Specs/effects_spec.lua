@@ -293,6 +293,29 @@ describe("S27 handles a view's state holds", function()
     assert.same({ 2, 2, 1 }, { ticks, runs, sent })
   end)
 
+  it("S27 an effect made in onAppear runs in that flush, follows what it reads, and ends with the state holding it", function()
+    local store = Store()
+    local runs = 0
+    local Watcher = ui.View("AppearEffect", { state = { watching = ui.none }, body = function(self)
+      return ui.Text("watching"):onAppear(function()     -- SwiftUI's place to start work: it was an error
+        self.watching = ui.effect(function() local _ = store.count; runs = runs + 1 end)
+      end)
+    end })
+    local app = ui.mount(ui.View("AppearHost", function()
+      return ui.VStack { store.show and Watcher() or ui.Text("gone") }
+    end)())
+    assert.equal(1, runs)                           -- its first run came in the mount's flush
+    store.count = 1
+    ui.flush()
+    assert.equal(2, runs)
+    store.show = false
+    ui.flush()
+    store.count = 2
+    ui.flush()
+    assert.equal(2, runs)                           -- ended with the view's state
+    assert.truthy(app:find("gone"))
+  end)
+
   it("S27 an :id change ends the old state's handles; one kept elsewhere, or in a table in state, lives on", function()
     local store = Store()
     local ticks, bagTicks, outside = 0, 0, {}

@@ -120,16 +120,21 @@ static int lun_effect_handle_live(lua_State *L) {
 }
 
 /* ui.effect(fn) -> effect: fn runs now (the flush this starts runs it) and
- * after each flush in which what it read changed. */
+ * after each flush in which what it read changed. Made by a flush's events
+ * (an onAppear, an onChange), it runs in the flush's next round instead:
+ * a flush cannot start inside one (it was an error, and SwiftUI's onAppear
+ * is where work starts); an error its first run raises is then reported as
+ * an effect's, not raised. */
 static int lun_ui_effect(lua_State *L) {
   lun_State *S = lun_state(L);
   lun_EffectHandle *h;
   lun_Effect *e;
   int32_t slot, node, script;
-  int ref;
+  int ref, inEvents;
   lun_check_callback(L, 1);
   lun_no_extra(L, "ui.effect", 1, 0);
-  lun_app_check_idle(L, "ui.effect");
+  inEvents = !S->rendering && !S->inBody && !S->cancelling && lunh(S->rt, scheduler, flushing);
+  if (!inEvents) lun_app_check_idle(L, "ui.effect");
   h = (lun_EffectHandle *)lua_newuserdatauv(L, sizeof(lun_EffectHandle), 0);
   h->slot = 0;
   luaL_setmetatable(L, LUN_MT_EFFECT);
@@ -162,6 +167,7 @@ static int lun_ui_effect(lua_State *L) {
     h->slot = 0;
     return luaL_error(L, "not enough memory for another effect");
   }
+  if (inEvents) return 1;                         /* the flush's next round runs it */
   if (lun_flush_caught(L) != LUA_OK) {            /* it runs now; if that raised, no effect is left */
     lun_effect_end(L, S, slot);                   /* behind that the caller has no handle to */
     h->slot = 0;

@@ -168,14 +168,16 @@ static int lun_binding_element_is(lua_State *L, int idx, int lidx, lua_Integer i
   return same;
 }
 
-/* The ELEMENT binding at idx wrote the value at vidx at index i: it reaches
- * that element, by its id now (item:set({ id = 99, … }) then item:get()
- * said the element was gone). [-0, +0] */
-static void lun_binding_element_moved(lua_State *L, int idx, lua_Integer i, int vidx) {
+/* The ELEMENT binding at idx wrote the value at vidx where its element was
+ * found (its state's hint): it reaches that element, by its id now
+ * (item:set({ id = 99, … }) then item:get() said the element was gone). [-0, +0] */
+static void lun_binding_element_moved(lua_State *L, int idx, int vidx) {
   lun_Binding *state;
+  lua_Integer i;
   idx = lua_absindex(L, idx);
   vidx = lua_absindex(L, vidx);
   state = lun_binding_element_state(L, idx);      /* state */
+  i = state->hint;
   lua_getiuservalue(L, idx, 4);
   lua_pushvalue(L, vidx);
   lua_pushinteger(L, i);
@@ -401,15 +403,10 @@ static void lun_binding_set_now(lua_State *L, lun_Binding *b, int idx, int vidx)
       lun_binding_key(L, b, idx, -1);
       lua_pushvalue(L, vidx);
       lua_settable(L, -3);
-      if (b->kind == LUN_BIND_ELEMENT) {          /* the element written is the one it reaches */
-        lun_Binding *state = lun_binding_element_state(L, idx);
-        lua_pop(L, 1);
-        lun_binding_element_moved(L, idx, state->hint, vidx);
-      } else if (((lun_Binding *)lua_touserdata(L, -2))->kind == LUN_BIND_ELEMENT) {
-        lun_Binding *state = lun_binding_element_state(L, -2);   /* item.id:set(99): its element's id */
-        lua_pop(L, 1);                                          /* changed in place */
-        lun_binding_element_moved(L, -2, state->hint, -1);
-      }
+      if (b->kind == LUN_BIND_ELEMENT)            /* the element written is the one it reaches */
+        lun_binding_element_moved(L, idx, vidx);
+      else if (((lun_Binding *)lua_touserdata(L, -2))->kind == LUN_BIND_ELEMENT)
+        lun_binding_element_moved(L, -2, -1);     /* item.id:set(99): its element's id changed in place */
       if (t == LUA_TTABLE) lun_binding_set(L, -2, -1); /* a raw table: hand it back to the base */
       lua_pop(L, 2);
       return;

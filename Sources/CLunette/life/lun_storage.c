@@ -663,8 +663,7 @@ void lun_storage_forget(lua_State *L) {
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_owners);
   lua_pushnil(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_dirty);
-  lua_pushnil(L);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_types);
+  lun_storage_forget_types(L);
   lua_pushnil(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lun_key_unreadable);
   lua_pushnil(L);
